@@ -1,0 +1,61 @@
+import type { ScoreDisplay } from './leaderboards/rank-key.js';
+import type { Units } from './money.js';
+
+/** A leaderboard tier. Immutable once created, so the play path may cache it. */
+export interface Leaderboard {
+  readonly id: string;
+  readonly gameId: string;
+  readonly name: string;
+  readonly costUnits: Units;
+  readonly leadersMax: number;
+  readonly position: number;
+}
+
+/** What the play and score path needs of a game; read from a cache, never changed by a play. */
+export interface GameRef {
+  readonly id: string;
+  readonly arcadeId: string;
+  readonly developerId: string;
+  readonly developerAccountId: string;
+  readonly arcadeAccountId: string;
+  readonly scoreDisplay: ScoreDisplay;
+  readonly leaderboards: readonly Leaderboard[];
+}
+
+export const PlayStatuses = ['open', 'scored', 'expired'] as const;
+export type PlayStatus = (typeof PlayStatuses)[number];
+
+export interface Play {
+  readonly id: string;
+  readonly arcadeId: string;
+  readonly gameId: string;
+  readonly developerId: string;
+  readonly leaderboardId: string;
+  readonly playerId: string;
+  readonly costUnits: Units;
+  /** The pending transfer that locked the cost into escrow; null for a free tier. */
+  readonly lockTransferId: string | null;
+  /** Players who led the board when the play began; they share its payout. */
+  readonly leaderPlayerIds: readonly string[];
+  readonly status: PlayStatus;
+  readonly expiresAt: Date;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+export interface Leader {
+  readonly playerId: string;
+  readonly score: number;
+  readonly name: string;
+  readonly avatar: string;
+}
+
+export interface ScoreResult {
+  readonly id: string;
+  readonly playId: string;
+  readonly score: number;
+  readonly leaderRank: number;
+  readonly isWinner: boolean;
+  readonly leaders: readonly Leader[];
+  readonly createdAt: Date;
+}

@@ -1,0 +1,115 @@
+import { CoinopError } from '../errors.js';
+import type { GameRef, Leaderboard, Play } from '../model.js';
+import type { TransferRequest } from '../ledger/types.js';
+import { splitCost, type SplitRule } from '../settlement/split.js';
+
+/** Finds a tier of the game, or throws naming the id. */
+export function leaderboardOf(game: GameRef, leaderboardId: string): Leaderboard {
+  const board = game.leaderboards.find((b) => b.id === leaderboardId);
+  if (!board) {
+    throw new CoinopError(
+      'leaderboard_not_in_game',
+      `leaderboardId ${leaderboardId} is not a leaderboard of game ${game.id}`,
+      { details: { field: 'leaderboardId', leaderboardId, gameId: game.id } },
+    );
+  }
+  return board;
+}
+
+/** The pending transfer that locks a play's cost into the play's own escrow account. */
+export function lockTransfer(
+  transferId: string,
+  playId: string,
+  playerAccountId: string,
+  costUnits: bigint,
+): TransferRequest {
+  return {
+    id: transferId,
+    kind: 'pending',
+    debitAccountId: playerAccountId,
+    // Each play escrows into an account of its own (id = play id): no two plays contend for it.
+    creditAccountId: playId,
+    amount: costUnits,
+    pendingId: null,
+    reason: 'play_lock',
+    playId,
+  };
+}
+
+/**
+ * Rejects a score for a play that cannot take one: already scored, expired (by status or by the
+ * clock), or submitted for another tier than the one played.
+ */
+export function assertScorable(play: Play, leaderboardId: string, now: Date): void {
+  if (play.status === 'scored') {
+    throw new CoinopError('play_already_scored', `play ${play.id} already has a score`, {
+      details: { playId: play.id },
+    });
+  }
+  if (play.status === 'expired' || play.expiresAt.getTime() <= now.getTime()) {
+    throw new CoinopError(
+      'play_expired',
+      `play ${play.id} expired at ${play.expiresAt.toISOString()}; its HST was settled without a score`,
+      { details: { playId: play.id, expiresAt: play.expiresAt.toISOString() } },
+    );
+  }
+  if (play.leaderboardId !== leaderboardId) {
+    throw new CoinopError(
+      'leaderboard_not_in_game',
+      `leaderboardId ${leaderboardId} is not the leaderboard of play ${play.id} (${play.leaderboardId})`,
+      { details: { field: 'leaderboardId', playId: play.id } },
+    );
+  }
+}
+
+/**
+ * The transfers that settle a play, scored or expired: post the locked cost into the play's
+ * escrow, then pay it out by the split rule. Linked: applied all together or not at all.
+ */
+export function settlementTransfers(
+  play: Play,
+  leaderAccountIds: readonly string[],
+  playerAccountId: string,
+  game: Pick<GameRef, 'developerAccountId' | 'arcadeAccountId'>,
+  rule: SplitRule,
+  nextId: () => string,
+): TransferRequest[] {
+  if (play.lockTransferId === null || play.costUnits === 0n) return [];
+  const transfers: TransferRequest[] = [
+    {
+      id: nextId(),
+      kind: 'post_pending',
+      debitAccountId: playerAccountId,
+      creditAccountId: play.id,
+      amount: play.costUnits,
+      pendingId: play.lockTransferId,
+      reason: 'play_settle',
+      playId: play.id,
+    },
+  ];
+  const shares = splitCost(
+    play.costUnits,
+    leaderAccountIds,
+    game.developerAccountId,
+    game.arcadeAccountId,
+    rule,
+  );
+  for (const share of shares) {
+    transfers.push({
+      id: nextId(),
+      kind: 'posted',
+      debitAccountId: play.id,
+      creditAccountId: share.accountId,
+      amount: share.amount,
+      pendingId: null,
+      reason:
+        share.role === 'leader'
+          ? 'payout_leader'
+          : share.role === 'developer'
+            ? 'payout_developer'
+            : 'payout_arcade',
+      playId: play.id,
+    });
+  }
+  return transfers;
+}

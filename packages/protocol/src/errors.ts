@@ -1,0 +1,93 @@
+/**
+ * The one catalogue of error codes every side of coinop speaks. Each code maps to a short title;
+ * the HTTP status of each lives in the server's status table, and every code has a row in
+ * `docs/reference/errors.md`.
+ *
+ * @example
+ * ```ts
+ * import { ErrorCodes, type ErrorCode } from '@coinop/protocol';
+ * const code: ErrorCode = 'insufficient_funds';
+ * console.log(ErrorCodes[code]); // "Insufficient funds"
+ * ```
+ */
+export const ErrorCodes = {
+  // Request shape
+  validation_failed: 'Request validation failed',
+  malformed_json: 'Malformed JSON body',
+  body_too_large: 'Request body too large',
+  unsupported_media_type: 'Unsupported media type',
+  route_not_found: 'Route not found',
+  method_not_allowed: 'Method not allowed',
+  // Authentication and authorization
+  missing_bearer_token: 'Missing bearer token',
+  invalid_write_token: 'Invalid write token',
+  invalid_client_credentials: 'Invalid client credentials',
+  missing_api_key: 'Missing API key',
+  invalid_api_key: 'Invalid API key',
+  invalid_admin_token: 'Invalid admin token',
+  token_scope_mismatch: 'Token not valid for this resource',
+  // Lookups
+  arcade_not_found: 'Arcade not found',
+  game_not_found: 'Game not found',
+  leaderboard_not_found: 'Leaderboard not found',
+  leaderboard_not_in_game: 'Leaderboard does not belong to this game',
+  player_not_found: 'Player not found',
+  developer_not_found: 'Developer not found',
+  play_not_found: 'Play not found',
+  account_not_found: 'Account not found',
+  // Games and registration
+  field_immutable: 'Field cannot be changed',
+  cover_unreachable: 'Cover image unreachable',
+  cover_not_image: 'Cover is not an image',
+  cover_wrong_size: 'Cover image has the wrong size',
+  wallet_already_registered: 'Wallet already registered',
+  game_not_playable: 'Game not playable',
+  // Money and plays
+  invalid_amount: 'Invalid amount',
+  insufficient_funds: 'Insufficient funds',
+  play_already_scored: 'Play already scored',
+  play_expired: 'Play expired',
+  play_not_open: 'Play not open',
+  idempotency_key_reused: 'Idempotency key reused with a different request',
+  transfer_exists_with_different_fields: 'Transfer id reused with different fields',
+  // Operational
+  rate_limited: 'Too many requests',
+  service_unavailable: 'Service unavailable',
+  internal_error: 'Internal server error',
+} as const;
+
+/** A stable, snake_case error code. */
+export type ErrorCode = keyof typeof ErrorCodes;
+
+/**
+ * The body of every error response (RFC 9457 problem details plus `code` and `message`).
+ *
+ * @example
+ * ```ts
+ * import type { Problem } from '@coinop/protocol';
+ * const p: Problem = { type: 'https://coinop.dev/errors/play_expired', title: 'Play expired',
+ *   status: 409, detail: 'play 1 expired', code: 'play_expired', message: 'play 1 expired' };
+ * ```
+ */
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: ErrorCode;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+/**
+ * Whether a string is one of the catalogued codes.
+ *
+ * @example
+ * ```ts
+ * import { isErrorCode } from '@coinop/protocol';
+ * isErrorCode('insufficient_funds'); // true
+ * ```
+ */
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(ErrorCodes, value);
+}

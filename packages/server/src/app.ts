@@ -1,0 +1,51 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Clock, Ids } from '@coinop/core';
+import type { Config } from './config.js';
+import type { Db } from './store/db.js';
+import { errorHandlerPlugin } from './http/error-handler.js';
+import { openApiPlugin } from './http/openapi.js';
+import { gameServerPlugin } from './http/game-server.js';
+import { registrationPlugin } from './http/registration.js';
+import { adminPlugin } from './http/admin.js';
+import { Arcade } from './services/arcade.js';
+
+/** What the API needs from outside: storage, time, ids, and the secrets it signs with. */
+export interface ApiDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly ids: Ids;
+  /** HMAC key for write tokens; shared by every API process through storage. */
+  readonly writeTokenKey: Uint8Array;
+  /** The admin bearer token the /admin API accepts. */
+  readonly adminToken: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    arcade: Arcade;
+    config: Config;
+  }
+}
+
+/** Builds the arcade API ({base_url}) as a Fastify instance. Listens nowhere. */
+export async function buildApi(config: Config, deps: ApiDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    bodyLimit: config.bodyLimitBytes,
+    // Routes are matched exactly as the spec writes them; a trailing slash is the same route.
+    routerOptions: { ignoreTrailingSlash: true },
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('config', config);
+  const arcade = new Arcade(config, deps);
+  await arcade.bootstrap();
+  app.decorate('arcade', arcade);
+  await app.register(errorHandlerPlugin);
+  await app.register(openApiPlugin);
+  await app.register(gameServerPlugin);
+  await app.register(registrationPlugin);
+  await app.register(adminPlugin, { adminToken: deps.adminToken });
+  return app;
+}

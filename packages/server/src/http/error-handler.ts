@@ -1,0 +1,88 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { ErrorCodes, type ErrorCode, type Problem } from '@coinop/protocol';
+import { CoinopError } from '@coinop/core';
+import { HTTP_STATUS } from './errors.js';
+
+const PROBLEM_TYPE_BASE = 'https://coinop.dev/errors/';
+
+export function problem(
+  code: ErrorCode,
+  message: string,
+  details?: Record<string, unknown>,
+): Problem {
+  const body: Problem = {
+    type: `${PROBLEM_TYPE_BASE}${code}`,
+    title: ErrorCodes[code],
+    status: HTTP_STATUS[code],
+    detail: message,
+    code,
+    message,
+  };
+  if (details !== undefined) body.details = details;
+  return body;
+}
+
+export function sendProblem(reply: FastifyReply, body: Problem): FastifyReply {
+  return reply.code(body.status).type('application/problem+json').send(body);
+}
+
+/**
+ * Renders every error as application/problem+json: domain errors by their code, schema failures
+ * as 400 naming the field path, Fastify's own client errors by kind. Anything else is a bug: a
+ * generic 500, logged in full with the request id; internals never reach the client.
+ */
+export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof CoinopError) {
+      return sendProblem(reply, problem(error.code, error.message, error.details));
+    }
+    if (error.validation) {
+      const first = error.validation[0];
+      const where = error.validationContext ?? 'body';
+      const path = first ? fieldPath(where, first.instancePath, first.params) : where;
+      const why = first?.message ?? 'is invalid';
+      return sendProblem(
+        reply,
+        problem('validation_failed', `${path} ${why}`, { field: path, in: where }),
+      );
+    }
+    const clientError = fastifyClientError(error);
+    if (clientError) return sendProblem(reply, clientError);
+    request.log.error({ err: error, reqId: request.id }, 'unhandled error');
+    return sendProblem(
+      reply,
+      problem('internal_error', `an internal error occurred (request ${request.id})`),
+    );
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(reply, problem('route_not_found', `no route ${request.method} ${request.url}`)),
+  );
+});
+
+function fieldPath(where: string, instancePath: string, params: Record<string, unknown>): string {
+  const segments = instancePath.split('/').filter(Boolean);
+  if (typeof params['missingProperty'] === 'string') segments.push(params['missingProperty']);
+  if (typeof params['additionalProperty'] === 'string') segments.push(params['additionalProperty']);
+  return segments.length === 0 ? where : segments.join('.');
+}
+
+function fastifyClientError(error: FastifyError): Problem | null {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return problem('malformed_json', `request body is not valid JSON: ${error.message}`);
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return problem('body_too_large', 'request body is larger than the limit');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return problem('unsupported_media_type', 'request body must be application/json');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return problem('validation_failed', 'content-length does not match the body');
+  }
+  if (error.statusCode === 429) return problem('rate_limited', error.message);
+  if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+    return problem('validation_failed', error.message);
+  }
+  return null;
+}

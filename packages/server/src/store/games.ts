@@ -1,0 +1,238 @@
+import type { Clock, GameRef, Ids, Leaderboard, ScoreDisplay } from '@coinop/core';
+import type { Queryable } from './db.js';
+
+/** A game as stored: every field the developer owns plus what the arcade tracks. */
+export interface GameRecord {
+  id: string;
+  arcadeId: string;
+  developerId: string;
+  name: string;
+  description: string;
+  category: string;
+  developerInfo: string;
+  tagLine: string;
+  url: string;
+  coverUrl: string;
+  scoreDisplay: ScoreDisplay;
+  prodDomain: string | null;
+  publishedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type NewGame = Omit<GameRecord, 'id' | 'arcadeId' | 'publishedAt' | 'createdAt' | 'updatedAt'>;
+
+/** Fields a developer may change after registration (name and scoreDisplay are fixed). */
+export type GameUpdate = Partial<
+  Pick<GameRecord, 'description' | 'coverUrl' | 'prodDomain' | 'url' | 'category' | 'tagLine' | 'developerInfo'>
+>;
+
+interface GameRow {
+  id: string;
+  arcade_id: string;
+  developer_id: string;
+  name: string;
+  description: string;
+  category: string;
+  developer_info: string;
+  tag_line: string;
+  url: string;
+  cover_url: string;
+  score_display: ScoreDisplay;
+  prod_domain: string | null;
+  published_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const GAME_COLUMNS = `id, arcade_id, developer_id, name, description, category, developer_info,
+  tag_line, url, cover_url, score_display, prod_domain, published_at, created_at, updated_at`;
+
+const toGame = (r: GameRow): GameRecord => ({
+  id: r.id,
+  arcadeId: r.arcade_id,
+  developerId: r.developer_id,
+  name: r.name,
+  description: r.description,
+  category: r.category,
+  developerInfo: r.developer_info,
+  tagLine: r.tag_line,
+  url: r.url,
+  coverUrl: r.cover_url,
+  scoreDisplay: r.score_display,
+  prodDomain: r.prod_domain,
+  publishedAt: r.published_at,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+export async function insertGame(
+  tx: Queryable,
+  clock: Clock,
+  ids: Ids,
+  arcadeId: string,
+  game: NewGame,
+  tiers: readonly { name: string; costUnits: bigint; leadersMax: number }[],
+): Promise<GameRecord> {
+  const now = clock.now();
+  const id = ids.next();
+  const [row] = await tx.query<GameRow>(
+    `INSERT INTO games (id, arcade_id, developer_id, name, description, category, developer_info,
+                        tag_line, url, cover_url, score_display, prod_domain, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13)
+     RETURNING ${GAME_COLUMNS}`,
+    [
+      id,
+      arcadeId,
+      game.developerId,
+      game.name,
+      game.description,
+      game.category,
+      game.developerInfo,
+      game.tagLine,
+      game.url,
+      game.coverUrl,
+      game.scoreDisplay,
+      game.prodDomain,
+      now,
+    ],
+  );
+  for (const tier of tiers) await insertLeaderboard(tx, clock, ids, id, tier);
+  if (!row) throw new Error('insert returned no row');
+  return toGame(row);
+}
+
+export async function updateGame(
+  tx: Queryable,
+  clock: Clock,
+  id: string,
+  update: GameUpdate,
+): Promise<GameRecord | null> {
+  const columns: Record<keyof GameUpdate, string> = {
+    description: 'description',
+    coverUrl: 'cover_url',
+    prodDomain: 'prod_domain',
+    url: 'url',
+    category: 'category',
+    tagLine: 'tag_line',
+    developerInfo: 'developer_info',
+  };
+  const sets: string[] = [];
+  const params: unknown[] = [id, clock.now()];
+  for (const [key, column] of Object.entries(columns) as [keyof GameUpdate, string][]) {
+    if (update[key] === undefined) continue;
+    params.push(update[key]);
+    sets.push(`${column} = $${params.length}`);
+  }
+  const rows = await tx.query<GameRow>(
+    `UPDATE games SET ${[...sets, 'updated_at = $2'].join(', ')} WHERE id = $1 RETURNING ${GAME_COLUMNS}`,
+    params,
+  );
+  return rows[0] ? toGame(rows[0]) : null;
+}
+
+export async function findGame(q: Queryable, id: string): Promise<GameRecord | null> {
+  const rows = await q.query<GameRow>(`SELECT ${GAME_COLUMNS} FROM games WHERE id = $1`, [id], 'games_find');
+  return rows[0] ? toGame(rows[0]) : null;
+}
+
+export async function publishGame(q: Queryable, clock: Clock, id: string): Promise<GameRecord | null> {
+  const rows = await q.query<GameRow>(
+    `UPDATE games SET published_at = coalesce(published_at, $2), updated_at = $2 WHERE id = $1
+     RETURNING ${GAME_COLUMNS}`,
+    [id, clock.now()],
+  );
+  return rows[0] ? toGame(rows[0]) : null;
+}
+
+export async function insertLeaderboard(
+  q: Queryable,
+  clock: Clock,
+  ids: Ids,
+  gameId: string,
+  tier: { name: string; costUnits: bigint; leadersMax: number },
+): Promise<Leaderboard> {
+  const id = ids.next();
+  const [row] = await q.query<{ position: number }>(
+    `INSERT INTO leaderboards (id, game_id, name, cost_units, leaders_max, position, created_at)
+     VALUES ($1, $2, $3, $4, $5,
+             (SELECT coalesce(max(position), 0) + 1 FROM leaderboards WHERE game_id = $2), $6)
+     RETURNING position`,
+    [id, gameId, tier.name, tier.costUnits.toString(), tier.leadersMax, clock.now()],
+  );
+  return {
+    id,
+    gameId,
+    name: tier.name,
+    costUnits: tier.costUnits,
+    leadersMax: tier.leadersMax,
+    position: row?.position ?? 0,
+  };
+}
+
+/** What the play and score path needs of a game, in one query; null when there is no such game. */
+export async function loadGameRef(q: Queryable, gameId: string): Promise<GameRef | null> {
+  const rows = await q.query<{
+    id: string;
+    arcade_id: string;
+    developer_id: string;
+    developer_account_id: string;
+    arcade_account_id: string;
+    score_display: ScoreDisplay;
+    lb_id: string | null;
+    lb_name: string | null;
+    lb_cost_units: bigint | null;
+    lb_leaders_max: number | null;
+    lb_position: number | null;
+  }>(
+    `SELECT g.id, g.arcade_id, g.developer_id, d.account_id AS developer_account_id,
+            a.account_id AS arcade_account_id, g.score_display,
+            l.id AS lb_id, l.name AS lb_name, l.cost_units AS lb_cost_units,
+            l.leaders_max AS lb_leaders_max, l.position AS lb_position
+     FROM games g
+     JOIN developers d ON d.id = g.developer_id
+     JOIN arcades a ON a.id = g.arcade_id
+     LEFT JOIN leaderboards l ON l.game_id = g.id
+     WHERE g.id = $1
+     ORDER BY l.position`,
+    [gameId],
+    'games_load_ref',
+  );
+  const first = rows[0];
+  if (!first) return null;
+  const leaderboards: Leaderboard[] = [];
+  for (const r of rows) {
+    if (r.lb_id === null) continue;
+    leaderboards.push({
+      id: r.lb_id,
+      gameId,
+      name: r.lb_name ?? '',
+      costUnits: BigInt(r.lb_cost_units ?? 0n),
+      leadersMax: r.lb_leaders_max ?? 10,
+      position: r.lb_position ?? 0,
+    });
+  }
+  return {
+    id: first.id,
+    arcadeId: first.arcade_id,
+    developerId: first.developer_id,
+    developerAccountId: first.developer_account_id,
+    arcadeAccountId: first.arcade_account_id,
+    scoreDisplay: first.score_display,
+    leaderboards,
+  };
+}
+
+/** Finds a game server's client by id: its game and secret hash, unless revoked. */
+export async function findGameClient(
+  q: Queryable,
+  clientId: string,
+): Promise<{ gameId: string; secretHash: Uint8Array } | null> {
+  const rows = await q.query<{ game_id: string; secret_hash: Uint8Array }>(
+    'SELECT game_id, secret_hash FROM game_clients WHERE client_id = $1 AND revoked_at IS NULL',
+    [clientId],
+    'game_clients_find',
+  );
+  const r = rows[0];
+  return r ? { gameId: r.game_id, secretHash: r.secret_hash } : null;
+}

@@ -1,0 +1,60 @@
+import pg from 'pg';
+import { PgErrorCodes, pgErrorCode, type Db, type Queryable } from './db.js';
+
+const INT8_OID = 20;
+
+const typeParsers = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8_OID) return (value: string) => BigInt(value);
+    return pg.types.getTypeParser(oid, format ?? 'text');
+  },
+};
+
+/** How many times a transaction that lost a deadlock or serialization race is run again. */
+const TRANSACTION_ATTEMPTS = 5;
+
+/** A real Postgres through a node-postgres pool. */
+export async function openPostgres(url: string, poolSize: number): Promise<Db> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: typeParsers });
+  // Fail at start, with the server's own message, rather than on the first request.
+  const client = await pool.connect();
+  client.release();
+
+  const run = async <Row>(
+    q: pg.Pool | pg.PoolClient,
+    sql: string,
+    params: unknown[] | undefined,
+    name: string | undefined,
+  ): Promise<Row[]> => {
+    const config: pg.QueryConfig = { text: sql, values: params ?? [] };
+    if (name !== undefined) config.name = name;
+    const result = await q.query(config);
+    return result.rows as Row[];
+  };
+
+  return {
+    dialect: 'postgres',
+    query: (sql, params, name) => run(pool, sql, params, name),
+    async transaction(work) {
+      for (let attempt = 1; ; attempt++) {
+        const conn = await pool.connect();
+        try {
+          await conn.query('BEGIN');
+          const tx: Queryable = { query: (sql, params, name) => run(conn, sql, params, name) };
+          const result = await work(tx);
+          await conn.query('COMMIT');
+          return result;
+        } catch (error) {
+          await conn.query('ROLLBACK').catch(() => undefined);
+          const code = pgErrorCode(error);
+          const retryable =
+            code === PgErrorCodes.deadlockDetected || code === PgErrorCodes.serializationFailure;
+          if (!retryable || attempt >= TRANSACTION_ATTEMPTS) throw error;
+        } finally {
+          conn.release();
+        }
+      }
+    },
+    close: () => pool.end(),
+  };
+}

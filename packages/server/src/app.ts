@@ -9,6 +9,7 @@ import { gameServerPlugin } from './http/game-server.js';
 import { registrationPlugin } from './http/registration.js';
 import { adminPlugin } from './http/admin.js';
 import { Arcade } from './services/arcade.js';
+import { sharedSchemas } from './http/schemas.js';
 
 /** What the API needs from outside: storage, time, ids, and the secrets it signs with. */
 export interface ApiDeps {
@@ -19,6 +20,8 @@ export interface ApiDeps {
   readonly writeTokenKey: Uint8Array;
   /** The admin bearer token the /admin API accepts. */
   readonly adminToken: string;
+  /** Certificate and key (PEM) to serve HTTPS; plain HTTP when absent. */
+  readonly https?: { readonly cert: string | Buffer; readonly key: string | Buffer } | undefined;
 }
 
 declare module 'fastify' {
@@ -36,12 +39,14 @@ export async function buildApi(config: Config, deps: ApiDeps): Promise<FastifyIn
     // Routes are matched exactly as the spec writes them; a trailing slash is the same route.
     routerOptions: { ignoreTrailingSlash: true },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
+    ...(deps.https ? { https: deps.https } : {}),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('config', config);
   const arcade = new Arcade(config, deps);
   await arcade.bootstrap();
   app.decorate('arcade', arcade);
+  for (const schema of sharedSchemas) app.addSchema(schema);
   await app.register(errorHandlerPlugin);
   await app.register(openApiPlugin);
   await app.register(gameServerPlugin);

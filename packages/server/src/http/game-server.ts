@@ -1,4 +1,456 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { CoinopError, unitsToHstNumber } from '@coinop/core';
+import type { WriteTokenClaims } from '../auth/write-token.js';
+import { GameSchema, LeaderSchema, PlaySchema, ScoreResultSchema, Uuid } from './schemas.js';
+import { gameToWire, playToWire, scoreToWire } from './wire.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    writeToken: WriteTokenClaims | null;
+  }
+}
+
+const WRITE_TOKEN = [{ writeToken: [] }];
+const ArcadeGameParams = Type.Object({ arcadeId: Uuid('the arcade'), gameId: Uuid('the game') });
+const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description: 'retrying with the same key returns the first result instead of acting again',
+    }),
+  ),
+});
+const PAYOUTS_PAGE_MAX = 100;
 
 /** The server-to-server API a game's authoritative server calls (spec 4.2–4.5). */
-export async function gameServerPlugin(_app: FastifyInstance): Promise<void> {}
+export async function gameServerPlugin(instance: FastifyInstance): Promise<void> {
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
+  const arcade = app.arcade;
+
+  app.post(
+    '/oauth/writetoken',
+    {
+      schema: {
+        tags: ['game server'],
+        summary: 'Exchange client credentials for a write token (spec 4.2)',
+        description:
+          'Accepts the spec\'s `client_id`/`client_secret` or the camelCase body that ' +
+          '@hastearcade/server sends (`clientId`, `clientSecret`, `environment`).',
+        body: Type.Object(
+          {
+            client_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+            client_secret: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+            clientId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+            clientSecret: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+            environment: Type.Optional(Type.String({ maxLength: 50 })),
+            grant_type: Type.Optional(Type.String({ maxLength: 50 })),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Object({
+            access_token: Type.String(),
+            token_type: Type.Literal('Bearer'),
+            expires_in: Type.Integer({ description: 'seconds until the token expires' }),
+            developerId: Uuid('the developer'),
+            gameId: Uuid('the game the token is scoped to'),
+            arcadeId: Uuid('the arcade'),
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const clientId = request.body.client_id ?? request.body.clientId;
+      const clientSecret = request.body.client_secret ?? request.body.clientSecret;
+      if (clientId === undefined) throw missingField('client_id');
+      if (clientSecret === undefined) throw missingField('client_secret');
+      const token = await arcade.issueWriteToken(clientId, clientSecret);
+      return {
+        access_token: token.accessToken,
+        token_type: 'Bearer' as const,
+        expires_in: token.expiresInSeconds,
+        developerId: token.developerId,
+        gameId: token.gameId,
+        arcadeId: token.arcadeId,
+      };
+    },
+  );
+
+  // Everything below needs a write token, scoped to the arcade and game in the path.
+  await app.register(async (scoped) => {
+    const api = scoped.withTypeProvider<TypeBoxTypeProvider>();
+    api.decorateRequest('writeToken', null);
+    api.addHook('onRequest', async (request) => {
+      request.writeToken = await arcade.verifyWriteToken(bearerToken(request));
+    });
+    api.addHook('preHandler', async (request) => {
+      const params = request.params as { arcadeId?: string; gameId?: string };
+      await assertInScope(request.writeToken, params.arcadeId, params.gameId);
+    });
+
+    api.get(
+      '/arcades/:arcadeId/developergames/:gameId',
+      {
+        schema: {
+          tags: ['game server'],
+          summary: 'The game with its tiers and their current leaders (spec 4.3)',
+          security: WRITE_TOKEN,
+          params: ArcadeGameParams,
+          response: { 200: Type.Ref(GameSchema) },
+        },
+      },
+      async (request) => {
+        const view = await arcade.reads.gameView(request.params.gameId);
+        return gameToWire(view.game, view.leaderboards, view.leaders);
+      },
+    );
+
+    api.get(
+      '/arcades/:arcadeId/developergames/:gameId/player/:playerId',
+      {
+        schema: {
+          tags: ['game server'],
+          summary: "The game's tiers with one player's best score and rank on each",
+          security: WRITE_TOKEN,
+          params: Type.Object({
+            arcadeId: Uuid('the arcade'),
+            gameId: Uuid('the game'),
+            playerId: Uuid('the player'),
+          }),
+        },
+      },
+      async (request) => {
+        const { gameId, playerId } = request.params;
+        const [view, standings] = await Promise.all([
+          arcade.reads.gameView(gameId),
+          arcade.reads.standings(gameId, playerId),
+        ]);
+        const wire = gameToWire(view.game, view.leaderboards, view.leaders);
+        const byBoard = new Map(standings.map((s) => [s.leaderboardId, s]));
+        return {
+          ...wire,
+          leaderboards: wire.leaderboards.map((b) => ({
+            ...b,
+            playerBestScore: byBoard.get(b.id)?.score ?? null,
+            playerRank: byBoard.get(b.id)?.rank ?? null,
+          })),
+        };
+      },
+    );
+
+    api.post(
+      '/arcades/:arcadeId/games/:gameId/play',
+      {
+        schema: {
+          tags: ['game server'],
+          summary: 'Submit a play: lock the tier cost of the player (spec 4.4)',
+          description:
+            'Locks the cost of the tier from the player into escrow. 402 `insufficient_funds` ' +
+            'when the player cannot spend it; nothing is recorded then.',
+          security: WRITE_TOKEN,
+          params: ArcadeGameParams,
+          headers: IdempotencyHeaders,
+          body: Type.Object(
+            {
+              playerId: Uuid('the player, from the validated player JWT'),
+              leaderboardId: Uuid('one of the game leaderboards'),
+            },
+            { additionalProperties: false },
+          ),
+          response: { 200: Type.Ref(PlaySchema) },
+        },
+      },
+      async (request) => {
+        const play = await arcade.plays.open({
+          gameId: request.params.gameId,
+          playerId: request.body.playerId,
+          leaderboardId: request.body.leaderboardId,
+          idempotencyKey: request.headers['idempotency-key'] ?? null,
+        });
+        return playToWire(play);
+      },
+    );
+
+    api.post(
+      '/arcades/:arcadeId/games/:gameId/score',
+      {
+        schema: {
+          tags: ['game server'],
+          summary: 'Submit the score of a play (spec 4.5)',
+          description:
+            'Scores a play once; settles its locked HST to the leaders, the developer and the ' +
+            'arcade; returns the rank of the score and the current leaders.',
+          security: WRITE_TOKEN,
+          params: ArcadeGameParams,
+          headers: IdempotencyHeaders,
+          body: Type.Object(
+            {
+              playId: Uuid('the id of the play record'),
+              leaderboardId: Uuid('the leaderboard of the play'),
+              score: Type.Number({ minimum: 0, description: 'the score; finite and not negative' }),
+            },
+            { additionalProperties: false },
+          ),
+          response: { 200: Type.Ref(ScoreResultSchema) },
+        },
+      },
+      async (request) => {
+        const { gameId } = request.params;
+        const outcome = await arcade.plays.score({
+          gameId,
+          playId: request.body.playId,
+          leaderboardId: request.body.leaderboardId,
+          score: request.body.score,
+          idempotencyKey: request.headers['idempotency-key'] ?? null,
+        });
+        arcade.reads.invalidate(gameId);
+        const leaders = await arcade.reads.leaders(gameId, outcome.leaderboardId);
+        return scoreToWire(outcome.score, leaders);
+      },
+    );
+
+    api.get(
+      '/arcades/:arcadeId/games/:gameId/leaders/:leaderboardId',
+      {
+        schema: {
+          tags: ['game server'],
+          summary: 'The current leaders of a tier',
+          security: WRITE_TOKEN,
+          params: Type.Object({
+            arcadeId: Uuid('the arcade'),
+            gameId: Uuid('the game'),
+            leaderboardId: Uuid('the tier'),
+          }),
+          response: { 200: Type.Object({ leaders: Type.Array(Type.Ref(LeaderSchema)) }) },
+        },
+      },
+      async (request) => ({
+        leaders: await arcade.reads.leaders(request.params.gameId, request.params.leaderboardId),
+      }),
+    );
+
+    api.get(
+      '/arcades/:arcadeId/games/:gameId/topscore/:leaderboardId/:playerId',
+      {
+        schema: {
+          tags: ['game server'],
+          summary: "A player's best score on a tier (null when they have none)",
+          security: WRITE_TOKEN,
+          params: Type.Object({
+            arcadeId: Uuid('the arcade'),
+            gameId: Uuid('the game'),
+            leaderboardId: Uuid('the tier'),
+            playerId: Uuid('the player'),
+          }),
+          response: {
+            200: Type.Object({
+              userId: Uuid('the player'),
+              leaderboardId: Uuid('the tier'),
+              value: Type.Union([Type.Number(), Type.Null()]),
+              rank: Type.Union([Type.Integer(), Type.Null()]),
+            }),
+          },
+        },
+      },
+      async (request) => {
+        const { gameId, leaderboardId, playerId } = request.params;
+        const standings = await arcade.reads.standings(gameId, playerId);
+        const standing = standings.find((s) => s.leaderboardId === leaderboardId);
+        if (!standing) {
+          throw new CoinopError(
+            'leaderboard_not_in_game',
+            `leaderboardId ${leaderboardId} is not a leaderboard of game ${gameId}`,
+            { details: { field: 'leaderboardId' } },
+          );
+        }
+        return { userId: playerId, leaderboardId, value: standing.score, rank: standing.rank };
+      },
+    );
+
+    api.get(
+      '/arcades/:arcadeId/games/:gameId/payouts/:playerId',
+      {
+        schema: {
+          tags: ['game server'],
+          summary: 'Leader payouts a player received from this game, newest first',
+          security: WRITE_TOKEN,
+          params: Type.Object({
+            arcadeId: Uuid('the arcade'),
+            gameId: Uuid('the game'),
+            playerId: Uuid('the player'),
+          }),
+          querystring: Type.Object({
+            limit: Type.Optional(
+              Type.Integer({ minimum: 1, maximum: PAYOUTS_PAGE_MAX, default: PAYOUTS_PAGE_MAX }),
+            ),
+            starting_after: Type.Optional(Uuid('continue after this event id (older events)')),
+            ending_before: Type.Optional(Uuid('the page before this event id (newer events)')),
+            endingBefore: Type.Optional(Uuid('alias of ending_before')),
+          }),
+        },
+      },
+      async (request) => {
+        const { gameId, playerId } = request.params;
+        const q = request.query;
+        const rows = await arcade.reads.payouts(gameId, playerId, {
+          limit: q.limit ?? PAYOUTS_PAGE_MAX,
+          startingAfter: q.starting_after ?? null,
+          endingBefore: q.ending_before ?? q.endingBefore ?? null,
+        });
+        return {
+          startingAfter: rows[0]?.transferId ?? null,
+          endingBefore: rows.at(-1)?.transferId ?? null,
+          events: rows.map((r) => ({
+            eventId: r.transferId,
+            details: {
+              userId: playerId,
+              createdAt: r.createdAt.toISOString(),
+              payeeHandle: r.payeeName,
+              payerHandle: r.payerName,
+              paymentAmount: unitsToHstNumber(r.amount),
+            },
+          })),
+        };
+      },
+    );
+
+    api.get(
+      '/arcades/:arcadeId/games/:gameId/play/:playId',
+      {
+        schema: {
+          tags: ['game server'],
+          summary: 'A play record',
+          security: WRITE_TOKEN,
+          params: Type.Object({
+            arcadeId: Uuid('the arcade'),
+            gameId: Uuid('the game'),
+            playId: Uuid('the play'),
+          }),
+          response: { 200: Type.Ref(PlaySchema) },
+        },
+      },
+      async (request) => playToWire(await arcade.reads.play(request.params.gameId, request.params.playId)),
+    );
+
+    api.get(
+      '/arcades/:arcadeId/games/:gameId/play/:playId/transaction',
+      {
+        schema: {
+          tags: ['game server'],
+          summary: "The ledger transfer that locked a play's cost, and whether it settled",
+          security: WRITE_TOKEN,
+          params: Type.Object({
+            arcadeId: Uuid('the arcade'),
+            gameId: Uuid('the game'),
+            playId: Uuid('the play'),
+          }),
+          response: {
+            200: Type.Object({
+              id: Type.String({ description: 'the lock transfer id ("" for a free tier)' }),
+              playId: Uuid('the play'),
+              status: Type.Union([
+                Type.Literal('pending'),
+                Type.Literal('posted'),
+                Type.Literal('voided'),
+                Type.Literal('free'),
+              ]),
+              tx: Type.String({ description: 'the lock transfer id' }),
+              amount: Type.Number({ description: 'HST locked' }),
+            }),
+          },
+        },
+      },
+      async (request) => {
+        const { play, state } = await arcade.reads.playTransaction(
+          request.params.gameId,
+          request.params.playId,
+        );
+        return {
+          id: play.lockTransferId ?? '',
+          playId: play.id,
+          status: state,
+          tx: play.lockTransferId ?? '',
+          amount: unitsToHstNumber(play.costUnits),
+        };
+      },
+    );
+
+    api.get(
+      '/players/:playerId/details',
+      {
+        schema: {
+          tags: ['game server'],
+          summary: "A player's profile and HST balance",
+          security: WRITE_TOKEN,
+          params: Type.Object({ playerId: Uuid('the player') }),
+          response: {
+            200: Type.Object({
+              id: Uuid('the player'),
+              name: Type.String(),
+              avatar: Type.String(),
+              balance: Type.Number({ description: 'HST the player can spend now' }),
+              pending: Type.Number({ description: 'HST locked by unsettled plays' }),
+              currency: Type.Literal('HST'),
+            }),
+          },
+        },
+      },
+      async (request) => {
+        const d = await arcade.reads.playerDetails(request.params.playerId);
+        return {
+          id: d.player.id,
+          name: d.player.name,
+          avatar: d.avatar,
+          balance: unitsToHstNumber(d.balanceUnits),
+          pending: unitsToHstNumber(d.pendingUnits),
+          currency: 'HST' as const,
+        };
+      },
+    );
+  });
+
+  async function assertInScope(
+    token: WriteTokenClaims | null,
+    arcadeId: string | undefined,
+    gameId: string | undefined,
+  ): Promise<void> {
+    if (!token) throw new CoinopError('missing_bearer_token', 'a write token is required');
+    if (arcadeId !== undefined && arcadeId !== arcade.record.id) {
+      throw new CoinopError('arcade_not_found', `arcade ${arcadeId} does not exist`, {
+        details: { arcadeId },
+      });
+    }
+    if (gameId !== undefined) {
+      await arcade.games.get(gameId);
+      if (gameId !== token.gameId) {
+        throw new CoinopError(
+          'token_scope_mismatch',
+          `this write token is for game ${token.gameId}, not game ${gameId}`,
+          { details: { gameId } },
+        );
+      }
+    }
+    if (arcadeId !== undefined && arcadeId !== token.arcadeId) {
+      throw new CoinopError('token_scope_mismatch', `this write token is not for arcade ${arcadeId}`);
+    }
+  }
+}
+
+function bearerToken(request: FastifyRequest): string {
+  const header = request.headers.authorization;
+  const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match?.[1]) {
+    throw new CoinopError(
+      'missing_bearer_token',
+      'Authorization: Bearer <write token> is required; get one at POST /oauth/writetoken',
+    );
+  }
+  return match[1];
+}
+
+function missingField(field: string): CoinopError {
+  return new CoinopError('validation_failed', `${field} is required`, { details: { field } });
+}

@@ -3,7 +3,13 @@ import type { ApiDeps } from '../app.js';
 import type { Config } from '../config.js';
 import type { Db } from '../store/db.js';
 import { ensureArcade, type ArcadeRecord } from '../store/parties.js';
+import { CoinopError } from '@coinop/core';
+import { secretMatches } from '../auth/secrets.js';
+import { signWriteToken, verifyWriteToken, type WriteTokenClaims } from '../auth/write-token.js';
+import { findGameClient } from '../store/games.js';
 import { GameCache } from './game-cache.js';
+import { GameReads } from './game-reads.js';
+import { PlayService } from './plays.js';
 
 /**
  * The arcade's application services: what HTTP handlers call. Holds storage, time, ids, config
@@ -16,6 +22,8 @@ export class Arcade {
   readonly ids: Ids;
   readonly games: GameCache;
   readonly writeTokenKey: Uint8Array;
+  readonly plays: PlayService;
+  readonly reads: GameReads;
   #record: ArcadeRecord | null = null;
 
   constructor(config: Config, deps: ApiDeps) {
@@ -25,6 +33,41 @@ export class Arcade {
     this.ids = deps.ids;
     this.writeTokenKey = deps.writeTokenKey;
     this.games = new GameCache(deps.db);
+    this.plays = new PlayService(deps.db, deps.clock, deps.ids, this.games, config);
+    this.reads = new GameReads(deps.db, deps.clock, this.games, config.gameCacheTtlMs);
+  }
+
+  /**
+   * Exchanges a game server's client id and secret for a write token scoped to its game and
+   * arcade (spec 4.2). Unknown client, revoked client and wrong secret answer alike.
+   */
+  async issueWriteToken(
+    clientId: string,
+    clientSecret: string,
+  ): Promise<WriteTokenClaims & { accessToken: string; expiresInSeconds: number }> {
+    const client = await findGameClient(this.db, clientId);
+    if (!client || !secretMatches(clientSecret, client.secretHash)) {
+      throw new CoinopError('invalid_client_credentials', 'client_id or client_secret is not valid');
+    }
+    const game = await this.games.get(client.gameId);
+    const claims = { clientId, developerId: game.developerId, gameId: game.id, arcadeId: game.arcadeId };
+    const ttl = this.config.writeTokenTtlSeconds;
+    const accessToken = await signWriteToken(claims, this.writeTokenKey, this.clock.now(), ttl);
+    return { ...claims, accessToken, expiresInSeconds: ttl };
+  }
+
+  async verifyWriteToken(token: string): Promise<WriteTokenClaims> {
+    return verifyWriteToken(token, this.writeTokenKey, this.clock.now());
+  }
+
+  /** Settles plays whose time ran out, in batches, until none is left. */
+  async settleExpiredPlays(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const settled = await this.plays.settleExpired();
+      total += settled;
+      if (settled === 0) return total;
+    }
   }
 
   /** Finds or creates the installation's arcade; called once before serving. */

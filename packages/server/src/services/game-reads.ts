@@ -1,0 +1,166 @@
+import {
+  CoinopError,
+  availableUnits,
+  leaderboardOf,
+  lockedUnits,
+  rankKey,
+  type Clock,
+  type GameRef,
+  type Leader,
+  type Leaderboard,
+} from '@coinop/core';
+import type { Db } from '../store/db.js';
+import { findGame, type GameRecord } from '../store/games.js';
+import { findAccount } from '../store/ledger.js';
+import { findBest, countAtOrAbove, topLeaders, topLeadersOfBoards, type LeaderRow } from '../store/leaders.js';
+import { findPlay, type StoredPlay } from '../store/plays.js';
+import { findPlayer, type PlayerRecord } from '../store/parties.js';
+import { countEqualEarlier, listPayouts, lockTransferState, type PayoutRow } from '../store/reads.js';
+import { generatedAvatarUrl } from './avatar.js';
+import type { GameCache } from './game-cache.js';
+
+export interface GameView {
+  readonly game: GameRecord;
+  readonly leaderboards: readonly Leaderboard[];
+  readonly leaders: ReadonlyMap<string, readonly Leader[]>;
+}
+
+export interface Standing {
+  readonly leaderboardId: string;
+  readonly score: number | null;
+  readonly rank: number | null;
+}
+
+/** Everything the game server reads: its game with leaders, plays, payouts, players. */
+export class GameReads {
+  readonly #db: Db;
+  readonly #clock: Clock;
+  readonly #games: GameCache;
+  readonly #ttlMs: number;
+  readonly #views = new Map<string, { expiresAt: number; view: Promise<GameView> }>();
+
+  constructor(db: Db, clock: Clock, games: GameCache, ttlMs: number) {
+    this.#db = db;
+    this.#clock = clock;
+    this.#games = games;
+    this.#ttlMs = ttlMs;
+  }
+
+  /**
+   * The game with every tier and its current leaders (spec 4.3). Served from memory; a score or
+   * an update in this process drops the entry at once, other processes' writes show within the
+   * cache TTL.
+   */
+  async gameView(gameId: string): Promise<GameView> {
+    const now = Date.now();
+    const cached = this.#views.get(gameId);
+    if (cached && cached.expiresAt > now) return cached.view;
+    const view = this.#loadView(gameId);
+    this.#views.set(gameId, { expiresAt: now + this.#ttlMs, view });
+    view.catch(() => this.#views.delete(gameId));
+    return view;
+  }
+
+  invalidate(gameId: string): void {
+    this.#views.delete(gameId);
+  }
+
+  async #loadView(gameId: string): Promise<GameView> {
+    this.#games.invalidate(gameId);
+    const ref = await this.#games.get(gameId);
+    const game = await findGame(this.#db, gameId);
+    if (!game) throw notFound('game_not_found', `game ${gameId} does not exist`);
+    const rows = await topLeadersOfBoards(this.#db, ref.leaderboards);
+    const leaders = new Map<string, Leader[]>();
+    for (const [boardId, list] of rows) leaders.set(boardId, list.map(toLeader));
+    return { game, leaderboards: ref.leaderboards, leaders };
+  }
+
+  /** The player's best and rank on each tier of the game. */
+  async standings(gameId: string, playerId: string): Promise<Standing[]> {
+    const ref = await this.#games.get(gameId);
+    await this.player(playerId);
+    const standings: Standing[] = [];
+    for (const board of ref.leaderboards) standings.push(await this.#standing(ref, board, playerId));
+    return standings;
+  }
+
+  async #standing(ref: GameRef, board: Leaderboard, playerId: string): Promise<Standing> {
+    const best = await findBest(this.#db, board.id, playerId);
+    if (!best) return { leaderboardId: board.id, score: null, rank: null };
+    const key = rankKey(best.score, ref.scoreDisplay);
+    // Players strictly above, plus equal bests achieved earlier, plus this player.
+    const above = await countAtOrAbove(this.#db, board.id, key + 1n);
+    const tiedEarlier = await countEqualEarlier(this.#db, board.id, key, best.achievedAt);
+    return { leaderboardId: board.id, score: best.score, rank: above + tiedEarlier + 1 };
+  }
+
+  async leaders(gameId: string, leaderboardId: string): Promise<Leader[]> {
+    const ref = await this.#games.getWithLeaderboard(gameId, leaderboardId);
+    const board = leaderboardOf(ref, leaderboardId);
+    return (await topLeaders(this.#db, board.id, board.leadersMax)).map(toLeader);
+  }
+
+  async play(gameId: string, playId: string): Promise<StoredPlay> {
+    const play = await findPlay(this.#db, gameId, playId);
+    if (!play) throw notFound('play_not_found', `play ${playId} does not exist in game ${gameId}`);
+    return play;
+  }
+
+  async playTransaction(
+    gameId: string,
+    playId: string,
+  ): Promise<{ play: StoredPlay; state: 'pending' | 'posted' | 'voided' | 'free' }> {
+    const play = await this.play(gameId, playId);
+    if (play.lockTransferId === null) return { play, state: 'free' };
+    return { play, state: await lockTransferState(this.#db, play.lockTransferId) };
+  }
+
+  async payouts(
+    gameId: string,
+    playerId: string,
+    page: { limit: number; startingAfter: string | null; endingBefore: string | null },
+  ): Promise<PayoutRow[]> {
+    await this.#games.get(gameId);
+    const player = await this.player(playerId);
+    return listPayouts(this.#db, gameId, player.accountId, page);
+  }
+
+  async player(playerId: string): Promise<PlayerRecord> {
+    const player = await findPlayer(this.#db, playerId);
+    if (!player) throw notFound('player_not_found', `player ${playerId} does not exist`);
+    return player;
+  }
+
+  /** A player's profile and spendable and locked HST. */
+  async playerDetails(
+    playerId: string,
+  ): Promise<{ player: PlayerRecord; avatar: string; balanceUnits: bigint; pendingUnits: bigint }> {
+    const player = await this.player(playerId);
+    const account = await findAccount(this.#db, player.accountId);
+    if (!account) throw new TypeError(`player ${playerId} has no account row`);
+    return {
+      player,
+      avatar: player.avatarUrl ?? generatedAvatarUrl(player.id),
+      balanceUnits: availableUnits(account),
+      pendingUnits: lockedUnits(account),
+    };
+  }
+
+  now(): Date {
+    return this.#clock.now();
+  }
+}
+
+export function toLeader(row: LeaderRow): Leader {
+  return {
+    playerId: row.playerId,
+    score: row.score,
+    name: row.name,
+    avatar: row.avatarUrl ?? generatedAvatarUrl(row.playerId),
+  };
+}
+
+function notFound(code: 'game_not_found' | 'play_not_found' | 'player_not_found', message: string) {
+  return new CoinopError(code, message);
+}

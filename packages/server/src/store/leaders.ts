@@ -1,0 +1,261 @@
+import { bucketPath, rangesAtOrAbove, type BestEntry } from '@coinop/core';
+import type { Queryable } from './db.js';
+
+export interface LeaderRow {
+  playerId: string;
+  score: number;
+  name: string;
+  avatarUrl: string | null;
+}
+
+/** The player's best on a board, locked for the rest of the transaction. */
+export async function lockBest(
+  tx: Queryable,
+  leaderboardId: string,
+  playerId: string,
+): Promise<BestEntry | null> {
+  const rows = await tx.query<{ rank_key: bigint; achieved_at: Date }>(
+    `SELECT rank_key, achieved_at FROM leaders WHERE leaderboard_id = $1 AND player_id = $2 FOR UPDATE`,
+    [leaderboardId, playerId],
+    'leaders_lock_best',
+  );
+  const r = rows[0];
+  return r ? { rankKey: BigInt(r.rank_key), achievedAt: r.achieved_at } : null;
+}
+
+/**
+ * Records a new best for the player and moves them in the count tree: one bucket per level loses
+ * them (when they had a best) and one gains them. Bucket rows are written in (level, bucket)
+ * order so concurrent scores on one board lock them in the same order.
+ */
+export async function recordBest(
+  tx: Queryable,
+  entry: {
+    leaderboardId: string;
+    playerId: string;
+    score: number;
+    rankKey: bigint;
+    scoreId: string;
+    achievedAt: Date;
+  },
+  previous: BestEntry | null,
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO leaders (leaderboard_id, player_id, score, rank_key, score_id, achieved_at)
+     VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (leaderboard_id, player_id) DO UPDATE
+       SET score = excluded.score, rank_key = excluded.rank_key, score_id = excluded.score_id,
+           achieved_at = excluded.achieved_at`,
+    [
+      entry.leaderboardId,
+      entry.playerId,
+      entry.score,
+      entry.rankKey.toString(),
+      entry.scoreId,
+      entry.achievedAt,
+    ],
+    'leaders_record_best',
+  );
+
+  const changes = new Map<string, { level: number; bucket: bigint; delta: number }>();
+  const add = (key: bigint, delta: number) => {
+    bucketPath(key).forEach((bucket, i) => {
+      const id = `${i + 1}:${bucket}`;
+      const change = changes.get(id) ?? { level: i + 1, bucket, delta: 0 };
+      change.delta += delta;
+      changes.set(id, change);
+    });
+  };
+  if (previous) add(previous.rankKey, -1);
+  add(entry.rankKey, +1);
+  const rows = [...changes.values()]
+    .filter((c) => c.delta !== 0)
+    .sort((a, b) => a.level - b.level || (a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : 0));
+  if (rows.length === 0) return;
+  // A player moves by one, so each merged bucket change is +1 or -1. The proposed row must pass
+  // the players >= 0 CHECK before the conflict is detected, so it carries 1 for a gain and 0 for
+  // a loss (whose bucket always exists already), and the update turns 0 back into -1.
+  await tx.query(
+    `INSERT INTO rank_buckets (leaderboard_id, level, bucket, players)
+     SELECT $1, level, bucket, CASE WHEN delta > 0 THEN 1 ELSE 0 END
+     FROM unnest($2::smallint[], $3::bigint[], $4::int[]) WITH ORDINALITY AS c(level, bucket, delta, n)
+     ORDER BY n
+     ON CONFLICT (leaderboard_id, level, bucket) DO UPDATE
+       SET players = rank_buckets.players + CASE WHEN excluded.players = 1 THEN 1 ELSE -1 END`,
+    [
+      entry.leaderboardId,
+      rows.map((r) => r.level),
+      rows.map((r) => r.bucket.toString()),
+      rows.map((r) => r.delta),
+    ],
+    'rank_buckets_apply',
+  );
+}
+
+/**
+ * How many players' best keys on the board are at or above `key`: a sum over at most 255 sibling
+ * buckets on each of 8 levels, found by index range scans. Never scans the board.
+ */
+export async function countAtOrAbove(q: Queryable, leaderboardId: string, key: bigint): Promise<number> {
+  const ranges = rangesAtOrAbove(key);
+  const rows = await q.query<{ n: bigint | null }>(
+    `SELECT sum(b.players)::bigint AS n
+     FROM unnest($2::smallint[], $3::bigint[], $4::bigint[]) AS r(level, after, up_to)
+     JOIN rank_buckets b
+       ON b.leaderboard_id = $1 AND b.level = r.level AND b.bucket > r.after AND b.bucket <= r.up_to`,
+    [
+      leaderboardId,
+      ranges.map((r) => r.level),
+      ranges.map((r) => r.after.toString()),
+      ranges.map((r) => r.upTo.toString()),
+    ],
+    'rank_buckets_count',
+  );
+  return Number(rows[0]?.n ?? 0n);
+}
+
+/** The board's leaders, best first (ties to the earlier score), with their profiles. */
+export async function topLeaders(q: Queryable, leaderboardId: string, limit: number): Promise<LeaderRow[]> {
+  const rows = await q.query<{ player_id: string; score: number; name: string; avatar_url: string | null }>(
+    `SELECT l.player_id, l.score, p.name, p.avatar_url
+     FROM (SELECT player_id, score, rank_key, achieved_at FROM leaders
+           WHERE leaderboard_id = $1
+           ORDER BY rank_key DESC, achieved_at, player_id LIMIT $2) l
+     JOIN players p ON p.id = l.player_id
+     ORDER BY l.rank_key DESC, l.achieved_at, l.player_id`,
+    [leaderboardId, limit],
+    'leaders_top',
+  );
+  return rows.map((r) => ({ playerId: r.player_id, score: r.score, name: r.name, avatarUrl: r.avatar_url }));
+}
+
+/** Player ids of the board's current leaders, for the payout snapshot of a new play. */
+export async function leaderIds(q: Queryable, leaderboardId: string, limit: number): Promise<string[]> {
+  const rows = await q.query<{ player_id: string }>(
+    `SELECT player_id FROM leaders WHERE leaderboard_id = $1
+     ORDER BY rank_key DESC, achieved_at, player_id LIMIT $2`,
+    [leaderboardId, limit],
+    'leaders_ids',
+  );
+  return rows.map((r) => r.player_id);
+}
+
+/** A player's best on a board, or null. */
+export async function findBest(
+  q: Queryable,
+  leaderboardId: string,
+  playerId: string,
+): Promise<{ score: number; achievedAt: Date } | null> {
+  const rows = await q.query<{ score: number; achieved_at: Date }>(
+    'SELECT score, achieved_at FROM leaders WHERE leaderboard_id = $1 AND player_id = $2',
+    [leaderboardId, playerId],
+    'leaders_find_best',
+  );
+  const r = rows[0];
+  return r ? { score: r.score, achievedAt: r.achieved_at } : null;
+}
+
+export async function insertScore(
+  tx: Queryable,
+  s: {
+    id: string;
+    playId: string;
+    leaderboardId: string;
+    playerId: string;
+    score: number;
+    leaderRank: number;
+    isWinner: boolean;
+    idempotencyKey: string | null;
+    requestHash: string | null;
+    createdAt: Date;
+  },
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO scores (id, play_id, leaderboard_id, player_id, score, leader_rank, is_winner,
+                         idempotency_key, request_hash, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    [s.id, s.playId, s.leaderboardId, s.playerId, s.score, s.leaderRank, s.isWinner, s.idempotencyKey, s.requestHash, s.createdAt],
+    'scores_insert',
+  );
+}
+
+export interface StoredScore {
+  id: string;
+  playId: string;
+  leaderboardId: string;
+  score: number;
+  leaderRank: number;
+  isWinner: boolean;
+  idempotencyKey: string | null;
+  requestHash: string | null;
+  createdAt: Date;
+}
+
+export async function findScoreByPlay(q: Queryable, playId: string): Promise<StoredScore | null> {
+  const rows = await q.query<{
+    id: string;
+    play_id: string;
+    leaderboard_id: string;
+    score: number;
+    leader_rank: number;
+    is_winner: boolean;
+    idempotency_key: string | null;
+    request_hash: string | null;
+    created_at: Date;
+  }>(
+    `SELECT id, play_id, leaderboard_id, score, leader_rank, is_winner, idempotency_key,
+            request_hash, created_at FROM scores WHERE play_id = $1`,
+    [playId],
+    'scores_by_play',
+  );
+  const r = rows[0];
+  return r
+    ? {
+        id: r.id,
+        playId: r.play_id,
+        leaderboardId: r.leaderboard_id,
+        score: r.score,
+        leaderRank: r.leader_rank,
+        isWinner: r.is_winner,
+        idempotencyKey: r.idempotency_key,
+        requestHash: r.request_hash,
+        createdAt: r.created_at,
+      }
+    : null;
+}
+
+/** The leaders of several boards in one query (no query per board), keyed by board id. */
+export async function topLeadersOfBoards(
+  q: Queryable,
+  boards: readonly { id: string; leadersMax: number }[],
+): Promise<Map<string, LeaderRow[]>> {
+  const result = new Map<string, LeaderRow[]>(boards.map((b) => [b.id, []]));
+  if (boards.length === 0) return result;
+  const rows = await q.query<{
+    leaderboard_id: string;
+    player_id: string;
+    score: number;
+    name: string;
+    avatar_url: string | null;
+  }>(
+    `SELECT b.id AS leaderboard_id, l.player_id, l.score, p.name, p.avatar_url
+     FROM unnest($1::uuid[], $2::int[]) WITH ORDINALITY AS b(id, lim, n)
+     CROSS JOIN LATERAL (
+       SELECT player_id, score, rank_key, achieved_at FROM leaders
+       WHERE leaderboard_id = b.id
+       ORDER BY rank_key DESC, achieved_at, player_id LIMIT b.lim) l
+     JOIN players p ON p.id = l.player_id
+     ORDER BY b.n, l.rank_key DESC, l.achieved_at, l.player_id`,
+    [boards.map((b) => b.id), boards.map((b) => b.leadersMax)],
+    'leaders_top_of_boards',
+  );
+  for (const r of rows) {
+    result.get(r.leaderboard_id)?.push({
+      playerId: r.player_id,
+      score: r.score,
+      name: r.name,
+      avatarUrl: r.avatar_url,
+    });
+  }
+  return result;
+}

@@ -1,0 +1,148 @@
+import type { Play, PlayStatus } from '@coinop/core';
+import type { Queryable } from './db.js';
+
+interface PlayRow {
+  id: string;
+  arcade_id: string;
+  game_id: string;
+  developer_id: string;
+  leaderboard_id: string;
+  player_id: string;
+  cost_units: bigint;
+  lock_transfer_id: string | null;
+  leader_player_ids: string[];
+  status: PlayStatus;
+  idempotency_key: string | null;
+  request_hash: string | null;
+  expires_at: Date;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface StoredPlay extends Play {
+  readonly idempotencyKey: string | null;
+  readonly requestHash: string | null;
+}
+
+const PLAY_COLUMNS = `id, arcade_id, game_id, developer_id, leaderboard_id, player_id, cost_units,
+  lock_transfer_id, leader_player_ids, status, idempotency_key, request_hash, expires_at,
+  created_at, updated_at`;
+
+function toPlay(r: PlayRow): StoredPlay {
+  return {
+    id: r.id,
+    arcadeId: r.arcade_id,
+    gameId: r.game_id,
+    developerId: r.developer_id,
+    leaderboardId: r.leaderboard_id,
+    playerId: r.player_id,
+    costUnits: BigInt(r.cost_units),
+    lockTransferId: r.lock_transfer_id,
+    leaderPlayerIds: r.leader_player_ids,
+    status: r.status,
+    idempotencyKey: r.idempotency_key,
+    requestHash: r.request_hash,
+    expiresAt: r.expires_at,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+export async function insertPlay(
+  tx: Queryable,
+  play: Play,
+  idempotencyKey: string | null,
+  requestHash: string | null,
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO plays (id, arcade_id, game_id, developer_id, leaderboard_id, player_id, cost_units,
+                        lock_transfer_id, leader_player_ids, status, idempotency_key, request_hash,
+                        expires_at, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::uuid[], $10, $11, $12, $13, $14, $14)`,
+    [
+      play.id,
+      play.arcadeId,
+      play.gameId,
+      play.developerId,
+      play.leaderboardId,
+      play.playerId,
+      play.costUnits.toString(),
+      play.lockTransferId,
+      play.leaderPlayerIds,
+      play.status,
+      idempotencyKey,
+      requestHash,
+      play.expiresAt,
+      play.createdAt,
+    ],
+    'plays_insert',
+  );
+}
+
+export async function findPlay(q: Queryable, gameId: string, playId: string): Promise<StoredPlay | null> {
+  const rows = await q.query<PlayRow>(
+    `SELECT ${PLAY_COLUMNS} FROM plays WHERE id = $1 AND game_id = $2`,
+    [playId, gameId],
+    'plays_find',
+  );
+  return rows[0] ? toPlay(rows[0]) : null;
+}
+
+/** Locks the play row for the rest of the transaction; null if the game has no such play. */
+export async function lockPlay(tx: Queryable, gameId: string, playId: string): Promise<StoredPlay | null> {
+  const rows = await tx.query<PlayRow>(
+    `SELECT ${PLAY_COLUMNS} FROM plays WHERE id = $1 AND game_id = $2 FOR UPDATE`,
+    [playId, gameId],
+    'plays_lock',
+  );
+  return rows[0] ? toPlay(rows[0]) : null;
+}
+
+export async function findPlayByIdempotencyKey(
+  q: Queryable,
+  gameId: string,
+  key: string,
+): Promise<StoredPlay | null> {
+  const rows = await q.query<PlayRow>(
+    `SELECT ${PLAY_COLUMNS} FROM plays WHERE game_id = $1 AND idempotency_key = $2`,
+    [gameId, key],
+    'plays_by_idempotency_key',
+  );
+  return rows[0] ? toPlay(rows[0]) : null;
+}
+
+export async function setPlayStatus(
+  tx: Queryable,
+  playId: string,
+  status: PlayStatus,
+  now: Date,
+): Promise<void> {
+  await tx.query('UPDATE plays SET status = $2, updated_at = $3 WHERE id = $1', [playId, status, now], 'plays_set_status');
+}
+
+/**
+ * Open plays past their expiry, oldest first, locked; rows another process is already settling
+ * are skipped, so several API processes can sweep at once.
+ */
+export async function lockExpiredPlays(tx: Queryable, now: Date, limit: number): Promise<StoredPlay[]> {
+  const rows = await tx.query<PlayRow>(
+    `SELECT ${PLAY_COLUMNS} FROM plays WHERE status = 'open' AND expires_at <= $1
+     ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
+    [now, limit],
+    'plays_lock_expired',
+  );
+  return rows.map(toPlay);
+}
+
+/** Each player's account id, for the players given. */
+export async function playerAccounts(
+  q: Queryable,
+  playerIds: readonly string[],
+): Promise<Map<string, string>> {
+  const rows = await q.query<{ id: string; account_id: string }>(
+    'SELECT id, account_id FROM players WHERE id = ANY($1::uuid[])',
+    [playerIds],
+    'players_accounts',
+  );
+  return new Map(rows.map((r) => [r.id, r.account_id]));
+}

@@ -1,4 +1,168 @@
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { ScoreDisplay } from '@coinop/core';
+import { API_KEY_HEADER, apiKeyOf, requireApiKey } from '../auth/api-key.js';
+import { coverPolicy, createCoverCheck, type CoverCheck } from '../services/cover.js';
+import {
+  GAME_FIELD_LIMITS,
+  registerGame,
+  updateDeveloperGame,
+  type RegistrationDeps,
+} from '../services/registration.js';
+import { GameSchema, gameToWire } from './game-shape.js';
+
+export interface RegistrationPluginOptions {
+  /** Replaces the cover check built from config (fetch over the network, 1920×1080). */
+  checkCover?: CoverCheck;
+}
+
+const TAGS = ['registration'];
+
+const ScoreDisplaySchema = Type.Unsafe<ScoreDisplay>({
+  type: 'string',
+  enum: ['NORMAL', 'REVERSE'],
+  description: 'NORMAL: a higher score is better; REVERSE: a lower score is better.',
+});
+
+const text = (max: number, description: string, minLength = 0) =>
+  Type.String({ minLength, maxLength: max, description });
+
+const coverUrl = text(
+  GAME_FIELD_LIMITS.url,
+  'Absolute http(s) URL of the cover image, which must be a 1920x1080 PNG, JPEG, GIF, WebP or ' +
+    'AVIF image. The arcade fetches it (bounded time and size; loopback and private addresses ' +
+    'refused unless the operator allows them).',
+  1,
+);
+const mutableFields = {
+  description: text(GAME_FIELD_LIMITS.description, 'Short description.', 1),
+  prodDomain: text(
+    GAME_FIELD_LIMITS.prodDomain,
+    'Production domain of the game, e.g. game.example.com; must be set before going live.',
+    1,
+  ),
+  url: text(GAME_FIELD_LIMITS.url, 'Absolute http(s) URL where the game is hosted.', 1),
+  category: text(GAME_FIELD_LIMITS.category, 'Catalog category.'),
+  tagLine: text(GAME_FIELD_LIMITS.tagLine, 'One-line pitch.'),
+  developerInfo: text(GAME_FIELD_LIMITS.developerInfo, 'About the developer.'),
+};
+
+const CreateGameBody = Type.Object(
+  {
+    name: text(GAME_FIELD_LIMITS.name, 'Game name, 1 to 100 characters; fixed once registered.', 1),
+    description: mutableFields.description,
+    coverUrl,
+    scoreDisplay: ScoreDisplaySchema,
+    prodDomain: Type.Optional(mutableFields.prodDomain),
+    url: Type.Optional(mutableFields.url),
+    category: Type.Optional(mutableFields.category),
+    tagLine: Type.Optional(mutableFields.tagLine),
+    developerInfo: Type.Optional(mutableFields.developerInfo),
+  },
+  { additionalProperties: false, description: 'CreateGameRequest (spec 2.9).' },
+);
+
+const UpdateGameBody = Type.Object(
+  {
+    description: Type.Optional(mutableFields.description),
+    coverUrl: Type.Optional(coverUrl),
+    prodDomain: Type.Optional(mutableFields.prodDomain),
+    url: Type.Optional(mutableFields.url),
+    category: Type.Optional(mutableFields.category),
+    tagLine: Type.Optional(mutableFields.tagLine),
+    developerInfo: Type.Optional(mutableFields.developerInfo),
+    // Accepted by the schema only so the answer can be 409 naming the field, not 400.
+    name: Type.Optional(
+      Type.Unknown({ description: 'Immutable: any value is refused with 409 field_immutable.' }),
+    ),
+    scoreDisplay: Type.Optional(
+      Type.Unknown({ description: 'Immutable: any value is refused with 409 field_immutable.' }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    description: 'Any of the mutable game fields (spec 4.9); at least one.',
+  },
+);
+
+const apiKeyHeader = Type.String({
+  description: "The developer's API key, `<prefix>.<secret>` (spec 5.1).",
+});
 
 /** Game registration and update with a developer API key (spec 4.8, 4.9). */
-export async function registrationPlugin(_app: FastifyInstance): Promise<void> {}
+export async function registrationPlugin(
+  app: FastifyInstance,
+  options: RegistrationPluginOptions = {},
+): Promise<void> {
+  const { arcade, config } = app;
+  requireApiKey(app, arcade.db);
+  const deps: RegistrationDeps = {
+    db: arcade.db,
+    clock: arcade.clock,
+    ids: arcade.ids,
+    arcadeId: arcade.record.id,
+    defaultTiers: config.defaultTiers,
+    defaultLeadersMax: config.defaultLeadersMax,
+    checkCover: options.checkCover ?? createCoverCheck(coverPolicy(config)),
+    onGameChanged: (gameId) => arcade.games.invalidate(gameId),
+  };
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  routes.post(
+    '/game/create',
+    {
+      schema: {
+        tags: TAGS,
+        operationId: 'createGame',
+        summary: 'Register a game',
+        description:
+          "Registers a game under the API key's developer (spec 4.8) with the default " +
+          'leaderboard tiers. The game is not yet in the catalog: an operator publishes it. ' +
+          'Errors: 400 validation_failed, 401 missing_api_key / invalid_api_key, 422 ' +
+          'cover_unreachable / cover_not_image / cover_wrong_size.',
+        headers: Type.Object({ [API_KEY_HEADER]: apiKeyHeader }),
+        body: CreateGameBody,
+        response: { 201: GameSchema },
+      },
+    },
+    async (request, reply) => {
+      const { developerId } = apiKeyOf(request);
+      const found = await registerGame(deps, developerId, request.body);
+      return reply.code(201).send(gameToWire(found.game, found.leaderboards, found.leadersByBoard));
+    },
+  );
+
+  routes.patch(
+    '/game/update',
+    {
+      schema: {
+        tags: TAGS,
+        operationId: 'updateGame',
+        summary: 'Update a game',
+        description:
+          "Changes any of a game's mutable fields (spec 4.9). The game must belong to the API " +
+          "key's developer. Errors: 400 validation_failed, 401 missing_api_key / " +
+          'invalid_api_key, 404 game_not_found, 409 field_immutable (name, scoreDisplay), 422 ' +
+          'cover_unreachable / cover_not_image / cover_wrong_size.',
+        headers: Type.Object({
+          [API_KEY_HEADER]: apiKeyHeader,
+          'game-id': Type.String({ format: 'uuid', description: 'The game to update.' }),
+        }),
+        body: UpdateGameBody,
+        response: { 200: GameSchema },
+      },
+    },
+    async (request) => {
+      const { developerId } = apiKeyOf(request);
+      const found = await updateDeveloperGame(
+        deps,
+        developerId,
+        request.headers['game-id'],
+        request.body,
+      );
+      return gameToWire(found.game, found.leaderboards, found.leadersByBoard);
+    },
+  );
+}

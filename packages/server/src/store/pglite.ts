@@ -7,14 +7,22 @@ const parsers = {
 
 /**
  * The embedded database: Postgres compiled to WebAssembly, file-backed in `dataDir` (or in memory
- * when `dataDir` is undefined, for tests). One connection, so transactions run one at a time.
+ * when `dataDir` is undefined, for tests). `loadDataDir` starts it from a dumped data directory.
+ * One connection, so transactions run one at a time.
  */
-export async function openPglite(dataDir: string | undefined): Promise<Db> {
-  const pg = dataDir === undefined ? new PGlite({ parsers }) : new PGlite(dataDir, { parsers });
+export async function openPglite(
+  dataDir: string | undefined,
+  options: { loadDataDir?: Blob } = {},
+): Promise<Db> {
+  const pg = new PGlite({ parsers, ...(dataDir === undefined ? {} : { dataDir }), ...options });
   await pg.waitReady;
+  return pgliteDb(pg);
+}
+
+/** Our Db surface over an open PGlite instance. */
+export function pgliteDb(pg: PGlite): Db {
   const run = async <Row>(q: Pick<PGlite, 'query'>, sql: string, params?: unknown[]) =>
     (await q.query<Row>(sql, params)).rows;
-
   return {
     dialect: 'pglite',
     query: (sql, params) => run(pg, sql, params),

@@ -16,6 +16,9 @@ const TRANSACTION_ATTEMPTS = 5;
 /** A real Postgres through a node-postgres pool. */
 export async function openPostgres(url: string, poolSize: number): Promise<Db> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, types: typeParsers });
+  // An idle client whose connection dies (a restart, a terminated backend) is dropped by the
+  // pool; without a listener its error would crash the process.
+  pool.on('error', () => undefined);
   // Fail at start, with the server's own message, rather than on the first request.
   const client = await pool.connect();
   client.release();

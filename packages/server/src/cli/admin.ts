@@ -1,0 +1,174 @@
+import { Option, type Command } from 'commander';
+import {
+  DEFAULT_DATA_DIR,
+  DEFAULT_SERVER,
+  callAdmin,
+  connect,
+  type AdminRequest,
+} from './admin-client.js';
+
+/** `coinop admin …`: one subcommand per admin API route, each a thin client printing JSON. */
+
+type Values = Record<string, string | undefined>;
+
+interface AdminCommand {
+  /** Noun and verb, e.g. ['hst', 'mint']. */
+  readonly words: readonly [string, string];
+  readonly description: string;
+  /** Commander flag specs; required ones are marked. */
+  readonly options: readonly { flags: string; description: string; required?: boolean }[];
+  readonly request: (values: Values) => AdminRequest;
+}
+
+const id = (value: string | undefined) => encodeURIComponent(value ?? '');
+
+/**
+ * A number argument goes out as a JSON number when it looks like one, else as the text, so the
+ * server's validation names the field either way.
+ */
+const numberOrText = (value: string | undefined) =>
+  value !== undefined && /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
+
+export const ADMIN_COMMANDS: readonly AdminCommand[] = [
+  {
+    words: ['developer', 'create'],
+    description: 'create the developer of a wallet and issue it an API key',
+    options: [
+      { flags: '--wallet <address>', description: 'wallet address (0x + 40 hex)', required: true },
+    ],
+    request: (v) => ({ method: 'POST', path: '/admin/developers', body: { wallet: v['wallet'] } }),
+  },
+  {
+    words: ['client', 'create'],
+    description: "issue a client id and secret for a game's server",
+    options: [{ flags: '--game <id>', description: 'game id', required: true }],
+    request: (v) => ({ method: 'POST', path: `/admin/games/${id(v['game'])}/clients` }),
+  },
+  {
+    words: ['player', 'create'],
+    description: 'create a player',
+    options: [
+      { flags: '--wallet <address>', description: 'wallet address (0x + 40 hex)', required: true },
+      { flags: '--name <name>', description: 'display name (default: from the wallet)' },
+    ],
+    request: (v) => ({
+      method: 'POST',
+      path: '/admin/players',
+      body: { wallet: v['wallet'], ...(v['name'] === undefined ? {} : { name: v['name'] }) },
+    }),
+  },
+  {
+    words: ['hst', 'mint'],
+    description: 'mint HST into an account',
+    options: [
+      {
+        flags: '--account <id>',
+        description: 'account id, or a player, developer or arcade id',
+        required: true,
+      },
+      {
+        flags: '--amount <hst>',
+        description: 'HST, at most 8 decimals (e.g. 12.5)',
+        required: true,
+      },
+      { flags: '--transfer-id <uuid>', description: 'idempotency key: a retry with it is a no-op' },
+    ],
+    request: (v) => ({
+      method: 'POST',
+      path: '/admin/hst/mints',
+      // The amount goes as the decimal text typed, so no digit is lost to floating point.
+      body: {
+        accountId: v['account'],
+        amount: v['amount'],
+        ...(v['transferId'] === undefined ? {} : { transferId: v['transferId'] }),
+      },
+    }),
+  },
+  {
+    words: ['hst', 'balance'],
+    description: "show an account's spendable and locked HST",
+    options: [
+      {
+        flags: '--account <id>',
+        description: 'account id, or a player, developer or arcade id',
+        required: true,
+      },
+    ],
+    request: (v) => ({ method: 'GET', path: `/admin/hst/balances/${id(v['account'])}` }),
+  },
+  {
+    words: ['hst', 'audit'],
+    description: 'total debits and credits over all accounts, HST minted, and whether they balance',
+    options: [],
+    request: () => ({ method: 'GET', path: '/admin/hst/audit' }),
+  },
+  {
+    words: ['game', 'publish'],
+    description: "list a game in the arcade's catalog",
+    options: [{ flags: '--game <id>', description: 'game id', required: true }],
+    request: (v) => ({ method: 'POST', path: `/admin/games/${id(v['game'])}/publish` }),
+  },
+  {
+    words: ['leaderboard', 'create'],
+    description: 'add a leaderboard (tier) to a game',
+    options: [
+      { flags: '--game <id>', description: 'game id', required: true },
+      { flags: '--name <name>', description: 'tier name', required: true },
+      { flags: '--cost <hst>', description: 'cost of a play, whole HST', required: true },
+      { flags: '--leaders-max <n>', description: 'how many leaders the board shows (default 10)' },
+    ],
+    request: (v) => ({
+      method: 'POST',
+      path: '/admin/leaderboards',
+      body: {
+        gameId: v['game'],
+        name: v['name'],
+        cost: numberOrText(v['cost']),
+        ...(v['leadersMax'] === undefined ? {} : { leadersMax: numberOrText(v['leadersMax']) }),
+      },
+    }),
+  },
+];
+
+/** Adds `admin` and its subcommands to the program. */
+export function addAdminCommands(program: Command): void {
+  const admin = program
+    .command('admin')
+    .description('operator commands: a client of the admin API (prints JSON)');
+  const nouns = new Map<string, Command>();
+  for (const spec of ADMIN_COMMANDS) {
+    const [noun, verb] = spec.words;
+    let group = nouns.get(noun);
+    if (!group) {
+      group = admin.command(noun).description(`${noun} commands`);
+      nouns.set(noun, group);
+    }
+    const command = group.command(verb).description(spec.description);
+    for (const option of spec.options) {
+      if (option.required) command.requiredOption(option.flags, option.description);
+      else command.option(option.flags, option.description);
+    }
+    addConnectionOptions(command);
+    command.action(async (values: Values) => {
+      const conn = await connect(values);
+      const body = await callAdmin(conn, spec.request(values));
+      process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
+    });
+  }
+}
+
+function addConnectionOptions(command: Command): void {
+  command
+    .addOption(
+      new Option('--server <url>', `arcade API URL (default ${DEFAULT_SERVER})`).env(
+        'COINOP_SERVER',
+      ),
+    )
+    .addOption(new Option('--admin-token <token>', 'admin token').env('COINOP_ADMIN_TOKEN'))
+    .addOption(
+      new Option(
+        '--data-dir <dir>',
+        `where to find admin-token when no token is given (default ${DEFAULT_DATA_DIR})`,
+      ).env('COINOP_DATA_DIR'),
+    );
+}

@@ -1,0 +1,162 @@
+import type { Command } from 'commander';
+import type { ConfigInput, FLAG_ENV } from '../config.js';
+import { CliError, ExitCodes } from './cli-error.js';
+
+/**
+ * `coinop serve`: every config flag, then start-up. The server itself is imported only when this
+ * command runs, so `coinop admin` never loads Fastify or the database.
+ */
+
+type FlagEnv = typeof FLAG_ENV;
+
+/**
+ * The flags as config.ts names them. The types tie each entry to FLAG_ENV, so a flag renamed
+ * there fails to compile here, without importing config.ts at run time.
+ */
+const SERVE_FLAGS: {
+  readonly [K in keyof FlagEnv]: {
+    readonly flag: FlagEnv[K][0];
+    readonly env: FlagEnv[K][1];
+    /** Placeholder of the value; absent for on/off flags. */
+    readonly value?: string;
+    readonly description: string;
+  };
+} = {
+  host: {
+    flag: '--host',
+    env: 'COINOP_HOST',
+    value: 'host',
+    description: 'address to listen on (default 127.0.0.1)',
+  },
+  apiPort: {
+    flag: '--api-port',
+    env: 'COINOP_API_PORT',
+    value: 'port',
+    description: 'arcade API port (default 8080; 0 picks a free one)',
+  },
+  databaseUrl: {
+    flag: '--database-url',
+    env: 'DATABASE_URL',
+    value: 'url',
+    description: 'Postgres URL; without it the embedded database in --data-dir is used',
+  },
+  dataDir: {
+    flag: '--data-dir',
+    env: 'COINOP_DATA_DIR',
+    value: 'dir',
+    description: 'embedded database and generated admin token (default ./.coinop)',
+  },
+  databasePoolSize: {
+    flag: '--database-pool-size',
+    env: 'COINOP_DATABASE_POOL_SIZE',
+    value: 'n',
+    description: 'Postgres connections (default 20)',
+  },
+  tlsCertPath: {
+    flag: '--tls-cert',
+    env: 'COINOP_TLS_CERT',
+    value: 'file',
+    description: 'PEM certificate: serve HTTPS (with --tls-key)',
+  },
+  tlsKeyPath: {
+    flag: '--tls-key',
+    env: 'COINOP_TLS_KEY',
+    value: 'file',
+    description: 'PEM private key for --tls-cert',
+  },
+  adminToken: {
+    flag: '--admin-token',
+    env: 'COINOP_ADMIN_TOKEN',
+    value: 'token',
+    description: 'admin API token (default: generated into <data-dir>/admin-token)',
+  },
+  allowPrivateUrls: {
+    flag: '--allow-private-urls',
+    env: 'COINOP_ALLOW_PRIVATE_URLS',
+    description:
+      'let the arcade fetch loopback and private-network URLs (e.g. a local cover image)',
+  },
+  demo: {
+    flag: '--demo',
+    env: 'COINOP_DEMO',
+    description: 'seed a demo developer, game and funded players',
+  },
+  writeTokenTtlSeconds: {
+    flag: '--write-token-ttl',
+    env: 'COINOP_WRITE_TOKEN_TTL',
+    value: 'seconds',
+    description: 'write token lifetime (default 3600)',
+  },
+  playTtlSeconds: {
+    flag: '--play-ttl',
+    env: 'COINOP_PLAY_TTL',
+    value: 'seconds',
+    description: 'time to score a play before it expires (default 3600)',
+  },
+  splitRule: {
+    flag: '--split',
+    env: 'COINOP_SPLIT',
+    value: 'l/d/a',
+    description: 'payout percent to leaders/developer/arcade (default 70/20/10)',
+  },
+  logLevel: {
+    flag: '--log-level',
+    env: 'COINOP_LOG_LEVEL',
+    value: 'level',
+    description: 'fatal, error, warn, info, debug, trace or silent (default info)',
+  },
+};
+
+export function addServeCommand(program: Command): void {
+  const serve = program.command('serve').description('start the arcade API');
+  const attributes: [keyof FlagEnv, string][] = [];
+  for (const [key, spec] of Object.entries(SERVE_FLAGS) as [
+    keyof FlagEnv,
+    (typeof SERVE_FLAGS)[keyof FlagEnv],
+  ][]) {
+    const flags = spec.value === undefined ? spec.flag : `${spec.flag} <${spec.value}>`;
+    serve.option(flags, `${spec.description} [env ${spec.env}]`);
+    attributes.push([key, camelCase(spec.flag)]);
+  }
+  serve.action(async (values: Record<string, string | boolean | undefined>) => {
+    const flags: ConfigInput = {};
+    for (const [key, attribute] of attributes) flags[key] = values[attribute];
+    await runServe(flags);
+  });
+}
+
+async function runServe(flags: ConfigInput): Promise<void> {
+  const { loadConfig, ConfigError } = await import('../config.js');
+  let config;
+  try {
+    config = loadConfig(flags);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new CliError(error.message, ExitCodes.usage);
+    throw error;
+  }
+  const { startServer } = await import('../main.js');
+  const server = await startServer(config);
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      // A second signal while draining: the operator wants out now.
+      process.exit(ExitCodes.failure);
+    }
+    stopping = true;
+    process.stderr.write(`coinop: ${signal}: closing listeners, then the database\n`);
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`coinop: shutdown failed: ${(error as Error).message}\n`);
+        process.exit(ExitCodes.failure);
+      },
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+/** Commander's attribute name for a long flag: --api-port → apiPort. */
+function camelCase(flag: string): string {
+  return flag.replace(/^--/, '').replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
+}

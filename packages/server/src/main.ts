@@ -1,0 +1,187 @@
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { buildApi } from './app.js';
+import type { Config } from './config.js';
+import { generateSecret } from './auth/secrets.js';
+import { systemClock, uuidIds } from './ids.js';
+import type { Db } from './store/db.js';
+import { migrate } from './store/migrate.js';
+import { openPglite } from './store/pglite.js';
+import { openPostgres } from './store/postgres.js';
+import { ensureServerSecret } from './store/admin.js';
+import { seedDemo } from './services/demo-seed.js';
+
+/** The embedded database's directory inside the data directory. */
+export const PGLITE_DIR = 'pglite';
+/** The generated admin token's file inside the data directory. */
+export const ADMIN_TOKEN_FILE = 'admin-token';
+const WRITE_TOKEN_KEY_NAME = 'write_token_key';
+const WRITE_TOKEN_KEY_BYTES = 32; // HMAC-SHA256 key: as long as the hash.
+
+/** A started coinop: the API's URL, and one call that stops everything in order. */
+export interface RunningServer {
+  /** Base URL of the arcade API ({base_url}), e.g. http://127.0.0.1:8080. */
+  readonly url: string;
+  /** Every listener by name (only `api` for now), each with its URL. */
+  readonly urls: Readonly<Record<string, string>>;
+  /** The API's Fastify instance, for embedding and tests (`api.arcade` reaches storage). */
+  readonly api: FastifyInstance;
+  /** Closes the listeners, then the database. Safe to call more than once. */
+  close(): Promise<void>;
+}
+
+/** One HTTP listener of the process. The sign-in service and web app join as more of these. */
+interface Listener {
+  readonly name: string;
+  readonly app: FastifyInstance;
+  readonly port: number;
+}
+
+/**
+ * Opens storage, applies migrations, loads the shared secrets, builds each listener's app and
+ * listens. Everything opened is closed again if a later step fails.
+ */
+export async function startServer(config: Config): Promise<RunningServer> {
+  const db = await openDatabase(config);
+  const listeners: Listener[] = [];
+  let stopSweep: () => Promise<void> = async () => undefined;
+  let closed: Promise<void> | null = null;
+  const close = () =>
+    (closed ??= (async () => {
+      await stopSweep();
+      // Stop taking requests everywhere first, so no request meets a closed database.
+      await Promise.allSettled(listeners.map((l) => l.app.close()));
+      await db.close();
+    })());
+
+  try {
+    await migrate(db);
+    const writeTokenKey = await ensureServerSecret(db, WRITE_TOKEN_KEY_NAME, WRITE_TOKEN_KEY_BYTES);
+    const admin = await loadAdminToken(config);
+    const https = await loadTls(config);
+    const api = await buildApi(config, {
+      db,
+      clock: systemClock,
+      ids: uuidIds,
+      writeTokenKey,
+      adminToken: admin.token,
+      https,
+    });
+    listeners.push({ name: 'api', app: api, port: config.apiPort });
+    const log = api.log;
+
+    if (admin.source !== 'config') warnAboutAdminToken(log, admin);
+    if (config.demo) {
+      log.warn('demo data is on (--demo): a demo developer, game and funded players are seeded');
+      const demo = await seedDemo(api.arcade);
+      for (const line of demo.lines) log.info(`demo: ${line}`);
+    }
+
+    const urls: Record<string, string> = {};
+    for (const listener of listeners) {
+      urls[listener.name] = await listener.app.listen({
+        host: config.host,
+        port: listener.port,
+        listenTextResolver: (address) => `coinop ${listener.name} listening on ${address}`,
+      });
+    }
+    const url = urls['api'];
+    if (url === undefined) throw new TypeError('the api listener did not start');
+    stopSweep = startExpirySweep(api, config.expirySweepIntervalSeconds * 1000);
+    return { url, urls, api, close };
+  } catch (error) {
+    await close().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function openDatabase(config: Config): Promise<Db> {
+  if (config.databaseUrl !== null) return openPostgres(config.databaseUrl, config.databasePoolSize);
+  const dir = join(config.dataDir, PGLITE_DIR);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  return openPglite(dir);
+}
+
+interface AdminToken {
+  readonly token: string;
+  readonly source: 'config' | 'generated' | 'file';
+  readonly path: string;
+  readonly mode: number;
+}
+
+/**
+ * The configured admin token, or the one in `<dataDir>/admin-token`, generated there (mode 0600)
+ * on first start. Creation is exclusive, so processes starting together share one token.
+ */
+async function loadAdminToken(config: Config): Promise<AdminToken> {
+  const path = join(config.dataDir, ADMIN_TOKEN_FILE);
+  if (config.adminToken !== null) {
+    return { token: config.adminToken, source: 'config', path, mode: 0 };
+  }
+  await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+  const fresh = generateSecret('cat');
+  try {
+    await writeFile(path, `${fresh}\n`, { mode: 0o600, flag: 'wx' });
+    return { token: fresh, source: 'generated', path, mode: 0o600 };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  const token = (await readFile(path, 'utf8')).trim();
+  if (token === '') throw new Error(`${path} is empty: delete it to generate a new admin token`);
+  return { token, source: 'file', path, mode: (await stat(path)).mode & 0o777 };
+}
+
+function warnAboutAdminToken(log: FastifyBaseLogger, admin: AdminToken): void {
+  const verb = admin.source === 'generated' ? 'generated a new' : 'using the';
+  const loose =
+    admin.mode & 0o077 ? ` (readable by others: mode ${admin.mode.toString(8)}; chmod 600 it)` : '';
+  log.warn(
+    `${verb} admin token in ${admin.path}${loose}; give --admin-token or COINOP_ADMIN_TOKEN to set your own`,
+  );
+}
+
+async function loadTls(config: Config): Promise<{ cert: Buffer; key: Buffer } | undefined> {
+  if (config.tlsCertPath === null || config.tlsKeyPath === null) return undefined;
+  const [cert, key] = await Promise.all([
+    readFile(config.tlsCertPath),
+    readFile(config.tlsKeyPath),
+  ]);
+  return { cert, key };
+}
+
+/**
+ * Settles expired plays every `intervalMs`, one sweep at a time (the next is scheduled when the
+ * last ends). Several processes may sweep one database: the store skips rows another is settling.
+ * Returns a stop function that waits for a sweep in progress.
+ */
+function startExpirySweep(api: FastifyInstance, intervalMs: number): () => Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | null = null;
+  let stopped = false;
+  const schedule = () => {
+    timer = setTimeout(sweep, intervalMs);
+    // The sweep alone must not keep the process alive.
+    timer.unref();
+  };
+  const sweep = () => {
+    running = api.arcade
+      .settleExpiredPlays()
+      .then(
+        (settled) => {
+          if (settled > 0) api.log.info(`settled ${settled} expired plays`);
+        },
+        (error: unknown) => api.log.error({ err: error }, 'expiry sweep failed'),
+      )
+      .finally(() => {
+        running = null;
+        if (!stopped) schedule();
+      });
+  };
+  schedule();
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    await running;
+  };
+}

@@ -1,0 +1,201 @@
+import {
+  CoinopError,
+  availableUnits,
+  lockedUnits,
+  unitsToHstNumber,
+  wholeHstToUnits,
+  type Units,
+} from '@coinop/core';
+import { UNITS_PER_HST } from '@coinop/protocol';
+import { pgErrorCode } from '../store/db.js';
+import { auditLedger, applyTransfers, findAccount } from '../store/ledger.js';
+import { createApiKey, createGameClient, createPlayer, ensureDeveloper } from '../store/parties.js';
+import { findGame, insertLeaderboard, publishGame, type GameRecord } from '../store/games.js';
+import { resolveAccount } from '../store/admin.js';
+import type { Arcade } from './arcade.js';
+
+/**
+ * The operator's use cases behind `/admin` and `coinop admin`. Amounts come in as base units and
+ * go out as HST numbers; the HTTP edge does the parsing.
+ */
+
+/** One mint above a billion HST is a typo; it also keeps totals far below bigint's limit. */
+export const MAX_MINT_UNITS: Units = 1_000_000_000n * UNITS_PER_HST;
+
+/** Postgres' numeric_value_out_of_range: a bigint balance column would overflow. */
+const NUMERIC_OUT_OF_RANGE = '22003';
+
+/** Creates the wallet's developer (or finds it) and issues a new API key, shown only now. */
+export async function createDeveloper(
+  arcade: Arcade,
+  wallet: string,
+): Promise<{ developerId: string; apiKey: string }> {
+  const developer = await ensureDeveloper(arcade.db, arcade.clock, arcade.ids, wallet);
+  const { apiKey } = await createApiKey(arcade.db, arcade.clock, developer.id);
+  return { developerId: developer.id, apiKey };
+}
+
+/** A new client id and secret for the game's server; the secret is shown only now. */
+export async function createClient(
+  arcade: Arcade,
+  gameId: string,
+): Promise<{ clientId: string; clientSecret: string }> {
+  await requireGame(arcade, gameId);
+  return createGameClient(arcade.db, arcade.clock, gameId);
+}
+
+export async function registerPlayer(
+  arcade: Arcade,
+  input: { wallet: string; name?: string | undefined },
+): Promise<{ playerId: string }> {
+  const player = await createPlayer(arcade.db, arcade.clock, arcade.ids, input);
+  return { playerId: player.id };
+}
+
+/**
+ * Mints `amountUnits` into the account of `id` (an account, player, developer or arcade id) as
+ * one posted transfer from the mint. `transferId` makes a retry a no-op, as for any transfer.
+ */
+export async function mintHst(
+  arcade: Arcade,
+  input: { id: string; amountUnits: Units; transferId?: string | undefined },
+): Promise<{ transferId: string; accountId: string; balance: number }> {
+  if (input.amountUnits <= 0n) {
+    throw new CoinopError('invalid_amount', 'amount must be greater than 0', {
+      details: { field: 'amount' },
+    });
+  }
+  if (input.amountUnits > MAX_MINT_UNITS) {
+    throw new CoinopError(
+      'invalid_amount',
+      `amount must be at most ${unitsToHstNumber(MAX_MINT_UNITS)} HST per mint`,
+      { details: { field: 'amount' } },
+    );
+  }
+  const { accountId, kind } = await requireAccount(arcade, input.id);
+  if (kind === 'mint' || kind === 'escrow') {
+    // Escrow only ever holds play locks; the mint cannot pay itself.
+    throw new CoinopError(
+      'validation_failed',
+      `accountId ${input.id} is the ${kind} account; mint to a player, developer or arcade`,
+      { details: { field: 'accountId' } },
+    );
+  }
+  const transferId = input.transferId ?? arcade.ids.next();
+  try {
+    const account = await arcade.db.transaction(async (tx) => {
+      await applyTransfers(
+        tx,
+        [
+          {
+            id: transferId,
+            kind: 'posted',
+            debitAccountId: arcade.record.mintAccountId,
+            creditAccountId: accountId,
+            amount: input.amountUnits,
+            pendingId: null,
+            reason: 'mint',
+            playId: null,
+          },
+        ],
+        arcade.clock.now(),
+      );
+      return findAccount(tx, accountId);
+    });
+    if (!account) throw new Error(`account ${accountId} vanished during a mint`);
+    return { transferId, accountId, balance: unitsToHstNumber(availableUnits(account)) };
+  } catch (error) {
+    if (pgErrorCode(error) === NUMERIC_OUT_OF_RANGE) {
+      throw new CoinopError('invalid_amount', 'amount would take the HST supply past its limit', {
+        details: { field: 'amount' },
+        cause: error,
+      });
+    }
+    throw error;
+  }
+}
+
+/** Spendable and locked HST of the account of `id` (an account, player, developer or arcade id). */
+export async function accountBalance(
+  arcade: Arcade,
+  id: string,
+): Promise<{ accountId: string; balance: number; pending: number }> {
+  const { accountId } = await requireAccount(arcade, id);
+  const account = await findAccount(arcade.db, accountId);
+  if (!account) throw accountNotFound(id);
+  return {
+    accountId,
+    balance: unitsToHstNumber(availableUnits(account)),
+    pending: unitsToHstNumber(lockedUnits(account)),
+  };
+}
+
+export interface AuditReport {
+  debitsPosted: number;
+  creditsPosted: number;
+  debitsPending: number;
+  creditsPending: number;
+  minted: number;
+  balanced: boolean;
+}
+
+export async function auditHst(arcade: Arcade): Promise<AuditReport> {
+  const audit = await auditLedger(arcade.db);
+  return {
+    debitsPosted: unitsToHstNumber(audit.debitsPosted),
+    creditsPosted: unitsToHstNumber(audit.creditsPosted),
+    debitsPending: unitsToHstNumber(audit.debitsPending),
+    creditsPending: unitsToHstNumber(audit.creditsPending),
+    minted: unitsToHstNumber(audit.minted),
+    balanced: audit.balanced,
+  };
+}
+
+/** Lists the game in the arcade's catalog; publishing again keeps the first `publishedAt`. */
+export async function publish(arcade: Arcade, gameId: string): Promise<GameRecord> {
+  const game = await publishGame(arcade.db, arcade.clock, gameId);
+  if (!game) throw gameNotFound(gameId);
+  arcade.games.invalidate(gameId);
+  return game;
+}
+
+/** Adds a tier to a game. Tiers are immutable once created, so the game cache is only refreshed. */
+export async function addLeaderboard(
+  arcade: Arcade,
+  input: { gameId: string; name: string; costHst: number; leadersMax?: number | undefined },
+): Promise<{ id: string }> {
+  await requireGame(arcade, input.gameId);
+  const board = await insertLeaderboard(arcade.db, arcade.clock, arcade.ids, input.gameId, {
+    name: input.name,
+    costUnits: wholeHstToUnits(input.costHst),
+    leadersMax: input.leadersMax ?? arcade.config.defaultLeadersMax,
+  });
+  arcade.games.invalidate(input.gameId);
+  return { id: board.id };
+}
+
+async function requireGame(arcade: Arcade, gameId: string): Promise<GameRecord> {
+  const game = await findGame(arcade.db, gameId);
+  if (!game) throw gameNotFound(gameId);
+  return game;
+}
+
+async function requireAccount(arcade: Arcade, id: string) {
+  const found = await resolveAccount(arcade.db, id);
+  if (!found) throw accountNotFound(id);
+  return found;
+}
+
+function gameNotFound(gameId: string): CoinopError {
+  return new CoinopError('game_not_found', `game ${gameId} does not exist`, {
+    details: { gameId },
+  });
+}
+
+function accountNotFound(id: string): CoinopError {
+  return new CoinopError(
+    'account_not_found',
+    `no account, player, developer or arcade has id ${id}`,
+    { details: { accountId: id } },
+  );
+}

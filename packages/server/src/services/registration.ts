@@ -1,0 +1,234 @@
+import {
+  CoinopError,
+  wholeHstToUnits,
+  type Clock,
+  type Ids,
+  type Leader,
+  type Leaderboard,
+  type ScoreDisplay,
+} from '@coinop/core';
+import type { Db, Queryable } from '../store/db.js';
+import {
+  findGame,
+  insertGame,
+  loadGameRef,
+  updateGame,
+  type GameRecord,
+  type GameUpdate,
+} from '../store/games.js';
+import { topLeaders } from '../store/leaders.js';
+import { generatedAvatarUrl } from './avatar.js';
+import type { CoverCheck } from './cover.js';
+
+/** Limits on what a developer may write into a game, in characters. */
+export const GAME_FIELD_LIMITS = {
+  name: 100, // The schema's CHECK repeats this.
+  description: 2000,
+  category: 50,
+  tagLine: 200,
+  developerInfo: 2000,
+  url: 2048, // What browsers and CDNs reliably handle.
+  prodDomain: 253, // The longest DNS name.
+} as const;
+
+/** Spec 2.9 plus the Game fields of 2.2 a developer owns. */
+export interface CreateGameInput {
+  name: string;
+  description: string;
+  coverUrl: string;
+  scoreDisplay: ScoreDisplay;
+  prodDomain?: string | undefined;
+  url?: string | undefined;
+  category?: string | undefined;
+  tagLine?: string | undefined;
+  developerInfo?: string | undefined;
+}
+
+/**
+ * Any of the mutable fields. `name` and `scoreDisplay` are listed only to be refused by name:
+ * players' scores were ranked, and the game listed, under the values given at registration.
+ */
+export interface UpdateGameInput {
+  description?: string | undefined;
+  coverUrl?: string | undefined;
+  prodDomain?: string | undefined;
+  url?: string | undefined;
+  category?: string | undefined;
+  tagLine?: string | undefined;
+  developerInfo?: string | undefined;
+  name?: unknown;
+  scoreDisplay?: unknown;
+}
+
+/** Fields that cannot change after registration, in the order they are reported. */
+export const IMMUTABLE_GAME_FIELDS = ['name', 'scoreDisplay'] as const;
+
+/** A game with its tiers and, per tier id, its current leaders. */
+export interface GameWithLeaderboards {
+  game: GameRecord;
+  leaderboards: readonly Leaderboard[];
+  leadersByBoard: ReadonlyMap<string, readonly Leader[]>;
+}
+
+export interface RegistrationDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly ids: Ids;
+  readonly arcadeId: string;
+  /** The tiers every new game gets (operator config), cost in whole HST. */
+  readonly defaultTiers: readonly { name: string; costHst: number }[];
+  readonly defaultLeadersMax: number;
+  readonly checkCover: CoverCheck;
+  /** Told after a game's row changed, so caches holding it drop it. */
+  readonly onGameChanged: (gameId: string) => void;
+}
+
+/**
+ * Registers a game for a developer (spec 4.8): checks the fields and the cover image, then
+ * writes the game and its default tiers in one transaction. The game is not published: it joins
+ * the catalog when an operator publishes it, but its server may use the API at once.
+ */
+export async function registerGame(
+  deps: RegistrationDeps,
+  developerId: string,
+  input: CreateGameInput,
+): Promise<GameWithLeaderboards> {
+  if (input.name.trim() === '') throw invalidField('name', 'must not be blank');
+  const coverUrl = httpUrl(input.coverUrl, 'coverUrl');
+  const url = input.url === undefined ? '' : httpUrl(input.url, 'url');
+  const prodDomain = input.prodDomain === undefined ? null : domain(input.prodDomain);
+  // Outside the transaction: a slow image host must not hold a database connection.
+  await deps.checkCover(coverUrl);
+
+  const tiers = deps.defaultTiers.map((t) => ({
+    name: t.name,
+    costUnits: wholeHstToUnits(t.costHst),
+    leadersMax: deps.defaultLeadersMax,
+  }));
+  return deps.db.transaction(async (tx) => {
+    const game = await insertGame(
+      tx,
+      deps.clock,
+      deps.ids,
+      deps.arcadeId,
+      {
+        developerId,
+        name: input.name,
+        description: input.description,
+        category: input.category ?? '',
+        developerInfo: input.developerInfo ?? '',
+        tagLine: input.tagLine ?? '',
+        url,
+        coverUrl,
+        scoreDisplay: input.scoreDisplay,
+        prodDomain,
+      },
+      tiers,
+    );
+    // A new game has no scores yet, so no leaders to look up.
+    return { game, leaderboards: await leaderboardsOf(tx, game.id), leadersByBoard: new Map() };
+  });
+}
+
+/**
+ * Updates a developer's own game (spec 4.9). Another developer's game is reported as not
+ * found, so a key cannot learn which game ids exist. Refuses `name` and `scoreDisplay`.
+ */
+export async function updateDeveloperGame(
+  deps: RegistrationDeps,
+  developerId: string,
+  gameId: string,
+  input: UpdateGameInput,
+): Promise<GameWithLeaderboards> {
+  const update: GameUpdate = {};
+  if (input.description !== undefined) update.description = input.description;
+  if (input.category !== undefined) update.category = input.category;
+  if (input.tagLine !== undefined) update.tagLine = input.tagLine;
+  if (input.developerInfo !== undefined) update.developerInfo = input.developerInfo;
+  if (input.url !== undefined) update.url = httpUrl(input.url, 'url');
+  if (input.coverUrl !== undefined) update.coverUrl = httpUrl(input.coverUrl, 'coverUrl');
+  if (input.prodDomain !== undefined) update.prodDomain = domain(input.prodDomain);
+
+  const existing = await findGame(deps.db, gameId);
+  if (!existing || existing.developerId !== developerId) {
+    throw new CoinopError('game_not_found', `game ${gameId} does not exist`, {
+      details: { gameId },
+    });
+  }
+  for (const field of IMMUTABLE_GAME_FIELDS) {
+    if (input[field] !== undefined) {
+      throw new CoinopError('field_immutable', `${field} cannot be changed after registration`, {
+        details: { field, gameId },
+      });
+    }
+  }
+  if (Object.keys(update).length === 0) {
+    throw invalidField('body', 'must name at least one field to change');
+  }
+  if (update.coverUrl !== undefined) await deps.checkCover(update.coverUrl);
+
+  const game = await updateGame(deps.db, deps.clock, gameId, update);
+  if (!game) throw new Error(`game ${gameId} vanished during its update`);
+  deps.onGameChanged(gameId);
+  const leaderboards = await leaderboardsOf(deps.db, gameId);
+  const leadersByBoard = new Map<string, readonly Leader[]>();
+  for (const board of leaderboards) {
+    const rows = await topLeaders(deps.db, board.id, board.leadersMax);
+    leadersByBoard.set(
+      board.id,
+      rows.map((r) => ({
+        playerId: r.playerId,
+        score: r.score,
+        name: r.name,
+        avatar: r.avatarUrl ?? generatedAvatarUrl(r.playerId),
+      })),
+    );
+  }
+  return { game, leaderboards, leadersByBoard };
+}
+
+async function leaderboardsOf(q: Queryable, gameId: string): Promise<readonly Leaderboard[]> {
+  const ref = await loadGameRef(q, gameId);
+  if (!ref) throw new Error(`game ${gameId} has no row`);
+  return ref.leaderboards;
+}
+
+function invalidField(field: string, why: string): CoinopError {
+  return new CoinopError('validation_failed', `${field} ${why}`, { details: { field } });
+}
+
+/** An absolute http(s) URL without credentials, returned as given (spec 2.9: coverUrl). */
+function httpUrl(value: string, field: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    throw invalidField(field, `must be an absolute http or https URL, got ${quote(value)}`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw invalidField(field, `must be an http or https URL, got ${parsed.protocol} URL`);
+  }
+  if (parsed.username !== '' || parsed.password !== '') {
+    throw invalidField(field, 'must not contain a user name or password');
+  }
+  return value;
+}
+
+const DOMAIN_PATTERN =
+  /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::\d{1,5})?$/i;
+
+/** A host name, optionally with a port: `game.example.com`, not a URL. Stored lower-case. */
+function domain(value: string): string {
+  if (!DOMAIN_PATTERN.test(value)) {
+    throw invalidField(
+      'prodDomain',
+      `must be a domain name such as game.example.com, got ${quote(value)}`,
+    );
+  }
+  return value.toLowerCase();
+}
+
+/** Echoes a bad value back, cut short so an error message stays one line. */
+function quote(value: string): string {
+  return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
+}

@@ -1,0 +1,281 @@
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { wholeHstToUnits } from '@coinop/core';
+import { testConfig } from '../../src/config.js';
+import { startServer, type RunningServer } from '../../src/main.js';
+import { insertGame } from '../../src/store/games.js';
+import { uuidIds } from '../../src/ids.js';
+import { cleanEnv, runCli } from './run-cli.js';
+
+const UNKNOWN_ID = '01890000-0000-7000-8000-000000000000';
+
+describe('coinop admin against a running server (PGlite on disk)', () => {
+  let dataDir: string;
+  let server: RunningServer;
+  let common: string[];
+
+  const start = () => startServer(testConfig({ apiPort: 0, dataDir }));
+  const admin = async (...args: string[]) => {
+    const run = await runCli(['admin', ...args, ...common]);
+    return { ...run, json: run.stdout === '' ? null : JSON.parse(run.stdout) };
+  };
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'coinop-cli-'));
+    server = await start();
+    common = ['--server', server.url, '--data-dir', dataDir];
+  });
+  afterAll(async () => {
+    await server?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  async function createGame(): Promise<string> {
+    const arcade = server.api.arcade;
+    const developer = await admin('developer', 'create', '--wallet', `0x${'c'.repeat(40)}`);
+    const game = await arcade.db.transaction((tx) =>
+      insertGame(
+        tx,
+        arcade.clock,
+        uuidIds,
+        arcade.record.id,
+        {
+          developerId: developer.json.developerId,
+          name: 'CLI game',
+          description: '',
+          category: '',
+          developerInfo: '',
+          tagLine: '',
+          url: '',
+          coverUrl: '',
+          scoreDisplay: 'NORMAL',
+          prodDomain: null,
+        },
+        [{ name: 'Practice', costUnits: wholeHstToUnits(1), leadersMax: 10 }],
+      ),
+    );
+    return game.id;
+  }
+
+  it('generates the admin token into <data-dir>/admin-token with mode 0600', async () => {
+    const path = join(dataDir, 'admin-token');
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+    expect((await readFile(path, 'utf8')).trim()).toMatch(/^cat_[\w-]{43}$/);
+  });
+
+  it('creates a developer', async () => {
+    const run = await admin('developer', 'create', '--wallet', `0x${'d'.repeat(40)}`);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(run.json).toEqual({
+      developerId: expect.any(String),
+      apiKey: expect.stringMatching(/^ck_/),
+    });
+  });
+
+  it('creates a player, mints, and reports balance and audit in HST', async () => {
+    const player = await admin(
+      'player',
+      'create',
+      '--wallet',
+      `0x${'e'.repeat(40)}`,
+      '--name',
+      'Eve',
+    );
+    expect(player).toMatchObject({ code: 0, stderr: '' });
+    const { playerId } = player.json as { playerId: string };
+
+    const minted = await admin('hst', 'mint', '--account', playerId, '--amount', '12.5');
+    expect(minted).toMatchObject({ code: 0, stderr: '' });
+    expect(minted.json).toEqual({ transferId: expect.any(String), balance: 12.5 });
+
+    const tiny = await admin('hst', 'mint', '--account', playerId, '--amount', '0.00000001');
+    expect(tiny.json).toMatchObject({ balance: 12.50000001 });
+
+    const balance = await admin('hst', 'balance', '--account', playerId);
+    expect(balance.code).toBe(0);
+    expect(balance.json).toEqual({
+      accountId: expect.any(String),
+      balance: 12.50000001,
+      pending: 0,
+    });
+
+    const audit = await admin('hst', 'audit');
+    expect(audit.json).toEqual({
+      debitsPosted: 12.50000001,
+      creditsPosted: 12.50000001,
+      debitsPending: 0,
+      creditsPending: 0,
+      minted: 12.50000001,
+      balanced: true,
+    });
+  });
+
+  it('issues a client, publishes a game and adds a leaderboard', async () => {
+    const gameId = await createGame();
+    const client = await admin('client', 'create', '--game', gameId);
+    expect(client).toMatchObject({ code: 0, stderr: '' });
+    expect(client.json).toEqual({
+      clientId: expect.stringMatching(/^cid_/),
+      clientSecret: expect.stringMatching(/^csec_/),
+    });
+
+    const published = await admin('game', 'publish', '--game', gameId);
+    expect(published.code).toBe(0);
+    expect(published.json).toMatchObject({ id: gameId, publishedAt: expect.any(String) });
+
+    const board = await admin(
+      'leaderboard',
+      'create',
+      '--game',
+      gameId,
+      '--name',
+      'Big',
+      '--cost',
+      '25',
+      '--leaders-max',
+      '5',
+    );
+    expect(board).toMatchObject({ code: 0, stderr: '' });
+    const [row] = await server.api.arcade.db.query<{ cost_units: bigint; leaders_max: number }>(
+      'SELECT cost_units, leaders_max FROM leaderboards WHERE id = $1',
+      [board.json.id],
+    );
+    expect(row).toEqual({ cost_units: 2_500_000_000n, leaders_max: 5 });
+  });
+
+  it('prints the problem message on one stderr line and exits 1 for an API error', async () => {
+    const run = await admin('client', 'create', '--game', UNKNOWN_ID);
+    expect(run).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `coinop: game ${UNKNOWN_ID} does not exist\n`,
+      json: null,
+    });
+    const badAmount = await admin(
+      'hst',
+      'mint',
+      '--account',
+      UNKNOWN_ID,
+      '--amount',
+      '1.000000001',
+    );
+    expect(badAmount.code).toBe(1);
+    expect(badAmount.stderr).toBe(
+      'coinop: amount must be an amount of HST with at most 8 decimals, got 1.000000001\n',
+    );
+    const badCost = await admin(
+      'leaderboard',
+      'create',
+      '--game',
+      UNKNOWN_ID,
+      '--name',
+      'x',
+      '--cost',
+      '1.5',
+    );
+    expect(badCost.stderr).toBe('coinop: cost must be integer\n');
+  });
+
+  it('exits 2 with one line for a usage error', async () => {
+    const missing = await admin('hst', 'mint', '--account', UNKNOWN_ID);
+    expect(missing).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: "coinop: required option '--amount <hst>' not specified\n",
+    });
+    const unknown = await runCli(['admin', 'hst', 'burn']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^coinop: unknown command 'burn'[^\n]*\n$/);
+  });
+
+  it('exits 1 on a wrong token and when the server cannot be reached', async () => {
+    const wrong = await runCli([
+      'admin',
+      'hst',
+      'audit',
+      '--server',
+      server.url,
+      '--admin-token',
+      'nope',
+    ]);
+    expect(wrong).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'coinop: the bearer token is not the admin token\n',
+    });
+    const port = await freePort();
+    const down = await runCli([
+      'admin',
+      'hst',
+      'audit',
+      '--server',
+      `http://127.0.0.1:${port}`,
+      '--admin-token',
+      'x',
+    ]);
+    expect(down).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: `coinop: cannot reach http://127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}\n`,
+    });
+  });
+
+  it('exits 2 when it finds no admin token', async () => {
+    const run = await runCli([
+      'admin',
+      'hst',
+      'audit',
+      '--server',
+      server.url,
+      '--data-dir',
+      join(dataDir, 'none'),
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      `coinop: no admin token: give --admin-token or COINOP_ADMIN_TOKEN, or --data-dir of the server (${join(dataDir, 'none', 'admin-token')}: ENOENT)\n`,
+    );
+  });
+
+  it('reads COINOP_SERVER and COINOP_ADMIN_TOKEN', async () => {
+    const token = (await readFile(join(dataDir, 'admin-token'), 'utf8')).trim();
+    const run = await runCli(
+      ['admin', 'hst', 'audit'],
+      cleanEnv({ COINOP_SERVER: server.url, COINOP_ADMIN_TOKEN: token }),
+    );
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(run.stdout)).toMatchObject({ balanced: true });
+  });
+
+  it('keeps data and the admin token across a restart on the same data dir', async () => {
+    const token = await readFile(join(dataDir, 'admin-token'), 'utf8');
+    const player = await admin('player', 'create', '--wallet', `0x${'f'.repeat(40)}`);
+    const { playerId } = player.json as { playerId: string };
+    await admin('hst', 'mint', '--account', playerId, '--amount', '7');
+
+    await server.close();
+    server = await start();
+    common = ['--server', server.url, '--data-dir', dataDir];
+
+    expect(await readFile(join(dataDir, 'admin-token'), 'utf8')).toBe(token);
+    const balance = await admin('hst', 'balance', '--account', playerId);
+    expect(balance).toMatchObject({ code: 0, json: { balance: 7, pending: 0 } });
+    const again = await admin('player', 'create', '--wallet', `0x${'f'.repeat(40)}`);
+    expect(again.stderr).toBe(`coinop: wallet 0x${'f'.repeat(40)} already has a player\n`);
+  }, 60_000);
+});
+
+/** A port nothing listens on: one the system just handed out and took back. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,37 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** The compiled CLI, as `npx coinop` runs it; `npm test` builds it first (via `npm run check`). */
+export const CLI_PATH = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The environment without any COINOP_* setting of the machine running the tests. */
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!key.startsWith('COINOP_') && key !== 'DATABASE_URL') env[key] = value;
+  }
+  return { ...env, ...extra };
+}
+
+/** Runs `node dist/cli/main.js …args` to the end and collects its output. */
+export function runCli(args: string[], env: NodeJS.ProcessEnv = cleanEnv()): Promise<CliRun> {
+  if (!existsSync(CLI_PATH)) {
+    return Promise.reject(new Error(`${CLI_PATH} is missing: run npm run build first`));
+  }
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI_PATH, ...args], { env, stdio: 'pipe' });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}

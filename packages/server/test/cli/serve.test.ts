@@ -1,0 +1,166 @@
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testConfig } from '../../src/config.js';
+import { startServer } from '../../src/main.js';
+import { CLI_PATH, cleanEnv, runCli } from './run-cli.js';
+
+/** A `coinop serve` child process, its log messages, and the URL it said it listens on. */
+interface ServeChild {
+  child: ChildProcessWithoutNullStreams;
+  url: string;
+  messages: string[];
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+/** Starts `coinop serve …args` and resolves once it logs its API URL. */
+function serve(args: string[]): Promise<ServeChild> {
+  const child = spawn(process.execPath, [CLI_PATH, 'serve', ...args], {
+    env: cleanEnv(),
+    stdio: 'pipe',
+  });
+  const messages: string[] = [];
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.on('line', (line) => {
+      const { msg } = JSON.parse(line) as { msg: string };
+      messages.push(msg);
+      const url = /^coinop api listening on (\S+)$/.exec(msg)?.[1];
+      if (url) resolve({ child, url, messages, stderr: () => stderr, exited });
+    });
+    void exited.then((code) =>
+      reject(new Error(`serve exited ${code} before listening: ${stderr}`)),
+    );
+  });
+}
+
+describe('coinop serve', () => {
+  let dataDir: string;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'coinop-serve-'));
+  });
+  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+  it('serves the demo arcade, answers admin commands, and stops on SIGTERM', async () => {
+    const first = await serve(['--api-port', '0', '--data-dir', dataDir, '--demo']);
+    expect(first.messages).toContain(
+      'demo data is on (--demo): a demo developer, game and funded players are seeded',
+    );
+    expect(
+      first.messages.some((m) => /^generated a new admin token in .*admin-token/.test(m)),
+    ).toBe(true);
+    expect(
+      first.messages.some((m) => /^demo: client secret csec_\S+ \(shown this once/.test(m)),
+    ).toBe(true);
+    expect(
+      first.messages.filter((m) => m.startsWith('demo: player ') && m.endsWith(', 1000 HST')),
+    ).toHaveLength(2);
+
+    const audit = await runCli([
+      'admin',
+      'hst',
+      'audit',
+      '--server',
+      first.url,
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(audit.code).toBe(0);
+    expect(JSON.parse(audit.stdout)).toMatchObject({ minted: 2000, balanced: true });
+
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    expect(first.stderr()).toBe('coinop: SIGTERM: closing listeners, then the database\n');
+
+    // Seeding again finds everything the first start made.
+    const second = await serve(['--api-port', '0', '--data-dir', dataDir, '--demo']);
+    expect(second.messages.some((m) => /^using the admin token in /.test(m))).toBe(true);
+    expect(second.messages.some((m) => m.startsWith('demo: client already issued'))).toBe(true);
+    expect(second.messages.some((m) => m.startsWith('demo: client secret'))).toBe(false);
+    const again = await runCli([
+      'admin',
+      'hst',
+      'audit',
+      '--server',
+      second.url,
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(JSON.parse(again.stdout)).toMatchObject({ minted: 2000, balanced: true });
+    second.child.kill('SIGINT');
+    expect(await second.exited).toBe(0);
+    // Two cold starts of the embedded database on disk: slow on a loaded machine.
+  }, 120_000);
+
+  it('exits 2 naming the flag for a bad setting', async () => {
+    const run = await runCli(['serve', '--api-port', '99999', '--data-dir', dataDir]);
+    expect(run).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'coinop: --api-port (COINOP_API_PORT) must be a whole number from 0 to 65535, got 99999\n',
+    });
+  });
+
+  it('serves HTTPS with --tls-cert and --tls-key', async () => {
+    const cert = join(dataDir, 'cert.pem');
+    const key = join(dataDir, 'key.pem');
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:P-256',
+        '-nodes',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    );
+    const server = await startServer(
+      testConfig({
+        apiPort: 0,
+        dataDir: join(dataDir, 'tls'),
+        tlsCertPath: cert,
+        tlsKeyPath: key,
+        adminToken: 't',
+      }),
+    );
+    try {
+      expect(server.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      const status = await new Promise<number | undefined>((resolve, reject) => {
+        const req = request(`${server.url}/admin/hst/audit`, {
+          rejectUnauthorized: false,
+          headers: { authorization: 'Bearer t' },
+        });
+        req.on('response', (res) => {
+          res.resume();
+          resolve(res.statusCode);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+});

@@ -10,7 +10,8 @@ import {
   updateDeveloperGame,
   type RegistrationDeps,
 } from '../services/registration.js';
-import { GameSchema, gameToWire } from './game-shape.js';
+import { GameSchema } from './schemas.js';
+import { gameToWire } from './wire.js';
 
 export interface RegistrationPluginOptions {
   /** Replaces the cover check built from config (fetch over the network, 1920×1080). */

@@ -6,44 +6,51 @@ export const Uuid = (description: string) => Type.String({ format: 'uuid', descr
 
 export const LeaderSchema = Type.Object(
   {
-    playerId: Uuid('the player'),
-    score: Type.Number({ description: "the player's best score on this board" }),
-    name: Type.String({ description: 'player display name' }),
-    avatar: Type.String({ description: 'URL of the player avatar' }),
+    playerId: Uuid('The player.'),
+    score: Type.Number({ description: "The player's best score on this leaderboard." }),
+    name: Type.String({ description: "The player's display name." }),
+    avatar: Type.String({ description: "URL of the player's avatar (generated when unset)." }),
   },
-  { $id: 'Leader', description: 'A leader of a board (spec 2.4)' },
+  { $id: 'Leader', description: 'A leader: one player with their best score (spec 2.4).' },
 );
 
 export const LeaderboardSchema = Type.Object(
   {
-    id: Uuid('the leaderboard (tier)'),
-    name: Type.String(),
-    cost: Type.Number({ description: 'HST a play at this tier costs' }),
-    currency: Type.Literal('HST'),
-    formattedCostString: Type.String({ description: 'cost for display, e.g. "10 HST"' }),
-    leadersMax: Type.Integer({ description: 'how many leaders the board keeps' }),
-    leaders: Type.Array(Type.Ref(LeaderSchema)),
+    id: Uuid('The leaderboard (tier).'),
+    name: Type.String({ description: 'Tier name, e.g. "Practice".' }),
+    // A number, not an integer, so a serializer never rounds a cost it was not expecting.
+    cost: Type.Number({ description: 'What one play at this tier costs, in HST (whole by rule).' }),
+    currency: Type.Literal('HST', { description: 'Always "HST".' }),
+    formattedCostString: Type.String({ description: 'The cost for display, e.g. "1 HST".' }),
+    leadersMax: Type.Integer({ description: 'How many leaders the board keeps.' }),
+    leaders: Type.Array(Type.Ref(LeaderSchema), {
+      description: 'Current leaders, best first (ties to the earlier score).',
+    }),
   },
-  { $id: 'Leaderboard', description: 'A leaderboard tier (spec 2.3)' },
+  { $id: 'Leaderboard', description: 'A leaderboard tier with its current leaders (spec 2.3).' },
 );
 
 export const GameSchema = Type.Object(
   {
-    id: Uuid('the game'),
-    name: Type.String(),
-    description: Type.String(),
-    category: Type.String(),
-    developerInfo: Type.String(),
-    tagLine: Type.String(),
-    url: Type.String({ description: 'hosted URL of the game' }),
-    coverUrl: Type.String(),
-    scoreDisplay: Type.Union([Type.Literal('NORMAL'), Type.Literal('REVERSE')]),
-    prodDomain: Type.Union([Type.String(), Type.Null()]),
-    published: Type.Boolean(),
-    leaderboards: Type.Array(Type.Ref(LeaderboardSchema)),
-    playerId: Uuid("the game developer's id (spec 2.2)"),
+    id: Uuid('The game id (gameId).'),
+    name: Type.String({ description: 'Game name; fixed at registration.' }),
+    description: Type.String({ description: 'Short description.' }),
+    category: Type.String({ description: 'Catalog category; empty when unset.' }),
+    developerInfo: Type.String({ description: 'About the developer; empty when unset.' }),
+    tagLine: Type.String({ description: 'One-line pitch; empty when unset.' }),
+    url: Type.String({ description: 'Where the game is hosted; empty until set.' }),
+    coverUrl: Type.String({ description: 'Cover image URL (a 1920x1080 image).' }),
+    scoreDisplay: Type.Union([Type.Literal('NORMAL'), Type.Literal('REVERSE')], {
+      description: 'NORMAL: higher scores are better; REVERSE: lower. Fixed at registration.',
+    }),
+    prodDomain: Type.Union([Type.String(), Type.Null()], {
+      description: 'Production domain of the game; null until set.',
+    }),
+    published: Type.Boolean({ description: "Whether the game is listed in the arcade's catalog." }),
+    leaderboards: Type.Array(Type.Ref(LeaderboardSchema), { description: 'Tiers, in display order.' }),
+    playerId: Uuid("The game developer's id (spec 2.2)."),
   },
-  { $id: 'Game', description: 'A game with its tiers and their leaders (spec 2.2)' },
+  { $id: 'Game', description: 'A game with its leaderboards (spec 2.2).' },
 );
 
 export const PlaySchema = Type.Object(

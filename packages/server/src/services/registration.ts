@@ -16,8 +16,8 @@ import {
   type GameRecord,
   type GameUpdate,
 } from '../store/games.js';
-import { topLeaders } from '../store/leaders.js';
-import { generatedAvatarUrl } from './avatar.js';
+import { topLeadersOfBoards } from '../store/leaders.js';
+import { toLeader } from './game-reads.js';
 import type { CoverCheck } from './cover.js';
 
 /** Limits on what a developer may write into a game, in characters. */
@@ -172,17 +172,8 @@ export async function updateDeveloperGame(
   deps.onGameChanged(gameId);
   const leaderboards = await leaderboardsOf(deps.db, gameId);
   const leadersByBoard = new Map<string, readonly Leader[]>();
-  for (const board of leaderboards) {
-    const rows = await topLeaders(deps.db, board.id, board.leadersMax);
-    leadersByBoard.set(
-      board.id,
-      rows.map((r) => ({
-        playerId: r.playerId,
-        score: r.score,
-        name: r.name,
-        avatar: r.avatarUrl ?? generatedAvatarUrl(r.playerId),
-      })),
-    );
+  for (const [boardId, rows] of await topLeadersOfBoards(deps.db, leaderboards)) {
+    leadersByBoard.set(boardId, rows.map(toLeader));
   }
   return { game, leaderboards, leadersByBoard };
 }

@@ -93,6 +93,7 @@ describe.each(storeVariants())('game registration and update on %s', (variant) =
         coverUrl: covers.url('/cover.png'),
         scoreDisplay: 'NORMAL',
         prodDomain: null,
+        published: false,
         leaderboards: [
           {
             id: expect.stringMatching(UUID),
@@ -100,6 +101,7 @@ describe.each(storeVariants())('game registration and update on %s', (variant) =
             cost: 1,
             currency: 'HST',
             formattedCostString: '1 HST',
+            leadersMax: 10,
             leaders: [],
           },
           {
@@ -108,6 +110,7 @@ describe.each(storeVariants())('game registration and update on %s', (variant) =
             cost: 10,
             currency: 'HST',
             formattedCostString: '10 HST',
+            leadersMax: 10,
             leaders: [],
           },
         ],

@@ -283,8 +283,12 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
             playerId: Uuid('the player'),
           }),
           querystring: Type.Object({
+            // Query values arrive as text, and the API never coerces types (a body's "12" is not 12).
             limit: Type.Optional(
-              Type.Integer({ minimum: 1, maximum: PAYOUTS_PAGE_MAX, default: PAYOUTS_PAGE_MAX }),
+              Type.String({
+                pattern: '^(100|[1-9][0-9]?)$',
+                description: `page size, 1 to ${PAYOUTS_PAGE_MAX} (default ${PAYOUTS_PAGE_MAX})`,
+              }),
             ),
             starting_after: Type.Optional(Uuid('continue after this event id (older events)')),
             ending_before: Type.Optional(Uuid('the page before this event id (newer events)')),
@@ -296,7 +300,7 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
         const { gameId, playerId } = request.params;
         const q = request.query;
         const rows = await arcade.reads.payouts(gameId, playerId, {
-          limit: q.limit ?? PAYOUTS_PAGE_MAX,
+          limit: q.limit === undefined ? PAYOUTS_PAGE_MAX : Number(q.limit),
           startingAfter: q.starting_after ?? null,
           endingBefore: q.ending_before ?? q.endingBefore ?? null,
         });

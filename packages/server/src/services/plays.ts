@@ -182,8 +182,6 @@ export class PlayService {
         : await this.#games.getWithLeaderboard(input.gameId, play.leaderboardId);
       const board = leaderboardOf(fresh, play.leaderboardId);
 
-      await this.#settle(tx, [play], fresh, now);
-
       const key = rankKey(input.score, fresh.scoreDisplay);
       const best = await lockBest(tx, board.id, play.playerId);
       const scoreId = this.#ids.next();
@@ -215,6 +213,9 @@ export class PlayService {
       };
       await insertScore(tx, { ...stored, playerId: play.playerId });
       await setPlayStatus(tx, play.id, 'scored', now);
+      // Settlement last: it locks the developer's and the arcade's accounts, which every score of
+      // the game touches, so they are held only for the final statements before commit.
+      await this.#settle(tx, [play], fresh, now);
       return { score: stored, leaderboardId: board.id, replayed: false };
     });
   }

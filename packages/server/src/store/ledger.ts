@@ -137,13 +137,26 @@ export async function applyTransfers(
 
   if (outcome.toInsert.length > 0) {
     const t = outcome.toInsert;
+    const ids = [...outcome.deltas.keys()];
+    const d = ids.map((id) => outcome.deltas.get(id)!);
+    // One round trip: the transfers and the balance changes they make, together.
     await tx.query(
-      `INSERT INTO transfers (id, kind, debit_account_id, credit_account_id, amount, pending_id,
-                              reason, play_id, created_at)
-       SELECT id, kind, debit, credit, amount, pending_id, reason, play_id, $9
-       FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::uuid[], $5::bigint[], $6::uuid[],
-                   $7::text[], $8::uuid[])
-         AS t(id, kind, debit, credit, amount, pending_id, reason, play_id)`,
+      `WITH inserted AS (
+         INSERT INTO transfers (id, kind, debit_account_id, credit_account_id, amount, pending_id,
+                                reason, play_id, created_at)
+         SELECT id, kind, debit, credit, amount, pending_id, reason, play_id, $9
+         FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::uuid[], $5::bigint[], $6::uuid[],
+                     $7::text[], $8::uuid[])
+           AS t(id, kind, debit, credit, amount, pending_id, reason, play_id)
+         RETURNING 1)
+       UPDATE accounts a SET
+         debits_pending = a.debits_pending + d.dpe,
+         debits_posted = a.debits_posted + d.dpo,
+         credits_pending = a.credits_pending + d.cpe,
+         credits_posted = a.credits_posted + d.cpo
+       FROM unnest($10::uuid[], $11::bigint[], $12::bigint[], $13::bigint[], $14::bigint[])
+         AS d(id, dpe, dpo, cpe, cpo)
+       WHERE a.id = d.id`,
       [
         t.map((x) => x.id),
         t.map((x) => x.kind),
@@ -154,28 +167,13 @@ export async function applyTransfers(
         t.map((x) => x.reason),
         t.map((x) => x.playId),
         now,
-      ],
-      'ledger_insert_transfers',
-    );
-    const ids = [...outcome.deltas.keys()];
-    const d = ids.map((id) => outcome.deltas.get(id)!);
-    await tx.query(
-      `UPDATE accounts a SET
-         debits_pending = a.debits_pending + d.dpe,
-         debits_posted = a.debits_posted + d.dpo,
-         credits_pending = a.credits_pending + d.cpe,
-         credits_posted = a.credits_posted + d.cpo
-       FROM unnest($1::uuid[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[])
-         AS d(id, dpe, dpo, cpe, cpo)
-       WHERE a.id = d.id`,
-      [
         ids,
         d.map((x) => x.debitsPending.toString()),
         d.map((x) => x.debitsPosted.toString()),
         d.map((x) => x.creditsPending.toString()),
         d.map((x) => x.creditsPosted.toString()),
       ],
-      'ledger_apply_deltas',
+      'ledger_write_batch',
     );
   }
   return [...outcome.results];

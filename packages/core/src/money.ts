@@ -25,7 +25,10 @@ export function parseHst(value: unknown, field: string): Units {
   if (text.startsWith('-')) throw invalid(field, `must not be negative, got ${text}`);
   const match = HST_PATTERN.exec(text);
   if (!match) {
-    throw invalid(field, `must be an amount of HST with at most ${HST_DECIMALS} decimals, got ${text}`);
+    throw invalid(
+      field,
+      `must be an amount of HST with at most ${HST_DECIMALS} decimals, got ${text}`,
+    );
   }
   const whole = BigInt(match[1] ?? '0');
   const frac = BigInt((match[2] ?? '').padEnd(HST_DECIMALS, '0'));

@@ -48,7 +48,9 @@ export function bucketPath(key: bigint): bigint[] {
  * `(after, upTo]` to sum. Levels 1–7 take the sibling buckets above the key's own bucket within the
  * same parent; level 8 (whole keys) takes the key's own bucket too, so equal keys are counted.
  */
-export function rangesAtOrAbove(key: bigint): Array<{ level: number; after: bigint; upTo: bigint }> {
+export function rangesAtOrAbove(
+  key: bigint,
+): Array<{ level: number; after: bigint; upTo: bigint }> {
   const ranges: Array<{ level: number; after: bigint; upTo: bigint }> = [];
   for (let level = 1; level <= RANK_TREE_LEVELS; level++) {
     const bucket = bucketAt(key, level);

@@ -1,12 +1,6 @@
 import type { Units } from '../money.js';
 import { availableUnits, mayGoNegative } from './balances.js';
-import type {
-  Account,
-  AccountDelta,
-  Transfer,
-  TransferRequest,
-  TransferResult,
-} from './types.js';
+import type { Account, AccountDelta, Transfer, TransferRequest, TransferResult } from './types.js';
 
 /**
  * What the store read, under lock, before a batch: the accounts the batch touches, any transfer
@@ -63,8 +57,10 @@ export function createTransfers(
       working.set(accountId, addDelta(account, delta));
       deltas.set(accountId, sumDeltas(deltas.get(accountId), delta));
     }
-    if (request.kind === 'post_pending' && request.pendingId) resolved.set(request.pendingId, 'posted');
-    if (request.kind === 'void_pending' && request.pendingId) resolved.set(request.pendingId, 'voided');
+    if (request.kind === 'post_pending' && request.pendingId)
+      resolved.set(request.pendingId, 'posted');
+    if (request.kind === 'void_pending' && request.pendingId)
+      resolved.set(request.pendingId, 'voided');
   }
 
   return { results, ok: results.every((r) => r === 'created' || r === 'exists'), toInsert, deltas };

@@ -1,17 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { bucketAt, bucketPath, improvesBest, isWinner, rangesAtOrAbove, rankKey } from '../../src/index.js';
+import {
+  bucketAt,
+  bucketPath,
+  improvesBest,
+  isWinner,
+  rangesAtOrAbove,
+  rankKey,
+} from '../../src/index.js';
 
 /** Counts keys ≥ k the way the store does: summing bucket counts over rangesAtOrAbove(k). */
 function countWithTree(keys: bigint[], k: bigint): number {
   const buckets = new Map<string, number>();
   for (const key of keys) {
-    bucketPath(key).forEach((b, i) => buckets.set(`${i + 1}:${b}`, (buckets.get(`${i + 1}:${b}`) ?? 0) + 1));
+    bucketPath(key).forEach((b, i) =>
+      buckets.set(`${i + 1}:${b}`, (buckets.get(`${i + 1}:${b}`) ?? 0) + 1),
+    );
   }
   let total = 0;
   for (const range of rangesAtOrAbove(k)) {
     for (const [id, n] of buckets) {
       const [level, bucket] = id.split(':');
-      if (Number(level) === range.level && BigInt(bucket!) > range.after && BigInt(bucket!) <= range.upTo) total += n;
+      if (
+        Number(level) === range.level &&
+        BigInt(bucket!) > range.after &&
+        BigInt(bucket!) <= range.upTo
+      )
+        total += n;
     }
   }
   return total;
@@ -49,7 +63,9 @@ describe('count tree ranges', () => {
       seed = (seed * 48_271) % 2_147_483_647;
       return seed / 2_147_483_647;
     };
-    const keys = Array.from({ length: 300 }, () => rankKey(Math.floor(rand() * 1000) / 4, 'NORMAL'));
+    const keys = Array.from({ length: 300 }, () =>
+      rankKey(Math.floor(rand() * 1000) / 4, 'NORMAL'),
+    );
     for (const probe of [...keys.slice(0, 60), rankKey(0, 'NORMAL'), rankKey(1e9, 'NORMAL')]) {
       const expected = keys.filter((k) => k >= probe).length;
       expect(countWithTree(keys, probe), `probe ${probe}`).toBe(expected);
@@ -58,7 +74,8 @@ describe('count tree ranges', () => {
 
   it('buckets refine level by level', () => {
     const key = rankKey(1234.5, 'NORMAL');
-    for (let level = 2; level <= 8; level++) expect(bucketAt(key, level) >> 8n).toBe(bucketAt(key, level - 1));
+    for (let level = 2; level <= 8; level++)
+      expect(bucketAt(key, level) >> 8n).toBe(bucketAt(key, level - 1));
     expect(bucketAt(key, 8)).toBe(key);
     expect(() => bucketAt(key, 9)).toThrow(TypeError);
   });

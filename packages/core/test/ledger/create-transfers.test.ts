@@ -8,7 +8,12 @@ import {
   type TransferRequest,
 } from '../../src/index.js';
 
-const account = (id: string, kind: AccountKind, creditsPosted = 0n, debitsPending = 0n): Account => ({
+const account = (
+  id: string,
+  kind: AccountKind,
+  creditsPosted = 0n,
+  debitsPending = 0n,
+): Account => ({
   id,
   kind,
   debitsPending,
@@ -67,7 +72,12 @@ describe('createTransfers result codes, in precedence order', () => {
       snapshot(),
       'pending_id_must_be_set',
     ],
-    ['pending id on a posted transfer', transfer({ id: 't', pendingId: 'p1' }), snapshot(), 'pending_id_must_not_be_set'],
+    [
+      'pending id on a posted transfer',
+      transfer({ id: 't', pendingId: 'p1' }),
+      snapshot(),
+      'pending_id_must_not_be_set',
+    ],
     [
       'same id, same fields',
       transfer({ id: 'dup' }),
@@ -80,8 +90,18 @@ describe('createTransfers result codes, in precedence order', () => {
       snapshot({ existing: new Map([['dup', stored(transfer({ id: 'dup' }))]]) }),
       'exists_with_different_fields',
     ],
-    ['unknown debit account', transfer({ id: 't', debitAccountId: 'nobody' }), snapshot(), 'debit_account_not_found'],
-    ['unknown credit account', transfer({ id: 't', creditAccountId: 'nobody' }), snapshot(), 'credit_account_not_found'],
+    [
+      'unknown debit account',
+      transfer({ id: 't', debitAccountId: 'nobody' }),
+      snapshot(),
+      'debit_account_not_found',
+    ],
+    [
+      'unknown credit account',
+      transfer({ id: 't', creditAccountId: 'nobody' }),
+      snapshot(),
+      'credit_account_not_found',
+    ],
     [
       'unknown pending transfer',
       transfer({ id: 't', kind: 'post_pending', amount: 0n, pendingId: 'nope' }),
@@ -96,8 +116,17 @@ describe('createTransfers result codes, in precedence order', () => {
     ],
     [
       'posting with other accounts',
-      transfer({ id: 't', kind: 'post_pending', amount: 0n, pendingId: 'p1', creditAccountId: 'mint' }),
-      { ...withPending, accounts: new Map([...withPending.accounts, ['mint', account('mint', 'mint')]]) },
+      transfer({
+        id: 't',
+        kind: 'post_pending',
+        amount: 0n,
+        pendingId: 'p1',
+        creditAccountId: 'mint',
+      }),
+      {
+        ...withPending,
+        accounts: new Map([...withPending.accounts, ['mint', account('mint', 'mint')]]),
+      },
       'pending_transfer_has_different_accounts',
     ],
     [
@@ -120,7 +149,12 @@ describe('createTransfers result codes, in precedence order', () => {
       withPending,
       'exceeds_credits',
     ],
-    ['the mint may go negative', transfer({ id: 't', debitAccountId: 'mint', amount: 10n ** 18n }), snapshot(), 'created'],
+    [
+      'the mint may go negative',
+      transfer({ id: 't', debitAccountId: 'mint', amount: 10n ** 18n }),
+      snapshot(),
+      'created',
+    ],
   ])('%s → %s', (_name, request, snap, expected) => {
     const outcome = createTransfers([request], snap);
     expect(outcome.results).toEqual([expected]);
@@ -132,8 +166,18 @@ describe('createTransfers effects', () => {
   it('posts a pending transfer in full and moves pending balances to posted', () => {
     const lock = transfer({ id: 'lock', kind: 'pending', amount: 30n });
     const first = createTransfers([lock], snapshot());
-    expect(first.deltas.get('player')).toEqual({ debitsPending: 30n, debitsPosted: 0n, creditsPending: 0n, creditsPosted: 0n });
-    expect(first.deltas.get('escrow')).toEqual({ debitsPending: 0n, debitsPosted: 0n, creditsPending: 30n, creditsPosted: 0n });
+    expect(first.deltas.get('player')).toEqual({
+      debitsPending: 30n,
+      debitsPosted: 0n,
+      creditsPending: 0n,
+      creditsPosted: 0n,
+    });
+    expect(first.deltas.get('escrow')).toEqual({
+      debitsPending: 0n,
+      debitsPosted: 0n,
+      creditsPending: 30n,
+      creditsPosted: 0n,
+    });
 
     const post = transfer({ id: 'post', kind: 'post_pending', amount: 0n, pendingId: 'lock' });
     const second = createTransfers(
@@ -148,8 +192,18 @@ describe('createTransfers effects', () => {
     );
     expect(second.results).toEqual(['created']);
     expect(second.toInsert[0]?.amount).toBe(30n);
-    expect(second.deltas.get('player')).toEqual({ debitsPending: -30n, debitsPosted: 30n, creditsPending: 0n, creditsPosted: 0n });
-    expect(second.deltas.get('escrow')).toEqual({ debitsPending: 0n, debitsPosted: 0n, creditsPending: -30n, creditsPosted: 30n });
+    expect(second.deltas.get('player')).toEqual({
+      debitsPending: -30n,
+      debitsPosted: 30n,
+      creditsPending: 0n,
+      creditsPosted: 0n,
+    });
+    expect(second.deltas.get('escrow')).toEqual({
+      debitsPending: 0n,
+      debitsPosted: 0n,
+      creditsPending: -30n,
+      creditsPosted: 30n,
+    });
   });
 
   it('sees earlier transfers of the batch: a second spend of the same funds fails the batch', () => {
@@ -180,7 +234,12 @@ describe('createTransfers effects', () => {
     for (let step = 0; step < 500; step++) {
       const debit = ids[rand(4)]!;
       const credit = ids[rand(4)]!;
-      const request = transfer({ id: `t${step}`, debitAccountId: debit, creditAccountId: credit, amount: BigInt(1 + rand(400)) });
+      const request = transfer({
+        id: `t${step}`,
+        debitAccountId: debit,
+        creditAccountId: credit,
+        amount: BigInt(1 + rand(400)),
+      });
       const outcome = createTransfers([request], { ...snapshot(), accounts });
       for (const [id, d] of outcome.deltas) {
         const a = accounts.get(id)!;
@@ -194,7 +253,8 @@ describe('createTransfers effects', () => {
       const debits = all.reduce((s, a) => s + a.debitsPosted, 0n);
       const credits = all.reduce((s, a) => s + a.creditsPosted, 0n);
       expect(debits, `seed 7, step ${step}`).toBe(credits);
-      for (const a of all) if (a.kind !== 'mint') expect(a.creditsPosted - a.debitsPosted).toBeGreaterThanOrEqual(0n);
+      for (const a of all)
+        if (a.kind !== 'mint') expect(a.creditsPosted - a.debitsPosted).toBeGreaterThanOrEqual(0n);
     }
   });
 });

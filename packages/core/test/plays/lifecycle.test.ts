@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { assertScorable, settlementTransfers, DEFAULT_SPLIT_RULE, type Play } from '../../src/index.js';
+import {
+  assertScorable,
+  settlementTransfers,
+  DEFAULT_SPLIT_RULE,
+  type Play,
+} from '../../src/index.js';
 
 const play = (over: Partial<Play> = {}): Play => ({
   id: 'play-1',
@@ -25,7 +30,14 @@ describe('assertScorable', () => {
   });
 
   it.each<[string, Partial<Play>, string, Date, string, string]>([
-    ['scored', { status: 'scored' }, 'board', before, 'play_already_scored', 'play play-1 already has a score'],
+    [
+      'scored',
+      { status: 'scored' },
+      'board',
+      before,
+      'play_already_scored',
+      'play play-1 already has a score',
+    ],
     [
       'expired by status',
       { status: 'expired' },
@@ -51,7 +63,9 @@ describe('assertScorable', () => {
       'leaderboardId other is not the leaderboard of play play-1 (board)',
     ],
   ])('refuses a play %s', (_name, over, board, now, code, message) => {
-    expect(() => assertScorable(play(over), board, now)).toThrow(expect.objectContaining({ code, message }));
+    expect(() => assertScorable(play(over), board, now)).toThrow(
+      expect.objectContaining({ code, message }),
+    );
   });
 });
 
@@ -61,7 +75,14 @@ describe('settlementTransfers', () => {
   const game = { developerAccountId: 'dev-acct', arcadeAccountId: 'arcade-acct' };
 
   it('posts the lock then pays out from the escrow, summing to the cost', () => {
-    const transfers = settlementTransfers(play(), ['l1', 'l2'], 'player-acct', game, DEFAULT_SPLIT_RULE, nextId);
+    const transfers = settlementTransfers(
+      play(),
+      ['l1', 'l2'],
+      'player-acct',
+      game,
+      DEFAULT_SPLIT_RULE,
+      nextId,
+    );
     expect(transfers[0]).toMatchObject({
       kind: 'post_pending',
       pendingId: 'lock-1',
@@ -80,6 +101,15 @@ describe('settlementTransfers', () => {
   });
 
   it('moves nothing for a free play', () => {
-    expect(settlementTransfers(play({ costUnits: 0n, lockTransferId: null }), [], 'p', game, DEFAULT_SPLIT_RULE, nextId)).toEqual([]);
+    expect(
+      settlementTransfers(
+        play({ costUnits: 0n, lockTransferId: null }),
+        [],
+        'p',
+        game,
+        DEFAULT_SPLIT_RULE,
+        nextId,
+      ),
+    ).toEqual([]);
   });
 });

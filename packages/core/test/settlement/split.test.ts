@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SPLIT_RULE, assertSplitRule, splitCost } from '../../src/index.js';
 
-const amounts = (shares: ReturnType<typeof splitCost>) => shares.map((s) => [s.role, s.accountId, s.amount]);
+const amounts = (shares: ReturnType<typeof splitCost>) =>
+  shares.map((s) => [s.role, s.accountId, s.amount]);
 
 describe('splitCost', () => {
-  it('gives an empty board\'s share to the developer: 90/10', () => {
+  it("gives an empty board's share to the developer: 90/10", () => {
     expect(amounts(splitCost(1_000n, [], 'dev', 'arcade'))).toEqual([
       ['developer', 'dev', 900n],
       ['arcade', 'arcade', 100n],
@@ -43,7 +44,13 @@ describe('splitCost', () => {
 
   it('follows a custom rule', () => {
     expect(
-      amounts(splitCost(100n, ['a'], 'dev', 'arcade', { leadersPercent: 50, developerPercent: 50, arcadePercent: 0 })),
+      amounts(
+        splitCost(100n, ['a'], 'dev', 'arcade', {
+          leadersPercent: 50,
+          developerPercent: 50,
+          arcadePercent: 0,
+        }),
+      ),
     ).toEqual([
       ['leader', 'a', 50n],
       ['developer', 'dev', 50n],
@@ -51,9 +58,18 @@ describe('splitCost', () => {
   });
 
   it.each([
-    [{ leadersPercent: 70, developerPercent: 20, arcadePercent: 20 }, 'split rule must be whole percents summing to 100, got 70/20/20'],
-    [{ leadersPercent: 70.5, developerPercent: 19.5, arcadePercent: 10 }, 'split rule must be whole percents summing to 100, got 70.5/19.5/10'],
-    [{ leadersPercent: -10, developerPercent: 100, arcadePercent: 10 }, 'split rule must be whole percents summing to 100, got -10/100/10'],
+    [
+      { leadersPercent: 70, developerPercent: 20, arcadePercent: 20 },
+      'split rule must be whole percents summing to 100, got 70/20/20',
+    ],
+    [
+      { leadersPercent: 70.5, developerPercent: 19.5, arcadePercent: 10 },
+      'split rule must be whole percents summing to 100, got 70.5/19.5/10',
+    ],
+    [
+      { leadersPercent: -10, developerPercent: 100, arcadePercent: 10 },
+      'split rule must be whole percents summing to 100, got -10/100/10',
+    ],
   ])('rejects rule %j', (rule, message) => {
     expect(() => assertSplitRule(rule)).toThrow(new TypeError(message));
   });

@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { CoinopError, unitsToHstNumber } from '@coinop/core';
 import type { WriteTokenClaims } from '../auth/write-token.js';
+import { ApiTags, Security } from './openapi.js';
 import { GameSchema, LeaderSchema, PlaySchema, ScoreResultSchema, Uuid } from './schemas.js';
 import { gameToWire, playToWire, scoreToWire } from './wire.js';
 
@@ -12,7 +13,6 @@ declare module 'fastify' {
   }
 }
 
-const WRITE_TOKEN = [{ writeToken: [] }];
 const ArcadeGameParams = Type.Object({ arcadeId: Uuid('the arcade'), gameId: Uuid('the game') });
 const IdempotencyHeaders = Type.Object({
   'idempotency-key': Type.Optional(
@@ -34,10 +34,10 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
     '/oauth/writetoken',
     {
       schema: {
-        tags: ['game server'],
+        tags: [ApiTags.gameServer],
         summary: 'Exchange client credentials for a write token (spec 4.2)',
         description:
-          'Accepts the spec\'s `client_id`/`client_secret` or the camelCase body that ' +
+          "Accepts the spec's `client_id`/`client_secret` or the camelCase body that " +
           '@hastearcade/server sends (`clientId`, `clientSecret`, `environment`).',
         body: Type.Object(
           {
@@ -95,9 +95,9 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
       '/arcades/:arcadeId/developergames/:gameId',
       {
         schema: {
-          tags: ['game server'],
+          tags: [ApiTags.gameServer],
           summary: 'The game with its tiers and their current leaders (spec 4.3)',
-          security: WRITE_TOKEN,
+          security: Security.writeToken,
           params: ArcadeGameParams,
           response: { 200: Type.Ref(GameSchema) },
         },
@@ -112,9 +112,9 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
       '/arcades/:arcadeId/developergames/:gameId/player/:playerId',
       {
         schema: {
-          tags: ['game server'],
+          tags: [ApiTags.gameServer],
           summary: "The game's tiers with one player's best score and rank on each",
-          security: WRITE_TOKEN,
+          security: Security.writeToken,
           params: Type.Object({
             arcadeId: Uuid('the arcade'),
             gameId: Uuid('the game'),
@@ -145,12 +145,12 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
       '/arcades/:arcadeId/games/:gameId/play',
       {
         schema: {
-          tags: ['game server'],
+          tags: [ApiTags.gameServer],
           summary: 'Submit a play: lock the tier cost of the player (spec 4.4)',
           description:
             'Locks the cost of the tier from the player into escrow. 402 `insufficient_funds` ' +
             'when the player cannot spend it; nothing is recorded then.',
-          security: WRITE_TOKEN,
+          security: Security.writeToken,
           params: ArcadeGameParams,
           headers: IdempotencyHeaders,
           body: Type.Object(
@@ -178,12 +178,12 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
       '/arcades/:arcadeId/games/:gameId/score',
       {
         schema: {
-          tags: ['game server'],
+          tags: [ApiTags.gameServer],
           summary: 'Submit the score of a play (spec 4.5)',
           description:
             'Scores a play once; settles its locked HST to the leaders, the developer and the ' +
             'arcade; returns the rank of the score and the current leaders.',
-          security: WRITE_TOKEN,
+          security: Security.writeToken,
           params: ArcadeGameParams,
           headers: IdempotencyHeaders,
           body: Type.Object(
@@ -216,9 +216,9 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
       '/arcades/:arcadeId/games/:gameId/leaders/:leaderboardId',
       {
         schema: {
-          tags: ['game server'],
+          tags: [ApiTags.gameServer],
           summary: 'The current leaders of a tier',
-          security: WRITE_TOKEN,
+          security: Security.writeToken,
           params: Type.Object({
             arcadeId: Uuid('the arcade'),
             gameId: Uuid('the game'),
@@ -236,9 +236,9 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
       '/arcades/:arcadeId/games/:gameId/topscore/:leaderboardId/:playerId',
       {
         schema: {
-          tags: ['game server'],
+          tags: [ApiTags.gameServer],
           summary: "A player's best score on a tier (null when they have none)",
-          security: WRITE_TOKEN,
+          security: Security.writeToken,
           params: Type.Object({
             arcadeId: Uuid('the arcade'),
             gameId: Uuid('the game'),
@@ -274,9 +274,9 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
       '/arcades/:arcadeId/games/:gameId/payouts/:playerId',
       {
         schema: {
-          tags: ['game server'],
+          tags: [ApiTags.gameServer],
           summary: 'Leader payouts a player received from this game, newest first',
-          security: WRITE_TOKEN,
+          security: Security.writeToken,
           params: Type.Object({
             arcadeId: Uuid('the arcade'),
             gameId: Uuid('the game'),
@@ -325,9 +325,9 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
       '/arcades/:arcadeId/games/:gameId/play/:playId',
       {
         schema: {
-          tags: ['game server'],
+          tags: [ApiTags.gameServer],
           summary: 'A play record',
-          security: WRITE_TOKEN,
+          security: Security.writeToken,
           params: Type.Object({
             arcadeId: Uuid('the arcade'),
             gameId: Uuid('the game'),
@@ -336,16 +336,17 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
           response: { 200: Type.Ref(PlaySchema) },
         },
       },
-      async (request) => playToWire(await arcade.reads.play(request.params.gameId, request.params.playId)),
+      async (request) =>
+        playToWire(await arcade.reads.play(request.params.gameId, request.params.playId)),
     );
 
     api.get(
       '/arcades/:arcadeId/games/:gameId/play/:playId/transaction',
       {
         schema: {
-          tags: ['game server'],
+          tags: [ApiTags.gameServer],
           summary: "The ledger transfer that locked a play's cost, and whether it settled",
-          security: WRITE_TOKEN,
+          security: Security.writeToken,
           params: Type.Object({
             arcadeId: Uuid('the arcade'),
             gameId: Uuid('the game'),
@@ -386,9 +387,9 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
       '/players/:playerId/details',
       {
         schema: {
-          tags: ['game server'],
+          tags: [ApiTags.gameServer],
           summary: "A player's profile and HST balance",
-          security: WRITE_TOKEN,
+          security: Security.writeToken,
           params: Type.Object({ playerId: Uuid('the player') }),
           response: {
             200: Type.Object({
@@ -438,7 +439,10 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
       }
     }
     if (arcadeId !== undefined && arcadeId !== token.arcadeId) {
-      throw new CoinopError('token_scope_mismatch', `this write token is not for arcade ${arcadeId}`);
+      throw new CoinopError(
+        'token_scope_mismatch',
+        `this write token is not for arcade ${arcadeId}`,
+      );
     }
   }
 }

@@ -101,6 +101,20 @@ export const openApiPlugin = fp(
       },
       // 3.1 speaks JSON Schema's `const`; keep TypeBox literals as they are written.
       convertConstToEnum: false,
+      // A declared tag that no route uses would show as an empty group on the reference page.
+      transformObject: (document) => {
+        if (!('openapiObject' in document)) return document.swaggerObject;
+        const doc = document.openapiObject;
+        const used = new Set<string>();
+        for (const item of Object.values(doc.paths ?? {})) {
+          for (const op of Object.values(item ?? {})) {
+            if (op && typeof op === 'object' && 'tags' in op && Array.isArray(op.tags)) {
+              for (const tag of op.tags as string[]) used.add(tag);
+            }
+          }
+        }
+        return { ...doc, tags: (doc.tags ?? []).filter((t) => used.has(t.name)) };
+      },
       // Shared schemas keep their own names in components.schemas (`Problem`, not `def-0`).
       refResolver: {
         buildLocalReference: (json, _baseUri, _fragment, i) =>

@@ -10,6 +10,7 @@ import {
   updateDeveloperGame,
   type RegistrationDeps,
 } from '../services/registration.js';
+import { ApiTags, Security } from './openapi.js';
 import { GameSchema } from './schemas.js';
 import { gameToWire } from './wire.js';
 
@@ -18,7 +19,7 @@ export interface RegistrationPluginOptions {
   checkCover?: CoverCheck;
 }
 
-const TAGS = ['registration'];
+const TAGS = [ApiTags.registration];
 
 const ScoreDisplaySchema = Type.Unsafe<ScoreDisplay>({
   type: 'string',
@@ -116,6 +117,7 @@ export async function registrationPlugin(
     {
       schema: {
         tags: TAGS,
+        security: Security.apiKey,
         operationId: 'createGame',
         summary: 'Register a game',
         description:
@@ -140,6 +142,7 @@ export async function registrationPlugin(
     {
       schema: {
         tags: TAGS,
+        security: Security.apiKey,
         operationId: 'updateGame',
         summary: 'Update a game',
         description:

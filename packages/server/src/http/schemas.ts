@@ -47,7 +47,9 @@ export const GameSchema = Type.Object(
       description: 'Production domain of the game; null until set.',
     }),
     published: Type.Boolean({ description: "Whether the game is listed in the arcade's catalog." }),
-    leaderboards: Type.Array(Type.Ref(LeaderboardSchema), { description: 'Tiers, in display order.' }),
+    leaderboards: Type.Array(Type.Ref(LeaderboardSchema), {
+      description: 'Tiers, in display order.',
+    }),
     playerId: Uuid("The game developer's id (spec 2.2)."),
   },
   { $id: 'Game', description: 'A game with its leaderboards (spec 2.2).' },

@@ -47,10 +47,18 @@ export class Arcade {
   ): Promise<WriteTokenClaims & { accessToken: string; expiresInSeconds: number }> {
     const client = await findGameClient(this.db, clientId);
     if (!client || !secretMatches(clientSecret, client.secretHash)) {
-      throw new CoinopError('invalid_client_credentials', 'client_id or client_secret is not valid');
+      throw new CoinopError(
+        'invalid_client_credentials',
+        'client_id or client_secret is not valid',
+      );
     }
     const game = await this.games.get(client.gameId);
-    const claims = { clientId, developerId: game.developerId, gameId: game.id, arcadeId: game.arcadeId };
+    const claims = {
+      clientId,
+      developerId: game.developerId,
+      gameId: game.id,
+      arcadeId: game.arcadeId,
+    };
     const ttl = this.config.writeTokenTtlSeconds;
     const accessToken = await signWriteToken(claims, this.writeTokenKey, this.clock.now(), ttl);
     return { ...claims, accessToken, expiresInSeconds: ttl };

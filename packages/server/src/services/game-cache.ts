@@ -30,7 +30,10 @@ export class GameCache {
       );
     }
     const game = await entry;
-    if (!game) throw new CoinopError('game_not_found', `game ${gameId} does not exist`, { details: { gameId } });
+    if (!game)
+      throw new CoinopError('game_not_found', `game ${gameId} does not exist`, {
+        details: { gameId },
+      });
     return game;
   }
 

@@ -12,10 +12,21 @@ import {
 import type { Db } from '../store/db.js';
 import { findGame, type GameRecord } from '../store/games.js';
 import { findAccount } from '../store/ledger.js';
-import { findBest, countAtOrAbove, topLeaders, topLeadersOfBoards, type LeaderRow } from '../store/leaders.js';
+import {
+  findBest,
+  countAtOrAbove,
+  topLeaders,
+  topLeadersOfBoards,
+  type LeaderRow,
+} from '../store/leaders.js';
 import { findPlay, type StoredPlay } from '../store/plays.js';
 import { findPlayer, type PlayerRecord } from '../store/parties.js';
-import { countEqualEarlier, listPayouts, lockTransferState, type PayoutRow } from '../store/reads.js';
+import {
+  countEqualEarlier,
+  listPayouts,
+  lockTransferState,
+  type PayoutRow,
+} from '../store/reads.js';
 import { generatedAvatarUrl } from './avatar.js';
 import type { GameCache } from './game-cache.js';
 
@@ -81,7 +92,8 @@ export class GameReads {
     const ref = await this.#games.get(gameId);
     await this.player(playerId);
     const standings: Standing[] = [];
-    for (const board of ref.leaderboards) standings.push(await this.#standing(ref, board, playerId));
+    for (const board of ref.leaderboards)
+      standings.push(await this.#standing(ref, board, playerId));
     return standings;
   }
 

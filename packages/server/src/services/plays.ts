@@ -129,7 +129,11 @@ export class PlayService {
         };
         if (lockId !== null) {
           await insertAccount(tx, playId, 'escrow', now);
-          await applyTransfers(tx, [lockTransfer(lockId, playId, playerAccountId, board.costUnits)], now);
+          await applyTransfers(
+            tx,
+            [lockTransfer(lockId, playId, playerAccountId, board.costUnits)],
+            now,
+          );
         }
         await insertPlay(tx, play, input.idempotencyKey, requestHash);
         return play;
@@ -141,7 +145,11 @@ export class PlayService {
         pgErrorCode(error) === PgErrorCodes.uniqueViolation &&
         pgConstraint(error) === 'plays_idempotency'
       ) {
-        const earlier = await findPlayByIdempotencyKey(this.#db, input.gameId, input.idempotencyKey);
+        const earlier = await findPlayByIdempotencyKey(
+          this.#db,
+          input.gameId,
+          input.idempotencyKey,
+        );
         if (earlier) return replayedPlay(earlier, requestHash);
       }
       throw error;
@@ -154,9 +162,13 @@ export class PlayService {
    */
   async score(input: SubmitScoreInput): Promise<ScoreOutcome> {
     if (!Number.isFinite(input.score) || input.score < 0) {
-      throw new CoinopError('validation_failed', `score must be a finite number ≥ 0, got ${input.score}`, {
-        details: { field: 'score' },
-      });
+      throw new CoinopError(
+        'validation_failed',
+        `score must be a finite number ≥ 0, got ${input.score}`,
+        {
+          details: { field: 'score' },
+        },
+      );
     }
     const game = await this.#games.get(input.gameId);
     const requestHash = digest([input.playId, input.leaderboardId, String(input.score)]);
@@ -165,9 +177,13 @@ export class PlayService {
       const now = this.#clock.now();
       const play = await lockPlay(tx, input.gameId, input.playId);
       if (!play) {
-        throw new CoinopError('play_not_found', `play ${input.playId} does not exist in game ${input.gameId}`, {
-          details: { field: 'playId', playId: input.playId },
-        });
+        throw new CoinopError(
+          'play_not_found',
+          `play ${input.playId} does not exist in game ${input.gameId}`,
+          {
+            details: { field: 'playId', playId: input.playId },
+          },
+        );
       }
       if (play.status === 'scored' && input.idempotencyKey !== null) {
         const earlier = await findScoreByPlay(tx, play.id);
@@ -246,13 +262,19 @@ export class PlayService {
     const transfers: TransferRequest[] = [];
     for (const play of plays) {
       const playerAccountId = accounts.get(play.playerId);
-      if (!playerAccountId) throw new TypeError(`player ${play.playerId} of play ${play.id} has no account`);
+      if (!playerAccountId)
+        throw new TypeError(`player ${play.playerId} of play ${play.id} has no account`);
       const leaderAccountIds = play.leaderPlayerIds
         .map((id) => accounts.get(id))
         .filter((id): id is string => id !== undefined);
       transfers.push(
-        ...settlementTransfers(play, leaderAccountIds, playerAccountId, game, this.#policy.splitRule, () =>
-          this.#ids.next(),
+        ...settlementTransfers(
+          play,
+          leaderAccountIds,
+          playerAccountId,
+          game,
+          this.#policy.splitRule,
+          () => this.#ids.next(),
         ),
       );
     }

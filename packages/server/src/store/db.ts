@@ -4,7 +4,11 @@ export interface Queryable {
    * Runs one statement. `name` makes it a prepared statement on Postgres (parsed and planned once
    * per connection); give it only to statements whose text never changes.
    */
-  query<Row = Record<string, unknown>>(sql: string, params?: unknown[], name?: string): Promise<Row[]>;
+  query<Row = Record<string, unknown>>(
+    sql: string,
+    params?: unknown[],
+    name?: string,
+  ): Promise<Row[]>;
 }
 
 export interface Db extends Queryable {

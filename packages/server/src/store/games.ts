@@ -20,11 +20,17 @@ export interface GameRecord {
   updatedAt: Date;
 }
 
-export type NewGame = Omit<GameRecord, 'id' | 'arcadeId' | 'publishedAt' | 'createdAt' | 'updatedAt'>;
+export type NewGame = Omit<
+  GameRecord,
+  'id' | 'arcadeId' | 'publishedAt' | 'createdAt' | 'updatedAt'
+>;
 
 /** Fields a developer may change after registration (name and scoreDisplay are fixed). */
 export type GameUpdate = Partial<
-  Pick<GameRecord, 'description' | 'coverUrl' | 'prodDomain' | 'url' | 'category' | 'tagLine' | 'developerInfo'>
+  Pick<
+    GameRecord,
+    'description' | 'coverUrl' | 'prodDomain' | 'url' | 'category' | 'tagLine' | 'developerInfo'
+  >
 >;
 
 interface GameRow {
@@ -132,11 +138,19 @@ export async function updateGame(
 }
 
 export async function findGame(q: Queryable, id: string): Promise<GameRecord | null> {
-  const rows = await q.query<GameRow>(`SELECT ${GAME_COLUMNS} FROM games WHERE id = $1`, [id], 'games_find');
+  const rows = await q.query<GameRow>(
+    `SELECT ${GAME_COLUMNS} FROM games WHERE id = $1`,
+    [id],
+    'games_find',
+  );
   return rows[0] ? toGame(rows[0]) : null;
 }
 
-export async function publishGame(q: Queryable, clock: Clock, id: string): Promise<GameRecord | null> {
+export async function publishGame(
+  q: Queryable,
+  clock: Clock,
+  id: string,
+): Promise<GameRecord | null> {
   const rows = await q.query<GameRow>(
     `UPDATE games SET published_at = coalesce(published_at, $2), updated_at = $2 WHERE id = $1
      RETURNING ${GAME_COLUMNS}`,

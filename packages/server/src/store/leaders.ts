@@ -96,7 +96,11 @@ export async function recordBest(
  * How many players' best keys on the board are at or above `key`: a sum over at most 255 sibling
  * buckets on each of 8 levels, found by index range scans. Never scans the board.
  */
-export async function countAtOrAbove(q: Queryable, leaderboardId: string, key: bigint): Promise<number> {
+export async function countAtOrAbove(
+  q: Queryable,
+  leaderboardId: string,
+  key: bigint,
+): Promise<number> {
   const ranges = rangesAtOrAbove(key);
   const rows = await q.query<{ n: bigint | null }>(
     `SELECT sum(b.players)::bigint AS n
@@ -115,8 +119,17 @@ export async function countAtOrAbove(q: Queryable, leaderboardId: string, key: b
 }
 
 /** The board's leaders, best first (ties to the earlier score), with their profiles. */
-export async function topLeaders(q: Queryable, leaderboardId: string, limit: number): Promise<LeaderRow[]> {
-  const rows = await q.query<{ player_id: string; score: number; name: string; avatar_url: string | null }>(
+export async function topLeaders(
+  q: Queryable,
+  leaderboardId: string,
+  limit: number,
+): Promise<LeaderRow[]> {
+  const rows = await q.query<{
+    player_id: string;
+    score: number;
+    name: string;
+    avatar_url: string | null;
+  }>(
     `SELECT l.player_id, l.score, p.name, p.avatar_url
      FROM (SELECT player_id, score, rank_key, achieved_at FROM leaders
            WHERE leaderboard_id = $1
@@ -126,11 +139,20 @@ export async function topLeaders(q: Queryable, leaderboardId: string, limit: num
     [leaderboardId, limit],
     'leaders_top',
   );
-  return rows.map((r) => ({ playerId: r.player_id, score: r.score, name: r.name, avatarUrl: r.avatar_url }));
+  return rows.map((r) => ({
+    playerId: r.player_id,
+    score: r.score,
+    name: r.name,
+    avatarUrl: r.avatar_url,
+  }));
 }
 
 /** Player ids of the board's current leaders, for the payout snapshot of a new play. */
-export async function leaderIds(q: Queryable, leaderboardId: string, limit: number): Promise<string[]> {
+export async function leaderIds(
+  q: Queryable,
+  leaderboardId: string,
+  limit: number,
+): Promise<string[]> {
   const rows = await q.query<{ player_id: string }>(
     `SELECT player_id FROM leaders WHERE leaderboard_id = $1
      ORDER BY rank_key DESC, achieved_at, player_id LIMIT $2`,
@@ -174,7 +196,18 @@ export async function insertScore(
     `INSERT INTO scores (id, play_id, leaderboard_id, player_id, score, leader_rank, is_winner,
                          idempotency_key, request_hash, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-    [s.id, s.playId, s.leaderboardId, s.playerId, s.score, s.leaderRank, s.isWinner, s.idempotencyKey, s.requestHash, s.createdAt],
+    [
+      s.id,
+      s.playId,
+      s.leaderboardId,
+      s.playerId,
+      s.score,
+      s.leaderRank,
+      s.isWinner,
+      s.idempotencyKey,
+      s.requestHash,
+      s.createdAt,
+    ],
     'scores_insert',
   );
 }

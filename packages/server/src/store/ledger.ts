@@ -122,7 +122,10 @@ export async function applyTransfers(
   for (const row of related) {
     if (row.settled_by !== null) {
       if (row.pending_id) {
-        resolvedPendings.set(row.pending_id, row.settled_by === 'post_pending' ? 'posted' : 'voided');
+        resolvedPendings.set(
+          row.pending_id,
+          row.settled_by === 'post_pending' ? 'posted' : 'voided',
+        );
       }
       continue;
     }
@@ -138,7 +141,7 @@ export async function applyTransfers(
   if (outcome.toInsert.length > 0) {
     const t = outcome.toInsert;
     const ids = [...outcome.deltas.keys()];
-    const d = ids.map((id) => outcome.deltas.get(id)!);
+    const d = [...outcome.deltas.values()];
     // One round trip: the transfers and the balance changes they make, together.
     await tx.query(
       `WITH inserted AS (
@@ -199,7 +202,8 @@ function failure(
     }
     case 'debit_account_not_found':
     case 'credit_account_not_found': {
-      const id = result === 'debit_account_not_found' ? request.debitAccountId : request.creditAccountId;
+      const id =
+        result === 'debit_account_not_found' ? request.debitAccountId : request.creditAccountId;
       return new CoinopError('account_not_found', `account ${id} does not exist`, {
         details: { accountId: id, transferId: request.id },
       });

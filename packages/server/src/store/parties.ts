@@ -54,12 +54,10 @@ export async function ensureArcade(db: Db, clock: Clock, ids: Ids): Promise<Arca
     if (row) return { id: row.id, name: row.name, accountId: row.account_id, mintAccountId };
     const arcade = { id: ids.next(), name: 'coinop', accountId: ids.next(), mintAccountId };
     await insertAccount(tx, arcade.accountId, 'arcade', now);
-    await tx.query('INSERT INTO arcades (id, name, account_id, created_at) VALUES ($1, $2, $3, $4)', [
-      arcade.id,
-      arcade.name,
-      arcade.accountId,
-      now,
-    ]);
+    await tx.query(
+      'INSERT INTO arcades (id, name, account_id, created_at) VALUES ($1, $2, $3, $4)',
+      [arcade.id, arcade.name, arcade.accountId, now],
+    );
     return arcade;
   });
 }
@@ -86,7 +84,14 @@ export async function createPlayer(
       await tx.query(
         `INSERT INTO players (id, wallet, name, avatar_url, account_id, created_at)
          VALUES ($1, $2, $3, $4, $5, $6)`,
-        [player.id, player.wallet, player.name, player.avatarUrl, player.accountId, player.createdAt],
+        [
+          player.id,
+          player.wallet,
+          player.name,
+          player.avatarUrl,
+          player.accountId,
+          player.createdAt,
+        ],
       );
     });
   } catch (error) {
@@ -131,7 +136,10 @@ export async function findPlayer(q: Queryable, id: string): Promise<PlayerRecord
   return rows[0] ? toPlayer(rows[0]) : null;
 }
 
-export async function findPlayerByWallet(q: Queryable, wallet: string): Promise<PlayerRecord | null> {
+export async function findPlayerByWallet(
+  q: Queryable,
+  wallet: string,
+): Promise<PlayerRecord | null> {
   const rows = await q.query<PlayerRow>(`SELECT ${PLAYER_COLUMNS} FROM players WHERE wallet = $1`, [
     normalizeWallet(wallet),
   ]);
@@ -174,7 +182,9 @@ export async function findDeveloper(q: Queryable, id: string): Promise<Developer
     [id],
   );
   const r = rows[0];
-  return r ? { id: r.id, wallet: r.wallet, accountId: r.account_id, createdAt: r.created_at } : null;
+  return r
+    ? { id: r.id, wallet: r.wallet, accountId: r.account_id, createdAt: r.created_at }
+    : null;
 }
 
 /** A new API key for a developer. The whole key is returned once; only its hash is stored. */

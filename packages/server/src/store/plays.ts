@@ -79,7 +79,11 @@ export async function insertPlay(
   );
 }
 
-export async function findPlay(q: Queryable, gameId: string, playId: string): Promise<StoredPlay | null> {
+export async function findPlay(
+  q: Queryable,
+  gameId: string,
+  playId: string,
+): Promise<StoredPlay | null> {
   const rows = await q.query<PlayRow>(
     `SELECT ${PLAY_COLUMNS} FROM plays WHERE id = $1 AND game_id = $2`,
     [playId, gameId],
@@ -89,7 +93,11 @@ export async function findPlay(q: Queryable, gameId: string, playId: string): Pr
 }
 
 /** Locks the play row for the rest of the transaction; null if the game has no such play. */
-export async function lockPlay(tx: Queryable, gameId: string, playId: string): Promise<StoredPlay | null> {
+export async function lockPlay(
+  tx: Queryable,
+  gameId: string,
+  playId: string,
+): Promise<StoredPlay | null> {
   const rows = await tx.query<PlayRow>(
     `SELECT ${PLAY_COLUMNS} FROM plays WHERE id = $1 AND game_id = $2 FOR UPDATE`,
     [playId, gameId],
@@ -117,14 +125,22 @@ export async function setPlayStatus(
   status: PlayStatus,
   now: Date,
 ): Promise<void> {
-  await tx.query('UPDATE plays SET status = $2, updated_at = $3 WHERE id = $1', [playId, status, now], 'plays_set_status');
+  await tx.query(
+    'UPDATE plays SET status = $2, updated_at = $3 WHERE id = $1',
+    [playId, status, now],
+    'plays_set_status',
+  );
 }
 
 /**
  * Open plays past their expiry, oldest first, locked; rows another process is already settling
  * are skipped, so several API processes can sweep at once.
  */
-export async function lockExpiredPlays(tx: Queryable, now: Date, limit: number): Promise<StoredPlay[]> {
+export async function lockExpiredPlays(
+  tx: Queryable,
+  now: Date,
+  limit: number,
+): Promise<StoredPlay[]> {
   const rows = await tx.query<PlayRow>(
     `SELECT ${PLAY_COLUMNS} FROM plays WHERE status = 'open' AND expires_at <= $1
      ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED`,

@@ -25,7 +25,8 @@ describe.each(storeVariants())('game server auth and bad input on %s', (variant)
     await api.close();
   });
 
-  const playUrl = (g: GameFixture, arcadeId = g.arcadeId) => `/arcades/${arcadeId}/games/${g.gameId}/play`;
+  const playUrl = (g: GameFixture, arcadeId = g.arcadeId) =>
+    `/arcades/${arcadeId}/games/${g.gameId}/play`;
   const validPlay = () => ({ playerId: player.playerId, leaderboardId: game.tiers[0]!.id });
   const countPlays = async () =>
     Number((await api.db.query<{ n: bigint }>('SELECT count(*)::bigint AS n FROM plays'))[0]!.n);
@@ -35,7 +36,11 @@ describe.each(storeVariants())('game server auth and bad input on %s', (variant)
       const res = await api.app.inject({
         method: 'POST',
         url: '/oauth/writetoken',
-        payload: { clientId: game.clientId, clientSecret: game.clientSecret, environment: 'nonproduction' },
+        payload: {
+          clientId: game.clientId,
+          clientSecret: game.clientSecret,
+          environment: 'nonproduction',
+        },
       });
       expect(res.statusCode).toBe(200);
       expect(res.json()).toMatchObject({
@@ -95,7 +100,11 @@ describe.each(storeVariants())('game server auth and bad input on %s', (variant)
     it('refuses an expired token, saying so', async () => {
       const key = api.app.arcade.writeTokenKey;
       const past = Math.floor(api.clock.now().getTime() / 1000) - 7200;
-      const expired = await new SignJWT({ developerId: game.developerId, gameId: game.gameId, arcadeId: game.arcadeId })
+      const expired = await new SignJWT({
+        developerId: game.developerId,
+        gameId: game.gameId,
+        arcadeId: game.arcadeId,
+      })
         .setProtectedHeader({ alg: 'HS256' })
         .setIssuer('coinop:api')
         .setAudience('coinop:write')
@@ -112,7 +121,11 @@ describe.each(storeVariants())('game server auth and bad input on %s', (variant)
     });
 
     it('refuses a token signed with another key', async () => {
-      const forged = await new SignJWT({ developerId: game.developerId, gameId: game.gameId, arcadeId: game.arcadeId })
+      const forged = await new SignJWT({
+        developerId: game.developerId,
+        gameId: game.gameId,
+        arcadeId: game.arcadeId,
+      })
         .setProtectedHeader({ alg: 'HS256' })
         .setIssuer('coinop:api')
         .setAudience('coinop:write')
@@ -133,7 +146,10 @@ describe.each(storeVariants())('game server auth and bad input on %s', (variant)
         code: 'token_scope_mismatch',
         message: `this write token is for game ${other.gameId}, not game ${game.gameId}`,
       });
-      const unknownGame = await send(`Bearer ${token}`, `/arcades/${game.arcadeId}/games/${randomUUID()}/play`);
+      const unknownGame = await send(
+        `Bearer ${token}`,
+        `/arcades/${game.arcadeId}/games/${randomUUID()}/play`,
+      );
       expect(unknownGame.statusCode).toBe(404);
       expect(unknownGame.json().code).toBe('game_not_found');
       const unknownArcade = await send(`Bearer ${token}`, playUrl(game, randomUUID()));
@@ -147,13 +163,42 @@ describe.each(storeVariants())('game server auth and bad input on %s', (variant)
     const auth = () => ({ authorization: `Bearer ${token}` });
 
     it.each<[string, unknown, number, string, string]>([
-      ['a non-UUID playerId', { playerId: 'bob', leaderboardId: randomUUID() }, 400, 'validation_failed', 'playerId'],
-      ['a missing leaderboardId', { playerId: randomUUID() }, 400, 'validation_failed', 'leaderboardId'],
-      ['an unknown field', { playerId: randomUUID(), leaderboardId: randomUUID(), cost: 0 }, 400, 'validation_failed', 'cost'],
-      ['a numeric playerId', { playerId: 7, leaderboardId: randomUUID() }, 400, 'validation_failed', 'playerId'],
+      [
+        'a non-UUID playerId',
+        { playerId: 'bob', leaderboardId: randomUUID() },
+        400,
+        'validation_failed',
+        'playerId',
+      ],
+      [
+        'a missing leaderboardId',
+        { playerId: randomUUID() },
+        400,
+        'validation_failed',
+        'leaderboardId',
+      ],
+      [
+        'an unknown field',
+        { playerId: randomUUID(), leaderboardId: randomUUID(), cost: 0 },
+        400,
+        'validation_failed',
+        'cost',
+      ],
+      [
+        'a numeric playerId',
+        { playerId: 7, leaderboardId: randomUUID() },
+        400,
+        'validation_failed',
+        'playerId',
+      ],
       ['an array body', [1, 2], 400, 'validation_failed', 'body'],
     ])('play with %s → %s naming the field', async (_name, payload, status, code, field) => {
-      const res = await api.app.inject({ method: 'POST', url: playUrl(game), headers: auth(), payload: payload as object });
+      const res = await api.app.inject({
+        method: 'POST',
+        url: playUrl(game),
+        headers: auth(),
+        payload: payload as object,
+      });
       expect(res.statusCode).toBe(status);
       expect(res.headers['content-type']).toContain('application/problem+json');
       expect(res.json()).toMatchObject({ code });
@@ -211,7 +256,12 @@ describe.each(storeVariants())('game server auth and bad input on %s', (variant)
       ['a string', '12'],
       ['null', null],
     ])('score %s → 400 naming score, nothing settled', async (_name, score) => {
-      const opened = await api.app.inject({ method: 'POST', url: playUrl(game), headers: auth(), payload: validPlay() });
+      const opened = await api.app.inject({
+        method: 'POST',
+        url: playUrl(game),
+        headers: auth(),
+        payload: validPlay(),
+      });
       const playId = opened.json().id as string;
       const res = await api.app.inject({
         method: 'POST',
@@ -222,7 +272,10 @@ describe.each(storeVariants())('game server auth and bad input on %s', (variant)
       expect(res.statusCode).toBe(400);
       expect(res.json().code).toBe('validation_failed');
       expect(res.json().message).toContain('score');
-      const [row] = await api.db.query<{ status: string }>('SELECT status FROM plays WHERE id = $1', [playId]);
+      const [row] = await api.db.query<{ status: string }>(
+        'SELECT status FROM plays WHERE id = $1',
+        [playId],
+      );
       expect(row?.status).toBe('open');
     });
 

@@ -1,7 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApi, type TestApi } from '../fixtures/app.js';
 import { storeVariants } from '../fixtures/db.js';
-import { balanceOf, fundedPlayer, gameWithTiers, writeToken, type GameFixture } from '../fixtures/arcade.js';
+import {
+  balanceOf,
+  fundedPlayer,
+  gameWithTiers,
+  writeToken,
+  type GameFixture,
+} from '../fixtures/arcade.js';
 import { expectLedgerBalanced } from '../fixtures/invariants.js';
 
 const HST = 100_000_000n;
@@ -70,7 +76,10 @@ describe.each(storeVariants())('plays and scores on %s', (variant) => {
     expect(plays).toHaveLength(0);
     const escrows = await api.db.query("SELECT id FROM accounts WHERE kind = 'escrow'");
     expect(escrows).toHaveLength(0);
-    expect(await balanceOf(api, bob.accountId)).toMatchObject({ available: 999_999_999n, pending: 0n });
+    expect(await balanceOf(api, bob.accountId)).toMatchObject({
+      available: 999_999_999n,
+      pending: 0n,
+    });
   });
 
   it('settles a score on an empty board: 90% developer, 10% arcade', async () => {
@@ -94,7 +103,11 @@ describe.each(storeVariants())('plays and scores on %s', (variant) => {
   });
 
   it('pays the leaders at the time of the play 70% equally, with remainders to the arcade', async () => {
-    const leaders = [await fundedPlayer(api, 10), await fundedPlayer(api, 10), await fundedPlayer(api, 10)];
+    const leaders = [
+      await fundedPlayer(api, 10),
+      await fundedPlayer(api, 10),
+      await fundedPlayer(api, 10),
+    ];
     for (const [i, leader] of leaders.entries()) {
       const p = (await play(leader.playerId)).json();
       expect((await score(p.id, 100 + i)).statusCode).toBe(200);
@@ -131,7 +144,11 @@ describe.each(storeVariants())('plays and scores on %s', (variant) => {
   });
 
   it('ranks by best score per player, ties to the earlier score', async () => {
-    const [a, b, c] = [await fundedPlayer(api, 50), await fundedPlayer(api, 50), await fundedPlayer(api, 50)];
+    const [a, b, c] = [
+      await fundedPlayer(api, 50),
+      await fundedPlayer(api, 50),
+      await fundedPlayer(api, 50),
+    ];
     const submit = async (who: { playerId: string }, value: number) =>
       (await score((await play(who.playerId)).json().id, value)).json();
     expect(await submit(a, 50)).toMatchObject({ leaderRank: 1 });
@@ -140,7 +157,9 @@ describe.each(storeVariants())('plays and scores on %s', (variant) => {
     expect(await submit(a, 10)).toMatchObject({ leaderRank: 3 }); // b 70, c 50 beat 10
     const last = await submit(a, 80);
     expect(last).toMatchObject({ leaderRank: 1, isWinner: true });
-    expect(last.leaders.map((l: { playerId: string; score: number }) => [l.playerId, l.score])).toEqual([
+    expect(
+      last.leaders.map((l: { playerId: string; score: number }) => [l.playerId, l.score]),
+    ).toEqual([
       [a.playerId, 80],
       [b.playerId, 70],
       [c.playerId, 50],
@@ -153,7 +172,10 @@ describe.each(storeVariants())('plays and scores on %s', (variant) => {
     expect((await score(p.id, 5)).statusCode).toBe(200);
     const again = await score(p.id, 6);
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toMatchObject({ code: 'play_already_scored', message: `play ${p.id} already has a score` });
+    expect(again.json()).toMatchObject({
+      code: 'play_already_scored',
+      message: `play ${p.id} already has a score`,
+    });
     const rows = await api.db.query('SELECT id FROM scores WHERE play_id = $1', [p.id]);
     expect(rows).toHaveLength(1);
   });
@@ -175,7 +197,9 @@ describe.each(storeVariants())('plays and scores on %s', (variant) => {
     expect(late.statusCode).toBe(409);
     expect(late.json().code).toBe('play_expired');
     expect(await api.app.arcade.settleExpiredPlays()).toBe(1);
-    const [row] = await api.db.query<{ status: string }>('SELECT status FROM plays WHERE id = $1', [p.id]);
+    const [row] = await api.db.query<{ status: string }>('SELECT status FROM plays WHERE id = $1', [
+      p.id,
+    ]);
     expect(row?.status).toBe('expired');
     expect(await balanceOf(api, alice.accountId)).toMatchObject({ available: 0n, pending: 0n });
     expect((await balanceOf(api, game.developerAccountId)).creditsPosted).toBe(9n * HST);
@@ -188,7 +212,10 @@ describe.each(storeVariants())('plays and scores on %s', (variant) => {
     const second = await play(alice.playerId, game.tiers[1]!.id, { 'idempotency-key': 'k-1' });
     expect(second.statusCode).toBe(200);
     expect(second.json().id).toBe(first.json().id);
-    expect(await balanceOf(api, alice.accountId)).toMatchObject({ available: 15n * HST, pending: 10n * HST });
+    expect(await balanceOf(api, alice.accountId)).toMatchObject({
+      available: 15n * HST,
+      pending: 10n * HST,
+    });
     const other = await play(alice.playerId, game.tiers[0]!.id, { 'idempotency-key': 'k-1' });
     expect(other.statusCode).toBe(422);
     expect(other.json().code).toBe('idempotency_key_reused');
@@ -211,7 +238,10 @@ describe.each(storeVariants())('plays and scores on %s', (variant) => {
     const codes = results.map((r) => r.statusCode);
     expect(codes.filter((c) => c === 200)).toHaveLength(10);
     expect(codes.filter((c) => c === 402)).toHaveLength(40);
-    expect(await balanceOf(api, alice.accountId)).toMatchObject({ available: 0n, pending: 100n * HST });
+    expect(await balanceOf(api, alice.accountId)).toMatchObject({
+      available: 0n,
+      pending: 100n * HST,
+    });
     const [count] = await api.db.query<{ n: bigint }>('SELECT count(*)::bigint AS n FROM plays');
     expect(BigInt(count!.n)).toBe(10n);
   });
@@ -226,13 +256,25 @@ describe.each(storeVariants())('plays and scores on %s', (variant) => {
     });
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body).toMatchObject({ id: game.gameId, playerId: game.developerId, scoreDisplay: 'NORMAL' });
+    expect(body).toMatchObject({
+      id: game.gameId,
+      playerId: game.developerId,
+      scoreDisplay: 'NORMAL',
+    });
     expect(body.leaderboards).toEqual([
-      expect.objectContaining({ id: game.tiers[0]!.id, cost: 1, currency: 'HST', formattedCostString: '1 HST', leaders: [] }),
+      expect.objectContaining({
+        id: game.tiers[0]!.id,
+        cost: 1,
+        currency: 'HST',
+        formattedCostString: '1 HST',
+        leaders: [],
+      }),
       expect.objectContaining({
         id: game.tiers[1]!.id,
         cost: 10,
-        leaders: [expect.objectContaining({ playerId: alice.playerId, name: 'Alice', score: 12.5 })],
+        leaders: [
+          expect.objectContaining({ playerId: alice.playerId, name: 'Alice', score: 12.5 }),
+        ],
       }),
     ]);
   });
@@ -244,7 +286,11 @@ describe.each(storeVariants())('REVERSE boards on %s', (variant) => {
     try {
       const game = await gameWithTiers(api, { costs: [1], scoreDisplay: 'REVERSE' });
       const token = await writeToken(api, game);
-      const players = [await fundedPlayer(api, 5), await fundedPlayer(api, 5), await fundedPlayer(api, 5)];
+      const players = [
+        await fundedPlayer(api, 5),
+        await fundedPlayer(api, 5),
+        await fundedPlayer(api, 5),
+      ];
       const ranks: number[] = [];
       let leaders: { score: number }[] = [];
       for (const [i, value] of [30.5, 12, 99].entries()) {

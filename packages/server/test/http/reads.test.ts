@@ -20,10 +20,20 @@ describe.each(storeVariants())('game server reads on %s', (variant) => {
   const playAndScore = async (playerId: string, score: number | null): Promise<string> => {
     const headers = { authorization: `Bearer ${token}` };
     const leaderboardId = game.tiers[0]!.id;
-    const play = await api.app.inject({ method: 'POST', url: `${base()}/play`, headers, payload: { playerId, leaderboardId } });
+    const play = await api.app.inject({
+      method: 'POST',
+      url: `${base()}/play`,
+      headers,
+      payload: { playerId, leaderboardId },
+    });
     const playId = play.json().id as string;
     if (score !== null) {
-      await api.app.inject({ method: 'POST', url: `${base()}/score`, headers, payload: { playId, leaderboardId, score } });
+      await api.app.inject({
+        method: 'POST',
+        url: `${base()}/score`,
+        headers,
+        payload: { playId, leaderboardId, score },
+      });
     }
     return playId;
   };
@@ -46,7 +56,9 @@ describe.each(storeVariants())('game server reads on %s', (variant) => {
   it('lists the leaders of a tier', async () => {
     const res = await get(`${base()}/leaders/${game.tiers[0]!.id}`);
     expect(res.statusCode).toBe(200);
-    expect(res.json().leaders.map((l: { name: string; score: number }) => [l.name, l.score])).toEqual([
+    expect(
+      res.json().leaders.map((l: { name: string; score: number }) => [l.name, l.score]),
+    ).toEqual([
       ['Lea', 300],
       ['Cha', 200],
     ]);
@@ -54,15 +66,34 @@ describe.each(storeVariants())('game server reads on %s', (variant) => {
 
   it("gives a player's top score and rank, or null when they have none", async () => {
     const res = await get(`${base()}/topscore/${game.tiers[0]!.id}/${challenger.playerId}`);
-    expect(res.json()).toEqual({ userId: challenger.playerId, leaderboardId: game.tiers[0]!.id, value: 200, rank: 2 });
+    expect(res.json()).toEqual({
+      userId: challenger.playerId,
+      leaderboardId: game.tiers[0]!.id,
+      value: 200,
+      rank: 2,
+    });
     const none = await get(`${base()}/topscore/${game.tiers[1]!.id}/${challenger.playerId}`);
-    expect(none.json()).toEqual({ userId: challenger.playerId, leaderboardId: game.tiers[1]!.id, value: null, rank: null });
+    expect(none.json()).toEqual({
+      userId: challenger.playerId,
+      leaderboardId: game.tiers[1]!.id,
+      value: null,
+      rank: null,
+    });
   });
 
   it("shows the game with one player's standing on each tier", async () => {
-    const res = await get(`/arcades/${game.arcadeId}/developergames/${game.gameId}/player/${leader.playerId}`);
+    const res = await get(
+      `/arcades/${game.arcadeId}/developergames/${game.gameId}/player/${leader.playerId}`,
+    );
     expect(res.statusCode).toBe(200);
-    expect(res.json().leaderboards.map((b: { playerBestScore: number | null; playerRank: number | null }) => [b.playerBestScore, b.playerRank])).toEqual([
+    expect(
+      res
+        .json()
+        .leaderboards.map((b: { playerBestScore: number | null; playerRank: number | null }) => [
+          b.playerBestScore,
+          b.playerRank,
+        ]),
+    ).toEqual([
       [300, 1],
       [null, null],
     ]);
@@ -79,10 +110,18 @@ describe.each(storeVariants())('game server reads on %s', (variant) => {
       ['Cha', 7],
     ]);
     expect(events[0]!.details).toMatchObject({ userId: leader.playerId, payeeHandle: 'Lea' });
-    const page = await get(`${base()}/payouts/${leader.playerId}?limit=1&starting_after=${events[0]!.eventId}`);
-    expect(page.json().events.map((e: { eventId: string }) => e.eventId)).toEqual([events[1]!.eventId]);
-    const back = await get(`${base()}/payouts/${leader.playerId}?limit=1&endingBefore=${events[1]!.eventId}`);
-    expect(back.json().events.map((e: { eventId: string }) => e.eventId)).toEqual([events[0]!.eventId]);
+    const page = await get(
+      `${base()}/payouts/${leader.playerId}?limit=1&starting_after=${events[0]!.eventId}`,
+    );
+    expect(page.json().events.map((e: { eventId: string }) => e.eventId)).toEqual([
+      events[1]!.eventId,
+    ]);
+    const back = await get(
+      `${base()}/payouts/${leader.playerId}?limit=1&endingBefore=${events[1]!.eventId}`,
+    );
+    expect(back.json().events.map((e: { eventId: string }) => e.eventId)).toEqual([
+      events[0]!.eventId,
+    ]);
     const bad = await get(`${base()}/payouts/${leader.playerId}?limit=101`);
     expect(bad.statusCode).toBe(400);
   });
@@ -90,9 +129,19 @@ describe.each(storeVariants())('game server reads on %s', (variant) => {
   it('returns a play and the state of its lock transfer', async () => {
     const open = await playAndScore(challenger.playerId, null);
     const play = await get(`${base()}/play/${open}`);
-    expect(play.json()).toMatchObject({ id: open, status: 'open', cost: 10, playerId: challenger.playerId });
+    expect(play.json()).toMatchObject({
+      id: open,
+      status: 'open',
+      cost: 10,
+      playerId: challenger.playerId,
+    });
     const pending = await get(`${base()}/play/${open}/transaction`);
-    expect(pending.json()).toMatchObject({ playId: open, status: 'pending', amount: 10, tx: play.json().ilpRegistrationId });
+    expect(pending.json()).toMatchObject({
+      playId: open,
+      status: 'pending',
+      amount: 10,
+      tx: play.json().ilpRegistrationId,
+    });
     const settled = await get(`${base()}/play/${challengerPlayId}/transaction`);
     expect(settled.json().status).toBe('posted');
     expect((await get(`${base()}/play/${leaderPlayId}`)).json().status).toBe('scored');
@@ -106,7 +155,13 @@ describe.each(storeVariants())('game server reads on %s', (variant) => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     // 100 − 10 (own play) + 7 + 3.5 payouts; nothing locked.
-    expect(body).toMatchObject({ id: leader.playerId, name: 'Lea', balance: 100.5, pending: 0, currency: 'HST' });
+    expect(body).toMatchObject({
+      id: leader.playerId,
+      name: 'Lea',
+      balance: 100.5,
+      pending: 0,
+      currency: 'HST',
+    });
     expect(body.avatar).toMatch(/^data:image\/svg\+xml;base64,/);
     const missing = await get(`/players/${randomUUID()}/details`);
     expect(missing.statusCode).toBe(404);

@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -33,5 +34,38 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = cleanEnv()): Pro
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** A `coinop serve` child process, its log messages, and the URL it said it listens on. */
+export interface ServeChild {
+  child: ChildProcessWithoutNullStreams;
+  url: string;
+  messages: string[];
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+/** Starts `coinop serve …args` and resolves once it logs its API URL. */
+export function serve(args: string[]): Promise<ServeChild> {
+  const child = spawn(process.execPath, [CLI_PATH, 'serve', ...args], {
+    env: cleanEnv(),
+    stdio: 'pipe',
+  });
+  const messages: string[] = [];
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.on('line', (line) => {
+      const { msg } = JSON.parse(line) as { msg: string };
+      messages.push(msg);
+      const url = /^coinop api listening on (\S+)$/.exec(msg)?.[1];
+      if (url) resolve({ child, url, messages, stderr: () => stderr, exited });
+    });
+    void exited.then((code) =>
+      reject(new Error(`serve exited ${code} before listening: ${stderr}`)),
+    );
   });
 }

@@ -1,46 +1,12 @@
-import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../src/config.js';
 import { startServer } from '../../src/main.js';
-import { CLI_PATH, cleanEnv, runCli } from './run-cli.js';
-
-/** A `coinop serve` child process, its log messages, and the URL it said it listens on. */
-interface ServeChild {
-  child: ChildProcessWithoutNullStreams;
-  url: string;
-  messages: string[];
-  stderr: () => string;
-  exited: Promise<number | null>;
-}
-
-/** Starts `coinop serve …args` and resolves once it logs its API URL. */
-function serve(args: string[]): Promise<ServeChild> {
-  const child = spawn(process.execPath, [CLI_PATH, 'serve', ...args], {
-    env: cleanEnv(),
-    stdio: 'pipe',
-  });
-  const messages: string[] = [];
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-  return new Promise((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout });
-    lines.on('line', (line) => {
-      const { msg } = JSON.parse(line) as { msg: string };
-      messages.push(msg);
-      const url = /^coinop api listening on (\S+)$/.exec(msg)?.[1];
-      if (url) resolve({ child, url, messages, stderr: () => stderr, exited });
-    });
-    void exited.then((code) =>
-      reject(new Error(`serve exited ${code} before listening: ${stderr}`)),
-    );
-  });
-}
+import { runCli, serve } from './run-cli.js';
 
 describe('coinop serve', () => {
   let dataDir: string;

@@ -8,6 +8,7 @@ import { openApiPlugin } from './http/openapi.js';
 import { gameServerPlugin } from './http/game-server.js';
 import { registrationPlugin } from './http/registration.js';
 import { adminPlugin } from './http/admin.js';
+import { DEVELOPER_PREFIX, developerPlugin } from './http/developer.js';
 import { Arcade } from './services/arcade.js';
 import { sharedSchemas } from './http/schemas.js';
 
@@ -52,5 +53,6 @@ export async function buildApi(config: Config, deps: ApiDeps): Promise<FastifyIn
   await app.register(gameServerPlugin);
   await app.register(registrationPlugin);
   await app.register(adminPlugin, { adminToken: deps.adminToken });
+  await app.register(developerPlugin, { prefix: DEVELOPER_PREFIX });
   return app;
 }

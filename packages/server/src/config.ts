@@ -1,10 +1,37 @@
 import { resolve } from 'node:path';
 import { DEFAULT_SPLIT_RULE, assertSplitRule, type SplitRule } from '@coinop/core';
 
+/** The listeners one coinop process can run: the arcade API and the player sign-in service. */
+export const SERVICES = ['api', 'auth'] as const;
+export type Service = (typeof SERVICES)[number];
+
 /** Every setting of a running coinop, typed and frozen. The only module that reads the environment. */
 export interface Config {
   readonly host: string;
   readonly apiPort: number;
+  /** The listeners this process starts (`--services`); the others may run in other processes. */
+  readonly services: readonly Service[];
+  /** Port of the player sign-in service ({auth_url}). */
+  readonly authPort: number;
+  /** Public host[:port] of the sign-in service: the SIWE domain; tokens' iss is https://{it}/. */
+  readonly authIssuer: string;
+  /** Player-token claims are named https://{claimsNamespace}/playerId, … (spec 5.3). */
+  readonly claimsNamespace: string;
+  readonly playerTokenTtlSeconds: number;
+  /** Longest lifetime of a player token minted by `coinop admin player token`. */
+  readonly playerTokenTtlMaxSeconds: number;
+  /** A signing key older than this is retired when next used; it stays published meanwhile. */
+  readonly keyRotationDays: number;
+  /** Browser origins allowed to call the sign-in service and the developer endpoints (CORS). */
+  readonly webOrigins: readonly string[];
+  /** JSON-RPC URL of the wallets' chain; when set, contract wallets sign in through EIP-1271. */
+  readonly chainRpcUrl: string | null;
+  readonly chainRpcTimeoutMs: number;
+  readonly siweChallengeTtlSeconds: number;
+  readonly cliLoginTtlSeconds: number;
+  readonly cliPollIntervalSeconds: number;
+  /** Requests per minute one client address may make to each rate-limited sign-in route. */
+  readonly signinRateLimitPerMinute: number;
   /** Postgres URL; when null the embedded database lives in `dataDir`. */
   readonly databaseUrl: string | null;
   readonly dataDir: string;
@@ -34,6 +61,16 @@ export interface Config {
 export const DEFAULTS = {
   host: '127.0.0.1', // Loopback: a fresh install exposes nothing until asked to.
   apiPort: 8080,
+  authPort: 8081,
+  services: SERVICES, // One process serves everything until an operator splits the listeners.
+  playerTokenTtlSeconds: 86_400, // A day: longer than a session; a game signs in again after.
+  playerTokenTtlMaxSeconds: 30 * 86_400, // Minted test tokens live a month at most.
+  keyRotationDays: 30, // Monthly keeps a leaked key's reach short without churning verifiers.
+  chainRpcTimeoutMs: 10_000, // An EIP-1271 check is one eth_call.
+  siweChallengeTtlSeconds: 300, // Five minutes to read and sign the message in a wallet.
+  cliLoginTtlSeconds: 600, // Ten minutes to open the page, connect a wallet and approve.
+  cliPollIntervalSeconds: 5, // RFC 8628 §3.5's default polling interval.
+  signinRateLimitPerMinute: 60, // A person signs in a few times; a poller asks 12 times a minute.
   dataDir: './.coinop',
   databasePoolSize: 20, // Enough for 50 concurrent clients without starving Postgres' 100 slots.
   writeTokenTtlSeconds: 3600, // An hour: the SDKs refresh at half-life.
@@ -75,6 +112,14 @@ export const FLAG_ENV = {
   playTtlSeconds: ['--play-ttl', 'COINOP_PLAY_TTL'],
   splitRule: ['--split', 'COINOP_SPLIT'],
   logLevel: ['--log-level', 'COINOP_LOG_LEVEL'],
+  services: ['--services', 'COINOP_SERVICES'],
+  authPort: ['--auth-port', 'COINOP_AUTH_PORT'],
+  authIssuer: ['--auth-issuer', 'COINOP_AUTH_ISSUER'],
+  claimsNamespace: ['--claims-namespace', 'COINOP_CLAIMS_NAMESPACE'],
+  playerTokenTtlSeconds: ['--player-token-ttl', 'COINOP_PLAYER_TOKEN_TTL'],
+  keyRotationDays: ['--key-rotation-days', 'COINOP_KEY_ROTATION_DAYS'],
+  webOrigins: ['--web-origin', 'COINOP_WEB_ORIGINS'],
+  chainRpcUrl: ['--chain-rpc-url', 'COINOP_CHAIN_RPC_URL'],
 } as const;
 
 /**
@@ -100,7 +145,9 @@ export function loadConfig(
     if (v === undefined) return fallback;
     const n = Number(v);
     if (!Number.isInteger(n) || n < min || n > max) {
-      throw new ConfigError(`${describe(key)} must be a whole number from ${min} to ${max}, got ${String(v)}`);
+      throw new ConfigError(
+        `${describe(key)} must be a whole number from ${min} to ${max}, got ${String(v)}`,
+      );
     }
     return n;
   };
@@ -119,9 +166,32 @@ export function loadConfig(
     throw new ConfigError('--tls-cert and --tls-key (COINOP_TLS_CERT, COINOP_TLS_KEY) go together');
   }
 
+  const host = text('host') ?? DEFAULTS.host;
+  const authPort = int('authPort', DEFAULTS.authPort, 0, 65535);
+  const authIssuer = parseAuthIssuer(text('authIssuer'), host, authPort);
+
   return Object.freeze({
-    host: text('host') ?? DEFAULTS.host,
+    host,
     apiPort: int('apiPort', DEFAULTS.apiPort, 0, 65535),
+    services: parseServices(text('services')),
+    authPort,
+    authIssuer,
+    claimsNamespace: parseClaimsNamespace(text('claimsNamespace'), authIssuer),
+    playerTokenTtlSeconds: int(
+      'playerTokenTtlSeconds',
+      DEFAULTS.playerTokenTtlSeconds,
+      60,
+      DEFAULTS.playerTokenTtlMaxSeconds,
+    ),
+    playerTokenTtlMaxSeconds: DEFAULTS.playerTokenTtlMaxSeconds,
+    keyRotationDays: int('keyRotationDays', DEFAULTS.keyRotationDays, 1, 3650),
+    webOrigins: parseWebOrigins(text('webOrigins')),
+    chainRpcUrl: parseChainRpcUrl(text('chainRpcUrl')),
+    chainRpcTimeoutMs: DEFAULTS.chainRpcTimeoutMs,
+    siweChallengeTtlSeconds: DEFAULTS.siweChallengeTtlSeconds,
+    cliLoginTtlSeconds: DEFAULTS.cliLoginTtlSeconds,
+    cliPollIntervalSeconds: DEFAULTS.cliPollIntervalSeconds,
+    signinRateLimitPerMinute: DEFAULTS.signinRateLimitPerMinute,
     databaseUrl: text('databaseUrl'),
     dataDir: resolve(text('dataDir') ?? DEFAULTS.dataDir),
     databasePoolSize: int('databasePoolSize', DEFAULTS.databasePoolSize, 1, 1000),
@@ -154,7 +224,12 @@ function parseSplit(value: string | null): SplitRule {
   if (value === null) return DEFAULT_SPLIT_RULE;
   const parts = value.split('/').map(Number);
   const [leadersPercent, developerPercent, arcadePercent] = parts;
-  if (parts.length !== 3 || leadersPercent === undefined || developerPercent === undefined || arcadePercent === undefined) {
+  if (
+    parts.length !== 3 ||
+    leadersPercent === undefined ||
+    developerPercent === undefined ||
+    arcadePercent === undefined
+  ) {
     throw new ConfigError(`${describe('splitRule')} must look like 70/20/10, got ${value}`);
   }
   const rule = { leadersPercent, developerPercent, arcadePercent };
@@ -166,7 +241,86 @@ function parseSplit(value: string | null): SplitRule {
   return rule;
 }
 
-/** A config for tests and embedding: defaults, in-memory database, overrides applied. */
+/**
+ * Where the sign-in service says it is. An EIP-4361 domain is a DNS name, an IPv4 address or
+ * localhost, with an optional port; the default is the listen address, loopback for a wildcard.
+ */
+function parseAuthIssuer(value: string | null, host: string, authPort: number): string {
+  const listenHost = host === '0.0.0.0' || host.includes(':') ? 'localhost' : host;
+  const issuer = value ?? `${listenHost}:${authPort}`;
+  if (!ISSUER_PATTERN.test(issuer)) {
+    throw new ConfigError(
+      `${describe('authIssuer')} must be host[:port] (a DNS name with a dot, an IPv4 address or ` +
+        `localhost; no scheme or path), got ${issuer}`,
+    );
+  }
+  return issuer.toLowerCase();
+}
+const DNS_NAME = '([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]{2,63}';
+const ISSUER_PATTERN = new RegExp(
+  `^(localhost|(\\d{1,3}\\.){3}\\d{1,3}|${DNS_NAME})(:\\d{1,5})?$`,
+  'i',
+);
+
+/** The claim namespace defaults to the issuer's host, without its port. */
+function parseClaimsNamespace(value: string | null, authIssuer: string): string {
+  const namespace = value ?? authIssuer.replace(/:\d+$/, '');
+  if (!/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?(:\d{1,5})?$/i.test(namespace)) {
+    throw new ConfigError(
+      `${describe('claimsNamespace')} must be a host name such as example.com, got ${namespace}`,
+    );
+  }
+  return namespace;
+}
+
+function parseServices(value: string | null): readonly Service[] {
+  if (value === null) return DEFAULTS.services;
+  const names = value.split(',').map((s) => s.trim());
+  const unknown = names.filter((n) => !(SERVICES as readonly string[]).includes(n));
+  if (names.length === 0 || unknown.length > 0) {
+    throw new ConfigError(
+      `${describe('services')} must be a comma list of ${SERVICES.join(', ')}, got ${value}`,
+    );
+  }
+  return SERVICES.filter((s) => names.includes(s));
+}
+
+/** Each origin exactly as a browser sends it: scheme://host[:port], no path. */
+function parseWebOrigins(value: string | null): readonly string[] {
+  if (value === null) return [];
+  const origins = value
+    .split(',')
+    .map((o) => o.trim().replace(/\/+$/, ''))
+    .filter((o) => o !== '');
+  for (const origin of origins) {
+    const url = URL.canParse(origin) ? new URL(origin) : null;
+    if (url === null || !/^https?:$/.test(url.protocol) || url.origin !== origin) {
+      throw new ConfigError(
+        `${describe('webOrigins')} takes origins like https://arcade.example.com, got ${origin}`,
+      );
+    }
+  }
+  return [...new Set(origins)];
+}
+
+function parseChainRpcUrl(value: string | null): string | null {
+  if (value === null) return null;
+  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) {
+    throw new ConfigError(`${describe('chainRpcUrl')} must be an http(s) URL, got ${value}`);
+  }
+  return value;
+}
+
+/**
+ * A config for tests and embedding: defaults, in-memory database, overrides applied. The
+ * sign-in service picks a free port, so tests never contend for 8081.
+ */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return Object.freeze({ ...loadConfig({}, {}), dataDir: '', logLevel: 'silent', ...overrides });
+  return Object.freeze({
+    ...loadConfig({}, {}),
+    dataDir: '',
+    logLevel: 'silent',
+    authPort: 0,
+    ...overrides,
+  });
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildApi } from './app.js';
 import type { Config } from './config.js';
+import { buildAuth } from './signin/app.js';
 import { generateSecret } from './auth/secrets.js';
 import { systemClock, uuidIds } from './ids.js';
 import type { Db } from './store/db.js';
@@ -21,17 +22,25 @@ const WRITE_TOKEN_KEY_BYTES = 32; // HMAC-SHA256 key: as long as the hash.
 
 /** A started coinop: the API's URL, and one call that stops everything in order. */
 export interface RunningServer {
-  /** Base URL of the arcade API ({base_url}), e.g. http://127.0.0.1:8080. */
+  /**
+   * Base URL of the arcade API ({base_url}), e.g. http://127.0.0.1:8080; the sign-in service's
+   * when this process runs only that (`--services auth`).
+   */
   readonly url: string;
-  /** Every listener by name (only `api` for now), each with its URL. */
+  /** Every listener by name (`api`, `auth`), each with its URL. */
   readonly urls: Readonly<Record<string, string>>;
-  /** The API's Fastify instance, for embedding and tests (`api.arcade` reaches storage). */
+  /**
+   * The API's Fastify instance, for embedding and tests (`api.arcade` reaches storage). Throws a
+   * TypeError when this process does not run the API.
+   */
   readonly api: FastifyInstance;
+  /** The sign-in service's Fastify instance; throws a TypeError when it does not run here. */
+  readonly auth: FastifyInstance;
   /** Closes the listeners, then the database. Safe to call more than once. */
   close(): Promise<void>;
 }
 
-/** One HTTP listener of the process. The sign-in service and web app join as more of these. */
+/** One HTTP listener of the process: the API, the sign-in service (and later the web app). */
 interface Listener {
   readonly name: string;
   readonly app: FastifyInstance;
@@ -57,25 +66,41 @@ export async function startServer(config: Config): Promise<RunningServer> {
 
   try {
     await migrate(db);
-    const writeTokenKey = await ensureServerSecret(db, WRITE_TOKEN_KEY_NAME, WRITE_TOKEN_KEY_BYTES);
-    const admin = await loadAdminToken(config);
     const https = await loadTls(config);
-    const api = await buildApi(config, {
-      db,
-      clock: systemClock,
-      ids: uuidIds,
-      writeTokenKey,
-      adminToken: admin.token,
-      https,
-    });
-    listeners.push({ name: 'api', app: api, port: config.apiPort });
-    const log = api.log;
+    let api: FastifyInstance | null = null;
+    let admin: AdminToken | null = null;
+    if (config.services.includes('api')) {
+      const writeTokenKey = await ensureServerSecret(
+        db,
+        WRITE_TOKEN_KEY_NAME,
+        WRITE_TOKEN_KEY_BYTES,
+      );
+      admin = await loadAdminToken(config);
+      api = await buildApi(config, {
+        db,
+        clock: systemClock,
+        ids: uuidIds,
+        writeTokenKey,
+        adminToken: admin.token,
+        https,
+      });
+      listeners.push({ name: 'api', app: api, port: config.apiPort });
+    }
+    let auth: FastifyInstance | null = null;
+    if (config.services.includes('auth')) {
+      auth = await buildAuth(config, { db, clock: systemClock, ids: uuidIds, https });
+      listeners.push({ name: 'auth', app: auth, port: config.authPort });
+    }
+    const log = (api ?? auth)?.log;
+    if (!log) throw new TypeError('config.services is empty');
 
-    if (admin.source !== 'config') warnAboutAdminToken(log, admin);
-    if (config.demo) {
+    if (admin && admin.source !== 'config') warnAboutAdminToken(log, admin);
+    if (config.demo && api) {
       log.warn('demo data is on (--demo): a demo developer, game and funded players are seeded');
       const demo = await seedDemo(api.arcade);
       for (const line of demo.lines) log.info(`demo: ${line}`);
+    } else if (config.demo) {
+      log.warn('--demo seeds through the api service, which this process does not run');
     }
 
     const urls: Record<string, string> = {};
@@ -86,10 +111,24 @@ export async function startServer(config: Config): Promise<RunningServer> {
         listenTextResolver: (address) => `coinop ${listener.name} listening on ${address}`,
       });
     }
-    const url = urls['api'];
-    if (url === undefined) throw new TypeError('the api listener did not start');
-    stopSweep = startExpirySweep(api, config.expirySweepIntervalSeconds * 1000);
-    return { url, urls, api, close };
+    const url = urls['api'] ?? urls['auth'];
+    if (url === undefined) throw new TypeError('no listener started');
+    if (api) stopSweep = startExpirySweep(api, config.expirySweepIntervalSeconds * 1000);
+    const running = (app: FastifyInstance | null, name: string): FastifyInstance => {
+      if (!app) throw new TypeError(`this process does not run the ${name} service`);
+      return app;
+    };
+    return {
+      url,
+      urls,
+      get api() {
+        return running(api, 'api');
+      },
+      get auth() {
+        return running(auth, 'auth');
+      },
+      close,
+    };
   } catch (error) {
     await close().catch(() => undefined);
     throw error;

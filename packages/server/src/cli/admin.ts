@@ -58,6 +58,25 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
     }),
   },
   {
+    words: ['player', 'token'],
+    description: 'mint a player token, to test a game server without a browser',
+    options: [
+      { flags: '--player <id>', description: 'player id', required: true },
+      { flags: '--ttl <seconds>', description: 'lifetime (default: --player-token-ttl)' },
+    ],
+    request: (v) => ({
+      method: 'POST',
+      path: `/admin/players/${id(v['player'])}/token`,
+      body: v['ttl'] === undefined ? {} : { ttl: numberOrText(v['ttl']) },
+    }),
+  },
+  {
+    words: ['keys', 'rotate'],
+    description: 'retire the player-token signing key and sign with a new one',
+    options: [],
+    request: () => ({ method: 'POST', path: '/admin/keys/rotate' }),
+  },
+  {
     words: ['hst', 'mint'],
     description: 'mint HST into an account',
     options: [

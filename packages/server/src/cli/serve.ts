@@ -19,6 +19,8 @@ const SERVE_FLAGS: {
     readonly env: FlagEnv[K][1];
     /** Placeholder of the value; absent for on/off flags. */
     readonly value?: string;
+    /** May be given more than once; the values reach config.ts as one comma list. */
+    readonly repeatable?: true;
     readonly description: string;
   };
 } = {
@@ -105,17 +107,77 @@ const SERVE_FLAGS: {
     value: 'level',
     description: 'fatal, error, warn, info, debug, trace or silent (default info)',
   },
+  services: {
+    flag: '--services',
+    env: 'COINOP_SERVICES',
+    value: 'list',
+    description: 'listeners to start: api, auth or api,auth (default api,auth)',
+  },
+  authPort: {
+    flag: '--auth-port',
+    env: 'COINOP_AUTH_PORT',
+    value: 'port',
+    description: 'player sign-in service port (default 8081; 0 picks a free one)',
+  },
+  authIssuer: {
+    flag: '--auth-issuer',
+    env: 'COINOP_AUTH_ISSUER',
+    value: 'host[:port]',
+    description:
+      "sign-in service's public address: token issuer and SIWE domain (default host:auth-port)",
+  },
+  claimsNamespace: {
+    flag: '--claims-namespace',
+    env: 'COINOP_CLAIMS_NAMESPACE',
+    value: 'host',
+    description: 'player token claims are https://<host>/playerId, ... (default the issuer host)',
+  },
+  playerTokenTtlSeconds: {
+    flag: '--player-token-ttl',
+    env: 'COINOP_PLAYER_TOKEN_TTL',
+    value: 'seconds',
+    description: 'player token lifetime (default 86400)',
+  },
+  keyRotationDays: {
+    flag: '--key-rotation-days',
+    env: 'COINOP_KEY_ROTATION_DAYS',
+    value: 'days',
+    description: 'retire the token signing key after this many days (default 30)',
+  },
+  webOrigins: {
+    flag: '--web-origin',
+    env: 'COINOP_WEB_ORIGINS',
+    value: 'origin',
+    repeatable: true,
+    description:
+      'browser origin allowed to call sign-in and developer routes (CORS); repeat or comma list',
+  },
+  chainRpcUrl: {
+    flag: '--chain-rpc-url',
+    env: 'COINOP_CHAIN_RPC_URL',
+    value: 'url',
+    description: 'chain JSON-RPC URL: lets contract wallets sign in (EIP-1271)',
+  },
 };
 
 export function addServeCommand(program: Command): void {
-  const serve = program.command('serve').description('start the arcade API');
+  const serve = program
+    .command('serve')
+    .description('start the arcade API and the player sign-in service');
   const attributes: [keyof FlagEnv, string][] = [];
   for (const [key, spec] of Object.entries(SERVE_FLAGS) as [
     keyof FlagEnv,
     (typeof SERVE_FLAGS)[keyof FlagEnv],
   ][]) {
     const flags = spec.value === undefined ? spec.flag : `${spec.flag} <${spec.value}>`;
-    serve.option(flags, `${spec.description} [env ${spec.env}]`);
+    const description = `${spec.description} [env ${spec.env}]`;
+    if (spec.repeatable) {
+      serve.option(flags, description, (value: string, previous: string | undefined) =>
+        previous === undefined ? value : `${previous},${value}`,
+      );
+    } else {
+      serve.option(flags, description);
+    }
     attributes.push([key, camelCase(spec.flag)]);
   }
   serve.action(async (values: Record<string, string | boolean | undefined>) => {

@@ -5,6 +5,8 @@ import { timingSafeEqual } from 'node:crypto';
 import { CoinopError, parseHst } from '@coinop/core';
 import { hashSecret } from '../auth/secrets.js';
 import type { GameRecord } from '../store/games.js';
+import { mintPlayerToken } from '../signin/admin-tokens.js';
+import { playerTokenServices } from '../signin/signin.js';
 import { ApiTags, Security } from './openapi.js';
 import {
   accountBalance,
@@ -141,6 +143,28 @@ const CreateLeaderboardBody = Type.Object(
 );
 const LeaderboardCreated = Type.Object({ id: Uuid('The new leaderboard') });
 
+const KeysRotated = Type.Object({
+  kid: Type.String({ description: 'The new signing key, which signs from now on' }),
+  retiredKid: Type.Union([Type.String(), Type.Null()], {
+    description: 'The key it replaced; published until its last token has expired',
+  }),
+});
+const PlayerParams = Type.Object({ playerId: Uuid('The player') });
+const PlayerTokenBody = Type.Object(
+  {
+    ttl: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description: 'Lifetime in seconds (default --player-token-ttl; at most 30 days)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+const PlayerTokenMinted = Type.Object({
+  access_token: Type.String({ description: 'A player token (RS256 JWT), as sign-in issues' }),
+});
+
 /** The operator API behind `coinop admin`, guarded by the admin bearer token. */
 export async function adminPlugin(
   app: FastifyInstance,
@@ -164,6 +188,7 @@ export async function adminPlugin(
 
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const arcade = app.arcade;
+  const signin = playerTokenServices(app.config, arcade);
 
   r.post(
     '/admin/developers',
@@ -300,6 +325,48 @@ export async function adminPlugin(
       const created = await addLeaderboard(arcade, { gameId, name, costHst: cost, leadersMax });
       reply.code(201);
       return created;
+    },
+  );
+
+  r.post(
+    '/admin/keys/rotate',
+    {
+      schema: {
+        tags: TAGS,
+        security: Security.adminToken,
+        summary: 'Rotate the player-token signing key',
+        description:
+          'Retires the active signing key and signs with a new one from now on. The retired key ' +
+          'stays in the JWKS until every token it signed has expired.',
+        response: { 200: KeysRotated },
+      },
+    },
+    async () => signin.keys.rotate(),
+  );
+
+  r.post(
+    '/admin/players/:playerId/token',
+    {
+      schema: {
+        tags: TAGS,
+        security: Security.adminToken,
+        summary: 'Mint a player token',
+        description:
+          'A player token as the sign-in service issues, for testing a game server without a ' +
+          'browser.',
+        params: PlayerParams,
+        body: PlayerTokenBody,
+        response: { 201: PlayerTokenMinted },
+      },
+    },
+    async (request, reply) => {
+      const minted = await mintPlayerToken(arcade.db, signin, {
+        playerId: request.params.playerId,
+        ttlSeconds: request.body.ttl,
+        maxTtlSeconds: app.config.playerTokenTtlMaxSeconds,
+      });
+      reply.code(201);
+      return minted;
     },
   );
 }

@@ -102,11 +102,14 @@ export async function countAtOrAbove(
   key: bigint,
 ): Promise<number> {
   const ranges = rangesAtOrAbove(key);
+  // LATERAL keeps each range an index range scan: joined as a set, the planner may scan the board.
   const rows = await q.query<{ n: bigint | null }>(
-    `SELECT sum(b.players)::bigint AS n
+    `SELECT sum(s.n)::bigint AS n
      FROM unnest($2::smallint[], $3::bigint[], $4::bigint[]) AS r(level, after, up_to)
-     JOIN rank_buckets b
-       ON b.leaderboard_id = $1 AND b.level = r.level AND b.bucket > r.after AND b.bucket <= r.up_to`,
+     CROSS JOIN LATERAL (
+       SELECT sum(b.players) AS n FROM rank_buckets b
+       WHERE b.leaderboard_id = $1 AND b.level = r.level AND b.bucket > r.after
+         AND b.bucket <= r.up_to) s`,
     [
       leaderboardId,
       ranges.map((r) => r.level),

@@ -34,7 +34,7 @@ describe('a crash of the server', () => {
   });
 
   it('loses no acknowledged play or score (SIGKILL, then restart on the same data)', async () => {
-    server = await serve(['--api-port', '0', '--data-dir', dataDir, '--demo']);
+    server = await serve(['--api-port', '0', '--auth-port', '0', '--data-dir', dataDir, '--demo']);
     const demo = demoFacts(server.messages);
     const api = (path: string, init: { method?: string; body?: unknown; token?: string } = {}) =>
       fetch(`${server!.url}${path}`, {
@@ -77,7 +77,7 @@ describe('a crash of the server', () => {
     server.child.kill('SIGKILL');
     expect(await server.exited).toBe(null);
 
-    server = await serve(['--api-port', '0', '--data-dir', dataDir]);
+    server = await serve(['--api-port', '0', '--auth-port', '0', '--data-dir', dataDir]);
     // The write token key lives in storage too: the token issued before the crash still works.
     const scoredAfter = (await (await api(`${base}/play/${scored}`, { token })).json()) as {
       status: string;

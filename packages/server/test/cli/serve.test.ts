@@ -17,7 +17,15 @@ describe('coinop serve', () => {
   afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
   it('serves the demo arcade, answers admin commands, and stops on SIGTERM', async () => {
-    const first = await serve(['--api-port', '0', '--data-dir', dataDir, '--demo']);
+    const first = await serve([
+      '--api-port',
+      '0',
+      '--auth-port',
+      '0',
+      '--data-dir',
+      dataDir,
+      '--demo',
+    ]);
     expect(first.messages).toContain(
       'demo data is on (--demo): a demo developer, game and funded players are seeded',
     );
@@ -48,7 +56,15 @@ describe('coinop serve', () => {
     expect(first.stderr()).toBe('coinop: SIGTERM: closing listeners, then the database\n');
 
     // Seeding again finds everything the first start made.
-    const second = await serve(['--api-port', '0', '--data-dir', dataDir, '--demo']);
+    const second = await serve([
+      '--api-port',
+      '0',
+      '--auth-port',
+      '0',
+      '--data-dir',
+      dataDir,
+      '--demo',
+    ]);
     expect(second.messages.some((m) => /^using the admin token in /.test(m))).toBe(true);
     expect(second.messages.some((m) => m.startsWith('demo: client already issued'))).toBe(true);
     expect(second.messages.some((m) => m.startsWith('demo: client secret'))).toBe(false);

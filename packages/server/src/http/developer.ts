@@ -1,0 +1,115 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import cors from '@fastify/cors';
+import {
+  createDeveloperApiKey,
+  listDeveloperApiKeys,
+  revokeDeveloperApiKey,
+  type DeveloperKeyDeps,
+} from '../signin/developer-keys.js';
+import { playerTokenServices } from '../signin/signin.js';
+import type { ApiKeySummary } from '../store/signin-api-keys.js';
+
+const TAGS = ['developer'];
+/** Where app.ts mounts this plugin; CORS preflight stays inside it. */
+export const DEVELOPER_PREFIX = '/developer';
+
+const bearer =
+  'Authorization: Bearer <player access token> of the developer’s wallet, from the sign-in ' +
+  'service (POST {auth_url}/wallet/verify or the CLI login). Errors: 401 missing_bearer_token / ' +
+  'invalid_player_token.';
+
+const KeyCreated = Type.Object({
+  apiKey: Type.String({ description: 'The new API key; shown only in this response' }),
+  prefix: Type.String({ description: 'The key’s public prefix, to list or revoke it by' }),
+  createdAt: Type.String({ format: 'date-time' }),
+});
+const KeySummary = Type.Object({
+  prefix: Type.String(),
+  createdAt: Type.String({ format: 'date-time' }),
+  revokedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+});
+const KeyList = Type.Object({ keys: Type.Array(KeySummary) });
+const PrefixParams = Type.Object({ prefix: Type.String({ minLength: 1, maxLength: 64 }) });
+
+const toWire = (k: ApiKeySummary) => ({
+  prefix: k.prefix,
+  createdAt: k.createdAt.toISOString(),
+  revokedAt: k.revokedAt?.toISOString() ?? null,
+});
+
+/**
+ * A developer's API keys, managed with a player token of their wallet (spec 5.1): creating the
+ * first key creates the developer account. Mounted at /developer.
+ */
+export async function developerPlugin(app: FastifyInstance): Promise<void> {
+  const { arcade, config } = app;
+  const { players } = playerTokenServices(config, arcade);
+  const deps: DeveloperKeyDeps = { db: arcade.db, clock: arcade.clock, ids: arcade.ids };
+  if (config.webOrigins.length > 0) {
+    // The developer portal runs on a web origin; only the configured ones may call from a page.
+    await app.register(cors, {
+      origin: [...config.webOrigins],
+      methods: ['GET', 'POST', 'DELETE'],
+      allowedHeaders: ['authorization', 'content-type'],
+      maxAge: 600,
+    });
+  }
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  r.post(
+    '/apikey',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Create an API key',
+        description:
+          'Creates the developer account of the wallet on first use and a new API key, shown ' +
+          `only in this response and stored hashed. ${bearer} 409 api_key_limit_reached.`,
+        response: { 201: KeyCreated },
+      },
+    },
+    async (request, reply) => {
+      const { playerId } = await players.authenticate(request);
+      const key = await createDeveloperApiKey(deps, playerId);
+      reply.code(201);
+      return { apiKey: key.apiKey, prefix: key.prefix, createdAt: key.createdAt.toISOString() };
+    },
+  );
+
+  r.get(
+    '/apikey',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'List API keys',
+        description: `The developer’s keys by prefix, live and revoked, oldest first. ${bearer}`,
+        response: { 200: KeyList },
+      },
+    },
+    async (request) => {
+      const { playerId } = await players.authenticate(request);
+      return { keys: (await listDeveloperApiKeys(deps, playerId)).map(toWire) };
+    },
+  );
+
+  r.delete(
+    '/apikey/:prefix',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Revoke an API key',
+        description:
+          'Revokes the key at once; revoking it again keeps the first date. ' +
+          `${bearer} 404 api_key_not_found.`,
+        params: PrefixParams,
+        response: { 200: KeySummary },
+      },
+    },
+    async (request) => {
+      const { playerId } = await players.authenticate(request);
+      return toWire(await revokeDeveloperApiKey(deps, playerId, request.params.prefix));
+    },
+  );
+}

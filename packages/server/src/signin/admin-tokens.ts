@@ -1,0 +1,30 @@
+import { CoinopError } from '@coinop/core';
+import type { Db } from '../store/db.js';
+import { findPlayer } from '../store/parties.js';
+import type { PlayerTokenServices } from './signin.js';
+
+/**
+ * A player token minted by the operator (`coinop admin player token`), to test a game server
+ * without a browser. Any lifetime from 1 second to `maxTtlSeconds`; the signing key stays
+ * published until it has expired.
+ */
+export async function mintPlayerToken(
+  db: Db,
+  services: PlayerTokenServices,
+  input: { playerId: string; ttlSeconds: number | undefined; maxTtlSeconds: number },
+): Promise<{ access_token: string }> {
+  const ttlSeconds = input.ttlSeconds ?? services.tokens.ttlSeconds;
+  if (ttlSeconds > input.maxTtlSeconds) {
+    throw new CoinopError(
+      'validation_failed',
+      `ttl must be at most ${input.maxTtlSeconds} seconds, got ${ttlSeconds}`,
+      { details: { field: 'ttl', in: 'body' } },
+    );
+  }
+  const player = await findPlayer(db, input.playerId);
+  if (!player) {
+    throw new CoinopError('player_not_found', `player ${input.playerId} does not exist`);
+  }
+  const { accessToken } = await services.tokens.issue(player, ttlSeconds);
+  return { access_token: accessToken };
+}

@@ -1,0 +1,89 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import cors from '@fastify/cors';
+import type { Clock, Ids } from '@coinop/core';
+import type { Config } from '../config.js';
+import type { Db } from '../store/db.js';
+import { ensureServerSecret } from '../store/admin.js';
+import { errorHandlerPlugin } from '../http/error-handler.js';
+import { cliRoutes } from './cli-routes.js';
+import { jwksRoutes } from './jwks-routes.js';
+import { cliLoginPagePlugin } from './pages/cli-login.js';
+import { registerRateLimit } from './rate-limit.js';
+import { playerTokenServices } from './signin.js';
+import { walletVerifier, type WalletVerifier } from './wallet-signature.js';
+import { walletRoutes } from './wallet-routes.js';
+
+/** What the sign-in service needs from outside: the API's storage, time and ids. */
+export interface AuthDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly ids: Ids;
+  /** Certificate and key (PEM) to serve HTTPS; plain HTTP when absent. */
+  readonly https?: { readonly cert: string | Buffer; readonly key: string | Buffer } | undefined;
+  /** Replaces the wallet signature check built from config (EOA recovery, or EIP-1271). */
+  readonly wallets?: WalletVerifier;
+}
+
+const POLL_TOKEN_KEY_NAME = 'cli_poll_token_key';
+const POLL_TOKEN_KEY_BYTES = 32; // HMAC-SHA256 key: as long as the hash.
+
+/**
+ * Builds the player sign-in service ({auth_url}) as a Fastify instance: wallet sign-in, the CLI
+ * login flow and its approval page, and the JWKS. Listens nowhere. Creates the first signing key
+ * if storage has none.
+ */
+export async function buildAuth(config: Config, deps: AuthDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    bodyLimit: config.bodyLimitBytes,
+    routerOptions: { ignoreTrailingSlash: true },
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
+    ...(deps.https ? { https: deps.https } : {}),
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const { keys, tokens, players } = playerTokenServices(config, deps);
+  await keys.ensureActive();
+  const pollTokenKey = await ensureServerSecret(deps.db, POLL_TOKEN_KEY_NAME, POLL_TOKEN_KEY_BYTES);
+  const rateLimitPerMinute = config.signinRateLimitPerMinute;
+
+  await app.register(errorHandlerPlugin);
+  await registerRateLimit(app);
+  // Only the configured web origins may call from a browser; the approval page is same-origin.
+  if (config.webOrigins.length > 0) {
+    await app.register(cors, {
+      origin: [...config.webOrigins],
+      methods: ['GET', 'POST'],
+      allowedHeaders: ['authorization', 'content-type'],
+      maxAge: 600,
+    });
+  }
+  await app.register(jwksRoutes, { keys });
+  await app.register(walletRoutes, {
+    rateLimitPerMinute,
+    deps: {
+      db: deps.db,
+      clock: deps.clock,
+      ids: deps.ids,
+      tokens,
+      wallets: deps.wallets ?? walletVerifier(config),
+      authIssuer: config.authIssuer,
+      challengeTtlSeconds: config.siweChallengeTtlSeconds,
+    },
+  });
+  await app.register(cliRoutes, {
+    rateLimitPerMinute,
+    players,
+    deps: {
+      db: deps.db,
+      clock: deps.clock,
+      ids: deps.ids,
+      tokens,
+      pollTokenKey,
+      loginTtlSeconds: config.cliLoginTtlSeconds,
+      pollIntervalSeconds: config.cliPollIntervalSeconds,
+    },
+  });
+  await app.register(cliLoginPagePlugin);
+  return app;
+}

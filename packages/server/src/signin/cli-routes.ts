@@ -1,0 +1,147 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { CoinopError } from '@coinop/core';
+import type { ErrorCode } from '@coinop/protocol';
+import { problem, sendProblem } from '../http/error-handler.js';
+import {
+  cliLoginInfo,
+  decideCliLoginRequest,
+  pollCliLogin,
+  startCliLogin,
+  type CliLoginDeps,
+} from './cli-login.js';
+import { bearerToken, type PlayerAuthenticator } from './player-auth.js';
+import { perClient } from './rate-limit.js';
+
+export interface CliRoutesOptions {
+  readonly deps: CliLoginDeps;
+  readonly players: PlayerAuthenticator;
+  readonly rateLimitPerMinute: number;
+}
+
+const StartBody = Type.Object(
+  {
+    description: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'Identifies the client system, e.g. operating system and device name',
+    }),
+  },
+  { additionalProperties: false },
+);
+const StartResponse = Type.Object({
+  browserUrl: Type.String({ description: 'Path of the approval page; append to {auth_url}' }),
+  requestorId: Type.String({ format: 'uuid' }),
+  cliUrl: Type.String({ description: 'Poll GET {cliUrl}/{requestorId}' }),
+  token: Type.String({ description: 'Bearer token for polling this request only' }),
+  interval: Type.Integer({ description: 'Seconds to wait between polls (RFC 8628)' }),
+  expires_in: Type.Integer({ description: 'Seconds until the request expires' }),
+  userCode: Type.String({ description: 'Code the player checks on the approval page' }),
+});
+const RequestorParams = Type.Object({ requestorId: Type.String({ format: 'uuid' }) });
+const UserCode = Type.String({ minLength: 1, maxLength: 32 });
+const InfoQuery = Type.Object({ code: UserCode });
+const InfoResponse = Type.Object({
+  requestorId: Type.String({ format: 'uuid' }),
+  description: Type.String(),
+  userCode: Type.String(),
+  status: Type.Union([
+    Type.Literal('pending'),
+    Type.Literal('approved'),
+    Type.Literal('denied'),
+    Type.Literal('expired'),
+  ]),
+  expiresAt: Type.String({ format: 'date-time' }),
+});
+const DecideBody = Type.Object({ userCode: UserCode }, { additionalProperties: false });
+const DecideResponse = Type.Object({
+  status: Type.Union([Type.Literal('approved'), Type.Literal('denied')]),
+});
+const TokenResponse = Type.Object({ access_token: Type.String() });
+
+/** The login flow for desktop and mobile clients (spec 4.6, 4.7), after RFC 8628. */
+export async function cliRoutes(app: FastifyInstance, options: CliRoutesOptions): Promise<void> {
+  const { deps, players } = options;
+  const limited = perClient(options.rateLimitPerMinute);
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  r.post(
+    '/cli',
+    { config: limited, schema: { body: StartBody, response: { 200: StartResponse } } },
+    async (request) => startCliLogin(deps, request.body.description),
+  );
+
+  await app.register(async (polling) => {
+    polling.setErrorHandler(withDeviceFlowError);
+    polling
+      .withTypeProvider<TypeBoxTypeProvider>()
+      .get(
+        '/cli/:requestorId',
+        { config: limited, schema: { params: RequestorParams, response: { 200: TokenResponse } } },
+        async (request, reply) => {
+          reply.header('cache-control', 'no-store');
+          return pollCliLogin(deps, request.params.requestorId, bearerToken(request));
+        },
+      );
+  });
+
+  r.get(
+    '/cli/:requestorId/info',
+    {
+      config: limited,
+      schema: { params: RequestorParams, querystring: InfoQuery, response: { 200: InfoResponse } },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return cliLoginInfo(deps, request.params.requestorId, request.query.code);
+    },
+  );
+
+  for (const action of ['approve', 'reject'] as const) {
+    r.post(
+      `/cli/:requestorId/${action}`,
+      {
+        config: limited,
+        schema: { params: RequestorParams, body: DecideBody, response: { 200: DecideResponse } },
+      },
+      async (request) => {
+        const player = await players.authenticate(request);
+        return decideCliLoginRequest(deps, {
+          requestorId: request.params.requestorId,
+          userCode: request.body.userCode,
+          playerId: player.playerId,
+          approve: action === 'approve',
+        });
+      },
+    );
+  }
+}
+
+/**
+ * The `error` member RFC 8628 §3.5 (and RFC 6749 §5.2) gives the polling endpoint's answers, next
+ * to our own `code`, so OAuth device-flow clients understand them too.
+ */
+const DEVICE_FLOW_ERRORS: Partial<Record<ErrorCode, string>> = {
+  authorization_pending: 'authorization_pending',
+  slow_down: 'slow_down',
+  rate_limited: 'slow_down',
+  access_denied: 'access_denied',
+  expired_token: 'expired_token',
+  missing_bearer_token: 'invalid_client',
+  invalid_poll_token: 'invalid_client',
+};
+
+function withDeviceFlowError(
+  error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
+  // Anything else goes on to the shared handler.
+  if (!(error instanceof CoinopError)) throw error;
+  const body = problem(error.code, error.message, error.details);
+  return sendProblem(
+    reply,
+    Object.assign(body, { error: DEVICE_FLOW_ERRORS[error.code] ?? 'invalid_request' }),
+  );
+}

@@ -1,0 +1,182 @@
+import {
+  calculateJwkThumbprint,
+  createLocalJWKSet,
+  errors as joseErrors,
+  exportJWK,
+  exportPKCS8,
+  generateKeyPair,
+  importPKCS8,
+  type CryptoKey,
+  type JWK,
+  type JWTVerifyGetKey,
+} from 'jose';
+import type { Clock } from '@coinop/core';
+import type { Db } from '../store/db.js';
+import {
+  deleteUnpublishedSigningKeys,
+  findActiveSigningKey,
+  insertSigningKey,
+  listPublishedSigningKeys,
+  lockSigningKeys,
+  raiseSigningKeyMaxTtl,
+  retireActiveSigningKey,
+  type SigningKeyRecord,
+} from '../store/signin-keys.js';
+
+/** The one algorithm player tokens are signed with (the published validator uses jwks-rsa). */
+export const PLAYER_TOKEN_ALG = 'RS256';
+const RSA_MODULUS_BITS = 2048;
+const DAY_MS = 86_400_000;
+
+/**
+ * How long a retired key stays published beyond its longest token: covers a process that read
+ * the key as active just before another retired it, and verifiers whose clocks run behind.
+ */
+export const KEY_RETIREMENT_GRACE_SECONDS = 300;
+
+/** A public signing key as the JWKS publishes it. */
+export type PublicSigningJwk = JWK & { kid: string; alg: 'RS256'; use: 'sig' };
+
+export interface SigningKeyPolicy {
+  /** A key this old is replaced the next time a token is signed. */
+  readonly rotationDays: number;
+  /** The lifetime of ordinary tokens; a new key starts out covering it. */
+  readonly tokenTtlSeconds: number;
+}
+
+/**
+ * The player-token signing keys, kept in storage so every process signs with the same active key
+ * and a restart keeps every issued token valid. Rotation runs under a database lock: on schedule
+ * (lazily, when a token is signed with a key older than the policy allows) or on demand.
+ */
+export class SigningKeys {
+  readonly #db: Db;
+  readonly #clock: Clock;
+  readonly #policy: SigningKeyPolicy;
+  /** Imported private keys by kid; the rows themselves are re-read for every token. */
+  readonly #imported = new Map<string, Promise<CryptoKey>>();
+
+  constructor(db: Db, clock: Clock, policy: SigningKeyPolicy) {
+    this.#db = db;
+    this.#clock = clock;
+    this.#policy = policy;
+  }
+
+  /** Makes sure an active key exists (creating or rotating it as the policy says). */
+  async ensureActive(): Promise<string> {
+    return (await this.#current()).kid;
+  }
+
+  /**
+   * The key to sign a token living `ttlSeconds` with. Records the lifetime first, so the key is
+   * never unpublished while the token may still be presented.
+   */
+  async signingKey(ttlSeconds: number): Promise<{ kid: string; key: CryptoKey }> {
+    const record = await this.#current();
+    if (ttlSeconds > record.maxTtlSeconds) {
+      await raiseSigningKeyMaxTtl(this.#db, record.kid, ttlSeconds);
+    }
+    return { kid: record.kid, key: await this.#privateKey(record) };
+  }
+
+  /** Retires the active key now and starts signing with a new one (`coinop admin keys rotate`). */
+  async rotate(): Promise<{ kid: string; retiredKid: string | null }> {
+    return this.#replace(true);
+  }
+
+  /** The public keys verifiers need: the active one and every retired one still in use. */
+  async publishedKeys(): Promise<PublicSigningJwk[]> {
+    const rows = await listPublishedSigningKeys(
+      this.#db,
+      this.#clock.now(),
+      KEY_RETIREMENT_GRACE_SECONDS,
+    );
+    return rows.map((row) => ({
+      ...(JSON.parse(row.publicJwk) as JWK),
+      kid: row.kid,
+      alg: PLAYER_TOKEN_ALG,
+      use: 'sig',
+    }));
+  }
+
+  /**
+   * A key source for `validatePlayerToken` that reads the published keys from storage, so a key
+   * rotated by another process or retired past its window is seen at once.
+   */
+  keySource(): JWTVerifyGetKey {
+    return async (header, token) => {
+      const keys = await this.publishedKeys();
+      try {
+        return await createLocalJWKSet({ keys })(header, token);
+      } catch (error) {
+        if (error instanceof joseErrors.JWKSNoMatchingKey) {
+          throw new joseErrors.JWKSNoMatchingKey(`no published signing key has kid ${header.kid}`);
+        }
+        throw error;
+      }
+    };
+  }
+
+  async #current(): Promise<SigningKeyRecord> {
+    const active = await findActiveSigningKey(this.#db);
+    if (active && !this.#isDue(active)) return active;
+    await this.#replace(false);
+    // Whichever key is active now, ours or one another process made meanwhile, is the one to use.
+    const fresh = await findActiveSigningKey(this.#db);
+    if (!fresh) throw new Error('no active signing key after rotation');
+    return fresh;
+  }
+
+  #isDue(key: SigningKeyRecord): boolean {
+    const ageMs = this.#clock.now().getTime() - key.createdAt.getTime();
+    return ageMs >= this.#policy.rotationDays * DAY_MS;
+  }
+
+  /**
+   * Under the lock: when `force`, or when no key is active or the active one is due, retires it
+   * and inserts a new one; otherwise leaves the active key (another process got there first).
+   * Also deletes retired keys that no live token can name.
+   */
+  async #replace(force: boolean): Promise<{ kid: string; retiredKid: string | null }> {
+    return this.#db.transaction(async (tx) => {
+      await lockSigningKeys(tx);
+      const active = await findActiveSigningKey(tx);
+      if (active && !force && !this.#isDue(active)) return { kid: active.kid, retiredKid: null };
+      const now = this.#clock.now();
+      const fresh = await generateSigningKey(this.#policy.tokenTtlSeconds, now);
+      const retiredKid = await retireActiveSigningKey(tx, now);
+      await insertSigningKey(tx, fresh);
+      await deleteUnpublishedSigningKeys(tx, now, KEY_RETIREMENT_GRACE_SECONDS);
+      return { kid: fresh.kid, retiredKid };
+    });
+  }
+
+  #privateKey(record: SigningKeyRecord): Promise<CryptoKey> {
+    let key = this.#imported.get(record.kid);
+    if (!key) {
+      key = importPKCS8(record.privatePkcs8, PLAYER_TOKEN_ALG);
+      this.#imported.set(record.kid, key);
+    }
+    return key;
+  }
+}
+
+/** A new RSA key pair; its kid is the RFC 7638 thumbprint of the public key. */
+async function generateSigningKey(
+  maxTtlSeconds: number,
+  createdAt: Date,
+): Promise<Omit<SigningKeyRecord, 'retiredAt'>> {
+  const { publicKey, privateKey } = await generateKeyPair(PLAYER_TOKEN_ALG, {
+    modulusLength: RSA_MODULUS_BITS,
+    extractable: true,
+  });
+  const jwk = await exportJWK(publicKey);
+  const publicJwk = { kty: jwk.kty, n: jwk.n, e: jwk.e };
+  return {
+    kid: await calculateJwkThumbprint(publicJwk),
+    publicJwk: JSON.stringify(publicJwk),
+    privatePkcs8: await exportPKCS8(privateKey),
+    maxTtlSeconds,
+    createdAt,
+  };
+}

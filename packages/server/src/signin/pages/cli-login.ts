@@ -1,0 +1,122 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { cliLoginScript } from './cli-login-script.js';
+import { cliLoginStyle } from './cli-login-style.js';
+
+export { cliLoginScript } from './cli-login-script.js';
+export { cliLoginStyle } from './cli-login-style.js';
+
+/** Where the approval page and its assets are served on the sign-in listener. */
+export const CLI_LOGIN_PAGE_PATH = '/cli/login';
+export const CLI_LOGIN_SCRIPT_PATH = '/assets/cli-login.js';
+export const CLI_LOGIN_STYLE_PATH = '/assets/cli-login.css';
+
+/**
+ * The page runs only its own script and stylesheet and talks only to this origin, so injected
+ * markup (the description is attacker-controlled) can neither run nor send anything away;
+ * `frame-ancestors 'none'` stops another site framing the Approve button (clickjacking).
+ */
+export const CLI_LOGIN_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "connect-src 'self'",
+  "img-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/**
+ * The approval page of the CLI login flow (spec 4.6), the same for every request: the browser
+ * script reads `requestorId` and `code` from the page's own URL and fetches the rest, so nothing
+ * from the request is interpolated here.
+ */
+export function renderCliLoginPage(): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>Sign in to your game</title>
+<link rel="stylesheet" href="${CLI_LOGIN_STYLE_PATH}">
+<script src="${CLI_LOGIN_SCRIPT_PATH}" defer></script>
+</head>
+<body>
+<main id="main">
+<h1>Sign in to your game</h1>
+<p id="status" class="status muted" role="status">Checking the sign-in request…</p>
+<div id="alert" class="alert" role="alert"></div>
+<section id="request" aria-labelledby="request-heading" hidden>
+<h2 id="request-heading">Sign-in request</h2>
+<dl>
+<dt>Requested by</dt>
+<dd id="description"></dd>
+<dt>Code</dt>
+<dd id="user-code" class="code"></dd>
+</dl>
+<p id="code-hint">Check that this code matches the one shown in your game. If it does not, close this page.</p>
+</section>
+<section id="wallet" aria-labelledby="wallet-heading" hidden>
+<h2 id="wallet-heading">Step 1: connect your wallet</h2>
+<p class="muted">Your wallet signs a message to prove it is yours. It costs nothing and sends no
+transaction.</p>
+<button id="connect" type="button">Connect wallet</button>
+</section>
+<section id="decision" aria-labelledby="decision-heading" hidden>
+<h2 id="decision-heading" tabindex="-1">Step 2: approve or reject</h2>
+<p id="account" class="muted"></p>
+<p>Approve only if you started signing in from your game and the code matches.</p>
+<div class="actions">
+<button id="approve" type="button">Approve</button>
+<button id="reject" type="button" class="secondary">Reject</button>
+</div>
+</section>
+<section id="result" class="result" aria-labelledby="result-heading" hidden>
+<h2 id="result-heading" tabindex="-1"></h2>
+<p id="result-detail"></p>
+</section>
+<noscript><p>This page needs JavaScript to talk to your wallet.</p></noscript>
+</main>
+</body>
+</html>
+`;
+}
+
+function securityHeaders(reply: FastifyReply): FastifyReply {
+  return reply
+    .header('content-security-policy', CLI_LOGIN_CSP)
+    .header('x-content-type-options', 'nosniff')
+    .header('x-frame-options', 'DENY')
+    .header('referrer-policy', 'no-referrer')
+    .header('cross-origin-opener-policy', 'same-origin');
+}
+
+/**
+ * Serves the approval page and its assets on the sign-in listener: `GET /cli/login`,
+ * `GET /assets/cli-login.js`, `GET /assets/cli-login.css`. Register it alongside the CLI routes;
+ * the page calls `/cli/{requestorId}/info`, `/wallet/challenge`, `/wallet/verify` and
+ * `/cli/{requestorId}/approve|reject` on the same origin.
+ */
+export async function cliLoginPagePlugin(app: FastifyInstance): Promise<void> {
+  const html = renderCliLoginPage();
+  // The page URL carries the user code, so neither it nor its answer may be cached or leaked.
+  app.get(CLI_LOGIN_PAGE_PATH, { schema: { hide: true } }, (_request, reply) =>
+    securityHeaders(reply)
+      .header('cache-control', 'no-store')
+      .type('text/html; charset=utf-8')
+      .send(html),
+  );
+  app.get(CLI_LOGIN_SCRIPT_PATH, { schema: { hide: true } }, (_request, reply) =>
+    securityHeaders(reply)
+      .header('cache-control', 'no-cache')
+      .type('text/javascript; charset=utf-8')
+      .send(cliLoginScript),
+  );
+  app.get(CLI_LOGIN_STYLE_PATH, { schema: { hide: true } }, (_request, reply) =>
+    securityHeaders(reply)
+      .header('cache-control', 'no-cache')
+      .type('text/css; charset=utf-8')
+      .send(cliLoginStyle),
+  );
+}

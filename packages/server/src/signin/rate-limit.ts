@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import { CoinopError } from '@coinop/core';
+
+/**
+ * Registers @fastify/rate-limit for routes that ask for it (`config: perClient(n)`), counting per
+ * client address in this process. Refusals are `rate_limited` problems like every other error.
+ */
+export async function registerRateLimit(app: FastifyInstance): Promise<void> {
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) =>
+      new CoinopError(
+        'rate_limited',
+        `too many requests from this address: at most ${context.max} a minute; retry in ${context.after}`,
+        { details: { retryAfterMs: context.ttl } },
+      ),
+  });
+}
+
+/** Route config limiting each client address to `perMinute` requests a minute. */
+export function perClient(perMinute: number): { rateLimit: { max: number; timeWindow: number } } {
+  return { rateLimit: { max: perMinute, timeWindow: 60_000 } };
+}

@@ -1,0 +1,77 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { issueChallenge, verifySignIn, type WalletSignInDeps } from './wallet-sign-in.js';
+import { perClient } from './rate-limit.js';
+
+const ChallengeBody = Type.Object(
+  {
+    address: Type.String({
+      pattern: '^0x[0-9a-fA-F]{40}$',
+      description: 'Wallet address: 0x and 40 hex digits (EIP-55 checksum checked if mixed case)',
+    }),
+  },
+  { additionalProperties: false },
+);
+const ChallengeResponse = Type.Object({
+  message: Type.String({ description: 'The EIP-4361 message to sign with personal_sign' }),
+  nonce: Type.String(),
+  expiresAt: Type.String({ format: 'date-time' }),
+});
+
+/** EIP-4361 messages are a few hundred characters; contract wallet signatures a few hundred bytes. */
+const VerifyBody = Type.Object(
+  {
+    message: Type.String({ minLength: 1, maxLength: 4096 }),
+    signature: Type.String({
+      pattern: '^0x([0-9a-fA-F]{2})+$',
+      maxLength: 8192,
+      description: 'personal_sign signature, 0x-prefixed hex',
+    }),
+  },
+  { additionalProperties: false },
+);
+const VerifyResponse = Type.Object({
+  access_token: Type.String({ description: 'Player token (RS256 JWT)' }),
+  token_type: Type.Literal('Bearer'),
+  expires_in: Type.Integer({ description: 'Lifetime of access_token in seconds' }),
+  playerId: Type.String({ format: 'uuid' }),
+});
+
+/** Wallet sign-in with EIP-4361 (Sign-In with Ethereum): challenge, then verify. */
+export async function walletRoutes(
+  app: FastifyInstance,
+  options: { deps: WalletSignInDeps; rateLimitPerMinute: number },
+): Promise<void> {
+  const { deps } = options;
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  r.post(
+    '/wallet/challenge',
+    {
+      config: perClient(options.rateLimitPerMinute),
+      schema: { body: ChallengeBody, response: { 200: ChallengeResponse } },
+    },
+    async (request) => {
+      const challenge = await issueChallenge(deps, request.body.address);
+      return { ...challenge, expiresAt: challenge.expiresAt.toISOString() };
+    },
+  );
+
+  r.post(
+    '/wallet/verify',
+    {
+      config: perClient(options.rateLimitPerMinute),
+      schema: { body: VerifyBody, response: { 200: VerifyResponse } },
+    },
+    async (request) => {
+      const signedIn = await verifySignIn(deps, request.body);
+      return {
+        access_token: signedIn.accessToken,
+        token_type: 'Bearer' as const,
+        expires_in: signedIn.expiresInSeconds,
+        playerId: signedIn.player.id,
+      };
+    },
+  );
+}

@@ -1,0 +1,122 @@
+import type { Queryable } from './db.js';
+
+/** Storage of the RS256 keys that sign player tokens (table `signing_keys`). */
+
+export interface SigningKeyRecord {
+  kid: string;
+  /** The public half as a JWK (JSON text). */
+  publicJwk: string;
+  /** The private half as PKCS#8 PEM. */
+  privatePkcs8: string;
+  maxTtlSeconds: number;
+  createdAt: Date;
+  retiredAt: Date | null;
+}
+
+interface SigningKeyRow {
+  kid: string;
+  public_jwk: string;
+  private_pkcs8: string;
+  max_ttl_seconds: number;
+  created_at: Date;
+  retired_at: Date | null;
+}
+
+const COLUMNS = 'kid, public_jwk, private_pkcs8, max_ttl_seconds, created_at, retired_at';
+// Any fixed number: serialises key creation and rotation across processes.
+const SIGNING_KEYS_LOCK_ID = 7_311_006;
+
+const toRecord = (r: SigningKeyRow): SigningKeyRecord => ({
+  kid: r.kid,
+  publicJwk: r.public_jwk,
+  privatePkcs8: r.private_pkcs8,
+  maxTtlSeconds: r.max_ttl_seconds,
+  createdAt: r.created_at,
+  retiredAt: r.retired_at,
+});
+
+/** Holds the key-rotation lock until the transaction `tx` ends. */
+export async function lockSigningKeys(tx: Queryable): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock($1)', [SIGNING_KEYS_LOCK_ID]);
+}
+
+/** The one key that signs now, or null before the first start. */
+export async function findActiveSigningKey(q: Queryable): Promise<SigningKeyRecord | null> {
+  const rows = await q.query<SigningKeyRow>(
+    `SELECT ${COLUMNS} FROM signing_keys WHERE retired_at IS NULL`,
+    [],
+    'signing_keys_active',
+  );
+  return rows[0] ? toRecord(rows[0]) : null;
+}
+
+export async function insertSigningKey(
+  q: Queryable,
+  key: Omit<SigningKeyRecord, 'retiredAt'>,
+): Promise<void> {
+  await q.query(
+    `INSERT INTO signing_keys (kid, alg, public_jwk, private_pkcs8, max_ttl_seconds, created_at)
+     VALUES ($1, 'RS256', $2, $3, $4, $5)`,
+    [key.kid, key.publicJwk, key.privatePkcs8, key.maxTtlSeconds, key.createdAt],
+  );
+}
+
+/** Retires the active key; returns its kid, or null when none was active. */
+export async function retireActiveSigningKey(q: Queryable, now: Date): Promise<string | null> {
+  const rows = await q.query<{ kid: string }>(
+    'UPDATE signing_keys SET retired_at = $1 WHERE retired_at IS NULL RETURNING kid',
+    [now],
+  );
+  return rows[0]?.kid ?? null;
+}
+
+/**
+ * Records that `kid` signs a token living `ttlSeconds`, so the key stays published at least that
+ * long after it retires. Only ever raises the value.
+ */
+export async function raiseSigningKeyMaxTtl(
+  q: Queryable,
+  kid: string,
+  ttlSeconds: number,
+): Promise<void> {
+  await q.query(
+    'UPDATE signing_keys SET max_ttl_seconds = GREATEST(max_ttl_seconds, $2) WHERE kid = $1',
+    [kid, ttlSeconds],
+  );
+}
+
+/**
+ * Keys whose tokens may still be alive at `now`: the active one and each retired one until
+ * retired_at + max_ttl_seconds + `graceSeconds`. The active key first, then the latest retired.
+ */
+export async function listPublishedSigningKeys(
+  q: Queryable,
+  now: Date,
+  graceSeconds: number,
+): Promise<{ kid: string; publicJwk: string }[]> {
+  const rows = await q.query<{ kid: string; public_jwk: string }>(
+    `SELECT kid, public_jwk FROM signing_keys
+     WHERE retired_at IS NULL
+        OR retired_at + (max_ttl_seconds + $2) * interval '1 second' > $1
+     ORDER BY retired_at DESC NULLS FIRST, created_at DESC, kid`,
+    [now, graceSeconds],
+    'signing_keys_published',
+  );
+  return rows.map((r) => ({ kid: r.kid, publicJwk: r.public_jwk }));
+}
+
+/** Deletes retired keys that no live token can name any more; returns how many. */
+export async function deleteUnpublishedSigningKeys(
+  q: Queryable,
+  now: Date,
+  graceSeconds: number,
+): Promise<number> {
+  const rows = await q.query<{ kid: string }>(
+    `DELETE FROM signing_keys
+     WHERE retired_at IS NOT NULL
+       AND retired_at + (max_ttl_seconds + $2) * interval '1 second' <= $1
+     RETURNING kid`,
+    [now, graceSeconds],
+  );
+  return rows.length;
+}

@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storeVariants } from '../fixtures/db.js';
+import {
+  buildTestSignin,
+  newWallet,
+  poll,
+  startLogin,
+  type TestSignin,
+} from '../fixtures/signin.js';
+
+const WEB_ORIGIN = 'https://arcade.example.com';
+
+describe.each(storeVariants())('sign-in rate limits and CORS on %s', (variant) => {
+  let s: TestSignin;
+  beforeAll(async () => {
+    s = await buildTestSignin(variant, { signinRateLimitPerMinute: 3, webOrigins: [WEB_ORIGIN] });
+  });
+  afterAll(() => s.close());
+
+  it('limits challenges per client, with a problem body and Retry-After', async () => {
+    const address = newWallet().address;
+    const ask = () =>
+      s.auth.inject({ method: 'POST', url: '/wallet/challenge', payload: { address } });
+    for (let i = 0; i < 3; i++) expect((await ask()).statusCode).toBe(200);
+    const limited = await ask();
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers['retry-after']).toBeDefined();
+    expect(limited.json()).toMatchObject({
+      code: 'rate_limited',
+      message: expect.stringMatching(/^too many requests from this address: at most 3 a minute/),
+    });
+    // Another client address has its own allowance.
+    const other = await s.auth.inject({
+      method: 'POST',
+      url: '/wallet/challenge',
+      payload: { address },
+      remoteAddress: '127.0.0.2',
+    });
+    expect(other.statusCode).toBe(200);
+  });
+
+  it('limits polling per client and says slow_down in the RFC 8628 error', async () => {
+    const start = await startLogin(s.auth);
+    for (let i = 0; i < 3; i++) {
+      s.clock.advance(5000);
+      expect((await poll(s.auth, start.requestorId, start.token)).json().code).toBe(
+        'authorization_pending',
+      );
+    }
+    const limited = await poll(s.auth, start.requestorId, start.token);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toMatchObject({ code: 'rate_limited', error: 'slow_down' });
+  });
+
+  it('answers CORS only for the configured web origins', async () => {
+    const preflight = (app: typeof s.auth, url: string, origin: string) =>
+      app.inject({
+        method: 'OPTIONS',
+        url,
+        headers: {
+          origin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization,content-type',
+        },
+      });
+    const allowed = await preflight(s.auth, '/wallet/verify', WEB_ORIGIN);
+    expect(allowed.statusCode).toBe(204);
+    expect(allowed.headers['access-control-allow-origin']).toBe(WEB_ORIGIN);
+    expect(allowed.headers['access-control-allow-headers']).toBe('authorization, content-type');
+    const stranger = await preflight(s.auth, '/wallet/verify', 'https://evil.example.com');
+    expect(stranger.headers['access-control-allow-origin']).toBeUndefined();
+
+    const developer = await preflight(s.api, '/developer/apikey', WEB_ORIGIN);
+    expect(developer.headers['access-control-allow-origin']).toBe(WEB_ORIGIN);
+    const jwks = await s.auth.inject({
+      method: 'GET',
+      url: '/.well-known/jwks.json',
+      headers: { origin: 'https://evil.example.com' },
+    });
+    expect(jwks.statusCode).toBe(200);
+    expect(jwks.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});
+
+describe('without web origins', () => {
+  let s: TestSignin;
+  beforeAll(async () => {
+    s = await buildTestSignin('pglite');
+  });
+  afterAll(() => s.close());
+
+  it('sends no CORS headers at all', async () => {
+    const res = await s.auth.inject({
+      method: 'OPTIONS',
+      url: '/wallet/verify',
+      headers: { origin: WEB_ORIGIN, 'access-control-request-method': 'POST' },
+    });
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});

@@ -29,3 +29,33 @@ export function leaderRank(playersAtOrAbove: number): number {
 export function isWinner(rank: number, leadersMax: number): boolean {
   return rank <= leadersMax;
 }
+
+/** A board entry as ranked: a player's best, its key, when it was achieved. */
+export interface RankedEntry {
+  readonly playerId: string;
+  readonly score: number;
+  readonly rankKey: bigint;
+  readonly achievedAt: Date;
+}
+
+/** Best first: higher key, then the earlier score, then player id for a total order. */
+export function compareRanked(a: RankedEntry, b: RankedEntry): number {
+  if (a.rankKey !== b.rankKey) return a.rankKey > b.rankKey ? -1 : 1;
+  const time = a.achievedAt.getTime() - b.achievedAt.getTime();
+  if (time !== 0) return time;
+  return a.playerId < b.playerId ? -1 : a.playerId > b.playerId ? 1 : 0;
+}
+
+/**
+ * The board's top `max` after a player's best changed: `before` is the top `max + 1` read before
+ * the change (one spare, in case the player drops out of it), `best` the player's entry now.
+ */
+export function leadersAfter<T extends RankedEntry>(
+  before: readonly T[],
+  best: T,
+  max: number,
+): T[] {
+  return [...before.filter((e) => e.playerId !== best.playerId), best]
+    .sort(compareRanked)
+    .slice(0, max);
+}

@@ -1,6 +1,7 @@
 import { CoinopError } from '../errors.js';
 import type { GameRef, Leaderboard, Play } from '../model.js';
-import type { TransferRequest } from '../ledger/types.js';
+import type { Account, Transfer, TransferRequest } from '../ledger/types.js';
+import type { LedgerSnapshot } from '../ledger/create-transfers.js';
 import { splitCost, type SplitRule } from '../settlement/split.js';
 
 /** Finds a tier of the game, or throws naming the id. */
@@ -112,4 +113,43 @@ export function settlementTransfers(
     });
   }
   return transfers;
+}
+
+/**
+ * The ledger state settling open plays depends on, known from the plays themselves: an open
+ * play's escrow (the account whose id is the play id) holds exactly its cost as pending credit,
+ * locked by the play's lock transfer; every other account a settlement touches is only credited,
+ * so its balance cannot fail a rule. The store can then settle without reading any account, and
+ * the CHECK constraints repeat the rules when it writes. Plays must be open (checked under lock).
+ */
+export function settlementSnapshot(
+  plays: readonly { play: Play; playerAccountId: string }[],
+  creditedAccountIds: readonly string[],
+): LedgerSnapshot {
+  const accounts = new Map<string, Account>();
+  const pendings = new Map<string, Transfer>();
+  const empty = (id: string, kind: Account['kind']): Account => ({
+    id,
+    kind,
+    debitsPending: 0n,
+    debitsPosted: 0n,
+    creditsPending: 0n,
+    creditsPosted: 0n,
+  });
+  for (const id of creditedAccountIds) accounts.set(id, empty(id, 'player'));
+  for (const { play, playerAccountId } of plays) {
+    if (play.status !== 'open') throw new TypeError(`play ${play.id} is ${play.status}, not open`);
+    if (play.lockTransferId === null) continue;
+    const player = accounts.get(playerAccountId) ?? empty(playerAccountId, 'player');
+    accounts.set(playerAccountId, {
+      ...player,
+      debitsPending: player.debitsPending + play.costUnits,
+    });
+    accounts.set(play.id, { ...empty(play.id, 'escrow'), creditsPending: play.costUnits });
+    pendings.set(play.lockTransferId, {
+      ...lockTransfer(play.lockTransferId, play.id, playerAccountId, play.costUnits),
+      createdAt: play.createdAt,
+    });
+  }
+  return { accounts, existing: new Map(), pendings, resolvedPendings: new Map() };
 }

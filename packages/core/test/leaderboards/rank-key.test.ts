@@ -4,6 +4,7 @@ import {
   bucketPath,
   improvesBest,
   isWinner,
+  leadersAfter,
   rangesAtOrAbove,
   rankKey,
 } from '../../src/index.js';
@@ -98,5 +99,33 @@ describe('best and winners', () => {
     [11, 10, false],
   ])('rank %s with %s leaders → winner %s', (rank, max, expected) => {
     expect(isWinner(rank, max)).toBe(expected);
+  });
+});
+
+describe('leadersAfter', () => {
+  const e = (playerId: string, rankKey: bigint, at: number) => ({
+    playerId,
+    score: Number(rankKey),
+    rankKey,
+    achievedAt: new Date(at),
+  });
+
+  it('moves an improved player up and keeps the top max', () => {
+    const before = [e('a', 90n, 1), e('b', 80n, 2), e('c', 70n, 3), e('d', 60n, 4)];
+    expect(leadersAfter(before, e('d', 85n, 9), 3).map((x) => x.playerId)).toEqual(['a', 'd', 'b']);
+  });
+
+  it('lets the earlier of equal scores lead and adds a newcomer below them', () => {
+    const before = [e('a', 90n, 1), e('b', 80n, 2)];
+    expect(leadersAfter(before, e('n', 90n, 5), 10).map((x) => x.playerId)).toEqual([
+      'a',
+      'n',
+      'b',
+    ]);
+  });
+
+  it('leaves a newcomer out when the board is full of better scores', () => {
+    const before = [e('a', 90n, 1), e('b', 80n, 2), e('c', 70n, 3)];
+    expect(leadersAfter(before, e('n', 10n, 5), 2).map((x) => x.playerId)).toEqual(['a', 'b']);
   });
 });

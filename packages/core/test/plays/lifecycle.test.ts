@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
-  assertScorable,
-  settlementTransfers,
   DEFAULT_SPLIT_RULE,
+  assertScorable,
+  createTransfers,
+  settlementSnapshot,
+  settlementTransfers,
   type Play,
 } from '../../src/index.js';
 
@@ -111,5 +113,68 @@ describe('settlementTransfers', () => {
         nextId,
       ),
     ).toEqual([]);
+  });
+});
+
+describe('settlementSnapshot', () => {
+  const game = { developerAccountId: 'dev-acct', arcadeAccountId: 'arcade-acct' };
+
+  it('lets the core validate a settlement without reading any account', () => {
+    let n = 0;
+    const transfers = settlementTransfers(
+      play(),
+      ['l1'],
+      'player-acct',
+      game,
+      DEFAULT_SPLIT_RULE,
+      () => `s${++n}`,
+    );
+    const snapshot = settlementSnapshot(
+      [{ play: play(), playerAccountId: 'player-acct' }],
+      ['l1', 'dev-acct', 'arcade-acct'],
+    );
+    const outcome = createTransfers(transfers, snapshot);
+    expect(outcome.results).toEqual(['created', 'created', 'created', 'created']);
+    expect(outcome.deltas.get('play-1')).toEqual({
+      debitsPending: 0n,
+      debitsPosted: 1_000n,
+      creditsPending: -1_000n,
+      creditsPosted: 1_000n,
+    });
+    expect(outcome.deltas.get('player-acct')).toEqual({
+      debitsPending: -1_000n,
+      debitsPosted: 1_000n,
+      creditsPending: 0n,
+      creditsPosted: 0n,
+    });
+  });
+
+  it('catches a payout larger than the escrow', () => {
+    const transfers = settlementTransfers(
+      play(),
+      [],
+      'player-acct',
+      game,
+      DEFAULT_SPLIT_RULE,
+      () => 'x',
+    );
+    const greedy = [
+      ...transfers.map((t, i) => ({ ...t, id: `g${i}` })),
+      { ...transfers[1]!, id: 'extra' },
+    ];
+    const outcome = createTransfers(
+      greedy,
+      settlementSnapshot(
+        [{ play: play(), playerAccountId: 'player-acct' }],
+        ['dev-acct', 'arcade-acct'],
+      ),
+    );
+    expect(outcome.results.at(-1)).toBe('exceeds_credits');
+  });
+
+  it('refuses to describe a play that is not open', () => {
+    expect(() =>
+      settlementSnapshot([{ play: play({ status: 'scored' }), playerAccountId: 'p' }], []),
+    ).toThrow(new TypeError('play play-1 is scored, not open'));
   });
 });

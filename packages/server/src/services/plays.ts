@@ -1,13 +1,17 @@
 import { createHash } from 'node:crypto';
 import {
   CoinopError,
+  InsufficientFundsError,
   assertScorable,
+  availableUnits,
+  createTransfers,
   improvesBest,
   isWinner,
   leaderRank,
   leaderboardOf,
-  lockTransfer,
+  leadersAfter,
   rankKey,
+  settlementSnapshot,
   settlementTransfers,
   type Clock,
   type GameRef,
@@ -17,21 +21,19 @@ import {
   type TransferRequest,
 } from '@coinop/core';
 import { PgErrorCodes, pgConstraint, pgErrorCode, type Db, type Queryable } from '../store/db.js';
-import { applyTransfers, insertAccount } from '../store/ledger.js';
+import { applyTransfers, findAccount } from '../store/ledger.js';
+import { findScoreByPlay, type StoredScore } from '../store/leaders.js';
 import {
-  countAtOrAbove,
-  findScoreByPlay,
-  insertScore,
-  lockBest,
-  recordBest,
-  type StoredScore,
-} from '../store/leaders.js';
-import { leaderIds } from '../store/leaders.js';
+  lockPlayForScore,
+  openFreePlay,
+  openPaidPlay,
+  readStanding,
+  writeScore,
+  type BoardEntry,
+} from '../store/play-path.js';
 import {
   findPlayByIdempotencyKey,
-  insertPlay,
   lockExpiredPlays,
-  lockPlay,
   playerAccounts,
   setPlayStatus,
   type StoredPlay,
@@ -62,6 +64,8 @@ export interface SubmitScoreInput {
 export interface ScoreOutcome {
   readonly score: StoredScore;
   readonly leaderboardId: string;
+  /** The board's leaders after this score; null on a replay (read them afresh). */
+  readonly leaders: readonly BoardEntry[] | null;
   readonly replayed: boolean;
 }
 
@@ -98,46 +102,30 @@ export class PlayService {
     const game = await this.#games.getWithLeaderboard(input.gameId, input.leaderboardId);
     const board = leaderboardOf(game, input.leaderboardId);
     const now = this.#clock.now();
-    const playId = this.#ids.next();
-    const lockId = board.costUnits > 0n ? this.#ids.next() : null;
+    const play: StoredPlay = {
+      id: this.#ids.next(),
+      arcadeId: game.arcadeId,
+      gameId: game.id,
+      developerId: game.developerId,
+      leaderboardId: board.id,
+      playerId: input.playerId,
+      costUnits: board.costUnits,
+      lockTransferId: board.costUnits > 0n ? this.#ids.next() : null,
+      leaderPlayerIds: [],
+      status: 'open',
+      expiresAt: new Date(now.getTime() + this.#policy.playTtlSeconds * 1000),
+      createdAt: now,
+      updatedAt: now,
+      idempotencyKey: input.idempotencyKey,
+      requestHash,
+    };
 
+    let opened;
     try {
-      return await this.#db.transaction(async (tx) => {
-        const accounts = await playerAccounts(tx, [input.playerId]);
-        const playerAccountId = accounts.get(input.playerId);
-        if (!playerAccountId) {
-          throw new CoinopError('player_not_found', `player ${input.playerId} does not exist`, {
-            details: { field: 'playerId', playerId: input.playerId },
-          });
-        }
-        const play: StoredPlay = {
-          id: playId,
-          arcadeId: game.arcadeId,
-          gameId: game.id,
-          developerId: game.developerId,
-          leaderboardId: board.id,
-          playerId: input.playerId,
-          costUnits: board.costUnits,
-          lockTransferId: lockId,
-          leaderPlayerIds: await leaderIds(tx, board.id, board.leadersMax),
-          status: 'open',
-          expiresAt: new Date(now.getTime() + this.#policy.playTtlSeconds * 1000),
-          createdAt: now,
-          updatedAt: now,
-          idempotencyKey: input.idempotencyKey,
-          requestHash,
-        };
-        if (lockId !== null) {
-          await insertAccount(tx, playId, 'escrow', now);
-          await applyTransfers(
-            tx,
-            [lockTransfer(lockId, playId, playerAccountId, board.costUnits)],
-            now,
-          );
-        }
-        await insertPlay(tx, play, input.idempotencyKey, requestHash);
-        return play;
-      });
+      opened =
+        play.lockTransferId === null
+          ? await openFreePlay(this.#db, play, board.leadersMax)
+          : await openPaidPlay(this.#db, play, board.leadersMax);
     } catch (error) {
       // Two identical retries raced; the other one opened the play.
       if (
@@ -154,20 +142,34 @@ export class PlayService {
       }
       throw error;
     }
+    if (opened.playerAccountId === null) {
+      throw new CoinopError('player_not_found', `player ${input.playerId} does not exist`, {
+        details: { field: 'playerId', playerId: input.playerId },
+      });
+    }
+    if (opened.leaderPlayerIds === null) {
+      // Nothing was written: the conditional debit found less than the cost to spend.
+      const account = await findAccount(this.#db, opened.playerAccountId);
+      throw new InsufficientFundsError(
+        opened.playerAccountId,
+        account ? availableUnits(account) : 0n,
+        board.costUnits,
+      );
+    }
+    return { ...play, leaderPlayerIds: opened.leaderPlayerIds };
   }
 
   /**
-   * Scores a play once: settles its escrow by the split rule, records the player's best on the
-   * board and ranks the score. A retry with the same idempotency key replays the first result.
+   * Scores a play once: records the player's best on the board, ranks the score, and settles the
+   * play's escrow by the split rule. A retry with the same idempotency key replays the first
+   * result. Three statements in one transaction: lock, read, write.
    */
   async score(input: SubmitScoreInput): Promise<ScoreOutcome> {
     if (!Number.isFinite(input.score) || input.score < 0) {
       throw new CoinopError(
         'validation_failed',
         `score must be a finite number ≥ 0, got ${input.score}`,
-        {
-          details: { field: 'score' },
-        },
+        { details: { field: 'score' } },
       );
     }
     const game = await this.#games.get(input.gameId);
@@ -175,21 +177,25 @@ export class PlayService {
 
     return this.#db.transaction(async (tx) => {
       const now = this.#clock.now();
-      const play = await lockPlay(tx, input.gameId, input.playId);
-      if (!play) {
+      const locked = await lockPlayForScore(tx, input.gameId, input.playId);
+      if (!locked) {
         throw new CoinopError(
           'play_not_found',
           `play ${input.playId} does not exist in game ${input.gameId}`,
-          {
-            details: { field: 'playId', playId: input.playId },
-          },
+          { details: { field: 'playId', playId: input.playId } },
         );
       }
+      const { play } = locked;
       if (play.status === 'scored' && input.idempotencyKey !== null) {
         const earlier = await findScoreByPlay(tx, play.id);
         if (earlier && earlier.idempotencyKey === input.idempotencyKey) {
           if (earlier.requestHash !== requestHash) throw keyReused(input.idempotencyKey);
-          return { score: earlier, leaderboardId: play.leaderboardId, replayed: true };
+          return {
+            score: earlier,
+            leaderboardId: play.leaderboardId,
+            leaders: null,
+            replayed: true,
+          };
         }
       }
       assertScorable(play, input.leaderboardId, now);
@@ -199,23 +205,45 @@ export class PlayService {
       const board = leaderboardOf(fresh, play.leaderboardId);
 
       const key = rankKey(input.score, fresh.scoreDisplay);
-      const best = await lockBest(tx, board.id, play.playerId);
+      const standing = await readStanding(tx, board.id, play.playerId, key, board.leadersMax + 1);
+      const improves = improvesBest(standing.best, key);
+      // The count was read before this score: an improved best adds the player at `key`; an
+      // unimproved one already counts them (their best is at or above `key`).
+      const rank = leaderRank(standing.atOrAbove + (improves ? 1 : 0));
       const scoreId = this.#ids.next();
-      if (improvesBest(best, key)) {
-        await recordBest(
-          tx,
-          {
-            leaderboardId: board.id,
-            playerId: play.playerId,
-            score: input.score,
-            rankKey: key,
-            scoreId,
-            achievedAt: now,
-          },
-          best,
-        );
-      }
-      const rank = leaderRank(await countAtOrAbove(tx, board.id, key));
+      const leaders = improves
+        ? leadersAfter(
+            standing.top,
+            {
+              playerId: play.playerId,
+              score: input.score,
+              rankKey: key,
+              achievedAt: now,
+              name: locked.playerName,
+              avatarUrl: locked.playerAvatarUrl,
+            },
+            board.leadersMax,
+          )
+        : standing.top.slice(0, board.leadersMax);
+
+      const transfers = settlementTransfers(
+        play,
+        locked.leaderAccountIds,
+        locked.playerAccountId,
+        fresh,
+        this.#policy.splitRule,
+        () => this.#ids.next(),
+      );
+      const outcome = createTransfers(
+        transfers,
+        settlementSnapshot(
+          [{ play, playerAccountId: locked.playerAccountId }],
+          [...locked.leaderAccountIds, fresh.developerAccountId, fresh.arcadeAccountId],
+        ),
+      );
+      if (!outcome.ok)
+        throw new TypeError(`settlement of play ${play.id}: ${outcome.results.join(', ')}`);
+
       const stored: StoredScore = {
         id: scoreId,
         playId: play.id,
@@ -227,12 +255,23 @@ export class PlayService {
         requestHash,
         createdAt: now,
       };
-      await insertScore(tx, { ...stored, playerId: play.playerId });
-      await setPlayStatus(tx, play.id, 'scored', now);
-      // Settlement last: it locks the developer's and the arcade's accounts, which every score of
-      // the game touches, so they are held only for the final statements before commit.
-      await this.#settle(tx, [play], fresh, now);
-      return { score: stored, leaderboardId: board.id, replayed: false };
+      await writeScore(tx, {
+        scoreId,
+        playId: play.id,
+        leaderboardId: board.id,
+        playerId: play.playerId,
+        score: input.score,
+        rankKey: key,
+        leaderRank: rank,
+        isWinner: stored.isWinner,
+        idempotencyKey: input.idempotencyKey,
+        requestHash,
+        now,
+        replacesBest: improves ? standing.best : undefined,
+        transfers: outcome.toInsert,
+        deltas: outcome.deltas,
+      });
+      return { score: stored, leaderboardId: board.id, leaders, replayed: false };
     });
   }
 

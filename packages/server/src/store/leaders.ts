@@ -150,21 +150,6 @@ export async function topLeaders(
   }));
 }
 
-/** Player ids of the board's current leaders, for the payout snapshot of a new play. */
-export async function leaderIds(
-  q: Queryable,
-  leaderboardId: string,
-  limit: number,
-): Promise<string[]> {
-  const rows = await q.query<{ player_id: string }>(
-    `SELECT player_id FROM leaders WHERE leaderboard_id = $1
-     ORDER BY rank_key DESC, achieved_at, player_id LIMIT $2`,
-    [leaderboardId, limit],
-    'leaders_ids',
-  );
-  return rows.map((r) => r.player_id);
-}
-
 /** A player's best on a board, or null. */
 export async function findBest(
   q: Queryable,
@@ -178,41 +163,6 @@ export async function findBest(
   );
   const r = rows[0];
   return r ? { score: r.score, achievedAt: r.achieved_at } : null;
-}
-
-export async function insertScore(
-  tx: Queryable,
-  s: {
-    id: string;
-    playId: string;
-    leaderboardId: string;
-    playerId: string;
-    score: number;
-    leaderRank: number;
-    isWinner: boolean;
-    idempotencyKey: string | null;
-    requestHash: string | null;
-    createdAt: Date;
-  },
-): Promise<void> {
-  await tx.query(
-    `INSERT INTO scores (id, play_id, leaderboard_id, player_id, score, leader_rank, is_winner,
-                         idempotency_key, request_hash, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-    [
-      s.id,
-      s.playId,
-      s.leaderboardId,
-      s.playerId,
-      s.score,
-      s.leaderRank,
-      s.isWinner,
-      s.idempotencyKey,
-      s.requestHash,
-      s.createdAt,
-    ],
-    'scores_insert',
-  );
 }
 
 export interface StoredScore {

@@ -1,7 +1,7 @@
 import type { Play, PlayStatus } from '@coinop/core';
 import type { Queryable } from './db.js';
 
-interface PlayRow {
+export interface PlayRow {
   id: string;
   arcade_id: string;
   game_id: string;
@@ -24,11 +24,28 @@ export interface StoredPlay extends Play {
   readonly requestHash: string | null;
 }
 
-const PLAY_COLUMNS = `id, arcade_id, game_id, developer_id, leaderboard_id, player_id, cost_units,
-  lock_transfer_id, leader_player_ids, status, idempotency_key, request_hash, expires_at,
-  created_at, updated_at`;
+const PLAY_COLUMN_NAMES = [
+  'id',
+  'arcade_id',
+  'game_id',
+  'developer_id',
+  'leaderboard_id',
+  'player_id',
+  'cost_units',
+  'lock_transfer_id',
+  'leader_player_ids',
+  'status',
+  'idempotency_key',
+  'request_hash',
+  'expires_at',
+  'created_at',
+  'updated_at',
+];
+const PLAY_COLUMNS = PLAY_COLUMN_NAMES.join(', ');
+/** The play columns qualified by the alias `p`, for joins. */
+export const PLAY_COLUMNS_OF_P = PLAY_COLUMN_NAMES.map((c) => `p.${c}`).join(', ');
 
-function toPlay(r: PlayRow): StoredPlay {
+export function toPlay(r: PlayRow): StoredPlay {
   return {
     id: r.id,
     arcadeId: r.arcade_id,
@@ -48,37 +65,6 @@ function toPlay(r: PlayRow): StoredPlay {
   };
 }
 
-export async function insertPlay(
-  tx: Queryable,
-  play: Play,
-  idempotencyKey: string | null,
-  requestHash: string | null,
-): Promise<void> {
-  await tx.query(
-    `INSERT INTO plays (id, arcade_id, game_id, developer_id, leaderboard_id, player_id, cost_units,
-                        lock_transfer_id, leader_player_ids, status, idempotency_key, request_hash,
-                        expires_at, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::uuid[], $10, $11, $12, $13, $14, $14)`,
-    [
-      play.id,
-      play.arcadeId,
-      play.gameId,
-      play.developerId,
-      play.leaderboardId,
-      play.playerId,
-      play.costUnits.toString(),
-      play.lockTransferId,
-      play.leaderPlayerIds,
-      play.status,
-      idempotencyKey,
-      requestHash,
-      play.expiresAt,
-      play.createdAt,
-    ],
-    'plays_insert',
-  );
-}
-
 export async function findPlay(
   q: Queryable,
   gameId: string,
@@ -88,20 +74,6 @@ export async function findPlay(
     `SELECT ${PLAY_COLUMNS} FROM plays WHERE id = $1 AND game_id = $2`,
     [playId, gameId],
     'plays_find',
-  );
-  return rows[0] ? toPlay(rows[0]) : null;
-}
-
-/** Locks the play row for the rest of the transaction; null if the game has no such play. */
-export async function lockPlay(
-  tx: Queryable,
-  gameId: string,
-  playId: string,
-): Promise<StoredPlay | null> {
-  const rows = await tx.query<PlayRow>(
-    `SELECT ${PLAY_COLUMNS} FROM plays WHERE id = $1 AND game_id = $2 FOR UPDATE`,
-    [playId, gameId],
-    'plays_lock',
   );
   return rows[0] ? toPlay(rows[0]) : null;
 }

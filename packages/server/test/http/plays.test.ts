@@ -8,7 +8,7 @@ import {
   writeToken,
   type GameFixture,
 } from '../fixtures/arcade.js';
-import { expectLedgerBalanced } from '../fixtures/invariants.js';
+import { expectLedgerBalanced, expectRankTreeConsistent } from '../fixtures/invariants.js';
 
 const HST = 100_000_000n;
 
@@ -24,6 +24,7 @@ describe.each(storeVariants())('plays and scores on %s', (variant) => {
   });
   afterEach(async () => {
     await expectLedgerBalanced(api.db);
+    await expectRankTreeConsistent(api.db);
     await api.close();
   });
 
@@ -244,6 +245,32 @@ describe.each(storeVariants())('plays and scores on %s', (variant) => {
     });
     const [count] = await api.db.query<{ n: bigint }>('SELECT count(*)::bigint AS n FROM plays');
     expect(BigInt(count!.n)).toBe(10n);
+  });
+
+  it('keeps bests, ranks and money exact under concurrent scores on one board', async () => {
+    const players = await Promise.all(Array.from({ length: 12 }, () => fundedPlayer(api, 30)));
+    const opened = await Promise.all(
+      players.flatMap((p) => [play(p.playerId), play(p.playerId), play(p.playerId)]),
+    );
+    expect(opened.map((r) => r.statusCode)).toEqual(opened.map(() => 200));
+    // A seeded spread of scores, with ties, scored all at once.
+    const values = opened.map((_, i) => ((i * 37) % 11) * 5);
+    const scored = await Promise.all(opened.map((r, i) => score(r.json().id, values[i]!)));
+    expect(scored.map((r) => r.statusCode)).toEqual(scored.map(() => 200));
+    const best = new Map<string, number>();
+    opened.forEach((r, i) => {
+      const id = r.json().playerId as string;
+      best.set(id, Math.max(best.get(id) ?? -1, values[i]!));
+    });
+    const rows = await api.db.query<{ player_id: string; score: number }>(
+      'SELECT player_id, score FROM leaders WHERE leaderboard_id = $1',
+      [game.tiers[1]!.id],
+    );
+    expect(new Map(rows.map((r) => [r.player_id, r.score]))).toEqual(best);
+    const [moved] = await api.db.query<{ n: bigint }>(
+      "SELECT count(*)::bigint AS n FROM transfers WHERE kind = 'post_pending'",
+    );
+    expect(BigInt(moved!.n)).toBe(36n);
   });
 
   it('serves the game with tiers and leaders to its write token', async () => {

@@ -1,2 +1,3 @@
 export * from './errors.js';
 export * from './money.js';
+export * from './bridge.js';

@@ -1,5 +1,5 @@
-import Fastify, { type FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { createFastify } from './http/fastify.js';
 import type { Clock, Ids } from '@coinop/core';
 import type { Config } from './config.js';
 import type { Db } from './store/db.js';
@@ -34,14 +34,7 @@ declare module 'fastify' {
 
 /** Builds the arcade API ({base_url}) as a Fastify instance. Listens nowhere. */
 export async function buildApi(config: Config, deps: ApiDeps): Promise<FastifyInstance> {
-  const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
-    bodyLimit: config.bodyLimitBytes,
-    // Routes are matched exactly as the spec writes them; a trailing slash is the same route.
-    routerOptions: { ignoreTrailingSlash: true },
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
-    ...(deps.https ? { https: deps.https } : {}),
-  }).withTypeProvider<TypeBoxTypeProvider>();
+  const app = createFastify(config, deps.https);
 
   app.decorate('config', config);
   const arcade = new Arcade(config, deps);

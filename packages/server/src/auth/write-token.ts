@@ -44,7 +44,7 @@ export async function verifyWriteToken(
   token: string,
   key: Uint8Array,
   now: Date,
-): Promise<WriteTokenClaims> {
+): Promise<WriteTokenClaims & { expiresAt: Date }> {
   try {
     const { payload } = await jwtVerify(token, key, {
       algorithms: ['HS256'],
@@ -52,7 +52,7 @@ export async function verifyWriteToken(
       audience: WRITE_TOKEN_AUDIENCE,
       currentDate: now,
     });
-    const { sub, developerId, gameId, arcadeId } = payload;
+    const { sub, developerId, gameId, arcadeId, exp } = payload;
     if (
       typeof sub !== 'string' ||
       typeof developerId !== 'string' ||
@@ -61,7 +61,7 @@ export async function verifyWriteToken(
     ) {
       throw new CoinopError('invalid_write_token', 'write token lacks its game claims');
     }
-    return { clientId: sub, developerId, gameId, arcadeId };
+    return { clientId: sub, developerId, gameId, arcadeId, expiresAt: new Date((exp ?? 0) * 1000) };
   } catch (error) {
     if (error instanceof CoinopError) throw error;
     const why =
@@ -71,5 +71,32 @@ export async function verifyWriteToken(
           ? `write token claim ${error.claim} is not valid here`
           : 'write token is malformed or its signature does not verify';
     throw new CoinopError('invalid_write_token', why, { cause: error });
+  }
+}
+
+/**
+ * Verifies write tokens, remembering each verified one until it expires: a game server sends the
+ * same token on every call for an hour, and verifying its signature again costs more than the
+ * rest of a cached read. Only expiry can end a verified token's validity, and it is checked on
+ * every hit.
+ */
+export class WriteTokenVerifier {
+  readonly #key: Uint8Array;
+  readonly #maxEntries: number;
+  readonly #verified = new Map<string, WriteTokenClaims & { expiresAt: Date }>();
+
+  constructor(key: Uint8Array, maxEntries = 10_000) {
+    this.#key = key;
+    this.#maxEntries = maxEntries;
+  }
+
+  async verify(token: string, now: Date): Promise<WriteTokenClaims> {
+    const known = this.#verified.get(token);
+    if (known && known.expiresAt.getTime() > now.getTime()) return known;
+    this.#verified.delete(token);
+    const claims = await verifyWriteToken(token, this.#key, now);
+    if (this.#verified.size >= this.#maxEntries) this.#verified.clear();
+    this.#verified.set(token, claims);
+    return claims;
   }
 }

@@ -5,7 +5,7 @@ import type { Db } from '../store/db.js';
 import { ensureArcade, type ArcadeRecord } from '../store/parties.js';
 import { CoinopError } from '@coinop/core';
 import { secretMatches } from '../auth/secrets.js';
-import { signWriteToken, verifyWriteToken, type WriteTokenClaims } from '../auth/write-token.js';
+import { WriteTokenVerifier, signWriteToken, type WriteTokenClaims } from '../auth/write-token.js';
 import { findGameClient } from '../store/games.js';
 import { GameCache } from './game-cache.js';
 import { GameReads } from './game-reads.js';
@@ -24,6 +24,7 @@ export class Arcade {
   readonly writeTokenKey: Uint8Array;
   readonly plays: PlayService;
   readonly reads: GameReads;
+  readonly #writeTokens: WriteTokenVerifier;
   #record: ArcadeRecord | null = null;
 
   constructor(config: Config, deps: ApiDeps) {
@@ -32,6 +33,7 @@ export class Arcade {
     this.clock = deps.clock;
     this.ids = deps.ids;
     this.writeTokenKey = deps.writeTokenKey;
+    this.#writeTokens = new WriteTokenVerifier(deps.writeTokenKey);
     this.games = new GameCache(deps.db);
     this.plays = new PlayService(deps.db, deps.clock, deps.ids, this.games, config);
     this.reads = new GameReads(deps.db, deps.clock, this.games, config.gameCacheTtlMs);
@@ -65,7 +67,7 @@ export class Arcade {
   }
 
   async verifyWriteToken(token: string): Promise<WriteTokenClaims> {
-    return verifyWriteToken(token, this.writeTokenKey, this.clock.now());
+    return this.#writeTokens.verify(token, this.clock.now());
   }
 
   /** Settles plays whose time ran out, in batches, until none is left. */

@@ -1,5 +1,5 @@
-import Fastify, { type FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { createFastify } from '../http/fastify.js';
 import cors from '@fastify/cors';
 import type { Clock, Ids } from '@coinop/core';
 import type { Config } from '../config.js';
@@ -34,13 +34,7 @@ const POLL_TOKEN_KEY_BYTES = 32; // HMAC-SHA256 key: as long as the hash.
  * if storage has none.
  */
 export async function buildAuth(config: Config, deps: AuthDeps): Promise<FastifyInstance> {
-  const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
-    bodyLimit: config.bodyLimitBytes,
-    routerOptions: { ignoreTrailingSlash: true },
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
-    ...(deps.https ? { https: deps.https } : {}),
-  }).withTypeProvider<TypeBoxTypeProvider>();
+  const app = createFastify(config, deps.https);
 
   const { keys, tokens, players } = playerTokenServices(config, deps);
   await keys.ensureActive();

@@ -4,6 +4,7 @@ import {
   availableUnits,
   createTransfers,
   type Account,
+  type AccountDelta,
   type AccountKind,
   type Transfer,
   type TransferRequest,
@@ -139,47 +140,69 @@ export async function applyTransfers(
   if (!outcome.ok) throw failure(requests, outcome.results, accounts);
 
   if (outcome.toInsert.length > 0) {
-    const t = outcome.toInsert;
-    const ids = [...outcome.deltas.keys()];
-    const d = [...outcome.deltas.values()];
     // One round trip: the transfers and the balance changes they make, together.
+    const batch = transferBatchSql(1);
     await tx.query(
-      `WITH inserted AS (
-         INSERT INTO transfers (id, kind, debit_account_id, credit_account_id, amount, pending_id,
-                                reason, play_id, created_at)
-         SELECT id, kind, debit, credit, amount, pending_id, reason, play_id, $9
-         FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::uuid[], $5::bigint[], $6::uuid[],
-                     $7::text[], $8::uuid[])
-           AS t(id, kind, debit, credit, amount, pending_id, reason, play_id)
-         RETURNING 1)
-       UPDATE accounts a SET
+      `WITH moved AS (${batch.insertTransfers}) ${batch.applyDeltas}`,
+      [...batch.params(outcome.toInsert, outcome.deltas, now)],
+      'ledger_write_batch',
+    );
+  }
+  return [...outcome.results];
+}
+
+/**
+ * The SQL that writes a decided batch: an INSERT of the transfers (to use as a CTE) and an UPDATE
+ * applying the net balance changes, with their 14 parameters numbered from `first`. Accounts are
+ * passed in id order, so concurrent batches update shared accounts in one order.
+ */
+export function transferBatchSql(first: number): {
+  insertTransfers: string;
+  applyDeltas: string;
+  params(
+    transfers: readonly TransferRequest[],
+    deltas: ReadonlyMap<string, AccountDelta>,
+    now: Date,
+  ): unknown[];
+} {
+  const p = (i: number) => `$${first + i}`;
+  return {
+    insertTransfers: `INSERT INTO transfers (id, kind, debit_account_id, credit_account_id, amount,
+                               pending_id, reason, play_id, created_at)
+       SELECT id, kind, debit, credit, amount, pending_id, reason, play_id, ${p(8)}
+       FROM unnest(${p(0)}::uuid[], ${p(1)}::text[], ${p(2)}::uuid[], ${p(3)}::uuid[],
+                   ${p(4)}::bigint[], ${p(5)}::uuid[], ${p(6)}::text[], ${p(7)}::uuid[])
+         AS t(id, kind, debit, credit, amount, pending_id, reason, play_id)
+       RETURNING 1`,
+    applyDeltas: `UPDATE accounts a SET
          debits_pending = a.debits_pending + d.dpe,
          debits_posted = a.debits_posted + d.dpo,
          credits_pending = a.credits_pending + d.cpe,
          credits_posted = a.credits_posted + d.cpo
-       FROM unnest($10::uuid[], $11::bigint[], $12::bigint[], $13::bigint[], $14::bigint[])
-         AS d(id, dpe, dpo, cpe, cpo)
+       FROM unnest(${p(9)}::uuid[], ${p(10)}::bigint[], ${p(11)}::bigint[], ${p(12)}::bigint[],
+                   ${p(13)}::bigint[]) AS d(id, dpe, dpo, cpe, cpo)
        WHERE a.id = d.id`,
-      [
-        t.map((x) => x.id),
-        t.map((x) => x.kind),
-        t.map((x) => x.debitAccountId),
-        t.map((x) => x.creditAccountId),
-        t.map((x) => x.amount.toString()),
-        t.map((x) => x.pendingId),
-        t.map((x) => x.reason),
-        t.map((x) => x.playId),
+    params(transfers, deltas, now) {
+      const ids = [...deltas.keys()].sort();
+      const d = ids.map((id) => deltas.get(id) as AccountDelta);
+      return [
+        transfers.map((x) => x.id),
+        transfers.map((x) => x.kind),
+        transfers.map((x) => x.debitAccountId),
+        transfers.map((x) => x.creditAccountId),
+        transfers.map((x) => x.amount.toString()),
+        transfers.map((x) => x.pendingId),
+        transfers.map((x) => x.reason),
+        transfers.map((x) => x.playId),
         now,
         ids,
         d.map((x) => x.debitsPending.toString()),
         d.map((x) => x.debitsPosted.toString()),
         d.map((x) => x.creditsPending.toString()),
         d.map((x) => x.creditsPosted.toString()),
-      ],
-      'ledger_write_batch',
-    );
-  }
-  return [...outcome.results];
+      ];
+    },
+  };
 }
 
 function failure(

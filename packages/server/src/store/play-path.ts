@@ -7,6 +7,7 @@ import {
   type TransferRequest,
 } from '@coinop/core';
 import type { Queryable } from './db.js';
+import { transferBatchSql } from './ledger.js';
 import { toPlay, PLAY_COLUMNS_OF_P, type PlayRow, type StoredPlay } from './plays.js';
 
 /**
@@ -296,9 +297,7 @@ export interface ScoreWrite {
 export async function writeScore(tx: Queryable, w: ScoreWrite): Promise<void> {
   const improves = w.replacesBest !== undefined;
   const buckets = improves ? bucketChanges(w.replacesBest?.rankKey ?? null, w.rankKey) : [];
-  const t = w.transfers;
-  const accountIds = [...w.deltas.keys()].sort();
-  const d = accountIds.map((id) => w.deltas.get(id) as AccountDelta);
+  const batch = transferBatchSql(16);
   await tx.query(
     `WITH best AS (
        INSERT INTO leaders (leaderboard_id, player_id, score, rank_key, score_id, achieved_at)
@@ -310,7 +309,8 @@ export async function writeScore(tx: Queryable, w: ScoreWrite): Promise<void> {
      ), buckets AS (
        INSERT INTO rank_buckets (leaderboard_id, level, bucket, players)
        SELECT $1, level, bucket, CASE WHEN delta > 0 THEN 1 ELSE 0 END
-       FROM unnest($8::smallint[], $9::bigint[], $10::int[]) WITH ORDINALITY AS c(level, bucket, delta, n)
+       FROM unnest($8::smallint[], $9::bigint[], $10::int[])
+         WITH ORDINALITY AS c(level, bucket, delta, n)
        ORDER BY n
        ON CONFLICT (leaderboard_id, level, bucket) DO UPDATE
          SET players = rank_buckets.players + CASE WHEN excluded.players = 1 THEN 1 ELSE -1 END
@@ -323,23 +323,8 @@ export async function writeScore(tx: Queryable, w: ScoreWrite): Promise<void> {
      ), played AS (
        UPDATE plays SET status = 'scored', updated_at = $6 WHERE id = $11
        RETURNING 1
-     ), moved AS (
-       INSERT INTO transfers (id, kind, debit_account_id, credit_account_id, amount, pending_id,
-                              reason, play_id, created_at)
-       SELECT id, kind, debit, credit, amount, pending_id, reason, play_id, $6
-       FROM unnest($16::uuid[], $17::text[], $18::uuid[], $19::uuid[], $20::bigint[], $21::uuid[],
-                   $22::text[], $23::uuid[])
-         AS t(id, kind, debit, credit, amount, pending_id, reason, play_id)
-       RETURNING 1
-     )
-     UPDATE accounts a SET
-       debits_pending = a.debits_pending + d.dpe,
-       debits_posted = a.debits_posted + d.dpo,
-       credits_pending = a.credits_pending + d.cpe,
-       credits_posted = a.credits_posted + d.cpo
-     FROM unnest($24::uuid[], $25::bigint[], $26::bigint[], $27::bigint[], $28::bigint[])
-       AS d(id, dpe, dpo, cpe, cpo)
-     WHERE a.id = d.id`,
+     ), moved AS (${batch.insertTransfers})
+     ${batch.applyDeltas}`,
     [
       w.leaderboardId,
       w.playerId,
@@ -356,19 +341,7 @@ export async function writeScore(tx: Queryable, w: ScoreWrite): Promise<void> {
       w.isWinner,
       w.idempotencyKey,
       w.requestHash,
-      t.map((x) => x.id),
-      t.map((x) => x.kind),
-      t.map((x) => x.debitAccountId),
-      t.map((x) => x.creditAccountId),
-      t.map((x) => x.amount.toString()),
-      t.map((x) => x.pendingId),
-      t.map((x) => x.reason),
-      t.map((x) => x.playId),
-      accountIds,
-      d.map((x) => x.debitsPending.toString()),
-      d.map((x) => x.debitsPosted.toString()),
-      d.map((x) => x.creditsPending.toString()),
-      d.map((x) => x.creditsPosted.toString()),
+      ...batch.params(w.transfers, w.deltas, w.now),
     ],
     'play_path_write_score',
   );

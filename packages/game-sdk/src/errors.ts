@@ -1,0 +1,114 @@
+import { BridgeErrorCodes, type BridgeErrorCode } from '@coinop/protocol';
+
+/**
+ * The GameService operations, by method name, as errors report them.
+ *
+ * @example
+ * ```ts
+ * import type { GameServiceOperation } from '@coinop/game-sdk';
+ * const operation: GameServiceOperation = 'submitScore';
+ * ```
+ */
+export type GameServiceOperation = 'play' | 'submitScore' | 'getLeaderboard' | 'hstTransfer';
+
+/**
+ * An operation was called before `init()`: no reply could ever reach it, so it fails at once.
+ *
+ * @example
+ * ```ts
+ * import { BridgeNotInitializedError, GameService, Origin } from '@coinop/game-sdk';
+ * const game = new GameService('demo', Origin.DEV);
+ * await game.play().catch((err) => console.log(err instanceof BridgeNotInitializedError)); // true
+ * ```
+ */
+export class BridgeNotInitializedError extends Error {
+  override readonly name = 'BridgeNotInitializedError';
+  readonly code = 'bridge_not_initialized' satisfies BridgeErrorCode;
+  /** The operation that was called too early. */
+  readonly operation: GameServiceOperation;
+
+  constructor(operation: GameServiceOperation) {
+    super(`${BridgeErrorCodes.bridge_not_initialized}: call init() before ${operation}()`);
+    this.operation = operation;
+  }
+}
+
+/**
+ * The arcade did not answer a request within the reply timeout. The request may still have
+ * reached the arcade: a late reply still fires the operation's event.
+ *
+ * @example
+ * ```ts
+ * import { BridgeTimeoutError, GameService, Origin } from '@coinop/game-sdk';
+ * const game = new GameService('demo', Origin.DEV, { replyTimeoutMs: 5_000 });
+ * game.init();
+ * await game.getLeaderboard().catch((err) => {
+ *   if (err instanceof BridgeTimeoutError) console.log(err.timeoutMs); // 5000
+ * });
+ * ```
+ */
+export class BridgeTimeoutError extends Error {
+  override readonly name = 'BridgeTimeoutError';
+  readonly code = 'bridge_timeout' satisfies BridgeErrorCode;
+  /** The operation that got no reply. */
+  readonly operation: GameServiceOperation;
+  /** The id the request carried. */
+  readonly requestId: string;
+  /** The arcade origin the request was posted to. */
+  readonly origin: string;
+  /** How long the game waited. */
+  readonly timeoutMs: number;
+
+  constructor(
+    operation: GameServiceOperation,
+    requestId: string,
+    origin: string,
+    timeoutMs: number,
+  ) {
+    super(
+      `${BridgeErrorCodes.bridge_timeout}: no reply to ${operation}() (request ${requestId}) ` +
+        `from ${origin} within ${timeoutMs} ms`,
+    );
+    this.operation = operation;
+    this.requestId = requestId;
+    this.origin = origin;
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/**
+ * Every error a GameService operation rejects with; `switch (err.code)` narrows it. Passing a
+ * wrong argument is a programming error and rejects with a plain `TypeError` instead.
+ *
+ * @example
+ * ```ts
+ * import type { GameServiceError } from '@coinop/game-sdk';
+ * function explain(err: GameServiceError): string {
+ *   switch (err.code) {
+ *     case 'bridge_timeout':
+ *       return `the arcade did not answer within ${err.timeoutMs} ms`;
+ *     case 'bridge_not_initialized':
+ *       return 'call init() first';
+ *   }
+ * }
+ * ```
+ */
+export type GameServiceError = BridgeTimeoutError | BridgeNotInitializedError;
+
+/**
+ * Whether a caught value is one of the GameService's errors.
+ *
+ * @example
+ * ```ts
+ * import { GameService, isGameServiceError, Origin } from '@coinop/game-sdk';
+ * const game = new GameService('demo', Origin.DEV);
+ * try {
+ *   await game.play();
+ * } catch (err) {
+ *   if (isGameServiceError(err)) console.log(err.code);
+ * }
+ * ```
+ */
+export function isGameServiceError(value: unknown): value is GameServiceError {
+  return value instanceof BridgeTimeoutError || value instanceof BridgeNotInitializedError;
+}

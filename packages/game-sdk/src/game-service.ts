@@ -1,0 +1,415 @@
+import {
+  BRIDGE_ID_MAX_LENGTH,
+  BridgeMessageTypes,
+  isBridgeMessageType,
+  parseBridgeReply,
+  type BridgeEventName,
+  type BridgeReply,
+  type BridgeRequest,
+  type ReceiveHstTransferMessage,
+  type ReceiveLeaderboardMessage,
+  type ReceivePlayMessage,
+  type ReceiveSubmitScoreMessage,
+} from '@coinop/protocol';
+import {
+  BridgeNotInitializedError,
+  BridgeTimeoutError,
+  type GameServiceOperation,
+} from './errors.js';
+import { normalizeArcadeOrigin, type Origin } from './origin.js';
+
+/**
+ * How long an operation waits for the arcade's reply by default: two minutes, long enough for a
+ * player to read and approve a wallet prompt, short enough that a game on a dead or foreign host
+ * finds out.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_REPLY_TIMEOUT_MS } from '@coinop/game-sdk';
+ * console.log(DEFAULT_REPLY_TIMEOUT_MS); // 120000
+ * ```
+ */
+export const DEFAULT_REPLY_TIMEOUT_MS = 120_000;
+
+/** Longest timeout `setTimeout` keeps (2^31 - 1 ms, about 24.8 days). */
+const MAX_TIMEOUT_MS = 2_147_483_647;
+
+/**
+ * A `message` event as the GameService reads it: the fields of the DOM's `MessageEvent` it uses.
+ *
+ * @example
+ * ```ts
+ * import type { BridgeMessageEvent } from '@coinop/game-sdk';
+ * const event: BridgeMessageEvent = { data: {}, origin: 'http://127.0.0.1:8082', source: null };
+ * ```
+ */
+export interface BridgeMessageEvent {
+  readonly data: unknown;
+  readonly origin: string;
+  readonly source: unknown;
+}
+
+/**
+ * The parts of the game's `window` the GameService uses; the browser's `window` is one.
+ *
+ * @example
+ * ```ts
+ * import type { BridgeWindow } from '@coinop/game-sdk';
+ * const win: BridgeWindow = window;
+ * ```
+ */
+export interface BridgeWindow {
+  readonly parent: { postMessage(message: unknown, targetOrigin: string): void };
+  addEventListener(type: 'message', listener: (event: BridgeMessageEvent) => void): void;
+  removeEventListener(type: 'message', listener: (event: BridgeMessageEvent) => void): void;
+}
+
+/**
+ * Options of a GameService.
+ *
+ * @example
+ * ```ts
+ * import { GameService, Origin, type GameServiceOptions } from '@coinop/game-sdk';
+ * const options: GameServiceOptions = { replyTimeoutMs: 30_000 };
+ * const game = new GameService('demo', Origin.DEV, options);
+ * ```
+ */
+export interface GameServiceOptions {
+  /** How long each operation waits for its reply; default `DEFAULT_REPLY_TIMEOUT_MS`. */
+  replyTimeoutMs?: number;
+  /** The game's window; default the global `window`. Tests pass a fake one. */
+  window?: BridgeWindow;
+}
+
+/**
+ * The data each event hands its handlers: the same object the operation resolves with.
+ * `transferHst` is the published library's name of the `hstTransfer` event.
+ *
+ * @example
+ * ```ts
+ * import type { GameServiceEvents } from '@coinop/game-sdk';
+ * const onPlay = (data: GameServiceEvents['play']) => console.log(data.playId);
+ * ```
+ */
+export interface GameServiceEvents {
+  play: ReceivePlayMessage;
+  score: ReceiveSubmitScoreMessage;
+  leaderboard: ReceiveLeaderboardMessage;
+  hstTransfer: ReceiveHstTransferMessage;
+  transferHst: ReceiveHstTransferMessage;
+}
+
+type ReplyData = GameServiceEvents[BridgeEventName];
+type Handler = (data: never) => void;
+
+interface PendingRequest {
+  readonly requestId: string;
+  readonly resolve: (data: ReplyData) => void;
+  readonly timer: ReturnType<typeof setTimeout>;
+}
+
+/**
+ * The game's side of the arcade bridge (spec 4.10): a game in the arcade's iframe asks the
+ * arcade for a paid play, submits its score, reads the leaderboard and asks for payments.
+ *
+ * Every operation resolves its promise and fires its event with the same data (spec 4.10 rule
+ * 1); replies are matched to requests by `requestId`, or by order for hosts that do not echo it;
+ * messages from any window but `window.parent` or any origin but the arcade's are ignored.
+ *
+ * @example
+ * ```ts
+ * import { GameService, Origin } from '@coinop/game-sdk';
+ * const game = new GameService('c0ffee00-0000-4000-8000-000000000001', Origin.DEV);
+ * game.init();
+ * const { playId } = await game.play();
+ * if (playId) {
+ *   // ... the player plays ...
+ *   await game.submitScore(playId, 4200);
+ * }
+ * ```
+ */
+export class GameService {
+  /** The game's id (spec 4.10: the id from registration). */
+  readonly gameId: string;
+  /** The arcade's origin: requests go only there, replies count only from there. */
+  readonly origin: string;
+  /** How long each operation waits for its reply. */
+  readonly replyTimeoutMs: number;
+
+  readonly #window: BridgeWindow | undefined;
+  /** Prefixes this instance's request ids, so two instances in one window never mix replies. */
+  readonly #instanceId = Math.random().toString(36).slice(2, 10).padEnd(8, '0');
+  #sequence = 0;
+  #initializedWindow: BridgeWindow | undefined;
+  readonly #handlers = new Map<BridgeEventName, Set<Handler>>();
+  /** Requests in the order they were sent, per event, for hosts that do not echo `requestId`. */
+  readonly #pending = new Map<BridgeEventName, PendingRequest[]>();
+
+  /**
+   * @param gameId The game's id (spec 4.10).
+   * @param origin `Origin.DEV`, `Origin.PROD` or any arcade's origin
+   *   (`https://arcade.example.com`).
+   * @param options Reply timeout and, for tests, the window.
+   */
+  constructor(gameId: string, origin: Origin | string, options: GameServiceOptions = {}) {
+    if (typeof gameId !== 'string' || gameId === '' || gameId.length > BRIDGE_ID_MAX_LENGTH) {
+      throw new TypeError(
+        `gameId must be a string of 1 to ${BRIDGE_ID_MAX_LENGTH} characters, ` +
+          `got ${JSON.stringify(gameId)}`,
+      );
+    }
+    const replyTimeoutMs = options.replyTimeoutMs ?? DEFAULT_REPLY_TIMEOUT_MS;
+    if (
+      !Number.isInteger(replyTimeoutMs) ||
+      replyTimeoutMs <= 0 ||
+      replyTimeoutMs > MAX_TIMEOUT_MS
+    ) {
+      throw new TypeError(
+        `replyTimeoutMs must be an integer from 1 to ${MAX_TIMEOUT_MS}, ` +
+          `got ${String(replyTimeoutMs)}`,
+      );
+    }
+    this.gameId = gameId;
+    this.origin = normalizeArcadeOrigin(origin);
+    this.replyTimeoutMs = replyTimeoutMs;
+    this.#window = options.window;
+  }
+
+  /**
+   * Starts listening for the arcade's replies. Call it once the DOM is loaded (spec 4.10), before
+   * any operation; calling it again does nothing.
+   *
+   * @example
+   * ```ts
+   * import { GameService, Origin } from '@coinop/game-sdk';
+   * const game = new GameService('demo', Origin.DEV);
+   * window.addEventListener('DOMContentLoaded', () => game.init());
+   * ```
+   */
+  init(): void {
+    if (this.#initializedWindow !== undefined) return;
+    const win = this.#window ?? (globalThis as { window?: BridgeWindow }).window;
+    if (win === undefined) throw new TypeError('GameService.init() needs a browser window');
+    win.addEventListener('message', this.#onMessage);
+    this.#initializedWindow = win;
+  }
+
+  /**
+   * Registers a handler for an event; returns a function that removes it. Handlers run in the
+   * order registered, before the operation's promise resolves; one that throws is logged and
+   * does not stop the others.
+   *
+   * @example
+   * ```ts
+   * import { GameService, Origin } from '@coinop/game-sdk';
+   * const game = new GameService('demo', Origin.DEV);
+   * const off = game.on('leaderboard', ({ leaderboard }) => console.log(leaderboard.length));
+   * off();
+   * ```
+   */
+  on<E extends keyof GameServiceEvents>(
+    event: E,
+    handler: (data: GameServiceEvents[E]) => void,
+  ): () => void {
+    if (!isBridgeMessageType(event)) {
+      throw new TypeError(`unknown GameService event ${JSON.stringify(event)}`);
+    }
+    if (typeof handler !== 'function') throw new TypeError('handler must be a function');
+    const name = BridgeMessageTypes[event];
+    let handlers = this.#handlers.get(name);
+    if (handlers === undefined) {
+      handlers = new Set();
+      this.#handlers.set(name, handlers);
+    }
+    handlers.add(handler as Handler);
+    return () => {
+      this.#handlers.get(name)?.delete(handler as Handler);
+    };
+  }
+
+  /**
+   * Asks the arcade for a paid play. Resolves with `playId` once the player paid, or without it
+   * when they did not: then the game must not start (spec 4.10 rule 2). Fires `play`.
+   *
+   * @example
+   * ```ts
+   * import { GameService, Origin } from '@coinop/game-sdk';
+   * const game = new GameService('demo', Origin.DEV);
+   * game.init();
+   * const { playId } = await game.play();
+   * if (!playId) console.log('not paid: stay on the start screen');
+   * ```
+   */
+  play(): Promise<ReceivePlayMessage> {
+    return this.#request('play', (requestId) => ({ type: 'play', gameId: this.gameId, requestId }));
+  }
+
+  /**
+   * Submits the score of a play. Resolves with the play's id once the arcade has it. Fires
+   * `score`.
+   *
+   * @example
+   * ```ts
+   * import { GameService, Origin } from '@coinop/game-sdk';
+   * const game = new GameService('demo', Origin.DEV);
+   * game.init();
+   * const { playId } = await game.play();
+   * if (playId) await game.submitScore(playId, 4200);
+   * ```
+   */
+  submitScore(playId: string, score: number): Promise<ReceiveSubmitScoreMessage> {
+    if (typeof playId !== 'string' || playId === '') {
+      return Promise.reject(
+        new TypeError(`playId must be a non-empty string, got ${JSON.stringify(playId)}`),
+      );
+    }
+    if (typeof score !== 'number' || !Number.isFinite(score)) {
+      return Promise.reject(new TypeError(`score must be a finite number, got ${String(score)}`));
+    }
+    return this.#request('submitScore', (requestId) => ({
+      type: 'score',
+      gameId: this.gameId,
+      playId,
+      score,
+      requestId,
+    }));
+  }
+
+  /**
+   * Reads the current leaderboard, best first. Fires `leaderboard`.
+   *
+   * @example
+   * ```ts
+   * import { GameService, Origin } from '@coinop/game-sdk';
+   * const game = new GameService('demo', Origin.DEV);
+   * game.init();
+   * const { leaderboard } = await game.getLeaderboard();
+   * for (const leader of leaderboard) console.log(leader.displayName, leader.score);
+   * ```
+   */
+  getLeaderboard(): Promise<ReceiveLeaderboardMessage> {
+    return this.#request('getLeaderboard', (requestId) => ({
+      type: 'leaderboard',
+      gameId: this.gameId,
+      requestId,
+    }));
+  }
+
+  /**
+   * Asks the player to pay `amount` HST. Resolves with `txid` once paid, or without it when the
+   * player rejected the payment: then nothing is to be provisioned (spec 4.10 rule 3). Fires
+   * `hstTransfer`. Sent as the published protocol's `transferHst`, which every arcade knows.
+   *
+   * @example
+   * ```ts
+   * import { GameService, Origin } from '@coinop/game-sdk';
+   * const game = new GameService('demo', Origin.DEV);
+   * game.init();
+   * const { txid } = await game.hstTransfer(1.5);
+   * if (txid) console.log('paid: unlock the extra life');
+   * ```
+   */
+  hstTransfer(amount: number): Promise<ReceiveHstTransferMessage> {
+    if (typeof amount !== 'number' || !Number.isFinite(amount) || amount <= 0) {
+      return Promise.reject(
+        new TypeError(`amount must be a positive number of HST, got ${String(amount)}`),
+      );
+    }
+    return this.#request('hstTransfer', (requestId) => ({
+      type: 'transferHst',
+      gameId: this.gameId,
+      amount,
+      requestId,
+    }));
+  }
+
+  /**
+   * `hstTransfer` under the published library's name.
+   *
+   * @example
+   * ```ts
+   * import { GameService, Origin } from '@coinop/game-sdk';
+   * const game = new GameService('demo', Origin.DEV);
+   * game.init();
+   * const { txid } = await game.transferHst(1.5);
+   * ```
+   */
+  transferHst(amount: number): Promise<ReceiveHstTransferMessage> {
+    return this.hstTransfer(amount);
+  }
+
+  #request<T extends ReplyData>(
+    operation: GameServiceOperation,
+    build: (requestId: string) => BridgeRequest,
+  ): Promise<T> {
+    const win = this.#initializedWindow;
+    if (win === undefined) return Promise.reject(new BridgeNotInitializedError(operation));
+    this.#sequence += 1;
+    const requestId = `${this.#instanceId}.${this.#sequence}`;
+    const message = build(requestId);
+    const event = BridgeMessageTypes[message.type];
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#forget(event, requestId);
+        reject(new BridgeTimeoutError(operation, requestId, this.origin, this.replyTimeoutMs));
+      }, this.replyTimeoutMs);
+      const queue = this.#pending.get(event) ?? [];
+      queue.push({ requestId, resolve: resolve as (data: ReplyData) => void, timer });
+      this.#pending.set(event, queue);
+      try {
+        win.parent.postMessage(message, this.origin);
+      } catch (error) {
+        clearTimeout(timer);
+        this.#forget(event, requestId);
+        reject(error);
+      }
+    });
+  }
+
+  #forget(event: BridgeEventName, requestId: string): void {
+    const queue = this.#pending.get(event);
+    const index = queue?.findIndex((pending) => pending.requestId === requestId) ?? -1;
+    if (queue !== undefined && index >= 0) queue.splice(index, 1);
+  }
+
+  readonly #onMessage = (event: BridgeMessageEvent): void => {
+    // Only the arcade may answer: the parent window, at the arcade's origin. Anything else (other
+    // frames, extensions, the game's own messages) is none of the bridge's business.
+    if (event.source !== this.#initializedWindow?.parent || event.origin !== this.origin) return;
+    const reply = parseBridgeReply(event.data);
+    if (reply === undefined) {
+      const type = (event.data as { type?: unknown } | null)?.type;
+      if (isBridgeMessageType(type)) {
+        console.warn(`GameService: ignored a malformed "${type}" reply from ${event.origin}`);
+      }
+      return;
+    }
+    this.#deliver(reply);
+  };
+
+  #deliver(reply: BridgeReply): void {
+    const event = BridgeMessageTypes[reply.type];
+    const queue = this.#pending.get(event) ?? [];
+    let index: number;
+    if (reply.requestId === undefined) {
+      // A host speaking the published protocol: replies come in the order it was asked.
+      index = queue.length > 0 ? 0 : -1;
+    } else {
+      // Another prefix: another GameService in this window asked, so the reply is its to report.
+      if (!reply.requestId.startsWith(`${this.#instanceId}.`)) return;
+      index = queue.findIndex((pending) => pending.requestId === reply.requestId);
+    }
+    const pending = index >= 0 ? queue.splice(index, 1)[0] : undefined;
+    if (pending !== undefined) clearTimeout(pending.timer);
+    // Events fire for every reply, even a late or unasked one: a play the player paid for after
+    // the timeout is still a paid play (spec 4.10 rule 1).
+    for (const handler of [...(this.#handlers.get(event) ?? [])]) {
+      try {
+        (handler as (data: ReplyData) => void)(reply.data);
+      } catch (error) {
+        console.error(`GameService: a "${event}" handler threw`, error);
+      }
+    }
+    pending?.resolve(reply.data);
+  }
+}

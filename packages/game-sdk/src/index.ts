@@ -1,0 +1,17 @@
+export {
+  DEFAULT_REPLY_TIMEOUT_MS,
+  GameService,
+  type BridgeMessageEvent,
+  type BridgeWindow,
+  type GameServiceEvents,
+  type GameServiceOptions,
+} from './game-service.js';
+export { Origin } from './origin.js';
+export {
+  BridgeNotInitializedError,
+  BridgeTimeoutError,
+  isGameServiceError,
+  type GameServiceError,
+  type GameServiceOperation,
+} from './errors.js';
+export type * from './messages.js';

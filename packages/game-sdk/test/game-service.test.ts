@@ -1,0 +1,521 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  BridgeNotInitializedError,
+  BridgeTimeoutError,
+  DEFAULT_REPLY_TIMEOUT_MS,
+  GameService,
+  isGameServiceError,
+  Origin,
+  type GameServiceError,
+} from '../src/index.js';
+import { ARCADE_ORIGIN, FakeGameWindow } from './fixtures/fake-window.js';
+
+const GAME_ID = 'c0ffee00-0000-4000-8000-000000000001';
+const ID = /^[0-9a-z]{8}\.\d+$/;
+
+const LEADERS = [
+  { txid: 'play-7', userId: 'player-1', score: 4200, displayName: 'Ada', avatarUrl: 'a.png' },
+  { txid: 'play-3', userId: 'player-2', score: 900 },
+];
+
+/** A GameService in a fake iframe, initialised, with every event recorded in order. */
+function setup(options: { replyTimeoutMs?: number } = {}) {
+  const win = new FakeGameWindow();
+  const game = new GameService(GAME_ID, ARCADE_ORIGIN, { ...options, window: win });
+  const events: [string, unknown][] = [];
+  for (const name of ['play', 'score', 'leaderboard', 'hstTransfer'] as const) {
+    game.on(name, (data) => events.push([name, data]));
+  }
+  game.init();
+  return { win, game, events };
+}
+
+/** Resolves with what the promise settled to, without awaiting it from the test's flow. */
+function track<T>(promise: Promise<T>) {
+  const state: { value?: T; error?: unknown; settled: boolean } = { settled: false };
+  promise.then(
+    (value) => Object.assign(state, { value, settled: true }),
+    (error: unknown) => Object.assign(state, { error, settled: true }),
+  );
+  return state;
+}
+
+/** Lets promise callbacks run. */
+const flush = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+describe('GameService construction', () => {
+  it('names the demo arcade, the Haste arcades, and normalises any other origin', () => {
+    expect(Origin).toEqual({
+      DEV: 'http://127.0.0.1:8082',
+      PROD: 'https://app.hastearcade.com',
+      HASTE_DEV: 'https://dev.hastearcade.com',
+    });
+    expect(new GameService(GAME_ID, Origin.DEV).origin).toBe('http://127.0.0.1:8082');
+    expect(new GameService(GAME_ID, Origin.PROD).origin).toBe('https://app.hastearcade.com');
+    expect(new GameService(GAME_ID, 'https://Arcade.Example.com/').origin).toBe(
+      'https://arcade.example.com',
+    );
+    expect(new GameService(GAME_ID, 'http://localhost:9000').origin).toBe('http://localhost:9000');
+    const game = new GameService(GAME_ID, Origin.DEV);
+    expect([game.gameId, game.replyTimeoutMs]).toEqual([GAME_ID, 120_000]);
+    expect(DEFAULT_REPLY_TIMEOUT_MS).toBe(120_000);
+  });
+
+  it.each([
+    '',
+    '*',
+    'arcade.example.com',
+    'https://arcade.example.com/play',
+    'https://arcade.example.com?x=1',
+    'https://arcade.example.com#top',
+    'ftp://arcade.example.com',
+    'https://me@arcade.example.com',
+    'https://me:secret@arcade.example.com',
+  ])('rejects the origin %j', (origin) => {
+    expect(() => new GameService(GAME_ID, origin)).toThrow(
+      new TypeError(`arcade origin must be http(s)://host[:port], got ${JSON.stringify(origin)}`),
+    );
+  });
+
+  it('rejects an empty or overlong game id and a reply timeout not a positive integer', () => {
+    expect(() => new GameService('', Origin.DEV)).toThrow(
+      new TypeError('gameId must be a string of 1 to 200 characters, got ""'),
+    );
+    expect(() => new GameService('g'.repeat(201), Origin.DEV)).toThrow(
+      new TypeError(`gameId must be a string of 1 to 200 characters, got "${'g'.repeat(201)}"`),
+    );
+    expect(new GameService('g'.repeat(200), Origin.DEV).gameId).toBe('g'.repeat(200));
+    for (const replyTimeoutMs of [0, -1, 1.5, Number.NaN, Infinity, 2 ** 31]) {
+      expect(() => new GameService(GAME_ID, Origin.DEV, { replyTimeoutMs })).toThrow(
+        new TypeError(
+          `replyTimeoutMs must be an integer from 1 to 2147483647, got ${String(replyTimeoutMs)}`,
+        ),
+      );
+    }
+  });
+
+  it('rejects unknown events and non-function handlers', () => {
+    const game = new GameService(GAME_ID, Origin.DEV);
+    expect(() => game.on('transfer' as never, () => undefined)).toThrow(
+      new TypeError('unknown GameService event "transfer"'),
+    );
+    expect(() => game.on('play', 'nope' as never)).toThrow(
+      new TypeError('handler must be a function'),
+    );
+  });
+});
+
+describe('GameService before init()', () => {
+  it('rejects every operation with BridgeNotInitializedError and posts nothing', async () => {
+    const win = new FakeGameWindow();
+    const game = new GameService(GAME_ID, ARCADE_ORIGIN, { window: win });
+    const calls: [string, () => Promise<unknown>][] = [
+      ['play', () => game.play()],
+      ['submitScore', () => game.submitScore('play-1', 10)],
+      ['getLeaderboard', () => game.getLeaderboard()],
+      ['hstTransfer', () => game.hstTransfer(1)],
+      ['hstTransfer', () => game.transferHst(1)],
+    ];
+    for (const [operation, call] of calls) {
+      const error = await call().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(BridgeNotInitializedError);
+      expect(error).toMatchObject({
+        name: 'BridgeNotInitializedError',
+        code: 'bridge_not_initialized',
+        operation,
+        message: `Bridge not initialized: call init() before ${operation}()`,
+      });
+      expect(isGameServiceError(error)).toBe(true);
+    }
+    expect(win.posted).toEqual([]);
+    expect(win.listenerCount).toBe(0);
+  });
+
+  it('listens once however often init() is called', () => {
+    const { win, game } = setup();
+    game.init();
+    game.init();
+    expect(win.listenerCount).toBe(1);
+    expect(win.posted).toEqual([]);
+  });
+
+  it('init() without a window is a TypeError', () => {
+    expect(() => new GameService(GAME_ID, Origin.DEV).init()).toThrow(
+      new TypeError('GameService.init() needs a browser window'),
+    );
+  });
+});
+
+describe('GameService operations against a host that echoes requestId', () => {
+  it('play: posts the request to the arcade origin, resolves and fires "play"', async () => {
+    const { win, game, events } = setup();
+    const order: string[] = [];
+    game.on('play', () => order.push('event'));
+    const result = game.play().then((value) => {
+      order.push('promise');
+      return value;
+    });
+    expect(win.posted).toEqual([
+      {
+        message: { type: 'play', gameId: GAME_ID, requestId: expect.stringMatching(ID) },
+        targetOrigin: ARCADE_ORIGIN,
+      },
+    ]);
+    win.reply({ type: 'play', data: { playId: 'play-1' }, requestId: win.requestIdOf(0) });
+    expect(await result).toEqual({ playId: 'play-1' });
+    expect(events).toEqual([['play', { playId: 'play-1' }]]);
+    expect(order).toEqual(['event', 'promise']);
+  });
+
+  it('submitScore: posts playId and score, resolves with the play and fires "score"', async () => {
+    const { win, game, events } = setup();
+    const result = game.submitScore('play-1', 4200.5);
+    expect(win.messages).toEqual([
+      {
+        type: 'score',
+        gameId: GAME_ID,
+        playId: 'play-1',
+        score: 4200.5,
+        requestId: win.requestIdOf(0),
+      },
+    ]);
+    win.reply({ type: 'score', data: { playId: 'play-1' }, requestId: win.requestIdOf(0) });
+    expect(await result).toEqual({ playId: 'play-1' });
+    expect(events).toEqual([['score', { playId: 'play-1' }]]);
+  });
+
+  it('getLeaderboard: resolves with the leaders and fires "leaderboard"', async () => {
+    const { win, game, events } = setup();
+    const result = game.getLeaderboard();
+    expect(win.messages).toEqual([
+      { type: 'leaderboard', gameId: GAME_ID, requestId: win.requestIdOf(0) },
+    ]);
+    win.reply({
+      type: 'leaderboard',
+      data: { leaderboard: LEADERS },
+      requestId: win.requestIdOf(0),
+    });
+    expect(await result).toEqual({ leaderboard: LEADERS });
+    expect(events).toEqual([['leaderboard', { leaderboard: LEADERS }]]);
+  });
+
+  it('hstTransfer and transferHst send "transferHst", resolve with txid, fire both', async () => {
+    const { win, game, events } = setup();
+    const published: unknown[] = [];
+    game.on('transferHst', (data) => published.push(data));
+    const first = game.hstTransfer(1.5);
+    const second = game.transferHst(0.00000001);
+    expect(win.messages).toEqual([
+      { type: 'transferHst', gameId: GAME_ID, amount: 1.5, requestId: win.requestIdOf(0) },
+      { type: 'transferHst', gameId: GAME_ID, amount: 0.00000001, requestId: win.requestIdOf(1) },
+    ]);
+    // A host may answer with either name of the transfer.
+    win.reply({ type: 'hstTransfer', data: { txid: 'tx-2' }, requestId: win.requestIdOf(1) });
+    win.reply({ type: 'transferHst', data: { txid: 'tx-1' }, requestId: win.requestIdOf(0) });
+    expect(await first).toEqual({ txid: 'tx-1' });
+    expect(await second).toEqual({ txid: 'tx-2' });
+    expect(events).toEqual([
+      ['hstTransfer', { txid: 'tx-2' }],
+      ['hstTransfer', { txid: 'tx-1' }],
+    ]);
+    expect(published).toEqual([{ txid: 'tx-2' }, { txid: 'tx-1' }]);
+  });
+
+  it('numbers requests of one instance in sequence', () => {
+    const { win, game } = setup();
+    void game.play();
+    void game.getLeaderboard();
+    void game.submitScore('p', 1);
+    const [a, b, c] = [0, 1, 2].map((i) => win.requestIdOf(i));
+    const prefix = a!.split('.')[0];
+    expect([a, b, c]).toEqual([`${prefix}.1`, `${prefix}.2`, `${prefix}.3`]);
+  });
+
+  it('matches replies that come back out of order by requestId', async () => {
+    const { win, game, events } = setup();
+    const first = game.play();
+    const second = game.play();
+    win.reply({ type: 'play', data: { playId: 'play-2' }, requestId: win.requestIdOf(1) });
+    win.reply({ type: 'play', data: { playId: 'play-1' }, requestId: win.requestIdOf(0) });
+    expect(await first).toEqual({ playId: 'play-1' });
+    expect(await second).toEqual({ playId: 'play-2' });
+    expect(events).toEqual([
+      ['play', { playId: 'play-2' }],
+      ['play', { playId: 'play-1' }],
+    ]);
+  });
+
+  it('a play the player did not approve resolves without playId (rule 2)', async () => {
+    const { win, game, events } = setup();
+    const replies = [{}, { playId: undefined }, { playId: null }, { playId: '' }];
+    const results = replies.map(() => game.play());
+    replies.forEach((data, i) => win.reply({ type: 'play', data, requestId: win.requestIdOf(i) }));
+    for (const result of results) {
+      const value = await result;
+      expect(value).toEqual({});
+      expect('playId' in value).toBe(false);
+    }
+    expect(events).toEqual(replies.map(() => ['play', {}]));
+  });
+
+  it('a transfer the player rejected resolves without txid (rule 3)', async () => {
+    const { win, game, events } = setup();
+    const replies = [{}, { txid: undefined }, { txid: null }, { txid: '' }];
+    const results = replies.map(() => game.hstTransfer(5));
+    replies.forEach((data, i) =>
+      win.reply({ type: 'transferHst', data, requestId: win.requestIdOf(i) }),
+    );
+    for (const result of results) {
+      const value = await result;
+      expect(value).toEqual({});
+      expect('txid' in value).toBe(false);
+    }
+    expect(events).toEqual(replies.map(() => ['hstTransfer', {}]));
+  });
+});
+
+describe('GameService against a host that speaks the published protocol (no requestId)', () => {
+  it('matches replies to requests of the same type in the order they were sent', async () => {
+    const { win, game, events } = setup();
+    const play1 = game.play();
+    const board = game.getLeaderboard();
+    const play2 = game.play();
+    const pay = game.transferHst(2);
+    win.reply({ type: 'leaderboard', data: { leaderboard: [] } });
+    win.reply({ type: 'play', data: { playId: 'play-1' } });
+    win.reply({ type: 'transferHst', data: { txid: 'tx-1' } });
+    win.reply({ type: 'play', data: {} });
+    expect(await play1).toEqual({ playId: 'play-1' });
+    expect(await play2).toEqual({});
+    expect(await board).toEqual({ leaderboard: [] });
+    expect(await pay).toEqual({ txid: 'tx-1' });
+    expect(events).toEqual([
+      ['leaderboard', { leaderboard: [] }],
+      ['play', { playId: 'play-1' }],
+      ['hstTransfer', { txid: 'tx-1' }],
+      ['play', {}],
+    ]);
+  });
+
+  it('fires the event for a reply nobody asked for, and resolves nothing', async () => {
+    const { win, game, events } = setup();
+    win.reply({ type: 'leaderboard', data: { leaderboard: LEADERS } });
+    const board = track(game.getLeaderboard());
+    await flush();
+    expect(events).toEqual([['leaderboard', { leaderboard: LEADERS }]]);
+    expect(board.settled).toBe(false);
+    win.reply({ type: 'leaderboard', data: { leaderboard: [] } });
+    await flush();
+    expect(board).toEqual({ settled: true, value: { leaderboard: [] } });
+  });
+});
+
+describe('GameService ignores what is not its arcade answering it', () => {
+  let warn: ReturnType<typeof vi.spyOn>;
+  beforeEach(() => {
+    warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+  });
+  afterEach(() => {
+    warn.mockRestore();
+  });
+
+  it('drops foreign windows and origins, junk and other instances, never throwing', async () => {
+    const { win, game, events } = setup();
+    const play = track(game.play());
+    const requestId = win.requestIdOf(0);
+    const good = { type: 'play', data: { playId: 'play-1' }, requestId };
+    const forged = { type: 'play', data: { playId: 'forged' }, requestId };
+    // Same origin, another frame; right window, another origin; the game's own window.
+    win.deliver(forged, { origin: ARCADE_ORIGIN, source: win.sibling });
+    win.deliver(forged, { origin: 'https://evil.test', source: win.parent });
+    win.deliver(forged, { origin: 'https://arcade.test:444', source: win.parent });
+    win.deliver(forged, { origin: ARCADE_ORIGIN, source: null });
+    win.deliver(forged, { origin: ARCADE_ORIGIN, source: win });
+    // From the arcade, but not bridge replies.
+    for (const data of [
+      null,
+      undefined,
+      'play',
+      42,
+      [],
+      { type: 'hello' },
+      { type: 'toString', data: {} },
+      { data: {} },
+    ]) {
+      win.reply(data);
+    }
+    // Another GameService in the same window asked for this one.
+    win.reply({ type: 'play', data: { playId: 'theirs' }, requestId: 'zzzzzzzz.1' });
+    await flush();
+    expect(play.settled).toBe(false);
+    expect(events).toEqual([]);
+    expect(warn).not.toHaveBeenCalled();
+
+    win.reply(good);
+    await flush();
+    expect(play).toEqual({ settled: true, value: { playId: 'play-1' } });
+    expect(events).toEqual([['play', { playId: 'play-1' }]]);
+  });
+
+  it('warns about a malformed reply of a bridge type, and keeps waiting', async () => {
+    const { win, game } = setup();
+    const score = track(game.submitScore('play-1', 3));
+    const board = track(game.getLeaderboard());
+    win.reply({ type: 'score', data: {} });
+    win.reply({ type: 'score', data: { playId: 7 } });
+    win.reply({ type: 'leaderboard', data: { leaderboard: [{ userId: 'p', score: 1 }] } });
+    win.reply({ type: 'leaderboard', data: 'none' });
+    win.reply({ type: 'play', data: { playId: 12 } });
+    win.reply({ type: 'play', data: {}, requestId: 12 });
+    await flush();
+    expect(warn.mock.calls).toEqual([
+      ['GameService: ignored a malformed "score" reply from https://arcade.test'],
+      ['GameService: ignored a malformed "score" reply from https://arcade.test'],
+      ['GameService: ignored a malformed "leaderboard" reply from https://arcade.test'],
+      ['GameService: ignored a malformed "leaderboard" reply from https://arcade.test'],
+      ['GameService: ignored a malformed "play" reply from https://arcade.test'],
+      ['GameService: ignored a malformed "play" reply from https://arcade.test'],
+    ]);
+    expect([score.settled, board.settled]).toEqual([false, false]);
+  });
+
+  it('keeps only the known fields of a reply', async () => {
+    const { win, game } = setup();
+    const board = game.getLeaderboard();
+    win.reply({
+      type: 'leaderboard',
+      data: { leaderboard: [{ txid: 't', userId: 'u', score: 1, displayName: null, x: 1 }], y: 2 },
+    });
+    expect(await board).toEqual({ leaderboard: [{ txid: 't', userId: 'u', score: 1 }] });
+  });
+});
+
+describe('GameService reply timeout', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('rejects with BridgeTimeoutError when the arcade never answers', async () => {
+    const { win, game } = setup({ replyTimeoutMs: 5_000 });
+    const board = track(game.getLeaderboard());
+    const requestId = win.requestIdOf(0);
+    await vi.advanceTimersByTimeAsync(4_999);
+    expect(board.settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(board.error).toBeInstanceOf(BridgeTimeoutError);
+    expect(board.error).toMatchObject({
+      name: 'BridgeTimeoutError',
+      code: 'bridge_timeout',
+      operation: 'getLeaderboard',
+      requestId,
+      origin: 'https://arcade.test',
+      timeoutMs: 5_000,
+      message:
+        `Bridge reply timed out: no reply to getLeaderboard() (request ${requestId}) ` +
+        'from https://arcade.test within 5000 ms',
+    });
+  });
+
+  it('waits DEFAULT_REPLY_TIMEOUT_MS by default', async () => {
+    const { game } = setup();
+    const play = track(game.play());
+    await vi.advanceTimersByTimeAsync(119_999);
+    expect(play.settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect((play.error as BridgeTimeoutError).timeoutMs).toBe(120_000);
+  });
+
+  it('a late reply still fires the event; the next request gets its own reply', async () => {
+    const { win, game, events } = setup({ replyTimeoutMs: 1_000 });
+    const late = track(game.play());
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect((late.error as GameServiceError).code).toBe('bridge_timeout');
+    const next = track(game.play());
+    win.reply({ type: 'play', data: { playId: 'late' }, requestId: win.requestIdOf(0) });
+    win.reply({ type: 'play', data: { playId: 'next' }, requestId: win.requestIdOf(1) });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(next).toEqual({ settled: true, value: { playId: 'next' } });
+    expect(events).toEqual([
+      ['play', { playId: 'late' }],
+      ['play', { playId: 'next' }],
+    ]);
+  });
+
+  it('an answered request never times out', async () => {
+    const { win, game } = setup({ replyTimeoutMs: 1_000 });
+    const play = track(game.play());
+    win.reply({ type: 'play', data: { playId: 'p' }, requestId: win.requestIdOf(0) });
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(play).toEqual({ settled: true, value: { playId: 'p' } });
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
+describe('GameService handlers', () => {
+  it('a handler that throws is logged; the others run and the promise resolves', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { win, game, events } = setup();
+    const boom = new Error('boom');
+    game.on('score', () => {
+      throw boom;
+    });
+    const after: unknown[] = [];
+    game.on('score', (data) => after.push(data));
+    const score = game.submitScore('play-1', 1);
+    win.reply({ type: 'score', data: { playId: 'play-1' }, requestId: win.requestIdOf(0) });
+    expect(await score).toEqual({ playId: 'play-1' });
+    expect(events).toEqual([['score', { playId: 'play-1' }]]);
+    expect(after).toEqual([{ playId: 'play-1' }]);
+    expect(error.mock.calls).toEqual([['GameService: a "score" handler threw', boom]]);
+    error.mockRestore();
+  });
+
+  it('the function on() returns removes the handler; a handler added twice runs once', async () => {
+    const { win, game } = setup();
+    const seen: unknown[] = [];
+    const handler = (data: unknown) => seen.push(data);
+    const off = game.on('leaderboard', handler);
+    game.on('leaderboard', handler);
+    win.reply({ type: 'leaderboard', data: { leaderboard: [] } });
+    off();
+    win.reply({ type: 'leaderboard', data: { leaderboard: LEADERS } });
+    expect(seen).toEqual([{ leaderboard: [] }]);
+  });
+});
+
+describe('GameService argument checks', () => {
+  it('rejects a bad playId, score or amount with TypeError and posts nothing', async () => {
+    const { win, game } = setup();
+    const cases: [() => Promise<unknown>, string][] = [
+      [() => game.submitScore('', 1), 'playId must be a non-empty string, got ""'],
+      [() => game.submitScore(7 as never, 1), 'playId must be a non-empty string, got 7'],
+      [() => game.submitScore('p', Number.NaN), 'score must be a finite number, got NaN'],
+      [() => game.submitScore('p', Infinity), 'score must be a finite number, got Infinity'],
+      [() => game.submitScore('p', '5' as never), 'score must be a finite number, got 5'],
+      [() => game.hstTransfer(0), 'amount must be a positive number of HST, got 0'],
+      [() => game.hstTransfer(-1), 'amount must be a positive number of HST, got -1'],
+      [() => game.hstTransfer(Number.NaN), 'amount must be a positive number of HST, got NaN'],
+      [() => game.transferHst('1' as never), 'amount must be a positive number of HST, got 1'],
+    ];
+    for (const [call, message] of cases) {
+      await expect(call()).rejects.toThrow(new TypeError(message));
+    }
+    expect(win.posted).toEqual([]);
+  });
+
+  it('a postMessage that throws rejects the operation and leaves nothing pending', async () => {
+    const { win, game } = setup();
+    const failure = new Error('DataCloneError');
+    const post = vi.spyOn(win.parent, 'postMessage').mockImplementationOnce(() => {
+      throw failure;
+    });
+    await expect(game.play()).rejects.toBe(failure);
+    post.mockRestore();
+    const next = game.play();
+    win.reply({ type: 'play', data: { playId: 'p' } });
+    expect(await next).toEqual({ playId: 'p' });
+  });
+});

@@ -1,0 +1,455 @@
+/**
+ * The bridge between a game running in the arcade's iframe and the arcade page hosting it (spec
+ * 4.10 and 6). Both sides speak it with `window.postMessage`: the game posts requests up to
+ * `window.parent` with the arcade's origin as target, and the arcade posts replies down to the
+ * iframe's window with the game's origin as target. The shapes are those of the published
+ * `haste-arcade-sdk@1.1.5`, so a game built on either library runs in either arcade; coinop adds
+ * one optional field, `requestId`, that a host echoes so a reply finds its request.
+ *
+ * `docs/reference/bridge-protocol.md` tells the whole exchange.
+ */
+
+/**
+ * Each message type the bridge carries, mapped to the GameService event its reply fires (spec 6).
+ * `transferHst` is the published library's name for the transfer and the one games send;
+ * `hstTransfer` is accepted as an alias. A host answers with the type it was asked with.
+ *
+ * @example
+ * ```ts
+ * import { BridgeMessageTypes } from '@coinop/protocol';
+ * console.log(BridgeMessageTypes.transferHst); // "hstTransfer"
+ * ```
+ */
+export const BridgeMessageTypes = {
+  play: 'play',
+  score: 'score',
+  leaderboard: 'leaderboard',
+  transferHst: 'hstTransfer',
+  hstTransfer: 'hstTransfer',
+} as const;
+
+/**
+ * The `type` of a bridge message, the same in a request and in its reply.
+ *
+ * @example
+ * ```ts
+ * import type { BridgeMessageType } from '@coinop/protocol';
+ * const type: BridgeMessageType = 'transferHst';
+ * ```
+ */
+export type BridgeMessageType = keyof typeof BridgeMessageTypes;
+
+/**
+ * The name of a GameService event: one per operation (spec 6).
+ *
+ * @example
+ * ```ts
+ * import type { BridgeEventName } from '@coinop/protocol';
+ * const event: BridgeEventName = 'hstTransfer';
+ * ```
+ */
+export type BridgeEventName = (typeof BridgeMessageTypes)[BridgeMessageType];
+
+/**
+ * Longest `requestId` a host accepts; a game's ids are far shorter.
+ *
+ * @example
+ * ```ts
+ * import { BRIDGE_REQUEST_ID_MAX_LENGTH } from '@coinop/protocol';
+ * console.log(BRIDGE_REQUEST_ID_MAX_LENGTH); // 64
+ * ```
+ */
+export const BRIDGE_REQUEST_ID_MAX_LENGTH = 64;
+
+/**
+ * Longest `gameId`, `playId` or `txid` either side accepts.
+ *
+ * @example
+ * ```ts
+ * import { BRIDGE_ID_MAX_LENGTH } from '@coinop/protocol';
+ * console.log(BRIDGE_ID_MAX_LENGTH); // 200
+ * ```
+ */
+export const BRIDGE_ID_MAX_LENGTH = 200;
+
+/**
+ * Fields every request carries. `requestId` is coinop's addition: a host that knows it echoes it
+ * in the reply; a host that does not (the published protocol) leaves it out, and the game then
+ * matches replies to requests of the same type in the order it sent them.
+ *
+ * @example
+ * ```ts
+ * import type { BridgeRequestBase } from '@coinop/protocol';
+ * const base: BridgeRequestBase = { gameId: 'c0ffee00-0000-4000-8000-000000000001' };
+ * ```
+ */
+export interface BridgeRequestBase {
+  gameId: string;
+  requestId?: string;
+}
+
+/**
+ * Game → arcade: ask the player to pay for a play (spec 4.10 `play()`).
+ *
+ * @example
+ * ```ts
+ * import type { SendPlayMessage } from '@coinop/protocol';
+ * const up: SendPlayMessage = { type: 'play', gameId: 'demo', requestId: 'k3x9.1' };
+ * ```
+ */
+export interface SendPlayMessage extends BridgeRequestBase {
+  type: 'play';
+}
+
+/**
+ * Game → arcade: submit the score of a play (spec 4.10 `submitScore()`).
+ *
+ * @example
+ * ```ts
+ * import type { SendScoreMessage } from '@coinop/protocol';
+ * const up: SendScoreMessage = { type: 'score', gameId: 'demo', playId: 'p1', score: 4200 };
+ * ```
+ */
+export interface SendScoreMessage extends BridgeRequestBase {
+  type: 'score';
+  playId: string;
+  score: number;
+}
+
+/**
+ * Game → arcade: ask for the current leaderboard (spec 4.10 `getLeaderboard()`).
+ *
+ * @example
+ * ```ts
+ * import type { SendLeaderboardMessage } from '@coinop/protocol';
+ * const up: SendLeaderboardMessage = { type: 'leaderboard', gameId: 'demo' };
+ * ```
+ */
+export interface SendLeaderboardMessage extends BridgeRequestBase {
+  type: 'leaderboard';
+}
+
+/**
+ * Game → arcade: ask the player to pay `amount` HST to the game (spec 4.10 `hstTransfer()`).
+ *
+ * @example
+ * ```ts
+ * import type { SendTransferHstMessage } from '@coinop/protocol';
+ * const up: SendTransferHstMessage = { type: 'transferHst', gameId: 'demo', amount: 1.5 };
+ * ```
+ */
+export interface SendTransferHstMessage extends BridgeRequestBase {
+  type: 'transferHst' | 'hstTransfer';
+  /** HST, a JSON number with at most 8 decimals. */
+  amount: number;
+}
+
+/**
+ * Any message a game posts up to the arcade.
+ *
+ * @example
+ * ```ts
+ * import type { BridgeRequest } from '@coinop/protocol';
+ * const up: BridgeRequest = { type: 'leaderboard', gameId: 'demo', requestId: 'k3x9.2' };
+ * ```
+ */
+export type BridgeRequest =
+  SendPlayMessage | SendScoreMessage | SendLeaderboardMessage | SendTransferHstMessage;
+
+/**
+ * One leader in a leaderboard reply, field for field as the published library names them.
+ *
+ * @example
+ * ```ts
+ * import type { BridgeLeader } from '@coinop/protocol';
+ * const leader: BridgeLeader = { txid: 'play-1', userId: 'player-1', score: 4200,
+ *   displayName: 'Ada' };
+ * ```
+ */
+export interface BridgeLeader {
+  /** The paid play that set the score (coinop sends the play id). */
+  txid: string;
+  userId: string;
+  score: number;
+  displayName?: string;
+  avatarUrl?: string;
+}
+
+/**
+ * Reply data of `play`. `playId` is absent when the player did not approve the payment: the game
+ * must not start (spec 4.10 rule 2, 7.1).
+ *
+ * @example
+ * ```ts
+ * import type { ReceivePlayMessage } from '@coinop/protocol';
+ * const approved: ReceivePlayMessage = { playId: 'play-1' };
+ * const rejected: ReceivePlayMessage = {};
+ * ```
+ */
+export interface ReceivePlayMessage {
+  playId?: string;
+}
+
+/**
+ * Reply data of `score`: the play that was scored.
+ *
+ * @example
+ * ```ts
+ * import type { ReceiveSubmitScoreMessage } from '@coinop/protocol';
+ * const down: ReceiveSubmitScoreMessage = { playId: 'play-1' };
+ * ```
+ */
+export interface ReceiveSubmitScoreMessage {
+  playId: string;
+}
+
+/**
+ * Reply data of `leaderboard`: the leaders, best first.
+ *
+ * @example
+ * ```ts
+ * import type { ReceiveLeaderboardMessage } from '@coinop/protocol';
+ * const down: ReceiveLeaderboardMessage = {
+ *   leaderboard: [{ txid: 'play-1', userId: 'player-1', score: 4200 }],
+ * };
+ * ```
+ */
+export interface ReceiveLeaderboardMessage {
+  leaderboard: BridgeLeader[];
+}
+
+/**
+ * Reply data of `transferHst`/`hstTransfer`. `txid` is absent when the player rejected the
+ * payment: nothing is to be provisioned (spec 4.10 rule 3, 7.2).
+ *
+ * @example
+ * ```ts
+ * import type { ReceiveHstTransferMessage } from '@coinop/protocol';
+ * const paid: ReceiveHstTransferMessage = { txid: 'tx-1' };
+ * const rejected: ReceiveHstTransferMessage = {};
+ * ```
+ */
+export interface ReceiveHstTransferMessage {
+  txid?: string;
+}
+
+/**
+ * The reply data of each message type.
+ *
+ * @example
+ * ```ts
+ * import type { BridgeReplyDataByType } from '@coinop/protocol';
+ * const data: BridgeReplyDataByType['score'] = { playId: 'play-1' };
+ * ```
+ */
+export interface BridgeReplyDataByType {
+  play: ReceivePlayMessage;
+  score: ReceiveSubmitScoreMessage;
+  leaderboard: ReceiveLeaderboardMessage;
+  transferHst: ReceiveHstTransferMessage;
+  hstTransfer: ReceiveHstTransferMessage;
+}
+
+/**
+ * Arcade → game: `{type, data}` as in the published protocol, plus the request's `requestId`
+ * when the request carried one.
+ *
+ * @example
+ * ```ts
+ * import type { BridgeReply } from '@coinop/protocol';
+ * const down: BridgeReply<'play'> = {
+ *   type: 'play',
+ *   data: { playId: 'play-1' },
+ *   requestId: 'k3x9.1',
+ * };
+ * ```
+ */
+export type BridgeReply<T extends BridgeMessageType = BridgeMessageType> = {
+  [K in T]: { type: K; data: BridgeReplyDataByType[K]; requestId?: string };
+}[T];
+
+/**
+ * Codes of the errors a GameService rejects with (they never travel over HTTP).
+ *
+ * @example
+ * ```ts
+ * import { BridgeErrorCodes } from '@coinop/protocol';
+ * console.log(BridgeErrorCodes.bridge_timeout); // "Bridge reply timed out"
+ * ```
+ */
+export const BridgeErrorCodes = {
+  bridge_timeout: 'Bridge reply timed out',
+  bridge_not_initialized: 'Bridge not initialized',
+} as const;
+
+/**
+ * A bridge error code.
+ *
+ * @example
+ * ```ts
+ * import type { BridgeErrorCode } from '@coinop/protocol';
+ * const code: BridgeErrorCode = 'bridge_timeout';
+ * ```
+ */
+export type BridgeErrorCode = keyof typeof BridgeErrorCodes;
+
+/**
+ * Whether a value is one of the bridge's message types.
+ *
+ * @example
+ * ```ts
+ * import { isBridgeMessageType } from '@coinop/protocol';
+ * isBridgeMessageType('transferHst'); // true
+ * isBridgeMessageType('toString'); // false
+ * ```
+ */
+export function isBridgeMessageType(value: unknown): value is BridgeMessageType {
+  return typeof value === 'string' && Object.hasOwn(BridgeMessageTypes, value);
+}
+
+/**
+ * Reads a message a game posted, as a host receives it (`event.data`). Returns the request with
+ * only its known fields, or `undefined` when it is not a well-formed request: a host ignores
+ * such a message.
+ *
+ * @example
+ * ```ts
+ * import { parseBridgeRequest } from '@coinop/protocol';
+ * parseBridgeRequest({ type: 'transferHst', gameId: 'demo', amount: 2, extra: 1 });
+ * // { type: 'transferHst', gameId: 'demo', amount: 2 }
+ * parseBridgeRequest({ type: 'score', gameId: 'demo', playId: 'p1' }); // undefined
+ * ```
+ */
+export function parseBridgeRequest(value: unknown): BridgeRequest | undefined {
+  if (!isRecord(value) || !isBridgeMessageType(value.type)) return undefined;
+  if (!isId(value.gameId)) return undefined;
+  const base: BridgeRequestBase = { gameId: value.gameId };
+  if (value.requestId !== undefined) {
+    if (!isRequestId(value.requestId)) return undefined;
+    base.requestId = value.requestId;
+  }
+  switch (value.type) {
+    case 'play':
+    case 'leaderboard':
+      return { type: value.type, ...base };
+    case 'score':
+      if (!isId(value.playId) || !isFiniteNumber(value.score)) return undefined;
+      return { type: 'score', ...base, playId: value.playId, score: value.score };
+    case 'transferHst':
+    case 'hstTransfer':
+      if (!isFiniteNumber(value.amount) || value.amount <= 0) return undefined;
+      return { type: value.type, ...base, amount: value.amount };
+  }
+}
+
+/**
+ * Reads a message the arcade posted, as a game receives it (`event.data`). Returns the reply
+ * with only its known fields, or `undefined` when it is not a well-formed reply. An empty or
+ * `null` `playId` or `txid` reads as absent (the player said no), so a game has one test to make.
+ *
+ * @example
+ * ```ts
+ * import { parseBridgeReply } from '@coinop/protocol';
+ * parseBridgeReply({ type: 'play', data: { playId: null } }); // { type: 'play', data: {} }
+ * parseBridgeReply({ type: 'score', data: {} }); // undefined: a score reply names its play
+ * ```
+ */
+export function parseBridgeReply(value: unknown): BridgeReply | undefined {
+  if (!isRecord(value) || !isBridgeMessageType(value.type) || !isRecord(value.data)) {
+    return undefined;
+  }
+  let requestId: string | undefined;
+  if (value.requestId !== undefined) {
+    if (!isRequestId(value.requestId)) return undefined;
+    requestId = value.requestId;
+  }
+  const data = value.data;
+  let reply: BridgeReply;
+  switch (value.type) {
+    case 'play': {
+      const playId = readOptionalId(data.playId);
+      if (playId === false) return undefined;
+      reply = { type: 'play', data: playId === undefined ? {} : { playId } };
+      break;
+    }
+    case 'score':
+      if (!isId(data.playId)) return undefined;
+      reply = { type: 'score', data: { playId: data.playId } };
+      break;
+    case 'leaderboard': {
+      const leaderboard = readLeaders(data.leaderboard);
+      if (leaderboard === undefined) return undefined;
+      reply = { type: 'leaderboard', data: { leaderboard } };
+      break;
+    }
+    case 'transferHst':
+    case 'hstTransfer': {
+      const txid = readOptionalId(data.txid);
+      if (txid === false) return undefined;
+      reply = { type: value.type, data: txid === undefined ? {} : { txid } };
+      break;
+    }
+  }
+  if (requestId !== undefined) reply.requestId = requestId;
+  return reply;
+}
+
+/**
+ * Builds a host's reply to a request: the same `type`, the data, and the request's `requestId`
+ * when it carried one (a request without one gets the published protocol's `{type, data}`).
+ *
+ * @example
+ * ```ts
+ * import { createBridgeReply } from '@coinop/protocol';
+ * createBridgeReply({ type: 'play', gameId: 'demo', requestId: 'k3x9.1' }, { playId: 'p1' });
+ * // { type: 'play', data: { playId: 'p1' }, requestId: 'k3x9.1' }
+ * ```
+ */
+export function createBridgeReply<T extends BridgeMessageType>(
+  request: BridgeRequest & { type: T },
+  data: BridgeReplyDataByType[T],
+): BridgeReply<T> {
+  const reply = { type: request.type, data } as BridgeReply<T>;
+  if (request.requestId !== undefined) reply.requestId = request.requestId;
+  return reply;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isFiniteNumber(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
+function isId(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0 && value.length <= BRIDGE_ID_MAX_LENGTH;
+}
+
+function isRequestId(value: unknown): value is string {
+  return (
+    typeof value === 'string' && value.length > 0 && value.length <= BRIDGE_REQUEST_ID_MAX_LENGTH
+  );
+}
+
+/** An id, `undefined` for "absent" (missing, null or empty), or `false` for a malformed value. */
+function readOptionalId(value: unknown): string | undefined | false {
+  if (value === undefined || value === null || value === '') return undefined;
+  return isId(value) ? value : false;
+}
+
+function readLeaders(value: unknown): BridgeLeader[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const leaders: BridgeLeader[] = [];
+  for (const entry of value) {
+    if (!isRecord(entry) || typeof entry.txid !== 'string' || typeof entry.userId !== 'string') {
+      return undefined;
+    }
+    if (!isFiniteNumber(entry.score)) return undefined;
+    const leader: BridgeLeader = { txid: entry.txid, userId: entry.userId, score: entry.score };
+    if (typeof entry.displayName === 'string') leader.displayName = entry.displayName;
+    if (typeof entry.avatarUrl === 'string') leader.avatarUrl = entry.avatarUrl;
+    leaders.push(leader);
+  }
+  return leaders;
+}

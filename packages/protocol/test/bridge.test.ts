@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest';
+import {
+  BridgeErrorCodes,
+  BridgeMessageTypes,
+  createBridgeReply,
+  isBridgeMessageType,
+  parseBridgeReply,
+  parseBridgeRequest,
+} from '../src/index.js';
+
+const long = (n: number) => 'x'.repeat(n);
+
+describe('bridge message types', () => {
+  it('maps every wire type to the event its reply fires', () => {
+    expect(BridgeMessageTypes).toEqual({
+      play: 'play',
+      score: 'score',
+      leaderboard: 'leaderboard',
+      transferHst: 'hstTransfer',
+      hstTransfer: 'hstTransfer',
+    });
+    expect(BridgeErrorCodes).toEqual({
+      bridge_timeout: 'Bridge reply timed out',
+      bridge_not_initialized: 'Bridge not initialized',
+    });
+  });
+
+  it.each([
+    ['play', true],
+    ['transferHst', true],
+    ['hstTransfer', true],
+    ['transfer', false],
+    ['toString', false],
+    ['__proto__', false],
+    [1, false],
+    [undefined, false],
+  ])('isBridgeMessageType(%j) is %s', (value, expected) => {
+    expect(isBridgeMessageType(value)).toBe(expected);
+  });
+});
+
+describe('parseBridgeRequest', () => {
+  it.each([
+    [
+      { type: 'play', gameId: 'g' },
+      { type: 'play', gameId: 'g' },
+    ],
+    [
+      { type: 'play', gameId: 'g', requestId: 'r.1', extra: true },
+      { type: 'play', gameId: 'g', requestId: 'r.1' },
+    ],
+    [
+      { type: 'score', gameId: 'g', playId: 'p', score: -12.5 },
+      { type: 'score', gameId: 'g', playId: 'p', score: -12.5 },
+    ],
+    [
+      { type: 'leaderboard', gameId: 'g', requestId: long(64) },
+      { type: 'leaderboard', gameId: 'g', requestId: long(64) },
+    ],
+    [
+      { type: 'transferHst', gameId: 'g', amount: 0.00000001 },
+      { type: 'transferHst', gameId: 'g', amount: 0.00000001 },
+    ],
+    [
+      { type: 'hstTransfer', gameId: long(200), amount: 3, requestId: 'r' },
+      { type: 'hstTransfer', gameId: long(200), amount: 3, requestId: 'r' },
+    ],
+  ])('reads %j', (message, expected) => {
+    expect(parseBridgeRequest(message)).toEqual(expected);
+  });
+
+  it.each([
+    null,
+    'play',
+    [],
+    {},
+    { type: 'play' },
+    { type: 'play', gameId: '' },
+    { type: 'play', gameId: 7 },
+    { type: 'play', gameId: long(201) },
+    { type: 'play', gameId: 'g', requestId: '' },
+    { type: 'play', gameId: 'g', requestId: 5 },
+    { type: 'play', gameId: 'g', requestId: long(65) },
+    { type: 'nope', gameId: 'g' },
+    { type: 'score', gameId: 'g', playId: 'p' },
+    { type: 'score', gameId: 'g', playId: '', score: 1 },
+    { type: 'score', gameId: 'g', playId: 'p', score: '1' },
+    { type: 'score', gameId: 'g', playId: 'p', score: Number.NaN },
+    { type: 'transferHst', gameId: 'g' },
+    { type: 'transferHst', gameId: 'g', amount: 0 },
+    { type: 'hstTransfer', gameId: 'g', amount: -1 },
+    { type: 'hstTransfer', gameId: 'g', amount: Infinity },
+  ])('ignores %j', (message) => {
+    expect(parseBridgeRequest(message)).toBeUndefined();
+  });
+});
+
+describe('parseBridgeReply', () => {
+  const leader = { txid: 't', userId: 'u', score: 10, displayName: 'Ada', avatarUrl: 'a.png' };
+
+  it.each([
+    [
+      { type: 'play', data: { playId: 'p1' }, requestId: 'r.1' },
+      { type: 'play', data: { playId: 'p1' }, requestId: 'r.1' },
+    ],
+    [
+      { type: 'play', data: {} },
+      { type: 'play', data: {} },
+    ],
+    [
+      { type: 'play', data: { playId: null } },
+      { type: 'play', data: {} },
+    ],
+    [
+      { type: 'play', data: { playId: '' } },
+      { type: 'play', data: {} },
+    ],
+    [
+      { type: 'score', data: { playId: 'p1', rank: 3 } },
+      { type: 'score', data: { playId: 'p1' } },
+    ],
+    [
+      {
+        type: 'leaderboard',
+        data: { leaderboard: [leader, { txid: 'x', userId: 'v', score: 0 }] },
+      },
+      {
+        type: 'leaderboard',
+        data: { leaderboard: [leader, { txid: 'x', userId: 'v', score: 0 }] },
+      },
+    ],
+    [
+      { type: 'transferHst', data: { txid: 'tx' }, requestId: 'r.2' },
+      { type: 'transferHst', data: { txid: 'tx' }, requestId: 'r.2' },
+    ],
+    [
+      { type: 'hstTransfer', data: { txid: null } },
+      { type: 'hstTransfer', data: {} },
+    ],
+  ])('reads %j', (message, expected) => {
+    expect(parseBridgeReply(message)).toEqual(expected);
+  });
+
+  it.each([
+    null,
+    { type: 'play' },
+    { type: 'play', data: null },
+    { type: 'play', data: [] },
+    { type: 'play', data: { playId: 1 } },
+    { type: 'play', data: {}, requestId: '' },
+    { type: 'play', data: {}, requestId: long(65) },
+    { type: 'score', data: {} },
+    { type: 'score', data: { playId: '' } },
+    { type: 'leaderboard', data: {} },
+    { type: 'leaderboard', data: { leaderboard: [{ userId: 'u', score: 1 }] } },
+    { type: 'leaderboard', data: { leaderboard: [{ txid: 't', userId: 'u', score: '1' }] } },
+    { type: 'leaderboard', data: { leaderboard: [null] } },
+    { type: 'transferHst', data: { txid: 5 } },
+    { type: 'hello', data: {} },
+  ])('ignores %j', (message) => {
+    expect(parseBridgeReply(message)).toBeUndefined();
+  });
+});
+
+describe('createBridgeReply', () => {
+  it('answers with the type asked and echoes requestId only when the request had one', () => {
+    expect(
+      createBridgeReply(
+        { type: 'transferHst', gameId: 'g', amount: 1, requestId: 'r.1' },
+        {
+          txid: 'tx',
+        },
+      ),
+    ).toEqual({ type: 'transferHst', data: { txid: 'tx' }, requestId: 'r.1' });
+    const published = createBridgeReply({ type: 'play', gameId: 'g' }, { playId: 'p' });
+    expect(published).toEqual({ type: 'play', data: { playId: 'p' } });
+    expect('requestId' in published).toBe(false);
+  });
+});

@@ -1,0 +1,235 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  Arcade,
+  ArcadeApiError,
+  ArcadeNetworkError,
+  isArcadeError,
+  type Play,
+} from '@coinop/server-sdk';
+import {
+  balanceOf,
+  fundedPlayer,
+  gameWithTiers,
+  type GameFixture,
+} from '../../server/test/fixtures/arcade.js';
+import { storeVariants } from '../../server/test/fixtures/db.js';
+import { expectLedgerBalanced } from '../../server/test/fixtures/invariants.js';
+import { newWallet, walletSignIn } from '../../server/test/fixtures/signin.js';
+import { count, freePort, fund, sdkOptions, startCoinop, type Coinop } from './fixtures/coinop.js';
+
+const UNITS = 100_000_000n;
+
+describe.each(storeVariants())('Arcade against a running coinop on %s', (variant) => {
+  let coinop: Coinop;
+  let game: GameFixture;
+  let arcade: Arcade;
+
+  beforeAll(async () => {
+    coinop = await startCoinop(variant);
+    game = await gameWithTiers(coinop, { costs: [1, 10] });
+    arcade = await Arcade.build(sdkOptions(coinop, game));
+  });
+  afterAll(async () => {
+    await expectLedgerBalanced(coinop.db);
+    await coinop.close();
+  });
+
+  it('builds: one write token, then the game with its tiers', async () => {
+    expect(count(coinop.apiLog, 'POST', '/oauth/writetoken')).toBe(1);
+    expect(
+      count(coinop.apiLog, 'GET', `/arcades/${game.arcadeId}/developergames/${game.gameId}`),
+    ).toBe(1);
+    expect(arcade.gameId).toBe(game.gameId);
+    expect(arcade.arcadeId).toBe(game.arcadeId);
+    expect(arcade.developerId).toBe(game.developerId);
+    expect(arcade.game.id).toBe(game.gameId);
+    expect(arcade.game.playerId).toBe(game.developerId);
+    expect(
+      arcade.game.leaderboards.map((t) => [t.id, t.name, t.cost, t.formattedCostString]),
+    ).toEqual([
+      [game.tiers[0]!.id, 'Tier 1', 1, '1 HST'],
+      [game.tiers[1]!.id, 'Tier 2', 10, '10 HST'],
+    ]);
+  });
+
+  it('plays and scores for a signed-in player, charging the tier once', async () => {
+    const session = await walletSignIn(coinop.auth, newWallet());
+    const player = await arcade.validatePlayerToken(session.access_token);
+    const details = await arcade.playerDetails(player.playerId);
+    expect(player).toEqual({
+      playerId: session.playerId,
+      displayName: details.name,
+      picture: null,
+    });
+    const accountId = await fund(coinop, player.playerId, 20);
+
+    const tiers = await arcade.leaderboards();
+    const play = await arcade.play(player.playerId, tiers[1]!.id);
+    expect(play).toMatchObject({
+      playerId: player.playerId,
+      gameId: game.gameId,
+      gameArcadeId: game.arcadeId,
+      developerId: game.developerId,
+      leaderboardId: tiers[1]!.id,
+      cost: 10,
+      status: 'open',
+      deleted: false,
+      deletedAt: null,
+    });
+    expect(await arcade.playerDetails(player.playerId)).toMatchObject({
+      balance: 10,
+      pending: 10,
+      currency: 'HST',
+    });
+    expect(await arcade.playTransaction(play.id)).toEqual({
+      id: play.ilpRegistrationId,
+      playId: play.id,
+      status: 'pending',
+      tx: play.ilpRegistrationId,
+      amount: 10,
+    });
+
+    const result = await arcade.score(play, 4200);
+    expect(result).toMatchObject({
+      playId: play.id,
+      leaderboardId: tiers[1]!.id,
+      score: 4200,
+      isWinner: true,
+      leaderRank: 1,
+    });
+    expect(result.leaders.map((l) => [l.playerId, l.score])).toEqual([[player.playerId, 4200]]);
+    expect((await arcade.leaders(tiers[1]!.id)).map((l) => [l.playerId, l.score])).toEqual([
+      [player.playerId, 4200],
+    ]);
+    expect(await arcade.topScore(tiers[1]!.id, player.playerId)).toEqual({
+      userId: player.playerId,
+      leaderboardId: tiers[1]!.id,
+      value: 4200,
+      rank: 1,
+    });
+    expect((await arcade.playById(play.id)).status).toBe('scored');
+    expect((await arcade.playTransaction(play.id)).status).toBe('posted');
+    expect(arcade.game.leaderboards[1]!.leaders).toEqual([]);
+    await arcade.leaderboards();
+    expect(arcade.game.leaderboards[1]!.leaders.map((l) => l.playerId)).toEqual([player.playerId]);
+    expect((await balanceOf(coinop, accountId)).pending).toBe(0n);
+
+    const plays = coinop.apiLog.filter((r) => r.path.endsWith('/play') && r.method === 'POST');
+    expect(plays).toHaveLength(1);
+    expect(plays[0]!.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('reads payouts a page at a time', async () => {
+    const first = await fundedPlayer(coinop, 10, 'First');
+    const second = await fundedPlayer(coinop, 10, 'Second');
+    const tier = game.tiers[0]!.id;
+    await arcade.score(await arcade.play(first.playerId, tier), 900);
+    await arcade.score(await arcade.play(second.playerId, tier), 100);
+    await arcade.score(await arcade.play(second.playerId, tier), 200);
+
+    const all = await arcade.payouts(first.playerId);
+    expect(all.events.length).toBeGreaterThanOrEqual(2);
+    for (const event of all.events) expect(event.details.userId).toBe(first.playerId);
+    expect(all.startingAfter).toBe(all.events[0]!.eventId);
+    const one = await arcade.payouts(first.playerId, { limit: 1 });
+    expect(one.events.map((e) => e.eventId)).toEqual([all.events[0]!.eventId]);
+    const next = await arcade.payouts(first.playerId, {
+      limit: 1,
+      startingAfter: one.endingBefore!,
+    });
+    expect(next.events.map((e) => e.eventId)).toEqual([all.events[1]!.eventId]);
+    const newcomer = await fundedPlayer(coinop, 1);
+    expect(await arcade.payouts(newcomer.playerId)).toEqual({
+      startingAfter: null,
+      endingBefore: null,
+      events: [],
+    });
+  });
+
+  it('throws ArcadeApiError with the problem body on a 402, and does not retry it', async () => {
+    const poor = await fundedPlayer(coinop, 0.5);
+    const before = count(coinop.apiLog, 'POST', /\/play$/);
+    const error = await arcade.play(poor.playerId, game.tiers[0]!.id).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ArcadeApiError);
+    expect(isArcadeError(error)).toBe(true);
+    const apiError = error as ArcadeApiError;
+    expect(apiError.name).toBe('ArcadeApiError');
+    expect(apiError.status).toBe(402);
+    expect(apiError.code).toBe('insufficient_funds');
+    expect(apiError.message).toBe(
+      `account ${poor.accountId} can spend 0.5 HST but 1 HST is required`,
+    );
+    expect(apiError.details).toEqual({
+      accountId: poor.accountId,
+      available: '0.5',
+      required: '1',
+    });
+    expect(count(coinop.apiLog, 'POST', /\/play$/)).toBe(before + 1);
+    expect((await balanceOf(coinop, poor.accountId)).available).toBe(UNITS / 2n);
+  });
+
+  it('names a wrong leaderboard and a scored play by their codes', async () => {
+    const player = await fundedPlayer(coinop, 5);
+    const unknownTier = '00000000-0000-4000-8000-000000000000';
+    await expect(arcade.play(player.playerId, unknownTier)).rejects.toMatchObject({
+      status: 422,
+      code: 'leaderboard_not_in_game',
+      message: `leaderboardId ${unknownTier} is not a leaderboard of game ${game.gameId}`,
+    });
+    const play = await arcade.play(player.playerId, game.tiers[0]!.id);
+    await arcade.score(play, 1);
+    await expect(arcade.score(play, 2)).rejects.toMatchObject({
+      status: 409,
+      code: 'play_already_scored',
+    });
+  });
+
+  it('refuses wrong client credentials with invalid_client_credentials', async () => {
+    const error = await Arcade.build({
+      ...sdkOptions(coinop, game),
+      clientSecret: 'csec_wrong',
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ArcadeApiError);
+    expect(error).toMatchObject({ status: 401, code: 'invalid_client_credentials' });
+  });
+
+  it('throws ArcadeNetworkError, cause kept, when the arcade cannot be reached', async () => {
+    // A port nothing listens on.
+    const baseUrl = `http://127.0.0.1:${await freePort()}`;
+    const error = await Arcade.build({
+      ...sdkOptions(coinop, game),
+      baseUrl,
+      retryBaseDelayMs: 0,
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ArcadeNetworkError);
+    const networkError = error as ArcadeNetworkError;
+    expect(networkError.code).toBe('network_error');
+    expect(networkError.message).toMatch(
+      /^POST \/oauth\/writetoken \(after 3 attempts\): fetch failed: ECONNREFUSED /,
+    );
+    expect(networkError.cause).toBeInstanceOf(TypeError);
+  });
+
+  it('treats misuse as a TypeError, before any request', async () => {
+    const options = sdkOptions(coinop, game);
+    await expect(Arcade.build({ ...options, clientId: '' })).rejects.toThrow(
+      new TypeError('clientId must be a non-empty string'),
+    );
+    await expect(Arcade.build({ ...options, baseUrl: 'ftp://arcade' })).rejects.toThrow(
+      new TypeError('baseUrl must be an http(s) URL, got ftp://arcade'),
+    );
+    await expect(Arcade.build({ ...options, maxAttempts: 0 })).rejects.toThrow(
+      new TypeError('maxAttempts must be an integer from 1 to 10, got 0'),
+    );
+    const play = { id: 'p', leaderboardId: 'l' } as Play;
+    await expect(arcade.score(play, Number.NaN)).rejects.toThrow(
+      new TypeError('score must be a finite number, got NaN'),
+    );
+    await expect(arcade.payouts('x', { limit: 101 })).rejects.toThrow(
+      new TypeError('limit must be an integer from 1 to 100'),
+    );
+    await expect(arcade.play('', 'l')).rejects.toThrow(
+      new TypeError('playerId must be a non-empty string id'),
+    );
+  });
+});

@@ -1,0 +1,217 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { SignJWT, decodeJwt, decodeProtectedHeader, generateKeyPair } from 'jose';
+import {
+  Arcade,
+  ArcadeNetworkError,
+  PlayerTokenClaimsError,
+  PlayerTokenError,
+  PlayerTokenExpiredError,
+  PlayerTokenIssuerError,
+  PlayerTokenMalformedError,
+  PlayerTokenMissingError,
+  PlayerTokenSignatureError,
+  type ArcadeOptions,
+} from '@coinop/server-sdk';
+import { TEST_ADMIN_TOKEN } from '../../server/test/fixtures/app.js';
+import { fundedPlayer, gameWithTiers } from '../../server/test/fixtures/arcade.js';
+import { storeVariants } from '../../server/test/fixtures/db.js';
+import { newWallet, walletSignIn } from '../../server/test/fixtures/signin.js';
+import {
+  count,
+  freePort,
+  mintPlayerToken,
+  sdkOptions,
+  startCoinop,
+  type Coinop,
+} from './fixtures/coinop.js';
+
+const JWKS_PATH = '/.well-known/jwks.json';
+
+describe.each(storeVariants())('validatePlayerToken against a running coinop on %s', (variant) => {
+  let coinop: Coinop;
+  let options: ArcadeOptions;
+  let arcade: Arcade;
+  let issuer: string;
+
+  beforeAll(async () => {
+    coinop = await startCoinop(variant);
+    const game = await gameWithTiers(coinop);
+    // The SDK reads the server's clock, so expiry is a step of the clock, not a wait.
+    options = { ...sdkOptions(coinop, game), clock: coinop.clock };
+    arcade = await Arcade.build(options);
+    issuer = `https://${coinop.config.authIssuer}/`;
+  });
+  afterAll(() => coinop.close());
+
+  /** The error a validation throws, or a failure when the token is accepted. */
+  const refusal = async (token: string | null | undefined, by = arcade) => {
+    const error = await by.validatePlayerToken(token).then(
+      () => new Error('the token was accepted'),
+      (e: unknown) => e,
+    );
+    if (!(error instanceof PlayerTokenError) && !(error instanceof ArcadeNetworkError)) {
+      throw error;
+    }
+    return error;
+  };
+
+  it('returns the player of a token from wallet sign-in, fetching the keys once', async () => {
+    const fresh = await Arcade.build(options);
+    const wallet = newWallet();
+    const session = await walletSignIn(coinop.auth, wallet);
+    const before = count(coinop.authLog, 'GET', JWKS_PATH);
+    const player = await fresh.validatePlayerToken(session.access_token);
+    const { name } = await fresh.playerDetails(session.playerId);
+    expect(player).toEqual({ playerId: session.playerId, displayName: name, picture: null });
+    expect(decodeJwt(session.access_token).iss).toBe(issuer);
+
+    const again = await walletSignIn(coinop.auth, wallet);
+    expect((await fresh.validatePlayerToken(again.access_token)).playerId).toBe(session.playerId);
+    expect(count(coinop.authLog, 'GET', JWKS_PATH)).toBe(before + 1);
+  });
+
+  it('accepts the issuer given as host:port or as the full iss', async () => {
+    const session = await walletSignIn(coinop.auth, newWallet());
+    for (const given of [coinop.config.authIssuer, issuer]) {
+      const explicit = await Arcade.build({ ...options, issuer: given });
+      expect((await explicit.validatePlayerToken(session.access_token)).playerId).toBe(
+        session.playerId,
+      );
+    }
+  });
+
+  it('refuses a missing token', async () => {
+    for (const token of [undefined, null, '', '   ']) {
+      const error = await refusal(token);
+      expect(error).toBeInstanceOf(PlayerTokenMissingError);
+      expect(error).toMatchObject({
+        name: 'PlayerTokenMissingError',
+        code: 'player_token_missing',
+        message: 'a player token is required (spec 5.3)',
+      });
+    }
+  });
+
+  it('refuses a token that is not a JWT', async () => {
+    for (const token of ['abc', 'a.b.c', 'eyJhbGciOiJSUzI1NiJ9.e30']) {
+      const error = await refusal(token);
+      expect(error).toBeInstanceOf(PlayerTokenMalformedError);
+      expect(error).toMatchObject({
+        code: 'player_token_malformed',
+        message: 'player token is not a well-formed signed JWT',
+      });
+    }
+  });
+
+  it('refuses an expired token, valid until its ttl has passed', async () => {
+    const { playerId } = await fundedPlayer(coinop, 0);
+    const token = await mintPlayerToken(coinop, playerId, 1);
+    expect((await arcade.validatePlayerToken(token)).playerId).toBe(playerId);
+    coinop.clock.advance(2_000);
+    const error = await refusal(token);
+    expect(error).toBeInstanceOf(PlayerTokenExpiredError);
+    expect(error).toMatchObject({
+      name: 'PlayerTokenExpiredError',
+      code: 'player_token_expired',
+      message: 'player token has expired; the player must sign in again',
+    });
+  });
+
+  it('refuses a token of another issuer', async () => {
+    const session = await walletSignIn(coinop.auth, newWallet());
+    const elsewhere = await Arcade.build({ ...options, issuer: 'auth.other.example' });
+    const error = await refusal(session.access_token, elsewhere);
+    expect(error).toBeInstanceOf(PlayerTokenIssuerError);
+    expect(error).toMatchObject({
+      code: 'player_token_wrong_issuer',
+      message: `player token was issued by ${issuer}, not https://auth.other.example/`,
+    });
+  });
+
+  it('refuses a bad signature, an unpublished key and another algorithm', async () => {
+    const session = await walletSignIn(coinop.auth, newWallet());
+    const [header, payload, signature] = session.access_token.split('.');
+    const flipped = signature!.startsWith('A')
+      ? `B${signature!.slice(1)}`
+      : `A${signature!.slice(1)}`;
+    const tampered = await refusal(`${header}.${payload}.${flipped}`);
+    expect(tampered).toBeInstanceOf(PlayerTokenSignatureError);
+    expect(tampered).toMatchObject({
+      code: 'player_token_bad_signature',
+      message: 'player token signature does not verify',
+    });
+
+    // The same claims, signed by a key the sign-in service never published.
+    const claims = decodeJwt(session.access_token);
+    const { privateKey } = await generateKeyPair('RS256');
+    const foreign = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'RS256', kid: 'not-published' })
+      .sign(privateKey);
+    const unknownKey = await refusal(foreign);
+    expect(unknownKey).toBeInstanceOf(PlayerTokenSignatureError);
+    expect(unknownKey.message).toBe(
+      `player token names signing key not-published, which ${coinop.authUrl}${JWKS_PATH} ` +
+        'does not publish',
+    );
+
+    const hmac = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(new TextEncoder().encode('a shared secret of thirty-two bytes!'));
+    const wrongAlg = await refusal(hmac);
+    expect(wrongAlg).toBeInstanceOf(PlayerTokenSignatureError);
+    expect(wrongAlg.message).toBe(
+      'player token is signed with HS256; player tokens are signed with RS256',
+    );
+  });
+
+  it('refuses a token without the player claim of the namespace', async () => {
+    const session = await walletSignIn(coinop.auth, newWallet());
+    const otherNamespace = await Arcade.build({ ...options, claimsNamespace: 'other.example' });
+    const error = await refusal(session.access_token, otherNamespace);
+    expect(error).toBeInstanceOf(PlayerTokenClaimsError);
+    expect(error).toMatchObject({
+      code: 'player_token_invalid_claims',
+      message:
+        'player token has no player id in claim https://other.example/playerId; is ' +
+        "claimsNamespace the arcade's --claims-namespace?",
+    });
+  });
+
+  it('fetches the keys again for a token signed by a rotated key', async () => {
+    const fresh = await Arcade.build(options);
+    const before = await walletSignIn(coinop.auth, newWallet());
+    await fresh.validatePlayerToken(before.access_token);
+    const rotated = await coinop.app.inject({
+      method: 'POST',
+      url: '/admin/keys/rotate',
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+    });
+    expect(rotated.statusCode).toBe(200);
+    const after = await walletSignIn(coinop.auth, newWallet());
+    expect(decodeProtectedHeader(after.access_token).kid).toBe(rotated.json().kid);
+
+    const fetches = count(coinop.authLog, 'GET', JWKS_PATH);
+    // jose fetches again for an unknown kid once its 30 s cooldown since the last fetch is over.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 31_000 });
+    try {
+      expect((await fresh.validatePlayerToken(after.access_token)).playerId).toBe(after.playerId);
+      expect((await fresh.validatePlayerToken(before.access_token)).playerId).toBe(before.playerId);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(count(coinop.authLog, 'GET', JWKS_PATH)).toBe(fetches + 1);
+  });
+
+  it('throws ArcadeNetworkError when the sign-in service cannot be reached', async () => {
+    const session = await walletSignIn(coinop.auth, newWallet());
+    const authUrl = `http://127.0.0.1:${await freePort()}`;
+    const offline = await Arcade.build({ ...options, authUrl, issuer: coinop.config.authIssuer });
+    const error = await refusal(session.access_token, offline);
+    expect(error).toBeInstanceOf(ArcadeNetworkError);
+    expect(error).toMatchObject({ code: 'network_error' });
+    expect(error.message).toBe(
+      `GET ${authUrl}${JWKS_PATH}: cannot load the signing keys: fetch failed`,
+    );
+    expect((error as ArcadeNetworkError).cause).toBeInstanceOf(TypeError);
+  });
+});

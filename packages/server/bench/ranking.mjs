@@ -1,0 +1,278 @@
+// Ranking at scale: one board with `rows` players' bests, bulk-loaded with set-based SQL, then
+// the store's own rank query (countAtOrAbove) and leaders list (topLeaders) timed one call at a
+// time straight against the database. A naive count(*) over the same board is timed beside it.
+import { performance } from 'node:perf_hooks';
+import { bucketPath, rankKey, wholeHstToUnits } from '@coinop/core';
+import { systemClock, uuidIds } from '../dist/ids.js';
+import { insertGame } from '../dist/store/games.js';
+import { countAtOrAbove, lockBest, recordBest, topLeaders } from '../dist/store/leaders.js';
+import { ensureArcade, ensureDeveloper } from '../dist/store/parties.js';
+import { summarize } from './load.mjs';
+
+const LOAD_CHUNK = 100_000;
+// Game points: whole numbers below ten million, so most bests are distinct and some tie.
+const SCORE_SQL = 'floor(random() * 10000000)::float8';
+
+/**
+ * Builds the board on `db` (migrated, empty), checks the bulk-loaded count tree against the
+ * core's own functions and a naive count, and times the queries. `log` reports progress.
+ */
+export async function rankingBench(db, { rows, samples, budgetMs, log }) {
+  const board = await createBoard(db);
+  const loadStarted = performance.now();
+  await bulkLoad(db, board, rows, log);
+  const loadSeconds = (performance.now() - loadStarted) / 1000;
+  log(
+    `loaded ${rows.toLocaleString('en')} bests and their rank buckets in ` +
+      `${loadSeconds.toFixed(1)} s`,
+  );
+
+  const check = await verify(db, board, rows);
+  const probes = await probeKeys(db, board, samples);
+
+  // Warm the caches and (on Postgres) the planner, then time one call at a time; each
+  // measurement stops early at its time budget, so a slow query cannot stall the bench.
+  const warm = budgetMs / 4;
+  await timeEach(probes.slice(0, 200), (key) => countAtOrAbove(db, board, key), warm);
+  const count = await timeEach(probes, (key) => countAtOrAbove(db, board, key), budgetMs);
+  await timeEach(probes.slice(0, 200), () => topLeaders(db, board, 10), warm);
+  const leaders = await timeEach(probes, () => topLeaders(db, board, 10), budgetMs);
+  // The floor under both: one trivial round trip, timed the same way on the same machine.
+  const roundTrip = await timeEach(probes, () => db.query('SELECT 1'), budgetMs);
+  const naive = await timeEach(
+    probes.slice(0, 20),
+    (key) =>
+      db.query('SELECT count(*) AS n FROM leaders WHERE leaderboard_id = $1 AND rank_key >= $2', [
+        board,
+        key.toString(),
+      ]),
+    budgetMs,
+  );
+  const update = await timeScoreUpdates(db, board, Math.min(500, samples), budgetMs);
+  const plan = db.dialect === 'postgres' ? await explainCount(db, board, probes[0]) : null;
+
+  return {
+    rows,
+    loadSeconds,
+    check,
+    countAtOrAbove: count,
+    topLeaders: leaders,
+    selectOne: roundTrip,
+    naiveCount: naive,
+    scoreUpdate: update,
+    plan,
+  };
+}
+
+export async function createBoard(db) {
+  const clock = systemClock;
+  const arcade = await ensureArcade(db, clock, uuidIds);
+  const developer = await ensureDeveloper(
+    db,
+    clock,
+    uuidIds,
+    `0x${'b'.repeat(39)}${Math.floor(Math.random() * 10)}`,
+  );
+  const game = await db.transaction((tx) =>
+    insertGame(
+      tx,
+      clock,
+      uuidIds,
+      arcade.id,
+      {
+        developerId: developer.id,
+        name: 'Ranking at scale',
+        description: 'one board, many players',
+        category: 'arcade',
+        developerInfo: '',
+        tagLine: '',
+        url: 'https://game.example',
+        coverUrl: 'https://game.example/cover.png',
+        scoreDisplay: 'NORMAL',
+        prodDomain: null,
+      },
+      [{ name: 'Main', costUnits: wholeHstToUnits(1), leadersMax: 10 }],
+    ),
+  );
+  const [row] = await db.query('SELECT id FROM leaderboards WHERE game_id = $1', [game.id]);
+  return row.id;
+}
+
+/**
+ * Players (with their accounts) and their bests in chunks, then the count tree in one
+ * aggregate per level. rank_key is the IEEE 754 bits of the (non-negative) score, as rankKey()
+ * computes for NORMAL; each level's bucket is the key's top 8·level bits, as bucketAt() does.
+ */
+export async function bulkLoad(db, board, rows, log) {
+  const now = new Date();
+  for (let lo = 1; lo <= rows; lo += LOAD_CHUNK) {
+    const hi = Math.min(rows, lo + LOAD_CHUNK - 1);
+    await db.transaction(async (tx) => {
+      await tx.query(
+        `CREATE TEMP TABLE bench_seed ON COMMIT DROP AS
+         SELECT g, gen_random_uuid() AS player_id, gen_random_uuid() AS account_id,
+                ${SCORE_SQL} AS score
+         FROM generate_series($1::int, $2::int) AS g`,
+        [lo, hi],
+      );
+      await tx.query(
+        `INSERT INTO accounts (id, kind, created_at)
+         SELECT account_id, 'player', $1 FROM bench_seed`,
+        [now],
+      );
+      await tx.query(
+        `INSERT INTO players (id, wallet, name, avatar_url, account_id, created_at)
+         SELECT player_id, NULL, 'player ' || g, NULL, account_id, $1 FROM bench_seed`,
+        [now],
+      );
+      await tx.query(
+        `INSERT INTO leaders (leaderboard_id, player_id, score, rank_key, score_id, achieved_at)
+         SELECT $1, player_id, score, ('x' || encode(float8send(score), 'hex'))::bit(64)::bigint,
+                gen_random_uuid(), $2::timestamptz + g * interval '1 millisecond'
+         FROM bench_seed`,
+        [board, now],
+      );
+    });
+    log(`  ${hi.toLocaleString('en')} / ${rows.toLocaleString('en')} bests`);
+  }
+  for (let level = 1; level <= 8; level++) {
+    await db.query(
+      `INSERT INTO rank_buckets (leaderboard_id, level, bucket, players)
+       SELECT $1, $2::smallint, rank_key >> (64 - 8 * $2::int), count(*)
+       FROM leaders WHERE leaderboard_id = $1
+       GROUP BY rank_key >> (64 - 8 * $2::int)`,
+      [board, level],
+    );
+  }
+  log('  rank buckets: 8 levels');
+  // VACUUM too, so autovacuum does not wake up on the fresh rows mid-measurement.
+  for (const table of ['accounts', 'players', 'leaders', 'rank_buckets']) {
+    await db.query(`VACUUM ANALYZE ${table}`);
+  }
+}
+
+/** The loaded tree must match the core's functions and a naive count exactly. */
+async function verify(db, board, rows) {
+  const sample = await db.query(
+    `SELECT score, rank_key FROM leaders WHERE leaderboard_id = $1 ORDER BY player_id LIMIT 50`,
+    [board],
+  );
+  for (const r of sample) {
+    const key = BigInt(r.rank_key);
+    if (rankKey(Number(r.score), 'NORMAL') !== key) {
+      throw new Error(`rank_key ${key} of score ${r.score} differs from rankKey()`);
+    }
+    const path = bucketPath(key);
+    const found = await db.query(
+      `SELECT count(*)::int AS n FROM rank_buckets b
+       JOIN unnest($2::smallint[], $3::bigint[]) AS p(level, bucket)
+         ON b.level = p.level AND b.bucket = p.bucket
+       WHERE b.leaderboard_id = $1 AND b.players > 0`,
+      [board, path.map((_, i) => i + 1), path.map((b) => b.toString())],
+    );
+    if (found[0].n !== 8) throw new Error(`bucketPath of key ${key} is not in rank_buckets`);
+  }
+  const [levels] = await db.query(
+    `SELECT count(*)::int AS buckets, count(DISTINCT level)::int AS levels,
+            (sum(players) FILTER (WHERE level = 1))::bigint AS level1,
+            (sum(players) FILTER (WHERE level = 8))::bigint AS level8
+     FROM rank_buckets WHERE leaderboard_id = $1`,
+    [board],
+  );
+  if (Number(levels.level1) !== rows || Number(levels.level8) !== rows || levels.levels !== 8) {
+    throw new Error(`rank_buckets do not add up to ${rows}: ${JSON.stringify(levels)}`);
+  }
+  const compared = [];
+  for (const r of sample.slice(0, 10)) {
+    const key = BigInt(r.rank_key);
+    const [naive] = await db.query(
+      'SELECT count(*)::int AS n FROM leaders WHERE leaderboard_id = $1 AND rank_key >= $2',
+      [board, key.toString()],
+    );
+    const fast = await countAtOrAbove(db, board, key);
+    if (fast !== naive.n)
+      throw new Error(`countAtOrAbove(${key}) = ${fast}, count(*) = ${naive.n}`);
+    compared.push(fast);
+  }
+  return { bucketRows: levels.buckets, comparedWithNaiveCount: compared.length, ok: true };
+}
+
+/** Keys to rank: half the bests of random players, half fresh scores anywhere on the board. */
+async function probeKeys(db, board, samples) {
+  const existing = await db.query(
+    `SELECT rank_key FROM leaders TABLESAMPLE SYSTEM (1) WHERE leaderboard_id = $1 LIMIT $2`,
+    [board, Math.ceil(samples / 2)],
+  );
+  const keys = existing.map((r) => BigInt(r.rank_key));
+  while (keys.length < samples)
+    keys.push(rankKey(Math.floor(Math.random() * 10_000_000), 'NORMAL'));
+  // Interleave so neither half runs warm on its own.
+  return keys.sort(() => Math.random() - 0.5);
+}
+
+async function timeEach(inputs, call, budgetMs) {
+  const times = [];
+  const deadline = performance.now() + budgetMs;
+  for (const input of inputs) {
+    const started = performance.now();
+    await call(input);
+    times.push(performance.now() - started);
+    if (started > deadline) break;
+  }
+  return summarize(times);
+}
+
+/**
+ * The write side of ranking on the big board: a random existing player's new best moved in the
+ * count tree and ranked, one committed transaction each (as the score path does it, minus the
+ * settlement).
+ */
+async function timeScoreUpdates(db, board, count, budgetMs) {
+  const players = await db.query(
+    `SELECT player_id FROM leaders TABLESAMPLE SYSTEM (1) WHERE leaderboard_id = $1 LIMIT $2`,
+    [board, count],
+  );
+  return timeEach(
+    players,
+    ({ player_id: playerId }) =>
+      db.transaction(async (tx) => {
+        const score = 10_000_000 + Math.floor(Math.random() * 1_000_000);
+        const key = rankKey(score, 'NORMAL');
+        const best = await lockBest(tx, board, playerId);
+        await recordBest(
+          tx,
+          {
+            leaderboardId: board,
+            playerId,
+            score,
+            rankKey: key,
+            scoreId: uuidIds.next(),
+            achievedAt: new Date(),
+          },
+          best,
+        );
+        return countAtOrAbove(tx, board, key);
+      }),
+    budgetMs,
+  );
+}
+
+/**
+ * EXPLAIN ANALYZE of the rank query exactly as the store sends it (captured, so this shows the
+ * shipped SQL even when it changes), to show it reads a bounded set of bucket rows.
+ */
+async function explainCount(db, board, key) {
+  let sent = null;
+  await countAtOrAbove(
+    {
+      query: (sql, params) => {
+        sent = { sql, params };
+        return db.query(sql, params);
+      },
+    },
+    board,
+    key,
+  );
+  const rows = await db.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT TEXT) ${sent.sql}`, sent.params);
+  return rows.map((r) => r['QUERY PLAN']);
+}

@@ -1,0 +1,186 @@
+// Turns the bench's results into the printed tables and the target verdicts.
+
+export const TARGETS = {
+  pairsPerSecond: { postgres: 1500, pglite: 800 },
+  developergamesRps: 10_000,
+  rankP99Ms: 2,
+};
+
+/** The HTTP table: one row per measurement, each beside the bare route at its connections. */
+export function httpTable(rows, bare) {
+  const header = [
+    'scenario',
+    'store',
+    'conns',
+    'pairs/s',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'vs bare',
+    'non-2xx',
+    'errors',
+  ];
+  const lines = rows.map((r) => {
+    const base = bare.find((b) => b.connections === r.connections);
+    return [
+      r.scenario,
+      r.store,
+      String(r.connections),
+      r.pairsPerSecond === undefined ? '' : int(r.pairsPerSecond),
+      int(r.rps),
+      ms(r.latency.p50),
+      ms(r.latency.p99),
+      base ? `${(r.rps / base.rps).toFixed(3)}×` : '',
+      String(r.non2xx),
+      String(r.errors),
+    ];
+  });
+  return table(header, lines);
+}
+
+/** Play and score apart, and where the time went, for each play+score row. */
+export function loopDetailTable(rows) {
+  const header = [
+    'scenario',
+    'store',
+    'conns',
+    'play p50/p99',
+    'score p50/p99',
+    'stmts/pair',
+    'txns/pair',
+    'CPU % srv/pg/gen/other',
+  ];
+  const lines = rows
+    .filter((r) => r.pairs !== undefined)
+    .map((r) => [
+      r.scenario,
+      r.store,
+      String(r.connections),
+      `${ms(r.play.p50)} / ${ms(r.play.p99)}`,
+      `${ms(r.score.p50)} / ${ms(r.score.p99)}`,
+      r.pairs ? (r.statements / r.pairs).toFixed(1) : '',
+      r.pairs ? (r.transactions / r.pairs).toFixed(2) : '',
+      cpuText(r.cpu),
+    ]);
+  return table(header, lines);
+}
+
+export function readCpuTable(rows) {
+  const header = ['scenario', 'store', 'conns', 'CPU % srv/pg/gen/other', 'stmts/req'];
+  const lines = rows
+    .filter((r) => r.pairs === undefined)
+    .map((r) => [
+      r.scenario,
+      r.store,
+      String(r.connections),
+      cpuText(r.cpu),
+      r.ok ? ((r.statements ?? 0) / r.ok).toFixed(3) : '',
+    ]);
+  return table(header, lines);
+}
+
+export function rankingTable(results) {
+  const header = ['store', 'rows', 'query', 'calls', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms'];
+  const lines = [];
+  for (const r of results) {
+    for (const [label, s] of [
+      ['countAtOrAbove (leaderRank)', r.countAtOrAbove],
+      ['topLeaders(10)', r.topLeaders],
+      ['score update txn (lock+recordBest+rank)', r.scoreUpdate],
+      ['SELECT 1 (round-trip floor)', r.selectOne],
+      ['naive count(*) (for contrast)', r.naiveCount],
+    ]) {
+      lines.push([
+        r.store,
+        r.rows.toLocaleString('en'),
+        label,
+        String(s.n),
+        ms(s.p50),
+        ms(s.p90),
+        ms(s.p99),
+        ms(s.max),
+      ]);
+    }
+  }
+  return table(header, lines);
+}
+
+/** Each target with its measured figure and met/missed. */
+export function verdicts(rows, ranking) {
+  const out = [];
+  for (const store of ['postgres', 'pglite']) {
+    for (const r of rows.filter((x) => x.store === store && x.scenario === 'play+score 1 board')) {
+      const target = TARGETS.pairsPerSecond[store];
+      out.push({
+        target: `play+score ≥ ${target} pairs/s, ${store}, ${r.connections} conns`,
+        measured: `${int(r.pairsPerSecond)} pairs/s`,
+        met: r.pairsPerSecond >= target && r.non2xx === 0 && r.errors === 0,
+      });
+    }
+  }
+  for (const r of rows.filter((x) => x.scenario === 'developergames read')) {
+    out.push({
+      target:
+        `developergames ≥ ${TARGETS.developergamesRps} req/s, ` +
+        `${r.store}, ${r.connections} conns`,
+      measured: `${int(r.rps)} req/s`,
+      met: r.rps >= TARGETS.developergamesRps && r.non2xx === 0 && r.errors === 0,
+    });
+  }
+  for (const r of ranking) {
+    for (const [label, s] of [
+      ['leaderRank (countAtOrAbove)', r.countAtOrAbove],
+      ['leaders list (topLeaders)', r.topLeaders],
+    ]) {
+      out.push({
+        target:
+          `${label} p99 < ${TARGETS.rankP99Ms} ms ` +
+          `at ${r.rows.toLocaleString('en')} rows, ${r.store}`,
+        measured: `p99 ${ms(s.p99)} ms`,
+        met: s.p99 < TARGETS.rankP99Ms,
+      });
+    }
+  }
+  return out;
+}
+
+export function verdictTable(list) {
+  return table(
+    ['target', 'measured', ''],
+    list.map((v) => [v.target, v.measured, v.met ? 'met' : 'MISSED']),
+  );
+}
+
+/** Mean number of bench-database backends per state, from pg_stat_activity samples. */
+export function waitText(waits) {
+  if (!waits || waits.samples === 0) return '';
+  return Object.entries(waits.states)
+    .sort((a, b) => b[1] - a[1])
+    .map(([state, n]) => `${state} ${(n / waits.samples).toFixed(1)}`)
+    .join(', ');
+}
+
+function cpuText(cpu) {
+  if (!cpu) return 'n/a';
+  return `${cpu.server}/${cpu.postgres}/${cpu.loadgen}/${cpu.other} (of ${cpu.cores * 100})`;
+}
+
+function int(n) {
+  return Math.round(n).toLocaleString('en');
+}
+
+function ms(n) {
+  if (n === null || n === undefined) return '–';
+  return n < 10 ? n.toFixed(2) : n.toFixed(1);
+}
+
+/** A Markdown table, so the output pastes into docs/benchmarks.md as it is. */
+function table(header, lines) {
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const row = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  return [
+    row(header),
+    `| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`,
+    ...lines.map(row),
+  ].join('\n');
+}

@@ -1,0 +1,443 @@
+// `npm run bench`: coinop's benchmark. autocannon (here) against real listeners (each in a
+// child process): a bare Fastify route as the yardstick, then on PGlite and on a durable
+// Postgres the play+score loop and the developergames read; then ranking at 1M bests on one
+// board, straight against each database. Prints Markdown tables and writes the figures as JSON.
+//
+// Knobs (environment): BENCH_DURATION seconds per measurement (10), BENCH_WARMUP (2),
+// BENCH_CONNECTIONS (10,50), BENCH_STORES (pglite,postgres), BENCH_PLAYERS (2000),
+// BENCH_RANK_ROWS (1000000), BENCH_RANK_SAMPLES (2000), BENCH_RANK_BUDGET (20 seconds per
+// ranking measurement at most), BENCH_RANK_STORES (postgres,pglite),
+// BENCH_PARTS (http,ranking), BENCH_OUT (bench/results/latest.json), DATABASE_URL (use that
+// server instead of a throwaway cluster). For diagnosis: BENCH_SERVER_NODE_ARGS (node flags for
+// the API process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") and BENCH_PG_SETTINGS (extra
+// settings of the throwaway cluster, e.g. "shared_preload_libraries=pg_stat_statements").
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cpus, totalmem, tmpdir, release } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { migrate } from '../dist/store/migrate.js';
+import { openPglite } from '../dist/store/pglite.js';
+import { openPostgres } from '../dist/store/postgres.js';
+import { cpuShares, cpuSnapshot } from './cpu.mjs';
+import { measureGet, measurePlayScore } from './load.mjs';
+import { createDatabase, startPostgres } from './postgres.mjs';
+import { rankingBench } from './ranking.mjs';
+import {
+  httpTable,
+  loopDetailTable,
+  rankingTable,
+  readCpuTable,
+  verdictTable,
+  verdicts,
+  waitText,
+} from './report.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const env = process.env;
+const list = (v, fallback) =>
+  (v ?? fallback)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+const options = {
+  duration: Number(env['BENCH_DURATION'] ?? 10),
+  warmup: Number(env['BENCH_WARMUP'] ?? 2),
+  connections: list(env['BENCH_CONNECTIONS'], '10,50').map(Number),
+  stores: list(env['BENCH_STORES'], 'pglite,postgres'),
+  players: Number(env['BENCH_PLAYERS'] ?? 2000),
+  rankRows: Number(env['BENCH_RANK_ROWS'] ?? 1_000_000),
+  rankSamples: Number(env['BENCH_RANK_SAMPLES'] ?? 2000),
+  rankBudget: Number(env['BENCH_RANK_BUDGET'] ?? 20),
+  rankStores: list(env['BENCH_RANK_STORES'], 'postgres,pglite'),
+  parts: list(env['BENCH_PARTS'], 'http,ranking'),
+  out: env['BENCH_OUT'] ?? join(here, 'results', 'latest.json'),
+  serverNodeArgs: (env['BENCH_SERVER_NODE_ARGS'] ?? '').split(' ').filter(Boolean),
+  pgSettings: Object.fromEntries(
+    list(env['BENCH_PG_SETTINGS'], '').map((kv) => [
+      kv.slice(0, kv.indexOf('=')),
+      kv.slice(kv.indexOf('=') + 1),
+    ]),
+  ),
+};
+const FUND_HST = 1_000_000;
+const GAMES = 4;
+
+const cleanups = [];
+const startedAt = Date.now();
+const log = (line) =>
+  console.error(`[bench ${((Date.now() - startedAt) / 1000).toFixed(0).padStart(4)} s] ${line}`);
+let interrupted = false;
+process.on('SIGINT', () => {
+  interrupted = true;
+  log('interrupted: cleaning up');
+  void cleanup().finally(() => process.exit(130));
+});
+
+/** Registers `fn` to run at exit; the returned function runs it now instead. */
+function deferred(fn) {
+  cleanups.push(fn);
+  return async () => {
+    const i = cleanups.indexOf(fn);
+    if (i >= 0) cleanups.splice(i, 1);
+    await fn();
+  };
+}
+
+async function cleanup() {
+  while (cleanups.length > 0) {
+    try {
+      await cleanups.pop()();
+    } catch (error) {
+      log(`cleanup: ${error.message}`);
+    }
+  }
+}
+
+async function main() {
+  const started = new Date();
+  log(`options ${JSON.stringify(options)}`);
+  const needPostgres =
+    (options.parts.includes('http') && options.stores.includes('postgres')) ||
+    (options.parts.includes('ranking') && options.rankStores.includes('postgres'));
+  const postgres = needPostgres
+    ? await startPostgres(options.pgSettings)
+    : { skipped: 'not asked for' };
+  if (postgres.skipped) log(`Postgres rows skipped: ${postgres.skipped}`);
+  else {
+    cleanups.push(() => postgres.stop());
+    log(`Postgres: ${postgres.source} ${JSON.stringify(postgres.settings)}`);
+  }
+
+  const http = { bare: [], rows: [], audits: {} };
+  if (options.parts.includes('http')) await httpBench(http, postgres);
+
+  const ranking = [];
+  if (options.parts.includes('ranking')) {
+    for (const store of options.rankStores) {
+      if (store === 'postgres' && postgres.skipped) continue;
+      ranking.push(await rankingOn(store, postgres));
+    }
+  }
+
+  const machine = {
+    cpu: `${cpus()[0]?.model ?? 'unknown'} × ${cpus().length}`,
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    kernel: release(),
+    postgres: postgres.skipped ? null : postgres.settings,
+  };
+  const verdictList = verdicts(http.rows, ranking);
+
+  const out = [];
+  out.push(
+    `coinop bench, ${started.toISOString()}: ${machine.cpu}, ${machine.memoryGiB} GiB, ` +
+      `Node ${machine.node}`,
+  );
+  if (postgres.skipped) out.push(`Postgres skipped: ${postgres.skipped}`);
+  else out.push(`Postgres: ${postgres.source}, ${JSON.stringify(postgres.settings)}`);
+  out.push(
+    `${options.duration} s per measurement after ${options.warmup} s warm-up; load generator ` +
+      'autocannon in this process, each server in its own process, all on this machine.',
+  );
+  if (http.rows.length > 0) {
+    out.push('', '## Throughput and latency (per request; "vs bare": req/s ÷ bare Fastify req/s)');
+    out.push(httpTable([...http.bare, ...http.rows], http.bare));
+    out.push(
+      '',
+      '## play+score detail (CPU in % of one core; srv = API process, gen = autocannon)',
+    );
+    out.push(loopDetailTable(http.rows));
+    const waits = http.rows.filter((r) => r.waits);
+    if (waits.length > 0) {
+      out.push('', '## Postgres backends by state during the loop (mean of 100 ms samples)');
+      for (const r of waits)
+        out.push(`- ${r.scenario}, ${r.connections} conns: ${waitText(r.waits)}`);
+    }
+    out.push('', '## Reads: CPU and statements per request');
+    out.push(readCpuTable([...http.bare, ...http.rows]));
+    out.push('', '## Ledger after the runs');
+    for (const [store, a] of Object.entries(http.audits)) {
+      out.push(
+        `- ${store}: ledger balanced: ${a.balanced}; ${a.playsScored} plays scored in the ` +
+          `database, ${a.pairsCounted} counted by the bench incl. warm-ups (the rest were in ` +
+          `flight when a run stopped); ${a.playsOpen} plays left open`,
+      );
+    }
+  }
+  if (ranking.length > 0) {
+    out.push('', '## Ranking at scale (one call at a time, straight against the database)');
+    out.push(rankingTable(ranking));
+    for (const r of ranking) {
+      out.push(
+        `- ${r.store}: bulk load ${r.loadSeconds.toFixed(1)} s; ` +
+          `${r.check.bucketRows.toLocaleString('en')} ` +
+          `bucket rows; countAtOrAbove matched count(*) on ${r.check.comparedWithNaiveCount} keys`,
+      );
+      if (r.plan) out.push('', '```', ...r.plan, '```');
+    }
+  }
+  out.push('', '## Targets', verdictTable(verdictList));
+  console.log(out.join('\n'));
+
+  await mkdir(dirname(options.out), { recursive: true });
+  await writeFile(
+    options.out,
+    JSON.stringify({ started, options, machine, http, ranking, verdicts: verdictList }, null, 2),
+  );
+  log(`wrote ${options.out}`);
+}
+
+async function httpBench(http, postgres) {
+  const bare = await startTarget('bare');
+  try {
+    for (const connections of options.connections) {
+      const r = await measure(bare, null, null, (duration) =>
+        measureGet({ url: bare.info.url, path: '/', connections, duration }),
+      );
+      http.bare.push({ scenario: 'bare Fastify GET /', store: '–', connections, ...r });
+      log(`bare ${connections} conns: ${Math.round(r.rps)} req/s`);
+    }
+  } finally {
+    await bare.close();
+  }
+
+  for (const store of options.stores) {
+    if (store === 'postgres' && postgres.skipped) continue;
+    const database =
+      store === 'postgres' ? await createDatabase(postgres.adminUrl, 'coinop_bench') : null;
+    const dropDatabase = database ? deferred(() => database.drop()) : async () => {};
+    log(`${store}: seeding ${GAMES} games and ${options.players} funded players`);
+    const api = await startTarget('api', {
+      store,
+      postgresUrl: database?.url,
+      games: GAMES,
+      players: options.players,
+      fundHst: FUND_HST,
+    });
+    try {
+      const { info } = api;
+      const games = [];
+      for (const g of info.games) {
+        const res = await fetch(`${info.url}/oauth/writetoken`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ client_id: g.clientId, client_secret: g.clientSecret }),
+        });
+        if (res.status !== 200) throw new Error(`writetoken: ${res.status} ${await res.text()}`);
+        const token = (await res.json()).access_token;
+        games.push({ gameId: g.gameId, leaderboardId: g.leaderboardIds[0], token });
+      }
+      const pgContext = database
+        ? { url: database.url, postmasterPid: postgres.postmasterPid }
+        : null;
+      let pairsCounted = 0;
+      const loop = async (scenario, playGames, connections) => {
+        const r = await measure(
+          api,
+          pgContext,
+          (w) => (pairsCounted += w.pairs),
+          (duration) =>
+            measurePlayScore({
+              url: info.url,
+              arcadeId: info.arcadeId,
+              games: playGames,
+              playerIds: info.playerIds,
+              connections,
+              duration,
+            }),
+        );
+        pairsCounted += r.pairs;
+        http.rows.push({ scenario, store, connections, ...r });
+        log(`${store} ${scenario} ${connections} conns: ${Math.round(r.pairsPerSecond)} pairs/s`);
+      };
+      for (const connections of options.connections) {
+        await loop('play+score 1 board', games.slice(0, 1), connections);
+      }
+      await loop(`play+score ${GAMES} games`, games, Math.max(...options.connections));
+
+      // After the loops, so the board has its ten leaders in the response, as in real use.
+      const readPath = `/arcades/${info.arcadeId}/developergames/${games[0].gameId}`;
+      const sample = await fetch(`${info.url}${readPath}`, {
+        headers: { authorization: `Bearer ${games[0].token}` },
+      });
+      const bytes = (await sample.text()).length;
+      if (sample.status !== 200) throw new Error(`developergames answered ${sample.status}`);
+      for (const connections of options.connections) {
+        const r = await measure(api, pgContext, null, (duration) =>
+          measureGet({
+            url: info.url,
+            path: readPath,
+            headers: { authorization: `Bearer ${games[0].token}` },
+            connections,
+            duration,
+          }),
+        );
+        http.rows.push({
+          scenario: 'developergames read',
+          store,
+          connections,
+          responseBytes: bytes,
+          ...r,
+        });
+        log(`${store} developergames ${connections} conns: ${Math.round(r.rps)} req/s`);
+      }
+      http.audits[store] = { ...(await api.call('audit')), pairsCounted };
+    } finally {
+      await api.close();
+      await dropDatabase();
+    }
+  }
+}
+
+/**
+ * Runs `work` once for the warm-up (its result goes to `onWarmup`, else is dropped) and once
+ * measured, with the CPU split, the API's statement counters and, on Postgres, what the
+ * backends were waiting on.
+ */
+async function measure(target, pgContext, onWarmup, work) {
+  if (options.warmup > 0) onWarmup?.(await work(options.warmup));
+  const c0 = await target.call('counters');
+  const sampler = pgContext ? await startWaitSampler(pgContext.url) : null;
+  const pids = { serverPid: target.pid, postmasterPid: pgContext?.postmasterPid ?? null };
+  const before = cpuSnapshot(pids);
+  const result = await work(options.duration);
+  const after = cpuSnapshot(pids);
+  const waits = sampler ? await sampler.stop() : null;
+  const c1 = await target.call('counters');
+  return {
+    ...result,
+    cpu: cpuShares(before, after),
+    statements: (c1.statements ?? 0) - (c0.statements ?? 0),
+    transactions: (c1.transactions ?? 0) - (c0.transactions ?? 0),
+    ...(waits ? { waits } : {}),
+  };
+}
+
+/** Samples pg_stat_activity of the bench database every 100 ms: what its backends are doing. */
+async function startWaitSampler(url) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const waits = { samples: 0, states: {} };
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const { rows } = await client.query(
+        `SELECT state, wait_event_type, wait_event FROM pg_stat_activity
+         WHERE datname = current_database() AND pid <> pg_backend_pid()
+           AND backend_type = 'client backend'`,
+      );
+      waits.samples += 1;
+      for (const r of rows) {
+        const key =
+          r.state === 'active'
+            ? r.wait_event
+              ? `waiting ${r.wait_event_type}:${r.wait_event}`
+              : 'running'
+            : r.state;
+        waits.states[key] = (waits.states[key] ?? 0) + 1;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      await client.end();
+      return waits;
+    },
+  };
+}
+
+async function rankingOn(store, postgres) {
+  log(`ranking on ${store}: loading ${options.rankRows.toLocaleString('en')} bests on one board`);
+  let db;
+  let done;
+  if (store === 'postgres') {
+    const database = await createDatabase(postgres.adminUrl, 'coinop_rank');
+    db = await openPostgres(database.url, 4);
+    done = async () => {
+      await db.close();
+      await database.drop();
+    };
+  } else {
+    const dir = await mkdtemp(join(tmpdir(), 'coinop-bench-rank-'));
+    db = await openPglite(dir);
+    done = async () => {
+      await db.close();
+      await rm(dir, { recursive: true, force: true });
+    };
+  }
+  const release = deferred(done);
+  try {
+    await migrate(db);
+    const result = await rankingBench(db, {
+      rows: options.rankRows,
+      samples: options.rankSamples,
+      budgetMs: options.rankBudget * 1000,
+      log: (line) => log(`${store}: ${line}`),
+    });
+    log(
+      `${store}: countAtOrAbove p99 ${result.countAtOrAbove.p99.toFixed(2)} ms, ` +
+        `topLeaders p99 ${result.topLeaders.p99.toFixed(2)} ms`,
+    );
+    return { store, ...result };
+  } finally {
+    await release();
+  }
+}
+
+/** A bench server child process: `bare` or `api`, talking over IPC. */
+async function startTarget(kind, apiOptions) {
+  const child = fork(join(here, 'server.mjs'), [], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv: kind === 'api' ? options.serverNodeArgs : [],
+  });
+  const waiting = new Map();
+  let seq = 0;
+  child.on('message', (m) => {
+    const w = waiting.get(m.id);
+    if (!w) return;
+    waiting.delete(m.id);
+    if (m.ok) w.resolve(m.reply);
+    else w.reject(new Error(m.error));
+  });
+  const exited = once(child, 'exit');
+  child.on('exit', (code) => {
+    for (const w of waiting.values()) w.reject(new Error(`bench server exited with ${code}`));
+    waiting.clear();
+  });
+  const call = (type, extra = {}) =>
+    new Promise((resolve, reject) => {
+      const id = ++seq;
+      waiting.set(id, { resolve, reject });
+      child.send({ id, type, ...extra });
+    });
+  const close = async () => {
+    if (child.exitCode !== null) return;
+    await call('close').catch(() => undefined);
+    await exited;
+  };
+  const release = deferred(close);
+  const info = await call(kind === 'bare' ? 'start-bare' : 'start-api', { options: apiOptions });
+  return {
+    pid: child.pid,
+    info,
+    call,
+    close: release,
+  };
+}
+
+try {
+  await main();
+} catch (error) {
+  if (!interrupted) {
+    console.error(error);
+    process.exitCode = 1;
+  }
+} finally {
+  await cleanup();
+}

@@ -1,12 +1,12 @@
-import { execFile, execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeVariants } from '../fixtures/db.js';
 import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '../fixtures/signin.js';
+import { freePort, makeCa } from '../fixtures/tls.js';
 
 /** packages/server: where `require('@hastearcade/server')` resolves for the child process. */
 const SERVER_DIR = fileURLToPath(new URL('../../', import.meta.url));
@@ -34,54 +34,6 @@ function validateInChild(token: string, authHost: string, caPath: string | null)
         else resolve(JSON.parse(stdout) as { playerId?: string; error?: string });
       },
     );
-  });
-}
-
-/** A throwaway CA and a server certificate it signed for IP 127.0.0.1 (openssl). */
-async function makeCa(dir: string): Promise<{ ca: string; cert: Buffer; key: Buffer }> {
-  const path = (name: string) => join(dir, name);
-  const openssl = (args: string[]) => execFileSync('openssl', args, { stdio: 'pipe' });
-  openssl(
-    ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes']
-      .concat(['-keyout', path('ca.key'), '-out', path('ca.pem'), '-days', '1'])
-      .concat(['-subj', '/CN=coinop test CA', '-addext', 'basicConstraints=critical,CA:TRUE'])
-      .concat(['-addext', 'keyUsage=critical,keyCertSign,cRLSign']),
-  );
-  openssl(
-    ['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'].concat([
-      '-keyout',
-      path('server.key'),
-      '-out',
-      path('server.csr'),
-      '-subj',
-      '/CN=127.0.0.1',
-    ]),
-  );
-  await writeFile(
-    path('server.ext'),
-    'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\nbasicConstraints=CA:FALSE\n',
-  );
-  openssl(
-    ['x509', '-req', '-in', path('server.csr'), '-CA', path('ca.pem'), '-CAkey', path('ca.key')]
-      .concat(['-CAcreateserial', '-out', path('server.pem'), '-days', '1'])
-      .concat(['-extfile', path('server.ext')]),
-  );
-  return {
-    ca: path('ca.pem'),
-    cert: await readFile(path('server.pem')),
-    key: await readFile(path('server.key')),
-  };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
   });
 }
 

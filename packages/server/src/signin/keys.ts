@@ -13,8 +13,10 @@ import {
 import type { Clock } from '@coinop/core';
 import type { Db } from '../store/db.js';
 import {
+  activateSigningKey,
   deleteUnpublishedSigningKeys,
   findActiveSigningKey,
+  findNextSigningKey,
   insertSigningKey,
   listPublishedSigningKeys,
   lockSigningKeys,
@@ -62,9 +64,14 @@ export class SigningKeys {
     this.#policy = policy;
   }
 
-  /** Makes sure an active key exists (creating or rotating it as the policy says). */
+  /**
+   * Makes sure an active key exists (creating or rotating it as the policy says) and a next key
+   * is already published, so the next rotation signs with a key verifiers have fetched.
+   */
   async ensureActive(): Promise<string> {
-    return (await this.#current()).kid;
+    const kid = (await this.#current()).kid;
+    if (!(await findNextSigningKey(this.#db))) await this.#replace(false);
+    return kid;
   }
 
   /**
@@ -84,7 +91,7 @@ export class SigningKeys {
     return this.#replace(true);
   }
 
-  /** The public keys verifiers need: the active one and every retired one still in use. */
+  /** The public keys verifiers need: the active one, the next one, and retired ones in use. */
   async publishedKeys(): Promise<PublicSigningJwk[]> {
     const rows = await listPublishedSigningKeys(
       this.#db,
@@ -128,26 +135,46 @@ export class SigningKeys {
   }
 
   #isDue(key: SigningKeyRecord): boolean {
-    const ageMs = this.#clock.now().getTime() - key.createdAt.getTime();
+    // A key ages from when it began signing, not from when it was published as the next one.
+    const ageMs = this.#clock.now().getTime() - (key.activatedAt ?? key.createdAt).getTime();
     return ageMs >= this.#policy.rotationDays * DAY_MS;
   }
 
   /**
    * Under the lock: when `force`, or when no key is active or the active one is due, retires it
-   * and inserts a new one; otherwise leaves the active key (another process got there first).
+   * and activates the published next key (or a new one when there is none); then makes sure a
+   * next key is published. Leaves a fresh active key alone (another process got there first).
    * Also deletes retired keys that no live token can name.
    */
   async #replace(force: boolean): Promise<{ kid: string; retiredKid: string | null }> {
     return this.#db.transaction(async (tx) => {
       await lockSigningKeys(tx);
-      const active = await findActiveSigningKey(tx);
-      if (active && !force && !this.#isDue(active)) return { kid: active.kid, retiredKid: null };
       const now = this.#clock.now();
-      const fresh = await generateSigningKey(this.#policy.tokenTtlSeconds, now);
-      const retiredKid = await retireActiveSigningKey(tx, now);
-      await insertSigningKey(tx, fresh);
+      const current = await findActiveSigningKey(tx);
+      let kid = current?.kid ?? null;
+      let retiredKid: string | null = null;
+      if (!current || force || this.#isDue(current)) {
+        retiredKid = await retireActiveSigningKey(tx, now);
+        const next = await findNextSigningKey(tx);
+        if (next) {
+          await activateSigningKey(tx, next.kid, now);
+          kid = next.kid;
+        } else {
+          const fresh = await generateSigningKey(this.#policy.tokenTtlSeconds, now);
+          await insertSigningKey(tx, fresh, now);
+          kid = fresh.kid;
+        }
+      }
+      if (!(await findNextSigningKey(tx))) {
+        await insertSigningKey(
+          tx,
+          await generateSigningKey(this.#policy.tokenTtlSeconds, now),
+          null,
+        );
+      }
       await deleteUnpublishedSigningKeys(tx, now, KEY_RETIREMENT_GRACE_SECONDS);
-      return { kid: fresh.kid, retiredKid };
+      if (kid === null) throw new TypeError('no active signing key after rotation');
+      return { kid, retiredKid };
     });
   }
 
@@ -165,7 +192,7 @@ export class SigningKeys {
 async function generateSigningKey(
   maxTtlSeconds: number,
   createdAt: Date,
-): Promise<Omit<SigningKeyRecord, 'retiredAt'>> {
+): Promise<Omit<SigningKeyRecord, 'retiredAt' | 'activatedAt'>> {
   const { publicKey, privateKey } = await generateKeyPair(PLAYER_TOKEN_ALG, {
     modulusLength: RSA_MODULUS_BITS,
     extractable: true,

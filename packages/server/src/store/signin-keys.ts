@@ -10,6 +10,8 @@ export interface SigningKeyRecord {
   privatePkcs8: string;
   maxTtlSeconds: number;
   createdAt: Date;
+  /** When it started signing; null for the next key. */
+  activatedAt: Date | null;
   retiredAt: Date | null;
 }
 
@@ -19,10 +21,12 @@ interface SigningKeyRow {
   private_pkcs8: string;
   max_ttl_seconds: number;
   created_at: Date;
+  activated_at: Date | null;
   retired_at: Date | null;
 }
 
-const COLUMNS = 'kid, public_jwk, private_pkcs8, max_ttl_seconds, created_at, retired_at';
+const COLUMNS =
+  'kid, public_jwk, private_pkcs8, max_ttl_seconds, created_at, activated_at, retired_at';
 // Any fixed number: serialises key creation and rotation across processes.
 const SIGNING_KEYS_LOCK_ID = 7_311_006;
 
@@ -32,6 +36,7 @@ const toRecord = (r: SigningKeyRow): SigningKeyRecord => ({
   privatePkcs8: r.private_pkcs8,
   maxTtlSeconds: r.max_ttl_seconds,
   createdAt: r.created_at,
+  activatedAt: r.activated_at,
   retiredAt: r.retired_at,
 });
 
@@ -43,28 +48,45 @@ export async function lockSigningKeys(tx: Queryable): Promise<void> {
 /** The one key that signs now, or null before the first start. */
 export async function findActiveSigningKey(q: Queryable): Promise<SigningKeyRecord | null> {
   const rows = await q.query<SigningKeyRow>(
-    `SELECT ${COLUMNS} FROM signing_keys WHERE retired_at IS NULL`,
+    `SELECT ${COLUMNS} FROM signing_keys WHERE retired_at IS NULL AND activated_at IS NOT NULL`,
     [],
     'signing_keys_active',
   );
   return rows[0] ? toRecord(rows[0]) : null;
 }
 
+/** The key published to sign after the next rotation, or null. */
+export async function findNextSigningKey(q: Queryable): Promise<SigningKeyRecord | null> {
+  const rows = await q.query<SigningKeyRow>(
+    `SELECT ${COLUMNS} FROM signing_keys WHERE activated_at IS NULL`,
+  );
+  return rows[0] ? toRecord(rows[0]) : null;
+}
+
+/** Makes the next key the active one. */
+export async function activateSigningKey(q: Queryable, kid: string, now: Date): Promise<void> {
+  await q.query('UPDATE signing_keys SET activated_at = $2 WHERE kid = $1', [kid, now]);
+}
+
+/** Inserts a key: active from `activatedAt`, or the next key when that is null. */
 export async function insertSigningKey(
   q: Queryable,
-  key: Omit<SigningKeyRecord, 'retiredAt'>,
+  key: Omit<SigningKeyRecord, 'retiredAt' | 'activatedAt'>,
+  activatedAt: Date | null,
 ): Promise<void> {
   await q.query(
-    `INSERT INTO signing_keys (kid, alg, public_jwk, private_pkcs8, max_ttl_seconds, created_at)
-     VALUES ($1, 'RS256', $2, $3, $4, $5)`,
-    [key.kid, key.publicJwk, key.privatePkcs8, key.maxTtlSeconds, key.createdAt],
+    `INSERT INTO signing_keys (kid, alg, public_jwk, private_pkcs8, max_ttl_seconds, created_at,
+                               activated_at)
+     VALUES ($1, 'RS256', $2, $3, $4, $5, $6)`,
+    [key.kid, key.publicJwk, key.privatePkcs8, key.maxTtlSeconds, key.createdAt, activatedAt],
   );
 }
 
 /** Retires the active key; returns its kid, or null when none was active. */
 export async function retireActiveSigningKey(q: Queryable, now: Date): Promise<string | null> {
   const rows = await q.query<{ kid: string }>(
-    'UPDATE signing_keys SET retired_at = $1 WHERE retired_at IS NULL RETURNING kid',
+    `UPDATE signing_keys SET retired_at = $1
+     WHERE retired_at IS NULL AND activated_at IS NOT NULL RETURNING kid`,
     [now],
   );
   return rows[0]?.kid ?? null;
@@ -86,8 +108,9 @@ export async function raiseSigningKeyMaxTtl(
 }
 
 /**
- * Keys whose tokens may still be alive at `now`: the active one and each retired one until
- * retired_at + max_ttl_seconds + `graceSeconds`. The active key first, then the latest retired.
+ * Keys a verifier may meet at `now`: the active one, the next one (published ahead of its first
+ * token), and each retired one until retired_at + max_ttl_seconds + `graceSeconds`. The active key
+ * first, then the next, then the latest retired.
  */
 export async function listPublishedSigningKeys(
   q: Queryable,
@@ -98,7 +121,8 @@ export async function listPublishedSigningKeys(
     `SELECT kid, public_jwk FROM signing_keys
      WHERE retired_at IS NULL
         OR retired_at + (max_ttl_seconds + $2) * interval '1 second' > $1
-     ORDER BY retired_at DESC NULLS FIRST, created_at DESC, kid`,
+     ORDER BY CASE WHEN retired_at IS NOT NULL THEN 2 WHEN activated_at IS NULL THEN 1 ELSE 0 END,
+              retired_at DESC, created_at DESC, kid`,
     [now, graceSeconds],
     'signing_keys_published',
   );

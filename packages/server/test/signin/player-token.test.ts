@@ -109,11 +109,19 @@ describe.each(storeVariants())('player tokens and JWKS on %s', (variant) => {
       before.playerId,
     );
 
+    // The key a rotation makes active was already published as the next key, so verifiers
+    // that cached the JWKS know it before it signs anything.
+    const publishedBefore = (await jwks()).keys.map((k) => k.kid);
+    expect(publishedBefore).toHaveLength(2);
+    expect(publishedBefore[0]).toBe(oldKid);
     const rotated = await admin('/admin/keys/rotate');
     expect(rotated.statusCode).toBe(200);
-    expect(rotated.json()).toEqual({ kid: expect.any(String), retiredKid: oldKid });
+    expect(rotated.json()).toEqual({ kid: publishedBefore[1], retiredKid: oldKid });
     const newKid = rotated.json().kid;
-    expect((await jwks()).keys.map((k) => k.kid)).toEqual([newKid, oldKid]);
+    const publishedAfter = (await jwks()).keys.map((k) => k.kid);
+    expect(publishedAfter).toEqual([newKid, expect.any(String), oldKid]);
+    const nextKid = publishedAfter[1];
+    expect(new Set(publishedAfter).size).toBe(3);
 
     const after = await walletSignIn(s.auth, newWallet());
     expect(decodeProtectedHeader(after.access_token).kid).toBe(newKid);
@@ -126,9 +134,9 @@ describe.each(storeVariants())('player tokens and JWKS on %s', (variant) => {
 
     // The retired key is published until its last token (a day) plus the grace has passed.
     s.clock.advance(DAY_MS);
-    expect((await jwks()).keys.map((k) => k.kid)).toEqual([newKid, oldKid]);
+    expect((await jwks()).keys.map((k) => k.kid)).toEqual([newKid, nextKid, oldKid]);
     s.clock.advance(301_000);
-    expect((await jwks()).keys.map((k) => k.kid)).toEqual([newKid]);
+    expect((await jwks()).keys.map((k) => k.kid)).toEqual([newKid, nextKid]);
     expect(await refusal(before.access_token)).toMatchObject({ code: 'invalid_player_token' });
   });
 

@@ -9,6 +9,7 @@ import { gameServerPlugin } from './http/game-server.js';
 import { registrationPlugin } from './http/registration.js';
 import { adminPlugin } from './http/admin.js';
 import { DEVELOPER_PREFIX, developerPlugin } from './http/developer.js';
+import { catalogPlugin } from './http/catalog.js';
 import { Arcade } from './services/arcade.js';
 import { sharedSchemas } from './http/schemas.js';
 
@@ -47,5 +48,6 @@ export async function buildApi(config: Config, deps: ApiDeps): Promise<FastifyIn
   await app.register(registrationPlugin);
   await app.register(adminPlugin, { adminToken: deps.adminToken });
   await app.register(developerPlugin, { prefix: DEVELOPER_PREFIX });
+  await app.register(catalogPlugin);
   return app;
 }

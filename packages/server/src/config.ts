@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import { DEFAULT_SPLIT_RULE, assertSplitRule, type SplitRule } from '@coinop/core';
 
-/** The listeners one coinop process can run: the arcade API and the player sign-in service. */
-export const SERVICES = ['api', 'auth'] as const;
+/** The listeners one coinop process can run: the arcade API, player sign-in and the web app. */
+export const SERVICES = ['api', 'auth', 'web'] as const;
 export type Service = (typeof SERVICES)[number];
 
 /** Every setting of a running coinop, typed and frozen. The only module that reads the environment. */
@@ -13,6 +13,8 @@ export interface Config {
   readonly services: readonly Service[];
   /** Port of the player sign-in service ({auth_url}). */
   readonly authPort: number;
+  /** Port of the web app, which forwards /api and /auth to the other two listeners. */
+  readonly webPort: number;
   /** Public host[:port] of the sign-in service: the SIWE domain; tokens' iss is https://{it}/. */
   readonly authIssuer: string;
   /** Player-token claims are named https://{claimsNamespace}/playerId, … (spec 5.3). */
@@ -62,6 +64,7 @@ export const DEFAULTS = {
   host: '127.0.0.1', // Loopback: a fresh install exposes nothing until asked to.
   apiPort: 8080,
   authPort: 8081,
+  webPort: 8082,
   services: SERVICES, // One process serves everything until an operator splits the listeners.
   playerTokenTtlSeconds: 86_400, // A day: longer than a session; a game signs in again after.
   playerTokenTtlMaxSeconds: 30 * 86_400, // Minted test tokens live a month at most.
@@ -114,6 +117,7 @@ export const FLAG_ENV = {
   logLevel: ['--log-level', 'COINOP_LOG_LEVEL'],
   services: ['--services', 'COINOP_SERVICES'],
   authPort: ['--auth-port', 'COINOP_AUTH_PORT'],
+  webPort: ['--web-port', 'COINOP_WEB_PORT'],
   authIssuer: ['--auth-issuer', 'COINOP_AUTH_ISSUER'],
   claimsNamespace: ['--claims-namespace', 'COINOP_CLAIMS_NAMESPACE'],
   playerTokenTtlSeconds: ['--player-token-ttl', 'COINOP_PLAYER_TOKEN_TTL'],
@@ -175,6 +179,7 @@ export function loadConfig(
     apiPort: int('apiPort', DEFAULTS.apiPort, 0, 65535),
     services: parseServices(text('services')),
     authPort,
+    webPort: int('webPort', DEFAULTS.webPort, 0, 65535),
     authIssuer,
     claimsNamespace: parseClaimsNamespace(text('claimsNamespace'), authIssuer),
     playerTokenTtlSeconds: int(
@@ -313,7 +318,7 @@ function parseChainRpcUrl(value: string | null): string | null {
 
 /**
  * A config for tests and embedding: defaults, in-memory database, overrides applied. The
- * sign-in service picks a free port, so tests never contend for 8081.
+ * sign-in and web listeners pick free ports, so tests never contend for 8081 or 8082.
  */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return Object.freeze({
@@ -321,6 +326,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     dataDir: '',
     logLevel: 'silent',
     authPort: 0,
+    webPort: 0,
     ...overrides,
   });
 }

@@ -12,6 +12,7 @@ import { openPglite } from './store/pglite.js';
 import { openPostgres } from './store/postgres.js';
 import { ensureServerSecret } from './store/admin.js';
 import { seedDemo } from './services/demo-seed.js';
+import { buildWeb } from './web/app.js';
 
 /** The embedded database's directory inside the data directory. */
 export const PGLITE_DIR = 'pglite';
@@ -27,7 +28,7 @@ export interface RunningServer {
    * when this process runs only that (`--services auth`).
    */
   readonly url: string;
-  /** Every listener by name (`api`, `auth`), each with its URL. */
+  /** Every listener by name (`api`, `auth`, `web`), each with its URL. */
   readonly urls: Readonly<Record<string, string>>;
   /**
    * The API's Fastify instance, for embedding and tests (`api.arcade` reaches storage). Throws a
@@ -40,7 +41,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** One HTTP listener of the process: the API, the sign-in service (and later the web app). */
+/** One HTTP listener of the process: the API, the sign-in service or the web app. */
 interface Listener {
   readonly name: string;
   readonly app: FastifyInstance;
@@ -92,26 +93,39 @@ export async function startServer(config: Config): Promise<RunningServer> {
       listeners.push({ name: 'auth', app: auth, port: config.authPort });
     }
     const log = (api ?? auth)?.log;
-    if (!log) throw new TypeError('config.services is empty');
 
-    if (admin && admin.source !== 'config') warnAboutAdminToken(log, admin);
+    if (log && admin && admin.source !== 'config') warnAboutAdminToken(log, admin);
     if (config.demo && api) {
-      log.warn('demo data is on (--demo): a demo developer, game and funded players are seeded');
+      api.log.warn(
+        'demo data is on (--demo): a demo developer, game and funded players are seeded',
+      );
       const demo = await seedDemo(api.arcade);
-      for (const line of demo.lines) log.info(`demo: ${line}`);
-    } else if (config.demo) {
+      for (const line of demo.lines) api.log.info(`demo: ${line}`);
+    } else if (config.demo && log) {
       log.warn('--demo seeds through the api service, which this process does not run');
     }
 
     const urls: Record<string, string> = {};
-    for (const listener of listeners) {
+    const listen = async (listener: Listener) => {
       urls[listener.name] = await listener.app.listen({
         host: config.host,
         port: listener.port,
         listenTextResolver: (address) => `coinop ${listener.name} listening on ${address}`,
       });
+    };
+    for (const listener of listeners) await listen(listener);
+    if (config.services.includes('web')) {
+      // Built once the others listen: it forwards /api and /auth to their actual addresses.
+      const web = await buildWeb(config, {
+        apiUrl: urls['api'] ?? null,
+        authUrl: urls['auth'] ?? null,
+        https,
+      });
+      const listener = { name: 'web', app: web, port: config.webPort };
+      listeners.push(listener);
+      await listen(listener);
     }
-    const url = urls['api'] ?? urls['auth'];
+    const url = urls['api'] ?? urls['auth'] ?? urls['web'];
     if (url === undefined) throw new TypeError('no listener started');
     if (api) stopSweep = startExpirySweep(api, config.expirySweepIntervalSeconds * 1000);
     const running = (app: FastifyInstance | null, name: string): FastifyInstance => {

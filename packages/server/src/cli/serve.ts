@@ -111,13 +111,19 @@ const SERVE_FLAGS: {
     flag: '--services',
     env: 'COINOP_SERVICES',
     value: 'list',
-    description: 'listeners to start: api, auth or api,auth (default api,auth)',
+    description: 'listeners to start: a comma list of api, auth, web (default api,auth,web)',
   },
   authPort: {
     flag: '--auth-port',
     env: 'COINOP_AUTH_PORT',
     value: 'port',
     description: 'player sign-in service port (default 8081; 0 picks a free one)',
+  },
+  webPort: {
+    flag: '--web-port',
+    env: 'COINOP_WEB_PORT',
+    value: 'port',
+    description: 'web app port (default 8082; 0 picks a free one)',
   },
   authIssuer: {
     flag: '--auth-issuer',
@@ -163,7 +169,7 @@ const SERVE_FLAGS: {
 export function addServeCommand(program: Command): void {
   const serve = program
     .command('serve')
-    .description('start the arcade API and the player sign-in service');
+    .description('start the arcade API, the player sign-in service and the web app');
   const attributes: [keyof FlagEnv, string][] = [];
   for (const [key, spec] of Object.entries(SERVE_FLAGS) as [
     keyof FlagEnv,

@@ -15,6 +15,7 @@ export const ApiTags = {
   registration: 'registration',
   players: 'players',
   admin: 'admin',
+  catalog: 'catalog',
 } as const;
 
 /**
@@ -76,6 +77,7 @@ export const openApiPlugin = fp(
           },
           { name: ApiTags.players, description: 'Player profiles and balances.' },
           { name: ApiTags.admin, description: 'Operator API behind `coinop admin`.' },
+          { name: ApiTags.catalog, description: 'The public catalog the web app shows.' },
         ],
         components: {
           securitySchemes: {

@@ -3,30 +3,17 @@ import {
   availableUnits,
   leaderboardOf,
   lockedUnits,
-  rankKey,
   type Clock,
-  type GameRef,
   type Leader,
   type Leaderboard,
 } from '@coinop/core';
 import type { Db } from '../store/db.js';
 import { findGame, type GameRecord } from '../store/games.js';
 import { findAccount } from '../store/ledger.js';
-import {
-  findBest,
-  countAtOrAbove,
-  topLeaders,
-  topLeadersOfBoards,
-  type LeaderRow,
-} from '../store/leaders.js';
+import { standingsOf, topLeaders, topLeadersOfBoards, type LeaderRow } from '../store/leaders.js';
 import { findPlay, type StoredPlay } from '../store/plays.js';
 import { findPlayer, type PlayerRecord } from '../store/parties.js';
-import {
-  countEqualEarlier,
-  listPayouts,
-  lockTransferState,
-  type PayoutRow,
-} from '../store/reads.js';
+import { listPayouts, lockTransferState, type PayoutRow } from '../store/reads.js';
 import { generatedAvatarUrl } from './avatar.js';
 import type { GameCache } from './game-cache.js';
 
@@ -91,20 +78,19 @@ export class GameReads {
   async standings(gameId: string, playerId: string): Promise<Standing[]> {
     const ref = await this.#games.get(gameId);
     await this.player(playerId);
-    const standings: Standing[] = [];
-    for (const board of ref.leaderboards)
-      standings.push(await this.#standing(ref, board, playerId));
-    return standings;
-  }
-
-  async #standing(ref: GameRef, board: Leaderboard, playerId: string): Promise<Standing> {
-    const best = await findBest(this.#db, board.id, playerId);
-    if (!best) return { leaderboardId: board.id, score: null, rank: null };
-    const key = rankKey(best.score, ref.scoreDisplay);
-    // Players strictly above, plus equal bests achieved earlier, plus this player.
-    const above = await countAtOrAbove(this.#db, board.id, key + 1n);
-    const tiedEarlier = await countEqualEarlier(this.#db, board.id, key, best.achievedAt);
-    return { leaderboardId: board.id, score: best.score, rank: above + tiedEarlier + 1 };
+    const found = await standingsOf(
+      this.#db,
+      ref.leaderboards.map((b) => b.id),
+      playerId,
+    );
+    return ref.leaderboards.map((board) => {
+      const standing = found.get(board.id);
+      return {
+        leaderboardId: board.id,
+        score: standing?.score ?? null,
+        rank: standing?.rank ?? null,
+      };
+    });
   }
 
   async leaders(gameId: string, leaderboardId: string): Promise<Leader[]> {

@@ -150,21 +150,6 @@ export async function topLeaders(
   }));
 }
 
-/** A player's best on a board, or null. */
-export async function findBest(
-  q: Queryable,
-  leaderboardId: string,
-  playerId: string,
-): Promise<{ score: number; achievedAt: Date } | null> {
-  const rows = await q.query<{ score: number; achieved_at: Date }>(
-    'SELECT score, achieved_at FROM leaders WHERE leaderboard_id = $1 AND player_id = $2',
-    [leaderboardId, playerId],
-    'leaders_find_best',
-  );
-  const r = rows[0];
-  return r ? { score: r.score, achievedAt: r.achieved_at } : null;
-}
-
 export interface StoredScore {
   id: string;
   playId: string;
@@ -241,6 +226,70 @@ export async function topLeadersOfBoards(
       score: r.score,
       name: r.name,
       avatarUrl: r.avatar_url,
+    });
+  }
+  return result;
+}
+
+/**
+ * One player's best and rank on each of the given boards, in two queries whatever the number of
+ * boards. The rank counts the players strictly above the best, plus those with an equal best
+ * achieved earlier, plus the player.
+ */
+export async function standingsOf(
+  q: Queryable,
+  leaderboardIds: readonly string[],
+  playerId: string,
+): Promise<Map<string, { score: number; rank: number }>> {
+  const result = new Map<string, { score: number; rank: number }>();
+  if (leaderboardIds.length === 0) return result;
+  const bests = await q.query<{
+    leaderboard_id: string;
+    score: number;
+    rank_key: bigint;
+    achieved_at: Date;
+  }>(
+    `SELECT leaderboard_id, score, rank_key, achieved_at FROM leaders
+     WHERE player_id = $1 AND leaderboard_id = ANY($2::uuid[])`,
+    [playerId, leaderboardIds],
+    'leaders_bests_of_player',
+  );
+  if (bests.length === 0) return result;
+  const ranges = bests.flatMap((b) =>
+    rangesAtOrAbove(BigInt(b.rank_key) + 1n).map((r) => ({ board: b.leaderboard_id, ...r })),
+  );
+  const rows = await q.query<{ board: string; above: bigint | null; tied: bigint }>(
+    `WITH above AS (
+       SELECT r.board, sum(s.n)::bigint AS above
+       FROM unnest($1::uuid[], $2::smallint[], $3::bigint[], $4::bigint[])
+         AS r(board, level, after, up_to)
+       CROSS JOIN LATERAL (
+         SELECT sum(b.players) AS n FROM rank_buckets b
+         WHERE b.leaderboard_id = r.board AND b.level = r.level AND b.bucket > r.after
+           AND b.bucket <= r.up_to) s
+       GROUP BY r.board)
+     SELECT e.board, a.above,
+            (SELECT count(*) FROM leaders l
+             WHERE l.leaderboard_id = e.board AND l.rank_key = e.key AND l.achieved_at < e.at)
+              AS tied
+     FROM unnest($5::uuid[], $6::bigint[], $7::timestamptz[]) AS e(board, key, at)
+     LEFT JOIN above a ON a.board = e.board`,
+    [
+      ranges.map((r) => r.board),
+      ranges.map((r) => r.level),
+      ranges.map((r) => r.after.toString()),
+      ranges.map((r) => r.upTo.toString()),
+      bests.map((b) => b.leaderboard_id),
+      bests.map((b) => b.rank_key.toString()),
+      bests.map((b) => b.achieved_at),
+    ],
+    'leaders_standings_of_player',
+  );
+  const scores = new Map(bests.map((b) => [b.leaderboard_id, b.score]));
+  for (const row of rows) {
+    result.set(row.board, {
+      score: scores.get(row.board) ?? 0,
+      rank: Number(row.above ?? 0n) + Number(row.tied) + 1,
     });
   }
   return result;

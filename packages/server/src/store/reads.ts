@@ -63,19 +63,3 @@ export async function lockTransferState(
   const kind = rows[0]?.kind;
   return kind === 'post_pending' ? 'posted' : kind === 'void_pending' ? 'voided' : 'pending';
 }
-
-/** How many other players' bests beat a key achieved at `achievedAt`: strictly higher keys plus equal keys achieved earlier. */
-export async function countEqualEarlier(
-  q: Queryable,
-  leaderboardId: string,
-  rankKey: bigint,
-  achievedAt: Date,
-): Promise<number> {
-  const rows = await q.query<{ n: bigint }>(
-    `SELECT count(*)::bigint AS n FROM leaders
-     WHERE leaderboard_id = $1 AND rank_key = $2 AND achieved_at < $3`,
-    [leaderboardId, rankKey.toString(), achievedAt],
-    'leaders_count_equal_earlier',
-  );
-  return Number(rows[0]?.n ?? 0n);
-}

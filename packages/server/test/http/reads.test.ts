@@ -166,4 +166,14 @@ describe.each(storeVariants())('game server reads on %s', (variant) => {
     const missing = await get(`/players/${randomUUID()}/details`);
     expect(missing.statusCode).toBe(404);
   });
+  it('ranks an equal best behind the earlier one in a standing', async () => {
+    const twin = await fundedPlayer(api, 100, 'Twin');
+    api.clock.advance(1000); // The leader's 300 came first.
+    await playAndScore(twin.playerId, 300);
+    const standing = async (playerId: string) =>
+      (await get(`${base()}/topscore/${game.tiers[0]!.id}/${playerId}`)).json();
+    expect(await standing(leader.playerId)).toMatchObject({ value: 300, rank: 1 });
+    expect(await standing(twin.playerId)).toMatchObject({ value: 300, rank: 2 });
+    expect(await standing(challenger.playerId)).toMatchObject({ value: 200, rank: 3 });
+  });
 });

@@ -1,0 +1,99 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type, type Static } from '@sinclair/typebox';
+import { CoinopError } from '@coinop/core';
+import { listCatalogGames } from '../store/catalog.js';
+import { ApiTags } from './openapi.js';
+import { GameSchema, LeaderboardSchema, Uuid } from './schemas.js';
+import { gameToWire, leaderboardToWire } from './wire.js';
+
+const CatalogTierSchema = Type.Pick(LeaderboardSchema, [
+  'id',
+  'name',
+  'cost',
+  'currency',
+  'formattedCostString',
+]);
+
+const CatalogGameSchema = Type.Object(
+  {
+    id: Uuid('The game id (gameId).'),
+    name: Type.String(),
+    tagLine: Type.String({ description: 'One-line pitch; empty when unset.' }),
+    category: Type.String({ description: 'Catalog category; empty when unset.' }),
+    coverUrl: Type.String({ description: 'Cover image URL (a 1920x1080 image).' }),
+    url: Type.String({ description: 'Where the game is hosted; empty until set.' }),
+    leaderboards: Type.Array(CatalogTierSchema, { description: 'Tiers, in display order.' }),
+  },
+  { description: 'A published game as the catalog lists it.' },
+);
+type CatalogGameWire = Static<typeof CatalogGameSchema>;
+
+/**
+ * The public catalog the web app shows: published games and one game's page. No credentials:
+ * everything here is what any visitor of the arcade may see.
+ */
+export async function catalogPlugin(instance: FastifyInstance): Promise<void> {
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
+  const arcade = app.arcade;
+
+  app.get(
+    '/catalog/games',
+    {
+      schema: {
+        tags: [ApiTags.catalog],
+        summary: 'Published games with their tiers, newest first',
+        querystring: Type.Object({
+          search: Type.Optional(
+            Type.String({
+              maxLength: 100,
+              description: 'words in the name, tag line or description',
+            }),
+          ),
+          category: Type.Optional(
+            Type.String({ maxLength: 100, description: 'exact category, any letter case' }),
+          ),
+        }),
+        response: { 200: Type.Object({ games: Type.Array(CatalogGameSchema) }) },
+      },
+    },
+    async (request) => {
+      const games = await listCatalogGames(arcade.db, arcade.record.id, request.query);
+      return {
+        games: games.map((g): CatalogGameWire => ({
+          id: g.id,
+          name: g.name,
+          tagLine: g.tagLine,
+          category: g.category,
+          coverUrl: g.coverUrl,
+          url: g.url,
+          leaderboards: g.leaderboards.map((b) => {
+            const { id, name, cost, currency, formattedCostString } = leaderboardToWire(b, []);
+            return { id, name, cost, currency, formattedCostString };
+          }),
+        })),
+      };
+    },
+  );
+
+  app.get(
+    '/catalog/games/:gameId',
+    {
+      schema: {
+        tags: [ApiTags.catalog],
+        summary: 'A published game with its tiers and their current leaders',
+        params: Type.Object({ gameId: Uuid('the game') }),
+        response: { 200: Type.Ref(GameSchema) },
+      },
+    },
+    async (request) => {
+      const { gameId } = request.params;
+      const view = await arcade.reads.gameView(gameId);
+      // An unpublished game is not public: answer as if it did not exist.
+      if (view.game.publishedAt === null || view.game.arcadeId !== arcade.record.id) {
+        throw new CoinopError('game_not_found', `game ${gameId} does not exist`);
+      }
+      return gameToWire(view.game, view.leaderboards, view.leaders);
+    },
+  );
+}

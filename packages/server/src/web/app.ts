@@ -1,0 +1,93 @@
+import { stat } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import proxy from '@fastify/http-proxy';
+import fastifyStatic from '@fastify/static';
+import type { Config } from '../config.js';
+import { createFastify } from '../http/fastify.js';
+
+/** The built web app (`npm run build`), the same from src/ and from dist/. */
+export const WEB_DIST_DIR = fileURLToPath(new URL('../../../../apps/web/dist/', import.meta.url));
+
+/** Where the web listener forwards: the in-process API and sign-in listeners' URLs. */
+export interface WebDeps {
+  /** Base URL of the API listener; `/api/*` answers 502 without it. */
+  readonly apiUrl: string | null;
+  /** Base URL of the sign-in listener; `/auth/*` answers 502 without it. */
+  readonly authUrl: string | null;
+  /** The built app's directory; WEB_DIST_DIR unless a test says otherwise. */
+  readonly distDir?: string;
+  readonly https?: { readonly cert: string | Buffer; readonly key: string | Buffer } | undefined;
+}
+
+/**
+ * The web listener: the built app with every unknown GET path falling back to index.html (the
+ * app routes in the browser), `/api/*` forwarded to the API and `/auth/*` to the sign-in service,
+ * prefixes stripped. The app then talks to one origin, whatever public hostname serves it.
+ */
+export async function buildWeb(config: Config, deps: WebDeps): Promise<FastifyInstance> {
+  const app = createFastify(config, deps.https);
+  const distDir = deps.distDir ?? WEB_DIST_DIR;
+
+  for (const [prefix, upstream] of [
+    ['/api', deps.apiUrl],
+    ['/auth', deps.authUrl],
+  ] as const) {
+    if (upstream === null) {
+      app.all(`${prefix}/*`, async (_request, reply) =>
+        reply.code(502).type('text/plain').send(`${prefix} runs in another process\n`),
+      );
+      continue;
+    }
+    // The upstream is this process listening on loopback: its certificate names the public host.
+    const loopbackTls = upstream.startsWith('https:')
+      ? { undici: { connect: { rejectUnauthorized: false } } }
+      : {};
+    await app.register(proxy, { upstream, prefix, ...loopbackTls });
+  }
+
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'strict-origin-when-cross-origin');
+  });
+
+  if (!(await isFile(`${distDir}/index.html`))) {
+    app.log.warn(`the web app is not built (${distDir} has no index.html): run npm run build`);
+    app.get('/*', async (_request, reply) =>
+      reply
+        .type('text/html; charset=utf-8')
+        .send(
+          '<!doctype html><html lang="en"><title>coinop</title>' +
+            '<p>The web app is not built: run <code>npm run build</code>, then restart.</p></html>',
+        ),
+    );
+    return app;
+  }
+
+  await app.register(fastifyStatic, {
+    root: distDir,
+    // Vite names assets by content hash, so they never change; index.html always revalidates.
+    setHeaders: (res, path) => {
+      res.setHeader(
+        'cache-control',
+        path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+      );
+    },
+  });
+  app.setNotFoundHandler(async (request, reply) => {
+    const wantsPage = request.method === 'GET' || request.method === 'HEAD';
+    if (!wantsPage || request.url.startsWith('/assets/')) {
+      return reply.code(404).type('text/plain').send('not found\n');
+    }
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+  return app;
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}

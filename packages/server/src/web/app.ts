@@ -66,6 +66,7 @@ export async function buildWeb(config: Config, deps: WebDeps): Promise<FastifyIn
 
   await app.register(fastifyStatic, {
     root: distDir,
+    cacheControl: false, // Set below, per file.
     // Vite names assets by content hash, so they never change; index.html always revalidates.
     setHeaders: (res, path) => {
       res.setHeader(

@@ -48,7 +48,8 @@ export interface ServeChild {
 
 /** Starts `coinop serve …args` and resolves once it logs its API URL. */
 export function serve(args: string[]): Promise<ServeChild> {
-  const child = spawn(process.execPath, [CLI_PATH, 'serve', ...args], {
+  // A free web port unless the test names one (a later flag wins), so runs never contend for 8082.
+  const child = spawn(process.execPath, [CLI_PATH, 'serve', '--web-port', '0', ...args], {
     env: cleanEnv(),
     stdio: 'pipe',
   });

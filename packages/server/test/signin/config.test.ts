@@ -14,7 +14,7 @@ describe('sign-in settings in config', () => {
       webOrigins: config.webOrigins,
       chainRpcUrl: config.chainRpcUrl,
     }).toEqual({
-      services: ['api', 'auth'],
+      services: ['api', 'auth', 'web'],
       authPort: 8081,
       authIssuer: '127.0.0.1:8081',
       claimsNamespace: '127.0.0.1',
@@ -68,7 +68,7 @@ describe('sign-in settings in config', () => {
     ],
     [{ authIssuer: 'coinop' }, '--auth-issuer (COINOP_AUTH_ISSUER) must be host[:port]'],
     [{ claimsNamespace: 'https://x.com/' }, '--claims-namespace (COINOP_CLAIMS_NAMESPACE) must be'],
-    [{ services: 'api,web' }, '--services (COINOP_SERVICES) must be a comma list of api, auth'],
+    [{ services: 'api,www' }, '--services (COINOP_SERVICES) must be a comma list of api, auth'],
     [{ services: '' }, '--services (COINOP_SERVICES) must be a comma list of api, auth'],
     [{ webOrigins: 'arcade.example.com' }, '--web-origin (COINOP_WEB_ORIGINS) takes origins'],
     [

@@ -49,7 +49,7 @@ describe('coinop serve with the sign-in listener (PGlite on disk)', () => {
 
   it('starts both listeners by default; tokens survive a restart and a rotation', async () => {
     server = await startServer(config);
-    expect(Object.keys(server.urls).sort()).toEqual(['api', 'auth']);
+    expect(Object.keys(server.urls).sort()).toEqual(['api', 'auth', 'web']);
     expect(server.url).toBe(server.urls['api']);
     const session = await signIn(server.urls['auth']!);
     const kid = decodeProtectedHeader(session.access_token).kid;

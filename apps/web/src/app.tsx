@@ -1,0 +1,38 @@
+import { CatalogPage } from './pages/catalog-page.js';
+import { GamePage } from './pages/game-page.js';
+import { Link, useLocation } from './router.js';
+
+export function App() {
+  const { path } = useLocation();
+  const gameMatch = /^\/games\/([^/]+)\/?$/.exec(path);
+  let page;
+  if (path === '/') page = <CatalogPage />;
+  else if (gameMatch?.[1]) page = <GamePage gameId={decodeURIComponent(gameMatch[1])} />;
+  else page = <NotFound />;
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="site-header">
+        <Link href="/" className="brand">
+          coinop arcade
+        </Link>
+      </header>
+      <main id="main" tabIndex={-1}>
+        {page}
+      </main>
+    </>
+  );
+}
+
+function NotFound() {
+  return (
+    <section className="page">
+      <h1>Page not found</h1>
+      <p>
+        <Link href="/">Back to the games</Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,142 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testConfig } from '../../src/config.js';
+import { startServer, type RunningServer } from '../../src/main.js';
+import { DEMO_GAME_NAME } from '../../src/services/demo-seed.js';
+import { updateGame } from '../../src/store/games.js';
+import { WEB_DIST_DIR } from '../../src/web/app.js';
+import {
+  NO_CHROMIUM_REASON,
+  hasChromium,
+  launchChromium,
+  saveScreenshot,
+} from '../fixtures/browser.js';
+
+const VIEWPORT = { width: 360, height: 740 };
+
+/** A stand-in game on its own origin (another port), so the frame is cross-origin. */
+function startGameSite(): Promise<Server> {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(
+      '<!doctype html><title>Test game</title>' +
+        '<body style="background:#fff;color:#111"><h1>Test game running</h1></body>',
+    );
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+async function seriousViolations(page: Page, axeSource: string): Promise<string[]> {
+  if ((await page.evaluate('typeof window.axe')) === 'undefined') await page.evaluate(axeSource);
+  const results = (await page.evaluate('window.axe.run(document)')) as {
+    violations: { id: string; impact: string | null; help: string }[];
+    passes: unknown[];
+  };
+  // Guards against a vacuous pass: axe found rules to check.
+  expect(results.passes.length).toBeGreaterThan(10);
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help}`);
+}
+
+describe.skipIf(!hasChromium)(
+  `web app catalog and game page in headless Chromium${hasChromium ? '' : ` (${NO_CHROMIUM_REASON})`}`,
+  () => {
+    let dataDir: string;
+    let server: RunningServer;
+    let gameSite: Server;
+    let gameUrl: string;
+    let browser: Browser;
+    let axeSource: string;
+
+    beforeAll(async () => {
+      // `npm install` and `npm run build` build the app; a fresh checkout may not have yet.
+      if (!existsSync(join(WEB_DIST_DIR, 'index.html'))) {
+        execFileSync('npm', ['run', 'build', '-w', '@coinop/web'], { stdio: 'ignore' });
+      }
+      dataDir = await mkdtemp(join(tmpdir(), 'coinop-web-'));
+      server = await startServer(
+        testConfig({ apiPort: 0, dataDir, adminToken: 'web-admin', demo: true }),
+      );
+      gameSite = await startGameSite();
+      gameUrl = `http://127.0.0.1:${(gameSite.address() as AddressInfo).port}/`;
+      axeSource = await readFile(
+        createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
+        'utf8',
+      );
+      browser = await launchChromium();
+    }, 120_000);
+    afterAll(async () => {
+      await browser?.close();
+      await server?.close();
+      await new Promise((resolve) => gameSite?.close(resolve));
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    });
+
+    it('lists the demo game, opens its page with the tiers and the game in a frame', async () => {
+      // The demo game has no URL: point it at the stand-in game.
+      const catalog = await fetch(`${server.urls['web']}/api/catalog/games`);
+      const { games } = (await catalog.json()) as { games: { id: string; name: string }[] };
+      const demo = games.find((g) => g.name === DEMO_GAME_NAME);
+      expect(demo).toBeDefined();
+      const { arcade } = server.api;
+      await updateGame(arcade.db, arcade.clock, demo!.id, { url: gameUrl });
+      arcade.reads.invalidate(demo!.id);
+
+      const context = await browser.newContext({ viewport: VIEWPORT });
+      const page = await context.newPage();
+      try {
+        await page.goto(`${server.urls['web']}/`);
+        const link = page.getByRole('link', { name: DEMO_GAME_NAME });
+        await link.waitFor();
+        await expect(page.getByText('How fast are you?').isVisible()).resolves.toBe(true);
+        expect(await seriousViolations(page, axeSource)).toEqual([]);
+        expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
+          VIEWPORT.width,
+        );
+        await saveScreenshot(page, 'web-catalog');
+
+        // A search that matches nothing, then the category filter.
+        await page.getByLabel('Search').fill('no such game');
+        await page.getByText('No games match.').waitFor();
+        await page.getByLabel('Search').fill('');
+        await page.getByLabel('Category').selectOption('Arcade');
+        await link.waitFor();
+
+        await link.click();
+        await page.waitForURL(`${server.urls['web']}/games/${demo!.id}`);
+        const tiers = page.getByLabel('Leaderboard tier');
+        await tiers.waitFor();
+        const options = await tiers.locator('option').allTextContents();
+        expect(options).toEqual(['Practice — 1 HST per play', 'High stakes — 10 HST per play']);
+        await tiers.selectOption({ label: 'High stakes — 10 HST per play' });
+        await page.getByRole('heading', { name: 'Leaders: High stakes' }).waitFor();
+
+        const frame = page.locator('iframe.game-frame');
+        expect(await frame.getAttribute('src')).toBe(gameUrl);
+        expect(await frame.getAttribute('sandbox')).toBe('allow-scripts allow-same-origin');
+        expect(await frame.getAttribute('title')).toBe(`${DEMO_GAME_NAME} (game)`);
+        await page.frameLocator('iframe.game-frame').getByText('Test game running').waitFor();
+        expect(await seriousViolations(page, axeSource)).toEqual([]);
+        expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
+          VIEWPORT.width,
+        );
+        await saveScreenshot(page, 'web-game');
+
+        // A deep link is served the app too, and an unknown game says so.
+        await page.goto(`${server.urls['web']}/games/00000000-0000-4000-8000-000000000000`);
+        await page.getByRole('heading', { name: 'Game not found' }).waitFor();
+      } finally {
+        await context.close();
+      }
+    });
+  },
+);

@@ -1,0 +1,81 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testConfig } from '../../src/config.js';
+import { buildWeb } from '../../src/web/app.js';
+
+/** An upstream that echoes which listener answered and the path it saw. */
+async function echo(name: string): Promise<{ app: FastifyInstance; url: string }> {
+  const app = Fastify();
+  app.all('/*', async (request) => ({ listener: name, url: request.url, method: request.method }));
+  return { app, url: await app.listen({ host: '127.0.0.1', port: 0 }) };
+}
+
+describe('the web listener', () => {
+  let dir: string;
+  let api: { app: FastifyInstance; url: string };
+  let auth: { app: FastifyInstance; url: string };
+  let web: FastifyInstance;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'coinop-web-dist-'));
+    await mkdir(join(dir, 'assets'));
+    await writeFile(join(dir, 'index.html'), '<!doctype html><title>app</title>');
+    await writeFile(join(dir, 'assets', 'index-abc.js'), 'console.log(1)');
+    api = await echo('api');
+    auth = await echo('auth');
+    web = await buildWeb(testConfig(), { apiUrl: api.url, authUrl: auth.url, distDir: dir });
+  });
+  afterAll(async () => {
+    await web?.close();
+    await api?.app.close();
+    await auth?.app.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('forwards /api and /auth with the prefix stripped and the query kept', async () => {
+    const a = await web.inject({ method: 'GET', url: '/api/catalog/games?search=x' });
+    expect(a.json()).toEqual({ listener: 'api', url: '/catalog/games?search=x', method: 'GET' });
+    const b = await web.inject({
+      method: 'POST',
+      url: '/auth/wallet/challenge',
+      payload: { address: '0x1' },
+    });
+    expect(b.json()).toEqual({ listener: 'auth', url: '/wallet/challenge', method: 'POST' });
+  });
+
+  it('serves files, and index.html for any other page path', async () => {
+    const asset = await web.inject({ method: 'GET', url: '/assets/index-abc.js' });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    for (const url of ['/', '/games/123', '/demo?game=x']) {
+      const page = await web.inject({ method: 'GET', url });
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toBe('<!doctype html><title>app</title>');
+      expect(page.headers['cache-control']).toBe('no-cache');
+      expect(page.headers['x-content-type-options']).toBe('nosniff');
+    }
+    expect((await web.inject({ method: 'GET', url: '/assets/gone.js' })).statusCode).toBe(404);
+    expect((await web.inject({ method: 'POST', url: '/games/123' })).statusCode).toBe(404);
+  });
+
+  it('says to build the app when it is not built, and 502 for a listener elsewhere', async () => {
+    const bare = await buildWeb(testConfig(), {
+      apiUrl: null,
+      authUrl: null,
+      distDir: join(dir, 'missing'),
+    });
+    try {
+      const page = await bare.inject({ method: 'GET', url: '/games/1' });
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain('The web app is not built: run <code>npm run build</code>');
+      const proxied = await bare.inject({ method: 'GET', url: '/api/catalog/games' });
+      expect(proxied.statusCode).toBe(502);
+      expect(proxied.body).toBe('/api runs in another process\n');
+    } finally {
+      await bare.close();
+    }
+  });
+});

@@ -1,4 +1,5 @@
 import { CatalogPage } from './pages/catalog-page.js';
+import { DemoPage } from './pages/demo-page.js';
 import { GamePage } from './pages/game-page.js';
 import { Link, useLocation } from './router.js';
 
@@ -7,6 +8,7 @@ export function App() {
   const gameMatch = /^\/games\/([^/]+)\/?$/.exec(path);
   let page;
   if (path === '/') page = <CatalogPage />;
+  else if (path === '/demo') page = <DemoPage />;
   else if (gameMatch?.[1]) page = <GamePage gameId={decodeURIComponent(gameMatch[1])} />;
   else page = <NotFound />;
   return (

@@ -1,0 +1,147 @@
+import {
+  createBridgeReply,
+  parseBridgeRequest,
+  type BridgeLeader,
+  type BridgeReply,
+  type BridgeRequest,
+  type ReceiveHstTransferMessage,
+  type ReceivePlayMessage,
+  type ReceiveSubmitScoreMessage,
+} from '@coinop/protocol';
+
+/**
+ * The arcade's side of the bridge (spec 4.10, 6): answers the client library's messages from the
+ * hosted game. Framework-free, so the demo arcade (mock handlers) and the real arcade (API calls
+ * behind approval dialogs) share it.
+ */
+
+/** What the arcade does for each request. A rejected promise sends no reply (the game times out). */
+export interface HostBridgeHandlers {
+  play(request: BridgeRequest): Promise<ReceivePlayMessage>;
+  submitScore(
+    playId: string,
+    score: number,
+    request: BridgeRequest,
+  ): Promise<ReceiveSubmitScoreMessage>;
+  getLeaderboard(request: BridgeRequest): Promise<BridgeLeader[]>;
+  hstTransfer(amount: number, request: BridgeRequest): Promise<ReceiveHstTransferMessage>;
+}
+
+/** One line of the exchange, for a log a developer reads. */
+export interface BridgeLogEntry {
+  /** `in`: a request; `out`: its reply; `ignored`: from the game but malformed or over the limit;
+   * `error`: a handler failed and nothing was sent. */
+  direction: 'in' | 'out' | 'ignored' | 'error';
+  type: string;
+  payload: unknown;
+}
+
+export interface HostBridgeOptions {
+  /** The hosting page's window, where the game's messages arrive. */
+  host: Window;
+  /** The game iframe's window now (read per message: the frame may not exist yet). */
+  frame: () => Window | null;
+  /** The game's URL; only its origin may talk to the bridge, and replies go only there. */
+  gameUrl: string;
+  handlers: HostBridgeHandlers;
+  onLog?: (entry: BridgeLogEntry) => void;
+  /** Requests in flight at once; more are ignored, so a flooding game cannot pile up work. */
+  pendingMax?: number;
+}
+
+/** A game has a handful of requests in flight at most (a play, a score, a leaderboard). */
+export const HOST_BRIDGE_PENDING_MAX = 8;
+
+export class HostBridge {
+  readonly gameOrigin: string;
+  readonly #options: HostBridgeOptions;
+  readonly #pendingMax: number;
+  #pending = 0;
+  #closed = false;
+
+  constructor(options: HostBridgeOptions) {
+    this.#options = options;
+    this.gameOrigin = new URL(options.gameUrl).origin;
+    this.#pendingMax = options.pendingMax ?? HOST_BRIDGE_PENDING_MAX;
+    options.host.addEventListener('message', this.#onMessage);
+  }
+
+  /** Stops listening; replies still in flight are dropped. */
+  close(): void {
+    this.#closed = true;
+    this.#options.host.removeEventListener('message', this.#onMessage);
+  }
+
+  readonly #onMessage = (event: MessageEvent): void => {
+    const frame = this.#options.frame();
+    // Only the hosted frame, at the game's origin: anything else is silently ignored.
+    if (this.#closed || frame === null || event.source !== frame) return;
+    if (event.origin !== this.gameOrigin) return;
+    const request = parseBridgeRequest(event.data);
+    if (request === undefined) {
+      this.#log({ direction: 'ignored', type: describeType(event.data), payload: event.data });
+      return;
+    }
+    if (this.#pending >= this.#pendingMax) {
+      this.#log({ direction: 'ignored', type: request.type, payload: request });
+      return;
+    }
+    this.#log({ direction: 'in', type: request.type, payload: request });
+    this.#pending += 1;
+    void this.#answer(request)
+      .then(
+        (reply) => this.#send(frame, reply),
+        (error: unknown) =>
+          this.#log({
+            direction: 'error',
+            type: request.type,
+            payload: error instanceof Error ? error.message : String(error),
+          }),
+      )
+      .finally(() => {
+        this.#pending -= 1;
+      });
+  };
+
+  async #answer(request: BridgeRequest): Promise<BridgeReply> {
+    const { handlers } = this.#options;
+    switch (request.type) {
+      case 'play':
+        return createBridgeReply(request, await handlers.play(request));
+      case 'score':
+        return createBridgeReply(
+          request,
+          await handlers.submitScore(request.playId, request.score, request),
+        );
+      case 'leaderboard':
+        return createBridgeReply(request, { leaderboard: await handlers.getLeaderboard(request) });
+      case 'transferHst':
+      case 'hstTransfer':
+        // The same type it was asked with: createBridgeReply copies `request.type`.
+        return createBridgeReply(request, await handlers.hstTransfer(request.amount, request));
+    }
+  }
+
+  #send(frame: Window, reply: BridgeReply): void {
+    if (this.#closed) return;
+    // Target origin pins the reply to the game: if the frame navigated away, nothing is delivered.
+    frame.postMessage(reply, this.gameOrigin);
+    this.#log({ direction: 'out', type: reply.type, payload: reply });
+  }
+
+  #log(entry: BridgeLogEntry): void {
+    try {
+      this.#options.onLog?.(entry);
+    } catch {
+      // A failing logger must not break the bridge.
+    }
+  }
+}
+
+function describeType(data: unknown): string {
+  if (typeof data === 'object' && data !== null && 'type' in data) {
+    const type = (data as { type: unknown }).type;
+    if (typeof type === 'string') return type.slice(0, 40);
+  }
+  return '(malformed)';
+}

@@ -1,0 +1,209 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import {
+  DEMO_GAME_ID,
+  DEMO_TIERS,
+  createDemoHandlers,
+  type DemoTier,
+} from '../bridge/demo-handlers.js';
+import { HostBridge, type BridgeLogEntry } from '../bridge/host-bridge.js';
+import { GameFrame } from '../components/game-frame.js';
+import { navigate, useLocation } from '../router.js';
+
+/** Lines the log keeps, and characters of each payload shown: a flooding game cannot grow them. */
+const LOG_MAX = 200;
+const PAYLOAD_CHARS_MAX = 1000;
+
+interface LogLine extends BridgeLogEntry {
+  id: number;
+  text: string;
+}
+
+const DIRECTION_LABELS: Record<BridgeLogEntry['direction'], string> = {
+  in: 'game → arcade',
+  out: 'arcade → game',
+  ignored: 'ignored',
+  error: 'failed',
+};
+
+/**
+ * The demo arcade (spec 1.4): `/demo?game=<url>` hosts any game with mock data and approves
+ * everything, creating no records (it makes no requests at all), and logs every message.
+ */
+export function DemoPage() {
+  const { search } = useLocation();
+  const raw = new URLSearchParams(search).get('game');
+  const parsed = raw === null ? null : parseGameUrl(raw);
+
+  useEffect(() => {
+    document.title = 'Demo arcade · coinop arcade';
+    return () => {
+      document.title = 'coinop arcade';
+    };
+  }, []);
+
+  return (
+    <>
+      <section className="page game-head">
+        <h1>Demo arcade</h1>
+        <p>
+          Try a game&apos;s integration with mock data: every play and payment is approved with a
+          made-up id and nothing is recorded. Demo game id: <code>{DEMO_GAME_ID}</code> (any game id
+          is accepted).
+        </p>
+        {parsed !== null && 'error' in parsed && (
+          <p role="alert" className="error">
+            {parsed.error}
+          </p>
+        )}
+        {(parsed === null || 'error' in parsed) && <GameUrlForm initial={raw ?? ''} />}
+      </section>
+      {parsed !== null && 'url' in parsed && <DemoHost key={parsed.url} gameUrl={parsed.url} />}
+    </>
+  );
+}
+
+function DemoHost({ gameUrl }: { gameUrl: string }) {
+  const [tierId, setTierId] = useState(DEMO_TIERS[0].id);
+  const [log, setLog] = useState<LogLine[]>([]);
+  const frameBox = useRef<HTMLDivElement>(null);
+  const tierRef = useRef<DemoTier>(DEMO_TIERS[0]);
+  const tierSelectId = useId();
+  const tier = DEMO_TIERS.find((t) => t.id === tierId) ?? DEMO_TIERS[0];
+  tierRef.current = tier;
+
+  useEffect(() => {
+    let next = 0;
+    setLog([]);
+    const bridge = new HostBridge({
+      host: window,
+      frame: () => frameBox.current?.querySelector('iframe')?.contentWindow ?? null,
+      gameUrl,
+      handlers: createDemoHandlers(() => tierRef.current),
+      onLog: (entry) => {
+        const line = { ...entry, id: next++, text: payloadText(entry.payload) };
+        setLog((lines) => [...lines, line].slice(-LOG_MAX));
+      },
+    });
+    return () => bridge.close();
+  }, [gameUrl]);
+
+  return (
+    <>
+      <section className="page game-head">
+        {new URL(gameUrl).origin === window.location.origin && (
+          <p role="alert" className="error">
+            This game is on the arcade&apos;s own origin, so it runs sandboxed in an opaque origin
+            and the bridge cannot answer it. Serve it from another host or port.
+          </p>
+        )}
+        <div className="field">
+          <label htmlFor={tierSelectId}>Leaderboard tier</label>
+          <select id={tierSelectId} value={tierId} onChange={(e) => setTierId(e.target.value)}>
+            {DEMO_TIERS.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.name} — {t.costHst} HST per play (mock)
+              </option>
+            ))}
+          </select>
+        </div>
+        <section aria-labelledby="demo-leaders-heading" className="leaders">
+          <h2 id="demo-leaders-heading">Leaders: {tier.name}</h2>
+          <ol>
+            {tier.leaders.map((leader) => (
+              <li key={leader.txid}>
+                <span className="leader-name">{leader.displayName ?? leader.userId}</span>
+                <span className="leader-score">{leader.score}</span>
+              </li>
+            ))}
+          </ol>
+        </section>
+        <section aria-labelledby="demo-log-heading">
+          <h2 id="demo-log-heading">Messages</h2>
+          <div
+            className="demo-log"
+            role="region"
+            aria-label="Message log"
+            tabIndex={0}
+            style={{
+              maxHeight: '16rem',
+              overflow: 'auto',
+              border: '1px solid var(--line)',
+              background: 'var(--card)',
+              padding: '0.5rem',
+            }}
+          >
+            <ol aria-live="polite" style={{ margin: 0, paddingLeft: '1.5rem' }}>
+              {log.length === 0 && <li>No messages yet.</li>}
+              {log.map((line) => (
+                <li key={line.id} data-direction={line.direction}>
+                  <strong>{DIRECTION_LABELS[line.direction]}</strong> <code>{line.type}</code>
+                  <pre
+                    style={{
+                      margin: '0.25rem 0 0.5rem',
+                      whiteSpace: 'pre-wrap',
+                      overflowWrap: 'anywhere',
+                      fontSize: '0.8rem',
+                    }}
+                  >
+                    {line.text}
+                  </pre>
+                </li>
+              ))}
+            </ol>
+          </div>
+        </section>
+      </section>
+      <div ref={frameBox}>
+        <GameFrame url={gameUrl} title="Game under test (demo)" />
+      </div>
+    </>
+  );
+}
+
+function GameUrlForm({ initial }: { initial: string }) {
+  const [value, setValue] = useState(initial);
+  const inputId = useId();
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    navigate(`/demo?game=${encodeURIComponent(value.trim())}`);
+  };
+  return (
+    <form onSubmit={onSubmit} className="field">
+      <label htmlFor={inputId}>Game URL</label>
+      <input
+        id={inputId}
+        type="url"
+        required
+        placeholder="http://127.0.0.1:5173/"
+        value={value}
+        onChange={(e) => setValue(e.target.value)}
+      />
+      <button type="submit">Open in the demo arcade</button>
+    </form>
+  );
+}
+
+/** Only web pages can be hosted: http or https, absolute. */
+export function parseGameUrl(raw: string): { url: string } | { error: string } {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { error: 'The game URL is not a valid absolute URL.' };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return { error: `The game URL must start with http:// or https://, not ${url.protocol}` };
+  }
+  return { url: url.href };
+}
+
+/** Payload as plain text (rendered as text, never HTML), bounded in length. */
+function payloadText(payload: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(payload) ?? String(payload);
+  } catch {
+    text = String(payload);
+  }
+  return text.length > PAYLOAD_CHARS_MAX ? `${text.slice(0, PAYLOAD_CHARS_MAX)}…` : text;
+}

@@ -1,0 +1,297 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testConfig } from '../../src/config.js';
+import { startServer, type RunningServer } from '../../src/main.js';
+import { WEB_DIST_DIR } from '../../src/web/app.js';
+import {
+  NO_CHROMIUM_REASON,
+  hasChromium,
+  launchChromium,
+  saveScreenshot,
+} from '../fixtures/browser.js';
+
+const VIEWPORT = { width: 360, height: 740 };
+const GAME_SDK_BUNDLE = fileURLToPath(
+  new URL('../../../game-sdk/dist/game-sdk.min.js', import.meta.url),
+);
+
+/**
+ * A game on the browser bundle, as a developer writes one. On "Start" it plays, scores, reads the
+ * leaderboard and pays 5 HST through the SDK, then asks with the `hstTransfer` alias and sends
+ * garbage by hand; it shows what it got in `#result`. Two frames inside it post requests straight
+ * to the arcade page, which must ignore both: one from a third origin, one from the game's own
+ * origin but not the game's window.
+ */
+const GAME_PAGE = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <title>Demo test game</title>
+    <script src="/game-sdk.min.js"></script>
+  </head>
+  <body style="background:#fff;color:#111">
+    <h1>Demo test game</h1>
+    <button id="start">Start</button>
+    <pre id="result">loading</pre>
+    <iframe id="foreign" title="Foreign frame"></iframe>
+    <iframe id="sibling" title="Sibling frame" src="/sibling.html"></iframe>
+    <script>
+      'use strict';
+      const params = new URLSearchParams(location.search);
+      const arcade = params.get('arcade');
+      const game = new Coinop.GameService('c0ffee00-0000-4000-8000-000000000001', arcade);
+      game.init();
+      const out = document.getElementById('result');
+      const foreign = document.getElementById('foreign');
+      const loaded = [foreign, document.getElementById('sibling')].map(
+        (frame) => new Promise((resolve) => frame.addEventListener('load', resolve)),
+      );
+      Promise.all(loaded).then(() => { out.textContent = 'ready'; });
+      foreign.src = params.get('foreign') + '/foreign.html';
+      function askAlias() {
+        return new Promise((resolve) => {
+          window.addEventListener('message', (event) => {
+            if (event.source === parent && event.data && event.data.requestId === 'alias.1') {
+              resolve(event.data);
+            }
+          });
+          parent.postMessage('garbage', arcade);
+          parent.postMessage({ type: 'play', gameId: 42 }, arcade);
+          parent.postMessage(
+            { type: 'hstTransfer', gameId: 'any-game', amount: 1, requestId: 'alias.1' },
+            arcade,
+          );
+        });
+      }
+      document.getElementById('start').addEventListener('click', async () => {
+        try {
+          const play = await game.play();
+          const score = await game.submitScore(play.playId, 1234);
+          const leaders = await game.getLeaderboard();
+          const transfer = await game.hstTransfer(5);
+          const alias = await askAlias();
+          out.textContent = JSON.stringify({ play, score, leaders, transfer, alias });
+        } catch (error) {
+          out.textContent = 'error: ' + error.message;
+        }
+      });
+    </script>
+  </body>
+</html>`;
+
+/** A page that posts a well-formed request to the arcade (the top window) as it loads. */
+const postingPage = (requestId: string) => `<!doctype html><html lang="en"><title>Other</title>
+<script>
+  top.postMessage({ type: 'play', gameId: 'any-game', requestId: '${requestId}' }, '*');
+</script></html>`;
+
+function serve(routes: Record<string, { type: string; body: string }>): Promise<Server> {
+  const server = createServer((req, res) => {
+    const route = routes[new URL(req.url ?? '/', 'http://x').pathname];
+    if (route === undefined) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': route.type, 'cache-control': 'no-store' });
+    res.end(route.body);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+const originOf = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+async function seriousViolations(page: Page, axeSource: string): Promise<string[]> {
+  if ((await page.evaluate('typeof window.axe')) === 'undefined') await page.evaluate(axeSource);
+  const results = (await page.evaluate('window.axe.run(document)')) as {
+    violations: { id: string; impact: string | null; help: string }[];
+    passes: unknown[];
+  };
+  expect(results.passes.length).toBeGreaterThan(10);
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help}`);
+}
+
+describe.skipIf(!hasChromium)(
+  `demo arcade in headless Chromium${hasChromium ? '' : ` (${NO_CHROMIUM_REASON})`}`,
+  () => {
+    let dataDir: string;
+    let server: RunningServer;
+    let gameSite: Server;
+    let foreignSite: Server;
+    let browser: Browser;
+    let axeSource: string;
+
+    beforeAll(async () => {
+      // `npm install` and `npm run build` build both; a fresh checkout may not have yet.
+      if (!existsSync(join(WEB_DIST_DIR, 'index.html'))) {
+        execFileSync('npm', ['run', 'build', '-w', '@coinop/web'], { stdio: 'ignore' });
+      }
+      if (!existsSync(GAME_SDK_BUNDLE)) {
+        execFileSync('npm', ['run', 'build', '-w', '@coinop/game-sdk'], { stdio: 'ignore' });
+      }
+      dataDir = await mkdtemp(join(tmpdir(), 'coinop-demo-'));
+      server = await startServer(
+        testConfig({ apiPort: 0, dataDir, adminToken: 'demo-admin', demo: true }),
+      );
+      gameSite = await serve({
+        '/game.html': { type: 'text/html; charset=utf-8', body: GAME_PAGE },
+        '/sibling.html': { type: 'text/html; charset=utf-8', body: postingPage('sibling.1') },
+        '/game-sdk.min.js': {
+          type: 'text/javascript; charset=utf-8',
+          body: await readFile(GAME_SDK_BUNDLE, 'utf8'),
+        },
+      });
+      foreignSite = await serve({
+        '/foreign.html': { type: 'text/html; charset=utf-8', body: postingPage('foreign.1') },
+      });
+      axeSource = await readFile(
+        createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
+        'utf8',
+      );
+      browser = await launchChromium();
+    }, 120_000);
+    afterAll(async () => {
+      await browser?.close();
+      await server?.close();
+      for (const site of [gameSite, foreignSite]) {
+        await new Promise((resolve) => site?.close(resolve));
+      }
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    });
+
+    async function countRecords(): Promise<Record<string, number>> {
+      const counts: Record<string, number> = {};
+      for (const table of ['plays', 'scores', 'transfers']) {
+        const rows = await server.api.arcade.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM ${table}`,
+        );
+        counts[table] = Number(rows[0]?.n);
+      }
+      return counts;
+    }
+
+    it('hosts a game on another origin, answers it with mock data and records nothing', async () => {
+      const web = server.urls['web']!;
+      const before = await countRecords();
+      const gameUrl =
+        `${originOf(gameSite)}/game.html?arcade=${encodeURIComponent(web)}` +
+        `&foreign=${encodeURIComponent(originOf(foreignSite))}`;
+
+      const context = await browser.newContext({ viewport: VIEWPORT });
+      const page = await context.newPage();
+      const requests: string[] = [];
+      page.on('request', (request) => {
+        if (request.frame() === page.mainFrame()) requests.push(request.url());
+      });
+      try {
+        await page.goto(`${web}/demo?game=${encodeURIComponent(gameUrl)}`);
+        await page.getByRole('heading', { name: 'Demo arcade' }).waitFor();
+        const frame = page.locator('iframe.game-frame');
+        expect(await frame.getAttribute('src')).toBe(gameUrl);
+        expect(await frame.getAttribute('sandbox')).toBe('allow-scripts allow-same-origin');
+        const game = page.frameLocator('iframe.game-frame');
+        const result = game.locator('#result');
+        // The inner frames have posted their requests by the time they have loaded.
+        await expect.poll(() => result.textContent()).toBe('ready');
+
+        // Another window of the arcade's own origin: not the game's frame, so ignored too.
+        await page.evaluate(
+          `window.postMessage({ type: 'play', gameId: 'any-game', requestId: 'self.1' }, '*')`,
+        );
+
+        await game.getByRole('button', { name: 'Start' }).click();
+        await expect.poll(() => result.textContent()).toMatch(/^\{/);
+        const got = JSON.parse((await result.textContent())!) as {
+          play: { playId?: string };
+          score: { playId: string };
+          leaders: { leaderboard: { userId: string; score: number; txid: string }[] };
+          transfer: { txid?: string };
+          alias: { type: string; data: { txid?: string }; requestId: string };
+        };
+        expect(got.play.playId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-/);
+        expect(got.score).toEqual({ playId: got.play.playId });
+        expect(got.leaders.leaderboard.map((l) => l.score)).toEqual([4200, 3100, 1800]);
+        expect(got.leaders.leaderboard[0]).toMatchObject({ userId: 'demo-player-1' });
+        expect(got.transfer.txid).toMatch(/^demo-tx-[0-9a-f]{32}$/);
+        // Answered with the type it was asked with.
+        expect(got.alias.type).toBe('hstTransfer');
+        expect(got.alias.requestId).toBe('alias.1');
+        expect(got.alias.data.txid).toMatch(/^demo-tx-/);
+
+        const log = page.getByRole('region', { name: 'Message log' });
+        expect(await log.locator('ol').getAttribute('aria-live')).toBe('polite');
+        const lines = await log.locator('li').allTextContents();
+        const heads = await log
+          .locator('li')
+          .evaluateAll((items) =>
+            items.map(
+              (li) =>
+                `${li.querySelector('strong')?.textContent} ${li.querySelector('code')?.textContent}`,
+            ),
+          );
+        expect(heads).toEqual([
+          'game → arcade play',
+          'arcade → game play',
+          'game → arcade score',
+          'arcade → game score',
+          'game → arcade leaderboard',
+          'arcade → game leaderboard',
+          'game → arcade transferHst',
+          'arcade → game transferHst',
+          'ignored (malformed)',
+          'ignored play',
+          'game → arcade hstTransfer',
+          'arcade → game hstTransfer',
+        ]);
+        // Payloads are shown as text.
+        expect(lines[1]).toContain(`"playId":"${got.play.playId}"`);
+        const text = lines.join('\n');
+        expect(text).not.toContain('foreign.1');
+        expect(text).not.toContain('sibling.1');
+        expect(text).not.toContain('self.1');
+
+        expect(await seriousViolations(page, axeSource)).toEqual([]);
+        expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
+          VIEWPORT.width,
+        );
+        // Chromium paints an out-of-process frame only once it has been in view.
+        await frame.scrollIntoViewIfNeeded();
+        await saveScreenshot(page, 'web-demo');
+      } finally {
+        await context.close();
+      }
+
+      // The demo page asked the arcade for nothing beyond its own files, and nothing was recorded.
+      expect(requests.filter((url) => new URL(url).pathname.startsWith('/api'))).toEqual([]);
+      expect(requests.filter((url) => new URL(url).pathname.startsWith('/auth'))).toEqual([]);
+      expect(await countRecords()).toEqual(before);
+    });
+
+    it('refuses a game URL that is not http or https', async () => {
+      const context = await browser.newContext({ viewport: VIEWPORT });
+      const page = await context.newPage();
+      try {
+        await page.goto(
+          `${server.urls['web']}/demo?game=${encodeURIComponent('javascript:alert(1)')}`,
+        );
+        await expect
+          .poll(() => page.getByRole('alert').textContent())
+          .toBe('The game URL must start with http:// or https://, not javascript:');
+        expect(await page.locator('iframe').count()).toBe(0);
+        expect(await seriousViolations(page, axeSource)).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+  },
+);

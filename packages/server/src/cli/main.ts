@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { addAdminCommands } from './admin.js';
 import { CliError, ExitCodes } from './cli-error.js';
+import { addDemoCommand } from './demo.js';
 import { addServeCommand } from './serve.js';
 
 /** The `coinop` command: `serve` starts the arcade, `admin …` talks to a running one. */
@@ -23,6 +24,7 @@ const program = new Command('coinop')
   });
 addServeCommand(program);
 addAdminCommands(program);
+addDemoCommand(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -279,3 +279,30 @@ function freePort(): Promise<number> {
     });
   });
 }
+
+describe('coinop demo', () => {
+  it('prints the demo arcade address hosting the game', async () => {
+    const run = await runCli(['demo', '--game-url', 'http://localhost:5173/game?level=2']);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(run.stdout).toBe(
+      'http://127.0.0.1:8082/demo?game=http%3A%2F%2Flocalhost%3A5173%2Fgame%3Flevel%3D2\n',
+    );
+    const other = await runCli([
+      'demo',
+      '--game-url',
+      'https://game.example',
+      '--web-url',
+      'https://arcade.example',
+    ]);
+    expect(other.stdout).toBe('https://arcade.example/demo?game=https%3A%2F%2Fgame.example%2F\n');
+  });
+
+  it('refuses a game URL that is not http(s), with exit code 2', async () => {
+    const run = await runCli(['demo', '--game-url', 'javascript:alert(1)']);
+    expect(run).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'coinop: --game-url must be an http or https URL, got javascript:\n',
+    });
+  });
+});

@@ -1,5 +1,3 @@
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeJwt } from 'jose';
@@ -21,6 +19,7 @@ import {
   launchChromium,
   NO_CHROMIUM_REASON,
   saveScreenshot,
+  seriousViolations,
 } from '../fixtures/browser.js';
 import { openTestDb } from '../fixtures/db.js';
 import { injectWallet, walletCalls } from '../fixtures/eip1193.js';
@@ -304,35 +303,15 @@ describe.skipIf(!hasChromium)(
     });
 
     it('has no serious or critical accessibility violations (axe-core)', async () => {
-      const axeSource = await readFile(
-        createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
-        'utf8',
-      );
       const account = privateKeyToAccount(generatePrivateKey());
       const cli = await startCliLogin('Linux · accessibility');
       const { page, close } = await openPage({ account });
-      const seriousViolations = async () => {
-        // The page's CSP (script-src 'self') blocks an inline <script>, which is the point of it;
-        // evaluating through the DevTools protocol is not subject to it.
-        if ((await page.evaluate('typeof window.axe')) === 'undefined') {
-          await page.evaluate(axeSource);
-        }
-        const results = (await page.evaluate('window.axe.run(document)')) as {
-          violations: { id: string; impact: string | null; help: string }[];
-          passes: unknown[];
-        };
-        // Guards against a vacuous pass: axe found rules to check.
-        expect(results.passes.length).toBeGreaterThan(10);
-        return results.violations
-          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map((v) => `${v.id} (${v.impact}): ${v.help}`);
-      };
       try {
         await page.goto(`${signin.url}${cli.browserUrl}`);
         await page.getByRole('button', { name: 'Connect wallet' }).waitFor();
-        expect(await seriousViolations()).toEqual([]);
+        expect(await seriousViolations(page)).toEqual([]);
         await connectWallet(page);
-        expect(await seriousViolations()).toEqual([]);
+        expect(await seriousViolations(page)).toEqual([]);
         // Nothing scrolls sideways at phone width.
         expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
           VIEWPORT.width,

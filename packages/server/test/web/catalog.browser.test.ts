@@ -1,12 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/main.js';
@@ -18,6 +17,7 @@ import {
   hasChromium,
   launchChromium,
   saveScreenshot,
+  seriousViolations,
 } from '../fixtures/browser.js';
 
 const VIEWPORT = { width: 360, height: 740 };
@@ -34,19 +34,6 @@ function startGameSite(): Promise<Server> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-async function seriousViolations(page: Page, axeSource: string): Promise<string[]> {
-  if ((await page.evaluate('typeof window.axe')) === 'undefined') await page.evaluate(axeSource);
-  const results = (await page.evaluate('window.axe.run(document)')) as {
-    violations: { id: string; impact: string | null; help: string }[];
-    passes: unknown[];
-  };
-  // Guards against a vacuous pass: axe found rules to check.
-  expect(results.passes.length).toBeGreaterThan(10);
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help}`);
-}
-
 describe.skipIf(!hasChromium)(
   `web app catalog and game page in headless Chromium${hasChromium ? '' : ` (${NO_CHROMIUM_REASON})`}`,
   () => {
@@ -55,7 +42,6 @@ describe.skipIf(!hasChromium)(
     let gameSite: Server;
     let gameUrl: string;
     let browser: Browser;
-    let axeSource: string;
 
     beforeAll(async () => {
       // `npm install` and `npm run build` build the app; a fresh checkout may not have yet.
@@ -68,10 +54,6 @@ describe.skipIf(!hasChromium)(
       );
       gameSite = await startGameSite();
       gameUrl = `http://127.0.0.1:${(gameSite.address() as AddressInfo).port}/`;
-      axeSource = await readFile(
-        createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
-        'utf8',
-      );
       browser = await launchChromium();
     }, 120_000);
     afterAll(async () => {
@@ -98,7 +80,7 @@ describe.skipIf(!hasChromium)(
         const link = page.getByRole('link', { name: DEMO_GAME_NAME });
         await link.waitFor();
         await expect(page.getByText('How fast are you?').isVisible()).resolves.toBe(true);
-        expect(await seriousViolations(page, axeSource)).toEqual([]);
+        expect(await seriousViolations(page)).toEqual([]);
         expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
           VIEWPORT.width,
         );
@@ -125,7 +107,7 @@ describe.skipIf(!hasChromium)(
         expect(await frame.getAttribute('sandbox')).toBe('allow-scripts allow-same-origin');
         expect(await frame.getAttribute('title')).toBe(`${DEMO_GAME_NAME} (game)`);
         await page.frameLocator('iframe.game-frame').getByText('Test game running').waitFor();
-        expect(await seriousViolations(page, axeSource)).toEqual([]);
+        expect(await seriousViolations(page)).toEqual([]);
         expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
           VIEWPORT.width,
         );

@@ -3,11 +3,10 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/main.js';
@@ -17,6 +16,7 @@ import {
   hasChromium,
   launchChromium,
   saveScreenshot,
+  seriousViolations,
 } from '../fixtures/browser.js';
 
 const VIEWPORT = { width: 360, height: 740 };
@@ -109,18 +109,6 @@ function serve(routes: Record<string, { type: string; body: string }>): Promise<
 
 const originOf = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-async function seriousViolations(page: Page, axeSource: string): Promise<string[]> {
-  if ((await page.evaluate('typeof window.axe')) === 'undefined') await page.evaluate(axeSource);
-  const results = (await page.evaluate('window.axe.run(document)')) as {
-    violations: { id: string; impact: string | null; help: string }[];
-    passes: unknown[];
-  };
-  expect(results.passes.length).toBeGreaterThan(10);
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help}`);
-}
-
 describe.skipIf(!hasChromium)(
   `demo arcade in headless Chromium${hasChromium ? '' : ` (${NO_CHROMIUM_REASON})`}`,
   () => {
@@ -129,7 +117,6 @@ describe.skipIf(!hasChromium)(
     let gameSite: Server;
     let foreignSite: Server;
     let browser: Browser;
-    let axeSource: string;
 
     beforeAll(async () => {
       // `npm install` and `npm run build` build both; a fresh checkout may not have yet.
@@ -154,10 +141,6 @@ describe.skipIf(!hasChromium)(
       foreignSite = await serve({
         '/foreign.html': { type: 'text/html; charset=utf-8', body: postingPage('foreign.1') },
       });
-      axeSource = await readFile(
-        createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
-        'utf8',
-      );
       browser = await launchChromium();
     }, 120_000);
     afterAll(async () => {
@@ -260,7 +243,7 @@ describe.skipIf(!hasChromium)(
         expect(text).not.toContain('sibling.1');
         expect(text).not.toContain('self.1');
 
-        expect(await seriousViolations(page, axeSource)).toEqual([]);
+        expect(await seriousViolations(page)).toEqual([]);
         expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
           VIEWPORT.width,
         );
@@ -288,7 +271,7 @@ describe.skipIf(!hasChromium)(
           .poll(() => page.getByRole('alert').textContent())
           .toBe('The game URL must start with http:// or https://, not javascript:');
         expect(await page.locator('iframe').count()).toBe(0);
-        expect(await seriousViolations(page, axeSource)).toEqual([]);
+        expect(await seriousViolations(page)).toEqual([]);
       } finally {
         await context.close();
       }

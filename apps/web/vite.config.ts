@@ -9,6 +9,10 @@ export default defineConfig({
   // esbuild's own JSX transform: no Babel plugin needed for React.
   esbuild: { jsx: 'automatic' },
   server: {
+    // The arcade's web origin, as in production: games' SDKs (Origin.DEV) talk to this origin.
+    host: '127.0.0.1',
+    port: 8082,
+    strictPort: true,
     proxy: {
       '/api': { target: apiTarget, rewrite: (path) => path.replace(/^\/api/, '') },
       '/auth': { target: authTarget, rewrite: (path) => path.replace(/^\/auth/, '') },

@@ -42,6 +42,10 @@ export const ErrorCodes = {
   cover_wrong_size: 'Cover image has the wrong size',
   wallet_already_registered: 'Wallet already registered',
   game_not_playable: 'Game not playable',
+  leaderboard_retired: 'Leaderboard retired',
+  last_live_leaderboard: 'Last live leaderboard',
+  client_not_found: 'Game client not found',
+  client_revoked: 'Game client revoked',
   // Money and plays
   invalid_amount: 'Invalid amount',
   insufficient_funds: 'Insufficient funds',
@@ -68,6 +72,11 @@ export const ErrorCodes = {
   invalid_poll_token: 'Invalid polling token',
   login_request_not_found: 'Login request not found',
   login_request_decided: 'Login request already decided',
+  // Client-side play: wallet approvals and the development faucet
+  invalid_approval_signature: 'Approval not signed by the player',
+  play_of_another_player: 'Play of another player',
+  faucet_disabled: 'Faucet disabled',
+  faucet_limit_reached: 'Faucet limit reached',
   // Operational
   rate_limited: 'Too many requests',
   service_unavailable: 'Service unavailable',

@@ -1,3 +1,4 @@
 export * from './errors.js';
 export * from './money.js';
 export * from './bridge.js';
+export * from './approvals.js';

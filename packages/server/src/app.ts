@@ -10,6 +10,7 @@ import { registrationPlugin } from './http/registration.js';
 import { adminPlugin } from './http/admin.js';
 import { DEVELOPER_PREFIX, developerPlugin } from './http/developer.js';
 import { catalogPlugin } from './http/catalog.js';
+import { PLAYER_PREFIX, playerPlugin } from './http/player.js';
 import { Arcade } from './services/arcade.js';
 import { sharedSchemas } from './http/schemas.js';
 
@@ -49,5 +50,6 @@ export async function buildApi(config: Config, deps: ApiDeps): Promise<FastifyIn
   await app.register(adminPlugin, { adminToken: deps.adminToken });
   await app.register(developerPlugin, { prefix: DEVELOPER_PREFIX });
   await app.register(catalogPlugin);
+  await app.register(playerPlugin, { prefix: PLAYER_PREFIX });
   return app;
 }

@@ -45,6 +45,8 @@ export interface Config {
   readonly allowPrivateUrls: boolean;
   /** Seed the demo arcade (a developer, a game with tiers, funded players) at start. */
   readonly demo: boolean;
+  /** HST the faucet grants a player per request in a development arcade; 0 turns it off. */
+  readonly faucetHst: number;
   readonly writeTokenTtlSeconds: number;
   readonly playTtlSeconds: number;
   readonly expirySweepIntervalSeconds: number;
@@ -65,6 +67,7 @@ export const DEFAULTS = {
   apiPort: 8080,
   authPort: 8081,
   webPort: 8082,
+  demoFaucetHst: 100, // Enough for a good few plays at the default tiers' costs.
   services: SERVICES, // One process serves everything until an operator splits the listeners.
   playerTokenTtlSeconds: 86_400, // A day: longer than a session; a game signs in again after.
   playerTokenTtlMaxSeconds: 30 * 86_400, // Minted test tokens live a month at most.
@@ -111,6 +114,7 @@ export const FLAG_ENV = {
   adminToken: ['--admin-token', 'COINOP_ADMIN_TOKEN'],
   allowPrivateUrls: ['--allow-private-urls', 'COINOP_ALLOW_PRIVATE_URLS'],
   demo: ['--demo', 'COINOP_DEMO'],
+  faucetHst: ['--faucet-hst', 'COINOP_FAUCET_HST'],
   writeTokenTtlSeconds: ['--write-token-ttl', 'COINOP_WRITE_TOKEN_TTL'],
   playTtlSeconds: ['--play-ttl', 'COINOP_PLAY_TTL'],
   splitRule: ['--split', 'COINOP_SPLIT'],
@@ -205,6 +209,8 @@ export function loadConfig(
     adminToken: text('adminToken'),
     allowPrivateUrls: bool('allowPrivateUrls'),
     demo: bool('demo'),
+    // A demo arcade is a development arcade: its players get test HST unless told otherwise.
+    faucetHst: int('faucetHst', bool('demo') ? DEFAULTS.demoFaucetHst : 0, 0, 1_000_000),
     writeTokenTtlSeconds: int('writeTokenTtlSeconds', DEFAULTS.writeTokenTtlSeconds, 1, 86_400),
     playTtlSeconds: int('playTtlSeconds', DEFAULTS.playTtlSeconds, 1, 30 * 86_400),
     expirySweepIntervalSeconds: DEFAULTS.expirySweepIntervalSeconds,

@@ -78,6 +78,13 @@ const SERVE_FLAGS: {
     description:
       'let the arcade fetch loopback and private-network URLs (e.g. a local cover image)',
   },
+  faucetHst: {
+    flag: '--faucet-hst',
+    env: 'COINOP_FAUCET_HST',
+    value: 'hst',
+    description:
+      'test HST a player may take from the faucet per request (default 100 with --demo, else 0: off)',
+  },
   demo: {
     flag: '--demo',
     env: 'COINOP_DEMO',

@@ -16,6 +16,7 @@ export const ApiTags = {
   players: 'players',
   admin: 'admin',
   catalog: 'catalog',
+  player: 'signed-in player',
 } as const;
 
 /**
@@ -26,6 +27,7 @@ export const Security = {
   writeToken: [{ writeToken: [] }],
   apiKey: [{ apiKey: [] }],
   adminToken: [{ adminToken: [] }],
+  playerToken: [{ playerToken: [] }],
 } as const;
 
 /** The problem+json body every error response carries; routes may `$ref: 'Problem#'` it. */
@@ -78,6 +80,12 @@ export const openApiPlugin = fp(
           { name: ApiTags.players, description: 'Player profiles and balances.' },
           { name: ApiTags.admin, description: 'Operator API behind `coinop admin`.' },
           { name: ApiTags.catalog, description: 'The public catalog the web app shows.' },
+          {
+            name: ApiTags.player,
+            description:
+              'What the arcade web app does for the signed-in player: balance, faucet, and ' +
+              'client-side plays, scores and payments approved by wallet signatures.',
+          },
         ],
         components: {
           securitySchemes: {
@@ -92,6 +100,12 @@ export const openApiPlugin = fp(
               in: 'header',
               name: 'api-key',
               description: "The developer's API key, shown once when it is created.",
+            },
+            playerToken: {
+              type: 'http',
+              scheme: 'bearer',
+              bearerFormat: 'JWT',
+              description: 'A player access token from the sign-in service (wallet sign-in).',
             },
             adminToken: {
               type: 'http',

@@ -22,6 +22,7 @@ import {
 } from '@coinop/core';
 import { PgErrorCodes, pgConstraint, pgErrorCode, type Db, type Queryable } from '../store/db.js';
 import { applyTransfers, findAccount } from '../store/ledger.js';
+import { insertApproval } from '../store/approvals.js';
 import { findScoreByPlay, type StoredScore } from '../store/leaders.js';
 import {
   lockPlayForScore,
@@ -45,19 +46,35 @@ export interface PlayPolicy {
   readonly splitRule: SplitRule;
 }
 
+/**
+ * The player's wallet signature that approved a client-side play or score; recorded in the same
+ * transaction as what it approved. The caller has checked the signature.
+ */
+export interface SignedApproval {
+  readonly playerId: string;
+  readonly wallet: string;
+  readonly nonce: string;
+  readonly message: string;
+  readonly signature: string;
+}
+
 export interface OpenPlayInput {
   readonly gameId: string;
   readonly playerId: string;
   readonly leaderboardId: string;
   readonly idempotencyKey: string | null;
+  readonly approval?: SignedApproval;
 }
 
 export interface SubmitScoreInput {
   readonly gameId: string;
   readonly playId: string;
-  readonly leaderboardId: string;
+  /** The play's leaderboard as the caller knows it; null takes the play's own (client-side). */
+  readonly leaderboardId: string | null;
   readonly score: number;
   readonly idempotencyKey: string | null;
+  /** Client-side: the score must be for a play of this approval's player. */
+  readonly approval?: SignedApproval;
 }
 
 /** The stored score, and whether this call recorded it or replayed an earlier identical call. */
@@ -99,7 +116,7 @@ export class PlayService {
       const earlier = await findPlayByIdempotencyKey(this.#db, input.gameId, input.idempotencyKey);
       if (earlier) return replayedPlay(earlier, requestHash);
     }
-    const game = await this.#games.getWithLeaderboard(input.gameId, input.leaderboardId);
+    const game = await this.#games.getForNewPlay(input.gameId, input.leaderboardId);
     const board = leaderboardOf(game, input.leaderboardId);
     const now = this.#clock.now();
     const play: StoredPlay = {
@@ -120,12 +137,24 @@ export class PlayService {
       requestHash,
     };
 
+    const openIn = async (q: Queryable) =>
+      play.lockTransferId === null
+        ? openFreePlay(q, play, board.leadersMax)
+        : openPaidPlay(q, play, board.leadersMax);
+    const { approval } = input;
     let opened;
     try {
+      // Server-to-server plays stay one statement; an approved play records its signature with it.
       opened =
-        play.lockTransferId === null
-          ? await openFreePlay(this.#db, play, board.leadersMax)
-          : await openPaidPlay(this.#db, play, board.leadersMax);
+        approval === undefined
+          ? await openIn(this.#db)
+          : await this.#db.transaction(async (tx) => {
+              const result = await openIn(tx);
+              if (result.leaderPlayerIds !== null) {
+                await recordApproval(tx, approval, 'play', play.id, now, this.#ids.next());
+              }
+              return result;
+            });
     } catch (error) {
       // Two identical retries raced; the other one opened the play.
       if (
@@ -173,7 +202,7 @@ export class PlayService {
       );
     }
     const game = await this.#games.get(input.gameId);
-    const requestHash = digest([input.playId, input.leaderboardId, String(input.score)]);
+    const requestHash = digest([input.playId, input.leaderboardId ?? '', String(input.score)]);
 
     return this.#db.transaction(async (tx) => {
       const now = this.#clock.now();
@@ -186,6 +215,13 @@ export class PlayService {
         );
       }
       const { play } = locked;
+      if (input.approval !== undefined && input.approval.playerId !== play.playerId) {
+        throw new CoinopError(
+          'play_of_another_player',
+          `play ${play.id} belongs to another player; a player scores only their own plays`,
+          { details: { field: 'playId', playId: play.id } },
+        );
+      }
       if (play.status === 'scored' && input.idempotencyKey !== null) {
         const earlier = await findScoreByPlay(tx, play.id);
         if (earlier && earlier.idempotencyKey === input.idempotencyKey) {
@@ -198,7 +234,7 @@ export class PlayService {
           };
         }
       }
-      assertScorable(play, input.leaderboardId, now);
+      assertScorable(play, input.leaderboardId ?? play.leaderboardId, now);
       const fresh = game.leaderboards.some((b) => b.id === play.leaderboardId)
         ? game
         : await this.#games.getWithLeaderboard(input.gameId, play.leaderboardId);
@@ -271,6 +307,9 @@ export class PlayService {
         transfers: outcome.toInsert,
         deltas: outcome.deltas,
       });
+      if (input.approval !== undefined) {
+        await recordApproval(tx, input.approval, 'score', play.id, now, this.#ids.next());
+      }
       return { score: stored, leaderboardId: board.id, leaders, replayed: false };
     });
   }
@@ -318,6 +357,25 @@ export class PlayService {
       );
     }
     await applyTransfers(tx, transfers, now);
+  }
+}
+
+async function recordApproval(
+  tx: Queryable,
+  approval: SignedApproval,
+  kind: 'play' | 'score',
+  subjectId: string,
+  now: Date,
+  id: string,
+): Promise<void> {
+  const recorded = await insertApproval(tx, { ...approval, id, kind, subjectId, createdAt: now });
+  if (!recorded) {
+    // The nonce doubles as the idempotency key, so a true retry was answered before this point.
+    throw new CoinopError(
+      'idempotency_key_reused',
+      `approval nonce ${approval.nonce} was already used for another ${kind}`,
+      { details: { field: 'nonce' } },
+    );
   }
 }
 

@@ -1,0 +1,214 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { parseHst, unitsToHstNumber } from '@coinop/core';
+import { APPROVAL_NONCE_MAX_LENGTH } from '@coinop/protocol';
+import { PlayerArcade } from '../services/player-arcade.js';
+import { toLeader } from '../services/game-reads.js';
+import { playerTokenServices } from '../signin/signin.js';
+import { walletVerifier } from '../signin/wallet-signature.js';
+import { ApiTags, Security } from './openapi.js';
+import { PlaySchema, ScoreResultSchema, Uuid } from './schemas.js';
+import { playToWire, scoreToWire } from './wire.js';
+
+/** Where app.ts mounts this plugin. */
+export const PLAYER_PREFIX = '/player';
+
+const TAGS = [ApiTags.player];
+const GameParams = Type.Object({ gameId: Uuid('the game') });
+const signedFields = {
+  nonce: Type.String({
+    minLength: 8,
+    maxLength: APPROVAL_NONCE_MAX_LENGTH,
+    pattern: '^[A-Za-z0-9_-]+$',
+    description: 'a fresh id for this approval; a retry with the same nonce repeats the result',
+  }),
+  signature: Type.String({
+    pattern: '^0x[0-9a-fA-F]+$',
+    maxLength: 4096,
+    description: "the wallet's EIP-191 signature of approvalMessage(...) for these fields",
+  }),
+};
+const signedNote =
+  ' The body carries the player wallet’s EIP-191 signature of `approvalMessage()` ' +
+  '(`@coinop/protocol`) for these fields; it is checked and recorded with what it approved. ' +
+  '403 `invalid_approval_signature` when the signed-in player’s wallet did not sign that text.';
+
+const PlayerMe = Type.Object({
+  playerId: Uuid('the player'),
+  wallet: Type.Union([Type.String(), Type.Null()]),
+  name: Type.String(),
+  avatar: Type.String({ description: 'avatar image URL' }),
+  balance: Type.Number({ description: 'spendable HST' }),
+  pending: Type.Number({ description: 'HST locked in open plays' }),
+  faucet: Type.Object({
+    amount: Type.Number({ description: 'HST per faucet grant; 0 when there is no faucet' }),
+  }),
+});
+
+/**
+ * The signed-in player's side of the arcade web app: profile and balance, the development
+ * faucet, and client-side plays, scores and payments (spec 4.10) that the player's wallet
+ * approved. Bearer: a player access token. Mounted at /player.
+ */
+export async function playerPlugin(instance: FastifyInstance): Promise<void> {
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
+  const { arcade, config } = app;
+  const { players } = playerTokenServices(config, arcade);
+  const service = new PlayerArcade(
+    arcade,
+    walletVerifier({
+      chainRpcUrl: config.chainRpcUrl,
+      chainRpcTimeoutMs: config.chainRpcTimeoutMs,
+    }),
+  );
+
+  app.get(
+    '/me',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'The signed-in player: profile and HST balance',
+        security: Security.playerToken,
+        response: { 200: PlayerMe },
+      },
+    },
+    async (request) => {
+      const { playerId } = await players.authenticate(request);
+      const details = await arcade.reads.playerDetails(playerId);
+      return {
+        playerId,
+        wallet: details.player.wallet,
+        name: details.player.name,
+        avatar: details.avatar,
+        balance: unitsToHstNumber(details.balanceUnits),
+        pending: unitsToHstNumber(details.pendingUnits),
+        faucet: { amount: config.faucetHst },
+      };
+    },
+  );
+
+  app.post(
+    '/faucet',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Take test HST from the faucet (development arcades only)',
+        description:
+          'Mints `--faucet-hst` HST to the player. 403 `faucet_disabled` when the arcade has ' +
+          'no faucet; 409 `faucet_limit_reached` when the player holds ten grants or more.',
+        security: Security.playerToken,
+        response: {
+          200: Type.Object({ transferId: Uuid('the mint transfer'), balance: Type.Number() }),
+        },
+      },
+    },
+    async (request) => {
+      const { playerId } = await players.authenticate(request);
+      return service.faucet(playerId);
+    },
+  );
+
+  app.post(
+    '/games/:gameId/plays',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Open a client-side play: lock the tier cost (spec 4.10 play())',
+        description:
+          'The arcade web app calls this when the player approves a play. 402 ' +
+          '`insufficient_funds` when the player cannot spend the cost; nothing is recorded then.' +
+          signedNote,
+        security: Security.playerToken,
+        params: GameParams,
+        body: Type.Object(
+          { leaderboardId: Uuid('the tier the player chose'), ...signedFields },
+          { additionalProperties: false },
+        ),
+        response: { 201: Type.Ref(PlaySchema) },
+      },
+    },
+    async (request, reply) => {
+      const { playerId } = await players.authenticate(request);
+      const play = await service.openPlay(playerId, {
+        gameId: request.params.gameId,
+        ...request.body,
+      });
+      reply.code(201);
+      return playToWire(play);
+    },
+  );
+
+  app.post(
+    '/games/:gameId/scores',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Score a client-side play (spec 4.10 submitScore())',
+        description:
+          'Scores one of the signed-in player’s own plays (403 `play_of_another_player` ' +
+          'otherwise) and settles it like a game server’s score.' +
+          signedNote,
+        security: Security.playerToken,
+        params: GameParams,
+        body: Type.Object(
+          {
+            playId: Uuid('the play'),
+            score: Type.Number({ minimum: 0, description: 'the score; finite and not negative' }),
+            ...signedFields,
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: Type.Ref(ScoreResultSchema) },
+      },
+    },
+    async (request) => {
+      const { playerId } = await players.authenticate(request);
+      const { gameId } = request.params;
+      const outcome = await service.submitScore(playerId, { gameId, ...request.body });
+      const leaders =
+        outcome.leaders === null
+          ? await arcade.reads.leaders(gameId, outcome.leaderboardId)
+          : outcome.leaders.map(toLeader);
+      return scoreToWire(outcome.score, leaders);
+    },
+  );
+
+  app.post(
+    '/games/:gameId/purchases',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Pay the game’s developer (spec 4.10 hstTransfer())',
+        description:
+          'One posted transfer of `amount` HST from the player to the developer; `txid` is its ' +
+          'id. 402 `insufficient_funds` when the player cannot spend it.' +
+          signedNote,
+        security: Security.playerToken,
+        params: GameParams,
+        body: Type.Object(
+          {
+            amount: Type.Number({ description: 'HST, more than 0, at most 8 decimals' }),
+            ...signedFields,
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          201: Type.Object({ txid: Uuid('the ledger transfer'), amount: Type.Number() }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { playerId } = await players.authenticate(request);
+      const amountUnits = parseHst(request.body.amount, 'amount');
+      const { transferId } = await service.purchase(playerId, {
+        gameId: request.params.gameId,
+        amountUnits,
+        nonce: request.body.nonce,
+        signature: request.body.signature,
+      });
+      reply.code(201);
+      return { txid: transferId, amount: unitsToHstNumber(amountUnits) };
+    },
+  );
+}

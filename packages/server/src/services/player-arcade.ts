@@ -1,0 +1,260 @@
+import {
+  CoinopError,
+  unitsToHstNumber,
+  wholeHstToUnits,
+  type Leaderboard,
+  type Units,
+} from '@coinop/core';
+import { approvalMessage, type ApprovalFields } from '@coinop/protocol';
+import type { Hex } from 'viem';
+import { findApproval, insertApproval, insertPurchase } from '../store/approvals.js';
+import { applyTransfers } from '../store/ledger.js';
+import type { StoredPlay } from '../store/plays.js';
+import type { PlayerRecord } from '../store/parties.js';
+import type { WalletVerifier } from '../signin/wallet-signature.js';
+import type { Arcade } from './arcade.js';
+import type { GameView } from './game-reads.js';
+import { mintHst } from './admin.js';
+import type { ScoreOutcome, SignedApproval } from './plays.js';
+
+/** A client-side request as the arcade web app sends it: the fields, a nonce and the signature. */
+export interface Signed {
+  readonly nonce: string;
+  readonly signature: string;
+}
+
+/** The faucet stops granting once a player holds this many grants' worth. */
+export const FAUCET_CEILING_GRANTS = 10n;
+
+/**
+ * Client-side play (spec 1.4 client style, 4.10): what the arcade web app does for the signed-in
+ * player when the game in its iframe asks. Every play, score and payment carries the player's
+ * wallet signature over `approvalMessage(...)`, which is checked here and recorded with what it
+ * approved, in the same transaction.
+ */
+export class PlayerArcade {
+  readonly #arcade: Arcade;
+  readonly #wallets: WalletVerifier;
+
+  constructor(arcade: Arcade, wallets: WalletVerifier) {
+    this.#arcade = arcade;
+    this.#wallets = wallets;
+  }
+
+  /** Locks the tier's cost for a play of a published game. */
+  async openPlay(
+    playerId: string,
+    input: Signed & { gameId: string; leaderboardId: string },
+  ): Promise<StoredPlay> {
+    const { view, board } = await this.#playableTier(input.gameId, input.leaderboardId);
+    const approval = await this.#checkApproval(playerId, input, {
+      kind: 'play',
+      gameId: view.game.id,
+      gameName: view.game.name,
+      leaderboardId: board.id,
+      tierName: board.name,
+      cost: unitsToHstNumber(board.costUnits),
+      nonce: input.nonce,
+    });
+    return this.#arcade.plays.open({
+      gameId: view.game.id,
+      playerId,
+      leaderboardId: board.id,
+      idempotencyKey: clientKey(playerId, input.nonce),
+      approval,
+    });
+  }
+
+  /** Scores one of the player's own plays. */
+  async submitScore(
+    playerId: string,
+    input: Signed & { gameId: string; playId: string; score: number },
+  ): Promise<ScoreOutcome> {
+    const view = await this.#publishedGame(input.gameId);
+    const approval = await this.#checkApproval(playerId, input, {
+      kind: 'score',
+      gameId: view.game.id,
+      gameName: view.game.name,
+      playId: input.playId,
+      score: input.score,
+      nonce: input.nonce,
+    });
+    const outcome = await this.#arcade.plays.score({
+      gameId: view.game.id,
+      playId: input.playId,
+      leaderboardId: null,
+      score: input.score,
+      idempotencyKey: clientKey(playerId, input.nonce),
+      approval,
+    });
+    if (!outcome.replayed) this.#arcade.reads.invalidate(view.game.id);
+    return outcome;
+  }
+
+  /**
+   * Pays `amountUnits` from the player to the game's developer (spec 4.10 `hstTransfer`): one
+   * posted transfer. A retry with the same nonce returns the first transfer's id.
+   */
+  async purchase(
+    playerId: string,
+    input: Signed & { gameId: string; amountUnits: Units },
+  ): Promise<{ transferId: string; replayed: boolean }> {
+    if (input.amountUnits <= 0n) {
+      throw new CoinopError('invalid_amount', 'amount must be greater than 0', {
+        details: { field: 'amount' },
+      });
+    }
+    const view = await this.#publishedGame(input.gameId);
+    const game = await this.#arcade.games.get(view.game.id);
+    const approval = await this.#checkApproval(playerId, input, {
+      kind: 'purchase',
+      gameId: view.game.id,
+      gameName: view.game.name,
+      amount: unitsToHstNumber(input.amountUnits),
+      nonce: input.nonce,
+    });
+    const player = await this.#arcade.reads.player(playerId);
+    const { db, clock, ids } = this.#arcade;
+    const transferId = ids.next();
+    return db.transaction(async (tx) => {
+      const now = clock.now();
+      const recorded = await insertApproval(tx, {
+        ...approval,
+        id: ids.next(),
+        kind: 'purchase',
+        subjectId: transferId,
+        createdAt: now,
+      });
+      if (!recorded) {
+        // The same nonce again: a retry of the same payment answers as the first did.
+        const earlier = await findApproval(tx, playerId, 'purchase', input.nonce);
+        if (earlier?.message !== approval.message) throw nonceReused(input.nonce, 'payment');
+        return { transferId: earlier.subjectId, replayed: true };
+      }
+      await applyTransfers(
+        tx,
+        [
+          {
+            id: transferId,
+            kind: 'posted',
+            debitAccountId: player.accountId,
+            creditAccountId: game.developerAccountId,
+            amount: input.amountUnits,
+            pendingId: null,
+            reason: 'payment',
+            playId: null,
+          },
+        ],
+        now,
+      );
+      await insertPurchase(tx, {
+        transferId,
+        gameId: view.game.id,
+        playerId,
+        amountUnits: input.amountUnits,
+        createdAt: now,
+      });
+      return { transferId, replayed: false };
+    });
+  }
+
+  /** Grants test HST in a development arcade, up to a ceiling. */
+  async faucet(playerId: string): Promise<{ transferId: string; balance: number }> {
+    const { faucetHst } = this.#arcade.config;
+    if (faucetHst === 0) {
+      throw new CoinopError('faucet_disabled', 'this arcade has no faucet: it is not a dev arcade');
+    }
+    const grant = wholeHstToUnits(faucetHst);
+    const details = await this.#arcade.reads.playerDetails(playerId);
+    if (details.balanceUnits >= grant * FAUCET_CEILING_GRANTS) {
+      throw new CoinopError(
+        'faucet_limit_reached',
+        `the faucet tops up players holding less than ${unitsToHstNumber(grant * FAUCET_CEILING_GRANTS)} HST; you hold ${unitsToHstNumber(details.balanceUnits)}`,
+      );
+    }
+    const minted = await mintHst(this.#arcade, { id: playerId, amountUnits: grant });
+    return { transferId: minted.transferId, balance: minted.balance };
+  }
+
+  async #publishedGame(gameId: string): Promise<GameView> {
+    const view = await this.#arcade.reads.gameView(gameId);
+    // An unpublished game is not in the arcade; its developer tries it in the demo arcade.
+    if (view.game.publishedAt === null) {
+      throw new CoinopError('game_not_found', `game ${gameId} is not in the arcade`, {
+        details: { gameId },
+      });
+    }
+    return view;
+  }
+
+  async #playableTier(
+    gameId: string,
+    leaderboardId: string,
+  ): Promise<{ view: GameView; board: Leaderboard }> {
+    let view = await this.#publishedGame(gameId);
+    let board = view.leaderboards.find((b) => b.id === leaderboardId);
+    if (!board) {
+      // A tier added a moment ago may not be in the cached view yet.
+      this.#arcade.reads.invalidate(gameId);
+      view = await this.#publishedGame(gameId);
+      board = view.leaderboards.find((b) => b.id === leaderboardId);
+    }
+    if (!board) {
+      throw new CoinopError(
+        'leaderboard_not_in_game',
+        `leaderboardId ${leaderboardId} is not a tier of game ${gameId}`,
+        { details: { field: 'leaderboardId' } },
+      );
+    }
+    return { view, board };
+  }
+
+  /** The approval, once the player's wallet is shown to have signed exactly this message. */
+  async #checkApproval(
+    playerId: string,
+    signed: Signed,
+    fields: ApprovalFields,
+  ): Promise<SignedApproval> {
+    const player: PlayerRecord = await this.#arcade.reads.player(playerId);
+    const message = approvalMessage(fields);
+    const refused = (why: string) =>
+      new CoinopError('invalid_approval_signature', why, { details: { field: 'signature' } });
+    if (player.wallet === null) throw refused(`player ${playerId} has no wallet to sign with`);
+    let valid = false;
+    try {
+      valid = await this.#wallets.check({
+        address: player.wallet as Hex,
+        message,
+        signature: signed.signature as Hex,
+      });
+    } catch {
+      valid = false; // A malformed signature recovers no address.
+    }
+    if (!valid) {
+      throw refused(
+        `signature is not the ${fields.kind} approval of wallet ${player.wallet} for these ` +
+          `fields; sign approvalMessage(${fields.kind}) with nonce ${signed.nonce}`,
+      );
+    }
+    return {
+      playerId,
+      wallet: player.wallet,
+      nonce: signed.nonce,
+      message,
+      signature: signed.signature,
+    };
+  }
+}
+
+/** Client-side requests share the games' idempotency keys, in a space no game server uses. */
+function clientKey(playerId: string, nonce: string): string {
+  return `arcade-client:${playerId}:${nonce}`;
+}
+
+function nonceReused(nonce: string, what: string): CoinopError {
+  return new CoinopError(
+    'idempotency_key_reused',
+    `approval nonce ${nonce} was already used for another ${what}`,
+    { details: { field: 'nonce' } },
+  );
+}

@@ -1,0 +1,399 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { PrivateKeyAccount } from 'viem/accounts';
+import { approvalMessage, type ApprovalFields } from '@coinop/protocol';
+import { wholeHstToUnits } from '@coinop/core';
+import { publish, mintHst } from '../../src/services/admin.js';
+import { storeVariants } from '../fixtures/db.js';
+import { balanceOf, gameWithTiers, type GameFixture } from '../fixtures/arcade.js';
+import type { TestApi } from '../fixtures/app.js';
+import { expectLedgerBalanced, expectRankTreeConsistent } from '../fixtures/invariants.js';
+import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '../fixtures/signin.js';
+
+interface SignedInPlayer {
+  wallet: PrivateKeyAccount;
+  token: string;
+  playerId: string;
+  accountId: string;
+}
+
+const nonce = () => randomUUID();
+
+describe.each(storeVariants())('client-side play by a signed-in player on %s', (variant) => {
+  let s: TestSignin;
+  let api: TestApi;
+  let game: GameFixture;
+  let gameName: string;
+
+  beforeAll(async () => {
+    s = await buildTestSignin(variant, { faucetHst: 100 });
+    api = { app: s.api, db: s.db, clock: s.clock, config: s.config, close: () => s.close() };
+    game = await gameWithTiers(api, { costs: [2, 10], scoreDisplay: 'NORMAL' });
+    await publish(s.api.arcade, game.gameId);
+    gameName = (await s.api.arcade.reads.gameView(game.gameId)).game.name;
+  });
+  afterAll(() => s.close());
+  afterEach(async () => {
+    await expectLedgerBalanced(s.db);
+    await expectRankTreeConsistent(s.db);
+  });
+
+  async function signedInPlayer(fundHst = 0): Promise<SignedInPlayer> {
+    const wallet = newWallet();
+    const { access_token, playerId } = await walletSignIn(s.auth, wallet);
+    const player = await s.api.arcade.reads.player(playerId);
+    if (fundHst > 0) {
+      await mintHst(s.api.arcade, { id: playerId, amountUnits: wholeHstToUnits(fundHst) });
+    }
+    return { wallet, token: access_token, playerId, accountId: player.accountId };
+  }
+
+  const post = (player: SignedInPlayer, url: string, payload: object) =>
+    s.api.inject({
+      method: 'POST',
+      url,
+      headers: { authorization: `Bearer ${player.token}` },
+      payload,
+    });
+
+  async function signed(signer: PrivateKeyAccount, fields: ApprovalFields) {
+    return {
+      nonce: fields.nonce,
+      signature: await signer.signMessage({ message: approvalMessage(fields) }),
+    };
+  }
+
+  async function playBody(signer: PrivateKeyAccount, tier = game.tiers[0]!, n = nonce()) {
+    return {
+      leaderboardId: tier.id,
+      ...(await signed(signer, {
+        kind: 'play',
+        gameId: game.gameId,
+        gameName,
+        leaderboardId: tier.id,
+        tierName: tier.name,
+        cost: tier.cost,
+        nonce: n,
+      })),
+    };
+  }
+
+  async function scoreBody(signer: PrivateKeyAccount, playId: string, score: number, n = nonce()) {
+    return {
+      playId,
+      score,
+      ...(await signed(signer, {
+        kind: 'score',
+        gameId: game.gameId,
+        gameName,
+        playId,
+        score,
+        nonce: n,
+      })),
+    };
+  }
+
+  const countRows = async (sql: string, params: unknown[]) =>
+    Number((await s.db.query<{ n: string }>(sql, params))[0]!.n);
+
+  it('GET /player/me answers the player, the balance and the faucet', async () => {
+    const player = await signedInPlayer(7);
+    const res = await s.api.inject({
+      method: 'GET',
+      url: '/player/me',
+      headers: { authorization: `Bearer ${player.token}` },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      playerId: player.playerId,
+      wallet: player.wallet.address.toLowerCase(),
+      name: expect.stringMatching(/^0x[0-9a-f]{4}…[0-9a-f]{4}$/),
+      avatar: expect.stringMatching(/^(data:|https?:)/),
+      balance: 7,
+      pending: 0,
+      faucet: { amount: 100 },
+    });
+    const anonymous = await s.api.inject({ method: 'GET', url: '/player/me' });
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json().code).toBe('missing_bearer_token');
+  });
+
+  it('the faucet grants test HST up to ten grants', async () => {
+    const player = await signedInPlayer(950);
+    const first = await post(player, '/player/faucet', {});
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toEqual({ transferId: expect.any(String), balance: 1050 });
+    const second = await post(player, '/player/faucet', {});
+    expect(second.statusCode).toBe(409);
+    expect(second.json()).toMatchObject({
+      code: 'faucet_limit_reached',
+      message: 'the faucet tops up players holding less than 1000 HST; you hold 1050',
+    });
+    expect((await balanceOf(api, player.accountId)).available).toBe(wholeHstToUnits(1050));
+  });
+
+  it('a play signed by the player locks the cost and records the signature; a retry is charged once', async () => {
+    const player = await signedInPlayer(5);
+    const body = await playBody(player.wallet);
+    const res = await post(player, `/player/games/${game.gameId}/plays`, body);
+    expect(res.statusCode).toBe(201);
+    const play = res.json<{ id: string; cost: number; playerId: string; status: string }>();
+    expect(play).toMatchObject({
+      cost: 2,
+      playerId: player.playerId,
+      leaderboardId: game.tiers[0]!.id,
+      status: 'open',
+    });
+    expect(await balanceOf(api, player.accountId)).toMatchObject({
+      available: wholeHstToUnits(3),
+      pending: wholeHstToUnits(2),
+    });
+    const approvals = await s.db.query<{
+      kind: string;
+      wallet: string;
+      message: string;
+      signature: string;
+    }>('SELECT kind, wallet, message, signature FROM wallet_approvals WHERE subject_id = $1', [
+      play.id,
+    ]);
+    expect(approvals).toEqual([
+      {
+        kind: 'play',
+        wallet: player.wallet.address.toLowerCase(),
+        message: approvalMessage({
+          kind: 'play',
+          gameId: game.gameId,
+          gameName,
+          leaderboardId: game.tiers[0]!.id,
+          tierName: game.tiers[0]!.name,
+          cost: 2,
+          nonce: body.nonce,
+        }),
+        signature: body.signature,
+      },
+    ]);
+
+    const retry = await post(player, `/player/games/${game.gameId}/plays`, body);
+    expect(retry.statusCode).toBe(201);
+    expect(retry.json<{ id: string }>().id).toBe(play.id);
+    expect((await balanceOf(api, player.accountId)).pending).toBe(wholeHstToUnits(2));
+  });
+
+  it('refuses a play signed by another wallet, or for other fields, and records nothing', async () => {
+    const player = await signedInPlayer(50);
+    const stranger = newWallet();
+    const forged = await post(
+      player,
+      `/player/games/${game.gameId}/plays`,
+      await playBody(stranger),
+    );
+    expect(forged.statusCode).toBe(403);
+    expect(forged.json()).toMatchObject({
+      code: 'invalid_approval_signature',
+      message: expect.stringContaining(`wallet ${player.wallet.address.toLowerCase()}`),
+    });
+    // Signed for the 2 HST tier, sent for the 10 HST one.
+    const swapped = { ...(await playBody(player.wallet)), leaderboardId: game.tiers[1]!.id };
+    const res = await post(player, `/player/games/${game.gameId}/plays`, swapped);
+    expect(res.statusCode).toBe(403);
+    expect(res.json().code).toBe('invalid_approval_signature');
+    const garbage = await post(player, `/player/games/${game.gameId}/plays`, {
+      ...(await playBody(player.wallet)),
+      signature: '0x1234',
+    });
+    expect(garbage.statusCode).toBe(403);
+
+    expect(
+      await countRows('SELECT count(*) AS n FROM plays WHERE player_id = $1', [player.playerId]),
+    ).toBe(0);
+    expect(
+      await countRows('SELECT count(*) AS n FROM wallet_approvals WHERE player_id = $1', [
+        player.playerId,
+      ]),
+    ).toBe(0);
+    expect(await balanceOf(api, player.accountId)).toMatchObject({
+      available: wholeHstToUnits(50),
+      pending: 0n,
+    });
+  });
+
+  it('refuses a play the player cannot pay for, recording nothing', async () => {
+    const player = await signedInPlayer(1);
+    const res = await post(
+      player,
+      `/player/games/${game.gameId}/plays`,
+      await playBody(player.wallet),
+    );
+    expect(res.statusCode).toBe(402);
+    expect(res.json().code).toBe('insufficient_funds');
+    expect(
+      await countRows('SELECT count(*) AS n FROM plays WHERE player_id = $1', [player.playerId]),
+    ).toBe(0);
+    expect(
+      await countRows('SELECT count(*) AS n FROM wallet_approvals WHERE player_id = $1', [
+        player.playerId,
+      ]),
+    ).toBe(0);
+  });
+
+  it('a game not in the arcade cannot be played', async () => {
+    const unpublished = await gameWithTiers(api, { costs: [1] });
+    const player = await signedInPlayer(5);
+    const res = await post(player, `/player/games/${unpublished.gameId}/plays`, {
+      leaderboardId: unpublished.tiers[0]!.id,
+      nonce: nonce(),
+      signature: '0x00',
+    });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ code: 'game_not_found' });
+  });
+
+  it('a signed score settles the play, ranks the player and records the signature', async () => {
+    const player = await signedInPlayer(10);
+    const developerBefore = await balanceOf(api, game.developerAccountId);
+    const play = (
+      await post(player, `/player/games/${game.gameId}/plays`, await playBody(player.wallet))
+    ).json<{ id: string }>();
+    const body = await scoreBody(player.wallet, play.id, 123_456);
+    const res = await post(player, `/player/games/${game.gameId}/scores`, body);
+    expect(res.statusCode).toBe(200);
+    const result = res.json<{
+      playId: string;
+      score: number;
+      leaderRank: number;
+      leaders: { playerId: string; score: number }[];
+    }>();
+    expect(result).toMatchObject({
+      playId: play.id,
+      score: 123_456,
+      leaderRank: 1,
+      isWinner: true,
+    });
+    expect(result.leaders[0]).toMatchObject({ playerId: player.playerId, score: 123_456 });
+    expect(await balanceOf(api, player.accountId)).toMatchObject({
+      available: wholeHstToUnits(8),
+      pending: 0n,
+    });
+    // Nobody led the board when the play began, so the developer's and arcade's shares take it all.
+    const developerAfter = await balanceOf(api, game.developerAccountId);
+    expect(developerAfter.available).toBeGreaterThan(developerBefore.available);
+    expect(
+      await s.db.query(
+        'SELECT kind, signature FROM wallet_approvals WHERE subject_id = $1 ORDER BY created_at, kind',
+        [play.id],
+      ),
+    ).toEqual([
+      { kind: 'play', signature: expect.any(String) },
+      { kind: 'score', signature: body.signature },
+    ]);
+
+    const retry = await post(player, `/player/games/${game.gameId}/scores`, body);
+    expect(retry.statusCode).toBe(200);
+    expect(retry.json()).toMatchObject({ playId: play.id, score: 123_456, leaderRank: 1 });
+    const again = await post(
+      player,
+      `/player/games/${game.gameId}/scores`,
+      await scoreBody(player.wallet, play.id, 999_999),
+    );
+    expect(again.statusCode).toBe(409);
+    expect(again.json().code).toBe('play_already_scored');
+  });
+
+  it("refuses a score for another player's play, and one signed for another score", async () => {
+    const owner = await signedInPlayer(10);
+    const other = await signedInPlayer(10);
+    const play = (
+      await post(owner, `/player/games/${game.gameId}/plays`, await playBody(owner.wallet))
+    ).json<{ id: string }>();
+
+    const theft = await post(
+      other,
+      `/player/games/${game.gameId}/scores`,
+      await scoreBody(other.wallet, play.id, 5),
+    );
+    expect(theft.statusCode).toBe(403);
+    expect(theft.json()).toMatchObject({
+      code: 'play_of_another_player',
+      message: `play ${play.id} belongs to another player; a player scores only their own plays`,
+    });
+    const inflated = { ...(await scoreBody(owner.wallet, play.id, 5)), score: 5000 };
+    const res = await post(owner, `/player/games/${game.gameId}/scores`, inflated);
+    expect(res.statusCode).toBe(403);
+    expect(res.json().code).toBe('invalid_approval_signature');
+
+    const rows = await s.db.query<{ status: string }>('SELECT status FROM plays WHERE id = $1', [
+      play.id,
+    ]);
+    expect(rows).toEqual([{ status: 'open' }]);
+    expect(await countRows('SELECT count(*) AS n FROM scores WHERE play_id = $1', [play.id])).toBe(
+      0,
+    );
+    expect(
+      await countRows(
+        "SELECT count(*) AS n FROM wallet_approvals WHERE kind = 'score' AND subject_id = $1",
+        [play.id],
+      ),
+    ).toBe(0);
+  });
+
+  it('a signed payment moves HST to the developer once per nonce', async () => {
+    const player = await signedInPlayer(3);
+    const developerBefore = (await balanceOf(api, game.developerAccountId)).available;
+    const n = nonce();
+    const body = {
+      amount: 1.5,
+      ...(await signed(player.wallet, {
+        kind: 'purchase',
+        gameId: game.gameId,
+        gameName,
+        amount: 1.5,
+        nonce: n,
+      })),
+    };
+    const res = await post(player, `/player/games/${game.gameId}/purchases`, body);
+    expect(res.statusCode).toBe(201);
+    const { txid } = res.json<{ txid: string }>();
+    expect(res.json()).toEqual({ txid, amount: 1.5 });
+    const retry = await post(player, `/player/games/${game.gameId}/purchases`, body);
+    expect(retry.json()).toEqual({ txid, amount: 1.5 });
+
+    expect((await balanceOf(api, player.accountId)).available).toBe(150_000_000n);
+    expect((await balanceOf(api, game.developerAccountId)).available - developerBefore).toBe(
+      150_000_000n,
+    );
+    expect(
+      await s.db.query(
+        'SELECT game_id, player_id, amount_units FROM game_purchases WHERE transfer_id = $1',
+        [txid],
+      ),
+    ).toEqual([{ game_id: game.gameId, player_id: player.playerId, amount_units: 150_000_000n }]);
+    expect(
+      await s.db.query('SELECT kind FROM wallet_approvals WHERE subject_id = $1', [txid]),
+    ).toEqual([{ kind: 'purchase' }]);
+
+    const tooMuch = {
+      amount: 2,
+      ...(await signed(player.wallet, {
+        kind: 'purchase',
+        gameId: game.gameId,
+        gameName,
+        amount: 2,
+        nonce: nonce(),
+      })),
+    };
+    const refused = await post(player, `/player/games/${game.gameId}/purchases`, tooMuch);
+    expect(refused.statusCode).toBe(402);
+    expect(refused.json().code).toBe('insufficient_funds');
+    expect(
+      await countRows('SELECT count(*) AS n FROM game_purchases WHERE player_id = $1', [
+        player.playerId,
+      ]),
+    ).toBe(1);
+    expect(
+      await countRows(
+        "SELECT count(*) AS n FROM wallet_approvals WHERE kind = 'purchase' AND player_id = $1",
+        [player.playerId],
+      ),
+    ).toBe(1);
+  });
+});

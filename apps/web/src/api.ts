@@ -44,8 +44,23 @@ export class ApiError extends Error {
   }
 }
 
-async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
-  const res = await fetch(`/api${path}`, { headers: { accept: 'application/json' }, signal });
+/**
+ * One JSON request to the arcade through this origin (`/api/...` or `/auth/...`); a non-2xx
+ * answer throws ApiError with the problem+json `code` and `message`.
+ */
+export async function requestJson<T>(
+  url: string,
+  options: { method?: string; body?: unknown; token?: string | null; signal?: AbortSignal } = {},
+): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  const res = await fetch(url, {
+    method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
+    headers,
+    body: options.body === undefined ? null : JSON.stringify(options.body),
+    signal: options.signal ?? null,
+  });
   if (!res.ok) {
     const body = (await res.json().catch(() => null)) as { code?: string; message?: string } | null;
     throw new ApiError(
@@ -55,6 +70,10 @@ async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
     );
   }
   return (await res.json()) as T;
+}
+
+function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
+  return requestJson<T>(`/api${path}`, signal === undefined ? {} : { signal });
 }
 
 export async function listGames(

@@ -1,7 +1,9 @@
 import { CatalogPage } from './pages/catalog-page.js';
 import { DemoPage } from './pages/demo-page.js';
 import { GamePage } from './pages/game-page.js';
+import { AccountMenu } from './components/account-menu.js';
 import { Link, useLocation } from './router.js';
+import { SessionProvider } from './session/session.js';
 
 export function App() {
   const { path } = useLocation();
@@ -12,7 +14,7 @@ export function App() {
   else if (gameMatch?.[1]) page = <GamePage gameId={decodeURIComponent(gameMatch[1])} />;
   else page = <NotFound />;
   return (
-    <>
+    <SessionProvider>
       <a className="skip-link" href="#main">
         Skip to content
       </a>
@@ -20,11 +22,12 @@ export function App() {
         <Link href="/" className="brand">
           coinop arcade
         </Link>
+        <AccountMenu />
       </header>
       <main id="main" tabIndex={-1}>
         {page}
       </main>
-    </>
+    </SessionProvider>
   );
 }
 

@@ -1,36 +1,63 @@
-import { useEffect, useId, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import type { BridgeLeader } from '@coinop/protocol';
 import { ApiError, getGame, type Game } from '../api.js';
+import {
+  createArcadeHandlers,
+  type ApprovalPrompt,
+  type ArcadeHost,
+  type ScoreOutcome,
+} from '../bridge/arcade-handlers.js';
+import { HostBridge } from '../bridge/host-bridge.js';
 import { GameFrame } from '../components/game-frame.js';
+import { Modal } from '../components/modal.js';
 import { Link } from '../router.js';
+import { useSession } from '../session/session.js';
 
-/** One game: choose a tier (spec 4.3), see its current leaders, play it in the frame below. */
+interface PendingApproval {
+  prompt: ApprovalPrompt;
+  resolve: (approved: boolean) => void;
+}
+
+/**
+ * One game: choose a tier (spec 4.3), see its current leaders, and play it in the frame below.
+ * The page is the game's host: its bridge answers the game's plays, scores, leaderboard reads
+ * and payments for the signed-in player, asking them to approve plays and payments first.
+ */
 export function GamePage({ gameId }: { gameId: string }) {
+  const session = useSession();
   const [game, setGame] = useState<Game | null>(null);
   const [error, setError] = useState<{ missing: boolean; message: string } | null>(null);
   const [tierId, setTierId] = useState('');
+  const [approval, setApproval] = useState<PendingApproval | null>(null);
+  const [notice, setNotice] = useState<{ text: string; tone: 'info' | 'error' } | null>(null);
   const tierSelectId = useId();
+  const frameBox = useRef<HTMLDivElement>(null);
+
+  const load = useCallback(
+    async (signal?: AbortSignal) => {
+      const loaded = await getGame(gameId, signal);
+      setGame(loaded);
+      setTierId((current) =>
+        loaded.leaderboards.some((b) => b.id === current)
+          ? current
+          : (loaded.leaderboards[0]?.id ?? ''),
+      );
+      return loaded;
+    },
+    [gameId],
+  );
 
   useEffect(() => {
     const abort = new AbortController();
     setGame(null);
     setError(null);
-    getGame(gameId, abort.signal).then(
-      (loaded) => {
-        setGame(loaded);
-        setTierId((current) =>
-          loaded.leaderboards.some((b) => b.id === current)
-            ? current
-            : (loaded.leaderboards[0]?.id ?? ''),
-        );
-      },
-      (e: unknown) => {
-        if (abort.signal.aborted) return;
-        const missing = e instanceof ApiError && (e.status === 404 || e.status === 400);
-        setError({ missing, message: (e as Error).message });
-      },
-    );
+    load(abort.signal).catch((e: unknown) => {
+      if (abort.signal.aborted) return;
+      const missing = e instanceof ApiError && (e.status === 404 || e.status === 400);
+      setError({ missing, message: (e as Error).message });
+    });
     return () => abort.abort();
-  }, [gameId]);
+  }, [load]);
 
   useEffect(() => {
     if (game) document.title = `${game.name} · coinop arcade`;
@@ -38,6 +65,70 @@ export function GamePage({ gameId }: { gameId: string }) {
       document.title = 'coinop arcade';
     };
   }, [game]);
+
+  // The bridge lives as long as the game's URL; it reads everything else through refs, fresh.
+  const live = useRef({ game, tierId, session, approval });
+  live.current = { game, tierId, session, approval };
+  const gameUrl = game?.url ?? '';
+
+  useEffect(() => {
+    if (gameUrl === '') return;
+    const tierOf = (g: Game | null, id: string) => g?.leaderboards.find((b) => b.id === id);
+    const host: ArcadeHost = {
+      game: () => {
+        const g = live.current.game;
+        if (!g) throw new Error('the game is not loaded');
+        return { id: g.id, name: g.name };
+      },
+      tier: () => tierOf(live.current.game, live.current.tierId),
+      player: () => {
+        const { state } = live.current.session;
+        return state.status === 'signed-in'
+          ? { signer: state.wallet, balance: state.player.balance }
+          : null;
+      },
+      ask: (prompt) =>
+        new Promise<boolean>((resolve) => {
+          // One dialog at a time: a game asking again meanwhile is told no.
+          if (live.current.approval !== null) return resolve(false);
+          const pending = { prompt, resolve };
+          live.current.approval = pending;
+          setApproval(pending);
+        }),
+      post: (path, body) => live.current.session.call(path, body),
+      leaders: async () => {
+        const fresh = await load();
+        const tier = tierOf(fresh, live.current.tierId);
+        return (tier?.leaders ?? []).map((l): BridgeLeader => ({
+          txid: '',
+          userId: l.playerId,
+          score: l.score,
+          displayName: l.name,
+          avatarUrl: l.avatar,
+        }));
+      },
+      tell: (text, tone) => setNotice({ text, tone }),
+      changed: (score?: ScoreOutcome) => {
+        void live.current.session.refresh();
+        void load().catch(() => undefined);
+        if (score) setNotice({ text: describeScore(score), tone: 'info' });
+      },
+    };
+    const bridge = new HostBridge({
+      host: window,
+      frame: () => frameBox.current?.querySelector('iframe')?.contentWindow ?? null,
+      gameUrl,
+      handlers: createArcadeHandlers(host),
+    });
+    return () => bridge.close();
+  }, [gameUrl, load]);
+
+  const decide = (approved: boolean) => {
+    const pending = live.current.approval;
+    live.current.approval = null;
+    setApproval(null);
+    pending?.resolve(approved);
+  };
 
   if (error) {
     return (
@@ -79,6 +170,14 @@ export function GamePage({ gameId }: { gameId: string }) {
             </select>
           </div>
         )}
+        <p
+          className={notice?.tone === 'error' ? 'notice error' : 'notice'}
+          role="status"
+          aria-live="polite"
+          data-testid="arcade-notice"
+        >
+          {notice?.text}
+        </p>
         {tier && (
           <section aria-labelledby="leaders-heading" className="leaders">
             <h2 id="leaders-heading">Leaders: {tier.name}</h2>
@@ -101,8 +200,72 @@ export function GamePage({ gameId }: { gameId: string }) {
       {game.url === '' ? (
         <p className="page">The developer has not set this game&apos;s URL yet.</p>
       ) : (
-        <GameFrame url={game.url} title={`${game.name} (game)`} />
+        <div ref={frameBox}>
+          <GameFrame url={game.url} title={`${game.name} (game)`} />
+        </div>
       )}
+      {approval && <ApprovalDialog prompt={approval.prompt} onDecide={decide} />}
     </>
   );
+}
+
+function ApprovalDialog({
+  prompt,
+  onDecide,
+}: {
+  prompt: ApprovalPrompt;
+  onDecide: (approved: boolean) => void;
+}) {
+  const cost = prompt.kind === 'play' ? prompt.tier.cost : prompt.amount;
+  const affordable = prompt.balance >= cost;
+  return (
+    <Modal
+      title={prompt.kind === 'play' ? 'Lock HST to play?' : 'Pay the developer?'}
+      onCancel={() => onDecide(false)}
+    >
+      <dl className="approval-facts">
+        <dt>Game</dt>
+        <dd>{prompt.gameName}</dd>
+        {prompt.kind === 'play' && (
+          <>
+            <dt>Tier</dt>
+            <dd>{prompt.tier.name}</dd>
+          </>
+        )}
+        <dt>{prompt.kind === 'play' ? 'Cost' : 'Amount'}</dt>
+        <dd>{cost} HST</dd>
+        <dt>Your balance</dt>
+        <dd>{prompt.balance} HST</dd>
+      </dl>
+      <p>
+        {prompt.kind === 'play'
+          ? 'The cost is locked for this play and pays the leaders, the developer and the arcade when you score. Your wallet signs the approval.'
+          : 'The HST goes to the game’s developer for what the game offers. Your wallet signs the payment.'}
+      </p>
+      {!affordable && (
+        <p role="alert" className="error">
+          Not enough HST: you have {prompt.balance} HST.
+        </p>
+      )}
+      <div className="dialog-actions">
+        <button type="button" onClick={() => onDecide(false)}>
+          Reject
+        </button>
+        <button
+          type="button"
+          className="primary"
+          disabled={!affordable}
+          onClick={() => onDecide(true)}
+        >
+          Approve
+        </button>
+      </div>
+    </Modal>
+  );
+}
+
+function describeScore(score: ScoreOutcome): string {
+  return score.isWinner
+    ? `Your score ${score.score} ranks #${score.leaderRank}: you made the leaderboard!`
+    : `Your score ${score.score} ranks #${score.leaderRank}: not on the leaderboard this time.`;
 }

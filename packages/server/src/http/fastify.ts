@@ -14,6 +14,9 @@ export function createFastify(
     routerOptions: { ignoreTrailingSlash: true },
     // Never coerce: a body's "12" is not the number 12, and unknown fields are refused, not dropped.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
+    // The web listener forwards /api and /auth from loopback with X-Forwarded-For: believe it
+    // from there (and from a reverse proxy on the same host), never from anyone else.
+    trustProxy: 'loopback',
     ...(https ? { https } : {}),
   }).withTypeProvider<TypeBoxTypeProvider>();
 }

@@ -62,6 +62,7 @@ export async function buildAuth(config: Config, deps: AuthDeps): Promise<Fastify
       tokens,
       wallets: deps.wallets ?? walletVerifier(config),
       authIssuer: config.authIssuer,
+      webOrigins: config.webOrigins,
       challengeTtlSeconds: config.siweChallengeTtlSeconds,
     },
   });

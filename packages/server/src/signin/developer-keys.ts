@@ -72,7 +72,7 @@ export async function revokeDeveloperApiKey(
   return revoked;
 }
 
-async function walletOf(db: Db, playerId: string): Promise<string> {
+export async function walletOf(db: Db, playerId: string): Promise<string> {
   const player = await findPlayer(db, playerId);
   if (!player) throw new CoinopError('player_not_found', `player ${playerId} does not exist`);
   if (player.wallet === null) {

@@ -53,7 +53,12 @@ export async function walletRoutes(
       schema: { body: ChallengeBody, response: { 200: ChallengeResponse } },
     },
     async (request) => {
-      const challenge = await issueChallenge(deps, request.body.address);
+      const origin = request.headers.origin;
+      const challenge = await issueChallenge(
+        deps,
+        request.body.address,
+        typeof origin === 'string' ? origin : null,
+      );
       return { ...challenge, expiresAt: challenge.expiresAt.toISOString() };
     },
   );

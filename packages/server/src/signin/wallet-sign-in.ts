@@ -33,6 +33,12 @@ export interface WalletSignInDeps {
   readonly wallets: WalletVerifier;
   /** Public host[:port] of the sign-in service: the messages' domain. */
   readonly authIssuer: string;
+  /**
+   * The arcade web app's origins (`--web-origin`). A challenge asked for from one of these
+   * pages names that page's host, so the wallet sees the site it is on; the rest name the
+   * sign-in service.
+   */
+  readonly webOrigins: readonly string[];
   readonly challengeTtlSeconds: number;
 }
 
@@ -52,7 +58,11 @@ export interface SignedIn {
  * Issues an EIP-4361 message for `address`, bound to this service's domain and URI, with a
  * single-use nonce and a short expiry, and remembers it.
  */
-export async function issueChallenge(deps: WalletSignInDeps, address: string): Promise<Challenge> {
+export async function issueChallenge(
+  deps: WalletSignInDeps,
+  address: string,
+  pageOrigin: string | null = null,
+): Promise<Challenge> {
   if (!isAddress(address)) {
     // The schema has checked the shape; this is a mixed-case address with a wrong EIP-55 checksum.
     throw new CoinopError('validation_failed', `address ${address} has a wrong EIP-55 checksum`, {
@@ -68,8 +78,7 @@ export async function issueChallenge(deps: WalletSignInDeps, address: string): P
     chainId: await deps.wallets.chainId().catch((error: unknown) => {
       throw chainUnavailable(error);
     }),
-    domain: deps.authIssuer,
-    uri: issuerUrl(deps.authIssuer),
+    ...messageSite(deps, pageOrigin),
     version: '1',
     nonce,
     issuedAt: now,
@@ -106,7 +115,8 @@ export async function verifySignIn(
       { details: { field: 'message' } },
     );
   }
-  if (fields.domain !== deps.authIssuer || fields.uri !== issuerUrl(deps.authIssuer)) {
+  const site = messageSite(deps, originOf(fields.uri));
+  if (fields.domain !== site.domain || fields.uri !== site.uri) {
     throw new CoinopError(
       'wrong_domain',
       `message is for ${fields.domain} (${fields.uri ?? 'no URI'}), not this sign-in service ` +
@@ -150,6 +160,25 @@ export async function verifySignIn(
   const player = await playerForWallet(deps, challenge.address);
   const { accessToken, expiresInSeconds } = await deps.tokens.issue(player);
   return { accessToken, expiresInSeconds, player };
+}
+
+/** The domain and URI a message names: the asking web page's, when trusted, else this service's. */
+function messageSite(
+  deps: WalletSignInDeps,
+  pageOrigin: string | null,
+): { domain: string; uri: string } {
+  if (pageOrigin !== null && deps.webOrigins.includes(pageOrigin)) {
+    return { domain: new URL(pageOrigin).host, uri: `${pageOrigin}/` };
+  }
+  return { domain: deps.authIssuer, uri: issuerUrl(deps.authIssuer) };
+}
+
+function originOf(uri: string | undefined): string | null {
+  try {
+    return uri === undefined ? null : new URL(uri).origin;
+  } catch {
+    return null;
+  }
 }
 
 async function signatureIsFrom(

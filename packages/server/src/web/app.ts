@@ -9,6 +9,26 @@ import { createFastify } from '../http/fastify.js';
 /** The built web app (`npm run build`), the same from src/ and from dist/. */
 export const WEB_DIST_DIR = fileURLToPath(new URL('../../../../apps/web/dist/', import.meta.url));
 
+/**
+ * The app's Content-Security-Policy. Its own scripts and styles only (Vite emits files, no
+ * inline code); images from anywhere on the web (covers and avatars live on the games' hosts);
+ * games framed from any http(s) origin, since the arcade hosts games wherever they are served;
+ * requests only to this origin (`/api`, `/auth`); and nobody may frame the arcade itself, so a
+ * page cannot overlay its Approve button.
+ */
+export const WEB_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: https: http:",
+  "connect-src 'self'",
+  'frame-src http: https:',
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
 /** Where the web listener forwards: the in-process API and sign-in listeners' URLs. */
 export interface WebDeps {
   /** Base URL of the API listener; `/api/*` answers 502 without it. */
@@ -43,12 +63,26 @@ export async function buildWeb(config: Config, deps: WebDeps): Promise<FastifyIn
     const loopbackTls = upstream.startsWith('https:')
       ? { undici: { connect: { rejectUnauthorized: false } } }
       : {};
-    await app.register(proxy, { upstream, prefix, ...loopbackTls });
+    await app.register(proxy, {
+      upstream,
+      prefix,
+      ...loopbackTls,
+      replyOptions: {
+        // The listeners behind trust loopback proxies: rate limits then count each browser apart.
+        rewriteRequestHeaders: (request, headers) => ({
+          ...headers,
+          'x-forwarded-for': request.ip,
+          'x-forwarded-proto': request.protocol,
+          'x-forwarded-host': request.host,
+        }),
+      },
+    });
   }
 
   app.addHook('onSend', async (_request, reply) => {
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'strict-origin-when-cross-origin');
+    reply.header('content-security-policy', WEB_CSP);
   });
 
   if (!(await isFile(`${distDir}/index.html`))) {

@@ -218,3 +218,46 @@ describe.each(storeVariants())('wallet sign-in (EIP-4361) on %s', (variant) => {
     });
   });
 });
+
+describe.each(storeVariants())('wallet sign-in from the arcade web app on %s', (variant) => {
+  const WEB = 'https://arcade.example.com';
+  let s: TestSignin;
+  beforeAll(async () => {
+    s = await buildTestSignin(variant, { webOrigins: [WEB] });
+  });
+  afterAll(() => s.close());
+
+  const challengeFrom = async (origin: string, address: string) => {
+    const res = await s.auth.inject({
+      method: 'POST',
+      url: '/wallet/challenge',
+      headers: { origin },
+      payload: { address },
+    });
+    expect(res.statusCode).toBe(200);
+    return res.json<{ message: string }>().message;
+  };
+
+  it('names the web origin the page asked from, so the wallet sees the site it is on', async () => {
+    const wallet = newWallet();
+    const message = await challengeFrom(WEB, wallet.address);
+    expect(parseSiweMessage(message)).toMatchObject({
+      domain: 'arcade.example.com',
+      uri: `${WEB}/`,
+    });
+    const res = await s.auth.inject({
+      method: 'POST',
+      url: '/wallet/verify',
+      payload: { message, signature: await wallet.signMessage({ message }) },
+    });
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('names the sign-in service for any other origin', async () => {
+    const message = await challengeFrom('https://evil.example.com', newWallet().address);
+    expect(parseSiweMessage(message)).toMatchObject({
+      domain: s.config.authIssuer,
+      uri: `https://${s.config.authIssuer}/`,
+    });
+  });
+});

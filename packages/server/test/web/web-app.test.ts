@@ -9,7 +9,12 @@ import { buildWeb } from '../../src/web/app.js';
 /** An upstream that echoes which listener answered and the path it saw. */
 async function echo(name: string): Promise<{ app: FastifyInstance; url: string }> {
   const app = Fastify();
-  app.all('/*', async (request) => ({ listener: name, url: request.url, method: request.method }));
+  app.all('/*', async (request) => ({
+    listener: name,
+    url: request.url,
+    method: request.method,
+    forwardedFor: request.headers['x-forwarded-for'],
+  }));
   return { app, url: await app.listen({ host: '127.0.0.1', port: 0 }) };
 }
 
@@ -37,13 +42,27 @@ describe('the web listener', () => {
 
   it('forwards /api and /auth with the prefix stripped and the query kept', async () => {
     const a = await web.inject({ method: 'GET', url: '/api/catalog/games?search=x' });
-    expect(a.json()).toEqual({ listener: 'api', url: '/catalog/games?search=x', method: 'GET' });
+    expect(a.json()).toEqual({
+      listener: 'api',
+      url: '/catalog/games?search=x',
+      method: 'GET',
+      forwardedFor: '127.0.0.1',
+    });
     const b = await web.inject({
       method: 'POST',
       url: '/auth/wallet/challenge',
       payload: { address: '0x1' },
     });
-    expect(b.json()).toEqual({ listener: 'auth', url: '/wallet/challenge', method: 'POST' });
+    // The sign-in listener rate-limits by client: it must see the browser's address, not ours.
+    const c = await web.inject({
+      method: 'POST',
+      url: '/auth/wallet/challenge',
+      remoteAddress: '203.0.113.7',
+      headers: { 'x-forwarded-for': '198.51.100.1' },
+      payload: { address: '0x1' },
+    });
+    expect(b.json()).toMatchObject({ listener: 'auth', url: '/wallet/challenge', method: 'POST' });
+    expect(c.json()).toMatchObject({ forwardedFor: '203.0.113.7' });
   });
 
   it('serves files, and index.html for any other page path', async () => {
@@ -56,6 +75,8 @@ describe('the web listener', () => {
       expect(page.body).toBe('<!doctype html><title>app</title>');
       expect(page.headers['cache-control']).toBe('no-cache');
       expect(page.headers['x-content-type-options']).toBe('nosniff');
+      expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+      expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     }
     expect((await web.inject({ method: 'GET', url: '/assets/gone.js' })).statusCode).toBe(404);
     expect((await web.inject({ method: 'POST', url: '/games/123' })).statusCode).toBe(404);

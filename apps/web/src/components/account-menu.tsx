@@ -1,0 +1,158 @@
+import { useState } from 'react';
+import { useSession } from '../session/session.js';
+import {
+  arcadeWalletKey,
+  hasBrowserWallet,
+  WalletError,
+  type WalletKind,
+} from '../session/wallets.js';
+import { Modal } from './modal.js';
+
+/** The header's account corner: connect a wallet, or the player's name, avatar and balance. */
+export function AccountMenu() {
+  const session = useSession();
+  const [connecting, setConnecting] = useState(false);
+  const [exporting, setExporting] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+  const { state } = session;
+
+  if (state.status === 'loading') return <span className="account muted">…</span>;
+  if (state.status === 'signed-out') {
+    return (
+      <div className="account">
+        <button type="button" onClick={() => setConnecting(true)}>
+          Connect wallet
+        </button>
+        {connecting && <ConnectDialog onDone={() => setConnecting(false)} />}
+      </div>
+    );
+  }
+
+  const { player } = state;
+  const takeFaucet = async () => {
+    setNotice(null);
+    try {
+      await session.call('/player/faucet', {});
+      await session.refresh();
+      setNotice(`Added ${player.faucet.amount} test HST`);
+    } catch (error) {
+      setNotice((error as Error).message);
+    }
+  };
+  return (
+    <div className="account">
+      <img className="avatar" src={player.avatar} alt="" width={32} height={32} />
+      <span className="account-name">{player.name}</span>
+      <span className="balance" data-testid="balance">
+        {player.balance} HST
+      </span>
+      {player.faucet.amount > 0 && (
+        <button type="button" onClick={() => void takeFaucet()}>
+          Get {player.faucet.amount} test HST
+        </button>
+      )}
+      {state.kind === 'arcade' && (
+        <button type="button" onClick={() => setExporting(true)}>
+          Export key
+        </button>
+      )}
+      {state.wallet === null && (
+        <button type="button" onClick={() => setConnecting(true)}>
+          Reconnect wallet
+        </button>
+      )}
+      <button type="button" onClick={session.signOut}>
+        Sign out
+      </button>
+      <span className="visually-hidden" role="status">
+        {notice}
+      </span>
+      {connecting && <ConnectDialog onDone={() => setConnecting(false)} />}
+      {exporting && <ExportKeyDialog onDone={() => setExporting(false)} />}
+    </div>
+  );
+}
+
+function ConnectDialog({ onDone }: { onDone: () => void }) {
+  const session = useSession();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const browser = hasBrowserWallet();
+
+  const connect = async (kind: WalletKind) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await session.connect(kind);
+      onDone();
+    } catch (e) {
+      setError(
+        e instanceof WalletError && e.rejected
+          ? 'The wallet request was declined.'
+          : `Could not connect: ${(e as Error).message}`,
+      );
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal title="Connect a wallet" onCancel={onDone}>
+      <p>Sign in with a wallet to play for HST. Signing in is free and sends no transaction.</p>
+      <div className="choices">
+        <button type="button" disabled={busy || !browser} onClick={() => void connect('browser')}>
+          Browser wallet
+        </button>
+        {!browser && <p className="muted">No wallet extension found in this browser.</p>}
+        <button type="button" disabled={busy} onClick={() => void connect('arcade')}>
+          Arcade wallet
+        </button>
+        <p className="muted">
+          The arcade wallet is a key made and kept in this browser only. Export it to keep it: if
+          this browser&apos;s data is cleared, the key and its HST are gone.
+        </p>
+      </div>
+      {error !== null && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+      <div className="dialog-actions">
+        <button type="button" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </Modal>
+  );
+}
+
+function ExportKeyDialog({ onDone }: { onDone: () => void }) {
+  const key = arcadeWalletKey();
+  return (
+    <Modal title="Export the arcade wallet" onCancel={onDone}>
+      <p>
+        This is the private key of your arcade wallet. Anyone who has it controls the wallet: keep
+        it secret. Import it into any Ethereum wallet to use the same account there.
+      </p>
+      <label htmlFor="arcade-key">Private key</label>
+      <textarea
+        id="arcade-key"
+        readOnly
+        rows={2}
+        value={key ?? 'No arcade wallet in this browser'}
+      />
+      <div className="dialog-actions">
+        <button
+          type="button"
+          disabled={key === null}
+          onClick={() => void navigator.clipboard?.writeText(key ?? '')}
+        >
+          Copy
+        </button>
+        <button type="button" onClick={onDone}>
+          Close
+        </button>
+      </div>
+    </Modal>
+  );
+}

@@ -46,6 +46,7 @@ export const ErrorCodes = {
   last_live_leaderboard: 'Last live leaderboard',
   client_not_found: 'Game client not found',
   client_revoked: 'Game client revoked',
+  cover_not_found: 'Cover not found',
   // Money and plays
   invalid_amount: 'Invalid amount',
   insufficient_funds: 'Insufficient funds',

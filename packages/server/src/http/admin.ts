@@ -124,7 +124,7 @@ const PublishedGame = Type.Object({
 });
 
 /** Same ceiling as a single mint: a tier costing more is a typo. */
-const MAX_COST_HST = 1_000_000_000;
+export const MAX_COST_HST = 1_000_000_000;
 
 const CreateLeaderboardBody = Type.Object(
   {

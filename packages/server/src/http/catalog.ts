@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import { CoinopError } from '@coinop/core';
 import { listCatalogGames } from '../store/catalog.js';
+import { findCover } from '../store/developer-covers.js';
 import { ApiTags } from './openapi.js';
 import { GameSchema, LeaderboardSchema, Uuid } from './schemas.js';
 import { gameToWire, leaderboardToWire } from './wire.js';
@@ -94,6 +95,44 @@ export async function catalogPlugin(instance: FastifyInstance): Promise<void> {
         throw new CoinopError('game_not_found', `game ${gameId} does not exist`);
       }
       return gameToWire(view.game, view.leaderboards, view.leaders);
+    },
+  );
+
+  app.get(
+    '/catalog/games/:gameId/cover',
+    {
+      schema: {
+        tags: [ApiTags.catalog],
+        summary: "A game's uploaded cover image",
+        description:
+          "The 1920x1080 PNG or JPEG a developer uploaded in the portal (the game's coverUrl " +
+          'points here), with an ETag and `cache-control: public, max-age=300`; answers 304 to a ' +
+          'matching If-None-Match. Served for unpublished games too, so the portal can show it. ' +
+          '404 cover_not_found when the game has no uploaded cover.',
+        params: Type.Object({ gameId: Uuid('the game') }),
+        response: {
+          200: {
+            description: 'The image',
+            content: {
+              'image/png': { schema: { type: 'string', format: 'binary' } },
+              'image/jpeg': { schema: { type: 'string', format: 'binary' } },
+            },
+          },
+          304: { description: 'Not modified', type: 'null' },
+        },
+      },
+    },
+    async (request, reply) => {
+      const { gameId } = request.params;
+      const cover = await findCover(arcade.db, gameId);
+      if (!cover) {
+        throw new CoinopError('cover_not_found', `game ${gameId} has no uploaded cover`, {
+          details: { gameId },
+        });
+      }
+      reply.header('cache-control', 'public, max-age=300').header('etag', cover.etag);
+      if (request.headers['if-none-match'] === cover.etag) return reply.code(304).send();
+      return reply.type(cover.contentType).send(Buffer.from(cover.bytes));
     },
   );
 }

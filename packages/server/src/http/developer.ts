@@ -10,6 +10,7 @@ import {
 } from '../signin/developer-keys.js';
 import { playerTokenServices } from '../signin/signin.js';
 import type { ApiKeySummary } from '../store/signin-api-keys.js';
+import { developerGameRoutes } from './developer-games.js';
 
 const TAGS = ['developer'];
 /** Where app.ts mounts this plugin; CORS preflight stays inside it. */
@@ -41,7 +42,7 @@ const toWire = (k: ApiKeySummary) => ({
 
 /**
  * A developer's API keys, managed with a player token of their wallet (spec 5.1): creating the
- * first key creates the developer account. Mounted at /developer.
+ * first key creates the developer account. Mounted at /developer, with the portal's game routes.
  */
 export async function developerPlugin(app: FastifyInstance): Promise<void> {
   const { arcade, config } = app;
@@ -51,7 +52,7 @@ export async function developerPlugin(app: FastifyInstance): Promise<void> {
     // The developer portal runs on a web origin; only the configured ones may call from a page.
     await app.register(cors, {
       origin: [...config.webOrigins],
-      methods: ['GET', 'POST', 'DELETE'],
+      methods: ['GET', 'POST', 'PATCH', 'DELETE'],
       allowedHeaders: ['authorization', 'content-type'],
       maxAge: 600,
     });
@@ -112,4 +113,6 @@ export async function developerPlugin(app: FastifyInstance): Promise<void> {
       return toWire(await revokeDeveloperApiKey(deps, playerId, request.params.prefix));
     },
   );
+
+  developerGameRoutes(app, { authenticate: (request) => players.authenticate(request) });
 }

@@ -33,6 +33,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   last_live_leaderboard: 409,
   client_not_found: 404,
   client_revoked: 409,
+  cover_not_found: 404,
   invalid_amount: 400,
   insufficient_funds: 402,
   play_already_scored: 409,

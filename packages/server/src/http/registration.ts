@@ -3,12 +3,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ScoreDisplay } from '@coinop/core';
 import { API_KEY_HEADER, apiKeyOf, requireApiKey } from '../auth/api-key.js';
-import { coverPolicy, createCoverCheck, type CoverCheck } from '../services/cover.js';
+import type { CoverCheck } from '../services/cover.js';
 import {
   GAME_FIELD_LIMITS,
   registerGame,
+  registrationDeps,
   updateDeveloperGame,
-  type RegistrationDeps,
 } from '../services/registration.js';
 import { ApiTags, Security } from './openapi.js';
 import { GameSchema } from './schemas.js';
@@ -21,23 +21,23 @@ export interface RegistrationPluginOptions {
 
 const TAGS = [ApiTags.registration];
 
-const ScoreDisplaySchema = Type.Unsafe<ScoreDisplay>({
+export const ScoreDisplaySchema = Type.Unsafe<ScoreDisplay>({
   type: 'string',
   enum: ['NORMAL', 'REVERSE'],
   description: 'NORMAL: a higher score is better; REVERSE: a lower score is better.',
 });
 
-const text = (max: number, description: string, minLength = 0) =>
+export const text = (max: number, description: string, minLength = 0) =>
   Type.String({ minLength, maxLength: max, description });
 
-const coverUrl = text(
+export const coverUrl = text(
   GAME_FIELD_LIMITS.url,
   'Absolute http(s) URL of the cover image, which must be a 1920x1080 PNG, JPEG, GIF, WebP or ' +
     'AVIF image. The arcade fetches it (bounded time and size; loopback and private addresses ' +
     'refused unless the operator allows them).',
   1,
 );
-const mutableFields = {
+export const mutableFields = {
   description: text(GAME_FIELD_LIMITS.description, 'Short description.', 1),
   prodDomain: text(
     GAME_FIELD_LIMITS.prodDomain,
@@ -98,18 +98,9 @@ export async function registrationPlugin(
   app: FastifyInstance,
   options: RegistrationPluginOptions = {},
 ): Promise<void> {
-  const { arcade, config } = app;
+  const { arcade } = app;
   requireApiKey(app, arcade.db);
-  const deps: RegistrationDeps = {
-    db: arcade.db,
-    clock: arcade.clock,
-    ids: arcade.ids,
-    arcadeId: arcade.record.id,
-    defaultTiers: config.defaultTiers,
-    defaultLeadersMax: config.defaultLeadersMax,
-    checkCover: options.checkCover ?? createCoverCheck(coverPolicy(config)),
-    onGameChanged: (gameId) => arcade.games.invalidate(gameId),
-  };
+  const deps = registrationDeps(arcade, options.checkCover);
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
 
   routes.post(

@@ -1,15 +1,16 @@
 import { CoinopError, type GameRef } from '@coinop/core';
 import type { Queryable } from '../store/db.js';
-import { loadGameRef } from '../store/games.js';
+import { loadGameRef, type LoadedGameRef } from '../store/games.js';
 
 /**
- * Immutable game metadata (owners' accounts, score display, tiers) for the play and score path,
- * read from memory instead of a query. Tiers are never changed once created, only added, so a
- * cached entry can only lack a tier another process added: `leaderboardOrReload` refreshes then.
+ * Game metadata (owners' accounts, score display, tiers) for the play and score path, read from
+ * memory instead of a query. Every write in this process that changes a game, its tiers or its
+ * clients calls `invalidate`; a cached entry lacking a tier another process added is refreshed
+ * by `getWithLeaderboard`.
  */
 export class GameCache {
   readonly #db: Queryable;
-  readonly #entries = new Map<string, Promise<GameRef | null>>();
+  readonly #entries = new Map<string, Promise<LoadedGameRef | null>>();
   readonly #maxEntries: number;
 
   constructor(db: Queryable, maxEntries = 10_000) {
@@ -17,8 +18,8 @@ export class GameCache {
     this.#maxEntries = maxEntries;
   }
 
-  /** The game, or a `game_not_found` error naming it. */
-  async get(gameId: string): Promise<GameRef> {
+  /** The game with its live tiers, or a `game_not_found` error naming it. */
+  async get(gameId: string): Promise<LoadedGameRef> {
     let entry = this.#entries.get(gameId);
     if (!entry) {
       if (this.#entries.size >= this.#maxEntries) this.#entries.clear();
@@ -37,10 +38,34 @@ export class GameCache {
     return game;
   }
 
-  /** The game, reloaded from storage if it does not (yet) list `leaderboardId`. */
+  /**
+   * The game, reloaded from storage if it does not (yet) know `leaderboardId`. A retired tier is
+   * listed among the leaderboards of the answer: its open plays still settle, its leaders stay
+   * readable.
+   */
   async getWithLeaderboard(gameId: string, leaderboardId: string): Promise<GameRef> {
+    const game = await this.#knowing(gameId, leaderboardId);
+    const retired = game.retiredLeaderboards.find((b) => b.id === leaderboardId);
+    return retired ? { ...game, leaderboards: [...game.leaderboards, retired] } : game;
+  }
+
+  /** The game for a new play on `leaderboardId`: 409 `leaderboard_retired` for a retired tier. */
+  async getForNewPlay(gameId: string, leaderboardId: string): Promise<GameRef> {
+    const game = await this.#knowing(gameId, leaderboardId);
+    if (game.retiredLeaderboards.some((b) => b.id === leaderboardId)) {
+      throw new CoinopError(
+        'leaderboard_retired',
+        `leaderboardId ${leaderboardId} is retired and takes no new plays; choose another tier`,
+        { details: { field: 'leaderboardId', leaderboardId, gameId } },
+      );
+    }
+    return game;
+  }
+
+  async #knowing(gameId: string, leaderboardId: string): Promise<LoadedGameRef> {
     const game = await this.get(gameId);
-    if (game.leaderboards.some((b) => b.id === leaderboardId)) return game;
+    const known = [...game.leaderboards, ...game.retiredLeaderboards];
+    if (known.some((b) => b.id === leaderboardId)) return game;
     this.invalidate(gameId);
     return this.get(gameId);
   }

@@ -18,7 +18,10 @@ import {
 } from '../store/games.js';
 import { topLeadersOfBoards } from '../store/leaders.js';
 import { toLeader } from './game-reads.js';
-import type { CoverCheck } from './cover.js';
+import { coverPolicy, createCoverCheck, type CoverCheck } from './cover.js';
+import { decodeCoverImage, storeUploadedCover, type CoverUpload } from './developer-covers.js';
+import { deleteCover } from '../store/developer-covers.js';
+import type { Arcade } from './arcade.js';
 
 /** Limits on what a developer may write into a game, in characters. */
 export const GAME_FIELD_LIMITS = {
@@ -35,7 +38,9 @@ export const GAME_FIELD_LIMITS = {
 export interface CreateGameInput {
   name: string;
   description: string;
-  coverUrl: string;
+  /** Exactly one of `coverUrl` (fetched and checked) and `coverImage` (an uploaded data URL). */
+  coverUrl?: string | undefined;
+  coverImage?: string | undefined;
   scoreDisplay: ScoreDisplay;
   prodDomain?: string | undefined;
   url?: string | undefined;
@@ -51,6 +56,7 @@ export interface CreateGameInput {
 export interface UpdateGameInput {
   description?: string | undefined;
   coverUrl?: string | undefined;
+  coverImage?: string | undefined;
   prodDomain?: string | undefined;
   url?: string | undefined;
   category?: string | undefined;
@@ -81,6 +87,27 @@ export interface RegistrationDeps {
   readonly checkCover: CoverCheck;
   /** Told after a game's row changed, so caches holding it drop it. */
   readonly onGameChanged: (gameId: string) => void;
+  /** The arcade's public web origin, for the URL of an uploaded cover; a path when unknown. */
+  readonly webOrigin?: string | undefined;
+}
+
+/** Registration wired to the arcade: its storage, config, cover check and caches. */
+export function registrationDeps(arcade: Arcade, checkCover?: CoverCheck): RegistrationDeps {
+  const { config } = arcade;
+  return {
+    db: arcade.db,
+    clock: arcade.clock,
+    ids: arcade.ids,
+    arcadeId: arcade.record.id,
+    defaultTiers: config.defaultTiers,
+    defaultLeadersMax: config.defaultLeadersMax,
+    checkCover: checkCover ?? createCoverCheck(coverPolicy(config)),
+    onGameChanged: (gameId) => {
+      arcade.games.invalidate(gameId);
+      arcade.reads.invalidate(gameId);
+    },
+    webOrigin: config.webOrigins[0],
+  };
 }
 
 /**
@@ -94,11 +121,12 @@ export async function registerGame(
   input: CreateGameInput,
 ): Promise<GameWithLeaderboards> {
   if (input.name.trim() === '') throw invalidField('name', 'must not be blank');
-  const coverUrl = httpUrl(input.coverUrl, 'coverUrl');
+  const cover = coverOf(input);
+  if (!cover) throw invalidField('coverUrl', 'is required (or coverImage, an uploaded image)');
   const url = input.url === undefined ? '' : httpUrl(input.url, 'url');
   const prodDomain = input.prodDomain === undefined ? null : domain(input.prodDomain);
   // Outside the transaction: a slow image host must not hold a database connection.
-  await deps.checkCover(coverUrl);
+  if (cover.url !== undefined) await deps.checkCover(cover.url);
 
   const tiers = deps.defaultTiers.map((t) => ({
     name: t.name,
@@ -119,14 +147,21 @@ export async function registerGame(
         developerInfo: input.developerInfo ?? '',
         tagLine: input.tagLine ?? '',
         url,
-        coverUrl,
+        coverUrl: cover.url ?? '',
         scoreDisplay: input.scoreDisplay,
         prodDomain,
       },
       tiers,
     );
+    const stored = cover.upload
+      ? await storeUploadedCover(tx, deps.clock, deps.webOrigin, game.id, cover.upload)
+      : game;
     // A new game has no scores yet, so no leaders to look up.
-    return { game, leaderboards: await leaderboardsOf(tx, game.id), leadersByBoard: new Map() };
+    return {
+      game: stored,
+      leaderboards: await leaderboardsOf(tx, game.id),
+      leadersByBoard: new Map(),
+    };
   });
 }
 
@@ -146,7 +181,8 @@ export async function updateDeveloperGame(
   if (input.tagLine !== undefined) update.tagLine = input.tagLine;
   if (input.developerInfo !== undefined) update.developerInfo = input.developerInfo;
   if (input.url !== undefined) update.url = httpUrl(input.url, 'url');
-  if (input.coverUrl !== undefined) update.coverUrl = httpUrl(input.coverUrl, 'coverUrl');
+  const cover = coverOf(input);
+  if (cover?.url !== undefined) update.coverUrl = cover.url;
   if (input.prodDomain !== undefined) update.prodDomain = domain(input.prodDomain);
 
   const existing = await findGame(deps.db, gameId);
@@ -162,13 +198,21 @@ export async function updateDeveloperGame(
       });
     }
   }
-  if (Object.keys(update).length === 0) {
+  if (Object.keys(update).length === 0 && !cover) {
     throw invalidField('body', 'must name at least one field to change');
   }
   if (update.coverUrl !== undefined) await deps.checkCover(update.coverUrl);
 
-  const game = await updateGame(deps.db, deps.clock, gameId, update);
-  if (!game) throw new Error(`game ${gameId} vanished during its update`);
+  const game = await deps.db.transaction(async (tx) => {
+    const updated = await updateGame(tx, deps.clock, gameId, update);
+    if (!updated) throw new Error(`game ${gameId} vanished during its update`);
+    if (cover?.upload) {
+      return storeUploadedCover(tx, deps.clock, deps.webOrigin, gameId, cover.upload);
+    }
+    // A cover URL replaces an uploaded cover, which nothing points at any more.
+    if (cover?.url !== undefined) await deleteCover(tx, gameId);
+    return updated;
+  });
   deps.onGameChanged(gameId);
   const leaderboards = await leaderboardsOf(deps.db, gameId);
   const leadersByBoard = new Map<string, readonly Leader[]>();
@@ -182,6 +226,22 @@ async function leaderboardsOf(q: Queryable, gameId: string): Promise<readonly Le
   const ref = await loadGameRef(q, gameId);
   if (!ref) throw new Error(`game ${gameId} has no row`);
   return ref.leaderboards;
+}
+
+/**
+ * The cover a request gives: a checked-form URL (fetched later) or a decoded, checked upload;
+ * null when it gives none. Both at once is refused.
+ */
+function coverOf(input: {
+  coverUrl?: string | undefined;
+  coverImage?: string | undefined;
+}): { url?: string; upload?: CoverUpload } | null {
+  if (input.coverUrl !== undefined && input.coverImage !== undefined) {
+    throw invalidField('coverImage', 'cannot be given with coverUrl: send one or the other');
+  }
+  if (input.coverUrl !== undefined) return { url: httpUrl(input.coverUrl, 'coverUrl') };
+  if (input.coverImage !== undefined) return { upload: decodeCoverImage(input.coverImage) };
+  return null;
 }
 
 function invalidField(field: string, why: string): CoinopError {

@@ -146,6 +146,19 @@ export async function findGame(q: Queryable, id: string): Promise<GameRecord | n
   return rows[0] ? toGame(rows[0]) : null;
 }
 
+/** A developer's games, newest first. */
+export async function findGamesOfDeveloper(
+  q: Queryable,
+  developerId: string,
+): Promise<GameRecord[]> {
+  const rows = await q.query<GameRow>(
+    `SELECT ${GAME_COLUMNS} FROM games WHERE developer_id = $1 ORDER BY created_at DESC, id DESC`,
+    [developerId],
+    'games_of_developer',
+  );
+  return rows.map(toGame);
+}
+
 export async function publishGame(
   q: Queryable,
   clock: Clock,
@@ -184,8 +197,17 @@ export async function insertLeaderboard(
   };
 }
 
+/**
+ * A game as the play path caches it: `leaderboards` are the live tiers (what players may open
+ * plays on and every read lists); retired tiers are kept apart, since their open plays still
+ * settle and their leaders stay readable.
+ */
+export interface LoadedGameRef extends GameRef {
+  readonly retiredLeaderboards: readonly Leaderboard[];
+}
+
 /** What the play and score path needs of a game, in one query; null when there is no such game. */
-export async function loadGameRef(q: Queryable, gameId: string): Promise<GameRef | null> {
+export async function loadGameRef(q: Queryable, gameId: string): Promise<LoadedGameRef | null> {
   const rows = await q.query<{
     id: string;
     arcade_id: string;
@@ -198,11 +220,13 @@ export async function loadGameRef(q: Queryable, gameId: string): Promise<GameRef
     lb_cost_units: bigint | null;
     lb_leaders_max: number | null;
     lb_position: number | null;
+    lb_retired: boolean | null;
   }>(
     `SELECT g.id, g.arcade_id, g.developer_id, d.account_id AS developer_account_id,
             a.account_id AS arcade_account_id, g.score_display,
             l.id AS lb_id, l.name AS lb_name, l.cost_units AS lb_cost_units,
-            l.leaders_max AS lb_leaders_max, l.position AS lb_position
+            l.leaders_max AS lb_leaders_max, l.position AS lb_position,
+            l.retired_at IS NOT NULL AS lb_retired
      FROM games g
      JOIN developers d ON d.id = g.developer_id
      JOIN arcades a ON a.id = g.arcade_id
@@ -215,9 +239,10 @@ export async function loadGameRef(q: Queryable, gameId: string): Promise<GameRef
   const first = rows[0];
   if (!first) return null;
   const leaderboards: Leaderboard[] = [];
+  const retiredLeaderboards: Leaderboard[] = [];
   for (const r of rows) {
     if (r.lb_id === null) continue;
-    leaderboards.push({
+    (r.lb_retired === true ? retiredLeaderboards : leaderboards).push({
       id: r.lb_id,
       gameId,
       name: r.lb_name ?? '',
@@ -234,6 +259,7 @@ export async function loadGameRef(q: Queryable, gameId: string): Promise<GameRef
     arcadeAccountId: first.arcade_account_id,
     scoreDisplay: first.score_display,
     leaderboards,
+    retiredLeaderboards,
   };
 }
 

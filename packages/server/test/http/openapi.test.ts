@@ -25,6 +25,7 @@ describe('OpenAPI document and reference page', () => {
       writeToken: expect.objectContaining({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }),
       apiKey: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'api-key' }),
       adminToken: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+      playerToken: expect.objectContaining({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }),
     });
     expect(doc.components.schemas.Problem.required).toContain('code');
     // The document describes the API, not itself or its reference page.

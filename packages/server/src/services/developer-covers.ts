@@ -1,0 +1,92 @@
+import { createHash } from 'node:crypto';
+import { CoinopError, type Clock } from '@coinop/core';
+import type { Queryable } from '../store/db.js';
+import { saveCover, type StoredCover } from '../store/developer-covers.js';
+import { updateGame, type GameRecord } from '../store/games.js';
+import { inspectCover } from './cover.js';
+
+/** Uploaded covers: at most this many bytes once decoded. */
+export const COVER_UPLOAD_MAX_BYTES = 2 * 1024 * 1024;
+/** The longest `coverImage` data URL that can decode within the limit (base64 is 4/3). */
+export const COVER_UPLOAD_MAX_CHARS = Math.ceil(COVER_UPLOAD_MAX_BYTES / 3) * 4 + 32;
+
+/** A checked cover upload, ready to store. */
+export type CoverUpload = Omit<StoredCover, 'gameId' | 'updatedAt'>;
+
+const DATA_URL = /^data:(image\/png|image\/jpeg);base64,([A-Za-z0-9+/]*={0,2})$/;
+const UPLOAD_TYPES = new Map([
+  ['png', 'image/png'],
+  ['jpg', 'image/jpeg'],
+] as const);
+
+/**
+ * Decodes a `coverImage` data URL and checks it like a `coverUrl` (a 1920×1080 image), but only
+ * PNG and JPEG. Errors name the field `coverImage`.
+ */
+export function decodeCoverImage(dataUrl: string): CoverUpload {
+  const match = DATA_URL.exec(dataUrl);
+  if (!match?.[2]) {
+    throw new CoinopError(
+      'validation_failed',
+      'coverImage must be a data:image/png;base64,… or data:image/jpeg;base64,… URL',
+      { details: { field: 'coverImage' } },
+    );
+  }
+  const bytes = Buffer.from(match[2], 'base64');
+  if (bytes.length > COVER_UPLOAD_MAX_BYTES) {
+    throw new CoinopError(
+      'validation_failed',
+      `coverImage must be at most ${COVER_UPLOAD_MAX_BYTES} bytes, got ${bytes.length}`,
+      { details: { field: 'coverImage', bytes: bytes.length } },
+    );
+  }
+  const image = asCoverImageField(() => inspectCover(bytes));
+  const contentType = UPLOAD_TYPES.get(image.type as 'png' | 'jpg');
+  if (!contentType) {
+    throw new CoinopError(
+      'cover_not_image',
+      `coverImage must be a PNG or JPEG image, found ${image.type}`,
+      { details: { field: 'coverImage', type: image.type } },
+    );
+  }
+  const etag = `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 22)}"`;
+  return { contentType, bytes, width: image.width, height: image.height, etag };
+}
+
+/** Where an uploaded cover is served; the version query changes with the image, for caches. */
+export function uploadedCoverUrl(
+  webOrigin: string | undefined,
+  gameId: string,
+  etag: string,
+): string {
+  const path = `/api/catalog/games/${gameId}/cover?v=${etag.replace(/"/g, '')}`;
+  return webOrigin === undefined ? path : `${webOrigin}${path}`;
+}
+
+/** Stores the upload as the game's cover and points the game's `coverUrl` at it. */
+export async function storeUploadedCover(
+  tx: Queryable,
+  clock: Clock,
+  webOrigin: string | undefined,
+  gameId: string,
+  upload: CoverUpload,
+): Promise<GameRecord> {
+  await saveCover(tx, clock, { gameId, ...upload });
+  const coverUrl = uploadedCoverUrl(webOrigin, gameId, upload.etag);
+  const game = await updateGame(tx, clock, gameId, { coverUrl });
+  if (!game) throw new Error(`game ${gameId} vanished while its cover was stored`);
+  return game;
+}
+
+/** Runs a cover check, reporting its failures against `coverImage` instead of `coverUrl`. */
+function asCoverImageField<T>(check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    if (!(error instanceof CoinopError)) throw error;
+    throw new CoinopError(error.code, error.message.replace(/^coverUrl\b/, 'coverImage'), {
+      details: { ...error.details, field: 'coverImage' },
+      cause: error,
+    });
+  }
+}

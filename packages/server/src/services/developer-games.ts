@@ -1,0 +1,274 @@
+import { CoinopError, wholeHstToUnits } from '@coinop/core';
+import type { DeveloperRecord } from '../store/parties.js';
+import { ensureDeveloper } from '../store/parties.js';
+import { findDeveloperByWallet } from '../store/signin-api-keys.js';
+import { findGame, findGamesOfDeveloper, type GameRecord } from '../store/games.js';
+import {
+  clientsOf,
+  countLiveTiers,
+  findClient,
+  findTier,
+  gameStats,
+  liveTiersOf,
+  lockGameRow,
+  retireTier,
+  revokeClient,
+  rotateClientSecret,
+  updateTier,
+  type GameClientSummary,
+  type GameStatsRecord,
+  type TierRecord,
+} from '../store/developer-games.js';
+import { walletOf } from '../signin/developer-keys.js';
+import { addLeaderboard, createClient } from './admin.js';
+import type { Arcade } from './arcade.js';
+import type { CoverCheck } from './cover.js';
+import {
+  registerGame,
+  registrationDeps,
+  updateDeveloperGame,
+  type CreateGameInput,
+  type RegistrationDeps,
+  type UpdateGameInput,
+} from './registration.js';
+
+/** A developer's game as the portal shows it: live tiers and every client. */
+export interface DeveloperGameView {
+  readonly game: GameRecord;
+  readonly tiers: readonly TierRecord[];
+  readonly clients: readonly GameClientSummary[];
+}
+
+export interface NewClient {
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly createdAt: Date;
+}
+
+/**
+ * The developer portal's use cases (issue 5): a wallet's developer manages their own games,
+ * tiers and game-server clients, and reads their stats. Another developer's game is answered as
+ * not found, so ids of games cannot be probed. Every write drops the game from the caches.
+ */
+export class DeveloperPortal {
+  readonly #arcade: Arcade;
+  readonly #registration: RegistrationDeps;
+
+  constructor(arcade: Arcade, checkCover?: CoverCheck) {
+    this.#arcade = arcade;
+    this.#registration = registrationDeps(arcade, checkCover);
+  }
+
+  /** The developer of the player's wallet, created on first use as API keys do. */
+  async developerOf(playerId: string): Promise<DeveloperRecord> {
+    const { db, clock, ids } = this.#arcade;
+    const wallet = await walletOf(db, playerId);
+    return (await findDeveloperByWallet(db, wallet)) ?? ensureDeveloper(db, clock, ids, wallet);
+  }
+
+  async listGames(developer: DeveloperRecord): Promise<DeveloperGameView[]> {
+    return this.#views(await findGamesOfDeveloper(this.#arcade.db, developer.id));
+  }
+
+  async getGame(developer: DeveloperRecord, gameId: string): Promise<DeveloperGameView> {
+    return this.#view(await this.#ownGame(developer, gameId));
+  }
+
+  async createGame(developer: DeveloperRecord, input: CreateGameInput): Promise<DeveloperGameView> {
+    const { game } = await registerGame(this.#registration, developer.id, input);
+    return this.#view(game);
+  }
+
+  async updateGame(
+    developer: DeveloperRecord,
+    gameId: string,
+    input: UpdateGameInput,
+  ): Promise<DeveloperGameView> {
+    const { game } = await updateDeveloperGame(this.#registration, developer.id, gameId, input);
+    return this.#view(game);
+  }
+
+  async addTier(
+    developer: DeveloperRecord,
+    gameId: string,
+    input: { name: string; cost: number; leadersMax?: number | undefined },
+  ): Promise<TierRecord> {
+    await this.#ownGame(developer, gameId);
+    const { id } = await addLeaderboard(this.#arcade, {
+      gameId,
+      name: input.name,
+      costHst: input.cost,
+      leadersMax: input.leadersMax,
+    });
+    this.#changed(gameId);
+    return this.#tier(gameId, id);
+  }
+
+  /** A new name or cost; plays already open settle at the cost they locked. */
+  async updateTier(
+    developer: DeveloperRecord,
+    gameId: string,
+    leaderboardId: string,
+    input: { name?: string | undefined; cost?: number | undefined },
+  ): Promise<TierRecord> {
+    await this.#ownGame(developer, gameId);
+    const tier = await this.#arcade.db.transaction(async (tx) => {
+      const found = await findTier(tx, gameId, leaderboardId, true);
+      if (!found) throw tierNotFound(gameId, leaderboardId);
+      if (found.retiredAt !== null) throw tierRetired(gameId, leaderboardId);
+      return updateTier(tx, leaderboardId, {
+        name: input.name,
+        costUnits: input.cost === undefined ? undefined : wholeHstToUnits(input.cost),
+      });
+    });
+    this.#changed(gameId);
+    return tier;
+  }
+
+  /**
+   * Retires a tier: no new plays, while its open plays still settle and its leaders stay
+   * readable. The game's last live tier stays. Retiring again changes nothing.
+   */
+  async retireTier(
+    developer: DeveloperRecord,
+    gameId: string,
+    leaderboardId: string,
+  ): Promise<{ id: string; retired: true }> {
+    await this.#ownGame(developer, gameId);
+    await this.#arcade.db.transaction(async (tx) => {
+      // Two retirements at once must not leave the game without a tier.
+      await lockGameRow(tx, gameId);
+      const tier = await findTier(tx, gameId, leaderboardId);
+      if (!tier) throw tierNotFound(gameId, leaderboardId);
+      if (tier.retiredAt !== null) return;
+      if ((await countLiveTiers(tx, gameId)) <= 1) {
+        throw new CoinopError(
+          'last_live_leaderboard',
+          `leaderboard ${leaderboardId} is the last live tier of game ${gameId}; add another ` +
+            'tier before retiring it',
+          { details: { leaderboardId, gameId } },
+        );
+      }
+      await retireTier(tx, this.#arcade.clock, leaderboardId);
+    });
+    this.#changed(gameId);
+    return { id: leaderboardId, retired: true };
+  }
+
+  async createClient(developer: DeveloperRecord, gameId: string): Promise<NewClient> {
+    await this.#ownGame(developer, gameId);
+    const { clientId, clientSecret } = await createClient(this.#arcade, gameId);
+    this.#changed(gameId);
+    const summary = await this.#client(gameId, clientId);
+    return { clientId, clientSecret, createdAt: summary.createdAt };
+  }
+
+  /** A new secret for the client; the old one fails `POST /oauth/writetoken` at once. */
+  async rotateClient(
+    developer: DeveloperRecord,
+    gameId: string,
+    clientId: string,
+  ): Promise<NewClient> {
+    await this.#ownGame(developer, gameId);
+    const rotated = await rotateClientSecret(this.#arcade.db, this.#arcade.clock, gameId, clientId);
+    if (!rotated) {
+      const existing = await this.#client(gameId, clientId);
+      throw new CoinopError(
+        'client_revoked',
+        `client ${existing.clientId} was revoked; create a new client instead`,
+        { details: { clientId, gameId } },
+      );
+    }
+    this.#changed(gameId);
+    return {
+      clientId: rotated.clientId,
+      clientSecret: rotated.clientSecret,
+      createdAt: rotated.createdAt,
+    };
+  }
+
+  async revokeClient(
+    developer: DeveloperRecord,
+    gameId: string,
+    clientId: string,
+  ): Promise<GameClientSummary> {
+    await this.#ownGame(developer, gameId);
+    const revoked = await revokeClient(this.#arcade.db, this.#arcade.clock, gameId, clientId);
+    if (!revoked) throw clientNotFound(gameId, clientId);
+    this.#changed(gameId);
+    return revoked;
+  }
+
+  async stats(developer: DeveloperRecord, gameId: string): Promise<GameStatsRecord> {
+    await this.#ownGame(developer, gameId);
+    return gameStats(this.#arcade.db, gameId, developer.accountId);
+  }
+
+  async #ownGame(developer: DeveloperRecord, gameId: string): Promise<GameRecord> {
+    const game = await findGame(this.#arcade.db, gameId);
+    if (!game || game.developerId !== developer.id) {
+      throw new CoinopError('game_not_found', `game ${gameId} does not exist`, {
+        details: { gameId },
+      });
+    }
+    return game;
+  }
+
+  async #view(game: GameRecord): Promise<DeveloperGameView> {
+    const [view] = await this.#views([game]);
+    if (!view) throw new Error(`game ${game.id} has no view`);
+    return view;
+  }
+
+  /** Tiers and clients of any number of games in two queries. */
+  async #views(games: readonly GameRecord[]): Promise<DeveloperGameView[]> {
+    const ids = games.map((g) => g.id);
+    const [tiers, clients] = await Promise.all([
+      liveTiersOf(this.#arcade.db, ids),
+      clientsOf(this.#arcade.db, ids),
+    ]);
+    return games.map((game) => ({
+      game,
+      tiers: tiers.get(game.id) ?? [],
+      clients: clients.get(game.id) ?? [],
+    }));
+  }
+
+  async #tier(gameId: string, leaderboardId: string): Promise<TierRecord> {
+    const tier = await findTier(this.#arcade.db, gameId, leaderboardId);
+    if (!tier) throw tierNotFound(gameId, leaderboardId);
+    return tier;
+  }
+
+  async #client(gameId: string, clientId: string): Promise<GameClientSummary> {
+    const client = await findClient(this.#arcade.db, gameId, clientId);
+    if (!client) throw clientNotFound(gameId, clientId);
+    return client;
+  }
+
+  #changed(gameId: string): void {
+    this.#registration.onGameChanged(gameId);
+  }
+}
+
+function tierNotFound(gameId: string, leaderboardId: string): CoinopError {
+  return new CoinopError(
+    'leaderboard_not_found',
+    `game ${gameId} has no leaderboard ${leaderboardId}`,
+    { details: { leaderboardId, gameId } },
+  );
+}
+
+function tierRetired(gameId: string, leaderboardId: string): CoinopError {
+  return new CoinopError(
+    'leaderboard_retired',
+    `leaderboard ${leaderboardId} of game ${gameId} is retired and cannot change`,
+    { details: { leaderboardId, gameId } },
+  );
+}
+
+function clientNotFound(gameId: string, clientId: string): CoinopError {
+  return new CoinopError('client_not_found', `game ${gameId} has no client ${clientId}`, {
+    details: { clientId, gameId },
+  });
+}

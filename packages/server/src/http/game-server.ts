@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { CoinopError, unitsToHstNumber } from '@coinop/core';
 import type { WriteTokenClaims } from '../auth/write-token.js';
-import { toLeader, type GameView } from '../services/game-reads.js';
+import type { GameView } from '../services/game-reads.js';
 import type { GameWire } from './schemas.js';
 import { ApiTags, Security } from './openapi.js';
 import { GameSchema, LeaderSchema, PlaySchema, ScoreResultSchema, Uuid } from './schemas.js';
@@ -217,11 +217,7 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
           idempotencyKey: request.headers['idempotency-key'] ?? null,
         });
         arcade.reads.invalidate(gameId);
-        const leaders =
-          outcome.leaders === null
-            ? await arcade.reads.leaders(gameId, outcome.leaderboardId)
-            : outcome.leaders.map(toLeader);
-        return scoreToWire(outcome.score, leaders);
+        return scoreToWire(outcome.score, await arcade.reads.leadersAfterScore(gameId, outcome));
       },
     );
 

@@ -4,7 +4,6 @@ import { Type } from '@sinclair/typebox';
 import { parseHst, unitsToHstNumber } from '@coinop/core';
 import { APPROVAL_NONCE_MAX_LENGTH } from '@coinop/protocol';
 import { PlayerArcade } from '../services/player-arcade.js';
-import { toLeader } from '../services/game-reads.js';
 import { playerTokenServices } from '../signin/signin.js';
 import { walletVerifier } from '../signin/wallet-signature.js';
 import { ApiTags, Security } from './openapi.js';
@@ -166,11 +165,7 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
       const { playerId } = await players.authenticate(request);
       const { gameId } = request.params;
       const outcome = await service.submitScore(playerId, { gameId, ...request.body });
-      const leaders =
-        outcome.leaders === null
-          ? await arcade.reads.leaders(gameId, outcome.leaderboardId)
-          : outcome.leaders.map(toLeader);
-      return scoreToWire(outcome.score, leaders);
+      return scoreToWire(outcome.score, await arcade.reads.leadersAfterScore(gameId, outcome));
     },
   );
 

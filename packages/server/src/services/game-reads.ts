@@ -99,6 +99,16 @@ export class GameReads {
     return (await topLeaders(this.#db, board.id, board.leadersMax)).map(toLeader);
   }
 
+  /** The leaders a score answers with: those it computed, or read afresh for a replayed score. */
+  async leadersAfterScore(
+    gameId: string,
+    outcome: { leaderboardId: string; leaders: readonly LeaderRow[] | null },
+  ): Promise<Leader[]> {
+    return outcome.leaders === null
+      ? this.leaders(gameId, outcome.leaderboardId)
+      : outcome.leaders.map(toLeader);
+  }
+
   async play(gameId: string, playId: string): Promise<StoredPlay> {
     const play = await findPlay(this.#db, gameId, playId);
     if (!play) throw notFound('play_not_found', `play ${playId} does not exist in game ${gameId}`);

@@ -1,7 +1,15 @@
 import { CoinopError, unitsToHstNumber, wholeHstToUnits } from '@coinop/core';
 import { v5 as uuidv5 } from 'uuid';
 import { countGameClients, findGameIdByName } from '../store/admin.js';
-import { insertGame, loadGameRef } from '../store/games.js';
+import type { Queryable } from '../store/db.js';
+import {
+  findGame,
+  insertGame,
+  loadGameRef,
+  updateGame,
+  type GameUpdate,
+  type NewGame,
+} from '../store/games.js';
 import {
   createGameClient,
   createPlayer,
@@ -13,13 +21,18 @@ import type { Arcade } from './arcade.js';
 import { accountBalance, mintHst, publish } from './admin.js';
 
 /**
- * The demo arcade of `coinop serve --demo`: a developer, a published game with the default tiers,
- * a client for its server, and two funded players. Every step finds what an earlier start made,
- * so seeding on every start changes nothing after the first.
+ * The demo arcade of `coinop serve --demo`: a developer, the two example games of `examples/`
+ * (published, with the default tiers), a client for the reaction game's server, and two funded
+ * players. Every step finds what an earlier start made, so seeding on every start changes nothing
+ * after the first.
  */
 
 export const DEMO_DEVELOPER_WALLET = '0x000000000000000000000000000000000000dEaD';
 export const DEMO_GAME_NAME = 'Demo Reaction';
+export const HIGH_LOW_GAME_NAME = 'High-Low';
+/** Where `npm start` serves the examples (`examples/reaction`, `examples/high-low`). */
+export const REACTION_EXAMPLE_URL = 'http://127.0.0.1:8090/';
+export const HIGH_LOW_EXAMPLE_URL = 'http://127.0.0.1:8091/';
 export const DEMO_PLAYERS = [
   { wallet: '0x000000000000000000000000000000000000d001', name: 'Demo Player One' },
   { wallet: '0x000000000000000000000000000000000000d002', name: 'Demo Player Two' },
@@ -31,9 +44,36 @@ const DEMO_NAMESPACE = '5b0f6a53-3c1e-4d7e-9a4b-2f8c1d6e7a90';
 // Any fixed number: serialises demo seeding when several processes start together.
 const DEMO_SEED_LOCK_ID = 7_311_006;
 
+type DemoGame = Omit<NewGame, 'developerId' | 'prodDomain' | 'developerInfo'>;
+
+const REACTION_GAME: DemoGame = {
+  name: DEMO_GAME_NAME,
+  description: 'Click the moment the screen turns green. The fastest reaction wins.',
+  category: 'Arcade',
+  tagLine: 'How fast are you?',
+  url: REACTION_EXAMPLE_URL,
+  coverUrl: `${REACTION_EXAMPLE_URL}cover.png`,
+  scoreDisplay: 'REVERSE',
+};
+
+const HIGH_LOW_GAME: DemoGame = {
+  name: HIGH_LOW_GAME_NAME,
+  description:
+    'Guess whether the next card is higher or lower. The game server deals and keeps the ' +
+    'score; play it from a terminal.',
+  category: 'Cards',
+  tagLine: 'Call the next card',
+  url: HIGH_LOW_EXAMPLE_URL,
+  coverUrl: `${HIGH_LOW_EXAMPLE_URL}cover.png`,
+  scoreDisplay: 'NORMAL',
+};
+
 export interface DemoSeed {
   readonly developerId: string;
+  /** The reaction example ("Demo Reaction"). */
   readonly gameId: string;
+  /** The high-low example; its server makes its own client through the admin API. */
+  readonly highLowGameId: string;
   /** Present only on the start that created the client: the secret is never stored in clear. */
   readonly client: { clientId: string; clientSecret: string } | null;
   readonly players: readonly { id: string; name: string; wallet: string; balance: number }[];
@@ -49,43 +89,23 @@ export async function seedDemo(arcade: Arcade): Promise<DemoSeed> {
     DEMO_DEVELOPER_WALLET,
   );
 
-  const { gameId, client } = await arcade.db.transaction(async (tx) => {
+  const { gameId, highLowGameId, client } = await arcade.db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [DEMO_SEED_LOCK_ID]);
-    let id = await findGameIdByName(tx, developer.id, DEMO_GAME_NAME);
-    if (id === null) {
-      const game = await insertGame(
-        tx,
-        arcade.clock,
-        arcade.ids,
-        arcade.record.id,
-        {
-          developerId: developer.id,
-          name: DEMO_GAME_NAME,
-          description: 'Click the moment the screen turns green. The fastest reaction wins.',
-          category: 'Arcade',
-          developerInfo: 'The coinop demo developer',
-          tagLine: 'How fast are you?',
-          url: '',
-          coverUrl: '',
-          scoreDisplay: 'REVERSE',
-          prodDomain: null,
-        },
-        arcade.config.defaultTiers.map((tier) => ({
-          name: tier.name,
-          costUnits: wholeHstToUnits(tier.costHst),
-          leadersMax: arcade.config.defaultLeadersMax,
-        })),
-      );
-      id = game.id;
-    }
+    const id = await ensureGame(tx, arcade, developer.id, REACTION_GAME);
+    const highLowId = await ensureGame(tx, arcade, developer.id, HIGH_LOW_GAME);
     // Made in the same locked transaction as the game, so two starts never make two clients.
     const hasClient = (await countGameClients(tx, id)) > 0;
     return {
       gameId: id,
+      highLowGameId: highLowId,
       client: hasClient ? null : await createGameClient(tx, arcade.clock, id),
     };
   });
-  await publish(arcade, gameId);
+  for (const id of [gameId, highLowGameId]) {
+    arcade.games.invalidate(id);
+    arcade.reads.invalidate(id);
+    await publish(arcade, id);
+  }
 
   const players = [];
   for (const demo of DEMO_PLAYERS) {
@@ -99,23 +119,63 @@ export async function seedDemo(arcade: Arcade): Promise<DemoSeed> {
     players.push({ id: player.id, name: player.name, wallet: demo.wallet, balance });
   }
 
-  const game = await loadGameRef(arcade.db, gameId);
-  const tiers = (game?.leaderboards ?? [])
-    .map((b) => `${b.name} ${unitsToHstNumber(b.costUnits)} HST (${b.id})`)
-    .join(', ');
   const lines = [
     `arcade ${arcade.record.id}`,
     `developer ${developer.id} (wallet ${DEMO_DEVELOPER_WALLET})`,
-    `game "${DEMO_GAME_NAME}" ${gameId}, published; leaderboards: ${tiers}`,
+    await gameLine(arcade, gameId, REACTION_GAME),
     ...(client
       ? [
           `client id ${client.clientId}`,
           `client secret ${client.clientSecret} (shown this once; save it now)`,
         ]
       : [`client already issued; for another: coinop admin client create --game ${gameId}`]),
+    await gameLine(arcade, highLowGameId, HIGH_LOW_GAME),
+    `high-low: COINOP_GAME_ID=${highLowGameId} (its server makes its own client unless given one)`,
     ...players.map((p) => `player "${p.name}" ${p.id} (wallet ${p.wallet}), ${p.balance} HST`),
   ];
-  return { developerId: developer.id, gameId, client: client, players, lines };
+  return { developerId: developer.id, gameId, highLowGameId, client, players, lines };
+}
+
+/**
+ * Finds the developer's game by name or registers it. A game an older seed made without a URL
+ * or cover gets the example's; one that has its own keeps it.
+ */
+async function ensureGame(
+  tx: Queryable,
+  arcade: Arcade,
+  developerId: string,
+  game: DemoGame,
+): Promise<string> {
+  const id = await findGameIdByName(tx, developerId, game.name);
+  if (id === null) {
+    const record = await insertGame(
+      tx,
+      arcade.clock,
+      arcade.ids,
+      arcade.record.id,
+      { ...game, developerId, developerInfo: 'The coinop demo developer', prodDomain: null },
+      arcade.config.defaultTiers.map((tier) => ({
+        name: tier.name,
+        costUnits: wholeHstToUnits(tier.costHst),
+        leadersMax: arcade.config.defaultLeadersMax,
+      })),
+    );
+    return record.id;
+  }
+  const found = await findGame(tx, id);
+  const update: GameUpdate = {};
+  if (found?.url === '') update.url = game.url;
+  if (found?.coverUrl === '') update.coverUrl = game.coverUrl;
+  if (Object.keys(update).length > 0) await updateGame(tx, arcade.clock, id, update);
+  return id;
+}
+
+async function gameLine(arcade: Arcade, gameId: string, game: DemoGame): Promise<string> {
+  const ref = await loadGameRef(arcade.db, gameId);
+  const tiers = (ref?.leaderboards ?? [])
+    .map((b) => `${b.name} ${unitsToHstNumber(b.costUnits)} HST (${b.id})`)
+    .join(', ');
+  return `game "${game.name}" ${gameId} at ${game.url}, published; leaderboards: ${tiers}`;
 }
 
 async function findOrCreatePlayer(

@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  DEMO_GAME_NAME,
+  HIGH_LOW_EXAMPLE_URL,
+  HIGH_LOW_GAME_NAME,
+  REACTION_EXAMPLE_URL,
+  seedDemo,
+} from '../../src/services/demo-seed.js';
+import { findGame, updateGame } from '../../src/store/games.js';
+import { buildTestApi, type TestApi } from '../fixtures/app.js';
+import { storeVariants } from '../fixtures/db.js';
+
+describe.each(storeVariants())('the demo seed on %s', (variant) => {
+  let t: TestApi;
+
+  beforeAll(async () => {
+    t = await buildTestApi(variant);
+  });
+  afterAll(() => t?.close());
+
+  it('registers both example games, published, with their URLs, covers and default tiers', async () => {
+    const seed = await seedDemo(t.app.arcade);
+    const reaction = await findGame(t.db, seed.gameId);
+    const highLow = await findGame(t.db, seed.highLowGameId);
+    expect(reaction).toMatchObject({
+      name: DEMO_GAME_NAME,
+      url: REACTION_EXAMPLE_URL,
+      coverUrl: 'http://127.0.0.1:8090/cover.png',
+      scoreDisplay: 'REVERSE',
+      category: 'Arcade',
+    });
+    expect(highLow).toMatchObject({
+      name: HIGH_LOW_GAME_NAME,
+      url: HIGH_LOW_EXAMPLE_URL,
+      coverUrl: 'http://127.0.0.1:8091/cover.png',
+      scoreDisplay: 'NORMAL',
+      category: 'Cards',
+      tagLine: 'Call the next card',
+    });
+    expect(reaction?.publishedAt).not.toBeNull();
+    expect(highLow?.publishedAt).not.toBeNull();
+    const tiers = await t.db.query<{ name: string; game_id: string }>(
+      'SELECT name, game_id FROM leaderboards WHERE game_id = $1 ORDER BY cost_units',
+      [seed.highLowGameId],
+    );
+    expect(tiers.map((r) => r.name)).toEqual(['Practice', 'High stakes']);
+    expect(seed.client?.clientSecret).toMatch(/^csec_/);
+    expect(seed.lines).toContain(
+      `high-low: COINOP_GAME_ID=${seed.highLowGameId} (its server makes its own client unless given one)`,
+    );
+    expect(seed.lines.filter((l) => l.startsWith('game '))).toEqual([
+      expect.stringMatching(
+        new RegExp(`^game "Demo Reaction" ${seed.gameId} at http://127.0.0.1:8090/, published; `),
+      ),
+      expect.stringMatching(
+        new RegExp(`^game "High-Low" ${seed.highLowGameId} at http://127.0.0.1:8091/, published; `),
+      ),
+    ]);
+  });
+
+  it('changes nothing when run again, and keeps a URL someone set', async () => {
+    const [games] = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM games');
+    const first = await seedDemo(t.app.arcade);
+    await updateGame(t.db, t.clock, first.gameId, { url: 'http://127.0.0.1:9999/' });
+    const again = await seedDemo(t.app.arcade);
+    expect(again.gameId).toBe(first.gameId);
+    expect(again.highLowGameId).toBe(first.highLowGameId);
+    expect(again.client).toBeNull();
+    expect(again.players.map((p) => p.balance)).toEqual([1000, 1000]);
+    const [after] = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM games');
+    expect(after?.n).toBe(games?.n);
+    expect((await findGame(t.db, first.gameId))?.url).toBe('http://127.0.0.1:9999/');
+  });
+
+  it('gives a game an older seed made without a URL the example URL and cover', async () => {
+    const seed = await seedDemo(t.app.arcade);
+    await updateGame(t.db, t.clock, seed.highLowGameId, { url: '', coverUrl: '' });
+    await seedDemo(t.app.arcade);
+    expect(await findGame(t.db, seed.highLowGameId)).toMatchObject({
+      url: HIGH_LOW_EXAMPLE_URL,
+      coverUrl: 'http://127.0.0.1:8091/cover.png',
+    });
+  });
+});

@@ -1,0 +1,302 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, FrameLocator, Page } from 'playwright-core';
+import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { wholeHstToUnits } from '@coinop/core';
+import { testConfig } from '../../src/config.js';
+import { startServer, type RunningServer } from '../../src/main.js';
+import { uuidIds } from '../../src/ids.js';
+import { publish } from '../../src/services/admin.js';
+import { insertGame, updateGame } from '../../src/store/games.js';
+import { auditLedger, findAccount } from '../../src/store/ledger.js';
+import { ensureDeveloper } from '../../src/store/parties.js';
+import { WEB_DIST_DIR } from '../../src/web/app.js';
+import {
+  NO_CHROMIUM_REASON,
+  hasChromium,
+  launchChromium,
+  saveScreenshot,
+  seriousViolations,
+} from '../fixtures/browser.js';
+import { injectWallet } from '../fixtures/eip1193.js';
+
+/** The client-side example game (examples/reaction), started from its own module. */
+const REACTION_SERVER = new URL('../../../../examples/reaction/src/server.js', import.meta.url)
+  .href;
+interface ReactionServer {
+  url: string;
+  close(): Promise<void>;
+}
+type StartReaction = (options: {
+  port: number;
+  arcade: string;
+  gameId: string;
+}) => Promise<ReactionServer>;
+
+/**
+ * The whole client-side path, end to end: a player connects an EIP-1193 wallet (a real key),
+ * takes test HST, picks a tier, and plays the reaction example inside the arcade's iframe —
+ * approving the play, scoring, paying for the gold theme — while the ledger and the leaderboard
+ * move exactly as they should, and the rejected play and payment leave no records.
+ */
+describe.skipIf(!hasChromium)(
+  `the arcade hosting the reaction example in headless Chromium${hasChromium ? '' : ` (${NO_CHROMIUM_REASON})`}`,
+  () => {
+    let dataDir: string;
+    let server: RunningServer;
+    let reaction: ReactionServer;
+    let browser: Browser;
+    let gameId: string;
+    let developerAccountId: string;
+    let tiers: { id: string; name: string }[];
+
+    beforeAll(async () => {
+      if (!existsSync(join(WEB_DIST_DIR, 'index.html'))) {
+        execFileSync('npm', ['run', 'build', '-w', '@coinop/web'], { stdio: 'ignore' });
+      }
+      dataDir = await mkdtemp(join(tmpdir(), 'coinop-arcade-'));
+      server = await startServer(
+        testConfig({ apiPort: 0, dataDir, adminToken: 'arcade-admin', faucetHst: 100 }),
+      );
+      const web = server.urls['web']!;
+      const { arcade } = server.api;
+      const developer = await ensureDeveloper(
+        arcade.db,
+        arcade.clock,
+        uuidIds,
+        '0x00000000000000000000000000000000000dE7e1',
+      );
+      developerAccountId = developer.accountId;
+      const game = await arcade.db.transaction((tx) =>
+        insertGame(
+          tx,
+          arcade.clock,
+          uuidIds,
+          arcade.record.id,
+          {
+            developerId: developer.id,
+            name: 'Reaction',
+            description: 'Click when it turns green.',
+            category: 'Arcade',
+            developerInfo: '',
+            tagLine: 'How fast are you?',
+            url: '',
+            coverUrl: '',
+            scoreDisplay: 'REVERSE',
+            prodDomain: null,
+          },
+          [
+            { name: 'Bronze', costUnits: wholeHstToUnits(1), leadersMax: 10 },
+            { name: 'Gold', costUnits: wholeHstToUnits(5), leadersMax: 10 },
+          ],
+        ),
+      );
+      gameId = game.id;
+      const { startReactionServer } = (await import(REACTION_SERVER)) as {
+        startReactionServer: StartReaction;
+      };
+      reaction = await startReactionServer({ port: 0, arcade: web, gameId });
+      await updateGame(arcade.db, arcade.clock, gameId, { url: reaction.url });
+      await publish(arcade, gameId);
+      tiers = (await arcade.games.get(gameId)).leaderboards.map((b) => ({
+        id: b.id,
+        name: b.name,
+      }));
+      browser = await launchChromium();
+    }, 180_000);
+
+    afterAll(async () => {
+      await browser?.close();
+      await reaction?.close();
+      await server?.close();
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    });
+
+    const count = async (sql: string, params: unknown[] = []) =>
+      Number(
+        (
+          await server.api.arcade.db.query<{ n: number }>(
+            `SELECT count(*)::int AS n ${sql}`,
+            params,
+          )
+        )[0]?.n,
+      );
+
+    async function expectStatus(game: FrameLocator, text: string | RegExp) {
+      await expect
+        .poll(() => game.locator('#status').textContent(), { timeout: 15_000 })
+        .toMatch(text);
+    }
+
+    async function approvalDialog(page: Page, title: string) {
+      const dialog = page.getByRole('dialog', { name: title });
+      await dialog.waitFor();
+      return dialog;
+    }
+
+    it('a player plays, scores and pays with approvals; rejections record nothing', async () => {
+      const account = privateKeyToAccount(generatePrivateKey());
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const page = await context.newPage();
+      await injectWallet(page, account);
+      const web = server.urls['web']!;
+      try {
+        await page.goto(`${web}/games/${gameId}`);
+        await page.getByRole('heading', { name: 'Reaction', level: 1 }).waitFor();
+
+        // Connect the wallet, then take test HST from the faucet.
+        await page.getByRole('button', { name: 'Connect wallet' }).click();
+        await page.getByRole('dialog', { name: 'Connect a wallet' }).waitFor();
+        await page.getByRole('button', { name: 'Browser wallet' }).click();
+        const balance = page.getByTestId('balance');
+        await expect.poll(() => balance.textContent()).toBe('0 HST');
+        await page.getByRole('button', { name: 'Get 100 test HST' }).click();
+        await expect.poll(() => balance.textContent()).toBe('100 HST');
+        const player = (
+          await server.api.arcade.db.query<{ id: string; name: string; account_id: string }>(
+            'SELECT id, name, account_id FROM players WHERE wallet = $1',
+            [account.address.toLowerCase()],
+          )
+        )[0]!;
+
+        // The Gold tier, 5 HST a play.
+        await page.getByLabel('Leaderboard tier').selectOption(tiers[1]!.id);
+        const game = page.frameLocator('iframe.game-frame');
+        await expectStatus(game, 'Ready. Press Play to start.');
+
+        // A play the player rejects: the game does not start and nothing is recorded.
+        const transfersBefore = await count('FROM transfers');
+        await game.getByRole('button', { name: 'Play' }).click();
+        let dialog = await approvalDialog(page, 'Lock HST to play?');
+        expect(await dialog.textContent()).toContain('Gold');
+        expect(await dialog.textContent()).toContain('5 HST');
+        await dialog.getByRole('button', { name: 'Reject' }).click();
+        await expectStatus(game, 'The play was not approved, so the game did not start.');
+        expect(await count('FROM plays WHERE player_id = $1', [player.id])).toBe(0);
+        expect(await count('FROM wallet_approvals WHERE player_id = $1', [player.id])).toBe(0);
+        expect(await count('FROM transfers')).toBe(transfersBefore);
+
+        // A play the player approves: the wallet signs, 5 HST are locked, the round starts.
+        await game.getByRole('button', { name: 'Play' }).click();
+        dialog = await approvalDialog(page, 'Lock HST to play?');
+        expect(await seriousViolations(page)).toEqual([]);
+        await saveScreenshot(page, 'approval');
+        await dialog.getByRole('button', { name: 'Approve' }).click();
+        await expectStatus(game, 'Wait for green…');
+        await expect.poll(() => balance.textContent()).toBe('95 HST');
+        await expectStatus(game, 'Green! Press now.');
+        await game.locator('#pad').click();
+        await expectStatus(game, /^\d+ ms: score submitted\. Press Play for another go\.$/);
+        const reactionMs = Number(
+          /^(\d+) ms/.exec((await game.locator('#status').textContent())!)![1],
+        );
+
+        // The score is on the board, the player sees the rank, the HST moved.
+        const notice = page.getByTestId('arcade-notice');
+        await expect
+          .poll(() => notice.textContent())
+          .toBe(`Your score ${reactionMs} ranks #1: you made the leaderboard!`);
+        const leaders = page.getByRole('region', { name: 'Leaders: Gold' });
+        await expect
+          .poll(() => leaders.locator('li').first().textContent())
+          .toBe(`${player.name}${reactionMs}`);
+        const plays = await server.api.arcade.db.query<{
+          id: string;
+          status: string;
+          cost_units: bigint;
+        }>('SELECT id, status, cost_units FROM plays WHERE player_id = $1', [player.id]);
+        expect(plays).toEqual([
+          { id: expect.any(String), status: 'scored', cost_units: wholeHstToUnits(5) },
+        ]);
+        const scores = await server.api.arcade.db.query<{ score: number; leader_rank: number }>(
+          'SELECT score, leader_rank FROM scores WHERE play_id = $1',
+          [plays[0]!.id],
+        );
+        expect(scores).toEqual([{ score: reactionMs, leader_rank: 1 }]);
+        const approvals = await server.api.arcade.db.query<{ kind: string; wallet: string }>(
+          'SELECT kind, wallet FROM wallet_approvals WHERE subject_id = $1 ORDER BY kind',
+          [plays[0]!.id],
+        );
+        const wallet = account.address.toLowerCase();
+        expect(approvals).toEqual([
+          { kind: 'play', wallet },
+          { kind: 'score', wallet },
+        ]);
+        const playerAccount = await findAccount(server.api.arcade.db, player.account_id);
+        expect(playerAccount!.creditsPosted - playerAccount!.debitsPosted).toBe(
+          wholeHstToUnits(95),
+        );
+        // Nobody led the board when the play began: the developer's share takes the leaders' too.
+        const developer = await findAccount(server.api.arcade.db, developerAccountId);
+        expect(developer!.creditsPosted).toBe(wholeHstToUnits(5) - wholeHstToUnits(5) / 10n);
+
+        // A payment the player rejects: no theme, no transfer.
+        const beforePayment = await count('FROM transfers');
+        await game.getByRole('button', { name: 'Gold theme — 1 HST' }).click();
+        dialog = await approvalDialog(page, 'Pay the developer?');
+        await dialog.getByRole('button', { name: 'Reject' }).click();
+        await expectStatus(game, 'The payment was not made, so the gold theme was not applied.');
+        expect(await count('FROM transfers')).toBe(beforePayment);
+        expect(await count('FROM game_purchases WHERE player_id = $1', [player.id])).toBe(0);
+
+        // A payment the player approves: 1 HST to the developer, the theme is provisioned.
+        await game.getByRole('button', { name: 'Gold theme — 1 HST' }).click();
+        dialog = await approvalDialog(page, 'Pay the developer?');
+        await dialog.getByRole('button', { name: 'Approve' }).click();
+        await expectStatus(
+          game,
+          /^Paid \(transaction [0-9a-f-]{36}\)\. The gold theme is yours\.$/,
+        );
+        await expect.poll(() => balance.textContent()).toBe('94 HST');
+        const purchases = await server.api.arcade.db.query<{ amount_units: bigint }>(
+          'SELECT amount_units FROM game_purchases WHERE player_id = $1',
+          [player.id],
+        );
+        expect(purchases).toEqual([{ amount_units: wholeHstToUnits(1) }]);
+        expect((await findAccount(server.api.arcade.db, developerAccountId))!.creditsPosted).toBe(
+          wholeHstToUnits(5) - wholeHstToUnits(5) / 10n + wholeHstToUnits(1),
+        );
+
+        expect(await seriousViolations(page)).toEqual([]);
+        await saveScreenshot(page, 'game-page');
+
+        // The session and the balance survive a reload.
+        await page.reload();
+        await expect.poll(() => page.getByTestId('balance').textContent()).toBe('94 HST');
+        expect(await page.locator('.account-name').textContent()).toBe(player.name);
+
+        const audit = await auditLedger(server.api.arcade.db);
+        expect(audit.balanced).toBe(true);
+      } finally {
+        await context.close();
+      }
+    }, 120_000);
+
+    it('a player who is not signed in is told to connect, and no play starts', async () => {
+      const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+      const page = await context.newPage();
+      try {
+        const playsBefore = await count('FROM plays');
+        await page.goto(`${server.urls['web']!}/games/${gameId}`);
+        const game = page.frameLocator('iframe.game-frame');
+        await expectStatus(game, 'Ready. Press Play to start.');
+        await game.getByRole('button', { name: 'Play' }).click();
+        await expectStatus(game, 'The play was not approved, so the game did not start.');
+        await expect
+          .poll(() => page.getByTestId('arcade-notice').textContent())
+          .toBe('Connect a wallet to play.');
+        expect(await count('FROM plays')).toBe(playsBefore);
+        expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
+          360,
+        );
+        expect(await seriousViolations(page)).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }, 60_000);
+  },
+);

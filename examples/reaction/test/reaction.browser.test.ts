@@ -1,20 +1,17 @@
 /* eslint-disable @typescript-eslint/no-non-null-assertion -- as in the packages tests: fixtures exist */
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Browser, FrameLocator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../../packages/server/src/config.js';
 import { startServer, type RunningServer } from '../../../packages/server/src/main.js';
-import { WEB_DIST_DIR } from '../../../packages/server/src/web/app.js';
 import {
   NO_CHROMIUM_REASON,
   hasChromium,
+  ensureBrowserBuilds,
   launchChromium,
   saveScreenshot,
   seriousViolations,
@@ -41,9 +38,6 @@ const REFUSING_ARCADE = (gameUrl: string) => `<!doctype html>
     game.contentWindow.postMessage({ type, data, requestId }, new URL(game.src).origin);
   });
 </script></body></html>`;
-const GAME_SDK_BUNDLE = fileURLToPath(
-  new URL('../../../packages/game-sdk/dist/game-sdk.min.js', import.meta.url),
-);
 
 describe.skipIf(!hasChromium)(
   `the reaction example in the demo arcade${hasChromium ? '' : ` (${NO_CHROMIUM_REASON})`}`,
@@ -54,13 +48,7 @@ describe.skipIf(!hasChromium)(
     let browser: Browser;
 
     beforeAll(async () => {
-      // `npm install` and `npm run build` build both; a fresh checkout may not have yet.
-      if (!existsSync(join(WEB_DIST_DIR, 'index.html'))) {
-        execFileSync('npm', ['run', 'build', '-w', '@coinop/web'], { stdio: 'ignore' });
-      }
-      if (!existsSync(GAME_SDK_BUNDLE)) {
-        execFileSync('npm', ['run', 'build', '-w', '@coinop/game-sdk'], { stdio: 'ignore' });
-      }
+      ensureBrowserBuilds();
       dataDir = await mkdtemp(join(tmpdir(), 'coinop-reaction-'));
       arcade = await startServer(
         testConfig({ apiPort: 0, dataDir, adminToken: 'reaction-admin', demo: true }),

@@ -1,5 +1,3 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,10 +12,10 @@ import { publish } from '../../src/services/admin.js';
 import { insertGame, updateGame } from '../../src/store/games.js';
 import { auditLedger, findAccount } from '../../src/store/ledger.js';
 import { ensureDeveloper } from '../../src/store/parties.js';
-import { WEB_DIST_DIR } from '../../src/web/app.js';
 import {
   NO_CHROMIUM_REASON,
   hasChromium,
+  ensureBrowserBuilds,
   launchChromium,
   saveScreenshot,
   seriousViolations,
@@ -55,9 +53,7 @@ describe.skipIf(!hasChromium)(
     let tiers: { id: string; name: string }[];
 
     beforeAll(async () => {
-      if (!existsSync(join(WEB_DIST_DIR, 'index.html'))) {
-        execFileSync('npm', ['run', 'build', '-w', '@coinop/web'], { stdio: 'ignore' });
-      }
+      ensureBrowserBuilds();
       dataDir = await mkdtemp(join(tmpdir(), 'coinop-arcade-'));
       server = await startServer(
         testConfig({ apiPort: 0, dataDir, adminToken: 'arcade-admin', faucetHst: 100 }),

@@ -1,5 +1,3 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,10 +9,10 @@ import { testConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/main.js';
 import { DEMO_GAME_NAME } from '../../src/services/demo-seed.js';
 import { updateGame } from '../../src/store/games.js';
-import { WEB_DIST_DIR } from '../../src/web/app.js';
 import {
   NO_CHROMIUM_REASON,
   hasChromium,
+  ensureBrowserBuilds,
   launchChromium,
   saveScreenshot,
   seriousViolations,
@@ -44,10 +42,7 @@ describe.skipIf(!hasChromium)(
     let browser: Browser;
 
     beforeAll(async () => {
-      // `npm install` and `npm run build` build the app; a fresh checkout may not have yet.
-      if (!existsSync(join(WEB_DIST_DIR, 'index.html'))) {
-        execFileSync('npm', ['run', 'build', '-w', '@coinop/web'], { stdio: 'ignore' });
-      }
+      ensureBrowserBuilds();
       dataDir = await mkdtemp(join(tmpdir(), 'coinop-web-'));
       server = await startServer(
         testConfig({ apiPort: 0, dataDir, adminToken: 'web-admin', demo: true }),

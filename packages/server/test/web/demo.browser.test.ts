@@ -1,5 +1,3 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,10 +8,10 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/main.js';
-import { WEB_DIST_DIR } from '../../src/web/app.js';
 import {
   NO_CHROMIUM_REASON,
   hasChromium,
+  ensureBrowserBuilds,
   launchChromium,
   saveScreenshot,
   seriousViolations,
@@ -119,13 +117,7 @@ describe.skipIf(!hasChromium)(
     let browser: Browser;
 
     beforeAll(async () => {
-      // `npm install` and `npm run build` build both; a fresh checkout may not have yet.
-      if (!existsSync(join(WEB_DIST_DIR, 'index.html'))) {
-        execFileSync('npm', ['run', 'build', '-w', '@coinop/web'], { stdio: 'ignore' });
-      }
-      if (!existsSync(GAME_SDK_BUNDLE)) {
-        execFileSync('npm', ['run', 'build', '-w', '@coinop/game-sdk'], { stdio: 'ignore' });
-      }
+      ensureBrowserBuilds();
       dataDir = await mkdtemp(join(tmpdir(), 'coinop-demo-'));
       server = await startServer(
         testConfig({ apiPort: 0, dataDir, adminToken: 'demo-admin', demo: true }),

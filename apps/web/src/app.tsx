@@ -2,6 +2,7 @@ import { CatalogPage } from './pages/catalog-page.js';
 import { DemoPage } from './pages/demo-page.js';
 import { GamePage } from './pages/game-page.js';
 import { AccountMenu } from './components/account-menu.js';
+import { PortalPage } from './portal/portal-page.js';
 import { Link, useLocation } from './router.js';
 import { SessionProvider } from './session/session.js';
 
@@ -11,6 +12,8 @@ export function App() {
   let page;
   if (path === '/') page = <CatalogPage />;
   else if (path === '/demo') page = <DemoPage />;
+  else if (path === '/developer' || path.startsWith('/developer/'))
+    page = <PortalPage path={path} />;
   else if (gameMatch?.[1]) page = <GamePage gameId={decodeURIComponent(gameMatch[1])} />;
   else page = <NotFound />;
   return (
@@ -22,6 +25,9 @@ export function App() {
         <Link href="/" className="brand">
           coinop arcade
         </Link>
+        <nav className="site-nav" aria-label="Main">
+          <Link href="/developer">Developers</Link>
+        </nav>
         <AccountMenu />
       </header>
       <main id="main" tabIndex={-1}>

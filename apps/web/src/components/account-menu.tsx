@@ -73,7 +73,8 @@ export function AccountMenu() {
   );
 }
 
-function ConnectDialog({ onDone }: { onDone: () => void }) {
+/** Choose a wallet and sign in with it; also opened by pages that need a signed-in player. */
+export function ConnectDialog({ onDone }: { onDone: () => void }) {
   const session = useSession();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);

@@ -50,8 +50,11 @@ export interface Session {
   signOut(): void;
   /** Reads the profile and balance again. */
   refresh(): Promise<void>;
-  /** A JSON request to `/api{path}` with the player's token. */
-  call<T>(path: string, body?: unknown): Promise<T>;
+  /**
+   * A JSON request to `/api{path}` with the player's token: POST with a body, GET without, or
+   * `method` (PATCH, DELETE, ...).
+   */
+  call<T>(path: string, body?: unknown, method?: string): Promise<T>;
 }
 
 interface StoredSession {
@@ -183,12 +186,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [signedOut]);
 
   const call = useCallback(
-    async <T,>(path: string, body?: unknown): Promise<T> => {
+    async <T,>(path: string, body?: unknown, method?: string): Promise<T> => {
       const current = stateRef.current;
       if (current.status !== 'signed-in')
         throw new ApiError(401, 'missing_bearer_token', 'Connect a wallet first');
       try {
-        return await requestJson<T>(`/api${path}`, { body, token: current.token });
+        return await requestJson<T>(`/api${path}`, { body, token: current.token, method });
       } catch (error) {
         if (error instanceof ApiError && error.code === 'invalid_player_token') signedOut();
         throw error;

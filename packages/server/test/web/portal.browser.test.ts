@@ -1,0 +1,244 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testConfig } from '../../src/config.js';
+import { startServer, type RunningServer } from '../../src/main.js';
+import {
+  NO_CHROMIUM_REASON,
+  hasChromium,
+  ensureBrowserBuilds,
+  launchChromium,
+  saveScreenshot,
+  seriousViolations,
+} from '../fixtures/browser.js';
+import { injectWallet } from '../fixtures/eip1193.js';
+import { pngImage } from '../fixtures/images.js';
+
+const PHONE = { width: 360, height: 740 };
+const DESKTOP = { width: 1280, height: 900 };
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+
+describe.skipIf(!hasChromium)(
+  `developer portal in headless Chromium${hasChromium ? '' : ` (${NO_CHROMIUM_REASON})`}`,
+  () => {
+    let dataDir: string;
+    let server: RunningServer;
+    let browser: Browser;
+    let rightCover: string;
+    let wrongCover: string;
+
+    beforeAll(async () => {
+      ensureBrowserBuilds();
+      dataDir = await mkdtemp(join(tmpdir(), 'coinop-portal-'));
+      rightCover = join(dataDir, 'cover.png');
+      wrongCover = join(dataDir, 'small-cover.png');
+      await writeFile(rightCover, pngImage(1920, 1080));
+      await writeFile(wrongCover, pngImage(1280, 720));
+      server = await startServer(testConfig({ apiPort: 0, dataDir, adminToken: 'portal-admin' }));
+      browser = await launchChromium();
+    }, 120_000);
+    afterAll(async () => {
+      await browser?.close();
+      await server?.close();
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    });
+
+    /** No serious axe violations, and nothing wider than a phone. */
+    async function checkPage(page: Page, screenshot: string) {
+      expect(await seriousViolations(page)).toEqual([]);
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
+        PHONE.width,
+      );
+      await saveScreenshot(page, screenshot);
+    }
+
+    const writeToken = (clientId: string, clientSecret: string) =>
+      fetch(`${server.urls['api']!}/oauth/writetoken`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_id: clientId, client_secret: clientSecret }),
+      }).then((res) => res.status);
+
+    it('a developer registers a game, sets tiers, gets a working key and secrets', async () => {
+      const web = server.urls['web']!;
+      const context = await browser.newContext({ viewport: PHONE });
+      const page = await context.newPage();
+      await injectWallet(page, privateKeyToAccount(generatePrivateKey()));
+      const main = page.getByRole('main');
+      try {
+        // Signed out: the portal asks for a wallet first.
+        await page.goto(`${web}/`);
+        await page.getByRole('navigation').getByRole('link', { name: 'Developers' }).click();
+        await page.waitForURL(`${web}/developer`);
+        await page.getByRole('heading', { name: 'Developer portal', level: 1 }).waitFor();
+        await checkPage(page, 'portal-signed-out');
+        await main.getByRole('button', { name: 'Connect wallet' }).click();
+        await page.getByRole('dialog', { name: 'Connect a wallet' }).waitFor();
+        await page.getByRole('button', { name: 'Browser wallet' }).click();
+
+        // The dashboard: no games yet; an API key shown once, then listed by its prefix.
+        await main.getByText('No games yet. Register your first one.').waitFor();
+        await main.getByText('No API keys yet.').waitFor();
+        await main.getByRole('button', { name: 'Create an API key' }).click();
+        const keyField = main.getByLabel('API key', { exact: true });
+        await keyField.waitFor();
+        const apiKey = await keyField.inputValue();
+        expect(apiKey).toMatch(/^ck_[\w-]+\.[\w-]+$/);
+        const prefix = apiKey.split('.')[0]!;
+        await expect
+          .poll(() =>
+            main.getByRole('region', { name: 'Your API keys' }).locator('tbody tr').count(),
+          )
+          .toBe(1);
+        await main.getByRole('cell', { name: prefix, exact: true }).waitFor();
+        await checkPage(page, 'portal-dashboard');
+        await main.getByRole('button', { name: 'I have copied it' }).click();
+        await expect.poll(() => keyField.count()).toBe(0);
+
+        // Register a game: a cover of the wrong size first, which the arcade refuses.
+        await main.getByRole('link', { name: 'Register a game' }).click();
+        await page.waitForURL(`${web}/developer/games/new`);
+        await main.getByRole('heading', { name: 'Register a game', level: 1 }).waitFor();
+        await main.getByLabel('Name').fill('Portal Putt');
+        await main.getByLabel('Description').fill('Mini golf in the browser.');
+        await main.getByLabel('Category').fill('Sports');
+        await main.getByLabel('Tag line').fill('Fewest strokes wins');
+        await main.getByLabel('Developer info').fill('Made for the portal test.');
+        await main.getByLabel(/^Reverse: lower is better/).check();
+        await main.getByLabel('Game URL').fill('https://putt.example.com/play');
+        await main.getByLabel('Production domain').fill('putt.example.com');
+        await main.getByLabel('Upload a file').check();
+        await main.getByLabel('Cover image file').setInputFiles(wrongCover);
+        await main.getByRole('button', { name: 'Register the game' }).click();
+        const alert = main.getByRole('alert');
+        await expect
+          .poll(() => alert.textContent())
+          .toBe('Could not register the game: cover image must be 1920x1080, found 1280x720');
+        await checkPage(page, 'portal-register');
+        await main.getByLabel('Cover image file').setInputFiles(rightCover);
+        await main.getByRole('button', { name: 'Register the game' }).click();
+        await page.waitForURL(new RegExp(`/developer/games/${UUID}$`));
+        const gameId = new URL(page.url()).pathname.split('/').pop()!;
+        await main.getByRole('heading', { name: 'Portal Putt', level: 1 }).waitFor();
+        expect(await main.getByLabel('Game id', { exact: true }).inputValue()).toBe(gameId);
+        await main.getByText('Not published').waitFor();
+        await main.getByText('Reverse: lower is better (times, strokes)').waitFor();
+        // The uploaded cover is served by the arcade and shown.
+        const cover = main.getByRole('img', { name: 'Current cover' });
+        await expect
+          .poll(() =>
+            cover.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+          )
+          .toBe(1920);
+        expect(
+          await main.getByRole('link', { name: 'Open it in the arcade' }).getAttribute('href'),
+        ).toBe(`/games/${gameId}`);
+        expect(
+          await main.getByRole('link', { name: 'Try it in the demo arcade' }).getAttribute('href'),
+        ).toBe(`/demo?game=${encodeURIComponent('https://putt.example.com/play')}`);
+
+        // The API key works for the same developer's game, with the api-key header.
+        const update = await fetch(`${server.urls['api']!}/game/update`, {
+          method: 'PATCH',
+          headers: { 'content-type': 'application/json', 'api-key': apiKey, 'game-id': gameId },
+          body: JSON.stringify({ tagLine: 'Set with the API key' }),
+        });
+        expect(update.status).toBe(200);
+
+        // Tiers: add one, change its cost, retire it.
+        const tiers = main.getByRole('region', { name: 'Leaderboard tiers' });
+        const tierNames = () => tiers.getByRole('heading', { level: 3 }).allTextContents();
+        const defaults = await tierNames();
+        expect(defaults.length).toBeGreaterThan(0);
+        await tiers.getByText('Add a tier').click();
+        const newTier = tiers.getByRole('form', { name: 'New tier' });
+        await newTier.getByLabel('Tier name').fill('Marathon');
+        await newTier.getByLabel('Cost per play (whole HST)').fill('25');
+        await newTier.getByLabel('Leaders kept (optional)').fill('5');
+        await newTier.getByRole('button', { name: 'Add tier' }).click();
+        await expect.poll(tierNames).toEqual([...defaults, 'Marathon']);
+        await tiers.getByText('25 HST per play').waitFor();
+        await tiers.getByRole('button', { name: 'Edit tier Marathon' }).click();
+        const editTier = tiers.getByRole('form', { name: 'Edit tier Marathon' });
+        await editTier.getByLabel('Cost per play (whole HST)').fill('30');
+        await editTier.getByRole('button', { name: 'Save tier' }).click();
+        await tiers.getByText('30 HST per play').waitFor();
+        await tiers.getByRole('button', { name: 'Retire tier Marathon' }).click();
+        await page.getByRole('dialog', { name: 'Retire tier Marathon?' }).waitFor();
+        await page.getByRole('button', { name: 'Retire tier', exact: true }).click();
+        await expect.poll(tierNames).toEqual(defaults);
+
+        // Client credentials: the secret shown once works at once; rotating replaces it.
+        const clients = main.getByRole('region', { name: 'Game server credentials' });
+        await clients.getByRole('button', { name: 'Create client credentials' }).click();
+        const secretField = clients.getByLabel('Client secret', { exact: true });
+        await secretField.waitFor();
+        const clientId = await clients.getByLabel('Client id', { exact: true }).inputValue();
+        const firstSecret = await secretField.inputValue();
+        expect(await writeToken(clientId, firstSecret)).toBe(200);
+        await checkPage(page, 'portal-game');
+        await page.setViewportSize(DESKTOP);
+        await saveScreenshot(page, 'portal');
+        await page.setViewportSize(PHONE);
+        await clients.getByRole('button', { name: 'I have copied it' }).click();
+        await clients.getByRole('button', { name: `Rotate secret of ${clientId}` }).click();
+        await page.getByRole('dialog', { name: 'Rotate the client secret?' }).waitFor();
+        await page.getByRole('button', { name: 'Rotate secret', exact: true }).click();
+        await secretField.waitFor();
+        const secondSecret = await secretField.inputValue();
+        expect(secondSecret).not.toBe(firstSecret);
+        expect(await clients.getByLabel('Client id', { exact: true }).inputValue()).toBe(clientId);
+        expect(await writeToken(clientId, firstSecret)).toBe(401);
+        expect(await writeToken(clientId, secondSecret)).toBe(200);
+
+        // Editing: name and score display are shown, not editable; a change is saved.
+        const details = main.getByRole('region', { name: 'Details' });
+        expect(await details.getByLabel('Name').count()).toBe(0);
+        await expect
+          .poll(() => details.getByLabel('Tag line').inputValue())
+          .toBe('Fewest strokes wins');
+        await details.getByLabel('Tag line').fill('Sink it in one');
+        await details.getByRole('button', { name: 'Save changes' }).click();
+        await details.getByText('Changes saved.').waitFor();
+
+        const stats = main.getByRole('region', { name: 'Plays and earnings' });
+        await stats.getByText('No plays yet.').waitFor();
+
+        // The integration page: this game's ids, never a secret.
+        await main.getByRole('link', { name: 'Integrate your game' }).click();
+        await page.waitForURL(`${web}/developer/games/${gameId}/integrate`);
+        await main.getByRole('heading', { name: 'Integrate your game', level: 1 }).waitFor();
+        expect(await main.getByLabel('Game id', { exact: true }).inputValue()).toBe(gameId);
+        expect(await main.getByLabel('Client id', { exact: true }).inputValue()).toBe(clientId);
+        const text = (await main.textContent())!;
+        expect(text).toContain(`new GameService('${gameId}', '${web}')`);
+        expect(text).toContain(`baseUrl: '${web}/api'`);
+        expect(text).toContain(`COINOP_CLIENT_ID=${clientId}`);
+        expect(text).not.toContain(secondSecret);
+        expect(text).not.toContain(firstSecret);
+        await checkPage(page, 'portal-integrate');
+
+        // Back on the dashboard: the game is listed; revoking the key stops it at once.
+        await page.getByRole('link', { name: 'Developer portal' }).click();
+        await page.waitForURL(`${web}/developer`);
+        await main.getByRole('link', { name: 'Portal Putt' }).waitFor();
+        await main.getByRole('button', { name: `Revoke key ${prefix}` }).click();
+        await page.getByRole('dialog', { name: 'Revoke this API key?' }).waitFor();
+        await page.getByRole('button', { name: 'Revoke key', exact: true }).click();
+        await main.getByText(`Key ${prefix} revoked.`).waitFor();
+        await expect.poll(() => main.getByRole('button', { name: /^Revoke key/ }).count()).toBe(0);
+        const refused = await fetch(`${server.urls['api']!}/game/update`, {
+          method: 'PATCH',
+          headers: { 'content-type': 'application/json', 'api-key': apiKey, 'game-id': gameId },
+          body: JSON.stringify({ tagLine: 'Too late' }),
+        });
+        expect(refused.status).toBe(401);
+      } finally {
+        await context.close();
+      }
+    }, 120_000);
+  },
+);

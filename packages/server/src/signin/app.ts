@@ -62,7 +62,7 @@ export async function buildAuth(config: Config, deps: AuthDeps): Promise<Fastify
       tokens,
       wallets: deps.wallets ?? walletVerifier(config),
       authIssuer: config.authIssuer,
-      webOrigins: config.webOrigins,
+      webOrigins: signInPageOrigins(config),
       challengeTtlSeconds: config.siweChallengeTtlSeconds,
     },
   });
@@ -81,4 +81,16 @@ export async function buildAuth(config: Config, deps: AuthDeps): Promise<Fastify
   });
   await app.register(cliLoginPagePlugin);
   return app;
+}
+
+/**
+ * Web pages whose sign-in messages may name their own host: the `--web-origin`s, or without
+ * any, the web listener's own address (what `npm start` serves), so a wallet extension sees the
+ * site it is on.
+ */
+export function signInPageOrigins(config: Config): readonly string[] {
+  if (config.webOrigins.length > 0) return config.webOrigins;
+  const host = config.host === '0.0.0.0' || config.host.includes(':') ? 'localhost' : config.host;
+  const scheme = config.tlsCertPath === null ? 'http' : 'https';
+  return [`${scheme}://${host}:${config.webPort}`];
 }

@@ -261,3 +261,28 @@ describe.each(storeVariants())('wallet sign-in from the arcade web app on %s', (
     });
   });
 });
+
+describe.each(storeVariants())('wallet sign-in without --web-origin on %s', (variant) => {
+  let s: TestSignin;
+  beforeAll(async () => {
+    s = await buildTestSignin(variant, { webPort: 8082 });
+  });
+  afterAll(() => s.close());
+
+  it("names the web listener's own address when the page is served from it", async () => {
+    const ask = async (origin: string) => {
+      const res = await s.auth.inject({
+        method: 'POST',
+        url: '/wallet/challenge',
+        headers: { origin },
+        payload: { address: newWallet().address },
+      });
+      return parseSiweMessage(res.json<{ message: string }>().message);
+    };
+    expect(await ask('http://127.0.0.1:8082')).toMatchObject({
+      domain: '127.0.0.1:8082',
+      uri: 'http://127.0.0.1:8082/',
+    });
+    expect(await ask('http://127.0.0.1:9999')).toMatchObject({ domain: s.config.authIssuer });
+  });
+});

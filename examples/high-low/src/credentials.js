@@ -1,5 +1,5 @@
 // @ts-check
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -54,6 +54,10 @@ export async function resolveCredentials(options) {
       if (!game) throw new Error(`no published game named "${GAME_NAME}"`);
       return game.id;
     }));
+  // A client made on an earlier start is used again while its secret still works.
+  const cacheFile = join(options.dataDir, 'example-high-low-client.json');
+  const cached = await readCachedClient(cacheFile, api, gameId);
+  if (cached) return cached;
   const response = await fetch(`${api}/admin/games/${encodeURIComponent(gameId)}/clients`, {
     method: 'POST',
     headers: { authorization: `Bearer ${adminToken}` },
@@ -71,7 +75,34 @@ export async function resolveCredentials(options) {
     `no COINOP_CLIENT_ID/COINOP_CLIENT_SECRET: made client ${body.clientId} for game ${gameId} ` +
       `through the admin API of ${api} (a local convenience; set both for any other arcade)`,
   );
-  return { clientId: body.clientId, clientSecret: body.clientSecret };
+  const made = { clientId: body.clientId, clientSecret: body.clientSecret };
+  // Beside the admin token, and as private: the arcade's data directory is the operator's.
+  await writeFile(cacheFile, JSON.stringify({ api, gameId, ...made }), { mode: 0o600 });
+  return made;
+}
+
+/**
+ * The client saved by an earlier start for this arcade and game, if its secret still gets a
+ * write token.
+ * @param {string} file
+ * @param {string} api
+ * @param {string} gameId
+ * @returns {Promise<{ clientId: string, clientSecret: string } | null>}
+ */
+async function readCachedClient(file, api, gameId) {
+  try {
+    const saved = JSON.parse(await readFile(file, 'utf8'));
+    if (saved.api !== api || saved.gameId !== gameId) return null;
+    const response = await fetch(`${api}/oauth/writetoken`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_id: saved.clientId, client_secret: saved.clientSecret }),
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+    return response.ok ? { clientId: saved.clientId, clientSecret: saved.clientSecret } : null;
+  } catch {
+    return null;
+  }
 }
 
 /** @param {string} url */

@@ -1,4 +1,7 @@
 /* eslint-disable @typescript-eslint/no-non-null-assertion -- as in the packages tests: fixtures exist */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Arcade } from '@coinop/server-sdk';
 import { SignJWT, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +11,7 @@ import {
   gameWithTiers,
   type GameFixture,
 } from '../../../packages/server/test/fixtures/arcade.js';
+import { TEST_ADMIN_TOKEN } from '../../../packages/server/test/fixtures/app.js';
 import { storeVariants } from '../../../packages/server/test/fixtures/db.js';
 import { decide, newWallet, walletSignIn } from '../../../packages/server/test/fixtures/signin.js';
 import {
@@ -20,6 +24,7 @@ import {
 import { gameServer, playInTerminal } from '../src/client.js';
 import type { Card } from '../src/game.js';
 import { LoginError, login } from '../src/login.js';
+import { resolveCredentials } from '../src/credentials.js';
 import { startHighLowServer } from '../src/server.js';
 
 const UNITS = 100_000_000n;
@@ -50,6 +55,39 @@ describe.each(storeVariants())('High-Low against a running coinop on %s', (varia
   afterAll(async () => {
     await server?.close();
     await coinop?.close();
+  });
+
+  it('makes its own client on a local arcade once, and uses it again on the next start', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'high-low-data-'));
+    try {
+      const lines: string[] = [];
+      const options = {
+        apiUrl: coinop.baseUrl,
+        clientId: undefined,
+        clientSecret: undefined,
+        gameId: game.gameId,
+        adminToken: TEST_ADMIN_TOKEN,
+        dataDir,
+        log: (line: string) => lines.push(line),
+      };
+      const first = await resolveCredentials(options);
+      const second = await resolveCredentials(options);
+      expect(second).toEqual(first);
+      expect(lines).toHaveLength(1);
+      const clients = await coinop.db.query<{ client_id: string }>(
+        'SELECT client_id FROM game_clients WHERE game_id = $1 AND client_id = $2',
+        [game.gameId, first.clientId],
+      );
+      expect(clients).toHaveLength(1);
+      const token = await fetch(`${coinop.baseUrl}/oauth/writetoken`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_id: first.clientId, client_secret: first.clientSecret }),
+      });
+      expect(token.status).toBe(200);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 
   /** A player signed in with a wallet, as on the approval page, holding `hst`. */

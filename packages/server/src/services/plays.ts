@@ -19,18 +19,29 @@ import {
   type Play,
   type SplitRule,
   type TransferRequest,
+  type AccountDelta,
+  type Leaderboard,
 } from '@coinop/core';
 import { PgErrorCodes, pgConstraint, pgErrorCode, type Db, type Queryable } from '../store/db.js';
 import { applyTransfers, findAccount } from '../store/ledger.js';
 import { insertApproval } from '../store/approvals.js';
 import { findScoreByPlay, type StoredScore } from '../store/leaders.js';
 import {
+  bucketChanges,
   lockPlayForScore,
+  lockPlaysForScores,
   openFreePlay,
   openPaidPlay,
+  openPaidPlays,
   readStanding,
+  readStandings,
   writeScore,
+  writeScores,
+  type BatchBest,
+  type BatchScore,
   type BoardEntry,
+  type LockedPlay,
+  type OpenPlayRow,
 } from '../store/play-path.js';
 import {
   findPlayByIdempotencyKey,
@@ -96,6 +107,11 @@ export class PlayService {
   readonly #ids: Ids;
   readonly #games: GameCache;
   readonly #policy: PlayPolicy;
+  /** Server-to-server scores waiting for the next batch (one queue, every game in it). */
+  readonly #queues = new Map<string, ScoreQueue>();
+  /** Server-to-server paid plays waiting for the next batch (of any game). */
+  readonly #plays: QueuedPlay[] = [];
+  #playsRunning = false;
 
   constructor(db: Db, clock: Clock, ids: Ids, games: GameCache, policy: PlayPolicy) {
     this.#db = db;
@@ -141,13 +157,18 @@ export class PlayService {
       play.lockTransferId === null
         ? openFreePlay(q, play, board.leadersMax)
         : openPaidPlay(q, play, board.leadersMax);
+    const openAlone = () =>
+      play.lockTransferId === null
+        ? openIn(this.#db)
+        : this.#openGrouped({ play, leadersMax: board.leadersMax, alone: () => openIn(this.#db) });
     const { approval } = input;
     let opened;
     try {
-      // Server-to-server plays stay one statement; an approved play records its signature with it.
+      // Server-to-server plays are group-committed (`#openGrouped`); an approved play records
+      // its signature with it, in a transaction of its own.
       opened =
         approval === undefined
-          ? await openIn(this.#db)
+          ? await openAlone()
           : await this.#db.transaction(async (tx) => {
               const result = await openIn(tx);
               if (result.leaderPlayerIds !== null) {
@@ -189,9 +210,54 @@ export class PlayService {
   }
 
   /**
+   * Group commit for paid plays: the plays that arrive while the previous batch is committing
+   * are opened together in one statement, each answered with its own outcome. A batch that
+   * fails as a whole (say, a retry racing on an idempotency key) opens its plays again one by
+   * one, so only the play that causes the error sees it.
+   */
+  #openGrouped(item: PlayItem): Promise<OpenPlayRow> {
+    return new Promise<OpenPlayRow>((resolve, reject) => {
+      this.#plays.push({ ...item, resolve, reject });
+      if (!this.#playsRunning) {
+        this.#playsRunning = true;
+        void this.#drainPlays();
+      }
+    });
+  }
+
+  async #drainPlays(): Promise<void> {
+    try {
+      while (this.#plays.length > 0) {
+        await new Promise((resolve) => setImmediate(resolve));
+        const batch = takeDistinct(this.#plays, (x) => x.play.playerId);
+        try {
+          const rows = await openPaidPlays(this.#db, batch);
+          batch.forEach((x, i) => {
+            const row = rows[i];
+            if (row) x.resolve(row);
+            else x.reject(new TypeError(`no answer for play ${x.play.id} in its batch`));
+          });
+        } catch {
+          for (const x of batch) {
+            try {
+              x.resolve(await x.alone());
+            } catch (error) {
+              x.reject(error);
+            }
+          }
+        }
+      }
+    } finally {
+      this.#playsRunning = false;
+    }
+  }
+
+  /**
    * Scores a play once: records the player's best on the board, ranks the score, and settles the
    * play's escrow by the split rule. A retry with the same idempotency key replays the first
-   * result. Three statements in one transaction: lock, read, write.
+   * result. Server-to-server scores are group-committed: the scores that arrive while the
+   * previous batch is committing run together in one transaction (see `#drain`), each answered
+   * only once that transaction has committed.
    */
   async score(input: SubmitScoreInput): Promise<ScoreOutcome> {
     if (!Number.isFinite(input.score) || input.score < 0) {
@@ -203,115 +269,379 @@ export class PlayService {
     }
     const game = await this.#games.get(input.gameId);
     const requestHash = digest([input.playId, input.leaderboardId ?? '', String(input.score)]);
-
+    const job: ScoreJob = { input, game, requestHash };
+    const { approval } = input;
+    if (approval === undefined) return this.#enqueue(job);
+    // An approved score records the player's signature with it, in a transaction of its own.
     return this.#db.transaction(async (tx) => {
-      const now = this.#clock.now();
-      const locked = await lockPlayForScore(tx, input.gameId, input.playId);
-      if (!locked) {
-        throw new CoinopError(
-          'play_not_found',
-          `play ${input.playId} does not exist in game ${input.gameId}`,
-          { details: { field: 'playId', playId: input.playId } },
+      const outcome = await this.#scoreIn(tx, job);
+      if (!outcome.replayed) {
+        await recordApproval(
+          tx,
+          approval,
+          'score',
+          outcome.score.playId,
+          outcome.score.createdAt,
+          this.#ids.next(),
         );
       }
-      const { play } = locked;
-      if (input.approval !== undefined && input.approval.playerId !== play.playerId) {
-        throw new CoinopError(
-          'play_of_another_player',
-          `play ${play.id} belongs to another player; a player scores only their own plays`,
-          { details: { field: 'playId', playId: play.id } },
-        );
+      return outcome;
+    });
+  }
+
+  #enqueue(job: ScoreJob): Promise<ScoreOutcome> {
+    // One queue for every game: the batches of different games would contend for the arcade's
+    // account (and often for leaders' accounts) anyway.
+    const key = 'scores';
+    let queue = this.#queues.get(key);
+    if (!queue) {
+      queue = { pending: [], running: false };
+      this.#queues.set(key, queue);
+    }
+    const q = queue;
+    return new Promise<ScoreOutcome>((resolve, reject) => {
+      q.pending.push({ ...job, resolve, reject });
+      if (!q.running) {
+        q.running = true;
+        void this.#drain(key, q);
       }
-      if (play.status === 'scored' && input.idempotencyKey !== null) {
-        const earlier = await findScoreByPlay(tx, play.id);
-        if (earlier && earlier.idempotencyKey === input.idempotencyKey) {
-          if (earlier.requestHash !== requestHash) throw keyReused(input.idempotencyKey);
-          return {
+    });
+  }
+
+  /**
+   * Runs the queued scores, up to SCORE_BATCH_MAX per transaction, until none are left.
+   * A score refused by a domain rule (a CoinopError, thrown before it wrote anything) fails
+   * alone; any other error rolls the batch back and runs its scores again one per transaction,
+   * so only the score that causes it fails.
+   */
+  async #drain(key: string, queue: ScoreQueue): Promise<void> {
+    try {
+      while (queue.pending.length > 0) {
+        // Let the requests already received reach the queue first. On PGlite a batch runs
+        // without yielding to I/O, so without this every batch would hold one score.
+        await new Promise((resolve) => setImmediate(resolve));
+        const jobs = takeBatch(queue.pending);
+        let settled: Settled[];
+        try {
+          settled = await this.#scoreBatch(jobs);
+        } catch (error) {
+          if (jobs.length === 1) {
+            jobs[0]?.reject(error);
+            continue;
+          }
+          for (const job of jobs) {
+            try {
+              const [one] = await this.#scoreBatch([job]);
+              if (one) deliver(job, one);
+            } catch (alone) {
+              job.reject(alone);
+            }
+          }
+          continue;
+        }
+        jobs.forEach((job, i) => {
+          const one = settled[i];
+          if (one) deliver(job, one);
+        });
+      }
+    } finally {
+      if (queue.pending.length === 0) {
+        queue.running = false;
+        this.#queues.delete(key);
+      } else void this.#drain(key, queue);
+    }
+  }
+
+  /**
+   * One transaction, three statements whatever the batch's size: lock the plays, read the
+   * standings, write. Each score is decided in order against the boards as the scores before it
+   * in the batch left them (`BoardState`), exactly as if each had committed alone.
+   */
+  async #scoreBatch(jobs: readonly QueuedScore[]): Promise<Settled[]> {
+    return this.#db.transaction(async (tx) => {
+      const locked = await lockPlaysForScores(
+        tx,
+        jobs.map((j) => ({ playId: j.input.playId, gameId: j.input.gameId })),
+      );
+      const steps: (Settled | ReadyScore)[] = [];
+      for (const job of jobs) {
+        try {
+          steps.push(await this.#ready(tx, job, locked.get(job.input.playId) ?? null));
+        } catch (error) {
+          if (!(error instanceof CoinopError)) throw error;
+          steps.push({ ok: false, error });
+        }
+      }
+      const ready = steps.filter((s): s is ReadyScore => 'key' in s);
+      if (ready.length === 0) return steps as Settled[];
+
+      const limits = new Map(ready.map((r) => [r.board.id, r.board.leadersMax + 1]));
+      const standings = await readStandings(
+        tx,
+        ready.map((r) => ({
+          leaderboardId: r.board.id,
+          playerId: r.locked.play.playerId,
+          key: r.key,
+        })),
+        [...limits].map(([leaderboardId, limit]) => ({ leaderboardId, limit })),
+      );
+      const boards = new Map<string, BoardState>();
+      const bests = new Map<string, BatchBest>();
+      const buckets = new Map<
+        string,
+        { leaderboardId: string; level: number; bucket: bigint; delta: number }
+      >();
+      const scores: BatchScore[] = [];
+      const ledger = new SettlementBatch();
+      const settled = steps.map((step) => {
+        if (!('key' in step)) return step;
+        const { job, locked: row, board, game, key, now } = step;
+        const { play } = row;
+        let state = boards.get(board.id);
+        if (!state) {
+          state = { top: standings.tops.get(board.id) ?? [], moves: [] };
+          boards.set(board.id, state);
+        }
+        const bestKey = `${board.id}:${play.playerId}`;
+        const current = bests.get(bestKey) ?? standings.bests.get(bestKey) ?? null;
+        const improves = improvesBest(current, key);
+        // The count as the batch's earlier scores left it: each moved one player's best.
+        let atOrAbove = standings.atOrAbove[ready.indexOf(step)] ?? 0;
+        for (const m of state.moves) {
+          if (m.to >= key) atOrAbove += 1;
+          if (m.from !== null && m.from >= key) atOrAbove -= 1;
+        }
+        const rank = leaderRank(atOrAbove + (improves ? 1 : 0));
+        const scoreId = this.#ids.next();
+        let leaders: BoardEntry[];
+        if (improves) {
+          const entry: BoardEntry = {
+            playerId: play.playerId,
+            score: job.input.score,
+            rankKey: key,
+            achievedAt: now,
+            name: row.playerName,
+            avatarUrl: row.playerAvatarUrl,
+          };
+          leaders = leadersAfter(state.top, entry, board.leadersMax);
+          state.top = leadersAfter(state.top, entry, board.leadersMax + 1);
+          state.moves.push({ from: current?.rankKey ?? null, to: key });
+          for (const c of bucketChanges(current?.rankKey ?? null, key)) {
+            const id = `${board.id}:${c.level}:${c.bucket}`;
+            const sum = buckets.get(id);
+            if (sum) sum.delta += c.delta;
+            else buckets.set(id, { leaderboardId: board.id, ...c });
+          }
+          bests.set(bestKey, {
+            leaderboardId: board.id,
+            playerId: play.playerId,
+            score: job.input.score,
+            rankKey: key,
+            scoreId,
+            achievedAt: now,
+          });
+        } else {
+          leaders = state.top.slice(0, board.leadersMax);
+        }
+        const outcome = this.#settlement(play, row, game);
+        ledger.add(outcome.toInsert, outcome.deltas, now);
+        const stored: StoredScore = {
+          id: scoreId,
+          playId: play.id,
+          leaderboardId: board.id,
+          score: job.input.score,
+          leaderRank: rank,
+          isWinner: isWinner(rank, board.leadersMax),
+          idempotencyKey: job.input.idempotencyKey,
+          requestHash: job.requestHash,
+          createdAt: now,
+        };
+        scores.push({
+          scoreId,
+          playId: play.id,
+          leaderboardId: board.id,
+          playerId: play.playerId,
+          score: stored.score,
+          leaderRank: rank,
+          isWinner: stored.isWinner,
+          idempotencyKey: stored.idempotencyKey,
+          requestHash: job.requestHash,
+          now,
+        });
+        const result: Settled = {
+          ok: true,
+          outcome: { score: stored, leaderboardId: board.id, leaders, replayed: false },
+        };
+        return result;
+      });
+      await writeScores(
+        tx,
+        scores,
+        [...bests.values()],
+        [...buckets.values()].filter((b) => b.delta !== 0),
+        ledger.transfers,
+        ledger.times,
+        ledger.deltas,
+      );
+      return settled;
+    });
+  }
+
+  /**
+   * Checks a batched score against its locked play: every rule that can refuse it (a
+   * CoinopError) is decided here, before the batch writes anything. A replay of an earlier
+   * identical call is answered here too.
+   */
+  async #ready(
+    tx: Queryable,
+    job: QueuedScore,
+    locked: LockedPlay | null,
+  ): Promise<Settled | ReadyScore> {
+    const { input, game, requestHash } = job;
+    const now = this.#clock.now();
+    if (!locked) {
+      throw new CoinopError(
+        'play_not_found',
+        `play ${input.playId} does not exist in game ${input.gameId}`,
+        { details: { field: 'playId', playId: input.playId } },
+      );
+    }
+    const { play } = locked;
+    if (play.status === 'scored' && input.idempotencyKey !== null) {
+      const earlier = await findScoreByPlay(tx, play.id);
+      if (earlier && earlier.idempotencyKey === input.idempotencyKey) {
+        if (earlier.requestHash !== requestHash) throw keyReused(input.idempotencyKey);
+        return {
+          ok: true,
+          outcome: {
             score: earlier,
             leaderboardId: play.leaderboardId,
             leaders: null,
             replayed: true,
-          };
-        }
+          },
+        };
       }
-      assertScorable(play, input.leaderboardId ?? play.leaderboardId, now);
-      const fresh = game.leaderboards.some((b) => b.id === play.leaderboardId)
-        ? game
-        : await this.#games.getWithLeaderboard(input.gameId, play.leaderboardId);
-      const board = leaderboardOf(fresh, play.leaderboardId);
+    }
+    assertScorable(play, input.leaderboardId ?? play.leaderboardId, now);
+    const fresh = game.leaderboards.some((b) => b.id === play.leaderboardId)
+      ? game
+      : await this.#games.getWithLeaderboard(input.gameId, play.leaderboardId);
+    const board = leaderboardOf(fresh, play.leaderboardId);
+    return { job, locked, board, game: fresh, key: rankKey(input.score, fresh.scoreDisplay), now };
+  }
 
-      const key = rankKey(input.score, fresh.scoreDisplay);
-      const standing = await readStanding(tx, board.id, play.playerId, key, board.leadersMax + 1);
-      const improves = improvesBest(standing.best, key);
-      // The count was read before this score: an improved best adds the player at `key`; an
-      // unimproved one already counts them (their best is at or above `key`).
-      const rank = leaderRank(standing.atOrAbove + (improves ? 1 : 0));
-      const scoreId = this.#ids.next();
-      const leaders = improves
-        ? leadersAfter(
-            standing.top,
-            {
-              playerId: play.playerId,
-              score: input.score,
-              rankKey: key,
-              achievedAt: now,
-              name: locked.playerName,
-              avatarUrl: locked.playerAvatarUrl,
-            },
-            board.leadersMax,
-          )
-        : standing.top.slice(0, board.leadersMax);
+  /** The ledger transfers that settle a play's escrow by the split rule, decided. */
+  #settlement(play: Play, locked: LockedPlay, game: GameRef) {
+    const transfers = settlementTransfers(
+      play,
+      locked.leaderAccountIds,
+      locked.playerAccountId,
+      game,
+      this.#policy.splitRule,
+      () => this.#ids.next(),
+    );
+    const outcome = createTransfers(
+      transfers,
+      settlementSnapshot(
+        [{ play, playerAccountId: locked.playerAccountId }],
+        [...locked.leaderAccountIds, game.developerAccountId, game.arcadeAccountId],
+      ),
+    );
+    if (!outcome.ok)
+      throw new TypeError(`settlement of play ${play.id}: ${outcome.results.join(', ')}`);
+    return outcome;
+  }
 
-      const transfers = settlementTransfers(
-        play,
-        locked.leaderAccountIds,
-        locked.playerAccountId,
-        fresh,
-        this.#policy.splitRule,
-        () => this.#ids.next(),
+  /** One score alone inside `tx`: lock, read, write (the path of an approved score). */
+  async #scoreIn(tx: Queryable, job: ScoreJob): Promise<ScoreOutcome> {
+    const { input, game, requestHash } = job;
+    const now = this.#clock.now();
+    const locked = await lockPlayForScore(tx, input.gameId, input.playId);
+    if (!locked) {
+      throw new CoinopError(
+        'play_not_found',
+        `play ${input.playId} does not exist in game ${input.gameId}`,
+        { details: { field: 'playId', playId: input.playId } },
       );
-      const outcome = createTransfers(
-        transfers,
-        settlementSnapshot(
-          [{ play, playerAccountId: locked.playerAccountId }],
-          [...locked.leaderAccountIds, fresh.developerAccountId, fresh.arcadeAccountId],
-        ),
+    }
+    const { play } = locked;
+    if (input.approval !== undefined && input.approval.playerId !== play.playerId) {
+      throw new CoinopError(
+        'play_of_another_player',
+        `play ${play.id} belongs to another player; a player scores only their own plays`,
+        { details: { field: 'playId', playId: play.id } },
       );
-      if (!outcome.ok)
-        throw new TypeError(`settlement of play ${play.id}: ${outcome.results.join(', ')}`);
-
-      const stored: StoredScore = {
-        id: scoreId,
-        playId: play.id,
-        leaderboardId: board.id,
-        score: input.score,
-        leaderRank: rank,
-        isWinner: isWinner(rank, board.leadersMax),
-        idempotencyKey: input.idempotencyKey,
-        requestHash,
-        createdAt: now,
-      };
-      await writeScore(tx, {
-        scoreId,
-        playId: play.id,
-        leaderboardId: board.id,
-        playerId: play.playerId,
-        score: input.score,
-        rankKey: key,
-        leaderRank: rank,
-        isWinner: stored.isWinner,
-        idempotencyKey: input.idempotencyKey,
-        requestHash,
-        now,
-        replacesBest: improves ? standing.best : undefined,
-        transfers: outcome.toInsert,
-        deltas: outcome.deltas,
-      });
-      if (input.approval !== undefined) {
-        await recordApproval(tx, input.approval, 'score', play.id, now, this.#ids.next());
+    }
+    if (play.status === 'scored' && input.idempotencyKey !== null) {
+      const earlier = await findScoreByPlay(tx, play.id);
+      if (earlier && earlier.idempotencyKey === input.idempotencyKey) {
+        if (earlier.requestHash !== requestHash) throw keyReused(input.idempotencyKey);
+        return {
+          score: earlier,
+          leaderboardId: play.leaderboardId,
+          leaders: null,
+          replayed: true,
+        };
       }
-      return { score: stored, leaderboardId: board.id, leaders, replayed: false };
+    }
+    assertScorable(play, input.leaderboardId ?? play.leaderboardId, now);
+    const fresh = game.leaderboards.some((b) => b.id === play.leaderboardId)
+      ? game
+      : await this.#games.getWithLeaderboard(input.gameId, play.leaderboardId);
+    const board = leaderboardOf(fresh, play.leaderboardId);
+
+    const key = rankKey(input.score, fresh.scoreDisplay);
+    const standing = await readStanding(tx, board.id, play.playerId, key, board.leadersMax + 1);
+    const improves = improvesBest(standing.best, key);
+    // The count was read before this score: an improved best adds the player at `key`; an
+    // unimproved one already counts them (their best is at or above `key`).
+    const rank = leaderRank(standing.atOrAbove + (improves ? 1 : 0));
+    const scoreId = this.#ids.next();
+    const leaders = improves
+      ? leadersAfter(
+          standing.top,
+          {
+            playerId: play.playerId,
+            score: input.score,
+            rankKey: key,
+            achievedAt: now,
+            name: locked.playerName,
+            avatarUrl: locked.playerAvatarUrl,
+          },
+          board.leadersMax,
+        )
+      : standing.top.slice(0, board.leadersMax);
+
+    const outcome = this.#settlement(play, locked, fresh);
+
+    const stored: StoredScore = {
+      id: scoreId,
+      playId: play.id,
+      leaderboardId: board.id,
+      score: input.score,
+      leaderRank: rank,
+      isWinner: isWinner(rank, board.leadersMax),
+      idempotencyKey: input.idempotencyKey,
+      requestHash,
+      createdAt: now,
+    };
+    await writeScore(tx, {
+      scoreId,
+      playId: play.id,
+      leaderboardId: board.id,
+      playerId: play.playerId,
+      score: input.score,
+      rankKey: key,
+      leaderRank: rank,
+      isWinner: stored.isWinner,
+      idempotencyKey: input.idempotencyKey,
+      requestHash,
+      now,
+      replacesBest: improves ? standing.best : undefined,
+      transfers: outcome.toInsert,
+      deltas: outcome.deltas,
     });
+    return { score: stored, leaderboardId: board.id, leaders, replayed: false };
   }
 
   /**
@@ -357,6 +687,117 @@ export class PlayService {
       );
     }
     await applyTransfers(tx, transfers, now);
+  }
+}
+
+/** The most scores (or plays) one transaction commits together. */
+const SCORE_BATCH_MAX = 64;
+
+interface ScoreJob {
+  readonly input: SubmitScoreInput;
+  readonly game: GameRef;
+  readonly requestHash: string;
+}
+
+interface QueuedScore extends ScoreJob {
+  resolve(outcome: ScoreOutcome): void;
+  reject(error: unknown): void;
+}
+
+interface ScoreQueue {
+  readonly pending: QueuedScore[];
+  running: boolean;
+}
+
+type Settled = { ok: true; outcome: ScoreOutcome } | { ok: false; error: CoinopError };
+
+/** A batched score that passed every rule, with what deciding it needs. */
+interface ReadyScore {
+  readonly job: QueuedScore;
+  readonly locked: LockedPlay;
+  readonly board: Leaderboard;
+  readonly game: GameRef;
+  readonly key: bigint;
+  readonly now: Date;
+}
+
+/** A board as a batch's scores so far left it: its top, and each best they moved. */
+interface BoardState {
+  top: BoardEntry[];
+  readonly moves: { from: bigint | null; to: bigint }[];
+}
+
+/**
+ * The next batch from a queue: up to SCORE_BATCH_MAX scores, stopping before a second score for
+ * a play already in it (that one must see the first one's result, so it waits for the next).
+ */
+function takeBatch(pending: QueuedScore[]): QueuedScore[] {
+  return takeDistinct(pending, (x) => x.input.playId);
+}
+
+/** Takes up to SCORE_BATCH_MAX items from the front, stopping before a repeated `key`. */
+function takeDistinct<T>(pending: T[], key: (item: T) => string): T[] {
+  const seen = new Set<string>();
+  let n = 0;
+  while (n < pending.length && n < SCORE_BATCH_MAX) {
+    const k = key(pending[n] as T);
+    if (seen.has(k)) break;
+    seen.add(k);
+    n += 1;
+  }
+  return pending.splice(0, n);
+}
+
+interface PlayItem {
+  readonly play: StoredPlay;
+  readonly leadersMax: number;
+  /** Opens this play in a statement of its own. */
+  alone(): Promise<OpenPlayRow>;
+}
+
+interface QueuedPlay extends PlayItem {
+  resolve(row: OpenPlayRow): void;
+  reject(error: unknown): void;
+}
+
+function deliver(job: QueuedScore, settled: Settled): void {
+  if (settled.ok) job.resolve(settled.outcome);
+  else job.reject(settled.error);
+}
+
+/**
+ * The settlement transfers of a batch of scores, written in one statement at its end. The
+ * balance changes are summed per account, so each shared account (the arcade's, the
+ * developer's, the leaders') is updated once per batch, in id order.
+ */
+class SettlementBatch {
+  readonly transfers: TransferRequest[] = [];
+  readonly times: Date[] = [];
+  readonly deltas = new Map<string, AccountDelta>();
+
+  add(
+    transfers: readonly TransferRequest[],
+    deltas: ReadonlyMap<string, AccountDelta>,
+    now: Date,
+  ): void {
+    for (const t of transfers) {
+      this.transfers.push(t);
+      this.times.push(now);
+    }
+    for (const [id, d] of deltas) {
+      const sum = this.deltas.get(id);
+      this.deltas.set(
+        id,
+        sum
+          ? {
+              debitsPending: sum.debitsPending + d.debitsPending,
+              debitsPosted: sum.debitsPosted + d.debitsPosted,
+              creditsPending: sum.creditsPending + d.creditsPending,
+              creditsPosted: sum.creditsPosted + d.creditsPosted,
+            }
+          : d,
+      );
+    }
   }
 }
 

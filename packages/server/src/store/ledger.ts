@@ -141,14 +141,27 @@ export async function applyTransfers(
 
   if (outcome.toInsert.length > 0) {
     // One round trip: the transfers and the balance changes they make, together.
-    const batch = transferBatchSql(1);
-    await tx.query(
-      `WITH moved AS (${batch.insertTransfers}) ${batch.applyDeltas}`,
-      [...batch.params(outcome.toInsert, outcome.deltas, now)],
-      'ledger_write_batch',
-    );
+    await writeTransferBatch(tx, outcome.toInsert, outcome.deltas, now);
   }
   return [...outcome.results];
+}
+
+/**
+ * Writes a decided batch in one round trip: the transfers and the balance changes they make.
+ * `now` is every transfer's creation time, or one per transfer.
+ */
+export async function writeTransferBatch(
+  tx: Queryable,
+  transfers: readonly TransferRequest[],
+  deltas: ReadonlyMap<string, AccountDelta>,
+  now: Date | readonly Date[],
+): Promise<void> {
+  const batch = transferBatchSql(1);
+  await tx.query(
+    `WITH moved AS (${batch.insertTransfers}) ${batch.applyDeltas}`,
+    [...batch.params(transfers, deltas, now)],
+    'ledger_write_batch',
+  );
 }
 
 /**
@@ -162,17 +175,18 @@ export function transferBatchSql(first: number): {
   params(
     transfers: readonly TransferRequest[],
     deltas: ReadonlyMap<string, AccountDelta>,
-    now: Date,
+    now: Date | readonly Date[],
   ): unknown[];
 } {
   const p = (i: number) => `$${first + i}`;
   return {
     insertTransfers: `INSERT INTO transfers (id, kind, debit_account_id, credit_account_id, amount,
                                pending_id, reason, play_id, created_at)
-       SELECT id, kind, debit, credit, amount, pending_id, reason, play_id, ${p(8)}
+       SELECT id, kind, debit, credit, amount, pending_id, reason, play_id, created_at
        FROM unnest(${p(0)}::uuid[], ${p(1)}::text[], ${p(2)}::uuid[], ${p(3)}::uuid[],
-                   ${p(4)}::bigint[], ${p(5)}::uuid[], ${p(6)}::text[], ${p(7)}::uuid[])
-         AS t(id, kind, debit, credit, amount, pending_id, reason, play_id)
+                   ${p(4)}::bigint[], ${p(5)}::uuid[], ${p(6)}::text[], ${p(7)}::uuid[],
+                   ${p(8)}::timestamptz[])
+         AS t(id, kind, debit, credit, amount, pending_id, reason, play_id, created_at)
        RETURNING 1`,
     applyDeltas: `UPDATE accounts a SET
          debits_pending = a.debits_pending + d.dpe,
@@ -194,7 +208,7 @@ export function transferBatchSql(first: number): {
         transfers.map((x) => x.pendingId),
         transfers.map((x) => x.reason),
         transfers.map((x) => x.playId),
-        now,
+        Array.isArray(now) ? now : transfers.map(() => now),
         ids,
         d.map((x) => x.debitsPending.toString()),
         d.map((x) => x.debitsPosted.toString()),

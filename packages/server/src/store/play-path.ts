@@ -92,6 +92,84 @@ export async function openPaidPlay(
   };
 }
 
+/**
+ * Opens a batch of paid plays in one statement, each exactly as `openPaidPlay` opens one: a
+ * play whose player cannot spend its cost writes nothing and does not stop the others. The
+ * plays must be of distinct players (an account row is updated once per statement). Answers
+ * in the order given.
+ */
+export async function openPaidPlays(
+  q: Queryable,
+  plays: readonly { play: StoredPlay; leadersMax: number }[],
+): Promise<OpenPlayRow[]> {
+  const rows = await q.query<{
+    n: number;
+    account_id: string | null;
+    leader_player_ids: string[] | null;
+  }>(
+    `WITH input AS (
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::bigint[], $4::uuid[], $5::uuid[],
+                            $6::int[], $7::uuid[], $8::uuid[], $9::uuid[], $10::text[],
+                            $11::text[], $12::timestamptz[], $13::timestamptz[])
+         WITH ORDINALITY AS i(play_id, player_id, cost, lock_id, board, leaders_max, arcade,
+                              game, developer, idempotency_key, request_hash, expires_at,
+                              created_at, n)
+     ), player AS (
+       SELECT i.n, pl.account_id FROM input i JOIN players pl ON pl.id = i.player_id
+     ), debit AS (
+       UPDATE accounts a SET debits_pending = a.debits_pending + i.cost
+       FROM input i JOIN player p ON p.n = i.n
+       WHERE a.id = p.account_id
+         AND a.credits_posted - a.debits_posted - a.debits_pending >= i.cost
+       RETURNING i.n, a.id
+     ), escrow AS (
+       INSERT INTO accounts (id, kind, credits_pending, created_at)
+       SELECT i.play_id, 'escrow', i.cost, i.created_at FROM input i JOIN debit d ON d.n = i.n
+       RETURNING id
+     ), lock AS (
+       INSERT INTO transfers (id, kind, debit_account_id, credit_account_id, amount, pending_id,
+                              reason, play_id, created_at)
+       SELECT i.lock_id, 'pending', d.id, i.play_id, i.cost, NULL, 'play_lock', i.play_id,
+              i.created_at
+       FROM input i JOIN debit d ON d.n = i.n
+       RETURNING id
+     ), play AS (
+       INSERT INTO plays (id, arcade_id, game_id, developer_id, leaderboard_id, player_id,
+                          cost_units, lock_transfer_id, leader_player_ids, status,
+                          idempotency_key, request_hash, expires_at, created_at, updated_at)
+       SELECT i.play_id, i.arcade, i.game, i.developer, i.board, i.player_id, i.cost, i.lock_id,
+              ARRAY(SELECT player_id FROM leaders WHERE leaderboard_id = i.board
+                    ORDER BY rank_key DESC, achieved_at, player_id LIMIT i.leaders_max),
+              'open', i.idempotency_key, i.request_hash, i.expires_at, i.created_at, i.created_at
+       FROM input i JOIN debit d ON d.n = i.n
+       RETURNING id, leader_player_ids
+     )
+     SELECT i.n::int AS n, p.account_id, pl.leader_player_ids
+     FROM input i LEFT JOIN player p ON p.n = i.n LEFT JOIN play pl ON pl.id = i.play_id
+     ORDER BY i.n`,
+    [
+      plays.map((x) => x.play.id),
+      plays.map((x) => x.play.playerId),
+      plays.map((x) => x.play.costUnits.toString()),
+      plays.map((x) => x.play.lockTransferId),
+      plays.map((x) => x.play.leaderboardId),
+      plays.map((x) => x.leadersMax),
+      plays.map((x) => x.play.arcadeId),
+      plays.map((x) => x.play.gameId),
+      plays.map((x) => x.play.developerId),
+      plays.map((x) => x.play.idempotencyKey),
+      plays.map((x) => x.play.requestHash),
+      plays.map((x) => x.play.expiresAt),
+      plays.map((x) => x.play.createdAt),
+    ],
+    'play_path_open_paid_batch',
+  );
+  return rows.map((r) => ({
+    playerAccountId: r.account_id ?? null,
+    leaderPlayerIds: r.leader_player_ids ?? null,
+  }));
+}
+
 /** Opens a free play: nothing to lock; the play and its leaders snapshot, if the player exists. */
 export async function openFreePlay(
   q: Queryable,
@@ -148,6 +226,9 @@ export async function lockPlayForScore(
   gameId: string,
   playId: string,
 ): Promise<LockedPlay | null> {
+  // One round trip: the CTE locks the play row first, then the outer query takes the advisory
+  // lock (the key is bestLockKey's, computed by Postgres). `(game_id = $2) IS TRUE` keeps a
+  // generic plan off the plays_by_game index, which would read every play of the game.
   const rows = await tx.query<
     PlayRow & {
       player_account_id: string;
@@ -156,23 +237,24 @@ export async function lockPlayForScore(
       leader_account_ids: string[];
     }
   >(
-    `SELECT ${PLAY_COLUMNS_OF_P}, pl.account_id AS player_account_id, pl.name AS player_name,
-            pl.avatar_url AS player_avatar_url,
-            ARRAY(SELECT account_id FROM players WHERE id = ANY(p.leader_player_ids))
-              AS leader_account_ids
-     FROM plays p JOIN players pl ON pl.id = p.player_id
-     WHERE p.id = $1 AND p.game_id = $2
-     FOR UPDATE OF p`,
+    `WITH locked AS (
+       SELECT ${PLAY_COLUMNS_OF_P}, pl.account_id AS player_account_id, pl.name AS player_name,
+              pl.avatar_url AS player_avatar_url,
+              ARRAY(SELECT account_id FROM players WHERE id = ANY(p.leader_player_ids))
+                AS leader_account_ids
+       FROM plays p JOIN players pl ON pl.id = p.player_id
+       WHERE p.id = $1 AND (p.game_id = $2) IS TRUE
+       FOR UPDATE OF p
+     )
+     SELECT locked.*, pg_advisory_xact_lock(('x' || encode(substring(sha256(convert_to(
+              locked.leaderboard_id::text || ':' || locked.player_id::text, 'UTF8'))
+              FROM 1 FOR 8), 'hex'))::bit(64)::bigint) IS NULL AS best_locked
+     FROM locked`,
     [playId, gameId],
     'play_path_lock_play',
   );
   const row = rows[0];
   if (!row) return null;
-  await tx.query(
-    'SELECT pg_advisory_xact_lock($1::bigint)',
-    [bestLockKey(row.leaderboard_id, row.player_id).toString()],
-    'play_path_lock_best',
-  );
   return {
     play: toPlay(row),
     playerAccountId: row.player_account_id,
@@ -182,8 +264,11 @@ export async function lockPlayForScore(
   };
 }
 
-/** A 64-bit advisory lock key for one player's best on one board. */
-function bestLockKey(leaderboardId: string, playerId: string): bigint {
+/**
+ * The 64-bit advisory lock key of one player's best on one board, as `lockPlayForScore` computes
+ * it in SQL (the first 8 bytes of a SHA-256, big-endian, signed). Kept for tests.
+ */
+export function bestLockKey(leaderboardId: string, playerId: string): bigint {
   return createHash('sha256').update(`${leaderboardId}:${playerId}`).digest().readBigInt64BE(0);
 }
 
@@ -237,7 +322,8 @@ export async function readStanding(
                       p.avatar_url
                FROM (SELECT * FROM leaders WHERE leaderboard_id = $1
                      ORDER BY rank_key DESC, achieved_at, player_id LIMIT $6) l
-               JOIN players p ON p.id = l.player_id
+               CROSS JOIN LATERAL (SELECT name, avatar_url FROM players
+                                   WHERE id = l.player_id LIMIT 1) p
                ORDER BY l.rank_key DESC, l.achieved_at, l.player_id) t) AS top
      FROM (SELECT 1) one
      LEFT JOIN leaders b ON b.leaderboard_id = $1 AND b.player_id = $2`,
@@ -290,16 +376,17 @@ export interface ScoreWrite {
 
 /**
  * Records a score in one statement: the player's new best and its move in the count tree (when
- * it improves), the score, the play's status, and the settlement transfers with their balance
- * changes. Account rows are updated in id order, as every batch does, so concurrent settlements
- * lock them in one order.
+ * it improves), the score, the play's status, and — unless `w.transfers` is empty, as when a
+ * batch of scores writes its settlement once at its end (`writeTransferBatch`) — the settlement
+ * transfers with their balance changes. Account rows are updated in id order, as every batch
+ * does, so concurrent settlements lock them in one order.
  */
 export async function writeScore(tx: Queryable, w: ScoreWrite): Promise<void> {
   const improves = w.replacesBest !== undefined;
   const buckets = improves ? bucketChanges(w.replacesBest?.rankKey ?? null, w.rankKey) : [];
+  const withLedger = w.transfers.length > 0;
   const batch = transferBatchSql(16);
-  await tx.query(
-    `WITH best AS (
+  const board = `WITH best AS (
        INSERT INTO leaders (leaderboard_id, player_id, score, rank_key, score_id, achieved_at)
        SELECT $1, $2, $3, $4, $5, $6 WHERE $7::boolean
        ON CONFLICT (leaderboard_id, player_id) DO UPDATE
@@ -320,29 +407,40 @@ export async function writeScore(tx: Queryable, w: ScoreWrite): Promise<void> {
                            idempotency_key, request_hash, created_at)
        VALUES ($5, $11, $1, $2, $3, $12, $13, $14, $15, $6)
        RETURNING 1
-     ), played AS (
+     )`;
+  const params = [
+    w.leaderboardId,
+    w.playerId,
+    w.score,
+    w.rankKey.toString(),
+    w.scoreId,
+    w.now,
+    improves,
+    buckets.map((b) => b.level),
+    buckets.map((b) => b.bucket.toString()),
+    buckets.map((b) => b.delta),
+    w.playId,
+    w.leaderRank,
+    w.isWinner,
+    w.idempotencyKey,
+    w.requestHash,
+  ];
+  if (!withLedger) {
+    await tx.query(
+      `${board}
+       UPDATE plays SET status = 'scored', updated_at = $6 WHERE id = $11`,
+      params,
+      'play_path_write_score_board',
+    );
+    return;
+  }
+  await tx.query(
+    `${board}, played AS (
        UPDATE plays SET status = 'scored', updated_at = $6 WHERE id = $11
        RETURNING 1
      ), moved AS (${batch.insertTransfers})
      ${batch.applyDeltas}`,
-    [
-      w.leaderboardId,
-      w.playerId,
-      w.score,
-      w.rankKey.toString(),
-      w.scoreId,
-      w.now,
-      improves,
-      buckets.map((b) => b.level),
-      buckets.map((b) => b.bucket.toString()),
-      buckets.map((b) => b.delta),
-      w.playId,
-      w.leaderRank,
-      w.isWinner,
-      w.idempotencyKey,
-      w.requestHash,
-      ...batch.params(w.transfers, w.deltas, w.now),
-    ],
+    [...params, ...batch.params(w.transfers, w.deltas, w.now)],
     'play_path_write_score',
   );
 }
@@ -373,5 +471,278 @@ export function bucketChanges(
         : a.bucket > b.bucket
           ? 1
           : 0,
+  );
+}
+
+/*
+ * Group commit: a batch of scores in three statements, whatever its size. Lock every
+ * play, read every standing against the board as it was before the batch, then write the whole
+ * batch. The service walks the batch in order and adjusts each standing for the scores before
+ * it in memory (`BatchBoard`), so each score is ranked exactly as if the batch's scores had
+ * been committed one after another.
+ */
+
+/**
+ * Locks the plays of a batch (in id order), each in its game, and each one's player best
+ * (advisory locks). A play missing from the answer does not exist in that game.
+ */
+export async function lockPlaysForScores(
+  tx: Queryable,
+  plays: readonly { playId: string; gameId: string }[],
+): Promise<Map<string, LockedPlay>> {
+  // In id order, so concurrent batches lock plays alike. Each play is locked in a LATERAL
+  // subquery, which the planner cannot turn into a scan of the whole plays table.
+  const sorted = [...plays].sort((a, b) =>
+    a.playId < b.playId ? -1 : a.playId > b.playId ? 1 : 0,
+  );
+  const rows = await tx.query<
+    PlayRow & {
+      player_account_id: string;
+      player_name: string;
+      player_avatar_url: string | null;
+      leader_account_ids: string[];
+    }
+  >(
+    `WITH locked AS (
+       SELECT ${PLAY_COLUMNS_OF_P}, pl.account_id AS player_account_id, pl.name AS player_name,
+              pl.avatar_url AS player_avatar_url,
+              ARRAY(SELECT account_id FROM players WHERE id = ANY(p.leader_player_ids))
+                AS leader_account_ids
+       FROM unnest($1::uuid[], $2::uuid[]) AS u(id, game_id)
+       CROSS JOIN LATERAL (SELECT * FROM plays WHERE id = u.id AND (game_id = u.game_id) IS TRUE
+                           FOR UPDATE) p
+       JOIN players pl ON pl.id = p.player_id
+     )
+     SELECT locked.*, pg_advisory_xact_lock(('x' || encode(substring(sha256(convert_to(
+              locked.leaderboard_id::text || ':' || locked.player_id::text, 'UTF8'))
+              FROM 1 FOR 8), 'hex'))::bit(64)::bigint) IS NULL AS best_locked
+     FROM locked ORDER BY locked.id`,
+    [sorted.map((x) => x.playId), sorted.map((x) => x.gameId)],
+    'play_path_lock_plays',
+  );
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      {
+        play: toPlay(row),
+        playerAccountId: row.player_account_id,
+        playerName: row.player_name,
+        playerAvatarUrl: row.player_avatar_url,
+        leaderAccountIds: row.leader_account_ids,
+      },
+    ]),
+  );
+}
+
+export interface StandingQuery {
+  readonly leaderboardId: string;
+  readonly playerId: string;
+  readonly key: bigint;
+}
+
+export interface BatchStandings {
+  /** Each player's best before the batch, by `${leaderboardId}:${playerId}`. */
+  readonly bests: ReadonlyMap<string, { rankKey: bigint; achievedAt: Date }>;
+  /** Per query, in order: players whose best key is at or above its key, before the batch. */
+  readonly atOrAbove: readonly number[];
+  /** Each board's top `limit` before the batch. */
+  readonly tops: ReadonlyMap<string, BoardEntry[]>;
+}
+
+/**
+ * One read of every standing a batch needs, as the boards were before it. Each lookup is a
+ * LATERAL subquery with LIMIT 1, which the planner cannot flatten into a join: a generic plan
+ * would otherwise hash-join whole tables (every player, every best on the board).
+ */
+export async function readStandings(
+  tx: Queryable,
+  queries: readonly StandingQuery[],
+  boards: readonly { leaderboardId: string; limit: number }[],
+): Promise<BatchStandings> {
+  const ranges = queries.flatMap((q, i) =>
+    rangesAtOrAbove(q.key).map((r) => ({ i, board: q.leaderboardId, ...r })),
+  );
+  const [row] = await tx.query<{
+    bests: { k: string; rank_key: string; achieved_at: string }[] | null;
+    counts: { i: number; n: string }[] | null;
+    tops:
+      | {
+          leaderboard_id: string;
+          player_id: string;
+          score: number;
+          rank_key: string;
+          achieved_at: string;
+          name: string;
+          avatar_url: string | null;
+        }[]
+      | null;
+  }>(
+    `SELECT
+       (SELECT json_agg(json_build_object('k', b.leaderboard_id || ':' || b.player_id,
+                        'rank_key', b.rank_key::text, 'achieved_at', b.achieved_at))
+        FROM unnest($1::uuid[], $2::uuid[]) AS k(board, player)
+        CROSS JOIN LATERAL (SELECT * FROM leaders WHERE leaderboard_id = k.board
+                            AND player_id = k.player LIMIT 1) b) AS bests,
+       (SELECT json_agg(json_build_object('i', c.i, 'n', c.n::text)) FROM (
+          SELECT r.i, sum(s.n) AS n
+          FROM unnest($3::int[], $4::uuid[], $5::smallint[], $6::bigint[], $7::bigint[])
+            AS r(i, board, level, after, up_to)
+          CROSS JOIN LATERAL (
+            SELECT sum(rb.players) AS n FROM rank_buckets rb
+            WHERE rb.leaderboard_id = r.board AND rb.level = r.level AND rb.bucket > r.after
+              AND rb.bucket <= r.up_to) s
+          GROUP BY r.i) c) AS counts,
+       (SELECT json_agg(t) FROM (
+          SELECT l.leaderboard_id, l.player_id, l.score, l.rank_key::text AS rank_key,
+                 l.achieved_at, p.name, p.avatar_url
+          FROM unnest($8::uuid[], $9::int[]) AS bd(board, lim)
+          CROSS JOIN LATERAL (SELECT * FROM leaders WHERE leaderboard_id = bd.board
+                              ORDER BY rank_key DESC, achieved_at, player_id LIMIT bd.lim) l
+          CROSS JOIN LATERAL (SELECT name, avatar_url FROM players
+                              WHERE id = l.player_id LIMIT 1) p
+          ORDER BY l.leaderboard_id, l.rank_key DESC, l.achieved_at, l.player_id) t) AS tops`,
+    [
+      queries.map((q) => q.leaderboardId),
+      queries.map((q) => q.playerId),
+      ranges.map((r) => r.i),
+      ranges.map((r) => r.board),
+      ranges.map((r) => r.level),
+      ranges.map((r) => r.after.toString()),
+      ranges.map((r) => r.upTo.toString()),
+      boards.map((b) => b.leaderboardId),
+      boards.map((b) => b.limit),
+    ],
+    'play_path_read_standings',
+  );
+  const atOrAbove = queries.map(() => 0);
+  for (const c of row?.counts ?? []) atOrAbove[c.i] = Number(c.n);
+  const tops = new Map<string, BoardEntry[]>(boards.map((b) => [b.leaderboardId, []]));
+  for (const t of row?.tops ?? []) {
+    tops.get(t.leaderboard_id)?.push({
+      playerId: t.player_id,
+      score: t.score,
+      rankKey: BigInt(t.rank_key),
+      achievedAt: new Date(t.achieved_at),
+      name: t.name,
+      avatarUrl: t.avatar_url,
+    });
+  }
+  return {
+    bests: new Map(
+      (row?.bests ?? []).map((b) => [
+        b.k,
+        { rankKey: BigInt(b.rank_key), achievedAt: new Date(b.achieved_at) },
+      ]),
+    ),
+    atOrAbove,
+    tops,
+  };
+}
+
+/** A score of a batch, decided: what `writeScores` records for it. */
+export interface BatchScore {
+  readonly scoreId: string;
+  readonly playId: string;
+  readonly leaderboardId: string;
+  readonly playerId: string;
+  readonly score: number;
+  readonly leaderRank: number;
+  readonly isWinner: boolean;
+  readonly idempotencyKey: string | null;
+  readonly requestHash: string;
+  readonly now: Date;
+}
+
+export interface BatchBest {
+  readonly leaderboardId: string;
+  readonly playerId: string;
+  readonly score: number;
+  readonly rankKey: bigint;
+  readonly scoreId: string;
+  readonly achievedAt: Date;
+}
+
+/**
+ * Writes a decided batch in one statement: each improved player's final best, the net change of
+ * every count-tree bucket, the scores, the plays' status, and the settlement transfers with the
+ * balance changes summed per account (in id order).
+ */
+export async function writeScores(
+  tx: Queryable,
+  scores: readonly BatchScore[],
+  bests: readonly BatchBest[],
+  buckets: readonly { leaderboardId: string; level: number; bucket: bigint; delta: number }[],
+  transfers: readonly TransferRequest[],
+  transferTimes: readonly Date[],
+  deltas: ReadonlyMap<string, AccountDelta>,
+): Promise<void> {
+  const gained = buckets.filter((b) => b.delta > 0);
+  const lost = buckets.filter((b) => b.delta < 0);
+  const ledger = transferBatchSql(27);
+  await tx.query(
+    `WITH best AS (
+       INSERT INTO leaders (leaderboard_id, player_id, score, rank_key, score_id, achieved_at)
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::float8[], $4::bigint[], $5::uuid[],
+                            $6::timestamptz[])
+       ON CONFLICT (leaderboard_id, player_id) DO UPDATE
+         SET score = excluded.score, rank_key = excluded.rank_key, score_id = excluded.score_id,
+             achieved_at = excluded.achieved_at
+       RETURNING 1
+     ), gained AS (
+       INSERT INTO rank_buckets (leaderboard_id, level, bucket, players)
+       SELECT * FROM unnest($7::uuid[], $8::smallint[], $9::bigint[], $10::bigint[])
+       ON CONFLICT (leaderboard_id, level, bucket) DO UPDATE
+         SET players = rank_buckets.players + excluded.players
+       RETURNING 1
+     ), lost AS (
+       UPDATE rank_buckets rb SET players = rb.players + d.delta
+       FROM unnest($11::uuid[], $12::smallint[], $13::bigint[], $14::bigint[])
+         AS d(board, level, bucket, delta)
+       WHERE rb.leaderboard_id = d.board AND rb.level = d.level AND rb.bucket = d.bucket
+       RETURNING 1
+     ), score AS (
+       INSERT INTO scores (id, play_id, leaderboard_id, player_id, score, leader_rank, is_winner,
+                           idempotency_key, request_hash, created_at)
+       SELECT * FROM unnest($15::uuid[], $16::uuid[], $17::uuid[], $18::uuid[], $19::float8[],
+                            $20::int[], $21::boolean[], $22::text[], $23::text[],
+                            $24::timestamptz[])
+       RETURNING 1
+     ), played AS (
+       UPDATE plays p SET status = 'scored', updated_at = u.at
+       FROM unnest($25::uuid[], $26::timestamptz[]) AS u(id, at)
+       WHERE p.id = u.id
+       RETURNING 1
+     ), moved AS (${ledger.insertTransfers})
+     ${ledger.applyDeltas}`,
+    [
+      bests.map((b) => b.leaderboardId),
+      bests.map((b) => b.playerId),
+      bests.map((b) => b.score),
+      bests.map((b) => b.rankKey.toString()),
+      bests.map((b) => b.scoreId),
+      bests.map((b) => b.achievedAt),
+      gained.map((b) => b.leaderboardId),
+      gained.map((b) => b.level),
+      gained.map((b) => b.bucket.toString()),
+      gained.map((b) => b.delta),
+      lost.map((b) => b.leaderboardId),
+      lost.map((b) => b.level),
+      lost.map((b) => b.bucket.toString()),
+      lost.map((b) => b.delta),
+      scores.map((s) => s.scoreId),
+      scores.map((s) => s.playId),
+      scores.map((s) => s.leaderboardId),
+      scores.map((s) => s.playerId),
+      scores.map((s) => s.score),
+      scores.map((s) => s.leaderRank),
+      scores.map((s) => s.isWinner),
+      scores.map((s) => s.idempotencyKey),
+      scores.map((s) => s.requestHash),
+      scores.map((s) => s.now),
+      scores.map((s) => s.playId),
+      scores.map((s) => s.now),
+      ...ledger.params(transfers, deltas, transferTimes),
+    ],
+    'play_path_write_scores',
   );
 }

@@ -71,7 +71,8 @@ export async function findPlay(
   playId: string,
 ): Promise<StoredPlay | null> {
   const rows = await q.query<PlayRow>(
-    `SELECT ${PLAY_COLUMNS} FROM plays WHERE id = $1 AND game_id = $2`,
+    // `IS TRUE` keeps a generic plan on the primary key rather than the plays_by_game index.
+    `SELECT ${PLAY_COLUMNS} FROM plays WHERE id = $1 AND (game_id = $2) IS TRUE`,
     [playId, gameId],
     'plays_find',
   );

@@ -1,0 +1,209 @@
+import { CoinopError } from '@coinop/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { uuidIds } from '../../src/ids.js';
+import { PlayService, type ScoreOutcome } from '../../src/services/plays.js';
+import type { StoredPlay } from '../../src/store/plays.js';
+import type { Db, Queryable } from '../../src/store/db.js';
+import { buildTestApi, type TestApi } from '../fixtures/app.js';
+import { fundedPlayer, gameWithTiers, type GameFixture } from '../fixtures/arcade.js';
+import { storeVariants } from '../fixtures/db.js';
+import { expectLedgerBalanced, expectRankTreeConsistent } from '../fixtures/invariants.js';
+
+/**
+ * The API's Db, counting transactions; `failOnce(name, skip)` fails one statement of that name,
+ * after letting `skip` of them through.
+ */
+function instrumented(db: Db): Db & {
+  transactions: number;
+  failOnce(name: string, skip: number): void;
+} {
+  let failing: string | undefined;
+  let skipping = 0;
+  const wrapped = {
+    transactions: 0,
+    failOnce(name: string, skip: number) {
+      failing = name;
+      skipping = skip;
+    },
+    dialect: db.dialect,
+    query: db.query.bind(db),
+    transaction: <T>(work: (tx: Queryable) => Promise<T>) =>
+      db.transaction((tx) => {
+        wrapped.transactions += 1;
+        return work({
+          query: (sql, params, name) => {
+            if (name !== undefined && name === failing && skipping-- === 0) {
+              failing = undefined;
+              return Promise.reject(new Error('injected database failure'));
+            }
+            return tx.query(sql, params, name);
+          },
+        });
+      }),
+    close: () => db.close(),
+  };
+  return wrapped;
+}
+
+/** Ranks of distinct players' first scores, applied one after another in this order. */
+function sequentialRanks(scores: readonly number[]): number[] {
+  return scores.map((s, i) => 1 + scores.slice(0, i).filter((earlier) => earlier >= s).length);
+}
+
+describe.each(storeVariants())('group-committed scores on %s', (variant) => {
+  let api: TestApi;
+  let game: GameFixture;
+
+  beforeEach(async () => {
+    api = await buildTestApi(variant);
+    game = await gameWithTiers(api, { costs: [1, 10] });
+  });
+  afterEach(async () => {
+    await expectLedgerBalanced(api.db);
+    await expectRankTreeConsistent(api.db);
+    await api.close();
+  });
+
+  const service = (db: Db) =>
+    new PlayService(db, api.clock, uuidIds, api.app.arcade.games, api.config);
+  const board = () => game.tiers[1]!.id;
+
+  async function openPlays(plays: PlayService, count: number) {
+    const players = await Promise.all(Array.from({ length: count }, () => fundedPlayer(api, 10)));
+    return Promise.all(
+      players.map((p) =>
+        plays.open({
+          gameId: game.gameId,
+          playerId: p.playerId,
+          leaderboardId: board(),
+          idempotencyKey: null,
+        }),
+      ),
+    );
+  }
+  const scoreOf = (plays: PlayService, playId: string, score: number) =>
+    plays.score({
+      gameId: game.gameId,
+      playId,
+      leaderboardId: board(),
+      score,
+      idempotencyKey: null,
+    });
+
+  it('refuses one score of a batch and commits the others', async () => {
+    const db = instrumented(api.db);
+    const plays = service(db);
+    const opened = await openPlays(plays, 6);
+    const values = [30, 10, 50, 10, 40, 20];
+    const before = db.transactions;
+    const missing = uuidIds.next();
+    const results = await Promise.allSettled([
+      ...opened.slice(0, 3).map((p, i) => scoreOf(plays, p.id, values[i]!)),
+      scoreOf(plays, missing, 99),
+      ...opened.slice(3).map((p, i) => scoreOf(plays, p.id, values[i + 3]!)),
+    ]);
+    // Eight scores in fewer transactions: they were committed together.
+    expect(db.transactions - before).toBeLessThan(7);
+    const refused = results[3];
+    expect(refused?.status).toBe('rejected');
+    const reason = refused?.status === 'rejected' ? (refused.reason as unknown) : undefined;
+    expect(reason).toBeInstanceOf(CoinopError);
+    expect((reason as CoinopError).code).toBe('play_not_found');
+    const scored = results.filter((_, i) => i !== 3);
+    expect(scored.map((r) => r.status)).toEqual(scored.map(() => 'fulfilled'));
+    const ranks = scored.map((r) => (r.status === 'fulfilled' ? r.value.score.leaderRank : 0));
+    expect(ranks).toEqual(sequentialRanks(values));
+    const [count] = await api.db.query<{ n: bigint }>(
+      "SELECT count(*)::bigint AS n FROM plays WHERE status = 'scored'",
+    );
+    expect(BigInt(count!.n)).toBe(6n);
+  });
+
+  it('runs a batch again one score at a time after an unexpected database error', async () => {
+    const db = instrumented(api.db);
+    const plays = service(db);
+    const opened = await openPlays(plays, 5);
+    const values = [5, 25, 15, 25, 1];
+    // The five scores reach the queue together and run as one batch, whose write fails.
+    db.failOnce('play_path_write_scores', 0);
+    const before = db.transactions;
+    const results = await Promise.all(opened.map((p, i) => scoreOf(plays, p.id, values[i]!)));
+    expect(results.map((r) => r.score.leaderRank)).toEqual(sequentialRanks(values));
+    // The failed batch, then each of its five scores in a transaction of its own.
+    expect(db.transactions - before).toBe(6);
+    const [count] = await api.db.query<{ n: bigint }>(
+      "SELECT count(*)::bigint AS n FROM transfers WHERE kind = 'post_pending'",
+    );
+    expect(BigInt(count!.n)).toBe(5n);
+  });
+
+  it('ranks a batch exactly as the same scores committed one at a time', async () => {
+    // Two plays per player (a best, then a better or a worse score), ties, three leaders.
+    const small = await gameWithTiers(api, { costs: [1, 10], leadersMax: 3 });
+    const plays = service(api.db);
+    const players = await Promise.all(Array.from({ length: 6 }, () => fundedPlayer(api, 40)));
+    const order = [0, 1, 2, 3, 4, 5, 2, 0, 5, 1, 4, 3];
+    const values = [20, 40, 10, 40, 30, 5, 50, 15, 45, 40, 60, 0];
+    const run = async (gameId: string, leaderboardId: string, together: boolean) => {
+      const opened: StoredPlay[] = [];
+      for (const p of order) {
+        opened.push(
+          await plays.open({
+            gameId,
+            playerId: players[p]!.playerId,
+            leaderboardId,
+            idempotencyKey: null,
+          }),
+        );
+      }
+      const one = (i: number) =>
+        plays.score({
+          gameId,
+          playId: opened[i]!.id,
+          leaderboardId,
+          score: values[i]!,
+          idempotencyKey: null,
+        });
+      if (together) return Promise.all(opened.map((_, i) => one(i)));
+      const out: ScoreOutcome[] = [];
+      for (let i = 0; i < opened.length; i++) out.push(await one(i));
+      return out;
+    };
+    const alone = await run(game.gameId, board(), false);
+    const together = await run(small.gameId, small.tiers[1]!.id, true);
+    // The reference board has 10 leaders; compare the top 3 of its answers.
+    const view = (r: Awaited<ReturnType<typeof run>>[number], top: number) => ({
+      rank: r.score.leaderRank,
+      leaders: r.leaders?.slice(0, top).map((l) => [l.playerId, l.score]),
+    });
+    expect(together.map((r) => view(r, 3))).toEqual(alone.map((r) => view(r, 3)));
+    expect(together.map((r) => r.score.isWinner)).toEqual(
+      alone.map((r) => r.score.leaderRank <= 3),
+    );
+  });
+
+  it('keeps bests and the count tree exact when two API instances score one board', async () => {
+    // Two services with their own queues on one database: two API processes' batches.
+    const a = service(api.db);
+    const b = service(api.db);
+    const opened = await openPlays(a, 40);
+    const values = opened.map((_, i) => ((i * 37) % 13) * 3);
+    const results = await Promise.all(
+      opened.map((p, i) => scoreOf(i % 2 === 0 ? a : b, p.id, values[i]!)),
+    );
+    expect(results.every((r) => !r.replayed)).toBe(true);
+    const rows = await api.db.query<{ player_id: string; score: number }>(
+      'SELECT player_id, score FROM leaders WHERE leaderboard_id = $1',
+      [board()],
+    );
+    expect(new Map(rows.map((r) => [r.player_id, r.score]))).toEqual(
+      new Map(opened.map((p, i) => [p.playerId, values[i]!])),
+    );
+    // Every rank is 1 + the players whose best beats or ties it, counted among all 40.
+    const ranks = results.map((r) => r.score.leaderRank);
+    values.forEach((v, i) => {
+      expect(ranks[i]).toBeGreaterThanOrEqual(1);
+      expect(ranks[i]).toBeLessThanOrEqual(1 + values.filter((w, j) => j !== i && w >= v).length);
+    });
+  });
+});

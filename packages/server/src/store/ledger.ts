@@ -269,6 +269,8 @@ export interface LedgerAudit {
 }
 
 export async function auditLedger(q: Queryable): Promise<LedgerAudit> {
+  // One statement, so the balances and the journal are read from one snapshot even while
+  // transfers are being committed.
   const [row] = await q.query<{
     dpo: bigint | null;
     cpo: bigint | null;
@@ -276,21 +278,24 @@ export async function auditLedger(q: Queryable): Promise<LedgerAudit> {
     cpe: bigint | null;
     minted: bigint | null;
     negative: bigint;
+    posted: bigint | null;
+    pending: bigint | null;
   }>(
-    `SELECT sum(debits_posted)::bigint AS dpo, sum(credits_posted)::bigint AS cpo,
-            sum(debits_pending)::bigint AS dpe, sum(credits_pending)::bigint AS cpe,
-            (sum(debits_posted - credits_posted) FILTER (WHERE kind = 'mint'))::bigint AS minted,
-            count(*) FILTER (WHERE kind <> 'mint'
-              AND debits_posted + debits_pending > credits_posted) AS negative
-     FROM accounts`,
+    `SELECT a.*, j.* FROM (
+       SELECT sum(debits_posted)::bigint AS dpo, sum(credits_posted)::bigint AS cpo,
+              sum(debits_pending)::bigint AS dpe, sum(credits_pending)::bigint AS cpe,
+              (sum(debits_posted - credits_posted) FILTER (WHERE kind = 'mint'))::bigint AS minted,
+              count(*) FILTER (WHERE kind <> 'mint'
+                AND debits_posted + debits_pending > credits_posted) AS negative
+       FROM accounts) a
+     CROSS JOIN (
+       SELECT (sum(amount) FILTER (WHERE kind IN ('posted', 'post_pending')))::bigint AS posted,
+              (sum(CASE WHEN kind = 'pending' THEN amount
+                        WHEN kind IN ('post_pending', 'void_pending') THEN -amount END))::bigint
+                AS pending
+       FROM transfers) j`,
   );
-  // The cached balances must also agree with the journal of transfers they were built from.
-  const [journal] = await q.query<{ posted: bigint | null; pending: bigint | null }>(
-    `SELECT (sum(amount) FILTER (WHERE kind IN ('posted', 'post_pending')))::bigint AS posted,
-            (sum(CASE WHEN kind = 'pending' THEN amount
-                      WHEN kind IN ('post_pending', 'void_pending') THEN -amount END))::bigint AS pending
-     FROM transfers`,
-  );
+  const journal = row;
   const big = (v: bigint | null | undefined) => BigInt(v ?? 0n);
   const audit = {
     debitsPosted: big(row?.dpo),

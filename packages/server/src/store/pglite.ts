@@ -1,4 +1,4 @@
-import { PGlite, types } from '@electric-sql/pglite';
+import { PGlite, protocol, types } from '@electric-sql/pglite';
 import type { Db, Queryable } from './db.js';
 
 const parsers = {
@@ -23,14 +23,115 @@ export async function openPglite(
 export function pgliteDb(pg: PGlite): Db {
   const run = async <Row>(q: Pick<PGlite, 'query'>, sql: string, params?: unknown[]) =>
     (await q.query<Row>(sql, params)).rows;
+  const prepared = new PreparedStatements(pg);
   return {
     dialect: 'pglite',
-    query: (sql, params) => run(pg, sql, params),
+    query: (sql, params, name) =>
+      name === undefined
+        ? run(pg, sql, params)
+        : pg._runExclusiveTransaction(() => prepared.run(name, sql, params ?? [], false)),
     transaction: (work) =>
       pg.transaction(async (tx) => {
-        const wrapped: Queryable = { query: (sql, params) => run(tx, sql, params) };
+        const wrapped: Queryable = {
+          query: (sql, params, name) =>
+            name === undefined ? run(tx, sql, params) : prepared.run(name, sql, params ?? [], true),
+        };
         return work(wrapped);
       }),
     close: () => pg.close(),
   };
+}
+
+/**
+ * Named statements, as node-postgres has them: parsed (and planned, once Postgres settles on a
+ * generic plan) once, then bound and executed. PGlite's own `query` parses and plans every call
+ * again, which costs about as much as running a mid-sized statement.
+ */
+class PreparedStatements {
+  readonly #pg: PGlite;
+  /** Each statement prepared on this connection: its parameter types and result columns. */
+  readonly #statements = new Map<string, { paramTypes: number[]; fields: ResultField[] }>();
+
+  constructor(pg: PGlite) {
+    this.#pg = pg;
+  }
+
+  /** Runs `sql` as the prepared statement `name`; the caller holds the transaction lock. */
+  run<Row>(name: string, sql: string, params: unknown[], inTransaction: boolean): Promise<Row[]> {
+    const pg = this.#pg;
+    const exec = (message: Uint8Array) => pg.execProtocolStream(message, { syncToFs: false });
+    const { serialize } = protocol;
+    return pg._runExclusiveQuery(async () => {
+      let statement = this.#statements.get(name);
+      if (statement === undefined) {
+        const described = await exec(
+          concat([
+            serialize.parse({ name, text: sql }),
+            serialize.describe({ type: 'S', name }),
+            serialize.sync(),
+          ]),
+        );
+        const params = described.find((m) => m.name === 'parameterDescription') as
+          { dataTypeIDs: number[] } | undefined;
+        const row = described.find((m) => m.name === 'rowDescription') as
+          { fields: ResultField[] } | undefined;
+        statement = {
+          paramTypes: params?.dataTypeIDs ?? [],
+          fields: (row?.fields ?? []).map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })),
+        };
+        this.#statements.set(name, statement);
+      }
+      const { paramTypes, fields } = statement;
+      const values = params.map((value, i) => {
+        if (value === null || value === undefined) return null;
+        const serializer = pg.serializers[paramTypes[i] ?? 0];
+        return serializer ? serializer(value) : String(value);
+      });
+      // One call into the WebAssembly backend: bind, execute and sync together, as a client
+      // would send them in one packet. The columns are known from when it was prepared.
+      const messages = await exec(
+        concat([
+          serialize.bind({ statement: name, values }),
+          serialize.execute({}),
+          serialize.sync(),
+        ]),
+      );
+      if (!inTransaction) await pg.syncToFs();
+      return rowsOf<Row>(fields, messages, pg.parsers);
+    });
+  }
+}
+
+interface ResultField {
+  readonly name: string;
+  readonly dataTypeID: number;
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+function rowsOf<Row>(
+  fields: readonly ResultField[],
+  messages: readonly { name: string }[],
+  parsers: Record<number | string, (value: string, typeId?: number) => unknown>,
+): Row[] {
+  const rows: Row[] = [];
+  for (const m of messages) {
+    if (m.name !== 'dataRow') continue;
+    const values = (m as unknown as { fields: (string | null)[] }).fields;
+    const row: Record<string, unknown> = {};
+    fields.forEach((f, i) => {
+      const value = values[i] ?? null;
+      row[f.name] = value === null ? null : types.parseType(value, f.dataTypeID, parsers);
+    });
+    rows.push(row as Row);
+  }
+  return rows;
 }

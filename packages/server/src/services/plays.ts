@@ -28,14 +28,11 @@ import { insertApproval } from '../store/approvals.js';
 import { findScoreByPlay, type StoredScore } from '../store/leaders.js';
 import {
   bucketChanges,
-  lockPlayForScore,
   lockPlaysForScores,
   openFreePlay,
   openPaidPlay,
   openPaidPlays,
-  readStanding,
   readStandings,
-  writeScore,
   writeScores,
   type BatchBest,
   type BatchScore,
@@ -255,9 +252,9 @@ export class PlayService {
   /**
    * Scores a play once: records the player's best on the board, ranks the score, and settles the
    * play's escrow by the split rule. A retry with the same idempotency key replays the first
-   * result. Server-to-server scores are group-committed: the scores that arrive while the
-   * previous batch is committing run together in one transaction (see `#drain`), each answered
-   * only once that transaction has committed.
+   * result. Scores are group-committed: those that arrive while the previous batch is
+   * committing run together in one transaction (see `#drain`), each answered only once that
+   * transaction has committed; a client-side score's signature is recorded in it too.
    */
   async score(input: SubmitScoreInput): Promise<ScoreOutcome> {
     if (!Number.isFinite(input.score) || input.score < 0) {
@@ -269,24 +266,7 @@ export class PlayService {
     }
     const game = await this.#games.get(input.gameId);
     const requestHash = digest([input.playId, input.leaderboardId ?? '', String(input.score)]);
-    const job: ScoreJob = { input, game, requestHash };
-    const { approval } = input;
-    if (approval === undefined) return this.#enqueue(job);
-    // An approved score records the player's signature with it, in a transaction of its own.
-    return this.#db.transaction(async (tx) => {
-      const outcome = await this.#scoreIn(tx, job);
-      if (!outcome.replayed) {
-        await recordApproval(
-          tx,
-          approval,
-          'score',
-          outcome.score.playId,
-          outcome.score.createdAt,
-          this.#ids.next(),
-        );
-      }
-      return outcome;
-    });
+    return this.#enqueue({ input, game, requestHash });
   }
 
   #enqueue(job: ScoreJob): Promise<ScoreOutcome> {
@@ -483,6 +463,21 @@ export class PlayService {
         ledger.times,
         ledger.deltas,
       );
+      // A client-side score keeps the player's signature with it. A nonce used before fails the
+      // batch, which then reruns one by one, so only that score is refused.
+      for (const [i, step] of settled.entries()) {
+        const approval = jobs[i]?.input.approval;
+        if (approval === undefined || !step.ok || step.outcome.replayed) continue;
+        const { score } = step.outcome;
+        await recordApproval(
+          tx,
+          approval,
+          'score',
+          score.playId,
+          score.createdAt,
+          this.#ids.next(),
+        );
+      }
       return settled;
     });
   }
@@ -507,6 +502,13 @@ export class PlayService {
       );
     }
     const { play } = locked;
+    if (input.approval !== undefined && input.approval.playerId !== play.playerId) {
+      throw new CoinopError(
+        'play_of_another_player',
+        `play ${play.id} belongs to another player; a player scores only their own plays`,
+        { details: { field: 'playId', playId: play.id } },
+      );
+    }
     if (play.status === 'scored' && input.idempotencyKey !== null) {
       const earlier = await findScoreByPlay(tx, play.id);
       if (earlier && earlier.idempotencyKey === input.idempotencyKey) {
@@ -550,98 +552,6 @@ export class PlayService {
     if (!outcome.ok)
       throw new TypeError(`settlement of play ${play.id}: ${outcome.results.join(', ')}`);
     return outcome;
-  }
-
-  /** One score alone inside `tx`: lock, read, write (the path of an approved score). */
-  async #scoreIn(tx: Queryable, job: ScoreJob): Promise<ScoreOutcome> {
-    const { input, game, requestHash } = job;
-    const now = this.#clock.now();
-    const locked = await lockPlayForScore(tx, input.gameId, input.playId);
-    if (!locked) {
-      throw new CoinopError(
-        'play_not_found',
-        `play ${input.playId} does not exist in game ${input.gameId}`,
-        { details: { field: 'playId', playId: input.playId } },
-      );
-    }
-    const { play } = locked;
-    if (input.approval !== undefined && input.approval.playerId !== play.playerId) {
-      throw new CoinopError(
-        'play_of_another_player',
-        `play ${play.id} belongs to another player; a player scores only their own plays`,
-        { details: { field: 'playId', playId: play.id } },
-      );
-    }
-    if (play.status === 'scored' && input.idempotencyKey !== null) {
-      const earlier = await findScoreByPlay(tx, play.id);
-      if (earlier && earlier.idempotencyKey === input.idempotencyKey) {
-        if (earlier.requestHash !== requestHash) throw keyReused(input.idempotencyKey);
-        return {
-          score: earlier,
-          leaderboardId: play.leaderboardId,
-          leaders: null,
-          replayed: true,
-        };
-      }
-    }
-    assertScorable(play, input.leaderboardId ?? play.leaderboardId, now);
-    const fresh = game.leaderboards.some((b) => b.id === play.leaderboardId)
-      ? game
-      : await this.#games.getWithLeaderboard(input.gameId, play.leaderboardId);
-    const board = leaderboardOf(fresh, play.leaderboardId);
-
-    const key = rankKey(input.score, fresh.scoreDisplay);
-    const standing = await readStanding(tx, board.id, play.playerId, key, board.leadersMax + 1);
-    const improves = improvesBest(standing.best, key);
-    // The count was read before this score: an improved best adds the player at `key`; an
-    // unimproved one already counts them (their best is at or above `key`).
-    const rank = leaderRank(standing.atOrAbove + (improves ? 1 : 0));
-    const scoreId = this.#ids.next();
-    const leaders = improves
-      ? leadersAfter(
-          standing.top,
-          {
-            playerId: play.playerId,
-            score: input.score,
-            rankKey: key,
-            achievedAt: now,
-            name: locked.playerName,
-            avatarUrl: locked.playerAvatarUrl,
-          },
-          board.leadersMax,
-        )
-      : standing.top.slice(0, board.leadersMax);
-
-    const outcome = this.#settlement(play, locked, fresh);
-
-    const stored: StoredScore = {
-      id: scoreId,
-      playId: play.id,
-      leaderboardId: board.id,
-      score: input.score,
-      leaderRank: rank,
-      isWinner: isWinner(rank, board.leadersMax),
-      idempotencyKey: input.idempotencyKey,
-      requestHash,
-      createdAt: now,
-    };
-    await writeScore(tx, {
-      scoreId,
-      playId: play.id,
-      leaderboardId: board.id,
-      playerId: play.playerId,
-      score: input.score,
-      rankKey: key,
-      leaderRank: rank,
-      isWinner: stored.isWinner,
-      idempotencyKey: input.idempotencyKey,
-      requestHash,
-      now,
-      replacesBest: improves ? standing.best : undefined,
-      transfers: outcome.toInsert,
-      deltas: outcome.deltas,
-    });
-    return { score: stored, leaderboardId: board.id, leaders, replayed: false };
   }
 
   /**

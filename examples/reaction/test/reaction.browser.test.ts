@@ -16,6 +16,7 @@ import {
   saveScreenshot,
   seriousViolations,
 } from '../../../packages/server/test/fixtures/browser.js';
+import { recordCounts } from '../../../packages/server/test/fixtures/invariants.js';
 import { startReactionServer } from '../src/server.js';
 
 const VIEWPORT = { width: 360, height: 740 };
@@ -63,22 +64,11 @@ describe.skipIf(!hasChromium)(
       if (dataDir) await rm(dataDir, { recursive: true, force: true });
     });
 
-    async function countRecords(): Promise<Record<string, number>> {
-      const counts: Record<string, number> = {};
-      for (const table of ['plays', 'scores', 'transfers']) {
-        const rows = await arcade.api.arcade.db.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM ${table}`,
-        );
-        counts[table] = Number(rows[0]?.n);
-      }
-      return counts;
-    }
-
     const statusOf = (frame: FrameLocator) => () => frame.locator('#status').textContent();
 
     it('plays a round, submits the reaction time, buys the gold theme, and records nothing', async () => {
       const web = arcade.urls['web']!;
-      const before = await countRecords();
+      const before = await recordCounts(arcade.api.arcade.db);
       const context = await browser.newContext({ viewport: VIEWPORT });
       const page = await context.newPage();
       try {
@@ -149,7 +139,7 @@ describe.skipIf(!hasChromium)(
       } finally {
         await context.close();
       }
-      expect(await countRecords()).toEqual(before);
+      expect(await recordCounts(arcade.api.arcade.db)).toEqual(before);
     });
 
     it('stays idle when the play is refused and provisions nothing when the payment is', async () => {

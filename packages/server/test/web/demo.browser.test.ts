@@ -16,6 +16,7 @@ import {
   saveScreenshot,
   seriousViolations,
 } from '../fixtures/browser.js';
+import { recordCounts } from '../fixtures/invariants.js';
 
 const VIEWPORT = { width: 360, height: 740 };
 const GAME_SDK_BUNDLE = fileURLToPath(
@@ -144,20 +145,9 @@ describe.skipIf(!hasChromium)(
       if (dataDir) await rm(dataDir, { recursive: true, force: true });
     });
 
-    async function countRecords(): Promise<Record<string, number>> {
-      const counts: Record<string, number> = {};
-      for (const table of ['plays', 'scores', 'transfers']) {
-        const rows = await server.api.arcade.db.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM ${table}`,
-        );
-        counts[table] = Number(rows[0]?.n);
-      }
-      return counts;
-    }
-
     it('hosts a game on another origin, answers it with mock data and records nothing', async () => {
       const web = server.urls['web']!;
-      const before = await countRecords();
+      const before = await recordCounts(server.api.arcade.db);
       const gameUrl =
         `${originOf(gameSite)}/game.html?arcade=${encodeURIComponent(web)}` +
         `&foreign=${encodeURIComponent(originOf(foreignSite))}`;
@@ -249,7 +239,7 @@ describe.skipIf(!hasChromium)(
       // The demo page asked the arcade for nothing beyond its own files, and nothing was recorded.
       expect(requests.filter((url) => new URL(url).pathname.startsWith('/api'))).toEqual([]);
       expect(requests.filter((url) => new URL(url).pathname.startsWith('/auth'))).toEqual([]);
-      expect(await countRecords()).toEqual(before);
+      expect(await recordCounts(server.api.arcade.db)).toEqual(before);
     });
 
     it('refuses a game URL that is not http or https', async () => {

@@ -32,13 +32,14 @@ import {
   openFreePlay,
   openPaidPlay,
   openPaidPlays,
-  readStandings,
+  readScoreBatch,
   writeScores,
   type BatchBest,
   type BatchScore,
   type BoardEntry,
-  type LockedPlay,
   type OpenPlayRow,
+  type ScoreStanding,
+  type ScoringPlay,
 } from '../store/play-path.js';
 import {
   findPlayByIdempotencyKey,
@@ -303,7 +304,7 @@ export class PlayService {
         const jobs = takeBatch(queue.pending);
         let settled: Settled[];
         try {
-          settled = await this.#scoreBatch(jobs);
+          settled = await this.#runBatch(jobs);
         } catch (error) {
           if (jobs.length === 1) {
             jobs[0]?.reject(error);
@@ -311,7 +312,7 @@ export class PlayService {
           }
           for (const job of jobs) {
             try {
-              const [one] = await this.#scoreBatch([job]);
+              const [one] = await this.#runBatch([job]);
               if (one) deliver(job, one);
             } catch (alone) {
               job.reject(alone);
@@ -333,136 +334,25 @@ export class PlayService {
   }
 
   /**
-   * One transaction, three statements whatever the batch's size: lock the plays, read the
-   * standings, write. Each score is decided in order against the boards as the scores before it
-   * in the batch left them (`BoardState`), exactly as if each had committed alone.
+   * Runs a batch as two statements without a transaction: a read, then a write that refuses if
+   * what the read saw has changed (another API process on the same database, or the expiry
+   * sweeper, got in between). Then, and for a batch with client-side scores, whose signatures
+   * are recorded with them, it runs in a transaction that locks its plays and bests first.
    */
-  async #scoreBatch(jobs: readonly QueuedScore[]): Promise<Settled[]> {
+  async #runBatch(jobs: readonly QueuedScore[]): Promise<Settled[]> {
+    if (jobs.every((j) => j.input.approval === undefined)) {
+      try {
+        return await this.#scoreBatch(this.#db, jobs);
+      } catch (error) {
+        if (pgErrorCode(error) !== PgErrorCodes.serializationFailure) throw error;
+      }
+    }
     return this.#db.transaction(async (tx) => {
-      const locked = await lockPlaysForScores(
+      await lockPlaysForScores(
         tx,
         jobs.map((j) => ({ playId: j.input.playId, gameId: j.input.gameId })),
       );
-      const steps: (Settled | ReadyScore)[] = [];
-      for (const job of jobs) {
-        try {
-          steps.push(await this.#ready(tx, job, locked.get(job.input.playId) ?? null));
-        } catch (error) {
-          if (!(error instanceof CoinopError)) throw error;
-          steps.push({ ok: false, error });
-        }
-      }
-      const ready = steps.filter((s): s is ReadyScore => 'key' in s);
-      if (ready.length === 0) return steps as Settled[];
-
-      const limits = new Map(ready.map((r) => [r.board.id, r.board.leadersMax + 1]));
-      const standings = await readStandings(
-        tx,
-        ready.map((r) => ({
-          leaderboardId: r.board.id,
-          playerId: r.locked.play.playerId,
-          key: r.key,
-        })),
-        [...limits].map(([leaderboardId, limit]) => ({ leaderboardId, limit })),
-      );
-      const boards = new Map<string, BoardState>();
-      const bests = new Map<string, BatchBest>();
-      const buckets = new Map<
-        string,
-        { leaderboardId: string; level: number; bucket: bigint; delta: number }
-      >();
-      const scores: BatchScore[] = [];
-      const ledger = new SettlementBatch();
-      const settled = steps.map((step) => {
-        if (!('key' in step)) return step;
-        const { job, locked: row, board, game, key, now } = step;
-        const { play } = row;
-        let state = boards.get(board.id);
-        if (!state) {
-          state = { top: standings.tops.get(board.id) ?? [], moves: [] };
-          boards.set(board.id, state);
-        }
-        const bestKey = `${board.id}:${play.playerId}`;
-        const current = bests.get(bestKey) ?? standings.bests.get(bestKey) ?? null;
-        const improves = improvesBest(current, key);
-        // The count as the batch's earlier scores left it: each moved one player's best.
-        let atOrAbove = standings.atOrAbove[ready.indexOf(step)] ?? 0;
-        for (const m of state.moves) {
-          if (m.to >= key) atOrAbove += 1;
-          if (m.from !== null && m.from >= key) atOrAbove -= 1;
-        }
-        const rank = leaderRank(atOrAbove + (improves ? 1 : 0));
-        const scoreId = this.#ids.next();
-        let leaders: BoardEntry[];
-        if (improves) {
-          const entry: BoardEntry = {
-            playerId: play.playerId,
-            score: job.input.score,
-            rankKey: key,
-            achievedAt: now,
-            name: row.playerName,
-            avatarUrl: row.playerAvatarUrl,
-          };
-          leaders = leadersAfter(state.top, entry, board.leadersMax);
-          state.top = leadersAfter(state.top, entry, board.leadersMax + 1);
-          state.moves.push({ from: current?.rankKey ?? null, to: key });
-          for (const c of bucketChanges(current?.rankKey ?? null, key)) {
-            const id = `${board.id}:${c.level}:${c.bucket}`;
-            const sum = buckets.get(id);
-            if (sum) sum.delta += c.delta;
-            else buckets.set(id, { leaderboardId: board.id, ...c });
-          }
-          bests.set(bestKey, {
-            leaderboardId: board.id,
-            playerId: play.playerId,
-            score: job.input.score,
-            rankKey: key,
-            scoreId,
-            achievedAt: now,
-          });
-        } else {
-          leaders = state.top.slice(0, board.leadersMax);
-        }
-        const outcome = this.#settlement(play, row, game);
-        ledger.add(outcome.toInsert, outcome.deltas, now);
-        const stored: StoredScore = {
-          id: scoreId,
-          playId: play.id,
-          leaderboardId: board.id,
-          score: job.input.score,
-          leaderRank: rank,
-          isWinner: isWinner(rank, board.leadersMax),
-          idempotencyKey: job.input.idempotencyKey,
-          requestHash: job.requestHash,
-          createdAt: now,
-        };
-        scores.push({
-          scoreId,
-          playId: play.id,
-          leaderboardId: board.id,
-          playerId: play.playerId,
-          score: stored.score,
-          leaderRank: rank,
-          isWinner: stored.isWinner,
-          idempotencyKey: stored.idempotencyKey,
-          requestHash: job.requestHash,
-          now,
-        });
-        const result: Settled = {
-          ok: true,
-          outcome: { score: stored, leaderboardId: board.id, leaders, replayed: false },
-        };
-        return result;
-      });
-      await writeScores(
-        tx,
-        scores,
-        [...bests.values()],
-        [...buckets.values()].filter((b) => b.delta !== 0),
-        ledger.transfers,
-        ledger.times,
-        ledger.deltas,
-      );
+      const settled = await this.#scoreBatch(tx, jobs);
       // A client-side score keeps the player's signature with it. A nonce used before fails the
       // batch, which then reruns one by one, so only that score is refused.
       for (const [i, step] of settled.entries()) {
@@ -483,25 +373,157 @@ export class PlayService {
   }
 
   /**
+   * Two statements whatever the batch's size: read everything the batch decides on, then write.
+   * Each score is decided in order against the boards as the scores before it in the batch left
+   * them (`BoardState`), exactly as if each had committed alone.
+   */
+  async #scoreBatch(q: Queryable, jobs: readonly QueuedScore[]): Promise<Settled[]> {
+    const read = await readScoreBatch(
+      q,
+      jobs.map((j) => ({
+        playId: j.input.playId,
+        gameId: j.input.gameId,
+        key: rankKey(j.input.score, j.game.scoreDisplay),
+        topLimit: topLimit(j.game, j.input.leaderboardId),
+      })),
+    );
+    const steps: (Settled | ReadyScore)[] = [];
+    for (const job of jobs) {
+      try {
+        steps.push(await this.#ready(q, job, read.standings.get(job.input.playId) ?? null));
+      } catch (error) {
+        if (!(error instanceof CoinopError)) throw error;
+        steps.push({ ok: false, error });
+      }
+    }
+    const ready = steps.filter((s): s is ReadyScore => 'key' in s);
+    if (ready.length === 0) return steps as Settled[];
+
+    const boards = new Map<string, BoardState>();
+    const bests = new Map<string, BatchBest>();
+    const buckets = new Map<
+      string,
+      { leaderboardId: string; level: number; bucket: bigint; delta: number }
+    >();
+    const scores: BatchScore[] = [];
+    const ledger = new SettlementBatch();
+    const settled = steps.map((step) => {
+      if (!('key' in step)) return step;
+      const { job, standing, board, game, key, now } = step;
+      const { scoring: row } = standing;
+      const { play } = row;
+      let state = boards.get(board.id);
+      if (!state) {
+        state = { top: read.tops.get(board.id) ?? [], moves: [] };
+        boards.set(board.id, state);
+      }
+      const bestKey = `${board.id}:${play.playerId}`;
+      const earlier = bests.get(bestKey);
+      const current = earlier ?? standing.best;
+      const improves = improvesBest(current, key);
+      // The count as the batch's earlier scores left it: each moved one player's best.
+      let atOrAbove = standing.atOrAbove;
+      for (const m of state.moves) {
+        if (m.to >= key) atOrAbove += 1;
+        if (m.from !== null && m.from >= key) atOrAbove -= 1;
+      }
+      const rank = leaderRank(atOrAbove + (improves ? 1 : 0));
+      const scoreId = this.#ids.next();
+      let leaders: BoardEntry[];
+      if (improves) {
+        const entry: BoardEntry = {
+          playerId: play.playerId,
+          score: job.input.score,
+          rankKey: key,
+          achievedAt: now,
+          name: row.playerName,
+          avatarUrl: row.playerAvatarUrl,
+        };
+        leaders = leadersAfter(state.top, entry, board.leadersMax);
+        state.top = leadersAfter(state.top, entry, board.leadersMax + 1);
+        state.moves.push({ from: current?.rankKey ?? null, to: key });
+        for (const c of bucketChanges(current?.rankKey ?? null, key)) {
+          const id = `${board.id}:${c.level}:${c.bucket}`;
+          const sum = buckets.get(id);
+          if (sum) sum.delta += c.delta;
+          else buckets.set(id, { leaderboardId: board.id, ...c });
+        }
+        bests.set(bestKey, {
+          leaderboardId: board.id,
+          playerId: play.playerId,
+          score: job.input.score,
+          rankKey: key,
+          scoreId,
+          achievedAt: now,
+          // What the write checks is still there: the best before the batch.
+          replacesScoreId: earlier ? earlier.replacesScoreId : (standing.best?.scoreId ?? null),
+        });
+      } else {
+        leaders = state.top.slice(0, board.leadersMax);
+      }
+      const outcome = this.#settlement(play, row, game);
+      ledger.add(outcome.toInsert, outcome.deltas, now);
+      const stored: StoredScore = {
+        id: scoreId,
+        playId: play.id,
+        leaderboardId: board.id,
+        score: job.input.score,
+        leaderRank: rank,
+        isWinner: isWinner(rank, board.leadersMax),
+        idempotencyKey: job.input.idempotencyKey,
+        requestHash: job.requestHash,
+        createdAt: now,
+      };
+      scores.push({
+        scoreId,
+        playId: play.id,
+        leaderboardId: board.id,
+        playerId: play.playerId,
+        score: stored.score,
+        leaderRank: rank,
+        isWinner: stored.isWinner,
+        idempotencyKey: stored.idempotencyKey,
+        requestHash: job.requestHash,
+        now,
+      });
+      const result: Settled = {
+        ok: true,
+        outcome: { score: stored, leaderboardId: board.id, leaders, replayed: false },
+      };
+      return result;
+    });
+    await writeScores(
+      q,
+      scores,
+      [...bests.values()],
+      [...buckets.values()].filter((b) => b.delta !== 0),
+      ledger.transfers,
+      ledger.times,
+      ledger.deltas,
+    );
+    return settled;
+  }
+
+  /**
    * Checks a batched score against its locked play: every rule that can refuse it (a
    * CoinopError) is decided here, before the batch writes anything. A replay of an earlier
    * identical call is answered here too.
    */
   async #ready(
-    tx: Queryable,
+    q: Queryable,
     job: QueuedScore,
-    locked: LockedPlay | null,
+    standing: ScoreStanding | null,
   ): Promise<Settled | ReadyScore> {
     const { input, game, requestHash } = job;
     const now = this.#clock.now();
-    if (!locked) {
+    if (!standing) {
       throw new CoinopError(
         'play_not_found',
         `play ${input.playId} does not exist in game ${input.gameId}`,
         { details: { field: 'playId', playId: input.playId } },
       );
     }
-    const { play } = locked;
+    const { play } = standing.scoring;
     if (input.approval !== undefined && input.approval.playerId !== play.playerId) {
       throw new CoinopError(
         'play_of_another_player',
@@ -510,7 +532,7 @@ export class PlayService {
       );
     }
     if (play.status === 'scored' && input.idempotencyKey !== null) {
-      const earlier = await findScoreByPlay(tx, play.id);
+      const earlier = await findScoreByPlay(q, play.id);
       if (earlier && earlier.idempotencyKey === input.idempotencyKey) {
         if (earlier.requestHash !== requestHash) throw keyReused(input.idempotencyKey);
         return {
@@ -529,11 +551,18 @@ export class PlayService {
       ? game
       : await this.#games.getWithLeaderboard(input.gameId, play.leaderboardId);
     const board = leaderboardOf(fresh, play.leaderboardId);
-    return { job, locked, board, game: fresh, key: rankKey(input.score, fresh.scoreDisplay), now };
+    return {
+      job,
+      standing,
+      board,
+      game: fresh,
+      key: rankKey(input.score, fresh.scoreDisplay),
+      now,
+    };
   }
 
   /** The ledger transfers that settle a play's escrow by the split rule, decided. */
-  #settlement(play: Play, locked: LockedPlay, game: GameRef) {
+  #settlement(play: Play, locked: ScoringPlay, game: GameRef) {
     const transfers = settlementTransfers(
       play,
       locked.leaderAccountIds,
@@ -600,6 +629,17 @@ export class PlayService {
   }
 }
 
+/**
+ * How many of a board's top entries a score needs read: the leaders' size + 1 (the entry that
+ * moves up when a leader improves). The score's board is the play's, which the read finds; the
+ * caller's, when it names one, is the same or the score is refused.
+ */
+function topLimit(game: GameRef, leaderboardId: string | null): number {
+  const named = game.leaderboards.find((b) => b.id === leaderboardId);
+  const boards = named ? [named] : game.leaderboards;
+  return Math.max(0, ...boards.map((b) => b.leadersMax)) + 1;
+}
+
 /** The most scores (or plays) one transaction commits together. */
 const SCORE_BATCH_MAX = 64;
 
@@ -624,7 +664,7 @@ type Settled = { ok: true; outcome: ScoreOutcome } | { ok: false; error: CoinopE
 /** A batched score that passed every rule, with what deciding it needs. */
 interface ReadyScore {
   readonly job: QueuedScore;
-  readonly locked: LockedPlay;
+  readonly standing: ScoreStanding;
   readonly board: Leaderboard;
   readonly game: GameRef;
   readonly key: bigint;

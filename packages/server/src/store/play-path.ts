@@ -10,8 +10,8 @@ import { transferBatchSql } from './ledger.js';
 import { toPlay, PLAY_COLUMNS_OF_P, type PlayRow, type StoredPlay } from './plays.js';
 
 /**
- * The play and score hot path in as few statements as the rules allow: a play is one statement,
- * a score three inside its transaction. The core builds every transfer and decides every rule it
+ * The play and score hot path in as few statements as the rules allow: a batch of plays is one
+ * statement, a batch of scores two (a read, then one checked write). The core builds every transfer and decides every rule it
  * can decide from what the caller knows; these statements apply the result, with conditional
  * updates where a rule depends on a balance only Postgres sees under lock.
  */
@@ -207,7 +207,8 @@ export async function openFreePlay(
   };
 }
 
-export interface LockedPlay {
+/** A play being scored, with what deciding its score needs from its player and its leaders. */
+export interface ScoringPlay {
   readonly play: StoredPlay;
   readonly playerAccountId: string;
   readonly playerName: string;
@@ -251,168 +252,195 @@ export function bucketChanges(
 }
 
 /*
- * Group commit: a batch of scores in three statements, whatever its size. Lock every
- * play, read every standing against the board as it was before the batch, then write the whole
- * batch. The service walks the batch in order and adjusts each standing for the scores before
- * it in memory (`BatchBoard`), so each score is ranked exactly as if the batch's scores had
+ * Group commit: a batch of scores in two statements, whatever its size. Read every play and
+ * standing against the boards as they were before the batch, then write the whole batch in one
+ * statement, which checks that nothing the decisions rest on has changed since the read (each
+ * play still open, each improved best still the one read) and otherwise rolls itself back with
+ * a serialization failure. The service walks the batch in order and adjusts each standing for
+ * the scores before it in memory, so each score is ranked exactly as if the batch's scores had
  * been committed one after another.
+ *
+ * Without a transaction around them (the usual way) the two statements hold no lock between
+ * them: one API process runs one batch at a time, so only another process or the expiry
+ * sweeper can get in between, and then the write refuses. The service then reruns the batch
+ * inside a transaction that first locks its plays and bests (`lockPlaysForScores`).
  */
 
 /**
  * Locks the plays of a batch (in id order), each in its game, and each one's player best
- * (advisory locks). A play missing from the answer does not exist in that game.
+ * (advisory locks), so that nothing the batch reads next can change before it commits.
  */
 export async function lockPlaysForScores(
   tx: Queryable,
   plays: readonly { playId: string; gameId: string }[],
-): Promise<Map<string, LockedPlay>> {
+): Promise<void> {
   // In id order, so concurrent batches lock plays alike. Each play is locked in a LATERAL
   // subquery, which the planner cannot turn into a scan of the whole plays table.
   const sorted = [...plays].sort((a, b) =>
     a.playId < b.playId ? -1 : a.playId > b.playId ? 1 : 0,
   );
-  const rows = await tx.query<
-    PlayRow & {
-      player_account_id: string;
-      player_name: string;
-      player_avatar_url: string | null;
-      leader_account_ids: string[];
-    }
-  >(
+  await tx.query(
     `WITH locked AS (
-       SELECT ${PLAY_COLUMNS_OF_P}, pl.account_id AS player_account_id, pl.name AS player_name,
-              pl.avatar_url AS player_avatar_url,
-              ARRAY(SELECT account_id FROM players WHERE id = ANY(p.leader_player_ids))
-                AS leader_account_ids
+       SELECT p.id, p.leaderboard_id, p.player_id
        FROM unnest($1::uuid[], $2::uuid[]) AS u(id, game_id)
        CROSS JOIN LATERAL (SELECT * FROM plays WHERE id = u.id AND (game_id = u.game_id) IS TRUE
                            FOR UPDATE) p
-       JOIN players pl ON pl.id = p.player_id
      )
-     SELECT locked.*, pg_advisory_xact_lock(('x' || encode(substring(sha256(convert_to(
+     SELECT pg_advisory_xact_lock(('x' || encode(substring(sha256(convert_to(
               locked.leaderboard_id::text || ':' || locked.player_id::text, 'UTF8'))
               FROM 1 FOR 8), 'hex'))::bit(64)::bigint) IS NULL AS best_locked
      FROM locked ORDER BY locked.id`,
     [sorted.map((x) => x.playId), sorted.map((x) => x.gameId)],
     'play_path_lock_plays',
   );
-  return new Map(
-    rows.map((row) => [
-      row.id,
-      {
+}
+
+/** A score to decide: its play (looked up in its game) and its rank key. */
+export interface ScoreQuery {
+  readonly playId: string;
+  readonly gameId: string;
+  readonly key: bigint;
+  /** How many of the play's board's top entries to read: its leaders' size + 1. */
+  readonly topLimit: number;
+}
+
+/** What a batch read for one score whose play exists in its game. */
+export interface ScoreStanding {
+  readonly scoring: ScoringPlay;
+  /** The player's best on the play's board before the batch. */
+  readonly best: { rankKey: bigint; achievedAt: Date; scoreId: string } | null;
+  /** Players whose best key is at or above the score's key, before the batch. */
+  readonly atOrAbove: number;
+}
+
+export interface BatchRead {
+  /** By play id; a play missing here does not exist in its game. */
+  readonly standings: ReadonlyMap<string, ScoreStanding>;
+  /** Each board's top entries before the batch, for the boards of the plays found. */
+  readonly tops: ReadonlyMap<string, BoardEntry[]>;
+}
+
+/**
+ * One read of everything a batch decides on, from one snapshot: each play with its player and
+ * its leaders' accounts, the player's best on the play's board, the count of bests at or above
+ * the score's key (from the count tree), and each board's top. Each lookup is a LATERAL
+ * subquery with LIMIT 1, which the planner cannot flatten into a join: a generic plan would
+ * otherwise hash-join whole tables (every play, every player, every best on the board).
+ */
+export async function readScoreBatch(
+  q: Queryable,
+  queries: readonly ScoreQuery[],
+): Promise<BatchRead> {
+  const ranges = queries.flatMap((x, i) => rangesAtOrAbove(x.key).map((r) => ({ i: i + 1, ...r })));
+  const rows = await q.query<
+    PlayRow & {
+      player_account_id: string;
+      player_name: string;
+      player_avatar_url: string | null;
+      leader_account_ids: string[];
+      best_rank_key: bigint | null;
+      best_achieved_at: Date | null;
+      best_score_id: string | null;
+      at_or_above: bigint | null;
+      tops:
+        | {
+            leaderboard_id: string;
+            player_id: string;
+            score: number;
+            rank_key: string;
+            achieved_at: string;
+            name: string;
+            avatar_url: string | null;
+          }[]
+        | null;
+    }
+  >(
+    `WITH p AS MATERIALIZED (
+       SELECT u.i, u.lim, ${PLAY_COLUMNS_OF_P}, pl.account_id AS player_account_id,
+              pl.name AS player_name, pl.avatar_url AS player_avatar_url,
+              ARRAY(SELECT account_id FROM players WHERE id = ANY(p.leader_player_ids))
+                AS leader_account_ids
+       FROM unnest($1::uuid[], $2::uuid[], $3::int[]) WITH ORDINALITY AS u(id, game_id, lim, i)
+       CROSS JOIN LATERAL (SELECT * FROM plays WHERE id = u.id AND (game_id = u.game_id) IS TRUE
+                           LIMIT 1) p
+       CROSS JOIN LATERAL (SELECT account_id, name, avatar_url FROM players
+                           WHERE id = p.player_id LIMIT 1) pl
+     ), counts AS (
+       SELECT r.i, sum(s.n)::bigint AS n
+       FROM unnest($4::int[], $5::smallint[], $6::bigint[], $7::bigint[]) AS r(i, level, after, up_to)
+       JOIN p ON p.i = r.i
+       CROSS JOIN LATERAL (
+         SELECT sum(rb.players) AS n FROM rank_buckets rb
+         WHERE rb.leaderboard_id = p.leaderboard_id AND rb.level = r.level AND rb.bucket > r.after
+           AND rb.bucket <= r.up_to) s
+       GROUP BY r.i
+     ), tops AS (
+       SELECT json_agg(t) AS tops FROM (
+         SELECT l.leaderboard_id, l.player_id, l.score, l.rank_key::text AS rank_key,
+                l.achieved_at, pl.name, pl.avatar_url
+         FROM (SELECT leaderboard_id AS board, max(lim) AS lim FROM p GROUP BY leaderboard_id) bd
+         CROSS JOIN LATERAL (SELECT * FROM leaders WHERE leaderboard_id = bd.board
+                             ORDER BY rank_key DESC, achieved_at, player_id LIMIT bd.lim) l
+         CROSS JOIN LATERAL (SELECT name, avatar_url FROM players
+                             WHERE id = l.player_id LIMIT 1) pl
+         ORDER BY l.leaderboard_id, l.rank_key DESC, l.achieved_at, l.player_id) t
+     )
+     SELECT p.*, b.rank_key AS best_rank_key, b.achieved_at AS best_achieved_at,
+            b.score_id AS best_score_id, c.n AS at_or_above,
+            CASE WHEN p.i = (SELECT min(i) FROM p) THEN (SELECT tops FROM tops) END AS tops
+     FROM p
+     LEFT JOIN LATERAL (SELECT rank_key, achieved_at, score_id FROM leaders
+                        WHERE leaderboard_id = p.leaderboard_id AND player_id = p.player_id
+                        LIMIT 1) b ON true
+     LEFT JOIN counts c ON c.i = p.i
+     ORDER BY p.i`,
+    [
+      queries.map((x) => x.playId),
+      queries.map((x) => x.gameId),
+      queries.map((x) => x.topLimit),
+      ranges.map((r) => r.i),
+      ranges.map((r) => r.level),
+      ranges.map((r) => r.after.toString()),
+      ranges.map((r) => r.upTo.toString()),
+    ],
+    'play_path_read_score_batch',
+  );
+  const tops = new Map<string, BoardEntry[]>();
+  const standings = new Map<string, ScoreStanding>();
+  for (const row of rows) {
+    if (!tops.has(row.leaderboard_id)) tops.set(row.leaderboard_id, []);
+    for (const t of row.tops ?? []) {
+      let top = tops.get(t.leaderboard_id);
+      if (!top) tops.set(t.leaderboard_id, (top = []));
+      top.push({
+        playerId: t.player_id,
+        score: t.score,
+        rankKey: BigInt(t.rank_key),
+        achievedAt: new Date(t.achieved_at),
+        name: t.name,
+        avatarUrl: t.avatar_url,
+      });
+    }
+    standings.set(row.id, {
+      scoring: {
         play: toPlay(row),
         playerAccountId: row.player_account_id,
         playerName: row.player_name,
         playerAvatarUrl: row.player_avatar_url,
         leaderAccountIds: row.leader_account_ids,
       },
-    ]),
-  );
-}
-
-export interface StandingQuery {
-  readonly leaderboardId: string;
-  readonly playerId: string;
-  readonly key: bigint;
-}
-
-export interface BatchStandings {
-  /** Each player's best before the batch, by `${leaderboardId}:${playerId}`. */
-  readonly bests: ReadonlyMap<string, { rankKey: bigint; achievedAt: Date }>;
-  /** Per query, in order: players whose best key is at or above its key, before the batch. */
-  readonly atOrAbove: readonly number[];
-  /** Each board's top `limit` before the batch. */
-  readonly tops: ReadonlyMap<string, BoardEntry[]>;
-}
-
-/**
- * One read of every standing a batch needs, as the boards were before it. Each lookup is a
- * LATERAL subquery with LIMIT 1, which the planner cannot flatten into a join: a generic plan
- * would otherwise hash-join whole tables (every player, every best on the board).
- */
-export async function readStandings(
-  tx: Queryable,
-  queries: readonly StandingQuery[],
-  boards: readonly { leaderboardId: string; limit: number }[],
-): Promise<BatchStandings> {
-  const ranges = queries.flatMap((q, i) =>
-    rangesAtOrAbove(q.key).map((r) => ({ i, board: q.leaderboardId, ...r })),
-  );
-  const [row] = await tx.query<{
-    bests: { k: string; rank_key: string; achieved_at: string }[] | null;
-    counts: { i: number; n: string }[] | null;
-    tops:
-      | {
-          leaderboard_id: string;
-          player_id: string;
-          score: number;
-          rank_key: string;
-          achieved_at: string;
-          name: string;
-          avatar_url: string | null;
-        }[]
-      | null;
-  }>(
-    `SELECT
-       (SELECT json_agg(json_build_object('k', b.leaderboard_id || ':' || b.player_id,
-                        'rank_key', b.rank_key::text, 'achieved_at', b.achieved_at))
-        FROM unnest($1::uuid[], $2::uuid[]) AS k(board, player)
-        CROSS JOIN LATERAL (SELECT * FROM leaders WHERE leaderboard_id = k.board
-                            AND player_id = k.player LIMIT 1) b) AS bests,
-       (SELECT json_agg(json_build_object('i', c.i, 'n', c.n::text)) FROM (
-          SELECT r.i, sum(s.n) AS n
-          FROM unnest($3::int[], $4::uuid[], $5::smallint[], $6::bigint[], $7::bigint[])
-            AS r(i, board, level, after, up_to)
-          CROSS JOIN LATERAL (
-            SELECT sum(rb.players) AS n FROM rank_buckets rb
-            WHERE rb.leaderboard_id = r.board AND rb.level = r.level AND rb.bucket > r.after
-              AND rb.bucket <= r.up_to) s
-          GROUP BY r.i) c) AS counts,
-       (SELECT json_agg(t) FROM (
-          SELECT l.leaderboard_id, l.player_id, l.score, l.rank_key::text AS rank_key,
-                 l.achieved_at, p.name, p.avatar_url
-          FROM unnest($8::uuid[], $9::int[]) AS bd(board, lim)
-          CROSS JOIN LATERAL (SELECT * FROM leaders WHERE leaderboard_id = bd.board
-                              ORDER BY rank_key DESC, achieved_at, player_id LIMIT bd.lim) l
-          CROSS JOIN LATERAL (SELECT name, avatar_url FROM players
-                              WHERE id = l.player_id LIMIT 1) p
-          ORDER BY l.leaderboard_id, l.rank_key DESC, l.achieved_at, l.player_id) t) AS tops`,
-    [
-      queries.map((q) => q.leaderboardId),
-      queries.map((q) => q.playerId),
-      ranges.map((r) => r.i),
-      ranges.map((r) => r.board),
-      ranges.map((r) => r.level),
-      ranges.map((r) => r.after.toString()),
-      ranges.map((r) => r.upTo.toString()),
-      boards.map((b) => b.leaderboardId),
-      boards.map((b) => b.limit),
-    ],
-    'play_path_read_standings',
-  );
-  const atOrAbove = queries.map(() => 0);
-  for (const c of row?.counts ?? []) atOrAbove[c.i] = Number(c.n);
-  const tops = new Map<string, BoardEntry[]>(boards.map((b) => [b.leaderboardId, []]));
-  for (const t of row?.tops ?? []) {
-    tops.get(t.leaderboard_id)?.push({
-      playerId: t.player_id,
-      score: t.score,
-      rankKey: BigInt(t.rank_key),
-      achievedAt: new Date(t.achieved_at),
-      name: t.name,
-      avatarUrl: t.avatar_url,
+      best:
+        row.best_rank_key === null || row.best_achieved_at === null || row.best_score_id === null
+          ? null
+          : {
+              rankKey: BigInt(row.best_rank_key),
+              achievedAt: row.best_achieved_at,
+              scoreId: row.best_score_id,
+            },
+      atOrAbove: Number(row.at_or_above ?? 0n),
     });
   }
-  return {
-    bests: new Map(
-      (row?.bests ?? []).map((b) => [
-        b.k,
-        { rankKey: BigInt(b.rank_key), achievedAt: new Date(b.achieved_at) },
-      ]),
-    ),
-    atOrAbove,
-    tops,
-  };
+  return { standings, tops };
 }
 
 /** A score of a batch, decided: what `writeScores` records for it. */
@@ -429,6 +457,7 @@ export interface BatchScore {
   readonly now: Date;
 }
 
+/** A player's new best on a board, and the best it replaces (by score id), if any. */
 export interface BatchBest {
   readonly leaderboardId: string;
   readonly playerId: string;
@@ -436,15 +465,18 @@ export interface BatchBest {
   readonly rankKey: bigint;
   readonly scoreId: string;
   readonly achievedAt: Date;
+  readonly replacesScoreId: string | null;
 }
 
 /**
  * Writes a decided batch in one statement: each improved player's final best, the net change of
  * every count-tree bucket, the scores, the plays' status, and the settlement transfers with the
- * balance changes summed per account (in id order).
+ * balance changes summed per account (in id order). It checks what the batch was decided on:
+ * every play must still be open and every replaced best still the one read (and a first best
+ * still the first); else it fails with a serialization failure (40001) and writes nothing.
  */
 export async function writeScores(
-  tx: Queryable,
+  q: Queryable,
   scores: readonly BatchScore[],
   bests: readonly BatchBest[],
   buckets: readonly { leaderboardId: string; level: number; bucket: bigint; delta: number }[],
@@ -452,51 +484,74 @@ export async function writeScores(
   transferTimes: readonly Date[],
   deltas: ReadonlyMap<string, AccountDelta>,
 ): Promise<void> {
+  const first = bests.filter((b) => b.replacesScoreId === null);
+  const moved = bests.filter((b) => b.replacesScoreId !== null);
   const gained = buckets.filter((b) => b.delta > 0);
   const lost = buckets.filter((b) => b.delta < 0);
-  const ledger = transferBatchSql(27);
-  await tx.query(
-    `WITH best AS (
+  const ledger = transferBatchSql(34);
+  await q.query(
+    `WITH first_best AS (
        INSERT INTO leaders (leaderboard_id, player_id, score, rank_key, score_id, achieved_at)
        SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::float8[], $4::bigint[], $5::uuid[],
                             $6::timestamptz[])
-       ON CONFLICT (leaderboard_id, player_id) DO UPDATE
-         SET score = excluded.score, rank_key = excluded.rank_key, score_id = excluded.score_id,
-             achieved_at = excluded.achieved_at
+       ON CONFLICT (leaderboard_id, player_id) DO NOTHING
+       RETURNING 1
+     ), moved_best AS (
+       UPDATE leaders l SET score = d.score, rank_key = d.rank_key, score_id = d.score_id,
+                            achieved_at = d.achieved_at
+       FROM unnest($7::uuid[], $8::uuid[], $9::float8[], $10::bigint[], $11::uuid[],
+                   $12::timestamptz[], $13::uuid[])
+         AS d(board, player, score, rank_key, score_id, achieved_at, replaces)
+       WHERE l.leaderboard_id = d.board AND l.player_id = d.player AND l.score_id = d.replaces
        RETURNING 1
      ), gained AS (
        INSERT INTO rank_buckets (leaderboard_id, level, bucket, players)
-       SELECT * FROM unnest($7::uuid[], $8::smallint[], $9::bigint[], $10::bigint[])
+       SELECT * FROM unnest($14::uuid[], $15::smallint[], $16::bigint[], $17::bigint[])
        ON CONFLICT (leaderboard_id, level, bucket) DO UPDATE
          SET players = rank_buckets.players + excluded.players
        RETURNING 1
      ), lost AS (
        UPDATE rank_buckets rb SET players = rb.players + d.delta
-       FROM unnest($11::uuid[], $12::smallint[], $13::bigint[], $14::bigint[])
+       FROM unnest($18::uuid[], $19::smallint[], $20::bigint[], $21::bigint[])
          AS d(board, level, bucket, delta)
        WHERE rb.leaderboard_id = d.board AND rb.level = d.level AND rb.bucket = d.bucket
        RETURNING 1
      ), score AS (
        INSERT INTO scores (id, play_id, leaderboard_id, player_id, score, leader_rank, is_winner,
                            idempotency_key, request_hash, created_at)
-       SELECT * FROM unnest($15::uuid[], $16::uuid[], $17::uuid[], $18::uuid[], $19::float8[],
-                            $20::int[], $21::boolean[], $22::text[], $23::text[],
-                            $24::timestamptz[])
+       SELECT * FROM unnest($22::uuid[], $23::uuid[], $24::uuid[], $25::uuid[], $26::float8[],
+                            $27::int[], $28::boolean[], $29::text[], $30::text[],
+                            $31::timestamptz[])
        RETURNING 1
      ), played AS (
        UPDATE plays p SET status = 'scored', updated_at = u.at
-       FROM unnest($25::uuid[], $26::timestamptz[]) AS u(id, at)
-       WHERE p.id = u.id
+       FROM unnest($32::uuid[], $33::timestamptz[]) AS u(id, at)
+       WHERE p.id = u.id AND p.status = 'open'
        RETURNING 1
-     ), moved AS (${ledger.insertTransfers})
-     ${ledger.applyDeltas}`,
+     ), moved AS (${ledger.insertTransfers}
+     ), balances AS (${ledger.applyDeltas}
+       RETURNING 1
+     )
+     SELECT coinop_write_conflict(CASE WHEN c.played <> $48 THEN 'a play is no longer open'
+                                       ELSE 'a best changed' END)
+     FROM (SELECT (SELECT count(*) FROM played) AS played,
+                  (SELECT count(*) FROM first_best) AS first_best,
+                  (SELECT count(*) FROM moved_best) AS moved_best) c
+     WHERE c.played <> $48 OR c.first_best <> $49 OR c.moved_best <> $50`,
     [
-      bests.map((b) => b.leaderboardId),
-      bests.map((b) => b.playerId),
-      bests.map((b) => b.score),
-      bests.map((b) => b.rankKey.toString()),
-      bests.map((b) => b.scoreId),
-      bests.map((b) => b.achievedAt),
+      first.map((b) => b.leaderboardId),
+      first.map((b) => b.playerId),
+      first.map((b) => b.score),
+      first.map((b) => b.rankKey.toString()),
+      first.map((b) => b.scoreId),
+      first.map((b) => b.achievedAt),
+      moved.map((b) => b.leaderboardId),
+      moved.map((b) => b.playerId),
+      moved.map((b) => b.score),
+      moved.map((b) => b.rankKey.toString()),
+      moved.map((b) => b.scoreId),
+      moved.map((b) => b.achievedAt),
+      moved.map((b) => b.replacesScoreId),
       gained.map((b) => b.leaderboardId),
       gained.map((b) => b.level),
       gained.map((b) => b.bucket.toString()),
@@ -518,6 +573,9 @@ export async function writeScores(
       scores.map((s) => s.playId),
       scores.map((s) => s.now),
       ...ledger.params(transfers, deltas, transferTimes),
+      scores.length,
+      first.length,
+      moved.length,
     ],
     'play_path_write_scores',
   );

@@ -10,35 +10,55 @@ import { storeVariants } from '../fixtures/db.js';
 import { expectLedgerBalanced, expectRankTreeConsistent } from '../fixtures/invariants.js';
 
 /**
- * The API's Db, counting transactions; `failOnce(name, skip)` fails one statement of that name,
- * after letting `skip` of them through.
+ * The API's Db, counting transactions and batch writes (`play_path_write_scores` calls, failed
+ * ones too). `failOnce(name, skip)` fails one statement of that name after letting `skip` of
+ * them through; `afterOnce(name, work)` runs `work` once, right after the next statement of that
+ * name answers and before its caller sees the answer: another process getting in between.
  */
 function instrumented(db: Db): Db & {
   transactions: number;
+  writes: number;
   failOnce(name: string, skip: number): void;
+  afterOnce(name: string, work: () => Promise<unknown>): void;
 } {
   let failing: string | undefined;
   let skipping = 0;
+  let hook: { name: string; work: () => Promise<unknown> } | undefined;
+  const run = async <Row>(
+    q: Queryable,
+    sql: string,
+    params: unknown[] | undefined,
+    name: string | undefined,
+  ): Promise<Row[]> => {
+    if (name === 'play_path_write_scores') wrapped.writes += 1;
+    if (name !== undefined && name === failing && skipping-- === 0) {
+      failing = undefined;
+      throw new Error('injected database failure');
+    }
+    const rows = await q.query<Row>(sql, params, name);
+    if (hook !== undefined && name === hook.name) {
+      const { work } = hook;
+      hook = undefined;
+      await work();
+    }
+    return rows;
+  };
   const wrapped = {
     transactions: 0,
+    writes: 0,
     failOnce(name: string, skip: number) {
       failing = name;
       skipping = skip;
     },
+    afterOnce(name: string, work: () => Promise<unknown>) {
+      hook = { name, work };
+    },
     dialect: db.dialect,
-    query: db.query.bind(db),
+    query: <Row>(sql: string, params?: unknown[], name?: string) => run<Row>(db, sql, params, name),
     transaction: <T>(work: (tx: Queryable) => Promise<T>) =>
       db.transaction((tx) => {
         wrapped.transactions += 1;
-        return work({
-          query: (sql, params, name) => {
-            if (name !== undefined && name === failing && skipping-- === 0) {
-              failing = undefined;
-              return Promise.reject(new Error('injected database failure'));
-            }
-            return tx.query(sql, params, name);
-          },
-        });
+        return work({ query: (sql, params, name) => run(tx, sql, params, name) });
       }),
     close: () => db.close(),
   };
@@ -95,15 +115,16 @@ describe.each(storeVariants())('group-committed scores on %s', (variant) => {
     const plays = service(db);
     const opened = await openPlays(plays, 6);
     const values = [30, 10, 50, 10, 40, 20];
-    const before = db.transactions;
+    const before = db.writes;
     const missing = uuidIds.next();
     const results = await Promise.allSettled([
       ...opened.slice(0, 3).map((p, i) => scoreOf(plays, p.id, values[i]!)),
       scoreOf(plays, missing, 99),
       ...opened.slice(3).map((p, i) => scoreOf(plays, p.id, values[i + 3]!)),
     ]);
-    // Eight scores in fewer transactions: they were committed together.
-    expect(db.transactions - before).toBeLessThan(7);
+    // Eight scores in fewer writes, none in a transaction: they were committed together.
+    expect(db.writes - before).toBeLessThan(7);
+    expect(db.transactions).toBe(0);
     const refused = results[3];
     expect(refused?.status).toBe('rejected');
     const reason = refused?.status === 'rejected' ? (refused.reason as unknown) : undefined;
@@ -126,11 +147,11 @@ describe.each(storeVariants())('group-committed scores on %s', (variant) => {
     const values = [5, 25, 15, 25, 1];
     // The five scores reach the queue together and run as one batch, whose write fails.
     db.failOnce('play_path_write_scores', 0);
-    const before = db.transactions;
+    const before = db.writes;
     const results = await Promise.all(opened.map((p, i) => scoreOf(plays, p.id, values[i]!)));
     expect(results.map((r) => r.score.leaderRank)).toEqual(sequentialRanks(values));
-    // The failed batch, then each of its five scores in a transaction of its own.
-    expect(db.transactions - before).toBe(6);
+    // The failed batch, then each of its five scores written alone.
+    expect(db.writes - before).toBe(6);
     const [count] = await api.db.query<{ n: bigint }>(
       "SELECT count(*)::bigint AS n FROM transfers WHERE kind = 'post_pending'",
     );
@@ -205,5 +226,63 @@ describe.each(storeVariants())('group-committed scores on %s', (variant) => {
       expect(ranks[i]).toBeGreaterThanOrEqual(1);
       expect(ranks[i]).toBeLessThanOrEqual(1 + values.filter((w, j) => j !== i && w >= v).length);
     });
+  });
+
+  it('writes nothing from a stale read: a best changed in between, so it reruns under locks', async () => {
+    const db = instrumented(api.db);
+    const a = service(db);
+    const b = service(api.db);
+    const player = await fundedPlayer(api, 20);
+    const open = () =>
+      a.open({
+        gameId: game.gameId,
+        playerId: player.playerId,
+        leaderboardId: board(),
+        idempotencyKey: null,
+      });
+    const first = await open();
+    const second = await open();
+    const others = await openPlays(a, 3);
+    await Promise.all(others.map((p, i) => scoreOf(a, p.id, [40, 60, 20][i]!)));
+    // Another API process scores the player's other play (50) after this batch read the board
+    // (no best for the player) and before it writes its 30.
+    db.afterOnce('play_path_read_score_batch', () => scoreOf(b, second.id, 50));
+    const writes = db.writes;
+    const outcome = await scoreOf(a, first.id, 30);
+    // The first write refused; the rerun locked, read the 50 and kept it: 30 is no better.
+    expect(db.writes - writes).toBe(2);
+    expect(db.transactions).toBe(1);
+    // Other players beating 30: the 60 and the 40.
+    expect(outcome.score.leaderRank).toBe(3);
+    expect(outcome.score.isWinner).toBe(true);
+    const best = await api.db.query<{ score: number }>(
+      'SELECT score FROM leaders WHERE leaderboard_id = $1 AND player_id = $2',
+      [board(), player.playerId],
+    );
+    expect(best).toEqual([{ score: 50 }]);
+  });
+
+  it('refuses a score whose play another process scored between the read and the write', async () => {
+    const db = instrumented(api.db);
+    const a = service(db);
+    const b = service(api.db);
+    const [play] = await openPlays(a, 1);
+    db.afterOnce('play_path_read_score_batch', () => scoreOf(b, play!.id, 70));
+    const refused = await scoreOf(a, play!.id, 80).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(CoinopError);
+    expect((refused as CoinopError).code).toBe('play_already_scored');
+    const rows = await api.db.query<{ score: number }>(
+      'SELECT score FROM scores WHERE play_id = $1',
+      [play!.id],
+    );
+    expect(rows).toEqual([{ score: 70 }]);
+    const [posted] = await api.db.query<{ n: bigint }>(
+      "SELECT count(*)::bigint AS n FROM transfers WHERE kind = 'post_pending' AND pending_id = $1",
+      [play!.lockTransferId],
+    );
+    expect(BigInt(posted!.n)).toBe(1n);
   });
 });

@@ -21,6 +21,15 @@ export interface Db extends Queryable {
   close(): Promise<void>;
 }
 
+/**
+ * Every session plans statements without their values, once per prepared statement: the play
+ * path's batch statements cost as much to plan as to run, and a custom plan was chosen for each
+ * call (their arrays' sizes make the generic plan look dearer than it is). Our SQL is written to
+ * plan well without values: lookups in LATERAL subqueries with LIMIT 1, partial-index
+ * predicates spelled as literals. Measured in docs/benchmarks.md ("Round 3").
+ */
+export const PLAN_CACHE_MODE = 'force_generic_plan';
+
 /** Postgres error codes the stores react to. */
 export const PgErrorCodes = {
   uniqueViolation: '23505',

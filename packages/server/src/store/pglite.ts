@@ -1,5 +1,5 @@
 import { PGlite, protocol, types } from '@electric-sql/pglite';
-import type { Db, Queryable } from './db.js';
+import { PLAN_CACHE_MODE, type Db, type Queryable } from './db.js';
 
 const parsers = {
   [types.INT8]: (value: string) => BigInt(value),
@@ -16,6 +16,7 @@ export async function openPglite(
 ): Promise<Db> {
   const pg = new PGlite({ parsers, ...(dataDir === undefined ? {} : { dataDir }), ...options });
   await pg.waitReady;
+  await pg.exec(`SET plan_cache_mode = ${PLAN_CACHE_MODE}`);
   return pgliteDb(pg);
 }
 

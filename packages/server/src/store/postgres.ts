@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { PgErrorCodes, pgErrorCode, type Db, type Queryable } from './db.js';
+import { PLAN_CACHE_MODE, PgErrorCodes, pgErrorCode, type Db, type Queryable } from './db.js';
 
 const INT8_OID = 20;
 
@@ -15,7 +15,13 @@ const TRANSACTION_ATTEMPTS = 5;
 
 /** A real Postgres through a node-postgres pool. */
 export async function openPostgres(url: string, poolSize: number): Promise<Db> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: typeParsers });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    types: typeParsers,
+    // See PLAN_CACHE_MODE in db.ts. (An `options` parameter in the URL replaces this one.)
+    options: `-c plan_cache_mode=${PLAN_CACHE_MODE}`,
+  });
   // An idle client whose connection dies (a restart, a terminated backend) is dropped by the
   // pool; without a listener its error would crash the process.
   pool.on('error', () => undefined);

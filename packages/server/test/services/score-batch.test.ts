@@ -285,4 +285,15 @@ describe.each(storeVariants())('group-committed scores on %s', (variant) => {
     );
     expect(BigInt(posted!.n)).toBe(1n);
   });
+
+  it('plans statements once, without their values, in every session', async () => {
+    const rows = await api.db.query<{ plan_cache_mode: string }>('SHOW plan_cache_mode');
+    const inTransaction = await api.db.transaction((tx) =>
+      tx.query<{ plan_cache_mode: string }>('SHOW plan_cache_mode'),
+    );
+    expect([...rows, ...inTransaction]).toEqual([
+      { plan_cache_mode: 'force_generic_plan' },
+      { plan_cache_mode: 'force_generic_plan' },
+    ]);
+  });
 });

@@ -50,6 +50,9 @@ const db = {
     }
     return raw.query(sql, params, name);
   },
+  get generic() {
+    return db;
+  },
   transaction: (work) => raw.transaction((tx) => work(wrap(tx))),
   close: () => raw.close(),
 };

@@ -187,6 +187,7 @@ function counting(inner) {
   return {
     dialect: inner.dialect,
     query: countedQuery(inner),
+    generic: { query: countedQuery(inner.generic) },
     transaction: (work) =>
       inner.transaction((tx) => {
         counters.transactions += 1;

@@ -229,7 +229,7 @@ export class PlayService {
         await new Promise((resolve) => setImmediate(resolve));
         const batch = takeDistinct(this.#plays, (x) => x.play.playerId);
         try {
-          const rows = await openPaidPlays(this.#db, batch);
+          const rows = await openPaidPlays(this.#db.generic, batch);
           batch.forEach((x, i) => {
             const row = rows[i];
             if (row) x.resolve(row);
@@ -342,7 +342,7 @@ export class PlayService {
   async #runBatch(jobs: readonly QueuedScore[]): Promise<Settled[]> {
     if (jobs.every((j) => j.input.approval === undefined)) {
       try {
-        return await this.#scoreBatch(this.#db, jobs);
+        return await this.#scoreBatch(this.#db.generic, jobs);
       } catch (error) {
         if (pgErrorCode(error) !== PgErrorCodes.serializationFailure) throw error;
       }

@@ -18,17 +18,17 @@ export interface Db extends Queryable {
    * serialization failure or deadlock is retried from the start (`work` must be retry-safe).
    */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * The same database, for the play path's batch statements outside transactions. On Postgres
+   * its sessions plan each named statement once, without its values (`plan_cache_mode =
+   * force_generic_plan`): those statements cost about as much to plan as to run, and the
+   * default planned them afresh on every call. They are written to plan well without values;
+   * other statements keep the default, which a generic plan can hurt (a top-10 read planned
+   * without its LIMIT scans the board). On PGlite it is the one session, planning as usual.
+   */
+  readonly generic: Queryable;
   close(): Promise<void>;
 }
-
-/**
- * Every session plans statements without their values, once per prepared statement: the play
- * path's batch statements cost as much to plan as to run, and a custom plan was chosen for each
- * call (their arrays' sizes make the generic plan look dearer than it is). Our SQL is written to
- * plan well without values: lookups in LATERAL subqueries with LIMIT 1, partial-index
- * predicates spelled as literals. Measured in docs/benchmarks.md ("Round 3").
- */
-export const PLAN_CACHE_MODE = 'force_generic_plan';
 
 /** Postgres error codes the stores react to. */
 export const PgErrorCodes = {

@@ -1,5 +1,5 @@
 import { PGlite, protocol, types } from '@electric-sql/pglite';
-import { PLAN_CACHE_MODE, type Db, type Queryable } from './db.js';
+import type { Db, Queryable } from './db.js';
 
 const parsers = {
   [types.INT8]: (value: string) => BigInt(value),
@@ -16,7 +16,6 @@ export async function openPglite(
 ): Promise<Db> {
   const pg = new PGlite({ parsers, ...(dataDir === undefined ? {} : { dataDir }), ...options });
   await pg.waitReady;
-  await pg.exec(`SET plan_cache_mode = ${PLAN_CACHE_MODE}`);
   return pgliteDb(pg);
 }
 
@@ -25,7 +24,7 @@ export function pgliteDb(pg: PGlite): Db {
   const run = async <Row>(q: Pick<PGlite, 'query'>, sql: string, params?: unknown[]) =>
     (await q.query<Row>(sql, params)).rows;
   const prepared = new PreparedStatements(pg);
-  return {
+  const db: Db = {
     dialect: 'pglite',
     query: (sql, params, name) =>
       name === undefined
@@ -39,8 +38,10 @@ export function pgliteDb(pg: PGlite): Db {
         };
         return work(wrapped);
       }),
+    generic: { query: (sql, params, name) => db.query(sql, params, name) },
     close: () => pg.close(),
   };
+  return db;
 }
 
 /**

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { PLAN_CACHE_MODE, PgErrorCodes, pgErrorCode, type Db, type Queryable } from './db.js';
+import { PgErrorCodes, pgErrorCode, type Db, type Queryable } from './db.js';
 
 const INT8_OID = 20;
 
@@ -10,18 +10,23 @@ const typeParsers = {
   },
 };
 
+/** Connections of the pool whose sessions plan generically (`Db.generic`). */
+const GENERIC_POOL_SIZE = 4;
+
 /** How many times a transaction that lost a deadlock or serialization race is run again. */
 const TRANSACTION_ATTEMPTS = 5;
 
 /** A real Postgres through a node-postgres pool. */
 export async function openPostgres(url: string, poolSize: number): Promise<Db> {
-  const pool = new pg.Pool({
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: typeParsers });
+  // One batch of plays and one of scores run at a time, so a few connections are enough.
+  const genericPool = new pg.Pool({
     connectionString: url,
-    max: poolSize,
+    max: GENERIC_POOL_SIZE,
     types: typeParsers,
-    // See PLAN_CACHE_MODE in db.ts. (An `options` parameter in the URL replaces this one.)
-    options: `-c plan_cache_mode=${PLAN_CACHE_MODE}`,
+    options: '-c plan_cache_mode=force_generic_plan',
   });
+  genericPool.on('error', () => undefined);
   // An idle client whose connection dies (a restart, a terminated backend) is dropped by the
   // pool; without a listener its error would crash the process.
   pool.on('error', () => undefined);
@@ -44,6 +49,7 @@ export async function openPostgres(url: string, poolSize: number): Promise<Db> {
   return {
     dialect: 'postgres',
     query: (sql, params, name) => run(pool, sql, params, name),
+    generic: { query: (sql, params, name) => run(genericPool, sql, params, name) },
     async transaction(work) {
       for (let attempt = 1; ; attempt++) {
         const conn = await pool.connect();
@@ -64,6 +70,8 @@ export async function openPostgres(url: string, poolSize: number): Promise<Db> {
         }
       }
     },
-    close: () => pool.end(),
+    close: async () => {
+      await Promise.all([pool.end(), genericPool.end()]);
+    },
   };
 }

@@ -24,7 +24,8 @@ export interface Db extends Queryable {
    * force_generic_plan`): those statements cost about as much to plan as to run, and the
    * default planned them afresh on every call. They are written to plan well without values;
    * other statements keep the default, which a generic plan can hurt (a top-10 read planned
-   * without its LIMIT scans the board). On PGlite it is the one session, planning as usual.
+   * without its LIMIT scans the board). On PGlite, one session, each named statement sent this
+   * way sets the mode for itself and resets it after.
    */
   readonly generic: Queryable;
   close(): Promise<void>;

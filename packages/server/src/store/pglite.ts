@@ -38,7 +38,14 @@ export function pgliteDb(pg: PGlite): Db {
         };
         return work(wrapped);
       }),
-    generic: { query: (sql, params, name) => db.query(sql, params, name) },
+    generic: {
+      query: (sql, params, name) =>
+        name === undefined
+          ? run(pg, sql, params)
+          : pg._runExclusiveTransaction(() =>
+              prepared.run(name, sql, params ?? [], false, { generic: true }),
+            ),
+    },
     close: () => pg.close(),
   };
   return db;
@@ -58,12 +65,33 @@ class PreparedStatements {
     this.#pg = pg;
   }
 
-  /** Runs `sql` as the prepared statement `name`; the caller holds the transaction lock. */
-  run<Row>(name: string, sql: string, params: unknown[], inTransaction: boolean): Promise<Row[]> {
+  /**
+   * Runs `sql` as the prepared statement `name`; the caller holds the transaction lock. With
+   * `generic`, outside a transaction, the statement is planned without its values (see
+   * `Db.generic`): the one session's `plan_cache_mode` is set for it and reset after it, in the
+   * same call, whether it fails or not.
+   */
+  run<Row>(
+    name: string,
+    sql: string,
+    params: unknown[],
+    inTransaction: boolean,
+    { generic = false }: { generic?: boolean } = {},
+  ): Promise<Row[]> {
     const pg = this.#pg;
     const exec = (message: Uint8Array) => pg.execProtocolStream(message, { syncToFs: false });
     const { serialize } = protocol;
     return pg._runExclusiveQuery(async () => {
+      if (generic && !this.#statements.has(GENERIC_ON)) {
+        await exec(
+          concat([
+            serialize.parse({ name: GENERIC_ON, text: 'SET plan_cache_mode = force_generic_plan' }),
+            serialize.parse({ name: GENERIC_OFF, text: 'RESET plan_cache_mode' }),
+            serialize.sync(),
+          ]),
+        );
+        this.#statements.set(GENERIC_ON, { paramTypes: [], fields: [] });
+      }
       let statement = this.#statements.get(name);
       if (statement === undefined) {
         const described = await exec(
@@ -91,18 +119,33 @@ class PreparedStatements {
       });
       // One call into the WebAssembly backend: bind, execute and sync together, as a client
       // would send them in one packet. The columns are known from when it was prepared.
+      const bound = [serialize.bind({ statement: name, values }), serialize.execute({})];
+      // An error skips the rest up to the first sync (and rolls the SET back with the
+      // statement's own implicit transaction); the RESET after it runs either way.
       const messages = await exec(
-        concat([
-          serialize.bind({ statement: name, values }),
-          serialize.execute({}),
-          serialize.sync(),
-        ]),
+        concat(
+          generic
+            ? [
+                serialize.bind({ statement: GENERIC_ON, values: [] }),
+                serialize.execute({}),
+                ...bound,
+                serialize.sync(),
+                serialize.bind({ statement: GENERIC_OFF, values: [] }),
+                serialize.execute({}),
+                serialize.sync(),
+              ]
+            : [...bound, serialize.sync()],
+        ),
       );
       if (!inTransaction) await pg.syncToFs();
       return rowsOf<Row>(fields, messages, pg.parsers);
     });
   }
 }
+
+/** The prepared statements that switch the session to generic plans and back. */
+const GENERIC_ON = 'coinop_plan_generic';
+const GENERIC_OFF = 'coinop_plan_default';
 
 interface ResultField {
   readonly name: string;

@@ -291,12 +291,17 @@ describe.each(storeVariants())('group-committed scores on %s', (variant) => {
   });
 
   it('plans the batch statements once, without their values, and others as usual', async () => {
-    const mode = async (q: Queryable) =>
-      (await q.query<{ plan_cache_mode: string }>('SHOW plan_cache_mode'))[0]?.plan_cache_mode;
-    // On PGlite, one session: the play path's statements are planned as every other.
-    const generic = variant === 'postgres' ? 'force_generic_plan' : 'auto';
-    expect(await mode(api.db.generic)).toBe(generic);
+    const named = (q: Queryable, sql: string, name: string) =>
+      q.query<{ mode: string }>(sql, [], name).then((rows) => rows[0]?.mode);
+    const mode = (q: Queryable) =>
+      named(q, "SELECT current_setting('plan_cache_mode') AS mode", 'test_plan_cache_mode');
+    expect(await mode(api.db.generic)).toBe('force_generic_plan');
     expect(await mode(api.db)).toBe('auto');
     expect(await api.db.transaction(mode)).toBe('auto');
+    // A failed statement leaves the session (PGlite's one) planning as usual too.
+    await expect(named(api.db.generic, 'SELECT 1 / 0 AS mode', 'test_plan_fails')).rejects.toThrow(
+      /division by zero/,
+    );
+    expect(await mode(api.db)).toBe('auto');
   });
 });

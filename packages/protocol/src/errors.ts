@@ -43,6 +43,7 @@ export const ErrorCodes = {
   wallet_already_registered: 'Wallet already registered',
   game_not_playable: 'Game not playable',
   leaderboard_retired: 'Leaderboard retired',
+  leaderboard_changed: 'Leaderboard changed',
   last_live_leaderboard: 'Last live leaderboard',
   client_not_found: 'Game client not found',
   client_revoked: 'Game client revoked',

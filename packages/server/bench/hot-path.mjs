@@ -10,8 +10,10 @@ import { measurePlayScore } from './load.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const [url, seconds = '10', connections = '10', store = 'postgres'] = process.argv.slice(2);
+// BENCH_SERVER_NODE_ARGS as for run.mjs (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
 const child = fork(join(here, 'server.mjs'), [], {
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  execArgv: (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean),
 });
 let seq = 0;
 const waiting = new Map();

@@ -30,6 +30,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   wallet_already_registered: 409,
   game_not_playable: 409,
   leaderboard_retired: 409,
+  leaderboard_changed: 409,
   last_live_leaderboard: 409,
   client_not_found: 404,
   client_revoked: 409,

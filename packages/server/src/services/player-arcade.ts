@@ -61,7 +61,7 @@ export class PlayerArcade {
       playerId,
       leaderboardId: board.id,
       idempotencyKey: clientKey(playerId, input.nonce),
-      approval,
+      approval: { ...approval, costUnits: board.costUnits },
     });
   }
 

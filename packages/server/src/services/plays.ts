@@ -72,7 +72,8 @@ export interface OpenPlayInput {
   readonly playerId: string;
   readonly leaderboardId: string;
   readonly idempotencyKey: string | null;
-  readonly approval?: SignedApproval;
+  /** With an approval: the cost the player signed for; the play locks exactly this or nothing. */
+  readonly approval?: SignedApproval & { readonly costUnits: bigint };
 }
 
 export interface SubmitScoreInput {
@@ -122,9 +123,26 @@ export class PlayService {
   /**
    * Opens a play: the player must exist and be able to spend the tier's cost, which is locked
    * (a pending transfer) into the play's escrow. With an idempotency key, a retry returns the
-   * play the first call opened instead of charging again.
+   * play the first call opened instead of charging again. The tier is priced from this
+   * process's game cache; the statement that opens the play checks it is still so priced, and
+   * if another API process changed it, the tier is read again and the play opened afresh.
    */
   async open(input: OpenPlayInput): Promise<StoredPlay> {
+    // A signed play is not priced afresh: the player approved one cost.
+    const attempts = input.approval === undefined ? OPEN_ATTEMPTS : 1;
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      const opened = await this.#openOnce(input);
+      if (opened !== TIER_CHANGED) return opened;
+      this.#games.invalidate(input.gameId);
+    }
+    throw new CoinopError(
+      'leaderboard_changed',
+      `leaderboardId ${input.leaderboardId} changed while the play was being opened; nothing was charged`,
+      { details: { field: 'leaderboardId', leaderboardId: input.leaderboardId } },
+    );
+  }
+
+  async #openOnce(input: OpenPlayInput): Promise<StoredPlay | typeof TIER_CHANGED> {
     const requestHash = digest([input.playerId, input.leaderboardId]);
     if (input.idempotencyKey !== null) {
       const earlier = await findPlayByIdempotencyKey(this.#db, input.gameId, input.idempotencyKey);
@@ -132,6 +150,9 @@ export class PlayService {
     }
     const game = await this.#games.getForNewPlay(input.gameId, input.leaderboardId);
     const board = leaderboardOf(game, input.leaderboardId);
+    if (input.approval !== undefined && input.approval.costUnits !== board.costUnits) {
+      return TIER_CHANGED;
+    }
     const now = this.#clock.now();
     const play: StoredPlay = {
       id: this.#ids.next(),
@@ -169,7 +190,7 @@ export class PlayService {
           ? await openAlone()
           : await this.#db.transaction(async (tx) => {
               const result = await openIn(tx);
-              if (result.leaderPlayerIds !== null) {
+              if (result.tierCurrent && result.leaderPlayerIds !== null) {
                 await recordApproval(tx, approval, 'play', play.id, now, this.#ids.next());
               }
               return result;
@@ -195,6 +216,7 @@ export class PlayService {
         details: { field: 'playerId', playerId: input.playerId },
       });
     }
+    if (!opened.tierCurrent) return TIER_CHANGED;
     if (opened.leaderPlayerIds === null) {
       // Nothing was written: the conditional debit found less than the cost to spend.
       const account = await findAccount(this.#db, opened.playerAccountId);
@@ -639,6 +661,10 @@ function topLimit(game: GameRef, leaderboardId: string | null): number {
   const boards = named ? [named] : game.leaderboards;
   return Math.max(0, ...boards.map((b) => b.leadersMax)) + 1;
 }
+
+/** How many times a play is priced afresh when another process keeps changing its tier. */
+const OPEN_ATTEMPTS = 3;
+const TIER_CHANGED = Symbol('tier changed');
 
 /** The most scores (or plays) one transaction commits together. */
 const SCORE_BATCH_MAX = 64;

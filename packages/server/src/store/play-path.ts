@@ -19,10 +19,25 @@ import { toPlay, PLAY_COLUMNS_OF_P, type PlayRow, type StoredPlay } from './play
 export interface OpenPlayRow {
   /** Null when the player does not exist. */
   readonly playerAccountId: string | null;
-  /** Null when nothing was written: the player could not spend the cost. */
+  /** Null when nothing was written: the player could not spend the cost, or the tier changed. */
   readonly leaderPlayerIds: string[] | null;
+  /**
+   * False when nothing was written because the tier is no longer as the caller knew it: another
+   * API process repriced or retired it (or changed its leaders' size) since this one cached it.
+   */
+  readonly tierCurrent: boolean;
 }
 
+/**
+ * The tier as the play was priced: same cost and leaders' size, not retired. Checked in the
+ * statement that opens the play, so a tier changed by another API process is never charged at
+ * a price (or opened while retired) that only this process's cache still remembers.
+ */
+function tierAsPriced(board: string, cost: string, leadersMax: string): string {
+  return `EXISTS (SELECT 1 FROM leaderboards lb WHERE lb.id = ${board}
+            AND lb.cost_units = ${cost} AND lb.leaders_max = ${leadersMax}
+            AND lb.retired_at IS NULL)`;
+}
 /**
  * Opens a paid play in one statement: debits the lock from the player's account only if they
  * can spend it (the `exceeds_credits` rule, checked by Postgres under the row lock), creates the
@@ -36,13 +51,19 @@ export async function openPaidPlay(
   leadersMax: number,
 ): Promise<OpenPlayRow> {
   if (play.lockTransferId === null) throw new TypeError(`play ${play.id} has no lock transfer`);
-  const rows = await q.query<{ account_id: string | null; leader_player_ids: string[] | null }>(
-    `WITH player AS (
+  const rows = await q.query<{
+    account_id: string | null;
+    leader_player_ids: string[] | null;
+    tier_current: boolean;
+  }>(
+    `WITH tier AS (
+       SELECT ${tierAsPriced('$9', '$2', '$10')} AS current
+     ), player AS (
        SELECT account_id FROM players WHERE id = $1
      ), debit AS (
        UPDATE accounts a SET debits_pending = a.debits_pending + $2
-       FROM player
-       WHERE a.id = player.account_id
+       FROM player, tier
+       WHERE a.id = player.account_id AND tier.current
          AND a.credits_posted - a.debits_posted - a.debits_pending >= $2
        RETURNING a.id
      ), escrow AS (
@@ -67,7 +88,8 @@ export async function openPaidPlay(
        RETURNING leader_player_ids
      )
      SELECT (SELECT account_id FROM player) AS account_id,
-            (SELECT leader_player_ids FROM play) AS leader_player_ids`,
+            (SELECT leader_player_ids FROM play) AS leader_player_ids,
+            (SELECT current FROM tier) AS tier_current`,
     [
       play.playerId,
       play.costUnits.toString(),
@@ -88,6 +110,7 @@ export async function openPaidPlay(
   return {
     playerAccountId: rows[0]?.account_id ?? null,
     leaderPlayerIds: rows[0]?.leader_player_ids ?? null,
+    tierCurrent: rows[0]?.tier_current ?? false,
   };
 }
 
@@ -105,6 +128,7 @@ export async function openPaidPlays(
     n: number;
     account_id: string | null;
     leader_player_ids: string[] | null;
+    tier_current: boolean;
   }>(
     `WITH input AS (
        SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::bigint[], $4::uuid[], $5::uuid[],
@@ -113,11 +137,13 @@ export async function openPaidPlays(
          WITH ORDINALITY AS i(play_id, player_id, cost, lock_id, board, leaders_max, arcade,
                               game, developer, idempotency_key, request_hash, expires_at,
                               created_at, n)
+     ), tier AS (
+       SELECT i.n, ${tierAsPriced('i.board', 'i.cost', 'i.leaders_max')} AS current FROM input i
      ), player AS (
        SELECT i.n, pl.account_id FROM input i JOIN players pl ON pl.id = i.player_id
      ), debit AS (
        UPDATE accounts a SET debits_pending = a.debits_pending + i.cost
-       FROM input i JOIN player p ON p.n = i.n
+       FROM input i JOIN player p ON p.n = i.n JOIN tier t ON t.n = i.n AND t.current
        WHERE a.id = p.account_id
          AND a.credits_posted - a.debits_posted - a.debits_pending >= i.cost
        RETURNING i.n, a.id
@@ -143,8 +169,9 @@ export async function openPaidPlays(
        FROM input i JOIN debit d ON d.n = i.n
        RETURNING id, leader_player_ids
      )
-     SELECT i.n::int AS n, p.account_id, pl.leader_player_ids
+     SELECT i.n::int AS n, p.account_id, pl.leader_player_ids, t.current AS tier_current
      FROM input i LEFT JOIN player p ON p.n = i.n LEFT JOIN play pl ON pl.id = i.play_id
+       JOIN tier t ON t.n = i.n
      ORDER BY i.n`,
     [
       plays.map((x) => x.play.id),
@@ -166,6 +193,7 @@ export async function openPaidPlays(
   return rows.map((r) => ({
     playerAccountId: r.account_id ?? null,
     leaderPlayerIds: r.leader_player_ids ?? null,
+    tierCurrent: r.tier_current,
   }));
 }
 
@@ -175,16 +203,27 @@ export async function openFreePlay(
   play: StoredPlay,
   leadersMax: number,
 ): Promise<OpenPlayRow> {
-  const rows = await q.query<{ leader_player_ids: string[] }>(
-    `INSERT INTO plays (id, arcade_id, game_id, developer_id, leaderboard_id, player_id,
-                        cost_units, lock_transfer_id, leader_player_ids, status,
-                        idempotency_key, request_hash, expires_at, created_at, updated_at)
-     SELECT $1, $2, $3, $4, $5, p.id, 0, NULL,
-            ARRAY(SELECT player_id FROM leaders WHERE leaderboard_id = $5
-                  ORDER BY rank_key DESC, achieved_at, player_id LIMIT $6),
-            'open', $7, $8, $9, $10, $10
-     FROM players p WHERE p.id = $11
-     RETURNING leader_player_ids`,
+  const rows = await q.query<{
+    player_exists: boolean;
+    leader_player_ids: string[] | null;
+    tier_current: boolean;
+  }>(
+    `WITH tier AS (
+       SELECT ${tierAsPriced('$5', '0', '$6')} AS current
+     ), play AS (
+       INSERT INTO plays (id, arcade_id, game_id, developer_id, leaderboard_id, player_id,
+                          cost_units, lock_transfer_id, leader_player_ids, status,
+                          idempotency_key, request_hash, expires_at, created_at, updated_at)
+       SELECT $1, $2, $3, $4, $5, p.id, 0, NULL,
+              ARRAY(SELECT player_id FROM leaders WHERE leaderboard_id = $5
+                    ORDER BY rank_key DESC, achieved_at, player_id LIMIT $6),
+              'open', $7, $8, $9, $10, $10
+       FROM players p, tier WHERE p.id = $11 AND tier.current
+       RETURNING leader_player_ids
+     )
+     SELECT EXISTS (SELECT 1 FROM players WHERE id = $11) AS player_exists,
+            (SELECT leader_player_ids FROM play) AS leader_player_ids,
+            (SELECT current FROM tier) AS tier_current`,
     [
       play.id,
       play.arcadeId,
@@ -202,8 +241,9 @@ export async function openFreePlay(
   );
   const row = rows[0];
   return {
-    playerAccountId: row ? play.playerId : null,
+    playerAccountId: row?.player_exists ? play.playerId : null,
     leaderPlayerIds: row?.leader_player_ids ?? null,
+    tierCurrent: row?.tier_current ?? false,
   };
 }
 

@@ -1,6 +1,7 @@
 import { CoinopError } from '@coinop/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { uuidIds } from '../../src/ids.js';
+import { GameCache } from '../../src/services/game-cache.js';
 import { PlayService, type ScoreOutcome } from '../../src/services/plays.js';
 import type { StoredPlay } from '../../src/store/plays.js';
 import type { Db, Queryable } from '../../src/store/db.js';
@@ -303,5 +304,75 @@ describe.each(storeVariants())('group-committed scores on %s', (variant) => {
       /division by zero/,
     );
     expect(await mode(api.db)).toBe('auto');
+  });
+
+  describe('a tier another API process changed', () => {
+    // Another process: its own game cache, warmed before the tier changes under it.
+    async function otherProcess() {
+      const other = new PlayService(api.db, api.clock, uuidIds, new GameCache(api.db), api.config);
+      const [warm] = await openPlays(other, 1);
+      expect(warm!.costUnits).toBe(10n * 10n ** 8n);
+      return other;
+    }
+    const openOn = (plays: PlayService, playerId: string, extra: object = {}) =>
+      plays.open({
+        gameId: game.gameId,
+        playerId,
+        leaderboardId: board(),
+        idempotencyKey: null,
+        ...extra,
+      });
+    const codeOf = (promise: Promise<unknown>) =>
+      promise.then(
+        () => 'opened',
+        (error: unknown) => (error instanceof CoinopError ? error.code : String(error)),
+      );
+
+    it('charges the new price, not the one its cache remembers', async () => {
+      const other = await otherProcess();
+      await api.db.query('UPDATE leaderboards SET cost_units = $2 WHERE id = $1', [
+        board(),
+        3n * 10n ** 8n,
+      ]);
+      const player = await fundedPlayer(api, 10);
+      const play = await openOn(other, player.playerId);
+      expect(play.costUnits).toBe(3n * 10n ** 8n);
+      const [account] = await api.db.query<{ pending: bigint }>(
+        'SELECT a.debits_pending AS pending FROM accounts a JOIN players p ON p.account_id = a.id WHERE p.id = $1',
+        [player.playerId],
+      );
+      expect(BigInt(account!.pending)).toBe(3n * 10n ** 8n);
+    });
+
+    it('opens no new play on a tier retired since', async () => {
+      const other = await otherProcess();
+      await api.db.query('UPDATE leaderboards SET retired_at = now() WHERE id = $1', [board()]);
+      const player = await fundedPlayer(api, 10);
+      expect(await codeOf(openOn(other, player.playerId))).toBe('leaderboard_retired');
+    });
+
+    it('opens no signed play whose approved cost is no longer the price', async () => {
+      const other = await otherProcess();
+      await api.db.query('UPDATE leaderboards SET cost_units = $2 WHERE id = $1', [
+        board(),
+        3n * 10n ** 8n,
+      ]);
+      const player = await fundedPlayer(api, 10);
+      const approval = {
+        playerId: player.playerId,
+        wallet: '0x0000000000000000000000000000000000000001',
+        nonce: 'n-1',
+        message: 'approve 10 HST',
+        signature: '0x00',
+        costUnits: 10n * 10n ** 8n,
+      };
+      expect(await codeOf(openOn(other, player.playerId, { approval }))).toBe(
+        'leaderboard_changed',
+      );
+      const plays = await api.db.query('SELECT id FROM plays WHERE player_id = $1', [
+        player.playerId,
+      ]);
+      expect(plays).toEqual([]);
+    });
   });
 });

@@ -4,11 +4,12 @@ import {
   lockedUnits,
   unitsToHstNumber,
   wholeHstToUnits,
+  type Account,
   type Units,
 } from '@coinop/core';
 import { UNITS_PER_HST } from '@coinop/protocol';
 import { pgErrorCode } from '../store/db.js';
-import { auditLedger, applyTransfers, findAccount } from '../store/ledger.js';
+import { auditLedger, applyTransfers, findAccount, lockAccount } from '../store/ledger.js';
 import { createApiKey, createGameClient, createPlayer, ensureDeveloper } from '../store/parties.js';
 import { findGame, insertLeaderboard, publishGame, type GameRecord } from '../store/games.js';
 import { resolveAccount } from '../store/admin.js';
@@ -59,6 +60,8 @@ export async function registerPlayer(
 export async function mintHst(
   arcade: Arcade,
   input: { id: string; amountUnits: Units; transferId?: string | undefined },
+  /** Runs with the credited account locked, before the mint: throw to refuse it. */
+  check?: (account: Account) => void,
 ): Promise<{ transferId: string; accountId: string; balance: number }> {
   if (input.amountUnits <= 0n) {
     throw new CoinopError('invalid_amount', 'amount must be greater than 0', {
@@ -84,6 +87,10 @@ export async function mintHst(
   const transferId = input.transferId ?? arcade.ids.next();
   try {
     const account = await arcade.db.transaction(async (tx) => {
+      if (check) {
+        const locked = await lockAccount(tx, accountId);
+        if (locked) check(locked);
+      }
       await applyTransfers(
         tx,
         [

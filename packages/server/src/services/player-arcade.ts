@@ -1,5 +1,6 @@
 import {
   CoinopError,
+  availableUnits,
   unitsToHstNumber,
   wholeHstToUnits,
   type Leaderboard,
@@ -165,14 +166,17 @@ export class PlayerArcade {
       throw new CoinopError('faucet_disabled', 'this arcade has no faucet: it is not a dev arcade');
     }
     const grant = wholeHstToUnits(faucetHst);
-    const details = await this.#arcade.reads.playerDetails(playerId);
-    if (details.balanceUnits >= grant * FAUCET_CEILING_GRANTS) {
-      throw new CoinopError(
-        'faucet_limit_reached',
-        `the faucet tops up players holding less than ${unitsToHstNumber(grant * FAUCET_CEILING_GRANTS)} HST; you hold ${unitsToHstNumber(details.balanceUnits)}`,
-      );
-    }
-    const minted = await mintHst(this.#arcade, { id: playerId, amountUnits: grant });
+    const ceiling = grant * FAUCET_CEILING_GRANTS;
+    // Checked with the player's account locked, so concurrent calls cannot all pass it.
+    const minted = await mintHst(this.#arcade, { id: playerId, amountUnits: grant }, (account) => {
+      const balance = availableUnits(account);
+      if (balance >= ceiling) {
+        throw new CoinopError(
+          'faucet_limit_reached',
+          `the faucet tops up players holding less than ${unitsToHstNumber(ceiling)} HST; you hold ${unitsToHstNumber(balance)}`,
+        );
+      }
+    });
     return { transferId: minted.transferId, balance: minted.balance };
   }
 

@@ -75,6 +75,16 @@ export async function insertAccount(
   );
 }
 
+/** The account, locked until the transaction ends (`tx` must be one). */
+export async function lockAccount(tx: Queryable, id: string): Promise<Account | null> {
+  const rows = await tx.query<AccountRow>(
+    `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id = $1 FOR UPDATE`,
+    [id],
+    'ledger_lock_account',
+  );
+  return rows[0] ? toAccount(rows[0]) : null;
+}
+
 export async function findAccount(q: Queryable, id: string): Promise<Account | null> {
   const rows = await q.query<AccountRow>(
     `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id = $1`,

@@ -4,6 +4,7 @@ import type { PrivateKeyAccount } from 'viem/accounts';
 import { approvalMessage, type ApprovalFields } from '@coinop/protocol';
 import { wholeHstToUnits } from '@coinop/core';
 import { publish, mintHst } from '../../src/services/admin.js';
+import { applyTransfers } from '../../src/store/ledger.js';
 import { storeVariants } from '../fixtures/db.js';
 import { balanceOf, gameWithTiers, type GameFixture } from '../fixtures/arcade.js';
 import type { TestApi } from '../fixtures/app.js';
@@ -129,6 +130,47 @@ describe.each(storeVariants())('client-side play by a signed-in player on %s', (
       code: 'faucet_limit_reached',
       message: 'the faucet tops up players holding less than 1000 HST; you hold 1050',
     });
+    expect((await balanceOf(api, player.accountId)).available).toBe(wholeHstToUnits(1050));
+  });
+
+  it('checks the faucet ceiling with the account locked, so a grant racing it is counted', async () => {
+    const player = await signedInPlayer(950);
+    // Another grant of 100 HST holds the player's account locked, not yet committed.
+    let locked!: () => void;
+    let release!: () => void;
+    const holding = new Promise<void>((resolve) => (locked = resolve));
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const grant = api.db.transaction(async (tx) => {
+      await applyTransfers(
+        tx,
+        [
+          {
+            id: randomUUID(),
+            kind: 'posted',
+            debitAccountId: api.app.arcade.record.mintAccountId,
+            creditAccountId: player.accountId,
+            amount: wholeHstToUnits(100),
+            pendingId: null,
+            reason: 'mint',
+            playId: null,
+          },
+        ],
+        new Date(),
+      );
+      locked();
+      await gate;
+    });
+    await holding;
+    const faucet = post(player, '/player/faucet', {});
+    // Long enough for the faucet call to read (the old code read the balance outside the lock).
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    release();
+    await grant;
+    const res = await faucet;
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toBe(
+      'the faucet tops up players holding less than 1000 HST; you hold 1050',
+    );
     expect((await balanceOf(api, player.accountId)).available).toBe(wholeHstToUnits(1050));
   });
 

@@ -98,7 +98,8 @@ export interface ScoreOutcome {
 
 /**
  * The play/score path: opening a play locks its cost in escrow; a score (or expiry) settles it
- * and places the player on the board. Each use case is one database transaction.
+ * and places the player on the board. Each use case commits atomically: one statement, or one
+ * transaction.
  */
 export class PlayService {
   readonly #db: Db;
@@ -276,8 +277,8 @@ export class PlayService {
    * Scores a play once: records the player's best on the board, ranks the score, and settles the
    * play's escrow by the split rule. A retry with the same idempotency key replays the first
    * result. Scores are group-committed: those that arrive while the previous batch is
-   * committing run together in one transaction (see `#drain`), each answered only once that
-   * transaction has committed; a client-side score's signature is recorded in it too.
+   * committing run together in one write (see `#drain`), each answered only once that write has
+   * committed; a client-side score's signature is recorded in the same transaction.
    */
   async score(input: SubmitScoreInput): Promise<ScoreOutcome> {
     if (!Number.isFinite(input.score) || input.score < 0) {
@@ -312,10 +313,11 @@ export class PlayService {
   }
 
   /**
-   * Runs the queued scores, up to SCORE_BATCH_MAX per transaction, until none are left.
+   * Runs the queued scores, up to SCORE_BATCH_MAX per batch, until none are left.
    * A score refused by a domain rule (a CoinopError, thrown before it wrote anything) fails
-   * alone; any other error rolls the batch back and runs its scores again one per transaction,
-   * so only the score that causes it fails.
+   * alone; a batch whose write lost a race with another process runs again under locks
+   * (`#runBatch`); after any other error its scores run again one at a time, so only the score
+   * that causes it fails.
    */
   async #drain(key: string, queue: ScoreQueue): Promise<void> {
     try {
@@ -666,7 +668,7 @@ function topLimit(game: GameRef, leaderboardId: string | null): number {
 const OPEN_ATTEMPTS = 3;
 const TIER_CHANGED = Symbol('tier changed');
 
-/** The most scores (or plays) one transaction commits together. */
+/** The most scores (or plays) one batch commits together. */
 const SCORE_BATCH_MAX = 64;
 
 interface ScoreJob {

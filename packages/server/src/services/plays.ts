@@ -368,7 +368,11 @@ export class PlayService {
       try {
         return await this.#scoreBatch(this.#db.generic, jobs);
       } catch (error) {
-        if (pgErrorCode(error) !== PgErrorCodes.serializationFailure) throw error;
+        // A lost race, or a deadlock with another process's write: run again under locks.
+        const code = pgErrorCode(error);
+        if (code !== PgErrorCodes.serializationFailure && code !== PgErrorCodes.deadlockDetected) {
+          throw error;
+        }
       }
     }
     return this.#db.transaction(async (tx) => {

@@ -11,8 +11,6 @@
 // server instead of a throwaway cluster). For diagnosis: BENCH_SERVER_NODE_ARGS (node flags for
 // the API process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") and BENCH_PG_SETTINGS (extra
 // settings of the throwaway cluster, e.g. "shared_preload_libraries=pg_stat_statements").
-import { fork } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, totalmem, tmpdir, release } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -25,6 +23,7 @@ import { cpuShares, cpuSnapshot } from './cpu.mjs';
 import { measureGet, measurePlayScore } from './load.mjs';
 import { createDatabase, startPostgres } from './postgres.mjs';
 import { rankingBench } from './ranking.mjs';
+import { forkTarget } from './target.mjs';
 import {
   httpTable,
   loopDetailTable,
@@ -392,43 +391,12 @@ async function rankingOn(store, postgres) {
 
 /** A bench server child process: `bare` or `api`, talking over IPC. */
 async function startTarget(kind, apiOptions) {
-  const child = fork(join(here, 'server.mjs'), [], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    execArgv: kind === 'api' ? options.serverNodeArgs : [],
+  const target = forkTarget(kind === 'api' ? options.serverNodeArgs : []);
+  const release = deferred(target.close);
+  const info = await target.call(kind === 'bare' ? 'start-bare' : 'start-api', {
+    options: apiOptions,
   });
-  const waiting = new Map();
-  let seq = 0;
-  child.on('message', (m) => {
-    const w = waiting.get(m.id);
-    if (!w) return;
-    waiting.delete(m.id);
-    if (m.ok) w.resolve(m.reply);
-    else w.reject(new Error(m.error));
-  });
-  const exited = once(child, 'exit');
-  child.on('exit', (code) => {
-    for (const w of waiting.values()) w.reject(new Error(`bench server exited with ${code}`));
-    waiting.clear();
-  });
-  const call = (type, extra = {}) =>
-    new Promise((resolve, reject) => {
-      const id = ++seq;
-      waiting.set(id, { resolve, reject });
-      child.send({ id, type, ...extra });
-    });
-  const close = async () => {
-    if (child.exitCode !== null) return;
-    await call('close').catch(() => undefined);
-    await exited;
-  };
-  const release = deferred(close);
-  const info = await call(kind === 'bare' ? 'start-bare' : 'start-api', { options: apiOptions });
-  return {
-    pid: child.pid,
-    info,
-    call,
-    close: release,
-  };
+  return { pid: target.pid, info, call: target.call, close: release };
 }
 
 try {

@@ -11,6 +11,7 @@ import { buildApi } from '../dist/app.js';
 import { testConfig } from '../dist/config.js';
 import { systemClock, uuidIds } from '../dist/ids.js';
 import { insertGame } from '../dist/store/games.js';
+import { rankTreeMismatches } from '../dist/store/leaders.js';
 import { applyTransfers, auditLedger } from '../dist/store/ledger.js';
 import { migrate } from '../dist/store/migrate.js';
 import { createGameClient, createPlayer, ensureDeveloper } from '../dist/store/parties.js';
@@ -61,7 +62,9 @@ async function startBare() {
 const counters = { statements: 0, transactions: 0 };
 let db = null;
 
-async function startApi({ store, postgresUrl, games, players, fundHst }) {
+// With `seed: false` (Postgres only) it joins a database another API process seeded: a second
+// process of the same arcade.
+async function startApi({ store, postgresUrl, games, players, fundHst, seed: seeding = true }) {
   const dataDir = store === 'pglite' ? await mkdtemp(join(tmpdir(), 'coinop-bench-pglite-')) : null;
   const config = testConfig({ logLevel: 'silent', dataDir: dataDir ?? '' });
   const raw =
@@ -84,7 +87,7 @@ async function startApi({ store, postgresUrl, games, players, fundHst }) {
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   };
 
-  const seeded = await seed(app, raw, { games, players, fundHst });
+  const seeded = seeding ? await seed(app, raw, { games, players, fundHst }) : {};
   await app.listen({ port: 0, host: '127.0.0.1' });
   counters.statements = 0;
   counters.transactions = 0;
@@ -176,6 +179,7 @@ async function audit() {
     minted: ledger.minted.toString(),
     playsScored: plays.scored,
     playsOpen: plays.open,
+    rankTreeMismatches: (await rankTreeMismatches(db)).length,
   };
 }
 

@@ -294,3 +294,47 @@ export async function standingsOf(
   }
   return result;
 }
+
+/** A count-tree bucket whose stored count differs from the bests that fall in it. */
+export interface RankTreeMismatch {
+  readonly leaderboardId: string;
+  readonly level: number;
+  readonly bucket: string;
+  readonly expected: string;
+  readonly actual: string;
+}
+
+/**
+ * Audits the count tree against the leaders it counts: every board, level and bucket whose
+ * stored count is not the number of players whose best key falls in it. Reads every best, so it
+ * is for audits and tests, not for the request path.
+ */
+export async function rankTreeMismatches(q: Queryable): Promise<RankTreeMismatch[]> {
+  const rows = await q.query<{
+    leaderboard_id: string;
+    level: number;
+    bucket: string;
+    expected: string;
+    actual: string;
+  }>(
+    `WITH expected AS (
+       SELECT l.leaderboard_id, g.level::smallint AS level, l.rank_key >> (64 - 8 * g.level) AS bucket,
+              count(*)::bigint AS players
+       FROM leaders l CROSS JOIN generate_series(1, 8) AS g(level)
+       GROUP BY 1, 2, 3),
+     actual AS (SELECT leaderboard_id, level, bucket, players FROM rank_buckets WHERE players <> 0)
+     SELECT coalesce(e.leaderboard_id, a.leaderboard_id) AS leaderboard_id,
+            coalesce(e.level, a.level) AS level, coalesce(e.bucket, a.bucket)::text AS bucket,
+            coalesce(e.players, 0)::text AS expected, coalesce(a.players, 0)::text AS actual
+     FROM expected e FULL JOIN actual a
+       ON a.leaderboard_id = e.leaderboard_id AND a.level = e.level AND a.bucket = e.bucket
+     WHERE e.players IS DISTINCT FROM a.players`,
+  );
+  return rows.map((r) => ({
+    leaderboardId: r.leaderboard_id,
+    level: r.level,
+    bucket: r.bucket,
+    expected: r.expected,
+    actual: r.actual,
+  }));
+}

@@ -412,7 +412,6 @@ export class PlayService {
         playId: j.input.playId,
         gameId: j.input.gameId,
         key: rankKey(j.input.score, j.game.scoreDisplay),
-        topLimit: topLimit(j.game, j.input.leaderboardId),
       })),
     );
     const steps: (Settled | ReadyScore)[] = [];
@@ -655,17 +654,6 @@ export class PlayService {
     }
     await applyTransfers(tx, transfers, now);
   }
-}
-
-/**
- * How many of a board's top entries a score needs read: the leaders' size + 1 (the entry that
- * moves up when a leader improves). The score's board is the play's, which the read finds; the
- * caller's, when it names one, is the same or the score is refused.
- */
-function topLimit(game: GameRef, leaderboardId: string | null): number {
-  const named = game.leaderboards.find((b) => b.id === leaderboardId);
-  const boards = named ? [named] : game.leaderboards;
-  return Math.max(0, ...boards.map((b) => b.leadersMax)) + 1;
 }
 
 /** How many times a play is priced afresh when another process keeps changing its tier. */

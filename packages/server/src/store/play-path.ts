@@ -340,8 +340,6 @@ export interface ScoreQuery {
   readonly playId: string;
   readonly gameId: string;
   readonly key: bigint;
-  /** How many of the play's board's top entries to read: its leaders' size + 1. */
-  readonly topLimit: number;
 }
 
 /** What a batch read for one score whose play exists in its game. */
@@ -363,9 +361,10 @@ export interface BatchRead {
 /**
  * One read of everything a batch decides on, from one snapshot: each play with its player and
  * its leaders' accounts, the player's best on the play's board, the count of bests at or above
- * the score's key (from the count tree), and each board's top. Each lookup is a LATERAL
- * subquery with LIMIT 1, which the planner cannot flatten into a join: a generic plan would
- * otherwise hash-join whole tables (every play, every player, every best on the board).
+ * the score's key (from the count tree), and each board's top `leaders_max + 1` (the entry that
+ * moves up when a leader improves). Each lookup is a LATERAL subquery with LIMIT 1, which the
+ * planner cannot flatten into a join: a generic plan would otherwise hash-join whole tables
+ * (every play, every player, every best on the board).
  */
 export async function readScoreBatch(
   q: Queryable,
@@ -396,18 +395,18 @@ export async function readScoreBatch(
     }
   >(
     `WITH p AS MATERIALIZED (
-       SELECT u.i, u.lim, ${PLAY_COLUMNS_OF_P}, pl.account_id AS player_account_id,
+       SELECT u.i, ${PLAY_COLUMNS_OF_P}, pl.account_id AS player_account_id,
               pl.name AS player_name, pl.avatar_url AS player_avatar_url,
               ARRAY(SELECT account_id FROM players WHERE id = ANY(p.leader_player_ids))
                 AS leader_account_ids
-       FROM unnest($1::uuid[], $2::uuid[], $3::int[]) WITH ORDINALITY AS u(id, game_id, lim, i)
+       FROM unnest($1::uuid[], $2::uuid[]) WITH ORDINALITY AS u(id, game_id, i)
        CROSS JOIN LATERAL (SELECT * FROM plays WHERE id = u.id AND (game_id = u.game_id) IS TRUE
                            LIMIT 1) p
        CROSS JOIN LATERAL (SELECT account_id, name, avatar_url FROM players
                            WHERE id = p.player_id LIMIT 1) pl
      ), counts AS (
        SELECT r.i, sum(s.n)::bigint AS n
-       FROM unnest($4::int[], $5::smallint[], $6::bigint[], $7::bigint[]) AS r(i, level, after, up_to)
+       FROM unnest($3::int[], $4::smallint[], $5::bigint[], $6::bigint[]) AS r(i, level, after, up_to)
        JOIN p ON p.i = r.i
        CROSS JOIN LATERAL (
          SELECT sum(rb.players) AS n FROM rank_buckets rb
@@ -418,7 +417,9 @@ export async function readScoreBatch(
        SELECT json_agg(t) AS tops FROM (
          SELECT l.leaderboard_id, l.player_id, l.score, l.rank_key::text AS rank_key,
                 l.achieved_at, pl.name, pl.avatar_url
-         FROM (SELECT leaderboard_id AS board, max(lim) AS lim FROM p GROUP BY leaderboard_id) bd
+         FROM (SELECT lb.id AS board, lb.leaders_max + 1 AS lim
+               FROM (SELECT DISTINCT leaderboard_id FROM p) b
+               JOIN leaderboards lb ON lb.id = b.leaderboard_id) bd
          CROSS JOIN LATERAL (SELECT * FROM leaders WHERE leaderboard_id = bd.board
                              ORDER BY rank_key DESC, achieved_at, player_id LIMIT bd.lim) l
          CROSS JOIN LATERAL (SELECT name, avatar_url FROM players
@@ -437,7 +438,6 @@ export async function readScoreBatch(
     [
       queries.map((x) => x.playId),
       queries.map((x) => x.gameId),
-      queries.map((x) => x.topLimit),
       ranges.map((r) => r.i),
       ranges.map((r) => r.level),
       ranges.map((r) => r.after.toString()),

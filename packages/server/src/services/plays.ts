@@ -30,7 +30,6 @@ import {
   bucketChanges,
   lockPlaysForScores,
   openFreePlay,
-  openPaidPlay,
   openPaidPlays,
   readScoreBatch,
   writeScores,
@@ -107,8 +106,12 @@ export class PlayService {
   readonly #ids: Ids;
   readonly #games: GameCache;
   readonly #policy: PlayPolicy;
-  /** Server-to-server scores waiting for the next batch (one queue, every game in it). */
-  readonly #queues = new Map<string, ScoreQueue>();
+  /**
+   * Scores waiting for the next batch. One queue for every game: the batches of different games
+   * would contend for the arcade's account (and often for leaders' accounts) anyway.
+   */
+  readonly #scores: QueuedScore[] = [];
+  #scoresRunning = false;
   /** Server-to-server paid plays waiting for the next batch (of any game). */
   readonly #plays: QueuedPlay[] = [];
   #playsRunning = false;
@@ -176,7 +179,10 @@ export class PlayService {
     const openIn = async (q: Queryable) =>
       play.lockTransferId === null
         ? openFreePlay(q, play, board.leadersMax)
-        : openPaidPlay(q, play, board.leadersMax);
+        : openPaidPlays(q, [{ play, leadersMax: board.leadersMax }]).then(([row]) => {
+            if (!row) throw new TypeError(`no answer for play ${play.id}`);
+            return row;
+          });
     const openAlone = () =>
       play.lockTransferId === null
         ? openIn(this.#db)
@@ -294,20 +300,11 @@ export class PlayService {
   }
 
   #enqueue(job: ScoreJob): Promise<ScoreOutcome> {
-    // One queue for every game: the batches of different games would contend for the arcade's
-    // account (and often for leaders' accounts) anyway.
-    const key = 'scores';
-    let queue = this.#queues.get(key);
-    if (!queue) {
-      queue = { pending: [], running: false };
-      this.#queues.set(key, queue);
-    }
-    const q = queue;
     return new Promise<ScoreOutcome>((resolve, reject) => {
-      q.pending.push({ ...job, resolve, reject });
-      if (!q.running) {
-        q.running = true;
-        void this.#drain(key, q);
+      this.#scores.push({ ...job, resolve, reject });
+      if (!this.#scoresRunning) {
+        this.#scoresRunning = true;
+        void this.#drain();
       }
     });
   }
@@ -319,13 +316,13 @@ export class PlayService {
    * (`#runBatch`); after any other error its scores run again one at a time, so only the score
    * that causes it fails.
    */
-  async #drain(key: string, queue: ScoreQueue): Promise<void> {
+  async #drain(): Promise<void> {
     try {
-      while (queue.pending.length > 0) {
+      while (this.#scores.length > 0) {
         // Let the requests already received reach the queue first. On PGlite a batch runs
         // without yielding to I/O, so without this every batch would hold one score.
         await new Promise((resolve) => setImmediate(resolve));
-        const jobs = takeBatch(queue.pending);
+        const jobs = takeBatch(this.#scores);
         let settled: Settled[];
         try {
           settled = await this.#runBatch(jobs);
@@ -350,10 +347,8 @@ export class PlayService {
         });
       }
     } finally {
-      if (queue.pending.length === 0) {
-        queue.running = false;
-        this.#queues.delete(key);
-      } else void this.#drain(key, queue);
+      if (this.#scores.length === 0) this.#scoresRunning = false;
+      else void this.#drain();
     }
   }
 
@@ -672,11 +667,6 @@ interface ScoreJob {
 interface QueuedScore extends ScoreJob {
   resolve(outcome: ScoreOutcome): void;
   reject(error: unknown): void;
-}
-
-interface ScoreQueue {
-  readonly pending: QueuedScore[];
-  running: boolean;
 }
 
 type Settled = { ok: true; outcome: ScoreOutcome } | { ok: false; error: CoinopError };

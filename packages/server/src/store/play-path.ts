@@ -39,84 +39,12 @@ function tierAsPriced(board: string, cost: string, leadersMax: string): string {
             AND lb.retired_at IS NULL)`;
 }
 /**
- * Opens a paid play in one statement: debits the lock from the player's account only if they
- * can spend it (the `exceeds_credits` rule, checked by Postgres under the row lock), creates the
- * play's escrow account, records the lock transfer — the one `lockTransfer()` in the core
- * describes, from the player's account to the escrow whose id is the play id — and inserts the
- * play with a snapshot of the board's leaders. All or nothing.
- */
-export async function openPaidPlay(
-  q: Queryable,
-  play: StoredPlay,
-  leadersMax: number,
-): Promise<OpenPlayRow> {
-  if (play.lockTransferId === null) throw new TypeError(`play ${play.id} has no lock transfer`);
-  const rows = await q.query<{
-    account_id: string | null;
-    leader_player_ids: string[] | null;
-    tier_current: boolean;
-  }>(
-    `WITH tier AS (
-       SELECT ${tierAsPriced('$9', '$2', '$10')} AS current
-     ), player AS (
-       SELECT account_id FROM players WHERE id = $1
-     ), debit AS (
-       UPDATE accounts a SET debits_pending = a.debits_pending + $2
-       FROM player, tier
-       WHERE a.id = player.account_id AND tier.current
-         AND a.credits_posted - a.debits_posted - a.debits_pending >= $2
-       RETURNING a.id
-     ), escrow AS (
-       INSERT INTO accounts (id, kind, credits_pending, created_at)
-       SELECT $3, 'escrow', $2, $4 FROM debit
-       RETURNING id
-     ), lock AS (
-       INSERT INTO transfers (id, kind, debit_account_id, credit_account_id, amount, pending_id,
-                              reason, play_id, created_at)
-       SELECT $5, 'pending', debit.id, escrow.id, $2, NULL, 'play_lock', $3, $4
-       FROM debit, escrow
-       RETURNING id
-     ), play AS (
-       INSERT INTO plays (id, arcade_id, game_id, developer_id, leaderboard_id, player_id,
-                          cost_units, lock_transfer_id, leader_player_ids, status,
-                          idempotency_key, request_hash, expires_at, created_at, updated_at)
-       SELECT $3, $6, $7, $8, $9, $1, $2, lock.id,
-              ARRAY(SELECT player_id FROM leaders WHERE leaderboard_id = $9
-                    ORDER BY rank_key DESC, achieved_at, player_id LIMIT $10),
-              'open', $11, $12, $13, $4, $4
-       FROM lock
-       RETURNING leader_player_ids
-     )
-     SELECT (SELECT account_id FROM player) AS account_id,
-            (SELECT leader_player_ids FROM play) AS leader_player_ids,
-            (SELECT current FROM tier) AS tier_current`,
-    [
-      play.playerId,
-      play.costUnits.toString(),
-      play.id,
-      play.createdAt,
-      play.lockTransferId,
-      play.arcadeId,
-      play.gameId,
-      play.developerId,
-      play.leaderboardId,
-      leadersMax,
-      play.idempotencyKey,
-      play.requestHash,
-      play.expiresAt,
-    ],
-    'play_path_open_paid',
-  );
-  return {
-    playerAccountId: rows[0]?.account_id ?? null,
-    leaderPlayerIds: rows[0]?.leader_player_ids ?? null,
-    tierCurrent: rows[0]?.tier_current ?? false,
-  };
-}
-
-/**
- * Opens a batch of paid plays in one statement, each exactly as `openPaidPlay` opens one: a
- * play whose player cannot spend its cost writes nothing and does not stop the others. The
+ * Opens paid plays in one statement. For each: debits the lock from the player's account only
+ * if they can spend it (the `exceeds_credits` rule, checked by Postgres under the row lock),
+ * creates the play's escrow account, records the lock transfer — the one `lockTransfer()` in
+ * the core describes, from the player's account to the escrow whose id is the play id — and
+ * inserts the play with a snapshot of the board's leaders; all or nothing. A play whose player
+ * cannot spend its cost writes nothing and does not stop the others. The
  * plays must be of distinct players (an account row is updated once per statement). Answers
  * in the order given.
  */

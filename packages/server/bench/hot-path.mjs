@@ -4,6 +4,7 @@
 // before and read it after. BENCH_SERVER_NODE_ARGS as for run.mjs (e.g. "--cpu-prof
 // --cpu-prof-dir=/tmp/prof"). Usage:
 //   node packages/server/bench/hot-path.mjs postgres://…/coinop_prof [seconds] [connections] [store]
+import { cpuSnapshot } from './cpu.mjs';
 import { measurePlayScore } from './load.mjs';
 import { forkTarget, serverNodeArgs, writeTokens } from './target.mjs';
 
@@ -14,6 +15,10 @@ try {
     options: { store, postgresUrl: url, games: 4, players: 2000, fundHst: 1_000_000 },
   });
   const games = await writeTokens(info.url, info.games);
+  // CPU per pair is steadier than pairs/s on a shared machine. BENCH_POSTMASTER_PID: the
+  // Postgres server's postmaster, when it runs on this machine.
+  const pids = { serverPid: api.pid, postmasterPid: Number(process.env['BENCH_POSTMASTER_PID']) };
+  const before = cpuSnapshot(pids);
   const r = await measurePlayScore({
     url: info.url,
     arcadeId: info.arcadeId,
@@ -22,10 +27,22 @@ try {
     connections: Number(connections),
     duration: Number(seconds),
   });
+  const after = cpuSnapshot(pids);
   const audit = await api.call('audit');
+  // Microseconds of CPU per pair (a tick is 10 ms).
+  const perPair = (ticks) => Math.round((ticks * 10_000) / r.pairs);
+  let postgresTicks = 0;
+  for (const [pid, t] of after.postgres) postgresTicks += t - (before.postgres.get(pid) ?? 0);
   console.log(
     JSON.stringify({
       pairsPerSecond: Math.round(r.pairsPerSecond),
+      playP50: r.play.p50,
+      scoreP50: r.score.p50,
+      cpuUsPerPair: {
+        api: perPair(after.server - before.server),
+        postgres: perPair(postgresTicks),
+        loadgen: perPair(after.loadgen - before.loadgen),
+      },
       non2xx: r.non2xx,
       errors: r.errors,
       balanced: audit.balanced,

@@ -5,6 +5,24 @@ import { createHash } from 'node:crypto';
  * player id, as an SVG data URL, so it needs no image host and is the same on every call.
  */
 export function generatedAvatarUrl(playerId: string): string {
+  let url = drawn.get(playerId);
+  if (url === undefined) {
+    url = draw(playerId);
+    // Oldest first: a board's leaders, which every score answers with, stay in.
+    if (drawn.size >= DRAWN_MAX) drawn.delete(drawn.keys().next().value ?? '');
+    drawn.set(playerId, url);
+  }
+  return url;
+}
+
+/**
+ * Avatars already drawn (each under 1 kB). A score's answer lists its board's leaders, so the
+ * same few are asked for over and over; drawing one costs a hash and an encoding.
+ */
+const drawn = new Map<string, string>();
+const DRAWN_MAX = 4096;
+
+function draw(playerId: string): string {
   const hash = createHash('sha256').update(playerId).digest();
   const hue = Math.round(((hash[0] ?? 0) / 255) * 360);
   const cells: string[] = [];

@@ -168,20 +168,23 @@ export async function writeTransferBatch(
 ): Promise<void> {
   const batch = transferBatchSql(1);
   await tx.query(
-    `WITH moved AS (${batch.insertTransfers}) ${batch.applyDeltas}`,
+    `WITH ${batch.ctes} SELECT coinop_missing_account() WHERE ${batch.accountMissing}`,
     [...batch.params(transfers, deltas, now)],
     'ledger_write_batch',
   );
 }
 
 /**
- * The SQL that writes a decided batch: an INSERT of the transfers (to use as a CTE) and an UPDATE
- * applying the net balance changes, with their 14 parameters numbered from `first`. Accounts are
- * passed in id order, so concurrent batches update shared accounts in one order.
+ * The SQL that writes a decided batch: `ctes`, two WITH entries, `moved` inserting the
+ * transfers and `balances` applying their net balance changes, and `accountMissing`, a condition
+ * true when a transfer named an account that does not exist (every account a transfer names has
+ * a balance change, so `balances` must have updated them all; see migration 008). Their 15
+ * parameters are numbered from `first`. Accounts are passed in id order, so concurrent batches
+ * update shared accounts in one order.
  */
 export function transferBatchSql(first: number): {
-  insertTransfers: string;
-  applyDeltas: string;
+  ctes: string;
+  accountMissing: string;
   params(
     transfers: readonly TransferRequest[],
     deltas: ReadonlyMap<string, AccountDelta>,
@@ -190,22 +193,27 @@ export function transferBatchSql(first: number): {
 } {
   const p = (i: number) => `$${first + i}`;
   return {
-    insertTransfers: `INSERT INTO transfers (id, kind, debit_account_id, credit_account_id, amount,
-                               pending_id, reason, play_id, created_at)
+    ctes: `moved AS (
+       INSERT INTO transfers (id, kind, debit_account_id, credit_account_id, amount, pending_id,
+                              reason, play_id, created_at)
        SELECT id, kind, debit, credit, amount, pending_id, reason, play_id, created_at
        FROM unnest(${p(0)}::uuid[], ${p(1)}::text[], ${p(2)}::uuid[], ${p(3)}::uuid[],
                    ${p(4)}::bigint[], ${p(5)}::uuid[], ${p(6)}::text[], ${p(7)}::uuid[],
                    ${p(8)}::timestamptz[])
          AS t(id, kind, debit, credit, amount, pending_id, reason, play_id, created_at)
-       RETURNING 1`,
-    applyDeltas: `UPDATE accounts a SET
+       RETURNING 1
+     ), balances AS (
+       UPDATE accounts a SET
          debits_pending = a.debits_pending + d.dpe,
          debits_posted = a.debits_posted + d.dpo,
          credits_pending = a.credits_pending + d.cpe,
          credits_posted = a.credits_posted + d.cpo
        FROM unnest(${p(9)}::uuid[], ${p(10)}::bigint[], ${p(11)}::bigint[], ${p(12)}::bigint[],
                    ${p(13)}::bigint[]) AS d(id, dpe, dpo, cpe, cpo)
-       WHERE a.id = d.id`,
+       WHERE a.id = d.id
+       RETURNING 1
+     )`,
+    accountMissing: `(SELECT count(*) FROM balances) <> ${p(14)}`,
     params(transfers, deltas, now) {
       const ids = [...deltas.keys()].sort();
       const d = ids.map((id) => deltas.get(id) as AccountDelta);
@@ -224,6 +232,7 @@ export function transferBatchSql(first: number): {
         d.map((x) => x.debitsPosted.toString()),
         d.map((x) => x.creditsPending.toString()),
         d.map((x) => x.creditsPosted.toString()),
+        ids.length,
       ];
     },
   };

@@ -442,6 +442,9 @@ export interface BatchBest {
  * balance changes summed per account (in id order). It checks what the batch was decided on:
  * every play must still be open and every replaced best still the one read (and a first best
  * still the first); else it fails with a serialization failure (40001) and writes nothing.
+ * Those checks come first: the balance changes only run once the main query asks whether every
+ * account they name exists (a lost race would otherwise surface as the settled escrow's
+ * balance check).
  */
 export async function writeScores(
   q: Queryable,
@@ -496,16 +499,16 @@ export async function writeScores(
        FROM unnest($32::uuid[], $33::timestamptz[]) AS u(id, at)
        WHERE p.id = u.id AND p.status = 'open'
        RETURNING 1
-     ), moved AS (${ledger.insertTransfers}
-     ), balances AS (${ledger.applyDeltas}
-       RETURNING 1
-     )
-     SELECT coinop_write_conflict(CASE WHEN c.played <> $48 THEN 'a play is no longer open'
-                                       ELSE 'a best changed' END)
+     ), ${ledger.ctes}
+     SELECT CASE WHEN c.played <> $49 THEN coinop_write_conflict('a play is no longer open')
+                 WHEN c.first_best <> $50 OR c.moved_best <> $51
+                   THEN coinop_write_conflict('a best changed')
+                 ELSE coinop_missing_account() END
      FROM (SELECT (SELECT count(*) FROM played) AS played,
                   (SELECT count(*) FROM first_best) AS first_best,
                   (SELECT count(*) FROM moved_best) AS moved_best) c
-     WHERE c.played <> $48 OR c.first_best <> $49 OR c.moved_best <> $50`,
+     WHERE c.played <> $49 OR c.first_best <> $50 OR c.moved_best <> $51
+       OR ${ledger.accountMissing}`,
     [
       first.map((b) => b.leaderboardId),
       first.map((b) => b.playerId),

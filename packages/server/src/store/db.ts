@@ -20,16 +20,30 @@ export interface Db extends Queryable {
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
   /**
    * The same database, for the play path's batch statements outside transactions. On Postgres
-   * its sessions plan each named statement once, without its values (`plan_cache_mode =
-   * force_generic_plan`): those statements cost about as much to plan as to run, and the
-   * default planned them afresh on every call. They are written to plan well without values;
-   * other statements keep the default, which a generic plan can hurt (a top-10 read planned
-   * without its LIMIT scans the board). On PGlite, one session, each named statement sent this
-   * way sets the mode for itself and resets it after.
+   * its sessions plan each named statement once, without its values (`GENERIC_PLAN_SETTINGS`):
+   * those statements cost about as much to plan as to run, and the default planned them afresh
+   * on every call. They are written to plan well without values; other statements keep the
+   * default, which a generic plan can hurt (a top-10 read planned without its LIMIT scans the
+   * board). On PGlite, one session, each named statement sent this way sets them for itself and
+   * resets them after.
    */
   readonly generic: Queryable;
   close(): Promise<void>;
 }
+
+/**
+ * The planner settings of `Db.generic`. Each batch statement touches a few rows per item, found
+ * by key. A generic plan is made once, often while the tables are small, and kept: Postgres
+ * then scans or hash-joins a whole table (a board's bests, its count-tree buckets) rather than
+ * look each row up, and goes on doing so every batch as the board grows. Index lookups in
+ * nested loops are right at every size, so these statements get nothing else.
+ */
+export const GENERIC_PLAN_SETTINGS: Readonly<Record<string, string>> = {
+  plan_cache_mode: 'force_generic_plan',
+  enable_seqscan: 'off',
+  enable_hashjoin: 'off',
+  enable_mergejoin: 'off',
+};
 
 /** Postgres error codes the stores react to. */
 export const PgErrorCodes = {

@@ -1,5 +1,5 @@
 import { PGlite, protocol, types } from '@electric-sql/pglite';
-import type { Db, Queryable } from './db.js';
+import { GENERIC_PLAN_SETTINGS, type Db, type Queryable } from './db.js';
 
 const parsers = {
   [types.INT8]: (value: string) => BigInt(value),
@@ -82,15 +82,17 @@ class PreparedStatements {
     const exec = (message: Uint8Array) => pg.execProtocolStream(message, { syncToFs: false });
     const { serialize } = protocol;
     return pg._runExclusiveQuery(async () => {
-      if (generic && !this.#statements.has(GENERIC_ON)) {
+      if (generic && !this.#statements.has(GENERIC_ON[0] ?? '')) {
         await exec(
           concat([
-            serialize.parse({ name: GENERIC_ON, text: 'SET plan_cache_mode = force_generic_plan' }),
-            serialize.parse({ name: GENERIC_OFF, text: 'RESET plan_cache_mode' }),
+            ...GENERIC_SETTINGS.flatMap(([name, value], i) => [
+              serialize.parse({ name: GENERIC_ON[i], text: `SET ${name} = ${value}` }),
+              serialize.parse({ name: GENERIC_OFF[i], text: `RESET ${name}` }),
+            ]),
             serialize.sync(),
           ]),
         );
-        this.#statements.set(GENERIC_ON, { paramTypes: [], fields: [] });
+        this.#statements.set(GENERIC_ON[0] ?? '', { paramTypes: [], fields: [] });
       }
       let statement = this.#statements.get(name);
       if (statement === undefined) {
@@ -126,12 +128,16 @@ class PreparedStatements {
         concat(
           generic
             ? [
-                serialize.bind({ statement: GENERIC_ON, values: [] }),
-                serialize.execute({}),
+                ...GENERIC_ON.flatMap((statement) => [
+                  serialize.bind({ statement, values: [] }),
+                  serialize.execute({}),
+                ]),
                 ...bound,
                 serialize.sync(),
-                serialize.bind({ statement: GENERIC_OFF, values: [] }),
-                serialize.execute({}),
+                ...GENERIC_OFF.flatMap((statement) => [
+                  serialize.bind({ statement, values: [] }),
+                  serialize.execute({}),
+                ]),
                 serialize.sync(),
               ]
             : [...bound, serialize.sync()],
@@ -143,9 +149,10 @@ class PreparedStatements {
   }
 }
 
-/** The prepared statements that switch the session to generic plans and back. */
-const GENERIC_ON = 'coinop_plan_generic';
-const GENERIC_OFF = 'coinop_plan_default';
+/** The prepared statements that switch the session to generic plans and back, one per setting. */
+const GENERIC_SETTINGS = Object.entries(GENERIC_PLAN_SETTINGS);
+const GENERIC_ON = GENERIC_SETTINGS.map(([name]) => `coinop_plan_generic_${name}`);
+const GENERIC_OFF = GENERIC_SETTINGS.map(([name]) => `coinop_plan_default_${name}`);
 
 interface ResultField {
   readonly name: string;

@@ -1,5 +1,11 @@
 import pg from 'pg';
-import { PgErrorCodes, pgErrorCode, type Db, type Queryable } from './db.js';
+import {
+  GENERIC_PLAN_SETTINGS,
+  PgErrorCodes,
+  pgErrorCode,
+  type Db,
+  type Queryable,
+} from './db.js';
 
 const INT8_OID = 20;
 
@@ -24,7 +30,9 @@ export async function openPostgres(url: string, poolSize: number): Promise<Db> {
     connectionString: url,
     max: GENERIC_POOL_SIZE,
     types: typeParsers,
-    options: '-c plan_cache_mode=force_generic_plan',
+    options: Object.entries(GENERIC_PLAN_SETTINGS)
+      .map(([name, value]) => `-c ${name}=${value}`)
+      .join(' '),
   });
   genericPool.on('error', () => undefined);
   // An idle client whose connection dies (a restart, a terminated backend) is dropped by the

@@ -1,11 +1,5 @@
 import pg from 'pg';
-import {
-  GENERIC_PLAN_SETTINGS,
-  PgErrorCodes,
-  pgErrorCode,
-  type Db,
-  type Queryable,
-} from './db.js';
+import { GENERIC_PLAN_SETTINGS, PgErrorCodes, pgErrorCode, type Db, type Queryable } from './db.js';
 
 const INT8_OID = 20;
 

@@ -9,6 +9,11 @@ export type Service = (typeof SERVICES)[number];
 export interface Config {
   readonly host: string;
   readonly apiPort: number;
+  /**
+   * Where clients reach the arcade API ({base_url}), without a trailing slash: the base of the
+   * URLs the API hands out for itself (players' generated avatars).
+   */
+  readonly publicUrl: string;
   /** The listeners this process starts (`--services`); the others may run in other processes. */
   readonly services: readonly Service[];
   /** Port of the player sign-in service ({auth_url}). */
@@ -106,6 +111,7 @@ export type ConfigInput = Partial<Record<keyof typeof FLAG_ENV, string | boolean
 export const FLAG_ENV = {
   host: ['--host', 'COINOP_HOST'],
   apiPort: ['--api-port', 'COINOP_API_PORT'],
+  publicUrl: ['--public-url', 'COINOP_PUBLIC_URL'],
   databaseUrl: ['--database-url', 'DATABASE_URL'],
   dataDir: ['--data-dir', 'COINOP_DATA_DIR'],
   databasePoolSize: ['--database-pool-size', 'COINOP_DATABASE_POOL_SIZE'],
@@ -178,9 +184,12 @@ export function loadConfig(
   const authPort = int('authPort', DEFAULTS.authPort, 0, 65535);
   const authIssuer = parseAuthIssuer(text('authIssuer'), host, authPort);
 
+  const apiPort = int('apiPort', DEFAULTS.apiPort, 0, 65535);
+
   return Object.freeze({
     host,
-    apiPort: int('apiPort', DEFAULTS.apiPort, 0, 65535),
+    apiPort,
+    publicUrl: parsePublicUrl(text('publicUrl'), host, apiPort, tlsCertPath !== null),
     services: parseServices(text('services')),
     authPort,
     webPort: int('webPort', DEFAULTS.webPort, 0, 65535),
@@ -294,6 +303,28 @@ function parseServices(value: string | null): readonly Service[] {
     );
   }
   return SERVICES.filter((s) => names.includes(s));
+}
+
+/**
+ * The API's public URL: as given (http or https, no query), else the address it listens on, a
+ * wildcard host read as this machine.
+ */
+function parsePublicUrl(value: string | null, host: string, port: number, tls: boolean): string {
+  if (value === null) {
+    const shown = ['0.0.0.0', '::', ''].includes(host)
+      ? '127.0.0.1'
+      : host.includes(':')
+        ? `[${host}]`
+        : host;
+    return `${tls ? 'https' : 'http'}://${shown}:${port}`;
+  }
+  const url = URL.canParse(value) ? new URL(value) : null;
+  if (url === null || !/^https?:$/.test(url.protocol) || url.search !== '' || url.hash !== '') {
+    throw new ConfigError(
+      `${describe('publicUrl')} must be an http(s) URL like https://api.arcade.example.com, got ${value}`,
+    );
+  }
+  return url.href.replace(/\/+$/, '');
 }
 
 /** Each origin exactly as a browser sends it: scheme://host[:port], no path. */

@@ -36,6 +36,13 @@ const SERVE_FLAGS: {
     value: 'port',
     description: 'arcade API port (default 8080; 0 picks a free one)',
   },
+  publicUrl: {
+    flag: '--public-url',
+    env: 'COINOP_PUBLIC_URL',
+    value: 'url',
+    description:
+      'where clients reach the API, for the URLs it hands out (default http://<host>:<api-port>)',
+  },
   databaseUrl: {
     flag: '--database-url',
     env: 'DATABASE_URL',

@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import { CoinopError } from '@coinop/core';
 import { listCatalogGames } from '../store/catalog.js';
+import { generatedAvatarSvg } from '../services/avatar.js';
 import { findCover } from '../store/developer-covers.js';
 import { ApiTags } from './openapi.js';
 import { GameSchema, LeaderboardSchema, Uuid } from './schemas.js';
@@ -134,5 +135,33 @@ export async function catalogPlugin(instance: FastifyInstance): Promise<void> {
       if (request.headers['if-none-match'] === cover.etag) return reply.code(304).send();
       return reply.type(cover.contentType).send(Buffer.from(cover.bytes));
     },
+  );
+
+  app.get(
+    '/avatars/:playerId.svg',
+    {
+      schema: {
+        tags: [ApiTags.catalog],
+        summary: "A player's generated avatar",
+        description:
+          'The identicon of a player who has no avatar of their own: the `avatar` URL of leaders ' +
+          'and player details points here. Drawn from the player id alone, so it never changes: ' +
+          '`cache-control: public, max-age=31536000, immutable`.',
+        params: Type.Object({ playerId: Uuid('the player') }),
+        response: {
+          200: {
+            description: 'The image',
+            content: { 'image/svg+xml': { schema: { type: 'string' } } },
+          },
+        },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        // An SVG opened on its own is a document: it may not run or load anything.
+        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
+        .type('image/svg+xml')
+        .send(generatedAvatarSvg(request.params.playerId)),
   );
 }

@@ -8,6 +8,7 @@ import { secretMatches } from '../auth/secrets.js';
 import { WriteTokenVerifier, signWriteToken, type WriteTokenClaims } from '../auth/write-token.js';
 import { findGameClient } from '../store/games.js';
 import { GameCache } from './game-cache.js';
+import { Avatars } from './avatar.js';
 import { GameReads } from './game-reads.js';
 import { PlayService } from './plays.js';
 
@@ -24,6 +25,7 @@ export class Arcade {
   readonly writeTokenKey: Uint8Array;
   readonly plays: PlayService;
   readonly reads: GameReads;
+  readonly avatars: Avatars;
   readonly #writeTokens: WriteTokenVerifier;
   #record: ArcadeRecord | null = null;
 
@@ -36,7 +38,14 @@ export class Arcade {
     this.#writeTokens = new WriteTokenVerifier(deps.writeTokenKey);
     this.games = new GameCache(deps.db);
     this.plays = new PlayService(deps.db, deps.clock, deps.ids, this.games, config);
-    this.reads = new GameReads(deps.db, deps.clock, this.games, config.gameCacheTtlMs);
+    this.avatars = new Avatars(config.publicUrl);
+    this.reads = new GameReads(
+      deps.db,
+      deps.clock,
+      this.games,
+      config.gameCacheTtlMs,
+      this.avatars,
+    );
   }
 
   /**

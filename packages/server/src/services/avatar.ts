@@ -1,24 +1,38 @@
 import { createHash } from 'node:crypto';
 
 /**
- * A player without an avatar gets a generated one: a symmetric 5×5 identicon derived from the
- * player id, as an SVG data URL, so it needs no image host and is the same on every call.
+ * A player without an avatar of their own gets a generated one: a symmetric 5×5 identicon drawn
+ * from the player id, served by the API at `/avatars/{playerId}.svg`. It is the same on every
+ * call, so it is served for caching forever, and answers that list leaders carry a short URL
+ * instead of the image.
  */
-export function generatedAvatarUrl(playerId: string): string {
-  let url = drawn.get(playerId);
-  if (url === undefined) {
-    url = draw(playerId);
-    // Oldest first: a board's leaders, which every score answers with, stay in.
-    if (drawn.size >= DRAWN_MAX) drawn.delete(drawn.keys().next().value ?? '');
-    drawn.set(playerId, url);
+export class Avatars {
+  readonly #base: string;
+
+  /** `publicUrl`: the API's public URL (`Config.publicUrl`). */
+  constructor(publicUrl: string) {
+    this.#base = `${publicUrl}/avatars/`;
   }
-  return url;
+
+  /** The player's own avatar URL, else the URL of their generated one. */
+  urlOf(playerId: string, avatarUrl: string | null): string {
+    return avatarUrl ?? `${this.#base}${playerId}.svg`;
+  }
 }
 
-/**
- * Avatars already drawn (each under 1 kB). A score's answer lists its board's leaders, so the
- * same few are asked for over and over; drawing one costs a hash and an encoding.
- */
+/** The generated avatar of a player id, as SVG text (under 1 kB). */
+export function generatedAvatarSvg(playerId: string): string {
+  let svg = drawn.get(playerId);
+  if (svg === undefined) {
+    svg = draw(playerId);
+    // Oldest first: the leaders of busy boards, whose avatars are asked for most, stay in.
+    if (drawn.size >= DRAWN_MAX) drawn.delete(drawn.keys().next().value ?? '');
+    drawn.set(playerId, svg);
+  }
+  return svg;
+}
+
+/** Avatars already drawn: drawing one costs a hash and some string building. */
 const drawn = new Map<string, string>();
 const DRAWN_MAX = 4096;
 
@@ -34,9 +48,9 @@ function draw(playerId: string): string {
       }
     }
   }
-  const svg =
+  return (
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="-1 -1 7 7" shape-rendering="crispEdges">` +
     `<rect x="-1" y="-1" width="7" height="7" fill="hsl(${hue} 30% 92%)"/>` +
-    `<g fill="hsl(${hue} 60% 45%)">${cells.join('')}</g></svg>`;
-  return `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
+    `<g fill="hsl(${hue} 60% 45%)">${cells.join('')}</g></svg>`
+  );
 }

@@ -14,7 +14,7 @@ import { standingsOf, topLeaders, topLeadersOfBoards, type LeaderRow } from '../
 import { findPlay, type StoredPlay } from '../store/plays.js';
 import { findPlayer, type PlayerRecord } from '../store/parties.js';
 import { listPayouts, lockTransferState, type PayoutRow } from '../store/reads.js';
-import { generatedAvatarUrl } from './avatar.js';
+import type { Avatars } from './avatar.js';
 import type { GameCache } from './game-cache.js';
 
 export interface GameView {
@@ -35,13 +35,15 @@ export class GameReads {
   readonly #clock: Clock;
   readonly #games: GameCache;
   readonly #ttlMs: number;
+  readonly #avatars: Avatars;
   readonly #views = new Map<string, { expiresAt: number; view: Promise<GameView> }>();
 
-  constructor(db: Db, clock: Clock, games: GameCache, ttlMs: number) {
+  constructor(db: Db, clock: Clock, games: GameCache, ttlMs: number, avatars: Avatars) {
     this.#db = db;
     this.#clock = clock;
     this.#games = games;
     this.#ttlMs = ttlMs;
+    this.#avatars = avatars;
   }
 
   /**
@@ -70,7 +72,11 @@ export class GameReads {
     if (!game) throw notFound('game_not_found', `game ${gameId} does not exist`);
     const rows = await topLeadersOfBoards(this.#db, ref.leaderboards);
     const leaders = new Map<string, Leader[]>();
-    for (const [boardId, list] of rows) leaders.set(boardId, list.map(toLeader));
+    for (const [boardId, list] of rows)
+      leaders.set(
+        boardId,
+        list.map((row) => toLeader(row, this.#avatars)),
+      );
     return { game, leaderboards: ref.leaderboards, leaders };
   }
 
@@ -96,7 +102,9 @@ export class GameReads {
   async leaders(gameId: string, leaderboardId: string): Promise<Leader[]> {
     const ref = await this.#games.getWithLeaderboard(gameId, leaderboardId);
     const board = leaderboardOf(ref, leaderboardId);
-    return (await topLeaders(this.#db, board.id, board.leadersMax)).map(toLeader);
+    return (await topLeaders(this.#db, board.id, board.leadersMax)).map((row) =>
+      toLeader(row, this.#avatars),
+    );
   }
 
   /** The leaders a score answers with: those it computed, or read afresh for a replayed score. */
@@ -106,7 +114,7 @@ export class GameReads {
   ): Promise<Leader[]> {
     return outcome.leaders === null
       ? this.leaders(gameId, outcome.leaderboardId)
-      : outcome.leaders.map(toLeader);
+      : outcome.leaders.map((row) => toLeader(row, this.#avatars));
   }
 
   async play(gameId: string, playId: string): Promise<StoredPlay> {
@@ -149,7 +157,7 @@ export class GameReads {
     if (!account) throw new TypeError(`player ${playerId} has no account row`);
     return {
       player,
-      avatar: player.avatarUrl ?? generatedAvatarUrl(player.id),
+      avatar: this.#avatars.urlOf(player.id, player.avatarUrl),
       balanceUnits: availableUnits(account),
       pendingUnits: lockedUnits(account),
     };
@@ -160,12 +168,12 @@ export class GameReads {
   }
 }
 
-export function toLeader(row: LeaderRow): Leader {
+export function toLeader(row: LeaderRow, avatars: Avatars): Leader {
   return {
     playerId: row.playerId,
     score: row.score,
     name: row.name,
-    avatar: row.avatarUrl ?? generatedAvatarUrl(row.playerId),
+    avatar: avatars.urlOf(row.playerId, row.avatarUrl),
   };
 }
 

@@ -17,6 +17,7 @@ import {
   type GameUpdate,
 } from '../store/games.js';
 import { topLeadersOfBoards } from '../store/leaders.js';
+import type { Avatars } from './avatar.js';
 import { toLeader } from './game-reads.js';
 import { coverPolicy, createCoverCheck, type CoverCheck } from './cover.js';
 import { decodeCoverImage, storeUploadedCover, type CoverUpload } from './developer-covers.js';
@@ -89,6 +90,7 @@ export interface RegistrationDeps {
   readonly onGameChanged: (gameId: string) => void;
   /** The arcade's public web origin, for the URL of an uploaded cover; a path when unknown. */
   readonly webOrigin?: string | undefined;
+  readonly avatars: Avatars;
 }
 
 /** Registration wired to the arcade: its storage, config, cover check and caches. */
@@ -107,6 +109,7 @@ export function registrationDeps(arcade: Arcade, checkCover?: CoverCheck): Regis
       arcade.reads.invalidate(gameId);
     },
     webOrigin: config.webOrigins[0],
+    avatars: arcade.avatars,
   };
 }
 
@@ -217,7 +220,10 @@ export async function updateDeveloperGame(
   const leaderboards = await leaderboardsOf(deps.db, gameId);
   const leadersByBoard = new Map<string, readonly Leader[]>();
   for (const [boardId, rows] of await topLeadersOfBoards(deps.db, leaderboards)) {
-    leadersByBoard.set(boardId, rows.map(toLeader));
+    leadersByBoard.set(
+      boardId,
+      rows.map((row) => toLeader(row, deps.avatars)),
+    );
   }
   return { game, leaderboards, leadersByBoard };
 }

@@ -95,7 +95,14 @@ describe.each(storeVariants())('plays and scores on %s', (variant) => {
       isWinner: true,
       leaders: [{ playerId: alice.playerId, score: 420 }],
     });
-    expect(res.json().leaders[0].avatar).toMatch(/^data:image\/svg\+xml;base64,/);
+    // A generated avatar is linked, not inlined, and the API serves it.
+    const avatar = new URL(res.json().leaders[0].avatar);
+    expect(avatar.href).toBe(`http://127.0.0.1:8080/avatars/${alice.playerId}.svg`);
+    const image = await api.app.inject({ method: 'GET', url: avatar.pathname });
+    expect(image.statusCode).toBe(200);
+    expect(image.headers['content-type']).toBe('image/svg+xml');
+    expect(image.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(image.body).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg".*<\/svg>$/);
     expect(await balanceOf(api, alice.accountId)).toMatchObject({ available: 0n, pending: 0n });
     expect((await balanceOf(api, game.developerAccountId)).creditsPosted).toBe(9n * HST);
     expect((await balanceOf(api, game.arcadeAccountId)).creditsPosted).toBe(1n * HST);

@@ -162,7 +162,7 @@ describe.each(storeVariants())('game server reads on %s', (variant) => {
       pending: 0,
       currency: 'HST',
     });
-    expect(body.avatar).toMatch(/^data:image\/svg\+xml;base64,/);
+    expect(body.avatar).toBe(`http://127.0.0.1:8080/avatars/${leader.playerId}.svg`);
     const missing = await get(`/players/${randomUUID()}/details`);
     expect(missing.statusCode).toBe(404);
   });

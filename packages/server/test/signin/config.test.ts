@@ -93,3 +93,34 @@ describe('sign-in settings in config', () => {
     expect(() => loadConfig(flags, {})).toThrow(message);
   });
 });
+
+describe("the API's public URL in config", () => {
+  it('defaults to the listen address, a wildcard host read as this machine', () => {
+    expect(loadConfig({}, {}).publicUrl).toBe('http://127.0.0.1:8080');
+    expect(loadConfig({ host: '0.0.0.0', apiPort: '9090' }, {}).publicUrl).toBe(
+      'http://127.0.0.1:9090',
+    );
+    expect(loadConfig({ host: '::1' }, {}).publicUrl).toBe('http://[::1]:8080');
+  });
+
+  it('takes --public-url over COINOP_PUBLIC_URL, without a trailing slash', () => {
+    expect(
+      loadConfig(
+        { publicUrl: 'https://api.arcade.example.com/' },
+        { COINOP_PUBLIC_URL: 'https://ignored.example.com' },
+      ).publicUrl,
+    ).toBe('https://api.arcade.example.com');
+    expect(loadConfig({}, { COINOP_PUBLIC_URL: 'https://x.example.com/coinop' }).publicUrl).toBe(
+      'https://x.example.com/coinop',
+    );
+  });
+
+  it.each(['ftp://x.example.com', 'x.example.com', 'https://x.example.com/?a=1'])(
+    'refuses %s naming the flag',
+    (publicUrl) => {
+      expect(() => loadConfig({ publicUrl }, {})).toThrow(
+        `--public-url (COINOP_PUBLIC_URL) must be an http(s) URL like https://api.arcade.example.com, got ${publicUrl}`,
+      );
+    },
+  );
+});

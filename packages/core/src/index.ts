@@ -9,3 +9,4 @@ export * from './settlement/split.js';
 export * from './leaderboards/rank-key.js';
 export * from './leaderboards/best.js';
 export * from './plays/lifecycle.js';
+export * from './leaderboards/ranked-board.js';

@@ -48,6 +48,7 @@ import {
   type StoredPlay,
 } from '../store/plays.js';
 import type { GameCache } from './game-cache.js';
+import { ScoreMemory } from './score-memory.js';
 
 export interface PlayPolicy {
   readonly playTtlSeconds: number;
@@ -115,6 +116,8 @@ export class PlayService {
   /** Server-to-server paid plays waiting for the next batch (of any game). */
   readonly #plays: QueuedPlay[] = [];
   #playsRunning = false;
+  /** The plays this process opened and the boards it scores on, to decide scores without a read. */
+  readonly #memory: ScoreMemory;
 
   constructor(db: Db, clock: Clock, ids: Ids, games: GameCache, policy: PlayPolicy) {
     this.#db = db;
@@ -122,6 +125,7 @@ export class PlayService {
     this.#ids = ids;
     this.#games = games;
     this.#policy = policy;
+    this.#memory = new ScoreMemory(db, clock);
   }
 
   /**
@@ -233,7 +237,16 @@ export class PlayService {
         board.costUnits,
       );
     }
-    return { ...play, leaderPlayerIds: opened.leaderPlayerIds };
+    const result = { ...play, leaderPlayerIds: opened.leaderPlayerIds };
+    if (opened.player !== undefined) {
+      this.#memory.rememberPlay({
+        play: result,
+        playerAccountId: opened.playerAccountId,
+        playerName: opened.player.name,
+        playerAvatarUrl: opened.player.avatarUrl,
+      });
+    }
+    return result;
   }
 
   /**
@@ -353,21 +366,24 @@ export class PlayService {
   }
 
   /**
-   * Runs a batch as two statements without a transaction: a read, then a write that refuses if
-   * what the read saw has changed (another API process on the same database, or the expiry
-   * sweeper, got in between). Then, and for a batch with client-side scores, whose signatures
-   * are recorded with them, it runs in a transaction that locks its plays and bests first.
+   * Runs a batch without a transaction: decided from memory when this process opened its plays
+   * and keeps their boards (`ScoreMemory`), else from a read, then written by a statement that
+   * refuses if anything it was decided on has changed (another API process on the same
+   * database, or the expiry sweeper, got in between). Then, and for a batch with client-side
+   * scores, whose signatures are recorded with them, it runs in a transaction that locks its
+   * plays and bests first and reads them.
    */
   async #runBatch(jobs: readonly QueuedScore[]): Promise<Settled[]> {
     if (jobs.every((j) => j.input.approval === undefined)) {
       try {
-        return await this.#scoreBatch(this.#db.generic, jobs);
+        return await this.#scoreBatch(this.#db.generic, jobs, { fromMemory: true });
       } catch (error) {
         // A lost race, or a deadlock with another process's write: run again under locks.
         const code = pgErrorCode(error);
         if (code !== PgErrorCodes.serializationFailure && code !== PgErrorCodes.deadlockDetected) {
           throw error;
         }
+        this.#memory.contended(this.#memory.boardsOf(jobs.map((j) => j.input.playId)));
       }
     }
     return this.#db.transaction(async (tx) => {
@@ -375,7 +391,7 @@ export class PlayService {
         tx,
         jobs.map((j) => ({ playId: j.input.playId, gameId: j.input.gameId })),
       );
-      const settled = await this.#scoreBatch(tx, jobs);
+      const settled = await this.#scoreBatch(tx, jobs, { fromMemory: false });
       // A client-side score keeps the player's signature with it. A nonce used before fails the
       // batch, which then reruns one by one, so only that score is refused.
       for (const [i, step] of settled.entries()) {
@@ -400,15 +416,23 @@ export class PlayService {
    * Each score is decided in order against the boards as the scores before it in the batch left
    * them (`BoardState`), exactly as if each had committed alone.
    */
-  async #scoreBatch(q: Queryable, jobs: readonly QueuedScore[]): Promise<Settled[]> {
-    const read = await readScoreBatch(
-      q,
-      jobs.map((j) => ({
-        playId: j.input.playId,
-        gameId: j.input.gameId,
-        key: rankKey(j.input.score, j.game.scoreDisplay),
-      })),
+  async #scoreBatch(
+    q: Queryable,
+    jobs: readonly QueuedScore[],
+    { fromMemory }: { fromMemory: boolean },
+  ): Promise<Settled[]> {
+    const queries = jobs.map((j) => ({
+      playId: j.input.playId,
+      gameId: j.input.gameId,
+      key: rankKey(j.input.score, j.game.scoreDisplay),
+    }));
+    const leadersMax = new Map(
+      jobs.flatMap((j) => j.game.leaderboards.map((b) => [b.id, b.leadersMax] as const)),
     );
+    const remembered = fromMemory
+      ? await this.#memory.read(queries, (id) => leadersMax.get(id))
+      : null;
+    const read = remembered?.read ?? (await readScoreBatch(q, queries));
     const steps: (Settled | ReadyScore)[] = [];
     for (const job of jobs) {
       try {
@@ -514,6 +538,10 @@ export class PlayService {
       };
       return result;
     });
+    const versions = [...new Set(ready.map((s) => s.board.id))].map((leaderboardId) => ({
+      leaderboardId,
+      expected: remembered?.versions.get(leaderboardId) ?? null,
+    }));
     await writeScores(
       q,
       scores,
@@ -522,7 +550,24 @@ export class PlayService {
       ledger.transfers,
       ledger.times,
       ledger.deltas,
+      versions,
     );
+    if (remembered === null) {
+      this.#memory.forgetBoards(versions.map((b) => b.leaderboardId));
+    } else {
+      const players = new Map(
+        ready.map(({ standing: { scoring } }) => [
+          scoring.play.playerId,
+          {
+            accountId: scoring.playerAccountId,
+            name: scoring.playerName,
+            avatarUrl: scoring.playerAvatarUrl,
+          },
+        ]),
+      );
+      this.#memory.committed(versions, [...bests.values()], players);
+    }
+    this.#memory.forgetPlays(ready.map((s) => s.standing.scoring.play.id));
     return settled;
   }
 

@@ -19,6 +19,8 @@ import { toPlay, PLAY_COLUMNS_OF_P, type PlayRow, type StoredPlay } from './play
 export interface OpenPlayRow {
   /** Null when the player does not exist. */
   readonly playerAccountId: string | null;
+  /** The player's profile, when they exist (a paid batch answers it; a free play does not). */
+  readonly player?: { readonly name: string; readonly avatarUrl: string | null } | undefined;
   /** Null when nothing was written: the player could not spend the cost, or the tier changed. */
   readonly leaderPlayerIds: string[] | null;
   /**
@@ -55,6 +57,8 @@ export async function openPaidPlays(
   const rows = await q.query<{
     n: number;
     account_id: string | null;
+    player_name: string | null;
+    player_avatar_url: string | null;
     leader_player_ids: string[] | null;
     tier_current: boolean;
   }>(
@@ -68,7 +72,8 @@ export async function openPaidPlays(
      ), tier AS (
        SELECT i.n, ${tierAsPriced('i.board', 'i.cost', 'i.leaders_max')} AS current FROM input i
      ), player AS (
-       SELECT i.n, pl.account_id FROM input i JOIN players pl ON pl.id = i.player_id
+       SELECT i.n, pl.account_id, pl.name, pl.avatar_url
+       FROM input i JOIN players pl ON pl.id = i.player_id
      ), debit AS (
        UPDATE accounts a SET debits_pending = a.debits_pending + i.cost
        FROM input i JOIN player p ON p.n = i.n JOIN tier t ON t.n = i.n AND t.current
@@ -97,7 +102,8 @@ export async function openPaidPlays(
        FROM input i JOIN debit d ON d.n = i.n
        RETURNING id, leader_player_ids
      )
-     SELECT i.n::int AS n, p.account_id, pl.leader_player_ids, t.current AS tier_current
+     SELECT i.n::int AS n, p.account_id, p.name AS player_name, p.avatar_url AS player_avatar_url,
+            pl.leader_player_ids, t.current AS tier_current
      FROM input i LEFT JOIN player p ON p.n = i.n LEFT JOIN play pl ON pl.id = i.play_id
        JOIN tier t ON t.n = i.n
      ORDER BY i.n`,
@@ -120,6 +126,8 @@ export async function openPaidPlays(
   );
   return rows.map((r) => ({
     playerAccountId: r.account_id ?? null,
+    player:
+      r.player_name === null ? undefined : { name: r.player_name, avatarUrl: r.player_avatar_url },
     leaderPlayerIds: r.leader_player_ids ?? null,
     tierCurrent: r.tier_current,
   }));
@@ -477,23 +485,40 @@ export const WRITE_SCORES_SQL = `WITH first_best AS (
      FROM unnest($32::uuid[], $33::timestamptz[]) AS u(id, at)
      WHERE p.id = u.id AND p.status = 'open'
      RETURNING 1
+   ), board AS (
+     UPDATE leaderboards lb SET score_version = lb.score_version + 1
+     FROM unnest($52::uuid[], $53::bigint[]) AS v(id, expected)
+     WHERE lb.id = v.id AND (v.expected IS NULL OR lb.score_version = v.expected)
+     RETURNING 1
    ), ${SCORES_LEDGER.ctes}
    SELECT CASE WHEN c.played <> $49 THEN coinop_write_conflict('a play is no longer open')
                WHEN c.first_best <> $50 OR c.moved_best <> $51
                  THEN coinop_write_conflict('a best changed')
+               WHEN c.boards <> cardinality($52::uuid[])
+                 THEN coinop_write_conflict('a board changed')
                ELSE coinop_missing_account() END
    FROM (SELECT (SELECT count(*) FROM played) AS played,
                 (SELECT count(*) FROM first_best) AS first_best,
-                (SELECT count(*) FROM moved_best) AS moved_best) c
+                (SELECT count(*) FROM moved_best) AS moved_best,
+                (SELECT count(*) FROM board) AS boards) c
    WHERE c.played <> $49 OR c.first_best <> $50 OR c.moved_best <> $51
-     OR ${SCORES_LEDGER.accountMissing}`;
+     OR c.boards <> cardinality($52::uuid[]) OR ${SCORES_LEDGER.accountMissing}`;
+
+/**
+ * A board a batch scores on: its score version moves on by one. With `expected`, the batch was
+ * decided from a copy of the board at that version, and the write refuses if it has moved since.
+ */
+export interface BoardVersion {
+  readonly leaderboardId: string;
+  readonly expected: bigint | null;
+}
 
 /**
  * Writes a decided batch in one statement: each improved player's final best, the net change of
  * every count-tree bucket, the scores, the plays' status, and the settlement transfers with the
  * balance changes summed per account (in id order). It checks what the batch was decided on:
- * every play must still be open and every replaced best still the one read (and a first best
- * still the first); else it fails with a serialization failure (40001) and writes nothing.
+ * every play must still be open, every replaced best still the one read (and a first best
+ * still the first), and each board still at its expected version; else it fails with a serialization failure (40001) and writes nothing.
  * Those checks come first: the balance changes only run once the main query asks whether every
  * account they name exists (a lost race would otherwise surface as the settled escrow's
  * balance check).
@@ -506,6 +531,7 @@ export async function writeScores(
   transfers: readonly TransferRequest[],
   transferTimes: readonly Date[],
   deltas: ReadonlyMap<string, AccountDelta>,
+  boards: readonly BoardVersion[],
 ): Promise<void> {
   const first = bests.filter((b) => b.replacesScoreId === null);
   const moved = bests.filter((b) => b.replacesScoreId !== null);
@@ -551,7 +577,65 @@ export async function writeScores(
       scores.length,
       first.length,
       moved.length,
+      boards.map((b) => b.leaderboardId),
+      boards.map((b) => b.expected?.toString() ?? null),
     ],
     'play_path_write_scores',
   );
+}
+
+/** A player's best on a board, with what answering and settling a score needs of the player. */
+export interface BoardBest extends BoardEntry {
+  readonly scoreId: string;
+  readonly accountId: string;
+}
+
+/**
+ * A board's score version and its bests, best first, from one snapshot; `limit` bests at most.
+ * Null when the board does not exist.
+ */
+export async function readBoard(
+  q: Queryable,
+  leaderboardId: string,
+  limit: number,
+): Promise<{ version: bigint; bests: BoardBest[] } | null> {
+  const rows = await q.query<{
+    score_version: bigint;
+    player_id: string | null;
+    score: number;
+    rank_key: bigint;
+    achieved_at: Date;
+    score_id: string;
+    account_id: string;
+    name: string;
+    avatar_url: string | null;
+  }>(
+    `SELECT lb.score_version, l.player_id, l.score, l.rank_key, l.achieved_at, l.score_id,
+            pl.account_id, pl.name, pl.avatar_url
+     FROM leaderboards lb
+     LEFT JOIN LATERAL (SELECT * FROM leaders WHERE leaderboard_id = lb.id
+                        ORDER BY rank_key DESC, achieved_at, player_id LIMIT $2) l ON true
+     LEFT JOIN players pl ON pl.id = l.player_id
+     WHERE lb.id = $1
+     ORDER BY l.rank_key DESC, l.achieved_at, l.player_id`,
+    [leaderboardId, limit],
+    'play_path_read_board',
+  );
+  const first = rows[0];
+  if (!first) return null;
+  const bests: BoardBest[] = [];
+  for (const r of rows) {
+    if (r.player_id === null) continue;
+    bests.push({
+      playerId: r.player_id,
+      score: r.score,
+      rankKey: BigInt(r.rank_key),
+      achievedAt: r.achieved_at,
+      scoreId: r.score_id,
+      accountId: r.account_id,
+      name: r.name,
+      avatarUrl: r.avatar_url,
+    });
+  }
+  return { version: BigInt(first.score_version), bests };
 }

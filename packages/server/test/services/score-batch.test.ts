@@ -14,17 +14,21 @@ import { expectLedgerBalanced, expectRankTreeConsistent } from '../fixtures/inva
  * The API's Db, counting transactions and batch writes (`play_path_write_scores` calls, failed
  * ones too). `failOnce(name, skip)` fails one statement of that name after letting `skip` of
  * them through; `afterOnce(name, work)` runs `work` once, right after the next statement of that
- * name answers and before its caller sees the answer: another process getting in between.
+ * name answers and before its caller sees the answer, and `beforeOnce(name, work)` right before
+ * the next one is sent: another process getting in between. `statements` counts each name.
  */
 function instrumented(db: Db): Db & {
   transactions: number;
   writes: number;
   failOnce(name: string, skip: number): void;
   afterOnce(name: string, work: () => Promise<unknown>): void;
+  beforeOnce(name: string, work: () => Promise<unknown>): void;
+  statements: Map<string, number>;
 } {
   let failing: string | undefined;
   let skipping = 0;
   let hook: { name: string; work: () => Promise<unknown> } | undefined;
+  let before: { name: string; work: () => Promise<unknown> } | undefined;
   const run = async <Row>(
     q: Queryable,
     sql: string,
@@ -32,6 +36,12 @@ function instrumented(db: Db): Db & {
     name: string | undefined,
   ): Promise<Row[]> => {
     if (name === 'play_path_write_scores') wrapped.writes += 1;
+    if (name !== undefined) wrapped.statements.set(name, (wrapped.statements.get(name) ?? 0) + 1);
+    if (before !== undefined && name === before.name) {
+      const { work } = before;
+      before = undefined;
+      await work();
+    }
     if (name !== undefined && name === failing && skipping-- === 0) {
       failing = undefined;
       throw new Error('injected database failure');
@@ -54,6 +64,10 @@ function instrumented(db: Db): Db & {
     afterOnce(name: string, work: () => Promise<unknown>) {
       hook = { name, work };
     },
+    beforeOnce(name: string, work: () => Promise<unknown>) {
+      before = { name, work };
+    },
+    statements: new Map<string, number>(),
     dialect: db.dialect,
     query: <Row>(sql: string, params?: unknown[], name?: string) => run<Row>(db, sql, params, name),
     generic: {
@@ -233,62 +247,100 @@ describe.each(storeVariants())('group-committed scores on %s', (variant) => {
     });
   });
 
-  it('writes nothing from a stale read: a best changed in between, so it reruns under locks', async () => {
-    const db = instrumented(api.db);
-    const a = service(db);
-    const b = service(api.db);
-    const player = await fundedPlayer(api, 20);
-    const open = () =>
-      a.open({
-        gameId: game.gameId,
-        playerId: player.playerId,
-        leaderboardId: board(),
-        idempotencyKey: null,
-      });
-    const first = await open();
-    const second = await open();
-    const others = await openPlays(a, 3);
-    await Promise.all(others.map((p, i) => scoreOf(a, p.id, [40, 60, 20][i]!)));
-    // Another API process scores the player's other play (50) after this batch read the board
-    // (no best for the player) and before it writes its 30.
-    db.afterOnce('play_path_read_score_batch', () => scoreOf(b, second.id, 50));
-    const writes = db.writes;
-    const outcome = await scoreOf(a, first.id, 30);
-    // The first write refused; the rerun locked, read the 50 and kept it: 30 is no better.
-    expect(db.writes - writes).toBe(2);
-    expect(db.transactions).toBe(1);
-    // Other players beating 30: the 60 and the 40.
-    expect(outcome.score.leaderRank).toBe(3);
-    expect(outcome.score.isWinner).toBe(true);
-    const best = await api.db.query<{ score: number }>(
-      'SELECT score FROM leaders WHERE leaderboard_id = $1 AND player_id = $2',
-      [board(), player.playerId],
-    );
-    expect(best).toEqual([{ score: 50 }]);
+  // How `a` decides the batch another process gets in before: from memory when `a` opened the
+  // plays itself (the other process writes just before `a` does), from a read when another
+  // process opened them (it writes just after `a` read).
+  describe.each([
+    { how: 'from memory', openedBy: 'a', hook: 'beforeOnce', statement: 'play_path_write_scores' },
+    {
+      how: 'from a read',
+      openedBy: 'c',
+      hook: 'afterOnce',
+      statement: 'play_path_read_score_batch',
+    },
+  ] as const)('a batch decided $how', ({ openedBy, hook, statement }) => {
+    it('writes nothing on a stale board: a best changed in between, so it reruns under locks', async () => {
+      const db = instrumented(api.db);
+      const a = service(db);
+      const b = service(api.db);
+      const opener = openedBy === 'a' ? a : service(api.db);
+      const player = await fundedPlayer(api, 20);
+      const open = () =>
+        opener.open({
+          gameId: game.gameId,
+          playerId: player.playerId,
+          leaderboardId: board(),
+          idempotencyKey: null,
+        });
+      const first = await open();
+      const second = await open();
+      const others = await openPlays(opener, 3);
+      await Promise.all(others.map((p, i) => scoreOf(a, p.id, [40, 60, 20][i]!)));
+      // Another API process scores the player's other play (50) after this batch was decided
+      // (no best for the player) and before it writes its 30.
+      db[hook](statement, () => scoreOf(b, second.id, 50));
+      const writes = db.writes;
+      const outcome = await scoreOf(a, first.id, 30);
+      // The first write refused; the rerun locked, read the 50 and kept it: 30 is no better.
+      expect(db.writes - writes).toBe(2);
+      expect(db.transactions).toBe(1);
+      // Other players beating 30: the 60 and the 40.
+      expect(outcome.score.leaderRank).toBe(3);
+      expect(outcome.score.isWinner).toBe(true);
+      const best = await api.db.query<{ score: number }>(
+        'SELECT score FROM leaders WHERE leaderboard_id = $1 AND player_id = $2',
+        [board(), player.playerId],
+      );
+      expect(best).toEqual([{ score: 50 }]);
+
+      // A board whose copy went stale is read for the next batches, not copied again at once;
+      // a read-decided batch kept no copy to go stale.
+      const [next] = await openPlays(a, 1);
+      const reads = db.statements.get('play_path_read_score_batch') ?? 0;
+      expect((await scoreOf(a, next!.id, 45)).score.leaderRank).toBe(3);
+      expect(db.statements.get('play_path_read_score_batch') ?? 0).toBe(
+        reads + (openedBy === 'a' ? 1 : 0),
+      );
+    });
+
+    it('refuses a score whose play another process scored before its write', async () => {
+      const db = instrumented(api.db);
+      const a = service(db);
+      const b = service(api.db);
+      const [play] = await openPlays(openedBy === 'a' ? a : service(api.db), 1);
+      db[hook](statement, () => scoreOf(b, play!.id, 70));
+      const refused = await scoreOf(a, play!.id, 80).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(refused).toBeInstanceOf(CoinopError);
+      expect((refused as CoinopError).code).toBe('play_already_scored');
+      const rows = await api.db.query<{ score: number }>(
+        'SELECT score FROM scores WHERE play_id = $1',
+        [play!.id],
+      );
+      expect(rows).toEqual([{ score: 70 }]);
+      const [posted] = await api.db.query<{ n: bigint }>(
+        "SELECT count(*)::bigint AS n FROM transfers WHERE kind = 'post_pending' AND pending_id = $1",
+        [play!.lockTransferId],
+      );
+      expect(BigInt(posted!.n)).toBe(1n);
+    });
   });
 
-  it('refuses a score whose play another process scored between the read and the write', async () => {
+  it('decides from memory, without reading, the plays it opened', async () => {
     const db = instrumented(api.db);
     const a = service(db);
-    const b = service(api.db);
-    const [play] = await openPlays(a, 1);
-    db.afterOnce('play_path_read_score_batch', () => scoreOf(b, play!.id, 70));
-    const refused = await scoreOf(a, play!.id, 80).then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    expect(refused).toBeInstanceOf(CoinopError);
-    expect((refused as CoinopError).code).toBe('play_already_scored');
-    const rows = await api.db.query<{ score: number }>(
-      'SELECT score FROM scores WHERE play_id = $1',
-      [play!.id],
-    );
-    expect(rows).toEqual([{ score: 70 }]);
-    const [posted] = await api.db.query<{ n: bigint }>(
-      "SELECT count(*)::bigint AS n FROM transfers WHERE kind = 'post_pending' AND pending_id = $1",
-      [play!.lockTransferId],
-    );
-    expect(BigInt(posted!.n)).toBe(1n);
+    const opened = await openPlays(a, 4);
+    await Promise.all(opened.map((p, i) => scoreOf(a, p.id, [7, 3, 9, 3][i]!)));
+    const more = await openPlays(a, 3);
+    const results = await Promise.all(more.map((p, i) => scoreOf(a, p.id, [8, 3, 10][i]!)));
+    // In order, as if committed one by one: 9 beats the 8; five bests tie or beat the 3 (the
+    // earlier 3s and the 8 among them); the 10 beats all.
+    expect(results.map((r) => r.score.leaderRank)).toEqual([2, 6, 1]);
+    expect(db.statements.get('play_path_read_score_batch')).toBeUndefined();
+    // The board was copied once, at its first batch.
+    expect(db.statements.get('play_path_read_board')).toBe(1);
   });
 
   it('plans the batch statements once, without their values, and others as usual', async () => {

@@ -1,0 +1,224 @@
+import { RankedBoard, type Clock } from '@coinop/core';
+import type { Queryable } from '../store/db.js';
+import {
+  readBoard,
+  type BatchBest,
+  type BatchRead,
+  type BoardBest,
+  type BoardEntry,
+  type BoardVersion,
+  type ScoreQuery,
+  type ScoreStanding,
+} from '../store/play-path.js';
+import type { StoredPlay } from '../store/plays.js';
+
+/** A play this process opened, with what scoring it needs of its player. */
+export interface RememberedPlay {
+  readonly play: StoredPlay;
+  readonly playerAccountId: string;
+  readonly playerName: string;
+  readonly playerAvatarUrl: string | null;
+}
+
+/** A batch's read, answered from memory, and the board versions its write must find. */
+export interface RememberedRead {
+  readonly read: BatchRead;
+  readonly versions: ReadonlyMap<string, bigint>;
+}
+
+interface KeptBoard {
+  version: bigint;
+  readonly board: RankedBoard<BoardBest>;
+}
+
+/** Boards with more players than this are always read from the database. */
+export const KEPT_BOARD_MAX_PLAYERS = 10_000;
+const KEPT_BOARDS_MAX = 16;
+const REMEMBERED_PLAYS_MAX = 20_000;
+/** After another process wrote to a kept board, it is read from the database for this long. */
+const CONTENDED_MS = 5_000;
+/** A board found too big to keep is not tried again for this long. */
+const TOO_BIG_MS = 300_000;
+
+/**
+ * What one API process knows of the plays it opened and the boards it scores on, so that a batch
+ * of scores can be decided without reading the database first: the read is a round trip on the
+ * path of every score. The write then checks it decided on current facts — each play still
+ * open, each best still the one replaced, each board still at the version copied — and refuses
+ * otherwise; the batch is then read and decided afresh. A board another process writes to as
+ * well is read from the database for a while, since its copy would keep going stale.
+ */
+export class ScoreMemory {
+  readonly #db: Queryable;
+  readonly #clock: Clock;
+  readonly #plays = new Map<string, RememberedPlay>();
+  /** Most recently used last. */
+  readonly #boards = new Map<string, KeptBoard>();
+  /** Boards not to keep until the time given. */
+  readonly #notBefore = new Map<string, number>();
+
+  constructor(db: Queryable, clock: Clock) {
+    this.#db = db;
+    this.#clock = clock;
+  }
+
+  rememberPlay(remembered: RememberedPlay): void {
+    this.#plays.set(remembered.play.id, remembered);
+    if (this.#plays.size > REMEMBERED_PLAYS_MAX) {
+      this.#plays.delete(this.#plays.keys().next().value ?? '');
+    }
+  }
+
+  forgetPlays(playIds: Iterable<string>): void {
+    for (const id of playIds) this.#plays.delete(id);
+  }
+
+  /** The boards of those of these plays it remembers. */
+  boardsOf(playIds: Iterable<string>): Set<string> {
+    const boards = new Set<string>();
+    for (const id of playIds) {
+      const remembered = this.#plays.get(id);
+      if (remembered !== undefined) boards.add(remembered.play.leaderboardId);
+    }
+    return boards;
+  }
+
+  /**
+   * The batch's read from memory, or null when memory lacks any of it (a play opened elsewhere or
+   * past its time, a board too big or contended): then the database is read. `leadersMax` gives
+   * each board's leaders' size as the caller priced it.
+   */
+  async read(
+    queries: readonly ScoreQuery[],
+    leadersMax: (leaderboardId: string) => number | undefined,
+  ): Promise<RememberedRead | null> {
+    const now = this.#clock.now().getTime();
+    const standings = new Map<string, ScoreStanding>();
+    const tops = new Map<string, BoardEntry[]>();
+    const versions = new Map<string, bigint>();
+    for (const query of queries) {
+      const remembered = this.#plays.get(query.playId);
+      if (remembered === undefined) return null;
+      const { play } = remembered;
+      if (play.gameId !== query.gameId || play.expiresAt.getTime() <= now) return null;
+      const kept = await this.#board(play.leaderboardId, now);
+      const max = leadersMax(play.leaderboardId);
+      if (kept === null || max === undefined) return null;
+      const leaderAccountIds: string[] = [];
+      for (const id of play.leaderPlayerIds) {
+        const leader = kept.board.best(id);
+        if (leader === null) return null;
+        leaderAccountIds.push(leader.accountId);
+      }
+      const best = kept.board.best(play.playerId);
+      standings.set(play.id, {
+        scoring: {
+          play,
+          playerAccountId: remembered.playerAccountId,
+          playerName: remembered.playerName,
+          playerAvatarUrl: remembered.playerAvatarUrl,
+          leaderAccountIds,
+        },
+        best:
+          best === null
+            ? null
+            : { rankKey: best.rankKey, achievedAt: best.achievedAt, scoreId: best.scoreId },
+        atOrAbove: kept.board.atOrAbove(query.key),
+      });
+      if (!tops.has(play.leaderboardId)) {
+        const top = kept.board.top(max + 1);
+        tops.set(
+          play.leaderboardId,
+          top.map(({ playerId, score, rankKey, achievedAt, name, avatarUrl }) => ({
+            playerId,
+            score,
+            rankKey,
+            achievedAt,
+            name,
+            avatarUrl,
+          })),
+        );
+      }
+      versions.set(play.leaderboardId, kept.version);
+    }
+    return { read: { standings, tops }, versions };
+  }
+
+  /**
+   * A batch decided from memory committed: each board moved one version on, and these are its
+   * players' new bests.
+   */
+  committed(
+    boards: readonly BoardVersion[],
+    bests: readonly BatchBest[],
+    players: ReadonlyMap<string, { accountId: string; name: string; avatarUrl: string | null }>,
+  ): void {
+    for (const b of boards) {
+      const kept = this.#boards.get(b.leaderboardId);
+      if (kept === undefined || b.expected !== kept.version) {
+        this.#boards.delete(b.leaderboardId);
+        continue;
+      }
+      kept.version += 1n;
+    }
+    for (const best of bests) {
+      const kept = this.#boards.get(best.leaderboardId);
+      const player = players.get(best.playerId);
+      if (kept === undefined) continue;
+      if (player === undefined) {
+        this.#boards.delete(best.leaderboardId);
+        continue;
+      }
+      kept.board.place({
+        playerId: best.playerId,
+        score: best.score,
+        rankKey: best.rankKey,
+        achievedAt: best.achievedAt,
+        scoreId: best.scoreId,
+        accountId: player.accountId,
+        name: player.name,
+        avatarUrl: player.avatarUrl,
+      });
+    }
+  }
+
+  /** These boards changed in a way memory did not follow: copy them again when next used. */
+  forgetBoards(leaderboardIds: Iterable<string>): void {
+    for (const id of leaderboardIds) this.#boards.delete(id);
+  }
+
+  /** A write decided from memory was refused: its boards are read from the database a while. */
+  contended(leaderboardIds: Iterable<string>): void {
+    const until = this.#clock.now().getTime() + CONTENDED_MS;
+    for (const id of leaderboardIds) {
+      this.#boards.delete(id);
+      this.#notBefore.set(id, until);
+    }
+  }
+
+  async #board(leaderboardId: string, now: number): Promise<KeptBoard | null> {
+    const kept = this.#boards.get(leaderboardId);
+    if (kept !== undefined) {
+      this.#boards.delete(leaderboardId);
+      this.#boards.set(leaderboardId, kept);
+      return kept;
+    }
+    const notBefore = this.#notBefore.get(leaderboardId);
+    if (notBefore !== undefined) {
+      if (now < notBefore) return null;
+      this.#notBefore.delete(leaderboardId);
+    }
+    const copy = await readBoard(this.#db, leaderboardId, KEPT_BOARD_MAX_PLAYERS + 1);
+    if (copy === null) return null;
+    if (copy.bests.length > KEPT_BOARD_MAX_PLAYERS) {
+      this.#notBefore.set(leaderboardId, now + TOO_BIG_MS);
+      return null;
+    }
+    const loaded = { version: copy.version, board: new RankedBoard(copy.bests) };
+    this.#boards.set(leaderboardId, loaded);
+    if (this.#boards.size > KEPT_BOARDS_MAX) {
+      this.#boards.delete(this.#boards.keys().next().value ?? '');
+    }
+    return loaded;
+  }
+}

@@ -565,7 +565,12 @@ export class PlayService {
           },
         ]),
       );
-      this.#memory.committed(versions, [...bests.values()], players);
+      try {
+        this.#memory.committed(versions, [...bests.values()], players);
+      } catch {
+        // The batch is committed whatever memory makes of it: copy its boards afresh.
+        this.#memory.forgetBoards(versions.map((b) => b.leaderboardId));
+      }
     }
     this.#memory.forgetPlays(ready.map((s) => s.standing.scoring.play.id));
     return settled;

@@ -153,6 +153,7 @@ export class ScoreMemory {
     bests: readonly BatchBest[],
     players: ReadonlyMap<string, { accountId: string; name: string; avatarUrl: string | null }>,
   ): void {
+    const now = this.#clock.now().getTime();
     for (const b of boards) {
       const kept = this.#boards.get(b.leaderboardId);
       if (kept === undefined || b.expected !== kept.version) {
@@ -165,8 +166,10 @@ export class ScoreMemory {
       const kept = this.#boards.get(best.leaderboardId);
       const player = players.get(best.playerId);
       if (kept === undefined) continue;
-      if (player === undefined) {
+      if (player === undefined || kept.board.size >= KEPT_BOARD_MAX_PLAYERS) {
+        // A board that outgrew its copy is read from the database from now on.
         this.#boards.delete(best.leaderboardId);
+        if (player !== undefined) this.#notBefore.set(best.leaderboardId, now + TOO_BIG_MS);
         continue;
       }
       kept.board.place({

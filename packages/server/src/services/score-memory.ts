@@ -31,8 +31,8 @@ interface KeptBoard {
   readonly board: RankedBoard<BoardBest>;
 }
 
-/** Boards with more players than this are always read from the database. */
-export const KEPT_BOARD_MAX_PLAYERS = 10_000;
+/** Boards with more players than this are read from the database. */
+const KEPT_BOARD_MAX_PLAYERS = 10_000;
 const KEPT_BOARDS_MAX = 16;
 const REMEMBERED_PLAYS_MAX = 20_000;
 /** After another process wrote to a kept board, it is read from the database for this long. */
@@ -56,10 +56,16 @@ export class ScoreMemory {
   readonly #boards = new Map<string, KeptBoard>();
   /** Boards not to keep until the time given. */
   readonly #notBefore = new Map<string, number>();
+  readonly #boardMaxPlayers: number;
 
-  constructor(db: Queryable, clock: Clock) {
+  constructor(
+    db: Queryable,
+    clock: Clock,
+    { boardMaxPlayers = KEPT_BOARD_MAX_PLAYERS }: { boardMaxPlayers?: number } = {},
+  ) {
     this.#db = db;
     this.#clock = clock;
+    this.#boardMaxPlayers = boardMaxPlayers;
   }
 
   rememberPlay(remembered: RememberedPlay): void {
@@ -166,7 +172,7 @@ export class ScoreMemory {
       const kept = this.#boards.get(best.leaderboardId);
       const player = players.get(best.playerId);
       if (kept === undefined) continue;
-      if (player === undefined || kept.board.size >= KEPT_BOARD_MAX_PLAYERS) {
+      if (player === undefined || kept.board.size >= this.#boardMaxPlayers) {
         // A board that outgrew its copy is read from the database from now on.
         this.#boards.delete(best.leaderboardId);
         if (player !== undefined) this.#notBefore.set(best.leaderboardId, now + TOO_BIG_MS);
@@ -211,9 +217,9 @@ export class ScoreMemory {
       if (now < notBefore) return null;
       this.#notBefore.delete(leaderboardId);
     }
-    const copy = await readBoard(this.#db, leaderboardId, KEPT_BOARD_MAX_PLAYERS + 1);
+    const copy = await readBoard(this.#db, leaderboardId, this.#boardMaxPlayers + 1);
     if (copy === null) return null;
-    if (copy.bests.length > KEPT_BOARD_MAX_PLAYERS) {
+    if (copy.bests.length > this.#boardMaxPlayers) {
       this.#notBefore.set(leaderboardId, now + TOO_BIG_MS);
       return null;
     }

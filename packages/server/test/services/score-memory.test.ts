@@ -34,8 +34,11 @@ describe.each(storeVariants())('scores decided from memory, on %s', (variant) =>
     });
 
   /** A memory that remembers `opened` as the play service would, with their players' rows. */
-  async function memoryOf(opened: readonly StoredPlay[]): Promise<ScoreMemory> {
-    const memory = new ScoreMemory(api.db, api.clock);
+  async function memoryOf(
+    opened: readonly StoredPlay[],
+    options: { boardMaxPlayers?: number } = {},
+  ): Promise<ScoreMemory> {
+    const memory = new ScoreMemory(api.db, api.clock, options);
     for (const play of opened) {
       const [player] = await api.db.query<{
         account_id: string;
@@ -103,5 +106,39 @@ describe.each(storeVariants())('scores decided from memory, on %s', (variant) =>
     expect(await memory.read([{ ...query(mine), gameId: uuidIds.next() }], () => 3)).toBeNull();
     api.clock.advance(api.config.playTtlSeconds * 1000);
     expect(await memory.read([query(mine)], () => 3)).toBeNull();
+  });
+
+  it('keeps no copy of a board with more players than its limit, nor of one that outgrew it', async () => {
+    const players = await Promise.all(Array.from({ length: 4 }, () => fundedPlayer(api, 50)));
+    for (const [i, p] of players.slice(0, 3).entries()) await score(await open(p.playerId), i);
+    const mine = await open(players[3]!.playerId);
+    const query = { playId: mine.id, gameId: game.gameId, key: rankKey(5, 'NORMAL') };
+
+    // Three players on the board: kept with a limit of three, not with two.
+    expect(
+      await (await memoryOf([mine], { boardMaxPlayers: 2 })).read([query], () => 3),
+    ).toBeNull();
+    const memory = await memoryOf([mine], { boardMaxPlayers: 3 });
+    const read = await memory.read([query], () => 3);
+    expect(read?.read.standings.get(mine.id)?.atOrAbove).toBe(0);
+
+    // A fourth player's best would take the copy past the limit: it is dropped, not grown.
+    const version = read!.versions.get(board())!;
+    memory.committed(
+      [{ leaderboardId: board(), expected: version }],
+      [
+        {
+          leaderboardId: board(),
+          playerId: mine.playerId,
+          score: 5,
+          rankKey: rankKey(5, 'NORMAL'),
+          scoreId: uuidIds.next(),
+          achievedAt: api.clock.now(),
+          replacesScoreId: null,
+        },
+      ],
+      new Map([[mine.playerId, { accountId: players[3]!.accountId, name: 'P', avatarUrl: null }]]),
+    );
+    expect(await memory.read([query], () => 3)).toBeNull();
   });
 });

@@ -518,7 +518,8 @@ export interface BoardVersion {
  * every count-tree bucket, the scores, the plays' status, and the settlement transfers with the
  * balance changes summed per account (in id order). It checks what the batch was decided on:
  * every play must still be open, every replaced best still the one read (and a first best
- * still the first), and each board still at its expected version; else it fails with a serialization failure (40001) and writes nothing.
+ * still the first), and each board still at its expected version; else it fails with a
+ * serialization failure (40001) and writes nothing.
  * Those checks come first: the balance changes only run once the main query asks whether every
  * account they name exists (a lost race would otherwise surface as the settled escrow's
  * balance check).

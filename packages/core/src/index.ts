@@ -10,3 +10,4 @@ export * from './leaderboards/rank-key.js';
 export * from './leaderboards/best.js';
 export * from './plays/lifecycle.js';
 export * from './leaderboards/ranked-board.js';
+export * from './consent/allowance.js';

@@ -22,7 +22,8 @@ export interface GameRef {
   readonly leaderboards: readonly Leaderboard[];
 }
 
-export const PlayStatuses = ['open', 'scored', 'expired'] as const;
+/** `voided`: the operator suspended the game while the play was open; its lock was returned. */
+export const PlayStatuses = ['open', 'scored', 'expired', 'voided'] as const;
 export type PlayStatus = (typeof PlayStatuses)[number];
 
 export interface Play {

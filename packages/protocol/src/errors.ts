@@ -79,6 +79,11 @@ export const ErrorCodes = {
   play_of_another_player: 'Play of another player',
   faucet_disabled: 'Faucet disabled',
   faucet_limit_reached: 'Faucet limit reached',
+  // Consent to charges
+  consent_required: 'Consent required',
+  player_not_tester: 'Player is not a tester of this game',
+  game_suspended: 'Game suspended',
+  tester_not_found: 'Tester not found',
   // Operational
   rate_limited: 'Too many requests',
   service_unavailable: 'Service unavailable',

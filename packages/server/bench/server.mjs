@@ -10,7 +10,7 @@ import { wholeHstToUnits } from '@coinop/core';
 import { buildApi } from '../dist/app.js';
 import { testConfig } from '../dist/config.js';
 import { systemClock, uuidIds } from '../dist/ids.js';
-import { insertGame } from '../dist/store/games.js';
+import { insertGame, publishGame } from '../dist/store/games.js';
 import { rankTreeMismatches } from '../dist/store/leaders.js';
 import { applyTransfers, auditLedger } from '../dist/store/ledger.js';
 import { migrate } from '../dist/store/migrate.js';
@@ -66,7 +66,12 @@ let db = null;
 // process of the same arcade.
 async function startApi({ store, postgresUrl, games, players, fundHst, seed: seeding = true }) {
   const dataDir = store === 'pglite' ? await mkdtemp(join(tmpdir(), 'coinop-bench-pglite-')) : null;
-  const config = testConfig({ logLevel: 'silent', dataDir: dataDir ?? '' });
+  // Consent as in production: a game charges only players who allowed it (seeded below).
+  const config = testConfig({
+    logLevel: 'silent',
+    dataDir: dataDir ?? '',
+    defaultAllowanceUnits: 0n,
+  });
   const raw =
     store === 'pglite'
       ? await openPglite(dataDir)
@@ -134,6 +139,7 @@ async function seed(app, raw, { games, players, fundHst }) {
         })),
       ),
     );
+    await publishGame(raw, clock, game.id);
     const client = await createGameClient(raw, clock, game.id);
     const ref = await app.arcade.games.get(game.id);
     seededGames.push({
@@ -165,8 +171,22 @@ async function seed(app, raw, { games, players, fundHst }) {
     }));
     await raw.transaction((tx) => applyTransfers(tx, transfers, clock.now()));
   }
-  return { games: seededGames, playerIds: created.map((p) => p.id) };
+  // Every player allows every game, as players of a live arcade would, so each paid play spends
+  // an allowance the way it does in production.
+  const playerIds = created.map((p) => p.id);
+  for (const g of seededGames) {
+    await raw.query(
+      `INSERT INTO allowances (player_id, game_id, daily_units, decided_at, day, spent_units,
+                               updated_at)
+       SELECT unnest($1::uuid[]), $2, $3, now(), current_date, 0, now()`,
+      [playerIds, g.gameId, wholeHstToUnits(BENCH_DAILY_ALLOWANCE_HST).toString()],
+    );
+  }
+  return { games: seededGames, playerIds };
 }
+
+/** Far more than a player can spend in a run. */
+const BENCH_DAILY_ALLOWANCE_HST = 1_000_000_000;
 
 async function audit() {
   const ledger = await auditLedger(db);

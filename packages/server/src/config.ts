@@ -1,5 +1,12 @@
 import { resolve } from 'node:path';
-import { DEFAULT_SPLIT_RULE, assertSplitRule, type SplitRule } from '@coinop/core';
+import {
+  CoinopError,
+  DEFAULT_SPLIT_RULE,
+  assertSplitRule,
+  parseHst,
+  wholeHstToUnits,
+  type SplitRule,
+} from '@coinop/core';
 
 /** The listeners one coinop process can run: the arcade API, player sign-in and the web app. */
 export const SERVICES = ['api', 'auth', 'web'] as const;
@@ -52,6 +59,11 @@ export interface Config {
   readonly demo: boolean;
   /** HST the faucet grants a player per request in a development arcade; 0 turns it off. */
   readonly faucetHst: number;
+  /**
+   * What a published game may lock from a player a day (UTC) when the player chose no allowance
+   * for it, in base units; 0 requires every player's explicit consent, null is unlimited.
+   */
+  readonly defaultAllowanceUnits: bigint | null;
   readonly writeTokenTtlSeconds: number;
   readonly playTtlSeconds: number;
   readonly expirySweepIntervalSeconds: number;
@@ -73,6 +85,10 @@ export const DEFAULTS = {
   authPort: 8081,
   webPort: 8082,
   demoFaucetHst: 100, // Enough for a good few plays at the default tiers' costs.
+  // Nobody's HST moves without their consent: a game server charges only players who allowed it.
+  defaultAllowanceHst: 0,
+  // A demo arcade's players try the server-side example without a consent step first.
+  demoDefaultAllowanceHst: 50,
   services: SERVICES, // One process serves everything until an operator splits the listeners.
   playerTokenTtlSeconds: 86_400, // A day: longer than a session; a game signs in again after.
   playerTokenTtlMaxSeconds: 30 * 86_400, // Minted test tokens live a month at most.
@@ -121,6 +137,7 @@ export const FLAG_ENV = {
   allowPrivateUrls: ['--allow-private-urls', 'COINOP_ALLOW_PRIVATE_URLS'],
   demo: ['--demo', 'COINOP_DEMO'],
   faucetHst: ['--faucet-hst', 'COINOP_FAUCET_HST'],
+  defaultAllowance: ['--default-allowance', 'COINOP_DEFAULT_ALLOWANCE'],
   writeTokenTtlSeconds: ['--write-token-ttl', 'COINOP_WRITE_TOKEN_TTL'],
   playTtlSeconds: ['--play-ttl', 'COINOP_PLAY_TTL'],
   splitRule: ['--split', 'COINOP_SPLIT'],
@@ -220,6 +237,10 @@ export function loadConfig(
     demo: bool('demo'),
     // A demo arcade is a development arcade: its players get test HST unless told otherwise.
     faucetHst: int('faucetHst', bool('demo') ? DEFAULTS.demoFaucetHst : 0, 0, 1_000_000),
+    defaultAllowanceUnits: parseDefaultAllowance(
+      text('defaultAllowance'),
+      bool('demo') ? DEFAULTS.demoDefaultAllowanceHst : DEFAULTS.defaultAllowanceHst,
+    ),
     writeTokenTtlSeconds: int('writeTokenTtlSeconds', DEFAULTS.writeTokenTtlSeconds, 1, 86_400),
     playTtlSeconds: int('playTtlSeconds', DEFAULTS.playTtlSeconds, 1, 30 * 86_400),
     expirySweepIntervalSeconds: DEFAULTS.expirySweepIntervalSeconds,
@@ -345,6 +366,32 @@ function parseWebOrigins(value: string | null): readonly string[] {
   return [...new Set(origins)];
 }
 
+/** `unlimited`, or HST a day (`0` = explicit consent required). */
+function parseDefaultAllowance(value: string | null, fallbackHst: number): bigint | null {
+  if (value === null) return wholeHstToUnits(fallbackHst);
+  if (value === 'unlimited') return null;
+  try {
+    return parseHst(value, describe('defaultAllowance'));
+  } catch (error) {
+    if (!(error instanceof CoinopError)) throw error;
+    throw new ConfigError(
+      `${describe('defaultAllowance')} must be HST a day (0 requires consent) or unlimited, got ${value}`,
+    );
+  }
+}
+
+/**
+ * The arcade web app's public address: the first `--web-origin`, or the web listener's own
+ * (loopback for a wildcard host). Links the API hands out to players point there.
+ */
+export function webAppUrl(config: Config): string {
+  const [first] = config.webOrigins;
+  if (first !== undefined) return first;
+  const host = config.host === '0.0.0.0' || config.host.includes(':') ? 'localhost' : config.host;
+  const scheme = config.tlsCertPath === null ? 'http' : 'https';
+  return `${scheme}://${host}:${config.webPort}`;
+}
+
 function parseChainRpcUrl(value: string | null): string | null {
   if (value === null) return null;
   if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) {
@@ -362,6 +409,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     ...loadConfig({}, {}),
     dataDir: '',
     logLevel: 'silent',
+    // Tests of plays are not about consent: every published game may charge. Consent tests set it.
+    defaultAllowanceUnits: null,
     authPort: 0,
     webPort: 0,
     ...overrides,

@@ -480,6 +480,12 @@ function StatsSection({ gameId }: { gameId: string }) {
               <dt>Expired</dt>
               <dd>{stats.plays.expired}</dd>
             </div>
+            {stats.plays.voided > 0 && (
+              <div>
+                <dt>Voided</dt>
+                <dd>{stats.plays.voided}</dd>
+              </div>
+            )}
             <div>
               <dt>Scores</dt>
               <dd>{stats.scores}</dd>

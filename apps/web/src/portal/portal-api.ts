@@ -69,7 +69,7 @@ export interface ClientSecret {
 }
 
 export interface GameStats {
-  plays: { total: number; open: number; scored: number; expired: number };
+  plays: { total: number; open: number; scored: number; expired: number; voided: number };
   scores: number;
   hstEarned: number;
   recentPlays: {
@@ -77,7 +77,7 @@ export interface GameStats {
     playerName: string;
     leaderboardName: string;
     cost: number;
-    status: 'open' | 'scored' | 'expired';
+    status: 'open' | 'scored' | 'expired' | 'voided';
     score: number | null;
     createdAt: string;
   }[];

@@ -31,6 +31,7 @@ export const TransferReasons = [
   'payout_developer',
   'payout_arcade',
   'payment',
+  'play_void',
 ] as const;
 export type TransferReason = (typeof TransferReasons)[number];
 

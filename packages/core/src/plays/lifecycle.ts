@@ -38,6 +38,28 @@ export function lockTransfer(
 }
 
 /**
+ * The transfer that returns an open play's locked cost to its player, paying nobody: how a play
+ * of a game the operator suspends ends. Null for a free play, which locked nothing.
+ */
+export function voidLockTransfer(
+  play: Play,
+  playerAccountId: string,
+  transferId: string,
+): TransferRequest | null {
+  if (play.lockTransferId === null || play.costUnits === 0n) return null;
+  return {
+    id: transferId,
+    kind: 'void_pending',
+    debitAccountId: playerAccountId,
+    creditAccountId: play.id,
+    amount: play.costUnits,
+    pendingId: play.lockTransferId,
+    reason: 'play_void',
+    playId: play.id,
+  };
+}
+
+/**
  * Rejects a score for a play that cannot take one: already scored, expired (by status or by the
  * clock), or submitted for another tier than the one played.
  */
@@ -46,6 +68,13 @@ export function assertScorable(play: Play, leaderboardId: string, now: Date): vo
     throw new CoinopError('play_already_scored', `play ${play.id} already has a score`, {
       details: { playId: play.id },
     });
+  }
+  if (play.status === 'voided') {
+    throw new CoinopError(
+      'play_not_open',
+      `play ${play.id} was voided (its game was suspended) and its HST returned; it takes no score`,
+      { details: { playId: play.id } },
+    );
   }
   if (play.status === 'expired' || play.expiresAt.getTime() <= now.getTime()) {
     throw new CoinopError(

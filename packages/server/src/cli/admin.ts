@@ -128,6 +128,18 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
     request: (v) => ({ method: 'POST', path: `/admin/games/${id(v['game'])}/publish` }),
   },
   {
+    words: ['game', 'suspend'],
+    description: 'refuse new plays of a game and void its open ones (their HST goes back)',
+    options: [{ flags: '--game <id>', description: 'game id', required: true }],
+    request: (v) => ({ method: 'POST', path: `/admin/games/${id(v['game'])}/suspend` }),
+  },
+  {
+    words: ['game', 'resume'],
+    description: 'lift a suspension: the game takes plays again',
+    options: [{ flags: '--game <id>', description: 'game id', required: true }],
+    request: (v) => ({ method: 'POST', path: `/admin/games/${id(v['game'])}/resume` }),
+  },
+  {
     words: ['leaderboard', 'create'],
     description: 'add a leaderboard (tier) to a game',
     options: [

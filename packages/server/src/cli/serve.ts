@@ -92,6 +92,14 @@ const SERVE_FLAGS: {
     description:
       'test HST a player may take from the faucet per request (default 100 with --demo, else 0: off)',
   },
+  defaultAllowance: {
+    flag: '--default-allowance',
+    env: 'COINOP_DEFAULT_ALLOWANCE',
+    value: 'hst|unlimited',
+    description:
+      'HST a day a published game may charge a player who chose no allowance ' +
+      '(default 0: consent required; 50 with --demo)',
+  },
   demo: {
     flag: '--demo',
     env: 'COINOP_DEMO',

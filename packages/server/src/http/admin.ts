@@ -310,6 +310,52 @@ export async function adminPlugin(
   );
 
   r.post(
+    '/admin/games/:gameId/suspend',
+    {
+      schema: {
+        tags: TAGS,
+        security: Security.adminToken,
+        summary: 'Suspend a game: refuse its new plays and void its open ones',
+        description:
+          'From now on every play of the game is refused with 403 game_suspended; each open play ' +
+          'is voided, its locked HST returned to its player and nobody paid. Suspending again ' +
+          'keeps the first date and voids whatever is still open.',
+        params: GameParams,
+        response: {
+          200: Type.Object({
+            gameId: Uuid('The game'),
+            suspended: Type.Literal(true),
+            voidedPlays: Type.Integer({ description: 'Open plays voided by this call' }),
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const { voidedPlays } = await arcade.consent.suspend(request.params.gameId);
+      return { gameId: request.params.gameId, suspended: true as const, voidedPlays };
+    },
+  );
+
+  r.post(
+    '/admin/games/:gameId/resume',
+    {
+      schema: {
+        tags: TAGS,
+        security: Security.adminToken,
+        summary: 'Lift a suspension: the game takes plays again',
+        params: GameParams,
+        response: {
+          200: Type.Object({ gameId: Uuid('The game'), suspended: Type.Literal(false) }),
+        },
+      },
+    },
+    async (request) => {
+      await arcade.consent.resume(request.params.gameId);
+      return { gameId: request.params.gameId, suspended: false as const };
+    },
+  );
+
+  r.post(
     '/admin/leaderboards',
     {
       schema: {

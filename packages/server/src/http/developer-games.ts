@@ -142,6 +142,7 @@ const PlayStatusSchema = Type.Union([
   Type.Literal('open'),
   Type.Literal('scored'),
   Type.Literal('expired'),
+  Type.Literal('voided'),
 ]);
 const StatsSchema = Type.Object({
   plays: Type.Object({
@@ -149,6 +150,9 @@ const StatsSchema = Type.Object({
     open: Type.Integer(),
     scored: Type.Integer(),
     expired: Type.Integer(),
+    voided: Type.Integer({
+      description: 'Open plays voided when the operator suspended the game.',
+    }),
   }),
   scores: Type.Integer({ description: 'Scores submitted.' }),
   hstEarned: Type.Number({

@@ -10,6 +10,7 @@ import {
 } from '../signin/developer-keys.js';
 import { playerTokenServices } from '../signin/signin.js';
 import type { ApiKeySummary } from '../store/signin-api-keys.js';
+import { testerRoutes } from './consent.js';
 import { developerGameRoutes } from './developer-games.js';
 
 const TAGS = ['developer'];
@@ -52,7 +53,7 @@ export async function developerPlugin(app: FastifyInstance): Promise<void> {
     // The developer portal runs on a web origin; only the configured ones may call from a page.
     await app.register(cors, {
       origin: [...config.webOrigins],
-      methods: ['GET', 'POST', 'PATCH', 'DELETE'],
+      methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
       allowedHeaders: ['authorization', 'content-type'],
       maxAge: 600,
     });
@@ -115,4 +116,5 @@ export async function developerPlugin(app: FastifyInstance): Promise<void> {
   );
 
   developerGameRoutes(app, { authenticate: (request) => players.authenticate(request) });
+  testerRoutes(app, (request) => players.authenticate(request));
 }

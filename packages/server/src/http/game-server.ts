@@ -398,6 +398,10 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
         schema: {
           tags: [ApiTags.gameServer],
           summary: "A player's profile and HST balance",
+          description:
+            'Only for a player the game may charge: one whose allowance for it is above zero ' +
+            '(their own or the operator default), or, before the game is published, its ' +
+            "developer's wallet and its testers. Anyone else answers 404 player_not_found.",
           security: Security.writeToken,
           params: Type.Object({ playerId: Uuid('the player') }),
           response: {
@@ -413,7 +417,16 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
         },
       },
       async (request) => {
-        const d = await arcade.reads.playerDetails(request.params.playerId);
+        const { playerId } = request.params;
+        // Only a player the token's game may charge: one who allowed it, or a tester of an
+        // unpublished game. Anyone else reads as unknown.
+        const gameId = request.writeToken?.gameId;
+        if (gameId === undefined || !(await arcade.consent.reaches(gameId, playerId))) {
+          throw new CoinopError('player_not_found', `player ${playerId} does not exist`, {
+            details: { field: 'playerId', playerId },
+          });
+        }
+        const d = await arcade.reads.playerDetails(playerId);
         return {
           id: d.player.id,
           name: d.player.name,
@@ -437,16 +450,14 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
         details: { arcadeId },
       });
     }
-    if (gameId !== undefined) {
-      await arcade.games.get(gameId);
-      if (gameId !== token.gameId) {
-        throw new CoinopError(
-          'token_scope_mismatch',
-          `this write token is for game ${token.gameId}, not game ${gameId}`,
-          { details: { gameId } },
-        );
-      }
+    // Another developer's game answers exactly as a game that does not exist, so a write token
+    // cannot probe which ids are games.
+    if (gameId !== undefined && gameId !== token.gameId) {
+      throw new CoinopError('game_not_found', `game ${gameId} does not exist`, {
+        details: { gameId },
+      });
     }
+    if (gameId !== undefined) await arcade.games.get(gameId);
     if (arcadeId !== undefined && arcadeId !== token.arcadeId) {
       throw new CoinopError(
         'token_scope_mismatch',

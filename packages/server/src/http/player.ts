@@ -6,6 +6,7 @@ import { APPROVAL_NONCE_MAX_LENGTH } from '@coinop/protocol';
 import { PlayerArcade } from '../services/player-arcade.js';
 import { playerTokenServices } from '../signin/signin.js';
 import { walletVerifier } from '../signin/wallet-signature.js';
+import { allowanceRoutes } from './consent.js';
 import { ApiTags, Security } from './openapi.js';
 import { PlaySchema, ScoreResultSchema, Uuid } from './schemas.js';
 import { playToWire, scoreToWire } from './wire.js';
@@ -61,6 +62,8 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
       chainRpcTimeoutMs: config.chainRpcTimeoutMs,
     }),
   );
+
+  allowanceRoutes(app, (request) => players.authenticate(request));
 
   app.get(
     '/me',

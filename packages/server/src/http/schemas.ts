@@ -71,7 +71,12 @@ export const PlaySchema = Type.Object(
     ilpRegistrationId: Type.String({
       description: 'id of the ledger transfer that locked the cost ("" for a free tier)',
     }),
-    status: Type.Union([Type.Literal('open'), Type.Literal('scored'), Type.Literal('expired')]),
+    status: Type.Union([
+      Type.Literal('open'),
+      Type.Literal('scored'),
+      Type.Literal('expired'),
+      Type.Literal('voided'),
+    ]),
     expiresAt: Type.String({ format: 'date-time', description: 'when an unscored play expires' }),
   },
   { $id: 'Play', description: 'A play record (spec 2.5)' },

@@ -1,6 +1,6 @@
 import type { Clock, Ids } from '@coinop/core';
 import type { ApiDeps } from '../app.js';
-import type { Config } from '../config.js';
+import { webAppUrl, type Config } from '../config.js';
 import type { Db } from '../store/db.js';
 import { ensureArcade, type ArcadeRecord } from '../store/parties.js';
 import { CoinopError } from '@coinop/core';
@@ -10,7 +10,19 @@ import { findGameClient } from '../store/games.js';
 import { GameCache } from './game-cache.js';
 import { Avatars } from './avatar.js';
 import { GameReads } from './game-reads.js';
-import { PlayService } from './plays.js';
+import { PlayService, type PlayPolicy } from './plays.js';
+import { ConsentService } from './consent.js';
+
+/** The play path's rules as the config sets them. */
+export function playPolicy(config: Config): PlayPolicy {
+  const gamePages = webAppUrl(config);
+  return {
+    playTtlSeconds: config.playTtlSeconds,
+    splitRule: config.splitRule,
+    defaultAllowanceUnits: config.defaultAllowanceUnits,
+    grantUrl: (gameId) => `${gamePages}/games/${gameId}#allowance`,
+  };
+}
 
 /**
  * The arcade's application services: what HTTP handlers call. Holds storage, time, ids, config
@@ -24,6 +36,7 @@ export class Arcade {
   readonly games: GameCache;
   readonly writeTokenKey: Uint8Array;
   readonly plays: PlayService;
+  readonly consent: ConsentService;
   readonly reads: GameReads;
   readonly avatars: Avatars;
   readonly #writeTokens: WriteTokenVerifier;
@@ -37,7 +50,14 @@ export class Arcade {
     this.writeTokenKey = deps.writeTokenKey;
     this.#writeTokens = new WriteTokenVerifier(deps.writeTokenKey);
     this.games = new GameCache(deps.db);
-    this.plays = new PlayService(deps.db, deps.clock, deps.ids, this.games, config);
+    this.plays = new PlayService(deps.db, deps.clock, deps.ids, this.games, playPolicy(config));
+    this.consent = new ConsentService(
+      deps.db,
+      deps.clock,
+      deps.ids,
+      this.games,
+      config.defaultAllowanceUnits,
+    );
     this.avatars = new Avatars(config.publicUrl);
     this.reads = new GameReads(
       deps.db,

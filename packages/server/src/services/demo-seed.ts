@@ -39,6 +39,8 @@ export const DEMO_PLAYERS = [
 ] as const;
 export const DEMO_PLAYER_FUNDING_HST = 1000;
 
+/** What each demo player allows each demo game to charge a day (docs/concepts/consent.md). */
+const DEMO_PLAYER_ALLOWANCE_HST = 100;
 // Namespace for the demo's deterministic transfer ids: each player is funded exactly once.
 const DEMO_NAMESPACE = '5b0f6a53-3c1e-4d7e-9a4b-2f8c1d6e7a90';
 // Any fixed number: serialises demo seeding when several processes start together.
@@ -115,6 +117,14 @@ export async function seedDemo(arcade: Arcade): Promise<DemoSeed> {
       amountUnits: wholeHstToUnits(DEMO_PLAYER_FUNDING_HST),
       transferId: uuidv5(`demo-funding:${player.id}`, DEMO_NAMESPACE),
     });
+    // The demo players allow the demo games, as a player would on their pages; a choice the
+    // player made since (a revocation, say) stands.
+    for (const id of [gameId, highLowGameId]) {
+      const allowance = await arcade.consent.allowance(player.id, id);
+      if (allowance.source === 'default') {
+        await arcade.consent.grant(player.id, id, wholeHstToUnits(DEMO_PLAYER_ALLOWANCE_HST));
+      }
+    }
     const { balance } = await accountBalance(arcade, player.id);
     players.push({ id: player.id, name: player.name, wallet: demo.wallet, balance });
   }
@@ -132,6 +142,7 @@ export async function seedDemo(arcade: Arcade): Promise<DemoSeed> {
     await gameLine(arcade, highLowGameId, HIGH_LOW_GAME),
     `high-low: COINOP_GAME_ID=${highLowGameId} (its server makes its own client unless given one)`,
     ...players.map((p) => `player "${p.name}" ${p.id} (wallet ${p.wallet}), ${p.balance} HST`),
+    `the demo players allow each demo game ${DEMO_PLAYER_ALLOWANCE_HST} HST a day`,
   ];
   return { developerId: developer.id, gameId, highLowGameId, client, players, lines };
 }

@@ -1,3 +1,4 @@
+import type { Tester } from '../store/consent.js';
 import { CoinopError, wholeHstToUnits } from '@coinop/core';
 import type { DeveloperRecord } from '../store/parties.js';
 import { ensureDeveloper } from '../store/parties.js';
@@ -202,6 +203,22 @@ export class DeveloperPortal {
   async stats(developer: DeveloperRecord, gameId: string): Promise<GameStatsRecord> {
     await this.#ownGame(developer, gameId);
     return gameStats(this.#arcade.db, gameId, developer.accountId);
+  }
+
+  /** The wallets the developer lets play the game before it is published. */
+  async testers(developer: DeveloperRecord, gameId: string): Promise<Tester[]> {
+    await this.#ownGame(developer, gameId);
+    return this.#arcade.consent.testers(gameId);
+  }
+
+  async addTester(developer: DeveloperRecord, gameId: string, wallet: string): Promise<Tester> {
+    await this.#ownGame(developer, gameId);
+    return this.#arcade.consent.addTester(gameId, wallet);
+  }
+
+  async removeTester(developer: DeveloperRecord, gameId: string, wallet: string): Promise<void> {
+    await this.#ownGame(developer, gameId);
+    await this.#arcade.consent.removeTester(gameId, wallet);
   }
 
   async #ownGame(developer: DeveloperRecord, gameId: string): Promise<GameRecord> {

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import {
   CoinopError,
   InsufficientFundsError,
+  allowanceDay,
+  chargeRefusal,
   assertScorable,
   availableUnits,
   createTransfers,
@@ -36,6 +38,7 @@ import {
   type BatchBest,
   type BatchScore,
   type BoardEntry,
+  type ConsentPolicy,
   type OpenPlayRow,
   type ScoreStanding,
   type ScoringPlay,
@@ -53,6 +56,10 @@ import { ScoreMemory } from './score-memory.js';
 export interface PlayPolicy {
   readonly playTtlSeconds: number;
   readonly splitRule: SplitRule;
+  /** Daily allowance for players who chose none for a published game; null is unlimited. */
+  readonly defaultAllowanceUnits: bigint | null;
+  /** Where a player grants a game an allowance: the game's page in the arcade web app. */
+  grantUrl(gameId: string): string;
 }
 
 /**
@@ -140,6 +147,8 @@ export class PlayService {
     const attempts = input.approval === undefined ? OPEN_ATTEMPTS : 1;
     for (let attempt = 1; attempt <= attempts; attempt++) {
       const opened = await this.#openOnce(input);
+      // Another process spent or revoked the allowance as this play spent it: decide again.
+      if (opened === CONSENT_RACED) continue;
       if (opened !== TIER_CHANGED) return opened;
       this.#games.invalidate(input.gameId);
     }
@@ -150,7 +159,9 @@ export class PlayService {
     );
   }
 
-  async #openOnce(input: OpenPlayInput): Promise<StoredPlay | typeof TIER_CHANGED> {
+  async #openOnce(
+    input: OpenPlayInput,
+  ): Promise<StoredPlay | typeof TIER_CHANGED | typeof CONSENT_RACED> {
     const requestHash = digest([input.playerId, input.leaderboardId]);
     if (input.idempotencyKey !== null) {
       const earlier = await findPlayByIdempotencyKey(this.#db, input.gameId, input.idempotencyKey);
@@ -180,17 +191,25 @@ export class PlayService {
       requestHash,
     };
 
+    const signed = input.approval !== undefined;
     const openIn = async (q: Queryable) =>
       play.lockTransferId === null
         ? openFreePlay(q, play, board.leadersMax)
-        : openPaidPlays(q, [{ play, leadersMax: board.leadersMax }]).then(([row]) => {
-            if (!row) throw new TypeError(`no answer for play ${play.id}`);
-            return row;
-          });
+        : openPaidPlays(q, [{ play, leadersMax: board.leadersMax, signed }], this.#consent()).then(
+            ([row]) => {
+              if (!row) throw new TypeError(`no answer for play ${play.id}`);
+              return row;
+            },
+          );
     const openAlone = () =>
       play.lockTransferId === null
         ? openIn(this.#db)
-        : this.#openGrouped({ play, leadersMax: board.leadersMax, alone: () => openIn(this.#db) });
+        : this.#openGrouped({
+            play,
+            leadersMax: board.leadersMax,
+            signed,
+            alone: () => openIn(this.#db),
+          });
     const { approval } = input;
     let opened;
     try {
@@ -220,6 +239,12 @@ export class PlayService {
         );
         if (earlier) return replayedPlay(earlier, requestHash);
       }
+      if (
+        pgErrorCode(error) === PgErrorCodes.checkViolation &&
+        pgConstraint(error) === 'allowance_within_limit'
+      ) {
+        return CONSENT_RACED;
+      }
       throw error;
     }
     if (opened.playerAccountId === null) {
@@ -228,6 +253,20 @@ export class PlayService {
       });
     }
     if (!opened.tierCurrent) return TIER_CHANGED;
+    if (opened.refusal !== null) {
+      const { refusal } = opened;
+      throw chargeRefusal(
+        refusal.reason === 'allowance'
+          ? { ok: false, ...refusal }
+          : { ok: false, reason: refusal.reason },
+        {
+          gameId: game.id,
+          playerId: input.playerId,
+          costUnits: board.costUnits,
+          grantUrl: this.#policy.grantUrl(game.id),
+        },
+      );
+    }
     if (opened.leaderPlayerIds === null) {
       // Nothing was written: the conditional debit found less than the cost to spend.
       const account = await findAccount(this.#db, opened.playerAccountId);
@@ -271,7 +310,7 @@ export class PlayService {
         await new Promise((resolve) => setImmediate(resolve));
         const batch = takeDistinct(this.#plays, (x) => x.play.playerId);
         try {
-          const rows = await openPaidPlays(this.#db.generic, batch);
+          const rows = await openPaidPlays(this.#db.generic, batch, this.#consent());
           batch.forEach((x, i) => {
             const row = rows[i];
             if (row) x.resolve(row);
@@ -659,6 +698,14 @@ export class PlayService {
    * Settles up to `limit` open plays whose time ran out: their locked HST is posted and paid out
    * as for a score, and they become `expired`. Returns how many it settled.
    */
+  /** The consent policy a play statement applies now. */
+  #consent(): ConsentPolicy {
+    return {
+      defaultAllowanceUnits: this.#policy.defaultAllowanceUnits,
+      day: allowanceDay(this.#clock.now()),
+    };
+  }
+
   async settleExpired(limit = 500): Promise<number> {
     return this.#db.transaction(async (tx) => {
       const now = this.#clock.now();
@@ -700,6 +747,9 @@ export class PlayService {
     await applyTransfers(tx, transfers, now);
   }
 }
+
+/** A play's allowance spend raced another process's (or a revocation): decide it again. */
+const CONSENT_RACED = Symbol('consent raced');
 
 /** How many times a play is priced afresh when another process keeps changing its tier. */
 const OPEN_ATTEMPTS = 3;
@@ -761,6 +811,8 @@ function takeDistinct<T>(pending: T[], key: (item: T) => string): T[] {
 interface PlayItem {
   readonly play: StoredPlay;
   readonly leadersMax: number;
+  /** The player approved this play with a wallet signature: it needs no allowance. */
+  readonly signed: boolean;
   /** Opens this play in a statement of its own. */
   alone(): Promise<OpenPlayRow>;
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { createFastify } from '../http/fastify.js';
 import cors from '@fastify/cors';
 import type { Clock, Ids } from '@coinop/core';
-import type { Config } from '../config.js';
+import { webAppUrl, type Config } from '../config.js';
 import type { Db } from '../store/db.js';
 import { ensureServerSecret } from '../store/admin.js';
 import { errorHandlerPlugin } from '../http/error-handler.js';
@@ -89,8 +89,5 @@ export async function buildAuth(config: Config, deps: AuthDeps): Promise<Fastify
  * site it is on.
  */
 export function signInPageOrigins(config: Config): readonly string[] {
-  if (config.webOrigins.length > 0) return config.webOrigins;
-  const host = config.host === '0.0.0.0' || config.host.includes(':') ? 'localhost' : config.host;
-  const scheme = config.tlsCertPath === null ? 'http' : 'https';
-  return [`${scheme}://${host}:${config.webPort}`];
+  return config.webOrigins.length > 0 ? config.webOrigins : [webAppUrl(config)];
 }

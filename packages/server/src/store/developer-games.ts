@@ -175,7 +175,13 @@ export async function revokeClient(
 }
 
 export interface GameStatsRecord {
-  readonly plays: { total: number; open: number; scored: number; expired: number };
+  readonly plays: {
+    total: number;
+    open: number;
+    scored: number;
+    expired: number;
+    voided: number;
+  };
   readonly scores: number;
   /** Credited to the developer's account by this game: play payouts plus in-game purchases. */
   readonly earnedUnits: Units;
@@ -207,6 +213,7 @@ export async function gameStats(
     open: number;
     scored: number;
     expired: number;
+    voided: number;
     scores: number;
     play_units: bigint | null;
     purchase_units: bigint | null;
@@ -216,6 +223,7 @@ export async function gameStats(
             (SELECT count(*)::int FROM game_plays WHERE status = 'open') AS open,
             (SELECT count(*)::int FROM game_plays WHERE status = 'scored') AS scored,
             (SELECT count(*)::int FROM game_plays WHERE status = 'expired') AS expired,
+            (SELECT count(*)::int FROM game_plays WHERE status = 'voided') AS voided,
             (SELECT count(*)::int FROM scores s JOIN game_plays p ON p.id = s.play_id) AS scores,
             (SELECT sum(t.amount)::bigint FROM transfers t JOIN game_plays p ON p.id = t.play_id
              WHERE t.credit_account_id = $2 AND t.kind = 'posted') AS play_units,
@@ -253,6 +261,7 @@ export async function gameStats(
       open: totals?.open ?? 0,
       scored: totals?.scored ?? 0,
       expired: totals?.expired ?? 0,
+      voided: totals?.voided ?? 0,
     },
     scores: totals?.scores ?? 0,
     earnedUnits: BigInt(totals?.play_units ?? 0n) + BigInt(totals?.purchase_units ?? 0n),

@@ -13,9 +13,9 @@ describe.each(storeVariants())('public catalog on %s', (variant) => {
 
   beforeAll(async () => {
     api = await buildTestApi(variant);
-    puzzle = await gameWithTiers(api, { costs: [1, 10] });
-    racer = await gameWithTiers(api, { costs: [2] });
-    hidden = await gameWithTiers(api);
+    puzzle = await gameWithTiers(api, { costs: [1, 10], published: false });
+    racer = await gameWithTiers(api, { costs: [2], published: false });
+    hidden = await gameWithTiers(api, { published: false });
     await updateGame(api.db, api.clock, puzzle.gameId, {
       category: 'Puzzle',
       tagLine: 'Match 100% of the tiles',

@@ -72,7 +72,7 @@ describe.each(storeVariants())('developer portal games on %s', (variant) => {
   });
 
   const call = (
-    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     url: string,
     payload?: unknown,
     bearer: string | null = token,
@@ -345,6 +345,8 @@ describe.each(storeVariants())('developer portal games on %s', (variant) => {
 
       const server = await gameServer(game.id);
       const alice = await fundedPlayer(testApi(), 100, 'Alice');
+      // The game is not published: it may charge only the testers its developer names.
+      await call('PUT', `/developer/games/${game.id}/testers/${alice.wallet}`);
       // A play opened before the cost changes settles at the cost it locked.
       const early = (await server.play(alice.playerId, stakes.id)).json<{ id: string }>();
 
@@ -544,10 +546,13 @@ describe.each(storeVariants())('developer portal games on %s', (variant) => {
       const server = await gameServer(game.id);
       const alice = await fundedPlayer(testApi(), 50, 'Alice');
       const bob = await fundedPlayer(testApi(), 50, 'Bob');
+      for (const tester of [alice, bob]) {
+        await call('PUT', `/developer/games/${game.id}/testers/${tester.wallet}`);
+      }
 
       const empty = (await call('GET', `/developer/games/${game.id}/stats`)).json();
       expect(empty).toEqual({
-        plays: { total: 0, open: 0, scored: 0, expired: 0 },
+        plays: { total: 0, open: 0, scored: 0, expired: 0, voided: 0 },
         scores: 0,
         hstEarned: 0,
         recentPlays: [],
@@ -570,7 +575,7 @@ describe.each(storeVariants())('developer portal games on %s', (variant) => {
       const res = await call('GET', `/developer/games/${game.id}/stats`);
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({
-        plays: { total: 3, open: 1, scored: 2, expired: 0 },
+        plays: { total: 3, open: 1, scored: 2, expired: 0, voided: 0 },
         scores: 2,
         hstEarned: 13.5,
         recentPlays: [

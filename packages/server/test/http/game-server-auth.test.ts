@@ -138,13 +138,14 @@ describe.each(storeVariants())('game server auth and bad input on %s', (variant)
       expect(res.json().code).toBe('invalid_write_token');
     });
 
-    it("refuses another game's token with 403 and an unknown game or arcade with 404", async () => {
+    it("answers another game's token as an unknown game: 404, and an unknown arcade 404", async () => {
+      // Issue 12: a 403 here and a 404 for a random id told a write token which ids are games.
       const otherToken = await writeToken(api, other);
       const forbidden = await send(`Bearer ${otherToken}`);
-      expect(forbidden.statusCode).toBe(403);
+      expect(forbidden.statusCode).toBe(404);
       expect(forbidden.json()).toMatchObject({
-        code: 'token_scope_mismatch',
-        message: `this write token is for game ${other.gameId}, not game ${game.gameId}`,
+        code: 'game_not_found',
+        message: `game ${game.gameId} does not exist`,
       });
       const unknownGame = await send(
         `Bearer ${token}`,

@@ -279,7 +279,7 @@ describe.each(storeVariants())('client-side play by a signed-in player on %s', (
   });
 
   it('a game not in the arcade cannot be played', async () => {
-    const unpublished = await gameWithTiers(api, { costs: [1] });
+    const unpublished = await gameWithTiers(api, { costs: [1], published: false });
     const player = await signedInPlayer(5);
     const res = await post(player, `/player/games/${unpublished.gameId}/plays`, {
       leaderboardId: unpublished.tiers[0]!.id,

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { uuidIds } from '../../src/ids.js';
 import { GameCache } from '../../src/services/game-cache.js';
 import { PlayService, type ScoreOutcome } from '../../src/services/plays.js';
+import { playPolicy } from '../../src/services/arcade.js';
 import type { StoredPlay } from '../../src/store/plays.js';
 import type { Db, Queryable } from '../../src/store/db.js';
 import { buildTestApi, type TestApi } from '../fixtures/app.js';
@@ -104,7 +105,7 @@ describe.each(storeVariants())('group-committed scores on %s', (variant) => {
   });
 
   const service = (db: Db) =>
-    new PlayService(db, api.clock, uuidIds, api.app.arcade.games, api.config);
+    new PlayService(db, api.clock, uuidIds, api.app.arcade.games, playPolicy(api.config));
   const board = () => game.tiers[1]!.id;
 
   async function openPlays(plays: PlayService, count: number) {
@@ -361,7 +362,13 @@ describe.each(storeVariants())('group-committed scores on %s', (variant) => {
   describe('a tier another API process changed', () => {
     // Another process: its own game cache, warmed before the tier changes under it.
     async function otherProcess() {
-      const other = new PlayService(api.db, api.clock, uuidIds, new GameCache(api.db), api.config);
+      const other = new PlayService(
+        api.db,
+        api.clock,
+        uuidIds,
+        new GameCache(api.db),
+        playPolicy(api.config),
+      );
       const [warm] = await openPlays(other, 1);
       expect(warm!.costUnits).toBe(10n * 10n ** 8n);
       return other;

@@ -2,6 +2,7 @@ import { rankKey } from '@coinop/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { uuidIds } from '../../src/ids.js';
 import { PlayService } from '../../src/services/plays.js';
+import { playPolicy } from '../../src/services/arcade.js';
 import { ScoreMemory } from '../../src/services/score-memory.js';
 import { readScoreBatch, type BatchRead, type ScoreStanding } from '../../src/store/play-path.js';
 import type { StoredPlay } from '../../src/store/plays.js';
@@ -17,7 +18,13 @@ describe.each(storeVariants())('scores decided from memory, on %s', (variant) =>
   beforeEach(async () => {
     api = await buildTestApi(variant);
     game = await gameWithTiers(api, { costs: [1, 10], leadersMax: 3 });
-    plays = new PlayService(api.db, api.clock, uuidIds, api.app.arcade.games, api.config);
+    plays = new PlayService(
+      api.db,
+      api.clock,
+      uuidIds,
+      api.app.arcade.games,
+      playPolicy(api.config),
+    );
   });
   afterEach(() => api.close());
 

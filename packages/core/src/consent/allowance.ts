@@ -1,0 +1,118 @@
+import { CoinopError } from '../errors.js';
+import { formatHst, type Units } from '../money.js';
+
+/**
+ * Who a game may charge, and how much (docs/concepts/consent.md). The statement that opens a play
+ * applies the same rule atomically (store/play-path.ts); this is the rule itself, for reads and
+ * for explaining a refusal.
+ */
+
+/** What deciding one charge needs to know about the game, the player and today's spending. */
+export interface ConsentFacts {
+  /** The operator suspended the game: it charges no one. */
+  readonly suspended: boolean;
+  /** The operator published the game to the catalog. */
+  readonly published: boolean;
+  /** The player's wallet is the game developer's own, or one of the testers the developer named. */
+  readonly insider: boolean;
+  /** The player's own daily allowance for the game (0 once revoked); null: none chosen. */
+  readonly dailyUnits: Units | null;
+  /** What the game's plays locked from the player today (UTC). */
+  readonly spentTodayUnits: Units;
+}
+
+/** The arcade operator's allowance for players who chose none; null means unlimited. */
+export type DefaultAllowance = Units | null;
+
+export type ChargeVerdict =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly reason: 'suspended' | 'not_tester' }
+  | {
+      readonly ok: false;
+      readonly reason: 'allowance';
+      readonly limitUnits: Units;
+      readonly spentTodayUnits: Units;
+    };
+
+/** The daily limit in force for the player: their own choice, else the operator's default. */
+export function dailyLimit(facts: ConsentFacts, defaultAllowance: DefaultAllowance): Units | null {
+  return facts.dailyUnits ?? defaultAllowance;
+}
+
+/**
+ * Whether the game may lock `costUnits` from the player now. A suspended game charges no one. An
+ * unpublished game reaches only insiders (its developer and named testers), who need no
+ * allowance: they are trying the game before it goes live. A published game charges within the
+ * player's daily allowance; a play the player approved with a wallet signature (`signed`) carries
+ * its own consent and is not counted against it.
+ */
+export function chargeVerdict(
+  facts: ConsentFacts,
+  costUnits: Units,
+  defaultAllowance: DefaultAllowance,
+  options: { readonly signed: boolean } = { signed: false },
+): ChargeVerdict {
+  if (facts.suspended) return { ok: false, reason: 'suspended' };
+  if (!facts.published) return facts.insider ? { ok: true } : { ok: false, reason: 'not_tester' };
+  if (options.signed) return { ok: true };
+  const limit = dailyLimit(facts, defaultAllowance);
+  if (limit === null || facts.spentTodayUnits + costUnits <= limit) return { ok: true };
+  return {
+    ok: false,
+    reason: 'allowance',
+    limitUnits: limit,
+    spentTodayUnits: facts.spentTodayUnits,
+  };
+}
+
+/** The UTC calendar day of `now` as YYYY-MM-DD: the period an allowance counts. */
+export function allowanceDay(now: Date): string {
+  return now.toISOString().slice(0, 10);
+}
+
+/** The error a refused charge answers with, naming the game, the player and where to consent. */
+export function chargeRefusal(
+  verdict: Exclude<ChargeVerdict, { ok: true }>,
+  charge: {
+    readonly gameId: string;
+    readonly playerId: string;
+    readonly costUnits: Units;
+    readonly grantUrl: string;
+  },
+): CoinopError {
+  const { gameId, playerId } = charge;
+  switch (verdict.reason) {
+    case 'suspended':
+      return new CoinopError(
+        'game_suspended',
+        `game ${gameId} is suspended by the arcade operator and takes no plays`,
+        { details: { gameId } },
+      );
+    case 'not_tester':
+      return new CoinopError(
+        'player_not_tester',
+        `game ${gameId} is not published: it may charge only its developer and the testers the ` +
+          `developer names, and player ${playerId} is neither`,
+        { details: { gameId, playerId, field: 'playerId' } },
+      );
+    case 'allowance':
+      return new CoinopError(
+        'consent_required',
+        verdict.limitUnits === 0n
+          ? `player ${playerId} has not allowed game ${gameId} to charge them; they can at ${charge.grantUrl}`
+          : `player ${playerId} allows game ${gameId} ${formatHst(verdict.limitUnits)} HST a day ` +
+              `and ${formatHst(verdict.spentTodayUnits)} HST are spent today; this play costs ` +
+              `${formatHst(charge.costUnits)} HST. They can raise it at ${charge.grantUrl}`,
+        {
+          details: {
+            gameId,
+            playerId,
+            grantUrl: charge.grantUrl,
+            dailyLimit: formatHst(verdict.limitUnits),
+            spentToday: formatHst(verdict.spentTodayUnits),
+            cost: formatHst(charge.costUnits),
+          },
+        },
+      );
+  }
+}

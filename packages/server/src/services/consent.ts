@@ -1,0 +1,216 @@
+import {
+  CoinopError,
+  allowanceDay,
+  chargeVerdict,
+  dailyLimit,
+  voidLockTransfer,
+  type Clock,
+  type ConsentFacts,
+  type Ids,
+  type TransferRequest,
+} from '@coinop/core';
+import type { Db } from '../store/db.js';
+import { applyTransfers } from '../store/ledger.js';
+import {
+  addTester,
+  allowancesOf,
+  consentFacts,
+  findAllowance,
+  listTesters,
+  lockOpenPlaysOfGame,
+  markGameResumed,
+  markGameSuspended,
+  removeTester,
+  setAllowance,
+  type StoredAllowance,
+  type Tester,
+} from '../store/consent.js';
+import { findGame } from '../store/games.js';
+import { setPlayStatus } from '../store/plays.js';
+import { normalizeWallet } from '../store/parties.js';
+import type { GameCache } from './game-cache.js';
+
+/** An allowance as a player sees it: their choice, the limit in force and today's spending. */
+export interface AllowanceView {
+  readonly gameId: string;
+  readonly gameName: string;
+  /** 'player': the player chose `dailyUnits`; 'default': the operator's default applies. */
+  readonly source: 'player' | 'default';
+  /** The daily limit in force; null is unlimited (an operator's default only). */
+  readonly dailyLimitUnits: bigint | null;
+  readonly spentTodayUnits: bigint;
+  readonly decidedAt: Date | null;
+}
+
+const WALLET = /^0x[0-9a-f]{40}$/;
+
+/**
+ * Consent to charges (docs/concepts/consent.md): a player's allowances for games, the testers a
+ * developer names for an unpublished game, and the operator's suspensions. The play statement
+ * enforces all three; this service changes them and answers questions about them.
+ */
+export class ConsentService {
+  readonly #db: Db;
+  readonly #clock: Clock;
+  readonly #ids: Ids;
+  readonly #games: GameCache;
+  readonly #defaultAllowanceUnits: bigint | null;
+
+  constructor(
+    db: Db,
+    clock: Clock,
+    ids: Ids,
+    games: GameCache,
+    defaultAllowanceUnits: bigint | null,
+  ) {
+    this.#db = db;
+    this.#clock = clock;
+    this.#ids = ids;
+    this.#games = games;
+    this.#defaultAllowanceUnits = defaultAllowanceUnits;
+  }
+
+  /** The operator's default daily allowance; null is unlimited. */
+  get defaultAllowanceUnits(): bigint | null {
+    return this.#defaultAllowanceUnits;
+  }
+
+  /** The player's allowances, the ones they chose and the ones the game spent under the default. */
+  async allowances(playerId: string): Promise<AllowanceView[]> {
+    const stored = await allowancesOf(this.#db, playerId, this.#today());
+    return stored.map((a) => this.#view(a));
+  }
+
+  /** The player's allowance for one game, chosen or default; the game must exist. */
+  async allowance(playerId: string, gameId: string): Promise<AllowanceView> {
+    const game = await findGame(this.#db, gameId);
+    if (!game) throw gameNotFound(gameId);
+    const stored = await findAllowance(this.#db, playerId, gameId, this.#today());
+    return this.#view(
+      stored ?? {
+        gameId,
+        gameName: game.name,
+        dailyUnits: null,
+        decidedAt: null,
+        spentTodayUnits: 0n,
+      },
+    );
+  }
+
+  /** The player allows the game `dailyUnits` a day; 0 revokes. Takes effect for the next play. */
+  async grant(playerId: string, gameId: string, dailyUnits: bigint): Promise<AllowanceView> {
+    await this.#games.get(gameId);
+    const now = this.#clock.now();
+    const stored = await setAllowance(this.#db, {
+      playerId,
+      gameId,
+      dailyUnits,
+      day: allowanceDay(now),
+      now,
+    });
+    return this.#view(stored);
+  }
+
+  /** Whether the game may charge the player now (a play of `costUnits`), as the play would find. */
+  async mayCharge(gameId: string, playerId: string, costUnits = 0n): Promise<boolean> {
+    const facts = await this.facts(gameId, playerId);
+    return facts !== null && chargeVerdict(facts, costUnits, this.#defaultAllowanceUnits).ok;
+  }
+
+  /**
+   * Whether the game may charge the player at all: not suspended, and an insider of an
+   * unpublished game or a player whose daily limit for a published one is above zero.
+   */
+  async reaches(gameId: string, playerId: string): Promise<boolean> {
+    const facts = await this.facts(gameId, playerId);
+    if (facts === null || facts.suspended) return false;
+    if (!facts.published) return facts.insider;
+    const limit = dailyLimit(facts, this.#defaultAllowanceUnits);
+    return limit === null || limit > 0n;
+  }
+
+  facts(gameId: string, playerId: string): Promise<ConsentFacts | null> {
+    return consentFacts(this.#db, gameId, playerId, this.#today());
+  }
+
+  async testers(gameId: string): Promise<Tester[]> {
+    return listTesters(this.#db, gameId);
+  }
+
+  async addTester(gameId: string, wallet: string): Promise<Tester> {
+    return addTester(this.#db, gameId, testerWallet(wallet), this.#clock.now());
+  }
+
+  async removeTester(gameId: string, wallet: string): Promise<void> {
+    const normalized = testerWallet(wallet);
+    if (!(await removeTester(this.#db, gameId, normalized))) {
+      throw new CoinopError(
+        'tester_not_found',
+        `wallet ${normalized} is not a tester of game ${gameId}`,
+        { details: { gameId, wallet: normalized } },
+      );
+    }
+  }
+
+  /**
+   * Suspends the game: no new plays from now on (the play statement checks), and every open play
+   * is voided, its lock returned to its player. Returns how many plays were voided. Suspending a
+   * suspended game voids what is left open and keeps the first date.
+   */
+  async suspend(gameId: string): Promise<{ voidedPlays: number }> {
+    const now = this.#clock.now();
+    if (!(await markGameSuspended(this.#db, gameId, now))) throw gameNotFound(gameId);
+    this.#games.invalidate(gameId);
+    const voidedPlays = await this.#db.transaction(async (tx) => {
+      const open = await lockOpenPlaysOfGame(tx, gameId);
+      const transfers = open
+        .map(({ play, playerAccountId }) =>
+          voidLockTransfer(play, playerAccountId, this.#ids.next()),
+        )
+        .filter((t): t is TransferRequest => t !== null);
+      await applyTransfers(tx, transfers, now);
+      for (const { play } of open) await setPlayStatus(tx, play.id, 'voided', now);
+      return open.length;
+    });
+    return { voidedPlays };
+  }
+
+  /** Lifts a suspension: the game takes plays again. */
+  async resume(gameId: string): Promise<void> {
+    if (!(await markGameResumed(this.#db, gameId, this.#clock.now()))) throw gameNotFound(gameId);
+    this.#games.invalidate(gameId);
+  }
+
+  #view(a: StoredAllowance): AllowanceView {
+    return {
+      gameId: a.gameId,
+      gameName: a.gameName,
+      source: a.dailyUnits === null ? 'default' : 'player',
+      dailyLimitUnits: a.dailyUnits ?? this.#defaultAllowanceUnits,
+      spentTodayUnits: a.spentTodayUnits,
+      decidedAt: a.decidedAt,
+    };
+  }
+
+  #today(): string {
+    return allowanceDay(this.#clock.now());
+  }
+}
+
+function testerWallet(wallet: string): string {
+  const normalized = normalizeWallet(wallet);
+  if (!WALLET.test(normalized)) {
+    throw new CoinopError(
+      'validation_failed',
+      `wallet must be 0x and 40 hex digits, got ${wallet}`,
+      { details: { field: 'wallet' } },
+    );
+  }
+  return normalized;
+}
+
+function gameNotFound(gameId: string): CoinopError {
+  return new CoinopError('game_not_found', `game ${gameId} does not exist`, {
+    details: { gameId },
+  });
+}

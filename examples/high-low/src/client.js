@@ -38,6 +38,12 @@ export function gameServer(serverUrl, token) {
     });
     /** @type {any} */
     const answer = await response.json().catch(() => ({}));
+    if (answer.code === 'consent_required' && typeof answer.grantUrl === 'string') {
+      throw new Error(
+        "you have not allowed this game to charge you, or today's allowance is spent. " +
+          `Allow it at ${answer.grantUrl} and play again`,
+      );
+    }
     if (!response.ok) {
       throw new Error(
         `${answer.message ?? response.statusText} (${answer.code ?? response.status})`,

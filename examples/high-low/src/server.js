@@ -218,9 +218,9 @@ export async function startHighLowServer(options) {
     route(method, path, req).then(
       ({ status, body }) => sendJson(res, status, body),
       (error) => {
-        const { status, code, message } = problemOf(error);
+        const { status, code, message, grantUrl } = problemOf(error);
         if (status >= 500) console.error('high-low:', error);
-        sendJson(res, status, { code, message });
+        sendJson(res, status, { code, message, ...(grantUrl ? { grantUrl } : {}) });
       },
     );
   });
@@ -253,9 +253,10 @@ const SAFE_HEADERS = {
 
 /**
  * What to answer for an error: the player-token errors are 401 with the SDK's code, the
- * arcade's refusals (no funds, unknown tier) keep the arcade's status and code, and an arcade
- * that does not answer is 502.
+ * arcade's refusals (no funds, unknown tier, no consent) keep the arcade's status and code, and
+ * an arcade that does not answer is 502.
  * @param {unknown} error
+ * @returns {{ status: number, code: string, message: string, grantUrl?: string }}
  */
 function problemOf(error) {
   if (error instanceof HttpError) return error;
@@ -263,7 +264,14 @@ function problemOf(error) {
     return { status: 401, code: error.code, message: error.message };
   }
   if (error instanceof ArcadeApiError && error.status < 500) {
-    return { status: error.status, code: error.code, message: error.message };
+    // A player who has not allowed the game to charge them is sent where they can.
+    const grantUrl = error.details?.['grantUrl'];
+    return {
+      status: error.status,
+      code: error.code,
+      message: error.message,
+      ...(typeof grantUrl === 'string' ? { grantUrl } : {}),
+    };
   }
   if (error instanceof ArcadeApiError || error instanceof ArcadeNetworkError) {
     return { status: 502, code: 'arcade_unavailable', message: 'the arcade did not answer; retry' };

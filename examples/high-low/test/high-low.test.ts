@@ -13,6 +13,7 @@ import {
 } from '../../../packages/server/test/fixtures/arcade.js';
 import { TEST_ADMIN_TOKEN } from '../../../packages/server/test/fixtures/app.js';
 import { storeVariants } from '../../../packages/server/test/fixtures/db.js';
+import { webAppUrl } from '../../../packages/server/src/config.js';
 import { decide, newWallet, walletSignIn } from '../../../packages/server/test/fixtures/signin.js';
 import {
   fund,
@@ -211,6 +212,17 @@ describe.each(storeVariants())('High-Low against a running coinop on %s', (varia
     await expect(
       otherCall('POST', '/api/games', { leaderboardId: game.tiers[1]!.id }),
     ).rejects.toThrow(/\(insufficient_funds\)$/);
+  });
+
+  it('sends a player who has not allowed the game to charge them to where they can', async () => {
+    const player = await fundedPlayer(coinop, 5);
+    await coinop.app.arcade.consent.grant(player.playerId, game.gameId, 0n); // revoked
+    const call = gameServer(server.url, await mintPlayerToken(coinop, player.playerId));
+    await expect(call('POST', '/api/games', { leaderboardId: game.tiers[0]!.id })).rejects.toThrow(
+      "you have not allowed this game to charge you, or today's allowance is spent. Allow it " +
+        `at ${webAppUrl(coinop.config)}/games/${game.gameId}#allowance and play again`,
+    );
+    expect(await balanceOf(coinop, player.accountId)).toMatchObject({ available: 5n * UNITS });
   });
 
   it('serves an info page and a 1920×1080 cover', async () => {

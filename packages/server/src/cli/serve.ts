@@ -178,6 +178,14 @@ const SERVE_FLAGS: {
     value: 'url',
     description: 'chain JSON-RPC URL: lets contract wallets sign in (EIP-1271)',
   },
+  secretsKeyFile: {
+    flag: '--secrets-key-file',
+    env: 'COINOP_SECRETS_KEY_FILE',
+    value: 'file',
+    description:
+      'key encrypting the secrets in the database: 64 hex digits or base64 of 32 bytes ' +
+      '(or the key itself in COINOP_SECRETS_KEY; default: generated into <data-dir>/secrets-key)',
+  },
 };
 
 export function addServeCommand(program: Command): void {

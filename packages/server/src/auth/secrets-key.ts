@@ -102,11 +102,11 @@ function describeKey(key: SecretsKey): string {
     case 'environment':
       return `the key in ${ENV_ONLY.secretsKey} (${key.box.keyId})`;
     case 'file':
-      return `the key in ${key.path} (${key.box.keyId}, from ${FILE_FLAG})`;
+      return `the key in ${key.path} (${key.box.keyId}) from ${FILE_FLAG}`;
     case 'data-dir':
       return `the key in ${key.path} (${key.box.keyId})`;
     case 'generated':
-      return `the key just generated in ${key.path} (${key.box.keyId}), no key being given`;
+      return `the key generated just now in ${key.path} (${key.box.keyId}), as none was given`;
   }
 }
 
@@ -115,26 +115,25 @@ export function refusal(key: SecretsKey, error: SecretsUnreadableError): Secrets
   // `signing_key:<kid>` reads as "signing key <kid>".
   const [kind = '', id = ''] = error.row.split(':', 2);
   const what = `${kind.replace(/_/g, ' ')} ${id}`;
-  const prefix = 'cannot open the secrets in the database';
   switch (error.reason) {
     case 'wrong_key':
       return new SecretsKeyError(
-        `${prefix}: they are sealed under key ${error.keyId}, not ${describeKey(key)}. ` +
-          `Give the key they were sealed with (${GIVE_KEY}); ${DOCS}`,
+        `the secrets in the database are sealed under key ${error.keyId}, not under ` +
+          `${describeKey(key)}: give the key they were sealed with in ${GIVE_KEY} (${DOCS})`,
       );
     case 'tampered':
     case 'malformed':
       return new SecretsKeyError(
-        `${prefix}: the ${what} does not open with ${describeKey(key)}: it was altered or ` +
-          `copied from another row. Restore the database from a backup; ${DOCS}`,
+        `the ${what} in the database does not open under ${describeKey(key)}: it was altered ` +
+          `or copied from another row; restore the database from a backup (${DOCS})`,
       );
     case 'unknown_version':
       return new SecretsKeyError(
-        `${prefix}: the ${what} is sealed in a format this coinop does not read: run the ` +
-          `coinop that wrote it, or a newer one; ${DOCS}`,
+        `the ${what} in the database is sealed in a format this coinop does not read: run the ` +
+          `coinop version that wrote it, or a newer one (${DOCS})`,
       );
     case 'plaintext':
-      return new SecretsKeyError(`${prefix}: ${error.message}; ${DOCS}`);
+      return new SecretsKeyError(`${error.message} (${DOCS})`);
   }
 }
 

@@ -53,7 +53,7 @@ const SERVE_FLAGS: {
     flag: '--data-dir',
     env: 'COINOP_DATA_DIR',
     value: 'dir',
-    description: 'embedded database and generated admin token (default ./.coinop)',
+    description: 'embedded database, generated admin token and secrets key (default ./.coinop)',
   },
   databasePoolSize: {
     flag: '--database-pool-size',
@@ -225,7 +225,15 @@ async function runServe(flags: ConfigInput): Promise<void> {
     throw error;
   }
   const { startServer } = await import('../main.js');
-  const server = await startServer(config);
+  const { SecretsKeyError } = await import('../auth/secrets-key.js');
+  let server;
+  try {
+    server = await startServer(config);
+  } catch (error) {
+    // The operator's key does not fit the database: a setting to fix, like a bad flag.
+    if (error instanceof SecretsKeyError) throw new CliError(error.message, ExitCodes.usage);
+    throw error;
+  }
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) {

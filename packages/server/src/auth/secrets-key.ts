@@ -51,6 +51,7 @@ export async function loadSecretsKey(config: Config): Promise<SecretsKey> {
     return readKeyFile(config.secretsKeyFile, 'file', `${FILE_FLAG} ${config.secretsKeyFile}`);
   }
   const path = join(config.dataDir, SECRETS_KEY_FILE);
+  if (await exists(path)) return readKeyFile(path, 'data-dir', path);
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   const aside = `${path}.${process.pid}.${randomBytes(6).toString('hex')}`;
   const fresh = randomBytes(SECRETS_KEY_BYTES);
@@ -64,6 +65,16 @@ export async function loadSecretsKey(config: Config): Promise<SecretsKey> {
     await unlink(aside);
   }
   return readKeyFile(path, 'data-dir', path);
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
 }
 
 async function readKeyFile(

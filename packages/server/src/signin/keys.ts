@@ -51,8 +51,8 @@ export interface SigningKeyPolicy {
 /**
  * The player-token signing keys, kept in storage (private halves sealed under the secrets key) so
  * every process signs with the same active key and a restart keeps every issued token valid.
- * Rotation runs under a database lock: on schedule
- * (lazily, when a token is signed with a key older than the policy allows) or on demand.
+ * Rotation runs under a database lock: on schedule (lazily, when a token is signed with a key
+ * older than the policy allows) or on demand.
  */
 export class SigningKeys {
   readonly #db: Db;

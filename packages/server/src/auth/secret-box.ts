@@ -1,8 +1,8 @@
 import {
   createCipheriv,
   createDecipheriv,
-  createHmac,
   createSecretKey,
+  hkdfSync,
   randomBytes,
   type KeyObject,
 } from 'node:crypto';
@@ -44,9 +44,12 @@ export class UnsealError extends Error {
   }
 }
 
-/** Seals and opens values under one operator key. */
+/**
+ * Seals and opens values under one operator key. The cipher key and the key id are derived from
+ * it with HKDF-SHA256 under distinct labels, so neither use of the key weakens the other.
+ */
 export class SecretBox {
-  /** Names the key in every value it seals: an HMAC of a fixed label, so it reveals nothing. */
+  /** Names the key in every value it seals; being derived one-way, it reveals nothing. */
   readonly keyId: string;
   readonly #key: KeyObject;
 
@@ -54,12 +57,10 @@ export class SecretBox {
     if (key.length !== SECRETS_KEY_BYTES) {
       throw new TypeError(`a secrets key is ${SECRETS_KEY_BYTES} bytes, got ${key.length}`);
     }
-    this.#key = createSecretKey(Buffer.from(key));
-    this.keyId = createHmac('sha256', this.#key)
-      .update('coinop secrets key id')
-      .digest()
-      .subarray(0, KEY_ID_BYTES)
-      .toString('hex');
+    const derive = (label: string, bytes: number) =>
+      Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), label, bytes));
+    this.#key = createSecretKey(derive(`coinop secrets ${VERSION} aes-256-gcm`, 32));
+    this.keyId = derive('coinop secrets key id', KEY_ID_BYTES).toString('hex');
   }
 
   /** Encrypts `plaintext` as a value that opens only with this key and the same `context`. */

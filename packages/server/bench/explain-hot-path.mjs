@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import utils from 'pg/lib/utils.js';
 import { buildApi } from '../dist/app.js';
+import { SecretBox } from '../dist/auth/secret-box.js';
 import { testConfig } from '../dist/config.js';
 import { systemClock, uuidIds } from '../dist/ids.js';
 import { openPostgres } from '../dist/store/postgres.js';
@@ -61,6 +62,7 @@ const app = await buildApi(testConfig({ logLevel: 'silent' }), {
   clock: systemClock,
   ids: uuidIds,
   writeTokenKey: randomBytes(32),
+  secrets: new SecretBox(randomBytes(32)),
   adminToken: 'x'.repeat(32),
 });
 await app.ready();

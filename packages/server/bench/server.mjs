@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import Fastify from 'fastify';
 import { wholeHstToUnits } from '@coinop/core';
 import { buildApi } from '../dist/app.js';
+import { SecretBox } from '../dist/auth/secret-box.js';
 import { testConfig } from '../dist/config.js';
 import { systemClock, uuidIds } from '../dist/ids.js';
 import { insertGame, publishGame } from '../dist/store/games.js';
@@ -83,6 +84,7 @@ async function startApi({ store, postgresUrl, games, players, fundHst, seed: see
     clock: systemClock,
     ids: uuidIds,
     writeTokenKey: randomBytes(32),
+    secrets: new SecretBox(randomBytes(32)),
     adminToken: randomBytes(16).toString('hex'),
   });
   await app.ready();

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { writeFile, mkdir } from 'node:fs/promises';
 import { buildApi } from '../dist/app.js';
+import { SecretBox } from '../dist/auth/secret-box.js';
 import { testConfig } from '../dist/config.js';
 import { renderOpenApi } from '../dist/http/openapi.js';
 import { systemClock, uuidIds } from '../dist/ids.js';
@@ -22,6 +23,7 @@ try {
     clock: systemClock,
     ids: uuidIds,
     writeTokenKey: randomBytes(32),
+    secrets: new SecretBox(randomBytes(32)),
     adminToken: randomBytes(16).toString('hex'),
   });
   await app.ready();

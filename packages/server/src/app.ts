@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createFastify } from './http/fastify.js';
 import type { Clock, Ids } from '@coinop/core';
+import type { SecretBox } from './auth/secret-box.js';
 import type { Config } from './config.js';
 import type { Db } from './store/db.js';
 import { errorHandlerPlugin } from './http/error-handler.js';
@@ -21,6 +22,8 @@ export interface ApiDeps {
   readonly ids: Ids;
   /** HMAC key for write tokens; shared by every API process through storage. */
   readonly writeTokenKey: Uint8Array;
+  /** Seals and opens the secrets in storage (the player-token signing keys). */
+  readonly secrets: SecretBox;
   /** The admin bearer token the /admin API accepts. */
   readonly adminToken: string;
   /** Certificate and key (PEM) to serve HTTPS; plain HTTP when absent. */

@@ -7,6 +7,7 @@ import {
   wholeHstToUnits,
   type SplitRule,
 } from '@coinop/core';
+import { decodeSecretsKey } from './auth/secret-box.js';
 
 /** The listeners one coinop process can run: the arcade API, player sign-in and the web app. */
 export const SERVICES = ['api', 'auth', 'web'] as const;
@@ -54,6 +55,13 @@ export interface Config {
   readonly tlsKeyPath: string | null;
   /** Admin bearer token; when null one is generated into `<dataDir>/admin-token`. */
   readonly adminToken: string | null;
+  /**
+   * File holding the secrets key, which encrypts the signing keys and HMAC keys in the database.
+   * With neither this nor `secretsKey`, one is generated into `<dataDir>/secrets-key`.
+   */
+  readonly secretsKeyFile: string | null;
+  /** The secrets key itself (64 hex digits or base64 of 32 bytes), from the environment only. */
+  readonly secretsKey: string | null;
   readonly allowPrivateUrls: boolean;
   /** Seed the demo arcade (a developer, a game with tiers, funded players) at start. */
   readonly demo: boolean;
@@ -151,6 +159,12 @@ export const FLAG_ENV = {
   keyRotationDays: ['--key-rotation-days', 'COINOP_KEY_ROTATION_DAYS'],
   webOrigins: ['--web-origin', 'COINOP_WEB_ORIGINS'],
   chainRpcUrl: ['--chain-rpc-url', 'COINOP_CHAIN_RPC_URL'],
+  secretsKeyFile: ['--secrets-key-file', 'COINOP_SECRETS_KEY_FILE'],
+} as const;
+
+/** Settings taken from the environment only: a command line's values show in `ps`. */
+export const ENV_ONLY = {
+  secretsKey: 'COINOP_SECRETS_KEY',
 } as const;
 
 /**
@@ -190,6 +204,14 @@ export function loadConfig(
     if (['0', 'false', 'no', 'off'].includes(v.toLowerCase())) return false;
     throw new ConfigError(`${describe(key)} must be true or false, got ${v}`);
   };
+
+  const secretsKeyFile = text('secretsKeyFile');
+  const secretsKey = parseSecretsKey(env[ENV_ONLY.secretsKey]);
+  if (secretsKeyFile !== null && secretsKey !== null) {
+    throw new ConfigError(
+      `give the secrets key once: ${describe('secretsKeyFile')} or ${ENV_ONLY.secretsKey}, not both`,
+    );
+  }
 
   const tlsCertPath = text('tlsCertPath');
   const tlsKeyPath = text('tlsKeyPath');
@@ -233,6 +255,8 @@ export function loadConfig(
     tlsCertPath,
     tlsKeyPath,
     adminToken: text('adminToken'),
+    secretsKeyFile: secretsKeyFile === null ? null : resolve(secretsKeyFile),
+    secretsKey,
     allowPrivateUrls: bool('allowPrivateUrls'),
     demo: bool('demo'),
     // A demo arcade is a development arcade: its players get test HST unless told otherwise.
@@ -258,6 +282,18 @@ export function loadConfig(
 function describe(key: keyof typeof FLAG_ENV): string {
   const [flag, envName] = FLAG_ENV[key];
   return `${flag} (${envName})`;
+}
+
+/** The secrets key from the environment, checked here so a typo stops start-up at once. */
+function parseSecretsKey(value: string | undefined): string | null {
+  if (value === undefined || value === '') return null;
+  if (decodeSecretsKey(value) === null) {
+    throw new ConfigError(
+      `${ENV_ONLY.secretsKey} must be 32 bytes as 64 hex digits or base64 ` +
+        `(openssl rand -hex 32), got ${value.length} characters that are neither`,
+    );
+  }
+  return value;
 }
 
 /** "70/20/10": leaders/developer/arcade percent. */

@@ -11,6 +11,13 @@ import { migrate } from './store/migrate.js';
 import { openPglite } from './store/pglite.js';
 import { openPostgres } from './store/postgres.js';
 import { ensureServerSecret } from './store/admin.js';
+import { sealStoredSecrets, SecretsUnreadableError } from './store/sealed-secrets.js';
+import {
+  loadSecretsKey,
+  refusal,
+  warnAboutSecretsKey,
+  type SecretsKey,
+} from './auth/secrets-key.js';
 import { seedDemo } from './services/demo-seed.js';
 import { buildWeb } from './web/app.js';
 
@@ -50,7 +57,8 @@ interface Listener {
 
 /**
  * Opens storage, applies migrations, loads the shared secrets, builds each listener's app and
- * listens. Everything opened is closed again if a later step fails.
+ * listens. Everything opened is closed again if a later step fails. Rejects with a
+ * SecretsKeyError, naming the flag, when the secrets key does not open the stored secrets.
  */
 export async function startServer(config: Config): Promise<RunningServer> {
   const db = await openDatabase(config);
@@ -68,13 +76,26 @@ export async function startServer(config: Config): Promise<RunningServer> {
   try {
     await migrate(db);
     const https = await loadTls(config);
+    // Only the API and the sign-in service hold secrets; a web-only process needs no key.
+    let secrets: SecretsKey | null = null;
+    let sealedCount = 0;
+    if (config.services.includes('api') || config.services.includes('auth')) {
+      secrets = await loadSecretsKey(config);
+      try {
+        sealedCount = await sealStoredSecrets(db, secrets.box);
+      } catch (error) {
+        if (error instanceof SecretsUnreadableError) throw refusal(secrets, error);
+        throw error;
+      }
+    }
     let api: FastifyInstance | null = null;
     let admin: AdminToken | null = null;
-    if (config.services.includes('api')) {
+    if (config.services.includes('api') && secrets) {
       const writeTokenKey = await ensureServerSecret(
         db,
         WRITE_TOKEN_KEY_NAME,
         WRITE_TOKEN_KEY_BYTES,
+        secrets.box,
       );
       admin = await loadAdminToken(config);
       api = await buildApi(config, {
@@ -82,19 +103,30 @@ export async function startServer(config: Config): Promise<RunningServer> {
         clock: systemClock,
         ids: uuidIds,
         writeTokenKey,
+        secrets: secrets.box,
         adminToken: admin.token,
         https,
       });
       listeners.push({ name: 'api', app: api, port: config.apiPort });
     }
     let auth: FastifyInstance | null = null;
-    if (config.services.includes('auth')) {
-      auth = await buildAuth(config, { db, clock: systemClock, ids: uuidIds, https });
+    if (config.services.includes('auth') && secrets) {
+      auth = await buildAuth(config, {
+        db,
+        clock: systemClock,
+        ids: uuidIds,
+        secrets: secrets.box,
+        https,
+      });
       listeners.push({ name: 'auth', app: auth, port: config.authPort });
     }
     const log = (api ?? auth)?.log;
 
     if (log && admin && admin.source !== 'config') warnAboutAdminToken(log, admin);
+    if (log && secrets) warnAboutSecretsKey(log, secrets);
+    if (log && sealedCount > 0) {
+      log.info(`encrypted ${sealedCount} secrets an earlier coinop stored in plain text`);
+    }
     if (config.demo && api) {
       api.log.warn(
         'demo data is on (--demo): a demo developer, game and funded players are seeded',

@@ -53,7 +53,7 @@ const SERVE_FLAGS: {
     flag: '--data-dir',
     env: 'COINOP_DATA_DIR',
     value: 'dir',
-    description: 'embedded database and generated admin token (default ./.coinop)',
+    description: 'embedded database, generated admin token and secrets key (default ./.coinop)',
   },
   databasePoolSize: {
     flag: '--database-pool-size',
@@ -186,6 +186,14 @@ const SERVE_FLAGS: {
     value: 'url',
     description: 'chain JSON-RPC URL: lets contract wallets sign in (EIP-1271)',
   },
+  secretsKeyFile: {
+    flag: '--secrets-key-file',
+    env: 'COINOP_SECRETS_KEY_FILE',
+    value: 'file',
+    description:
+      'key encrypting the secrets in the database: 64 hex digits or base64 of 32 bytes ' +
+      '(or the key itself in COINOP_SECRETS_KEY; default: generated into <data-dir>/secrets-key)',
+  },
 };
 
 export function addServeCommand(program: Command): void {
@@ -225,7 +233,15 @@ async function runServe(flags: ConfigInput): Promise<void> {
     throw error;
   }
   const { startServer } = await import('../main.js');
-  const server = await startServer(config);
+  const { SecretsKeyError } = await import('../auth/secrets-key.js');
+  let server;
+  try {
+    server = await startServer(config);
+  } catch (error) {
+    // The operator's key does not fit the database: a setting to fix, like a bad flag.
+    if (error instanceof SecretsKeyError) throw new CliError(error.message, ExitCodes.usage);
+    throw error;
+  }
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) {

@@ -1,3 +1,4 @@
+import type { SecretBox } from '../auth/secret-box.js';
 import type { Clock, Ids } from '@coinop/core';
 import type { ApiDeps } from '../app.js';
 import { webAppUrl, type Config } from '../config.js';
@@ -35,6 +36,8 @@ export class Arcade {
   readonly ids: Ids;
   readonly games: GameCache;
   readonly writeTokenKey: Uint8Array;
+  /** Seals and opens the secrets in storage; the player-token services need it. */
+  readonly secrets: SecretBox;
   readonly plays: PlayService;
   readonly consent: ConsentService;
   readonly reads: GameReads;
@@ -48,6 +51,7 @@ export class Arcade {
     this.clock = deps.clock;
     this.ids = deps.ids;
     this.writeTokenKey = deps.writeTokenKey;
+    this.secrets = deps.secrets;
     this.#writeTokens = new WriteTokenVerifier(deps.writeTokenKey);
     this.games = new GameCache(deps.db);
     this.plays = new PlayService(deps.db, deps.clock, deps.ids, this.games, playPolicy(config));

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { createFastify } from '../http/fastify.js';
 import cors from '@fastify/cors';
 import type { Clock, Ids } from '@coinop/core';
+import type { SecretBox } from '../auth/secret-box.js';
 import { webAppUrl, type Config } from '../config.js';
 import type { Db } from '../store/db.js';
 import { ensureServerSecret } from '../store/admin.js';
@@ -14,11 +15,13 @@ import { playerTokenServices } from './signin.js';
 import { walletVerifier, type WalletVerifier } from './wallet-signature.js';
 import { walletRoutes } from './wallet-routes.js';
 
-/** What the sign-in service needs from outside: the API's storage, time and ids. */
+/** What the sign-in service needs from outside: the API's storage, time, ids and secrets key. */
 export interface AuthDeps {
   readonly db: Db;
   readonly clock: Clock;
   readonly ids: Ids;
+  /** Seals and opens the signing keys and the poll-token key in storage. */
+  readonly secrets: SecretBox;
   /** Certificate and key (PEM) to serve HTTPS; plain HTTP when absent. */
   readonly https?: { readonly cert: string | Buffer; readonly key: string | Buffer } | undefined;
   /** Replaces the wallet signature check built from config (EOA recovery, or EIP-1271). */
@@ -38,7 +41,12 @@ export async function buildAuth(config: Config, deps: AuthDeps): Promise<Fastify
 
   const { keys, tokens, players } = playerTokenServices(config, deps);
   await keys.ensureActive();
-  const pollTokenKey = await ensureServerSecret(deps.db, POLL_TOKEN_KEY_NAME, POLL_TOKEN_KEY_BYTES);
+  const pollTokenKey = await ensureServerSecret(
+    deps.db,
+    POLL_TOKEN_KEY_NAME,
+    POLL_TOKEN_KEY_BYTES,
+    deps.secrets,
+  );
   const rateLimitPerMinute = config.signinRateLimitPerMinute;
 
   await app.register(errorHandlerPlugin);

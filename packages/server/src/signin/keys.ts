@@ -11,7 +11,9 @@ import {
   type JWTVerifyGetKey,
 } from 'jose';
 import type { Clock } from '@coinop/core';
+import type { SecretBox } from '../auth/secret-box.js';
 import type { Db } from '../store/db.js';
+import { openStored, signingKeyContext } from '../store/sealed-secrets.js';
 import {
   activateSigningKey,
   deleteUnpublishedSigningKeys,
@@ -47,20 +49,23 @@ export interface SigningKeyPolicy {
 }
 
 /**
- * The player-token signing keys, kept in storage so every process signs with the same active key
- * and a restart keeps every issued token valid. Rotation runs under a database lock: on schedule
- * (lazily, when a token is signed with a key older than the policy allows) or on demand.
+ * The player-token signing keys, kept in storage (private halves sealed under the secrets key) so
+ * every process signs with the same active key and a restart keeps every issued token valid.
+ * Rotation runs under a database lock: on schedule (lazily, when a token is signed with a key
+ * older than the policy allows) or on demand.
  */
 export class SigningKeys {
   readonly #db: Db;
   readonly #clock: Clock;
+  readonly #secrets: SecretBox;
   readonly #policy: SigningKeyPolicy;
   /** Imported private keys by kid; the rows themselves are re-read for every token. */
   readonly #imported = new Map<string, Promise<CryptoKey>>();
 
-  constructor(db: Db, clock: Clock, policy: SigningKeyPolicy) {
+  constructor(db: Db, clock: Clock, secrets: SecretBox, policy: SigningKeyPolicy) {
     this.#db = db;
     this.#clock = clock;
+    this.#secrets = secrets;
     this.#policy = policy;
   }
 
@@ -160,7 +165,7 @@ export class SigningKeys {
           await activateSigningKey(tx, next.kid, now);
           kid = next.kid;
         } else {
-          const fresh = await generateSigningKey(this.#policy.tokenTtlSeconds, now);
+          const fresh = await generateSigningKey(this.#secrets, this.#policy.tokenTtlSeconds, now);
           await insertSigningKey(tx, fresh, now);
           kid = fresh.kid;
         }
@@ -168,7 +173,7 @@ export class SigningKeys {
       if (!(await findNextSigningKey(tx))) {
         await insertSigningKey(
           tx,
-          await generateSigningKey(this.#policy.tokenTtlSeconds, now),
+          await generateSigningKey(this.#secrets, this.#policy.tokenTtlSeconds, now),
           null,
         );
       }
@@ -181,15 +186,20 @@ export class SigningKeys {
   #privateKey(record: SigningKeyRecord): Promise<CryptoKey> {
     let key = this.#imported.get(record.kid);
     if (!key) {
-      key = importPKCS8(record.privatePkcs8, PLAYER_TOKEN_ALG);
+      const pem = openStored(this.#secrets, record.sealedPrivateKey, signingKeyContext(record.kid));
+      key = importPKCS8(pem.toString('utf8'), PLAYER_TOKEN_ALG);
       this.#imported.set(record.kid, key);
     }
     return key;
   }
 }
 
-/** A new RSA key pair; its kid is the RFC 7638 thumbprint of the public key. */
+/**
+ * A new RSA key pair, its private half sealed under `secrets`; its kid is the RFC 7638
+ * thumbprint of the public key.
+ */
 async function generateSigningKey(
+  secrets: SecretBox,
   maxTtlSeconds: number,
   createdAt: Date,
 ): Promise<Omit<SigningKeyRecord, 'retiredAt' | 'activatedAt'>> {
@@ -199,10 +209,12 @@ async function generateSigningKey(
   });
   const jwk = await exportJWK(publicKey);
   const publicJwk = { kty: jwk.kty, n: jwk.n, e: jwk.e };
+  const kid = await calculateJwkThumbprint(publicJwk);
+  const pem = Buffer.from(await exportPKCS8(privateKey), 'utf8');
   return {
-    kid: await calculateJwkThumbprint(publicJwk),
+    kid,
     publicJwk: JSON.stringify(publicJwk),
-    privatePkcs8: await exportPKCS8(privateKey),
+    sealedPrivateKey: secrets.seal(pem, signingKeyContext(kid)),
     maxTtlSeconds,
     createdAt,
   };

@@ -1,4 +1,5 @@
 import type { Clock } from '@coinop/core';
+import type { SecretBox } from '../auth/secret-box.js';
 import type { Config } from '../config.js';
 import type { Db } from '../store/db.js';
 import { SigningKeys } from './keys.js';
@@ -18,9 +19,9 @@ export interface PlayerTokenServices {
 
 export function playerTokenServices(
   config: Config,
-  deps: { db: Db; clock: Clock },
+  deps: { db: Db; clock: Clock; secrets: SecretBox },
 ): PlayerTokenServices {
-  const keys = new SigningKeys(deps.db, deps.clock, {
+  const keys = new SigningKeys(deps.db, deps.clock, deps.secrets, {
     rotationDays: config.keyRotationDays,
     tokenTtlSeconds: config.playerTokenTtlSeconds,
   });

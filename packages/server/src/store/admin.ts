@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { AccountKind } from '@coinop/core';
+import type { SecretBox } from '../auth/secret-box.js';
 import type { Queryable } from './db.js';
+import { openStored, sealedBytes, serverSecretContext } from './sealed-secrets.js';
 
 /** Storage the operator side needs: id resolution, server secrets, demo look-ups. */
 
@@ -26,24 +28,27 @@ export async function resolveAccount(
 }
 
 /**
- * The named server secret, created with `bytes` random bytes if absent. Insert-then-select, so
- * processes starting together on one database all end up with the same value.
+ * The named server secret, created with `bytes` random bytes if absent, stored sealed under
+ * `box`. Insert-then-select, so processes starting together on one database all end up with the
+ * same value. Throws SecretsUnreadableError when the stored value does not open.
  */
 export async function ensureServerSecret(
   q: Queryable,
   name: string,
   bytes: number,
+  box: SecretBox,
 ): Promise<Uint8Array> {
+  const context = serverSecretContext(name);
   await q.query(
     'INSERT INTO server_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING',
-    [name, randomBytes(bytes)],
+    [name, sealedBytes(box.seal(randomBytes(bytes), context))],
   );
   const [row] = await q.query<{ value: Uint8Array }>(
     'SELECT value FROM server_secrets WHERE name = $1',
     [name],
   );
   if (!row) throw new Error(`server secret ${name} vanished after insert`);
-  return new Uint8Array(row.value);
+  return new Uint8Array(openStored(box, row.value, context));
 }
 
 /** A developer's game by exact name, for the demo seed. */

@@ -6,8 +6,11 @@ export interface SigningKeyRecord {
   kid: string;
   /** The public half as a JWK (JSON text). */
   publicJwk: string;
-  /** The private half as PKCS#8 PEM. */
-  privatePkcs8: string;
+  /**
+   * The private half, PKCS#8 PEM sealed under the secrets key (store/sealed-secrets.ts). Column
+   * `private_pkcs8`, which held the PEM itself before encryption at rest.
+   */
+  sealedPrivateKey: string;
   maxTtlSeconds: number;
   createdAt: Date;
   /** When it started signing; null for the next key. */
@@ -33,7 +36,7 @@ const SIGNING_KEYS_LOCK_ID = 7_311_006;
 const toRecord = (r: SigningKeyRow): SigningKeyRecord => ({
   kid: r.kid,
   publicJwk: r.public_jwk,
-  privatePkcs8: r.private_pkcs8,
+  sealedPrivateKey: r.private_pkcs8,
   maxTtlSeconds: r.max_ttl_seconds,
   createdAt: r.created_at,
   activatedAt: r.activated_at,
@@ -78,7 +81,7 @@ export async function insertSigningKey(
     `INSERT INTO signing_keys (kid, alg, public_jwk, private_pkcs8, max_ttl_seconds, created_at,
                                activated_at)
      VALUES ($1, 'RS256', $2, $3, $4, $5, $6)`,
-    [key.kid, key.publicJwk, key.privatePkcs8, key.maxTtlSeconds, key.createdAt, activatedAt],
+    [key.kid, key.publicJwk, key.sealedPrivateKey, key.maxTtlSeconds, key.createdAt, activatedAt],
   );
 }
 

@@ -1,12 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SecretBox } from '../../src/auth/secret-box.js';
 import { testConfig } from '../../src/config.js';
 import { startServer } from '../../src/main.js';
-import { runCli, serve } from './run-cli.js';
+import { cleanEnv, runCli, serve } from './run-cli.js';
 
 describe('coinop serve', () => {
   let dataDir: string;
@@ -32,6 +34,11 @@ describe('coinop serve', () => {
     expect(
       first.messages.some((m) => /^generated a new admin token in .*admin-token/.test(m)),
     ).toBe(true);
+    expect(first.messages).toContain(
+      `generated a new secrets key in ${join(dataDir, 'secrets-key')}; it encrypts the token ` +
+        'signing keys in the database: back it up apart from the database, or give ' +
+        '--secrets-key-file (COINOP_SECRETS_KEY_FILE) or COINOP_SECRETS_KEY',
+    );
     expect(
       first.messages.some((m) => /^demo: client secret csec_\S+ \(shown this once/.test(m)),
     ).toBe(true);
@@ -66,6 +73,9 @@ describe('coinop serve', () => {
       '--demo',
     ]);
     expect(second.messages.some((m) => /^using the admin token in /.test(m))).toBe(true);
+    expect(second.messages.some((m) => /^using the secrets key in .*secrets-key; /.test(m))).toBe(
+      true,
+    );
     expect(second.messages.some((m) => m.startsWith('demo: client already issued'))).toBe(true);
     expect(second.messages.some((m) => m.startsWith('demo: client secret'))).toBe(false);
     const again = await runCli([
@@ -92,6 +102,35 @@ describe('coinop serve', () => {
         'coinop: --api-port (COINOP_API_PORT) must be a whole number from 0 to 65535, got 99999\n',
     });
   });
+
+  it('exits 2 with one line, no stack, when the secrets key does not open the database', async () => {
+    const dir = join(dataDir, 'sealed');
+    const first = await startServer(testConfig({ apiPort: 0, dataDir: dir, adminToken: 't' }));
+    await first.close();
+    const sealedUnder = new SecretBox(
+      Buffer.from((await readFile(join(dir, 'secrets-key'), 'utf8')).trim(), 'hex'),
+    ).keyId;
+    const wrong = randomBytes(32).toString('hex');
+    const args = ['serve', '--data-dir', dir, '--api-port', '0', '--auth-port', '0'];
+    const run = await runCli([...args, '--web-port', '0'], cleanEnv({ COINOP_SECRETS_KEY: wrong }));
+    expect(run).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        `coinop: the secrets in the database are sealed under key ${sealedUnder}, not under the ` +
+        `key in COINOP_SECRETS_KEY (${new SecretBox(Buffer.from(wrong, 'hex')).keyId}): give ` +
+        'the key they were sealed with in --secrets-key-file (COINOP_SECRETS_KEY_FILE) or ' +
+        'COINOP_SECRETS_KEY (see docs/operating/secrets.md)\n',
+    });
+    const missing = await runCli([...args, '--secrets-key-file', join(dir, 'nope')]);
+    expect(missing).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        `coinop: --secrets-key-file (COINOP_SECRETS_KEY_FILE) ${join(dir, 'nope')}: cannot ` +
+        `read the secrets key: ENOENT: no such file or directory, open '${join(dir, 'nope')}'\n`,
+    });
+  }, 60_000);
 
   it('serves HTTPS with --tls-cert and --tls-key', async () => {
     const cert = join(dataDir, 'cert.pem');

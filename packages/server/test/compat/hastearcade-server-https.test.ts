@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApi } from '../../src/app.js';
+import { testSecretBox } from '../fixtures/secrets.js';
 import { testConfig } from '../../src/config.js';
 import { systemClock, uuidIds } from '../../src/ids.js';
 import type { Db } from '../../src/store/db.js';
@@ -74,6 +75,7 @@ describe.each(storeVariants())(
         clock: systemClock,
         ids: uuidIds,
         writeTokenKey: randomBytes(32),
+        secrets: testSecretBox(),
         adminToken: 'unused',
         https: { cert: tls.cert, key: tls.key },
       });

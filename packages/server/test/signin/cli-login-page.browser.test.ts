@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { testConfig } from '../../src/config.js';
 import { systemClock, uuidIds } from '../../src/ids.js';
 import { buildAuth } from '../../src/signin/app.js';
+import { testSecretBox } from '../fixtures/secrets.js';
 import {
   CLI_LOGIN_CSP,
   cliLoginScript,
@@ -52,7 +53,12 @@ async function startTestSignin(): Promise<TestSignin> {
   const port = await freePort();
   const config = testConfig({ authPort: port, authIssuer: `127.0.0.1:${port}` });
   const db = await openTestDb('pglite');
-  const app: FastifyInstance = await buildAuth(config, { db, clock: systemClock, ids: uuidIds });
+  const app: FastifyInstance = await buildAuth(config, {
+    db,
+    clock: systemClock,
+    ids: uuidIds,
+    secrets: testSecretBox(),
+  });
   await app.listen({ host: '127.0.0.1', port });
   return {
     url: `http://127.0.0.1:${port}`,

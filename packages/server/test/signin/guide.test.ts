@@ -9,6 +9,7 @@ import { testConfig } from '../../src/config.js';
 import { systemClock, uuidIds } from '../../src/ids.js';
 import { buildAuth } from '../../src/signin/app.js';
 import { SigningKeys } from '../../src/signin/keys.js';
+import { testSecretBox } from '../fixtures/secrets.js';
 import { validatePlayerToken } from '../../src/signin/validate-player-token.js';
 import type { Db } from '../../src/store/db.js';
 import { openTestDb } from '../fixtures/db.js';
@@ -31,10 +32,11 @@ describe('the CLI login guide’s client, run as written', () => {
   let dir: string;
   // Real time: the client really sleeps between polls. A one-second interval keeps it quick.
   const config = testConfig({ cliPollIntervalSeconds: 1 });
+  const secrets = testSecretBox();
 
   beforeAll(async () => {
     db = await openTestDb('pglite');
-    auth = await buildAuth(config, { db, clock: systemClock, ids: uuidIds });
+    auth = await buildAuth(config, { db, clock: systemClock, ids: uuidIds, secrets });
     url = await auth.listen({ host: '127.0.0.1', port: 0 });
     dir = await mkdtemp(join(tmpdir(), 'coinop-guide-'));
   });
@@ -83,7 +85,10 @@ describe('the CLI login guide’s client, run as written', () => {
     );
     expect(lines[1]).toMatch(/^and check that it shows the code [A-Z]{4}-[A-Z]{4}$/);
     const token = /^ACCESS_TOKEN=(\S+)$/.exec(lines[2] ?? '')?.[1];
-    const keys = new SigningKeys(db, systemClock, { rotationDays: 30, tokenTtlSeconds: 86_400 });
+    const keys = new SigningKeys(db, systemClock, secrets, {
+      rotationDays: 30,
+      tokenTtlSeconds: 86_400,
+    });
     const valid = await validatePlayerToken(token, {
       keys: keys.keySource(),
       authIssuer: config.authIssuer,

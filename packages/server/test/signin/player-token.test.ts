@@ -25,6 +25,7 @@ import {
   type PlayerTokenCheck,
 } from '../../src/signin/validate-player-token.js';
 import { SigningKeys } from '../../src/signin/keys.js';
+import { signingKeyContext } from '../../src/store/sealed-secrets.js';
 import { buildAuth } from '../../src/signin/app.js';
 import { uuidIds } from '../../src/ids.js';
 
@@ -37,7 +38,8 @@ describe.each(storeVariants())('player tokens and JWKS on %s', (variant) => {
   });
   afterAll(() => s.close());
 
-  const keys = () => new SigningKeys(s.db, s.clock, { rotationDays: 30, tokenTtlSeconds: 86_400 });
+  const keys = () =>
+    new SigningKeys(s.db, s.clock, s.secrets, { rotationDays: 30, tokenTtlSeconds: 86_400 });
   const check = (now = s.clock.now()): PlayerTokenCheck => ({
     keys: keys().keySource(),
     authIssuer: s.config.authIssuer,
@@ -77,7 +79,12 @@ describe.each(storeVariants())('player tokens and JWKS on %s', (variant) => {
   it('validates a sign-in token with jose against the live JWKS on a real listener', async () => {
     const session = await walletSignIn(s.auth, newWallet());
     // A second sign-in process on the same storage, listening: it publishes the same keys.
-    const other = await buildAuth(s.config, { db: s.db, clock: s.clock, ids: uuidIds });
+    const other = await buildAuth(s.config, {
+      db: s.db,
+      clock: s.clock,
+      ids: uuidIds,
+      secrets: s.secrets,
+    });
     const url = await other.listen({ host: '127.0.0.1', port: 0 });
     try {
       expect(url).toBe(`http://127.0.0.1:${portOf(other)}`);
@@ -260,7 +267,8 @@ describe.each(storeVariants())('player tokens and JWKS on %s', (variant) => {
         const [row] = await s.db.query<{ kid: string; private_pkcs8: string }>(
           'SELECT kid, private_pkcs8 FROM signing_keys WHERE retired_at IS NULL',
         );
-        const key = await importPKCS8(row!.private_pkcs8, 'RS256');
+        const pem = s.secrets.open(row!.private_pkcs8, signingKeyContext(row!.kid));
+        const key = await importPKCS8(pem.toString('utf8'), 'RS256');
         return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: row!.kid }).sign(key);
       };
       const claims = decodeJwt(good);

@@ -19,6 +19,7 @@ import {
 } from '../store/parties.js';
 import type { Arcade } from './arcade.js';
 import { accountBalance, mintHst, publish } from './admin.js';
+import { AdvisoryLocks } from '../store/advisory-locks.js';
 
 /**
  * The demo arcade of `coinop serve --demo`: a developer, the two example games of `examples/`
@@ -43,8 +44,8 @@ export const DEMO_PLAYER_FUNDING_HST = 1000;
 const DEMO_PLAYER_ALLOWANCE_HST = 100;
 // Namespace for the demo's deterministic transfer ids: each player is funded exactly once.
 const DEMO_NAMESPACE = '5b0f6a53-3c1e-4d7e-9a4b-2f8c1d6e7a90';
-// Any fixed number: serialises demo seeding when several processes start together.
-const DEMO_SEED_LOCK_ID = 7_311_006;
+// Serialises demo seeding when several processes start together.
+const DEMO_SEED_LOCK_ID = AdvisoryLocks.demoSeed;
 
 type DemoGame = Omit<NewGame, 'developerId' | 'prodDomain' | 'developerInfo'>;
 

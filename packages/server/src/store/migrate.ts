@@ -1,9 +1,10 @@
 import { readdir, readFile } from 'node:fs/promises';
 import type { Db } from './db.js';
+import { AdvisoryLocks } from './advisory-locks.js';
 
 const MIGRATIONS_DIR = new URL('../../src/store/migrations/', import.meta.url);
-// Any fixed number: serialises migrations when several coinop processes start at once.
-const MIGRATION_LOCK_ID = 7_311_004;
+// Serialises migrations when several coinop processes start at once.
+const MIGRATION_LOCK_ID = AdvisoryLocks.migrations;
 
 /**
  * Applies the versioned SQL files in `migrations/` that this database has not seen, in name

@@ -2,6 +2,7 @@ import { CoinopError, type Clock, type Ids } from '@coinop/core';
 import { generatePublicId, generateSecret, hashSecret } from '../auth/secrets.js';
 import { PgErrorCodes, pgErrorCode, type Db, type Queryable } from './db.js';
 import { insertAccount } from './ledger.js';
+import { AdvisoryLocks } from './advisory-locks.js';
 
 /** Players, developers, their credentials, and the arcade itself: who can hold HST. */
 
@@ -37,7 +38,7 @@ export function normalizeWallet(wallet: string): string {
 export async function ensureArcade(db: Db, clock: Clock, ids: Ids): Promise<ArcadeRecord> {
   return db.transaction(async (tx) => {
     // Serialises first start across processes sharing one database.
-    await tx.query('SELECT pg_advisory_xact_lock(7311005)');
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [AdvisoryLocks.arcade]);
     const found = await tx.query<{ id: string; name: string; account_id: string }>(
       'SELECT id, name, account_id FROM arcades ORDER BY created_at LIMIT 1',
     );

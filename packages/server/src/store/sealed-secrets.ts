@@ -1,6 +1,7 @@
 import { isSealed, UnsealError, type SecretBox, type UnsealReason } from '../auth/secret-box.js';
 import type { Db } from './db.js';
 import { lockSigningKeys } from './signin-keys.js';
+import { AdvisoryLocks } from './advisory-locks.js';
 
 /**
  * The secrets at rest (tables `server_secrets` and `signing_keys`) are sealed under the
@@ -8,8 +9,8 @@ import { lockSigningKeys } from './signin-keys.js';
  * context, so a ciphertext moved onto another row does not open.
  */
 
-// Any fixed number: one process at a time checks and seals the stored secrets.
-const SEAL_LOCK_ID = 7_311_008;
+// One process at a time checks and seals the stored secrets.
+const SEAL_LOCK_ID = AdvisoryLocks.sealedSecrets;
 
 /** What binds a server secret's sealed value to its row. */
 export function serverSecretContext(name: string): string {

@@ -1,4 +1,5 @@
 import type { Queryable } from './db.js';
+import { AdvisoryLocks } from './advisory-locks.js';
 
 /** Storage of the RS256 keys that sign player tokens (table `signing_keys`). */
 
@@ -30,8 +31,8 @@ interface SigningKeyRow {
 
 const COLUMNS =
   'kid, public_jwk, private_pkcs8, max_ttl_seconds, created_at, activated_at, retired_at';
-// Any fixed number: serialises key creation and rotation across processes.
-const SIGNING_KEYS_LOCK_ID = 7_311_006;
+// Serialises key creation and rotation across processes.
+const SIGNING_KEYS_LOCK_ID = AdvisoryLocks.signingKeys;
 
 const toRecord = (r: SigningKeyRow): SigningKeyRecord => ({
   kid: r.kid,

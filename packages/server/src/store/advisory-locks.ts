@@ -1,0 +1,16 @@
+/**
+ * Every Postgres advisory lock id coinop takes, in one place so that no two uses share one by
+ * accident (two did: the demo seed waited on signing-key creation). Any fixed numbers will do.
+ */
+export const AdvisoryLocks = {
+  /** Serialises migrations when several processes start at once. */
+  migrations: 7_311_004,
+  /** The installation's one arcade record is created once. */
+  arcade: 7_311_005,
+  /** Signing-key creation and rotation. */
+  signingKeys: 7_311_006,
+  /** The demo seed of `serve --demo`. */
+  demoSeed: 7_311_007,
+  /** Sealing plain-text secrets of an older database at start. */
+  sealedSecrets: 7_311_008,
+} as const;

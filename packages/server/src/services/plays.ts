@@ -140,23 +140,36 @@ export class PlayService {
    * (a pending transfer) into the play's escrow. With an idempotency key, a retry returns the
    * play the first call opened instead of charging again. The tier is priced from this
    * process's game cache; the statement that opens the play checks it is still so priced, and
-   * if another API process changed it, the tier is read again and the play opened afresh.
+   * if another API process changed it, the tier is read again and the play opened afresh. The
+   * game must be allowed to charge the player (docs/concepts/consent.md); the same statement
+   * checks and spends the allowance.
    */
   async open(input: OpenPlayInput): Promise<StoredPlay> {
     // A signed play is not priced afresh: the player approved one cost.
-    const attempts = input.approval === undefined ? OPEN_ATTEMPTS : 1;
-    for (let attempt = 1; attempt <= attempts; attempt++) {
+    const tierAttempts = input.approval === undefined ? OPEN_ATTEMPTS : 1;
+    let tierChanges = 0;
+    let consentRaces = 0;
+    for (;;) {
       const opened = await this.#openOnce(input);
-      // Another process spent or revoked the allowance as this play spent it: decide again.
-      if (opened === CONSENT_RACED) continue;
+      if (opened === CONSENT_RACED) {
+        // Another process's play spent the allowance, or the player revoked it, as this one
+        // spent it: each race follows a committed change, so deciding again settles it.
+        if (++consentRaces < CONSENT_ATTEMPTS) continue;
+        throw new CoinopError(
+          'service_unavailable',
+          `plays of player ${input.playerId} kept racing for one allowance; nothing was charged, retry`,
+        );
+      }
       if (opened !== TIER_CHANGED) return opened;
       this.#games.invalidate(input.gameId);
+      if (++tierChanges >= tierAttempts) {
+        throw new CoinopError(
+          'leaderboard_changed',
+          `leaderboardId ${input.leaderboardId} changed while the play was being opened; nothing was charged`,
+          { details: { field: 'leaderboardId', leaderboardId: input.leaderboardId } },
+        );
+      }
     }
-    throw new CoinopError(
-      'leaderboard_changed',
-      `leaderboardId ${input.leaderboardId} changed while the play was being opened; nothing was charged`,
-      { details: { field: 'leaderboardId', leaderboardId: input.leaderboardId } },
-    );
   }
 
   async #openOnce(
@@ -254,18 +267,12 @@ export class PlayService {
     }
     if (!opened.tierCurrent) return TIER_CHANGED;
     if (opened.refusal !== null) {
-      const { refusal } = opened;
-      throw chargeRefusal(
-        refusal.reason === 'allowance'
-          ? { ok: false, ...refusal }
-          : { ok: false, reason: refusal.reason },
-        {
-          gameId: game.id,
-          playerId: input.playerId,
-          costUnits: board.costUnits,
-          grantUrl: this.#policy.grantUrl(game.id),
-        },
-      );
+      throw chargeRefusal(opened.refusal, {
+        gameId: game.id,
+        playerId: input.playerId,
+        costUnits: board.costUnits,
+        grantUrl: this.#policy.grantUrl(game.id),
+      });
     }
     if (opened.leaderPlayerIds === null) {
       // Nothing was written: the conditional debit found less than the cost to spend.
@@ -698,14 +705,6 @@ export class PlayService {
    * Settles up to `limit` open plays whose time ran out: their locked HST is posted and paid out
    * as for a score, and they become `expired`. Returns how many it settled.
    */
-  /** The consent policy a play statement applies now. */
-  #consent(): ConsentPolicy {
-    return {
-      defaultAllowanceUnits: this.#policy.defaultAllowanceUnits,
-      day: allowanceDay(this.#clock.now()),
-    };
-  }
-
   async settleExpired(limit = 500): Promise<number> {
     return this.#db.transaction(async (tx) => {
       const now = this.#clock.now();
@@ -719,6 +718,14 @@ export class PlayService {
       }
       return plays.length;
     });
+  }
+
+  /** The consent policy a play statement applies now. */
+  #consent(): ConsentPolicy {
+    return {
+      defaultAllowanceUnits: this.#policy.defaultAllowanceUnits,
+      day: allowanceDay(this.#clock.now()),
+    };
   }
 
   /** Posts each play's locked cost and pays it out, in one linked batch. */
@@ -750,6 +757,8 @@ export class PlayService {
 
 /** A play's allowance spend raced another process's (or a revocation): decide it again. */
 const CONSENT_RACED = Symbol('consent raced');
+/** Each consent race follows a committed spend or revocation; a few always settle it. */
+const CONSENT_ATTEMPTS = 5;
 
 /** How many times a play is priced afresh when another process keeps changing its tier. */
 const OPEN_ATTEMPTS = 3;

@@ -2,6 +2,7 @@ import {
   bucketPath,
   rangesAtOrAbove,
   type AccountDelta,
+  type ChargeVerdict,
   type RankedEntry,
   type TransferRequest,
 } from '@coinop/core';
@@ -33,9 +34,7 @@ export interface OpenPlayRow {
 }
 
 /** A consent refusal as the statement found it; `chargeVerdict` in the core states the rule. */
-export type ConsentRefusal =
-  | { readonly reason: 'suspended' | 'not_tester' }
-  | { readonly reason: 'allowance'; readonly limitUnits: bigint; readonly spentTodayUnits: bigint };
+export type ConsentRefusal = Exclude<ChargeVerdict, { ok: true }>;
 
 /** The consent policy a play statement applies: the operator's default and the day it counts. */
 export interface ConsentPolicy {
@@ -94,9 +93,10 @@ function toRefusal(r: {
       return null;
     case 'suspended':
     case 'not_tester':
-      return { reason: r.refusal };
+      return { ok: false, reason: r.refusal };
     case 'allowance':
       return {
+        ok: false,
         reason: 'allowance',
         limitUnits: BigInt(r.limit_units ?? 0),
         spentTodayUnits: BigInt(r.spent_today ?? 0),

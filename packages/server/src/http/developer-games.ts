@@ -15,8 +15,8 @@ import { LeaderboardSchema, Uuid } from './schemas.js';
 import { leaderboardToWire } from './wire.js';
 
 const TAGS = ['developer'];
-/** Room for the largest cover upload plus the other fields. */
-const GAME_BODY_LIMIT = COVER_UPLOAD_MAX_CHARS + 64 * 1024;
+/** Room for the largest cover upload plus the other fields: the largest body any route takes. */
+export const GAME_BODY_LIMIT = COVER_UPLOAD_MAX_CHARS + 64 * 1024;
 
 const bearer =
   'Authorization: Bearer <player access token> of the developer’s wallet (401 ' +

@@ -32,7 +32,7 @@ export function sendProblem(reply: FastifyReply, body: Problem): FastifyReply {
  * as 400 naming the field path, Fastify's own client errors by kind. Anything else is a bug: a
  * generic 500, logged in full with the request id; internals never reach the client.
  */
-export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
+export function renderErrorsAsProblems(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof CoinopError) {
       return sendProblem(reply, problem(error.code, error.message, error.details));
@@ -55,7 +55,11 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
       problem('internal_error', `an internal error occurred (request ${request.id})`),
     );
   });
+}
 
+/** The API and sign-in listeners' errors as problems, and unknown routes as `route_not_found`. */
+export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
+  renderErrorsAsProblems(app);
   app.setNotFoundHandler((request, reply) =>
     sendProblem(reply, problem('route_not_found', `no route ${request.method} ${request.url}`)),
   );

@@ -1,13 +1,18 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifySchema } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
+import { problem, sendProblem } from './error-handler.js';
+import { refuseUnstorableText } from './text-rule.js';
 
-/** The Fastify options every coinop listener shares: limits, logging, strict validation. */
+/**
+ * The Fastify options every coinop listener shares: limits, logging, strict validation, and the
+ * one rule on text (`refuseUnstorableText`).
+ */
 export function createFastify(
   config: Config,
   https: { readonly cert: string | Buffer; readonly key: string | Buffer } | undefined,
 ): FastifyInstance {
-  return Fastify({
+  const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     bodyLimit: config.bodyLimitBytes,
     // Routes are matched exactly as the spec writes them; a trailing slash is the same route.
@@ -17,6 +22,37 @@ export function createFastify(
     // The web listener forwards /api and /auth from loopback with X-Forwarded-For: believe it
     // from there (and from a reverse proxy on the same host), never from anyone else.
     trustProxy: 'loopback',
+    // A path whose percent-encoding is not UTF-8 (a lone surrogate's bytes, say) never routes.
+    frameworkErrors: (error, _request, reply) =>
+      sendProblem(
+        reply,
+        problem('validation_failed', `the request path is not valid: ${error.message}`, {
+          in: 'path',
+        }),
+      ),
     ...(https ? { https } : {}),
   }).withTypeProvider<TypeBoxTypeProvider>();
+  refuseUnstorableText(app);
+  const routes: ListedRoute[] = [];
+  listed.set(app, routes);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      routes.push({ method, url: route.url, schema: route.schema ?? {} });
+    }
+  });
+  return app;
+}
+
+/** A route as registered: its method, its URL pattern (`/cli/:requestorId`) and its schema. */
+export interface ListedRoute {
+  readonly method: string;
+  readonly url: string;
+  readonly schema: FastifySchema;
+}
+
+const listed = new WeakMap<FastifyInstance, ListedRoute[]>();
+
+/** Every route of a listener made by `createFastify`, for checks that walk them all. */
+export function routesOf(app: FastifyInstance): readonly ListedRoute[] {
+  return listed.get(app) ?? [];
 }

@@ -1,10 +1,13 @@
 import { stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import proxy from '@fastify/http-proxy';
 import fastifyStatic from '@fastify/static';
 import type { Config } from '../config.js';
 import { createFastify } from '../http/fastify.js';
+import { problem, renderErrorsAsProblems, sendProblem } from '../http/error-handler.js';
+import { GAME_BODY_LIMIT } from '../http/developer-games.js';
 
 /** The built web app (`npm run build`), the same from src/ and from dist/. */
 export const WEB_DIST_DIR = fileURLToPath(new URL('../../../../apps/web/dist/', import.meta.url));
@@ -31,9 +34,9 @@ export const WEB_CSP = [
 
 /** Where the web listener forwards: the in-process API and sign-in listeners' URLs. */
 export interface WebDeps {
-  /** Base URL of the API listener; `/api/*` answers 502 without it. */
+  /** Base URL of the API listener; `/api/*` answers 502 `upstream_unavailable` without it. */
   readonly apiUrl: string | null;
-  /** Base URL of the sign-in listener; `/auth/*` answers 502 without it. */
+  /** Base URL of the sign-in listener; `/auth/*` answers 502 `upstream_unavailable` without it. */
   readonly authUrl: string | null;
   /** The built app's directory; WEB_DIST_DIR unless a test says otherwise. */
   readonly distDir?: string;
@@ -47,15 +50,20 @@ export interface WebDeps {
  */
 export async function buildWeb(config: Config, deps: WebDeps): Promise<FastifyInstance> {
   const app = createFastify(config, deps.https);
+  renderErrorsAsProblems(app);
   const distDir = deps.distDir ?? WEB_DIST_DIR;
 
-  for (const [prefix, upstream] of [
-    ['/api', deps.apiUrl],
-    ['/auth', deps.authUrl],
+  for (const [prefix, upstream, bodyLimit] of [
+    ['/api', deps.apiUrl, Math.max(GAME_BODY_LIMIT, config.bodyLimitBytes)],
+    ['/auth', deps.authUrl, config.bodyLimitBytes],
   ] as const) {
+    const listener = prefix.slice(1);
     if (upstream === null) {
       app.all(`${prefix}/*`, async (_request, reply) =>
-        reply.code(502).type('text/plain').send(`${prefix} runs in another process\n`),
+        sendProblem(
+          reply,
+          unavailable(listener, `the ${listener} listener does not run in this process`),
+        ),
       );
       continue;
     }
@@ -63,19 +71,40 @@ export async function buildWeb(config: Config, deps: WebDeps): Promise<FastifyIn
     const loopbackTls = upstream.startsWith('https:')
       ? { undici: { connect: { rejectUnauthorized: false } } }
       : {};
-    await app.register(proxy, {
-      upstream,
-      prefix,
-      ...loopbackTls,
-      replyOptions: {
-        // The listeners behind trust loopback proxies: rate limits then count each browser apart.
-        rewriteRequestHeaders: (request, headers) => ({
-          ...headers,
-          'x-forwarded-for': request.ip,
-          'x-forwarded-proto': request.protocol,
-          'x-forwarded-host': request.host,
-        }),
-      },
+    await app.register(async (scope) => {
+      // Bodies are read whole before they are forwarded, so one over the limit is refused here
+      // with a problem (413), and the listener behind never answers part-way through one.
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_request, body, done) =>
+        done(null, Readable.from([body])),
+      );
+      await scope.register(proxy, {
+        upstream,
+        prefix,
+        proxyPayloads: false,
+        ...loopbackTls,
+        replyOptions: {
+          // The listeners behind trust loopback proxies: rate limits then count each browser apart.
+          rewriteRequestHeaders: (request, headers) => {
+            // Node has already told the client to continue; the body is read.
+            const { expect: _continue, ...forwarded } = headers;
+            return {
+              ...forwarded,
+              'x-forwarded-for': request.ip,
+              'x-forwarded-proto': request.protocol,
+              'x-forwarded-host': request.host,
+            };
+          },
+          onError: (reply, { error }) => {
+            reply.log.warn({ err: error }, `forwarding to the ${listener} listener failed`);
+            const body = unavailable(
+              listener,
+              `the ${listener} listener did not answer; retry shortly`,
+            );
+            reply.code(body.status).type('application/problem+json').send(body);
+          },
+        },
+      });
     });
   }
 
@@ -117,6 +146,10 @@ export async function buildWeb(config: Config, deps: WebDeps): Promise<FastifyIn
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });
   return app;
+}
+
+function unavailable(listener: string, message: string) {
+  return problem('upstream_unavailable', message, { listener });
 }
 
 async function isFile(path: string): Promise<boolean> {

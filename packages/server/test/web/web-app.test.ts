@@ -94,7 +94,10 @@ describe('the web listener', () => {
       expect(page.body).toContain('The web app is not built: run <code>npm run build</code>');
       const proxied = await bare.inject({ method: 'GET', url: '/api/catalog/games' });
       expect(proxied.statusCode).toBe(502);
-      expect(proxied.body).toBe('/api runs in another process\n');
+      expect(proxied.json()).toMatchObject({
+        code: 'upstream_unavailable',
+        message: 'the api listener does not run in this process',
+      });
     } finally {
       await bare.close();
     }

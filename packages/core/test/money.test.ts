@@ -11,7 +11,8 @@ describe('parseHst', () => {
     [0.1, 10_000_000n],
     [0.3, 30_000_000n],
     ['123456789.12345678', 12_345_678_912_345_678n],
-    [' 2 ', 200_000_000n],
+    [3e-7, 30n],
+    ['92233720368.54775807', 2n ** 63n - 1n],
   ])('%j HST is %s units', (input, units) => {
     expect(parseHst(input, 'amount')).toBe(units);
   });
@@ -21,11 +22,26 @@ describe('parseHst', () => {
     ['-0.5', 'amount must not be negative, got -0.5'],
     [Number.NaN, 'amount must be a finite number, got NaN'],
     [Number.POSITIVE_INFINITY, 'amount must be a finite number, got Infinity'],
-    ['1.000000001', 'amount must be an amount of HST with at most 8 decimals, got 1.000000001'],
-    ['1e3', 'amount must be an amount of HST with at most 8 decimals, got 1e3'],
-    ['01', 'amount must be an amount of HST with at most 8 decimals, got 01'],
-    ['', 'amount must be an amount of HST with at most 8 decimals, got '],
-    ['abc', 'amount must be an amount of HST with at most 8 decimals, got abc'],
+    ['1.000000001', 'amount must have at most 8 decimals, got 1.000000001'],
+    [
+      '1.0000000000000000000001',
+      'amount must have at most 8 decimals, got 1.0000000000000000000001',
+    ],
+    [1e-9, 'amount must have at most 8 decimals, got 0.000000001'],
+    [1e-11, 'amount must have at most 8 decimals, got 0.00000000001'],
+    ['1e3', 'amount must be written out without an exponent, got 1e3'],
+    ['2.5E-3', 'amount must be written out without an exponent, got 2.5E-3'],
+    [' 2 ', 'amount must not have spaces around it, got " 2 "'],
+    ['12\n', 'amount must not have spaces around it, got "12\\n"'],
+    [1e23, 'amount must be at most 92233720368.54775807 HST, got 1e+23'],
+    [
+      '92233720368.54775808',
+      'amount must be at most 92233720368.54775807 HST, got 92233720368.54775808',
+    ],
+    ['01', 'amount must be an amount of HST such as 12 or 0.5, got 01'],
+    ['', 'amount must be an amount of HST such as 12 or 0.5, got '],
+    ['abc', 'amount must be an amount of HST such as 12 or 0.5, got abc'],
+    ['1.', 'amount must be an amount of HST such as 12 or 0.5, got 1.'],
     [true, 'amount must be a number of HST, got boolean'],
     [null, 'amount must be a number of HST, got object'],
   ])('rejects %j', (input, message) => {

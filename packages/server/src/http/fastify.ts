@@ -2,11 +2,12 @@ import Fastify, { type FastifyInstance, type FastifySchema } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
 import { problem, sendProblem } from './error-handler.js';
+import { refuseRoundedNumbers } from './json-numbers.js';
 import { refuseUnstorableText } from './text-rule.js';
 
 /**
  * The Fastify options every coinop listener shares: limits, logging, strict validation, and the
- * one rule on text (`refuseUnstorableText`).
+ * rules on text and numbers (`refuseUnstorableText`, `refuseRoundedNumbers`).
  */
 export function createFastify(
   config: Config,
@@ -33,6 +34,7 @@ export function createFastify(
     ...(https ? { https } : {}),
   }).withTypeProvider<TypeBoxTypeProvider>();
   refuseUnstorableText(app);
+  refuseRoundedNumbers(app);
   const routes: ListedRoute[] = [];
   listed.set(app, routes);
   app.addHook('onRoute', (route) => {

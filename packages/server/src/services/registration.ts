@@ -256,6 +256,10 @@ function invalidField(field: string, why: string): CoinopError {
 
 /** An absolute http(s) URL without credentials, returned as given (spec 2.9: coverUrl). */
 function httpUrl(value: string, field: string): string {
+  // The URL parser drops surrounding whitespace; the stored value must be exactly what works.
+  if (value !== value.trim()) {
+    throw invalidField(field, `must not have spaces around it, got ${quote(value)}`);
+  }
   let parsed: URL;
   try {
     parsed = new URL(value);

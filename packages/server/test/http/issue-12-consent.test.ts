@@ -292,7 +292,7 @@ describe.each(storeVariants())('consent to charges on %s', (variant) => {
   it('refuses bad allowances with a 400 naming the field, and unknown games with 404', async () => {
     const dave = await player();
     const game = await gameWithTiers(api, { costs: [1] });
-    for (const bad of [-1, '1e3', 1.123456789, 'lots', 2_000_000_000]) {
+    for (const bad of [-1, ' 5', '1e3', 1.123456789, 'lots', 2_000_000_000]) {
       const res = await allow(dave, game.gameId, bad);
       expect(res.statusCode, String(bad)).toBe(400);
       expect(res.json()).toMatchObject({

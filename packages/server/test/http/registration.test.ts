@@ -272,6 +272,17 @@ describe.each(storeVariants())('game registration and update on %s', (variant) =
         { coverUrl: 'ftp://example.com/c.png' },
         'coverUrl must be an http or https URL, got ftp: URL',
       ],
+      // Issue 12: a url of " http://x/" was stored with its space.
+      [
+        'url with a space before it',
+        { url: ' http://game.example/' },
+        'url must not have spaces around it, got " http://game.example/"',
+      ],
+      [
+        'coverUrl with a newline after it',
+        { coverUrl: 'https://example.com/c.png\n' },
+        'coverUrl must not have spaces around it, got "https://example.com/c.png\\n"',
+      ],
       ['blank name', { name: ' ' }, 'name must not be blank'],
       ['unknown field', { extra: 1 }, 'extra must NOT have additional properties'],
       [

@@ -42,7 +42,8 @@ export function parseHst(value: unknown, field: string): Units {
   if (fraction.length > HST_DECIMALS) {
     throw invalid(field, `must have at most ${HST_DECIMALS} decimals, got ${text}`);
   }
-  const units = BigInt(match[1] ?? '0') * UNITS_PER_HST + BigInt(fraction.padEnd(HST_DECIMALS, '0'));
+  const units =
+    BigInt(match[1] ?? '0') * UNITS_PER_HST + BigInt(fraction.padEnd(HST_DECIMALS, '0'));
   if (units > MAX_UNITS) throw tooLarge(field, text);
   return units;
 }

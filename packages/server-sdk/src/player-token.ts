@@ -18,6 +18,9 @@ import {
 import type { Clock } from './options.js';
 import type { PlayerIdentity } from './types.js';
 
+/** The audience of the player tokens coinop issues for games (its web sessions have another). */
+const GAME_AUDIENCE = 'coinop:game';
+
 /** Player tokens are RS256 JWTs (spec 5.3); any other algorithm is refused before key lookup. */
 const PLAYER_TOKEN_ALG = 'RS256';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -73,6 +76,18 @@ export class PlayerTokenVerifier {
       }));
     } catch (error) {
       throw refusal(error, token, issuer);
+    }
+    // coinop gives game servers tokens for games; the arcade web app's own session tokens (a
+    // distinct audience) are refused. A token without an audience is from an older arcade.
+    const audience = payload.aud;
+    if (
+      audience !== undefined &&
+      !(Array.isArray(audience) ? audience : [audience]).includes(GAME_AUDIENCE)
+    ) {
+      throw new PlayerTokenClaimsError(
+        `player token is for ${String(audience)}, not for games (${GAME_AUDIENCE}): have the ` +
+          'player sign in through the CLI login',
+      );
     }
     const claim = (name: keyof PlayerIdentity) => {
       const value = payload[`https://${claimsNamespace}/${name}`];

@@ -14,7 +14,7 @@ import {
 } from '../../server/test/fixtures/arcade.js';
 import { storeVariants } from '../../server/test/fixtures/db.js';
 import { expectLedgerBalanced } from '../../server/test/fixtures/invariants.js';
-import { newWallet, walletSignIn } from '../../server/test/fixtures/signin.js';
+import { gameSignIn, newWallet } from '../../server/test/fixtures/signin.js';
 import { count, freePort, fund, sdkOptions, startCoinop, type Coinop } from './fixtures/coinop.js';
 
 const UNITS = 100_000_000n;
@@ -53,7 +53,7 @@ describe.each(storeVariants())('Arcade against a running coinop on %s', (variant
   });
 
   it('plays and scores for a signed-in player, charging the tier once', async () => {
-    const session = await walletSignIn(coinop.auth, newWallet());
+    const session = await gameSignIn(coinop.auth, newWallet());
     const player = await arcade.validatePlayerToken(session.access_token);
     const details = await arcade.playerDetails(player.playerId);
     expect(player).toEqual({

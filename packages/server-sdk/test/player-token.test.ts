@@ -15,7 +15,7 @@ import {
 import { TEST_ADMIN_TOKEN } from '../../server/test/fixtures/app.js';
 import { fundedPlayer, gameWithTiers } from '../../server/test/fixtures/arcade.js';
 import { storeVariants } from '../../server/test/fixtures/db.js';
-import { newWallet, walletSignIn } from '../../server/test/fixtures/signin.js';
+import { gameSignIn, newWallet, walletSignIn } from '../../server/test/fixtures/signin.js';
 import {
   count,
   freePort,
@@ -55,23 +55,34 @@ describe.each(storeVariants())('validatePlayerToken against a running coinop on 
     return error;
   };
 
-  it('returns the player of a token from wallet sign-in, fetching the keys once', async () => {
+  it('returns the player of a token from the CLI login, fetching the keys once', async () => {
     const fresh = await Arcade.build(options);
     const wallet = newWallet();
-    const session = await walletSignIn(coinop.auth, wallet);
+    const session = await gameSignIn(coinop.auth, wallet);
     const before = count(coinop.authLog, 'GET', JWKS_PATH);
     const player = await fresh.validatePlayerToken(session.access_token);
     const { name } = await fresh.playerDetails(session.playerId);
     expect(player).toEqual({ playerId: session.playerId, displayName: name, picture: null });
     expect(decodeJwt(session.access_token).iss).toBe(issuer);
 
-    const again = await walletSignIn(coinop.auth, wallet);
+    const again = await gameSignIn(coinop.auth, wallet);
     expect((await fresh.validatePlayerToken(again.access_token)).playerId).toBe(session.playerId);
     expect(count(coinop.authLog, 'GET', JWKS_PATH)).toBe(before + 1);
   });
 
-  it('accepts the issuer given as host:port or as the full iss', async () => {
+  // Issue 12: tokens do one job. The web app's own session is not a token for games.
+  it("refuses the arcade web app's session token, which is not for games", async () => {
     const session = await walletSignIn(coinop.auth, newWallet());
+    const error = await refusal(session.access_token);
+    expect(error).toBeInstanceOf(PlayerTokenClaimsError);
+    expect(error.message).toBe(
+      'player token is for coinop:web, not for games (coinop:game): have the player sign in ' +
+        'through the CLI login',
+    );
+  });
+
+  it('accepts the issuer given as host:port or as the full iss', async () => {
+    const session = await gameSignIn(coinop.auth, newWallet());
     for (const given of [coinop.config.authIssuer, issuer]) {
       const explicit = await Arcade.build({ ...options, issuer: given });
       expect((await explicit.validatePlayerToken(session.access_token)).playerId).toBe(
@@ -118,7 +129,7 @@ describe.each(storeVariants())('validatePlayerToken against a running coinop on 
   });
 
   it('refuses a token of another issuer', async () => {
-    const session = await walletSignIn(coinop.auth, newWallet());
+    const session = await gameSignIn(coinop.auth, newWallet());
     const elsewhere = await Arcade.build({ ...options, issuer: 'auth.other.example' });
     const error = await refusal(session.access_token, elsewhere);
     expect(error).toBeInstanceOf(PlayerTokenIssuerError);
@@ -129,7 +140,7 @@ describe.each(storeVariants())('validatePlayerToken against a running coinop on 
   });
 
   it('refuses a bad signature, an unpublished key and another algorithm', async () => {
-    const session = await walletSignIn(coinop.auth, newWallet());
+    const session = await gameSignIn(coinop.auth, newWallet());
     const [header, payload, signature] = session.access_token.split('.');
     const flipped = signature!.startsWith('A')
       ? `B${signature!.slice(1)}`
@@ -165,7 +176,7 @@ describe.each(storeVariants())('validatePlayerToken against a running coinop on 
   });
 
   it('refuses a token without the player claim of the namespace', async () => {
-    const session = await walletSignIn(coinop.auth, newWallet());
+    const session = await gameSignIn(coinop.auth, newWallet());
     const otherNamespace = await Arcade.build({ ...options, claimsNamespace: 'other.example' });
     const error = await refusal(session.access_token, otherNamespace);
     expect(error).toBeInstanceOf(PlayerTokenClaimsError);
@@ -179,7 +190,7 @@ describe.each(storeVariants())('validatePlayerToken against a running coinop on 
 
   it('validates a token of a rotated-in key at once, from the keys it already fetched', async () => {
     const fresh = await Arcade.build(options);
-    const before = await walletSignIn(coinop.auth, newWallet());
+    const before = await gameSignIn(coinop.auth, newWallet());
     await fresh.validatePlayerToken(before.access_token);
     const fetches = count(coinop.authLog, 'GET', JWKS_PATH);
     const rotated = await coinop.app.inject({
@@ -188,7 +199,7 @@ describe.each(storeVariants())('validatePlayerToken against a running coinop on 
       headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
     });
     expect(rotated.statusCode).toBe(200);
-    const after = await walletSignIn(coinop.auth, newWallet());
+    const after = await gameSignIn(coinop.auth, newWallet());
     expect(decodeProtectedHeader(after.access_token).kid).toBe(rotated.json().kid);
 
     // The new key was published as the next key before it signed, so no refetch (and no jose
@@ -199,7 +210,7 @@ describe.each(storeVariants())('validatePlayerToken against a running coinop on 
   });
 
   it('throws ArcadeNetworkError when the sign-in service cannot be reached', async () => {
-    const session = await walletSignIn(coinop.auth, newWallet());
+    const session = await gameSignIn(coinop.auth, newWallet());
     const authUrl = `http://127.0.0.1:${await freePort()}`;
     const offline = await Arcade.build({ ...options, authUrl, issuer: coinop.config.authIssuer });
     const error = await refusal(session.access_token, offline);

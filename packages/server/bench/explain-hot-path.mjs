@@ -55,6 +55,7 @@ const db = {
     return db;
   },
   transaction: (work) => raw.transaction((tx) => work(wrap(tx))),
+  listen: (channel, onNotify) => raw.listen(channel, onNotify),
   close: () => raw.close(),
 };
 const app = await buildApi(testConfig({ logLevel: 'silent' }), {

@@ -219,6 +219,7 @@ function counting(inner) {
         counters.transactions += 1;
         return work({ query: countedQuery(tx) });
       }),
+    listen: (channel, onNotify) => inner.listen(channel, onNotify),
     close: () => inner.close(),
   };
 }

@@ -44,6 +44,7 @@ export async function buildApi(config: Config, deps: ApiDeps): Promise<FastifyIn
   app.decorate('config', config);
   const arcade = new Arcade(config, deps);
   await arcade.bootstrap();
+  app.addHook('onClose', () => arcade.stop());
   app.decorate('arcade', arcade);
   for (const schema of sharedSchemas) app.addSchema(schema);
   await app.register(errorHandlerPlugin);

@@ -35,6 +35,10 @@ export interface Config {
   readonly playerTokenTtlSeconds: number;
   /** Longest lifetime of a player token minted by `coinop admin player token`. */
   readonly playerTokenTtlMaxSeconds: number;
+  /** Lifetime of a web session token (the web app's credential); the app renews it. */
+  readonly webSessionTtlSeconds: number;
+  /** How long after the wallet's signature a web session can be renewed without signing again. */
+  readonly webSessionMaxAgeSeconds: number;
   /** A signing key older than this is retired when next used; it stays published meanwhile. */
   readonly keyRotationDays: number;
   /** Browser origins allowed to call the sign-in service and the developer endpoints (CORS). */
@@ -47,6 +51,12 @@ export interface Config {
   readonly cliPollIntervalSeconds: number;
   /** Requests per minute one client address may make to each rate-limited sign-in route. */
   readonly signinRateLimitPerMinute: number;
+  /**
+   * Whose `X-Forwarded-For` the listeners believe (`--trust-proxy`): false for nobody, `loopback`
+   * or a list of addresses and CIDRs, or the number of proxy hops in front. The web listener's
+   * own forwarding is recognised without it.
+   */
+  readonly trustProxy: false | string | number;
   /** Postgres URL; when null the embedded database lives in `dataDir`. */
   readonly databaseUrl: string | null;
   readonly dataDir: string;
@@ -100,6 +110,8 @@ export const DEFAULTS = {
   services: SERVICES, // One process serves everything until an operator splits the listeners.
   playerTokenTtlSeconds: 86_400, // A day: longer than a session; a game signs in again after.
   playerTokenTtlMaxSeconds: 30 * 86_400, // Minted test tokens live a month at most.
+  webSessionTtlSeconds: 900, // Fifteen minutes: a leaked session token is soon useless.
+  webSessionMaxAgeSeconds: 7 * 86_400, // A week of renewals, then the wallet signs in again.
   keyRotationDays: 30, // Monthly keeps a leaked key's reach short without churning verifiers.
   chainRpcTimeoutMs: 10_000, // An EIP-1271 check is one eth_call.
   siweChallengeTtlSeconds: 300, // Five minutes to read and sign the message in a wallet.
@@ -158,6 +170,7 @@ export const FLAG_ENV = {
   playerTokenTtlSeconds: ['--player-token-ttl', 'COINOP_PLAYER_TOKEN_TTL'],
   keyRotationDays: ['--key-rotation-days', 'COINOP_KEY_ROTATION_DAYS'],
   webOrigins: ['--web-origin', 'COINOP_WEB_ORIGINS'],
+  trustProxy: ['--trust-proxy', 'COINOP_TRUST_PROXY'],
   chainRpcUrl: ['--chain-rpc-url', 'COINOP_CHAIN_RPC_URL'],
   secretsKeyFile: ['--secrets-key-file', 'COINOP_SECRETS_KEY_FILE'],
 } as const;
@@ -241,6 +254,8 @@ export function loadConfig(
       DEFAULTS.playerTokenTtlMaxSeconds,
     ),
     playerTokenTtlMaxSeconds: DEFAULTS.playerTokenTtlMaxSeconds,
+    webSessionTtlSeconds: DEFAULTS.webSessionTtlSeconds,
+    webSessionMaxAgeSeconds: DEFAULTS.webSessionMaxAgeSeconds,
     keyRotationDays: int('keyRotationDays', DEFAULTS.keyRotationDays, 1, 3650),
     webOrigins: parseWebOrigins(text('webOrigins')),
     chainRpcUrl: parseChainRpcUrl(text('chainRpcUrl')),
@@ -249,6 +264,7 @@ export function loadConfig(
     cliLoginTtlSeconds: DEFAULTS.cliLoginTtlSeconds,
     cliPollIntervalSeconds: DEFAULTS.cliPollIntervalSeconds,
     signinRateLimitPerMinute: DEFAULTS.signinRateLimitPerMinute,
+    trustProxy: parseTrustProxy(text('trustProxy')),
     databaseUrl: text('databaseUrl'),
     dataDir: resolve(text('dataDir') ?? DEFAULTS.dataDir),
     databasePoolSize: int('databasePoolSize', DEFAULTS.databasePoolSize, 1, 1000),
@@ -400,6 +416,35 @@ function parseWebOrigins(value: string | null): readonly string[] {
     }
   }
   return [...new Set(origins)];
+}
+
+const IPV4_OR_CIDR = /^(\d{1,3}\.){3}\d{1,3}(\/\d{1,2})?$/;
+const IPV6_OR_CIDR = /^[0-9a-f:]+(\/\d{1,3})?$/i;
+
+/**
+ * `none` (the default: nobody's X-Forwarded-For is believed), `loopback`, a comma list of
+ * addresses and CIDRs (`10.0.0.0/8,192.0.2.7`), or a hop count.
+ */
+function parseTrustProxy(value: string | null): false | string | number {
+  if (value === null || value === 'none') return false;
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops < 1 || hops > 10) {
+      throw new ConfigError(`${describe('trustProxy')} takes 1 to 10 hops, got ${value}`);
+    }
+    return hops;
+  }
+  const parts = value.split(',').map((p) => p.trim());
+  for (const part of parts) {
+    const named = ['loopback', 'linklocal', 'uniquelocal'].includes(part);
+    if (!named && !IPV4_OR_CIDR.test(part) && !(part.includes(':') && IPV6_OR_CIDR.test(part))) {
+      throw new ConfigError(
+        `${describe('trustProxy')} takes none, loopback, addresses and CIDRs (10.0.0.0/8), or ` +
+          `a hop count; got ${part}`,
+      );
+    }
+  }
+  return parts.join(',');
 }
 
 /** `unlimited`, or HST a day (`0` = explicit consent required). */

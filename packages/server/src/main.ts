@@ -20,6 +20,7 @@ import {
 } from './auth/secrets-key.js';
 import { seedDemo } from './services/demo-seed.js';
 import { buildWeb } from './web/app.js';
+import { newWebForwarding } from './http/client-address.js';
 
 /** The embedded database's directory inside the data directory. */
 export const PGLITE_DIR = 'pglite';
@@ -109,6 +110,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
       });
       listeners.push({ name: 'api', app: api, port: config.apiPort });
     }
+    // The web listener forwards only to listeners in this process, so a secret of its own tells
+    // them which requests it forwarded.
+    const webForwarding = newWebForwarding();
     let auth: FastifyInstance | null = null;
     if (config.services.includes('auth') && secrets) {
       auth = await buildAuth(config, {
@@ -117,6 +121,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
         ids: uuidIds,
         secrets: secrets.box,
         https,
+        webForwarding: config.services.includes('web') ? webForwarding : null,
       });
       listeners.push({ name: 'auth', app: auth, port: config.authPort });
     }
@@ -152,6 +157,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
         apiUrl: urls['api'] ?? null,
         authUrl: urls['auth'] ?? null,
         https,
+        forwarding: webForwarding,
       });
       const listener = { name: 'web', app: web, port: config.webPort };
       listeners.push(listener);

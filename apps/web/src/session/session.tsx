@@ -96,7 +96,20 @@ function readStored(): StoredSession | null {
   return null;
 }
 
-/** Challenge, sign, verify: a player token for the wallet. */
+/** A new session token for the same sign-in, from the one about to expire. */
+async function renew(stored: StoredSession): Promise<StoredSession> {
+  const renewed = await requestJson<{ access_token: string; expires_in: number }>(
+    '/auth/session/renew',
+    { body: {}, token: stored.token },
+  );
+  return {
+    ...stored,
+    token: renewed.access_token,
+    expiresAt: Date.now() + renewed.expires_in * 1000,
+  };
+}
+
+/** Challenge, sign, verify: a web session token for the wallet. */
 async function signIn(wallet: WalletSigner): Promise<StoredSession> {
   const { message } = await requestJson<{ message: string }>('/auth/wallet/challenge', {
     body: { address: wallet.address },
@@ -115,25 +128,77 @@ async function signIn(wallet: WalletSigner): Promise<StoredSession> {
 }
 
 /**
- * The player's session: which wallet, the player token, the profile and balance. Kept in
- * localStorage so it survives a reload; the arcade wallet signs in again by itself when the
- * token runs out, a browser wallet asks the person.
+ * The player's session: which wallet, the web session token, the profile and balance. Kept in
+ * localStorage so it survives a reload. The token lives minutes and is renewed before it runs
+ * out, for as long as the sign-in allows (a week); after that the arcade wallet signs in again
+ * by itself, a browser wallet asks the person.
  */
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [state, setState] = useState<SessionState>({ status: 'loading' });
   const stateRef = useRef(state);
   stateRef.current = state;
+  /** The stored session behind a signed-in state: its expiry drives renewal. */
+  const storedRef = useRef<StoredSession | null>(null);
+  const renewing = useRef<Promise<StoredSession | null> | null>(null);
 
   const signedOut = useCallback(() => {
     localStorage.removeItem(SESSION_STORAGE);
+    storedRef.current = null;
     setState({ status: 'signed-out' });
   }, []);
 
-  const enter = useCallback(async (stored: StoredSession, wallet: WalletSigner | null) => {
-    const player = await requestJson<PlayerProfile>('/api/player/me', { token: stored.token });
+  const keep = useCallback((stored: StoredSession) => {
     localStorage.setItem(SESSION_STORAGE, JSON.stringify(stored));
-    setState({ status: 'signed-in', kind: stored.kind, wallet, token: stored.token, player });
+    storedRef.current = stored;
   }, []);
+
+  const enter = useCallback(
+    async (stored: StoredSession, wallet: WalletSigner | null) => {
+      const player = await requestJson<PlayerProfile>('/api/player/me', { token: stored.token });
+      keep(stored);
+      setState({ status: 'signed-in', kind: stored.kind, wallet, token: stored.token, player });
+    },
+    [keep],
+  );
+
+  /**
+   * The session token, renewed first when it is about to expire (one renewal at a time); the
+   * arcade wallet signs in again when it cannot be renewed. Null when the session is over.
+   */
+  const freshSession = useCallback(async (): Promise<StoredSession | null> => {
+    const stored = storedRef.current;
+    if (stored === null) return null;
+    if (stored.expiresAt - EXPIRY_MARGIN_MS > Date.now()) return stored;
+    renewing.current ??= (async () => {
+      try {
+        return await renew(stored);
+      } catch {
+        return stored.kind === 'arcade' && arcadeWalletKey() !== null
+          ? signIn(arcadeWallet()).catch(() => null)
+          : null;
+      }
+    })().finally(() => {
+      renewing.current = null;
+    });
+    const fresh = await renewing.current;
+    if (fresh === null) {
+      signedOut();
+      return null;
+    }
+    keep(fresh);
+    setState((s) => (s.status === 'signed-in' ? { ...s, token: fresh.token } : s));
+    return fresh;
+  }, [keep, signedOut]);
+
+  // Renew shortly before the token expires, so a page left open stays signed in.
+  useEffect(() => {
+    if (state.status !== 'signed-in') return;
+    const stored = storedRef.current;
+    if (stored === null) return;
+    const wait = Math.max(stored.expiresAt - EXPIRY_MARGIN_MS - Date.now(), 0);
+    const timer = setTimeout(() => void freshSession(), wait + 1000);
+    return () => clearTimeout(timer);
+  }, [state, freshSession]);
 
   useEffect(() => {
     let cancelled = false;
@@ -149,9 +214,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         const fresh =
           stored.expiresAt - EXPIRY_MARGIN_MS > Date.now()
             ? stored
-            : arcade !== null
-              ? await signIn(arcade)
-              : null;
+            : await renew(stored).catch(() => (arcade !== null ? signIn(arcade) : null));
         if (cancelled) return;
         if (fresh === null) return signedOut();
         await enter(fresh, wallet);
@@ -173,31 +236,33 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   );
 
   const refresh = useCallback(async () => {
-    const current = stateRef.current;
-    if (current.status !== 'signed-in') return;
+    if (stateRef.current.status !== 'signed-in') return;
+    const session = await freshSession();
+    if (session === null) return;
     try {
-      const player = await requestJson<PlayerProfile>('/api/player/me', { token: current.token });
+      const player = await requestJson<PlayerProfile>('/api/player/me', { token: session.token });
       setState((s) =>
-        s.status === 'signed-in' && s.token === current.token ? { ...s, player } : s,
+        s.status === 'signed-in' && s.token === session.token ? { ...s, player } : s,
       );
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) signedOut();
     }
-  }, [signedOut]);
+  }, [freshSession, signedOut]);
 
   const call = useCallback(
     async <T,>(path: string, body?: unknown, method?: string): Promise<T> => {
-      const current = stateRef.current;
-      if (current.status !== 'signed-in')
+      const session = stateRef.current.status === 'signed-in' ? await freshSession() : null;
+      if (session === null) {
         throw new ApiError(401, 'missing_bearer_token', 'Connect a wallet first');
+      }
       try {
-        return await requestJson<T>(`/api${path}`, { body, token: current.token, method });
+        return await requestJson<T>(`/api${path}`, { body, token: session.token, method });
       } catch (error) {
         if (error instanceof ApiError && error.code === 'invalid_player_token') signedOut();
         throw error;
       }
     },
-    [signedOut],
+    [freshSession, signedOut],
   );
 
   const session = useMemo<Session>(

@@ -37,7 +37,8 @@ export async function signWriteToken(
 }
 
 /**
- * Verifies a bearer write token: signature (HS256 only), issuer, audience, expiry against `now`.
+ * Verifies a bearer write token: signature (HS256 only), issuer, audience, an expiry and that it is
+ * after `now`.
  * Throws `invalid_write_token` saying why.
  */
 export async function verifyWriteToken(
@@ -50,6 +51,8 @@ export async function verifyWriteToken(
       algorithms: ['HS256'],
       issuer: WRITE_TOKEN_ISSUER,
       audience: WRITE_TOKEN_AUDIENCE,
+      // A token that never expires is not one coinop issued.
+      requiredClaims: ['exp', 'sub'],
       currentDate: now,
     });
     const { sub, developerId, gameId, arcadeId, exp } = payload;
@@ -68,7 +71,9 @@ export async function verifyWriteToken(
       error instanceof joseErrors.JWTExpired
         ? 'write token has expired; request a new one at POST /oauth/writetoken'
         : error instanceof joseErrors.JWTClaimValidationFailed
-          ? `write token claim ${error.claim} is not valid here`
+          ? error.reason === 'missing'
+            ? `write token has no ${error.claim} claim; request one at POST /oauth/writetoken`
+            : `write token claim ${error.claim} is not valid here`
           : 'write token is malformed or its signature does not verify';
     throw new CoinopError('invalid_write_token', why, { cause: error });
   }
@@ -77,26 +82,38 @@ export async function verifyWriteToken(
 /**
  * Verifies write tokens, remembering each verified one until it expires: a game server sends the
  * same token on every call for an hour, and verifying its signature again costs more than the
- * rest of a cached read. Only expiry can end a verified token's validity, and it is checked on
- * every hit.
+ * rest of a cached read. Expiry and the client's revocation end a verified token's validity;
+ * both are checked on every hit.
  */
 export class WriteTokenVerifier {
   readonly #key: Uint8Array;
+  readonly #isRevoked: (clientId: string) => boolean;
   readonly #maxEntries: number;
   readonly #verified = new Map<string, WriteTokenClaims & { expiresAt: Date }>();
 
-  constructor(key: Uint8Array, maxEntries = 10_000) {
+  /** `isRevoked` answers from memory whether a client was revoked (`RevokedClients`). */
+  constructor(key: Uint8Array, isRevoked: (clientId: string) => boolean, maxEntries = 10_000) {
     this.#key = key;
+    this.#isRevoked = isRevoked;
     this.#maxEntries = maxEntries;
   }
 
   async verify(token: string, now: Date): Promise<WriteTokenClaims> {
-    const known = this.#verified.get(token);
-    if (known && known.expiresAt.getTime() > now.getTime()) return known;
-    this.#verified.delete(token);
-    const claims = await verifyWriteToken(token, this.#key, now);
-    if (this.#verified.size >= this.#maxEntries) this.#verified.clear();
-    this.#verified.set(token, claims);
+    let claims = this.#verified.get(token);
+    if (!claims || claims.expiresAt.getTime() <= now.getTime()) {
+      this.#verified.delete(token);
+      claims = await verifyWriteToken(token, this.#key, now);
+      if (this.#verified.size >= this.#maxEntries) this.#verified.clear();
+      this.#verified.set(token, claims);
+    }
+    // Checked on every request, remembered or not: a revocation ends a token at once.
+    if (this.#isRevoked(claims.clientId)) {
+      throw new CoinopError(
+        'invalid_write_token',
+        `client ${claims.clientId} of this write token was revoked`,
+        { details: { reason: 'client_revoked' } },
+      );
+    }
     return claims;
   }
 }

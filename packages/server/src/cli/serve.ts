@@ -100,6 +100,13 @@ const SERVE_FLAGS: {
       'HST a day a published game may charge a player who chose no allowance ' +
       '(default 0: consent required; 50 with --demo)',
   },
+  trustProxy: {
+    flag: '--trust-proxy',
+    env: 'COINOP_TRUST_PROXY',
+    value: 'who',
+    description:
+      'whose X-Forwarded-For to believe: none (default), loopback, addresses/CIDRs, or a hop count',
+  },
   demo: {
     flag: '--demo',
     env: 'COINOP_DEMO',

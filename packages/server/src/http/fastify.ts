@@ -20,9 +20,11 @@ export function createFastify(
     routerOptions: { ignoreTrailingSlash: true },
     // Never coerce: a body's "12" is not the number 12, and unknown fields are refused, not dropped.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
-    // The web listener forwards /api and /auth from loopback with X-Forwarded-For: believe it
-    // from there (and from a reverse proxy on the same host), never from anyone else.
-    trustProxy: 'loopback',
+    // Whose X-Forwarded-For to believe is the operator's call (nobody's by default): anyone on
+    // this host could otherwise claim any address. The web listener's own forwarding is told
+    // apart by a secret header instead (`clientAddress`).
+    trustProxy:
+      typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     // A path whose percent-encoding is not UTF-8 (a lone surrogate's bytes, say) never routes.
     frameworkErrors: (error, _request, reply) =>
       sendProblem(
@@ -43,6 +45,14 @@ export function createFastify(
     }
   });
   return app;
+}
+
+/**
+ * Trusts the `hops` proxies nearest to this listener, whoever they are: the operator's statement
+ * that nothing reaches coinop but through them.
+ */
+function trustHops(hops: number): (address: string, hop: number) => boolean {
+  return (_address, hop) => hop < hops;
 }
 
 /** A route as registered: its method, its URL pattern (`/cli/:requestorId`) and its schema. */

@@ -8,6 +8,7 @@ import { CoinopError } from '@coinop/core';
 import { secretMatches } from '../auth/secrets.js';
 import { WriteTokenVerifier, signWriteToken, type WriteTokenClaims } from '../auth/write-token.js';
 import { findGameClient } from '../store/games.js';
+import { RevokedClients } from '../auth/revoked-clients.js';
 import { GameCache } from './game-cache.js';
 import { Avatars } from './avatar.js';
 import { GameReads } from './game-reads.js';
@@ -42,6 +43,8 @@ export class Arcade {
   readonly consent: ConsentService;
   readonly reads: GameReads;
   readonly avatars: Avatars;
+  /** Game clients revoked by any process on this database. */
+  readonly revokedClients: RevokedClients;
   readonly #writeTokens: WriteTokenVerifier;
   #record: ArcadeRecord | null = null;
 
@@ -52,7 +55,10 @@ export class Arcade {
     this.ids = deps.ids;
     this.writeTokenKey = deps.writeTokenKey;
     this.secrets = deps.secrets;
-    this.#writeTokens = new WriteTokenVerifier(deps.writeTokenKey);
+    this.revokedClients = new RevokedClients(deps.db);
+    this.#writeTokens = new WriteTokenVerifier(deps.writeTokenKey, (clientId) =>
+      this.revokedClients.has(clientId),
+    );
     this.games = new GameCache(deps.db);
     this.plays = new PlayService(deps.db, deps.clock, deps.ids, this.games, playPolicy(config));
     this.consent = new ConsentService(
@@ -115,8 +121,16 @@ export class Arcade {
 
   /** Finds or creates the installation's arcade; called once before serving. */
   async bootstrap(): Promise<ArcadeRecord> {
-    this.#record ??= await ensureArcade(this.db, this.clock, this.ids);
+    if (this.#record === null) {
+      this.#record = await ensureArcade(this.db, this.clock, this.ids);
+      await this.revokedClients.start();
+    }
     return this.#record;
+  }
+
+  /** Stops what `bootstrap` started; the app's close calls it. */
+  async stop(): Promise<void> {
+    await this.revokedClients.stop();
   }
 
   /** The installation's arcade (its id, its account, the mint account). */

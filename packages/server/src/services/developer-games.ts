@@ -196,6 +196,8 @@ export class DeveloperPortal {
     await this.#ownGame(developer, gameId);
     const revoked = await revokeClient(this.#arcade.db, this.#arcade.clock, gameId, clientId);
     if (!revoked) throw clientNotFound(gameId, clientId);
+    // Its write tokens stop working now, in every process, not when they expire.
+    await this.#arcade.revokedClients.announce(this.#arcade.db, clientId);
     this.#changed(gameId);
     return revoked;
   }

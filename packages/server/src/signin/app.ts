@@ -11,6 +11,7 @@ import { cliRoutes } from './cli-routes.js';
 import { jwksRoutes } from './jwks-routes.js';
 import { cliLoginPagePlugin } from './pages/cli-login.js';
 import { registerRateLimit } from './rate-limit.js';
+import type { WebForwarding } from '../http/client-address.js';
 import { playerTokenServices } from './signin.js';
 import { walletVerifier, type WalletVerifier } from './wallet-signature.js';
 import { walletRoutes } from './wallet-routes.js';
@@ -26,6 +27,8 @@ export interface AuthDeps {
   readonly https?: { readonly cert: string | Buffer; readonly key: string | Buffer } | undefined;
   /** Replaces the wallet signature check built from config (EOA recovery, or EIP-1271). */
   readonly wallets?: WalletVerifier;
+  /** This process's web listener's forwarding secret: rate limits then count each browser. */
+  readonly webForwarding?: WebForwarding | null;
 }
 
 const POLL_TOKEN_KEY_NAME = 'cli_poll_token_key';
@@ -50,7 +53,7 @@ export async function buildAuth(config: Config, deps: AuthDeps): Promise<Fastify
   const rateLimitPerMinute = config.signinRateLimitPerMinute;
 
   await app.register(errorHandlerPlugin);
-  await registerRateLimit(app);
+  await registerRateLimit(app, deps.webForwarding ?? null);
   // Only the configured web origins may call from a browser; the approval page is same-origin.
   if (config.webOrigins.length > 0) {
     await app.register(cors, {
@@ -63,6 +66,7 @@ export async function buildAuth(config: Config, deps: AuthDeps): Promise<Fastify
   await app.register(jwksRoutes, { keys });
   await app.register(walletRoutes, {
     rateLimitPerMinute,
+    players,
     deps: {
       db: deps.db,
       clock: deps.clock,
@@ -72,6 +76,7 @@ export async function buildAuth(config: Config, deps: AuthDeps): Promise<Fastify
       authIssuer: config.authIssuer,
       webOrigins: signInPageOrigins(config),
       challengeTtlSeconds: config.siweChallengeTtlSeconds,
+      webSessionMaxAgeSeconds: config.webSessionMaxAgeSeconds,
     },
   });
   await app.register(cliRoutes, {

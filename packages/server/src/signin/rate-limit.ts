@@ -1,14 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { CoinopError } from '@coinop/core';
+import { clientAddress, type WebForwarding } from '../http/client-address.js';
 
 /**
  * Registers @fastify/rate-limit for routes that ask for it (`config: perClient(n)`), counting per
- * client address in this process. Refusals are `rate_limited` problems like every other error.
+ * client address in this process: the browser's behind this process's web listener, the peer's
+ * otherwise. Refusals are `rate_limited` problems like every other error.
  */
-export async function registerRateLimit(app: FastifyInstance): Promise<void> {
+export async function registerRateLimit(
+  app: FastifyInstance,
+  forwarding: WebForwarding | null,
+): Promise<void> {
   await app.register(rateLimit, {
     global: false,
+    keyGenerator: (request) => clientAddress(request, forwarding),
     errorResponseBuilder: (_request, context) =>
       new CoinopError(
         'rate_limited',

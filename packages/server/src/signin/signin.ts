@@ -25,12 +25,17 @@ export function playerTokenServices(
     rotationDays: config.keyRotationDays,
     tokenTtlSeconds: config.playerTokenTtlSeconds,
   });
-  const settings = { authIssuer: config.authIssuer, claimsNamespace: config.claimsNamespace };
+  const settings = {
+    authIssuer: config.authIssuer,
+    claimsNamespace: config.claimsNamespace,
+    webSessionTtlSeconds: config.webSessionTtlSeconds,
+  };
   return {
     keys,
     tokens: new PlayerTokens(keys, deps.clock, {
       ...settings,
       ttlSeconds: config.playerTokenTtlSeconds,
+      webSessionMaxAgeSeconds: config.webSessionMaxAgeSeconds,
     }),
     players: new PlayerAuthenticator(keys, deps.clock, settings),
   };

@@ -1,7 +1,7 @@
 import { errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { CoinopError } from '@coinop/core';
 import { PLAYER_TOKEN_ALG } from './keys.js';
-import { claimName, issuerUrl } from './player-token.js';
+import { claimName, issuerUrl, type TokenAudience } from './player-token.js';
 
 /**
  * Where the verification keys come from: `createRemoteJWKSet(new URL(jwksUrl))` for a game
@@ -16,6 +16,10 @@ export interface PlayerTokenCheck {
   readonly claimsNamespace: string;
   /** The time to check `exp` against; the current time by default. */
   readonly now?: Date;
+  /** The token must be for this audience (`aud`): game tokens and web sessions do not mix. */
+  readonly audience?: TokenAudience;
+  /** The longest lifetime (exp − iat) a token of that kind is issued with; longer is refused. */
+  readonly maxLifetimeSeconds?: number;
 }
 
 /** What a valid player token proves. */
@@ -26,11 +30,21 @@ export interface ValidPlayerToken {
   readonly kid: string;
   readonly issuedAt: Date;
   readonly expiresAt: Date;
+  /** A web session's wallet sign-in time (`auth_time`); null for a game token. */
+  readonly authTime: Date | null;
 }
 
 /** Why a token was refused, in `details.reason` of the `invalid_player_token` error. */
 export type PlayerTokenFailure =
-  'malformed' | 'algorithm' | 'unknown_kid' | 'signature' | 'issuer' | 'expired' | 'claims';
+  | 'malformed'
+  | 'algorithm'
+  | 'unknown_kid'
+  | 'signature'
+  | 'issuer'
+  | 'audience'
+  | 'lifetime'
+  | 'expired'
+  | 'claims';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -71,9 +85,10 @@ export async function validatePlayerToken(
       issuer,
       requiredClaims: ['exp', 'iat', 'sub'],
       currentDate: check.now ?? new Date(),
+      ...(check.audience === undefined ? {} : { audience: check.audience }),
     });
   } catch (error) {
-    throw refusal(error, issuer);
+    throw refusal(error, issuer, check.audience);
   }
   const { payload, protectedHeader } = verified;
   const claim = (name: 'playerId' | 'displayName' | 'picture') => {
@@ -87,6 +102,15 @@ export async function validatePlayerToken(
       `player token has no playerId claim ${claimName(check.claimsNamespace, 'playerId')}`,
     );
   }
+  const lifetime = (payload.exp ?? 0) - (payload.iat ?? 0);
+  if (check.maxLifetimeSeconds !== undefined && lifetime > check.maxLifetimeSeconds) {
+    throw invalid(
+      'lifetime',
+      `player token lives ${lifetime} seconds, more than the ${check.maxLifetimeSeconds} this ` +
+        'arcade issues; sign in again',
+    );
+  }
+  const authTime = payload['auth_time'];
   return {
     playerId,
     displayName: claim('displayName'),
@@ -94,6 +118,7 @@ export async function validatePlayerToken(
     kid: protectedHeader.kid ?? '',
     issuedAt: new Date((payload.iat ?? 0) * 1000),
     expiresAt: new Date((payload.exp ?? 0) * 1000),
+    authTime: typeof authTime === 'number' ? new Date(authTime * 1000) : null,
   };
 }
 
@@ -102,7 +127,7 @@ function invalid(reason: PlayerTokenFailure, message: string, cause?: unknown): 
 }
 
 /** Turns jose's verdict into our error, saying which check failed. */
-function refusal(error: unknown, issuer: string): CoinopError {
+function refusal(error: unknown, issuer: string, audience: TokenAudience | undefined): CoinopError {
   if (error instanceof CoinopError) return error;
   if (error instanceof joseErrors.JWKSTimeout || error instanceof joseErrors.JWKSInvalid) {
     return new CoinopError(
@@ -135,6 +160,16 @@ function refusal(error: unknown, issuer: string): CoinopError {
   if (error instanceof joseErrors.JWTClaimValidationFailed) {
     if (error.claim === 'iss') {
       return invalid('issuer', `player token was not issued by ${issuer}`, error);
+    }
+    if (error.claim === 'aud') {
+      return invalid(
+        'audience',
+        audience === 'coinop:web'
+          ? "this token is not the arcade web app's session: sign in with your wallet there " +
+              '(a token given to games opens nothing of the arcade)'
+          : `player token is not for ${audience ?? 'this use'}`,
+        error,
+      );
     }
     return invalid('claims', `player token claim ${error.claim} is missing or invalid`, error);
   }

@@ -1,7 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { issueChallenge, verifySignIn, type WalletSignInDeps } from './wallet-sign-in.js';
+import type { PlayerAuthenticator } from './player-auth.js';
+import {
+  issueChallenge,
+  renewWebSession,
+  verifySignIn,
+  type WalletSignInDeps,
+} from './wallet-sign-in.js';
 import { perClient } from './rate-limit.js';
 
 const ChallengeBody = Type.Object(
@@ -32,7 +38,11 @@ const VerifyBody = Type.Object(
   { additionalProperties: false },
 );
 const VerifyResponse = Type.Object({
-  access_token: Type.String({ description: 'Player token (RS256 JWT)' }),
+  access_token: Type.String({
+    description:
+      'A web session token (RS256 JWT, audience coinop:web) for the arcade web app: renew it at ' +
+      'POST /session/renew before it expires',
+  }),
   token_type: Type.Literal('Bearer'),
   expires_in: Type.Integer({ description: 'Lifetime of access_token in seconds' }),
   playerId: Type.String({ format: 'uuid' }),
@@ -41,9 +51,9 @@ const VerifyResponse = Type.Object({
 /** Wallet sign-in with EIP-4361 (Sign-In with Ethereum): challenge, then verify. */
 export async function walletRoutes(
   app: FastifyInstance,
-  options: { deps: WalletSignInDeps; rateLimitPerMinute: number },
+  options: { deps: WalletSignInDeps; players: PlayerAuthenticator; rateLimitPerMinute: number },
 ): Promise<void> {
-  const { deps } = options;
+  const { deps, players } = options;
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
   r.post(
@@ -60,6 +70,24 @@ export async function walletRoutes(
         typeof origin === 'string' ? origin : null,
       );
       return { ...challenge, expiresAt: challenge.expiresAt.toISOString() };
+    },
+  );
+
+  r.post(
+    '/session/renew',
+    {
+      config: perClient(options.rateLimitPerMinute),
+      schema: { response: { 200: VerifyResponse } },
+    },
+    async (request) => {
+      const session = await players.authenticate(request);
+      const renewed = await renewWebSession(deps, session);
+      return {
+        access_token: renewed.accessToken,
+        token_type: 'Bearer' as const,
+        expires_in: renewed.expiresInSeconds,
+        playerId: session.playerId,
+      };
     },
   );
 

@@ -5,6 +5,7 @@ import { CoinopError, type Clock, type Ids } from '@coinop/core';
 import type { Db } from '../store/db.js';
 import {
   createPlayer,
+  findPlayer,
   findPlayerByWallet,
   normalizeWallet,
   type PlayerRecord,
@@ -15,7 +16,8 @@ import {
   purgeChallenges,
   useChallenge,
 } from '../store/signin-challenges.js';
-import { issuerUrl, type PlayerTokens } from './player-token.js';
+import { issuerUrl, type PlayerTokens, type WebSession } from './player-token.js';
+import type { ValidPlayerToken } from './validate-player-token.js';
 import type { WalletVerifier } from './wallet-signature.js';
 
 /** The sentence the wallet shows above the fields (EIP-4361 statement). */
@@ -40,6 +42,8 @@ export interface WalletSignInDeps {
    */
   readonly webOrigins: readonly string[];
   readonly challengeTtlSeconds: number;
+  /** How long after the wallet's signature a web session can be renewed. */
+  readonly webSessionMaxAgeSeconds: number;
 }
 
 export interface Challenge {
@@ -158,8 +162,33 @@ export async function verifySignIn(
     throw new CoinopError('nonce_used', `nonce ${fields.nonce} has already signed in once`);
   }
   const player = await playerForWallet(deps, challenge.address);
-  const { accessToken, expiresInSeconds } = await deps.tokens.issue(player);
+  // A wallet signs in to the arcade's own pages: a web session, not a token for games.
+  const { accessToken, expiresInSeconds } = await deps.tokens.issueWebSession(player, now);
   return { accessToken, expiresInSeconds, player };
+}
+
+/**
+ * A fresh web session token for the session a valid one proves, resting on the same wallet
+ * signature: refused once max age has passed since it (the wallet signs in again then).
+ */
+export async function renewWebSession(
+  deps: WalletSignInDeps,
+  session: ValidPlayerToken,
+): Promise<WebSession> {
+  const authTime = session.authTime ?? session.issuedAt;
+  const now = deps.clock.now();
+  if (now.getTime() >= authTime.getTime() + deps.webSessionMaxAgeSeconds * 1000) {
+    throw new CoinopError(
+      'invalid_player_token',
+      'this session is too old to renew: sign in with your wallet again',
+      { details: { reason: 'session_too_old' } },
+    );
+  }
+  const player = await findPlayer(deps.db, session.playerId);
+  if (!player) {
+    throw new CoinopError('player_not_found', `player ${session.playerId} does not exist`);
+  }
+  return deps.tokens.issueWebSession(player, authTime);
 }
 
 /** The domain and URI a message names: the asking web page's, when trusted, else this service's. */

@@ -28,6 +28,13 @@ export interface Db extends Queryable {
    * resets them after.
    */
   readonly generic: Queryable;
+  /**
+   * Calls `onNotify` with the payload of every `NOTIFY channel` (`pg_notify`) committed by any
+   * process on this database, from now until the returned function is called. Delivery is best
+   * effort across a lost connection (Postgres reconnects and listens again), so a caller that
+   * must not miss one also re-reads what it follows now and then.
+   */
+  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 

@@ -46,6 +46,10 @@ export function pgliteDb(pg: PGlite): Db {
               prepared.run(name, sql, params ?? [], false, { generic: true }),
             ),
     },
+    listen: async (channel, onNotify) => {
+      const unsubscribe = await pg.listen(channel, onNotify);
+      return () => unsubscribe();
+    },
     close: () => pg.close(),
   };
   return db;

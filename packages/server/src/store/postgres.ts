@@ -72,8 +72,62 @@ export async function openPostgres(url: string, poolSize: number): Promise<Db> {
         }
       }
     },
+    listen: (channel, onNotify) => listen(url, channel, onNotify),
     close: async () => {
       await Promise.all([pool.end(), genericPool.end()]);
     },
+  };
+}
+
+/** How long to wait before listening again on a lost connection. */
+const LISTEN_RETRY_MS = 1000;
+
+/**
+ * A connection of its own that LISTENs on `channel` (a pooled one would be handed to others),
+ * connecting again whenever it is lost until the returned function stops it.
+ */
+async function listen(
+  url: string,
+  channel: string,
+  onNotify: (payload: string) => void,
+): Promise<() => Promise<void>> {
+  let client: pg.Client | null = null;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  const again = () => {
+    if (stopped) return;
+    retry = setTimeout(() => void connect().catch(again), LISTEN_RETRY_MS);
+    retry.unref();
+  };
+  const connect = async () => {
+    const next = new pg.Client({ connectionString: url });
+    next.on('notification', (message) => {
+      if (message.channel === channel) onNotify(message.payload ?? '');
+    });
+    next.on('error', () => undefined);
+    next.on('end', () => {
+      if (client !== next) return;
+      client = null;
+      again();
+    });
+    try {
+      await next.connect();
+      // A channel name is an identifier: quoted, so any name is taken literally.
+      await next.query(`LISTEN "${channel.replaceAll('"', '""')}"`);
+    } catch (error) {
+      await next.end().catch(() => undefined);
+      throw error;
+    }
+    if (stopped) {
+      await next.end().catch(() => undefined);
+      return;
+    }
+    client = next;
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    await client?.end().catch(() => undefined);
   };
 }

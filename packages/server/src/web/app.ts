@@ -8,6 +8,12 @@ import type { Config } from '../config.js';
 import { createFastify } from '../http/fastify.js';
 import { problem, renderErrorsAsProblems, sendProblem } from '../http/error-handler.js';
 import { GAME_BODY_LIMIT } from '../http/developer-games.js';
+import {
+  forwardingHeaders,
+  WEB_CLIENT_HEADER,
+  WEB_FORWARDING_HEADER,
+  type WebForwarding,
+} from '../http/client-address.js';
 
 /** The built web app (`npm run build`), the same from src/ and from dist/. */
 export const WEB_DIST_DIR = fileURLToPath(new URL('../../../../apps/web/dist/', import.meta.url));
@@ -41,6 +47,8 @@ export interface WebDeps {
   /** The built app's directory; WEB_DIST_DIR unless a test says otherwise. */
   readonly distDir?: string;
   readonly https?: { readonly cert: string | Buffer; readonly key: string | Buffer } | undefined;
+  /** The secret the listeners behind know this listener by; none, and they count it as one client. */
+  readonly forwarding?: WebForwarding | null;
 }
 
 /**
@@ -84,12 +92,19 @@ export async function buildWeb(config: Config, deps: WebDeps): Promise<FastifyIn
         proxyPayloads: false,
         ...loopbackTls,
         replyOptions: {
-          // The listeners behind trust loopback proxies: rate limits then count each browser apart.
+          // The listeners behind know the browser's address by the forwarding secret, so their
+          // rate limits count each browser apart; a browser's own copies of those headers go.
           rewriteRequestHeaders: (request, headers) => {
             // Node has already told the client to continue; the body is read.
-            const { expect: _continue, ...forwarded } = headers;
+            const {
+              expect: _continue,
+              [WEB_FORWARDING_HEADER]: _secret,
+              [WEB_CLIENT_HEADER]: _client,
+              ...forwarded
+            } = headers;
             return {
               ...forwarded,
+              ...(deps.forwarding ? forwardingHeaders(deps.forwarding, request.ip) : {}),
               'x-forwarded-for': request.ip,
               'x-forwarded-proto': request.protocol,
               'x-forwarded-host': request.host,

@@ -163,9 +163,7 @@ describe('coinop admin against a running server (PGlite on disk)', () => {
       '1.000000001',
     );
     expect(badAmount.code).toBe(1);
-    expect(badAmount.stderr).toBe(
-      'coinop: amount must be an amount of HST with at most 8 decimals, got 1.000000001\n',
-    );
+    expect(badAmount.stderr).toBe('coinop: amount must have at most 8 decimals, got 1.000000001\n');
     const badCost = await admin(
       'leaderboard',
       'create',

@@ -319,12 +319,12 @@ describe.each(storeVariants())('admin API on %s', (variant) => {
     });
 
     it.each([
-      [1.000000001, 'amount must be an amount of HST with at most 8 decimals, got 1.000000001'],
-      ['1.000000001', 'amount must be an amount of HST with at most 8 decimals, got 1.000000001'],
+      [1.000000001, 'amount must have at most 8 decimals, got 1.000000001'],
+      ['1.000000001', 'amount must have at most 8 decimals, got 1.000000001'],
       [0, 'amount must be greater than 0'],
       ['0.00000000', 'amount must be greater than 0'],
       [-1, 'amount must not be negative, got -1'],
-      ['abc', 'amount must be an amount of HST with at most 8 decimals, got abc'],
+      ['abc', 'amount must be an amount of HST such as 12 or 0.5, got abc'],
       [1_000_000_001, 'amount must be at most 1000000000 HST per mint'],
     ])('rejects amount %j with 400 invalid_amount', async (amount, message) => {
       const playerId = await createPlayer();

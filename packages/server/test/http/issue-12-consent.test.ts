@@ -235,7 +235,8 @@ describe.each(storeVariants())('consent to charges on %s', (variant) => {
     s.clock.advance(midnight - now.getTime() + 60_000);
     const tomorrow = await gameServer(game); // a fresh write token: the first one has expired
     expect((await tomorrow.play(alice.playerId)).statusCode).toBe(200);
-    const list = await as(alice, 'GET', '/player/allowances');
+    const again = await player(0, alice.wallet); // and a fresh web session
+    const list = await as(again, 'GET', '/player/allowances');
     expect(list.json()).toEqual({
       defaultDailyLimit: 0,
       allowances: [expect.objectContaining({ gameId: game.gameId, spentToday: 10 })],

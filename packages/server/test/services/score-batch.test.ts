@@ -80,6 +80,7 @@ function instrumented(db: Db): Db & {
         wrapped.transactions += 1;
         return work({ query: (sql, params, name) => run(tx, sql, params, name) });
       }),
+    listen: (channel: string, onNotify: (payload: string) => void) => db.listen(channel, onNotify),
     close: () => db.close(),
   };
   return wrapped;

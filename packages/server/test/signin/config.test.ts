@@ -88,9 +88,26 @@ describe('sign-in settings in config', () => {
       { keyRotationDays: '0' },
       '--key-rotation-days (COINOP_KEY_ROTATION_DAYS) must be a whole number from 1',
     ],
+    [{ trustProxy: '0' }, '--trust-proxy (COINOP_TRUST_PROXY) takes 1 to 10 hops, got 0'],
+    [
+      { trustProxy: '10.0.0.0/8,proxy.local' },
+      '--trust-proxy (COINOP_TRUST_PROXY) takes none, loopback, addresses and CIDRs (10.0.0.0/8), or a hop count; got proxy.local',
+    ],
   ])('refuses %o naming the flag', (flags, message) => {
     expect(() => loadConfig(flags, {})).toThrow(ConfigError);
     expect(() => loadConfig(flags, {})).toThrow(message);
+  });
+});
+
+describe('whose X-Forwarded-For to believe', () => {
+  it('believes nobody by default, and reads names, addresses, CIDRs and hop counts', () => {
+    expect(loadConfig({}, {}).trustProxy).toBe(false);
+    expect(loadConfig({ trustProxy: 'none' }, {}).trustProxy).toBe(false);
+    expect(loadConfig({}, { COINOP_TRUST_PROXY: 'loopback' }).trustProxy).toBe('loopback');
+    expect(loadConfig({ trustProxy: '10.0.0.0/8, 192.0.2.7,::1' }, {}).trustProxy).toBe(
+      '10.0.0.0/8,192.0.2.7,::1',
+    );
+    expect(loadConfig({ trustProxy: '2' }, {}).trustProxy).toBe(2);
   });
 });
 

@@ -1,4 +1,11 @@
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  newWebForwarding,
+  WEB_CLIENT_HEADER,
+  WEB_FORWARDING_HEADER,
+} from '../../src/http/client-address.js';
+import { buildWeb } from '../../src/web/app.js';
 import { storeVariants } from '../fixtures/db.js';
 import {
   buildTestSignin,
@@ -96,5 +103,87 @@ describe('without web origins', () => {
       headers: { origin: WEB_ORIGIN, 'access-control-request-method': 'POST' },
     });
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});
+
+describe('whose address a rate limit counts', () => {
+  const challenge = (app: FastifyInstance, headers: Record<string, string> = {}) =>
+    app.inject({
+      method: 'POST',
+      url: '/wallet/challenge',
+      payload: { address: newWallet().address },
+      headers,
+    });
+
+  it('ignores X-Forwarded-For by default: a local client rotating it is still one client', async () => {
+    const s = await buildTestSignin('pglite', { signinRateLimitPerMinute: 2 });
+    try {
+      const codes = [];
+      for (const ip of ['198.51.100.1', '198.51.100.2', '198.51.100.3']) {
+        codes.push((await challenge(s.auth, { 'x-forwarded-for': ip })).statusCode);
+      }
+      expect(codes).toEqual([200, 200, 429]);
+      // Nor does a forged web-listener header help without the secret.
+      const forged = await challenge(s.auth, {
+        [WEB_FORWARDING_HEADER]: 'guess',
+        [WEB_CLIENT_HEADER]: '198.51.100.9',
+      });
+      expect(forged.statusCode).toBe(429);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('believes X-Forwarded-For from the proxies named by --trust-proxy', async () => {
+    const s = await buildTestSignin('pglite', {
+      signinRateLimitPerMinute: 2,
+      trustProxy: 'loopback',
+    });
+    try {
+      const codes = [];
+      for (const ip of ['198.51.100.1', '198.51.100.1', '198.51.100.1', '198.51.100.2']) {
+        codes.push((await challenge(s.auth, { 'x-forwarded-for': ip })).statusCode);
+      }
+      expect(codes).toEqual([200, 200, 429, 200]);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('counts each browser apart behind this process’s web listener', async () => {
+    const forwarding = newWebForwarding();
+    const s = await buildTestSignin(
+      'pglite',
+      { signinRateLimitPerMinute: 2 },
+      { webForwarding: forwarding },
+    );
+    const authUrl = await s.auth.listen({ host: '127.0.0.1', port: 0 });
+    const web = await buildWeb(s.config, { apiUrl: null, authUrl, forwarding });
+    try {
+      const fromBrowser = async (remoteAddress: string, headers: Record<string, string> = {}) =>
+        (
+          await web.inject({
+            method: 'POST',
+            url: '/auth/wallet/challenge',
+            payload: { address: newWallet().address },
+            remoteAddress,
+            headers,
+          })
+        ).statusCode;
+      const first = [];
+      for (let i = 0; i < 3; i++) first.push(await fromBrowser('203.0.113.7'));
+      expect(first).toEqual([200, 200, 429]);
+      // Another browser has its own allowance, and a browser cannot claim to be someone else.
+      expect(await fromBrowser('203.0.113.8')).toBe(200);
+      expect(
+        await fromBrowser('203.0.113.7', {
+          [WEB_CLIENT_HEADER]: '192.0.2.1',
+          'x-forwarded-for': '192.0.2.1',
+        }),
+      ).toBe(429);
+    } finally {
+      await web.close();
+      await s.close();
+    }
   });
 });

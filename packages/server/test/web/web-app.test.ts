@@ -5,6 +5,13 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../src/config.js';
 import { buildWeb } from '../../src/web/app.js';
+import {
+  newWebForwarding,
+  WEB_CLIENT_HEADER,
+  WEB_FORWARDING_HEADER,
+} from '../../src/http/client-address.js';
+
+const FORWARDING = newWebForwarding();
 
 /** An upstream that echoes which listener answered and the path it saw. */
 async function echo(name: string): Promise<{ app: FastifyInstance; url: string }> {
@@ -14,6 +21,8 @@ async function echo(name: string): Promise<{ app: FastifyInstance; url: string }
     url: request.url,
     method: request.method,
     forwardedFor: request.headers['x-forwarded-for'],
+    forwarding: request.headers[WEB_FORWARDING_HEADER],
+    client: request.headers[WEB_CLIENT_HEADER],
   }));
   return { app, url: await app.listen({ host: '127.0.0.1', port: 0 }) };
 }
@@ -31,7 +40,12 @@ describe('the web listener', () => {
     await writeFile(join(dir, 'assets', 'index-abc.js'), 'console.log(1)');
     api = await echo('api');
     auth = await echo('auth');
-    web = await buildWeb(testConfig(), { apiUrl: api.url, authUrl: auth.url, distDir: dir });
+    web = await buildWeb(testConfig(), {
+      apiUrl: api.url,
+      authUrl: auth.url,
+      distDir: dir,
+      forwarding: FORWARDING,
+    });
   });
   afterAll(async () => {
     await web?.close();
@@ -47,6 +61,8 @@ describe('the web listener', () => {
       url: '/catalog/games?search=x',
       method: 'GET',
       forwardedFor: '127.0.0.1',
+      forwarding: FORWARDING.secret,
+      client: '127.0.0.1',
     });
     const b = await web.inject({
       method: 'POST',
@@ -58,11 +74,19 @@ describe('the web listener', () => {
       method: 'POST',
       url: '/auth/wallet/challenge',
       remoteAddress: '203.0.113.7',
-      headers: { 'x-forwarded-for': '198.51.100.1' },
+      headers: {
+        'x-forwarded-for': '198.51.100.1',
+        [WEB_FORWARDING_HEADER]: 'forged',
+        [WEB_CLIENT_HEADER]: '198.51.100.1',
+      },
       payload: { address: '0x1' },
     });
     expect(b.json()).toMatchObject({ listener: 'auth', url: '/wallet/challenge', method: 'POST' });
-    expect(c.json()).toMatchObject({ forwardedFor: '203.0.113.7' });
+    expect(c.json()).toMatchObject({
+      forwardedFor: '203.0.113.7',
+      forwarding: FORWARDING.secret,
+      client: '203.0.113.7',
+    });
   });
 
   it('serves files, and index.html for any other page path', async () => {

@@ -1,0 +1,321 @@
+import { randomBytes } from 'node:crypto';
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildApi } from '../../src/app.js';
+import { uuidIds } from '../../src/ids.js';
+import { createDeveloper } from '../../src/services/admin.js';
+import { gameWithTiers, writeToken, type GameFixture } from '../fixtures/arcade.js';
+import { TEST_ADMIN_TOKEN } from '../fixtures/app.js';
+import { storeVariants } from '../fixtures/db.js';
+import {
+  buildTestSignin,
+  decide,
+  gameSignIn,
+  newWallet,
+  startLogin,
+  walletSignIn,
+  type TestSignin,
+} from '../fixtures/signin.js';
+
+/**
+ * Issue 12: tokens do one job. The token a player hands to a game server opened the developer
+ * portal (new client secrets, new API keys) and approved CLI logins, so a game server could renew
+ * it forever. Each kind of credential is tried on each family of routes here.
+ */
+
+type Kind =
+  | 'none'
+  | 'write token'
+  | 'game token'
+  | 'web session'
+  | 'expired web session'
+  | 'api key'
+  | 'admin token';
+
+interface Family {
+  readonly name: string;
+  /** The request, with the credential's headers merged in. */
+  send(headers: Record<string, string>): Promise<{ statusCode: number; json(): unknown }>;
+  /** The kinds that get through, and what every other kind gets. */
+  readonly accepts: readonly Kind[];
+}
+
+describe.each(storeVariants())('each token does one job, on %s', (variant) => {
+  let s: TestSignin;
+  let game: GameFixture;
+  let credentials: Record<Kind, Record<string, string>>;
+
+  beforeAll(async () => {
+    s = await buildTestSignin(variant);
+    const api = { app: s.api, db: s.db, clock: s.clock, config: s.config, close: () => s.close() };
+    const wallet = newWallet();
+    game = await gameWithTiers(api, { costs: [1], developerWallet: wallet.address });
+    const { apiKey } = await createDeveloper(s.api.arcade, wallet.address);
+    const session = await walletSignIn(s.auth, wallet);
+    const gameToken = await gameSignIn(s.auth, wallet);
+    const old = await walletSignIn(s.auth, newWallet());
+    // Sixteen minutes on: `old` has expired; the others are signed again below.
+    s.clock.advance(16 * 60_000);
+    const fresh = await walletSignIn(s.auth, wallet);
+    expect(session.playerId).toBe(fresh.playerId);
+    credentials = {
+      none: {},
+      'write token': { authorization: `Bearer ${await writeToken(api, game)}` },
+      'game token': { authorization: `Bearer ${gameToken.access_token}` },
+      'web session': { authorization: `Bearer ${fresh.access_token}` },
+      'expired web session': { authorization: `Bearer ${old.access_token}` },
+      'api key': { 'api-key': apiKey, 'game-id': game.gameId },
+      'admin token': { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+    };
+  });
+  afterAll(() => s.close());
+
+  const onApi =
+    (method: 'GET' | 'POST' | 'PATCH', url: () => string, payload?: () => object) =>
+    (headers: Record<string, string>) =>
+      s.api.inject({ method, url: url(), headers, ...(payload ? { payload: payload() } : {}) });
+
+  const families = (): Family[] => [
+    {
+      name: 'game server: GET /arcades/{a}/developergames/{g}',
+      send: onApi('GET', () => `/arcades/${game.arcadeId}/developergames/${game.gameId}`),
+      accepts: ['write token'],
+    },
+    {
+      name: 'game server: GET /players/{p}/details',
+      send: onApi('GET', () => `/players/${randomUUIDv4()}/details`),
+      // A write token gets through to the lookup: this player is unknown (404).
+      accepts: ['write token'],
+    },
+    {
+      name: 'portal: GET /developer/games',
+      send: onApi('GET', () => '/developer/games'),
+      accepts: ['web session'],
+    },
+    {
+      name: 'portal: POST /developer/apikey',
+      send: onApi('POST', () => '/developer/apikey'),
+      accepts: ['web session'],
+    },
+    {
+      name: 'portal: POST /developer/games/{g}/clients',
+      send: onApi('POST', () => `/developer/games/${game.gameId}/clients`),
+      accepts: ['web session'],
+    },
+    {
+      name: 'player: GET /player/me',
+      send: onApi('GET', () => '/player/me'),
+      accepts: ['web session'],
+    },
+    {
+      name: 'player: GET /player/allowances',
+      send: onApi('GET', () => '/player/allowances'),
+      accepts: ['web session'],
+    },
+    {
+      name: 'registration: PATCH /game/update',
+      send: onApi(
+        'PATCH',
+        () => '/game/update',
+        () => ({ tagLine: 'x' }),
+      ),
+      accepts: ['api key'],
+    },
+    {
+      name: 'admin: GET /admin/hst/audit',
+      send: onApi('GET', () => '/admin/hst/audit'),
+      accepts: ['admin token'],
+    },
+    {
+      name: 'sign-in: POST /cli/{id}/approve',
+      send: async (headers) => {
+        const login = await startLogin(s.auth);
+        return s.auth.inject({
+          method: 'POST',
+          url: `/cli/${login.requestorId}/approve`,
+          headers,
+          payload: { userCode: login.userCode },
+        });
+      },
+      accepts: ['web session'],
+    },
+    {
+      name: 'sign-in: POST /session/renew',
+      send: (headers) => s.auth.inject({ method: 'POST', url: '/session/renew', headers }),
+      accepts: ['web session'],
+    },
+  ];
+
+  const kinds: Kind[] = [
+    'none',
+    'write token',
+    'game token',
+    'web session',
+    'expired web session',
+    'api key',
+    'admin token',
+  ];
+
+  it('lets each kind of credential through only the routes it is for', async () => {
+    const table: string[] = [];
+    for (const family of families()) {
+      for (const kind of kinds) {
+        const res = await family.send(credentials[kind]);
+        const code = (res.json() as { code?: string }).code ?? 'ok';
+        const accepted = res.statusCode < 400 || code === 'player_not_found';
+        table.push(`${family.name} × ${kind}: ${res.statusCode} ${code}`);
+        expect(accepted, `${family.name} × ${kind}: ${res.statusCode} ${code}`).toBe(
+          family.accepts.includes(kind),
+        );
+        if (!accepted) expect([401, 403], `${family.name} × ${kind}`).toContain(res.statusCode);
+      }
+    }
+    expect(table).toHaveLength(families().length * kinds.length);
+  });
+
+  it("says why a game token does not open the arcade's own routes", async () => {
+    const res = await s.api.inject({
+      method: 'POST',
+      url: `/developer/games/${game.gameId}/clients`,
+      headers: credentials['game token'],
+    });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toMatchObject({
+      code: 'invalid_player_token',
+      message:
+        "this token is not the arcade web app's session: sign in with your wallet there (a " +
+        'token given to games opens nothing of the arcade)',
+      details: { reason: 'audience' },
+    });
+    // Nor can it approve a CLI login and so renew itself.
+    const login = await startLogin(s.auth);
+    const approved = await decide(
+      s.auth,
+      'approve',
+      login.requestorId,
+      login.userCode,
+      credentials['game token'].authorization!.slice('Bearer '.length),
+    );
+    expect(approved.statusCode).toBe(401);
+  });
+
+  it('renews a web session for a week after the wallet signed, and no longer', async () => {
+    const renew = (token: string) =>
+      s.auth.inject({
+        method: 'POST',
+        url: '/session/renew',
+        headers: { authorization: `Bearer ${token}` },
+      });
+    // An expired session cannot be renewed: the page must renew before it runs out.
+    const lapsed = (await walletSignIn(s.auth, newWallet())).access_token;
+    s.clock.advance(16 * 60_000);
+    expect((await renew(lapsed)).json()).toMatchObject({ details: { reason: 'expired' } });
+
+    const signedAt = s.clock.now().getTime();
+    let token = (await walletSignIn(s.auth, newWallet())).access_token;
+    let last;
+    // An open page renews every 14 minutes, as the web app does a minute before expiry.
+    for (;;) {
+      s.clock.advance(14 * 60_000);
+      last = await renew(token);
+      if (last.statusCode !== 200) break;
+      const body = last.json<{ access_token: string; expires_in: number }>();
+      expect(body.expires_in).toBeLessThanOrEqual(900);
+      token = body.access_token;
+    }
+    expect(last.statusCode).toBe(401);
+    expect(last.json()).toMatchObject({ code: 'invalid_player_token' });
+    const elapsed = s.clock.now().getTime() - signedAt;
+    const week = 7 * 24 * 3600_000;
+    expect(elapsed).toBeGreaterThan(week - 15 * 60_000);
+    expect(elapsed).toBeLessThanOrEqual(week + 14 * 60_000);
+  });
+
+  it('refuses a write token without an expiry', async () => {
+    const key = s.api.arcade.writeTokenKey;
+    const forever = await new SignJWT({
+      developerId: game.developerId,
+      gameId: game.gameId,
+      arcadeId: game.arcadeId,
+      scope: 'write',
+    })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuer('coinop:api')
+      .setAudience('coinop:write')
+      .setSubject(game.clientId)
+      .setIssuedAt()
+      .sign(key);
+    const res = await s.api.inject({
+      method: 'GET',
+      url: `/arcades/${game.arcadeId}/developergames/${game.gameId}`,
+      headers: { authorization: `Bearer ${forever}` },
+    });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toMatchObject({
+      code: 'invalid_write_token',
+      message: 'write token has no exp claim; request one at POST /oauth/writetoken',
+    });
+  });
+});
+
+describe.each(storeVariants())('revoking a game client, on %s', (variant) => {
+  let s: TestSignin;
+  let other: FastifyInstance;
+
+  beforeAll(async () => {
+    s = await buildTestSignin(variant);
+    // A second API process on the same database.
+    other = await buildApi(s.config, {
+      db: s.db,
+      clock: s.clock,
+      ids: uuidIds,
+      writeTokenKey: s.api.arcade.writeTokenKey,
+      adminToken: TEST_ADMIN_TOKEN,
+      secrets: s.api.arcade.secrets,
+    });
+    await other.ready();
+  });
+  afterAll(async () => {
+    await other.close();
+    await s.close();
+  });
+
+  it('refuses its write tokens at once, in every API process', async () => {
+    const api = { app: s.api, db: s.db, clock: s.clock, config: s.config, close: () => s.close() };
+    const wallet = newWallet();
+    const game = await gameWithTiers(api, { costs: [1], developerWallet: wallet.address });
+    const token = await writeToken(api, game);
+    const read = (app: FastifyInstance) =>
+      app.inject({
+        method: 'GET',
+        url: `/arcades/${game.arcadeId}/developergames/${game.gameId}`,
+        headers: { authorization: `Bearer ${token}` },
+      });
+    expect((await read(s.api)).statusCode).toBe(200);
+    expect((await read(other)).statusCode).toBe(200);
+
+    const session = await walletSignIn(s.auth, wallet);
+    const revoked = await s.api.inject({
+      method: 'DELETE',
+      url: `/developer/games/${game.gameId}/clients/${game.clientId}`,
+      headers: { authorization: `Bearer ${session.access_token}` },
+    });
+    expect(revoked.statusCode).toBe(200);
+
+    expect((await read(s.api)).json()).toMatchObject({
+      code: 'invalid_write_token',
+      message: `client ${game.clientId} of this write token was revoked`,
+    });
+    // The other process hears of it by notification; give it the moment delivery takes.
+    await expect.poll(async () => (await read(other)).statusCode, { timeout: 2000 }).toBe(401);
+  });
+});
+
+function randomUUIDv4(): string {
+  const b = randomBytes(16);
+  b[6] = (b[6]! & 0x0f) | 0x40;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const h = b.toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}

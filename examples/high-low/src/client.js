@@ -64,6 +64,7 @@ export async function playInTerminal({ serverUrl, authUrl, terminal, sleep }) {
   print(`${info.name}: call the next card higher (h) or lower (l). Your streak is your score.`);
   const token = await login({
     authUrl: authUrl ?? info.authUrl,
+    gameId: info.gameId,
     ...(sleep ? { sleep } : {}),
     onPrompt: ({ url, userCode }) => {
       print('');

@@ -36,6 +36,8 @@ export class LoginError extends Error {
  * @property {string} authUrl the sign-in service, {auth_url}
  * @property {(prompt: LoginPrompt) => void} onPrompt shows the URL and code to the player
  * @property {string} [description] names this device; default the OS and host name
+ * @property {string} [gameId] the game signing in: the approval page names it and offers the
+ *   player an allowance for it
  * @property {(ms: number) => Promise<unknown>} [sleep]
  */
 
@@ -51,7 +53,9 @@ export async function login(options) {
   const startResponse = await fetch(`${auth}/cli`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ description }),
+    body: JSON.stringify(
+      options.gameId ? { description, gameId: options.gameId } : { description },
+    ),
     signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
   });
   const start = /** @type {Record<string, unknown>} */ (await startResponse.json());

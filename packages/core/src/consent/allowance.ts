@@ -1,5 +1,5 @@
 import { CoinopError } from '../errors.js';
-import { formatHst, type Units } from '../money.js';
+import { formatHst, parseHst, wholeHstToUnits, type Units } from '../money.js';
 
 /**
  * Who a game may charge, and how much (docs/concepts/consent.md). The statement that opens a play
@@ -115,4 +115,23 @@ export function chargeRefusal(
         },
       );
   }
+}
+
+/** The largest daily allowance a player may grant: far above any sane day of plays. */
+export const MAX_DAILY_ALLOWANCE_HST = 1_000_000_000;
+
+/**
+ * A daily allowance a player typed (HST, a number or a decimal string; 0 revokes), in base
+ * units; `invalid_amount` naming `field` for anything else or anything above the maximum.
+ */
+export function parseDailyLimit(value: unknown, field: string): Units {
+  const units = parseHst(value, field);
+  if (units > wholeHstToUnits(MAX_DAILY_ALLOWANCE_HST)) {
+    throw new CoinopError(
+      'invalid_amount',
+      `${field} must be at most ${MAX_DAILY_ALLOWANCE_HST} HST`,
+      { details: { field } },
+    );
+  }
+  return units;
 }

@@ -1,15 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
-import { CoinopError, parseHst, unitsToHstNumber, wholeHstToUnits } from '@coinop/core';
+import { MAX_DAILY_ALLOWANCE_HST, parseDailyLimit, unitsToHstNumber } from '@coinop/core';
 import type { AllowanceView } from '../services/consent.js';
 import { DeveloperPortal } from '../services/developer-games.js';
 import type { Tester } from '../store/consent.js';
 import { ApiTags, Security } from './openapi.js';
 import { Uuid } from './schemas.js';
-
-/** The largest daily allowance a player may grant: far above any sane day of plays. */
-export const MAX_DAILY_ALLOWANCE_HST = 1_000_000_000;
 
 /** Who a request is: the signed-in player, or a 401. */
 export type Authenticate = (request: FastifyRequest) => Promise<{ playerId: string }>;
@@ -142,14 +139,7 @@ export function allowanceRoutes(app: FastifyInstance, authenticate: Authenticate
     },
     async (request) => {
       const { playerId } = await authenticate(request);
-      const dailyUnits = parseHst(request.body.dailyLimit, 'dailyLimit');
-      if (dailyUnits > wholeHstToUnits(MAX_DAILY_ALLOWANCE_HST)) {
-        throw new CoinopError(
-          'invalid_amount',
-          `dailyLimit must be at most ${MAX_DAILY_ALLOWANCE_HST} HST`,
-          { details: { field: 'dailyLimit' } },
-        );
-      }
+      const dailyUnits = parseDailyLimit(request.body.dailyLimit, 'dailyLimit');
       const granted = await consent.grant(playerId, request.params.gameId, dailyUnits);
       return allowanceToWire(granted);
     },

@@ -1,5 +1,7 @@
-import { CoinopError, type Clock, type Ids } from '@coinop/core';
-import type { Db } from '../store/db.js';
+import { allowanceDay, CoinopError, type Clock, type Ids, type Units } from '@coinop/core';
+import { setAllowance } from '../store/consent.js';
+import type { Db, Queryable } from '../store/db.js';
+import { findGame } from '../store/games.js';
 import { findPlayer } from '../store/parties.js';
 import {
   collectCliLogin,
@@ -45,25 +47,46 @@ export interface CliLoginStarted {
   userCode: string;
 }
 
+/** The game a login names, as the approval page shows it. */
+export interface CliLoginGame {
+  id: string;
+  name: string;
+  /** Unpublished games charge only their developer and testers, so they need no allowance. */
+  published: boolean;
+}
+
 export interface CliLoginInfo {
   requestorId: string;
   description: string;
+  game: CliLoginGame | null;
   userCode: string;
   status: CliLoginView;
   expiresAt: string;
 }
 
-/** Starts a login for a desktop or mobile client (spec 4.6). */
+/**
+ * Starts a login for a desktop or mobile client (spec 4.6). A client that names its game lets
+ * the approval page show it and offer the player an allowance for it.
+ */
 export async function startCliLogin(
   deps: CliLoginDeps,
-  description: string,
+  input: { description: string; gameId: string | null },
 ): Promise<CliLoginStarted> {
+  const { description, gameId } = input;
+  if (gameId !== null) await loginGame(deps.db, gameId);
   const now = deps.clock.now();
   const requestorId = deps.ids.next();
   const userCode = generateUserCode();
   const expiresAt = new Date(now.getTime() + deps.loginTtlSeconds * 1000);
   await purgeCliLogins(deps.db, new Date(now.getTime() - LOGIN_RETENTION_MS), PURGE_BATCH);
-  await insertCliLogin(deps.db, { requestorId, description, userCode, createdAt: now, expiresAt });
+  await insertCliLogin(deps.db, {
+    requestorId,
+    description,
+    gameId,
+    userCode,
+    createdAt: now,
+    expiresAt,
+  });
   const query = new URLSearchParams({ requestorId, code: userCode });
   return {
     browserUrl: `${CLI_LOGIN_PAGE}?${query.toString()}`,
@@ -125,42 +148,87 @@ export async function cliLoginInfo(
   return {
     requestorId: login.requestorId,
     description: login.description,
+    game: login.gameId === null ? null : await loginGame(deps.db, login.gameId),
     userCode: login.userCode,
     status: viewOf(login, deps.clock.now()),
     expiresAt: login.expiresAt.toISOString(),
   };
 }
 
-/** The signed-in player approves or rejects the request whose user code they were shown. */
+export interface CliLoginDecision {
+  status: 'approved' | 'denied';
+  /** The daily allowance the approval granted the login's game, in base units; else null. */
+  grantedDailyUnits: Units | null;
+}
+
+/**
+ * The signed-in player approves or rejects the request whose user code they were shown. An
+ * approval may carry a daily allowance for the game the login names, granted with it.
+ */
 export async function decideCliLoginRequest(
   deps: CliLoginDeps,
-  input: { requestorId: string; userCode: string; playerId: string; approve: boolean },
-): Promise<{ status: 'approved' | 'denied' }> {
+  input: {
+    requestorId: string;
+    userCode: string;
+    playerId: string;
+    approve: boolean;
+    dailyLimitUnits?: Units | null;
+  },
+): Promise<CliLoginDecision> {
   const { requestorId, playerId, approve } = input;
+  const dailyUnits = input.dailyLimitUnits ?? null;
   const login = await findMatchingLogin(deps, requestorId, input.userCode);
+  if (dailyUnits !== null && login.gameId === null) {
+    throw new CoinopError(
+      'validation_failed',
+      'dailyLimit needs a login that names its game: this one does not (gameId on POST /cli)',
+      { details: { field: 'dailyLimit' } },
+    );
+  }
   if (approve && !(await findPlayer(deps.db, playerId))) {
     throw new CoinopError('player_not_found', `player ${playerId} of the token does not exist`);
   }
   const now = deps.clock.now();
-  // Deciding again the same way is a no-op: a double click, or a retry after a lost answer.
   const wanted = approve ? 'approved' : 'denied';
+  const grant = async (q: Queryable) => {
+    if (!approve || dailyUnits === null || login.gameId === null) return;
+    await setAllowance(q, {
+      playerId,
+      gameId: login.gameId,
+      dailyUnits,
+      day: allowanceDay(now),
+      now,
+    });
+  };
+  // Deciding again the same way is a no-op: a double click, or a retry after a lost answer.
   if (login.status === wanted && (!approve || login.playerId === playerId)) {
-    return { status: wanted };
+    await grant(deps.db);
+    return { status: wanted, grantedDailyUnits: approve ? dailyUnits : null };
   }
   assertDecidable(login, now);
-  const decided = await decideCliLogin(
-    deps.db,
-    requestorId,
-    approve ? { status: 'approved', playerId } : { status: 'denied' },
-    now,
-  );
+  const decided = await deps.db.transaction(async (tx) => {
+    const row = await decideCliLogin(
+      tx,
+      requestorId,
+      approve ? { status: 'approved', playerId } : { status: 'denied' },
+      now,
+    );
+    if (row) await grant(tx);
+    return row;
+  });
   if (!decided) {
     // Decided or expired between the read and the update: answer from the row as it is now.
     const current = await findCliLogin(deps.db, requestorId);
     if (current) assertDecidable(current, now);
     throw new TypeError(`login ${requestorId} could not be decided`);
   }
-  return { status: wanted };
+  return { status: wanted, grantedDailyUnits: approve ? dailyUnits : null };
+}
+
+async function loginGame(db: Db, gameId: string): Promise<CliLoginGame> {
+  const game = await findGame(db, gameId);
+  if (!game) throw new CoinopError('game_not_found', `game ${gameId} does not exist`);
+  return { id: game.id, name: game.name, published: game.publishedAt !== null };
 }
 
 async function findMatchingLogin(

@@ -1,7 +1,12 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { CoinopError } from '@coinop/core';
+import {
+  CoinopError,
+  MAX_DAILY_ALLOWANCE_HST,
+  parseDailyLimit,
+  unitsToHstNumber,
+} from '@coinop/core';
 import type { ErrorCode } from '@coinop/protocol';
 import { problem, sendProblem } from '../http/error-handler.js';
 import {
@@ -9,6 +14,7 @@ import {
   decideCliLoginRequest,
   pollCliLogin,
   startCliLogin,
+  type CliLoginDecision,
   type CliLoginDeps,
 } from './cli-login.js';
 import { bearerToken, type PlayerAuthenticator } from './player-auth.js';
@@ -27,6 +33,14 @@ const StartBody = Type.Object(
       maxLength: 200,
       description: 'Identifies the client system, e.g. operating system and device name',
     }),
+    gameId: Type.Optional(
+      Type.String({
+        format: 'uuid',
+        description:
+          'The game signing in. The approval page then names it and lets the player grant it ' +
+          'a daily allowance in the same step. 404 game_not_found for an unknown game.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -45,6 +59,16 @@ const InfoQuery = Type.Object({ code: UserCode });
 const InfoResponse = Type.Object({
   requestorId: Type.String({ format: 'uuid' }),
   description: Type.String(),
+  game: Type.Union([
+    Type.Object({
+      id: Type.String({ format: 'uuid' }),
+      name: Type.String(),
+      published: Type.Boolean({
+        description: 'Unpublished games charge only their developer and testers: no allowance.',
+      }),
+    }),
+    Type.Null(),
+  ]),
   userCode: Type.String(),
   status: Type.Union([
     Type.Literal('pending'),
@@ -54,9 +78,26 @@ const InfoResponse = Type.Object({
   ]),
   expiresAt: Type.String({ format: 'date-time' }),
 });
-const DecideBody = Type.Object({ userCode: UserCode }, { additionalProperties: false });
+const RejectBody = Type.Object({ userCode: UserCode }, { additionalProperties: false });
+const ApproveBody = Type.Object(
+  {
+    userCode: UserCode,
+    dailyLimit: Type.Optional(
+      Type.Union([Type.Number(), Type.String()], {
+        description:
+          'Also allow the game the login names to charge me up to this much HST a UTC day ' +
+          `(at most 8 decimals and ${MAX_DAILY_ALLOWANCE_HST}; 0 revokes). Only for a login ` +
+          'that names its game.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 const DecideResponse = Type.Object({
   status: Type.Union([Type.Literal('approved'), Type.Literal('denied')]),
+  grantedDailyLimit: Type.Union([Type.Number(), Type.Null()], {
+    description: 'The daily allowance (HST) this approval granted the game; null when none.',
+  }),
 });
 const TokenResponse = Type.Object({ access_token: Type.String() });
 
@@ -69,7 +110,11 @@ export async function cliRoutes(app: FastifyInstance, options: CliRoutesOptions)
   r.post(
     '/cli',
     { config: limited, schema: { body: StartBody, response: { 200: StartResponse } } },
-    async (request) => startCliLogin(deps, request.body.description),
+    async (request) =>
+      startCliLogin(deps, {
+        description: request.body.description,
+        gameId: request.body.gameId ?? null,
+      }),
   );
 
   await app.register(async (polling) => {
@@ -98,24 +143,49 @@ export async function cliRoutes(app: FastifyInstance, options: CliRoutesOptions)
     },
   );
 
-  for (const action of ['approve', 'reject'] as const) {
-    r.post(
-      `/cli/:requestorId/${action}`,
-      {
-        config: limited,
-        schema: { params: RequestorParams, body: DecideBody, response: { 200: DecideResponse } },
-      },
-      async (request) => {
-        const player = await players.authenticate(request);
-        return decideCliLoginRequest(deps, {
+  const decided = ({ status, grantedDailyUnits }: CliLoginDecision) => ({
+    status,
+    grantedDailyLimit: grantedDailyUnits === null ? null : unitsToHstNumber(grantedDailyUnits),
+  });
+  r.post(
+    '/cli/:requestorId/approve',
+    {
+      config: limited,
+      schema: { params: RequestorParams, body: ApproveBody, response: { 200: DecideResponse } },
+    },
+    async (request) => {
+      const player = await players.authenticate(request);
+      const { userCode, dailyLimit } = request.body;
+      return decided(
+        await decideCliLoginRequest(deps, {
+          requestorId: request.params.requestorId,
+          userCode,
+          playerId: player.playerId,
+          approve: true,
+          dailyLimitUnits:
+            dailyLimit === undefined ? null : parseDailyLimit(dailyLimit, 'dailyLimit'),
+        }),
+      );
+    },
+  );
+  r.post(
+    '/cli/:requestorId/reject',
+    {
+      config: limited,
+      schema: { params: RequestorParams, body: RejectBody, response: { 200: DecideResponse } },
+    },
+    async (request) => {
+      const player = await players.authenticate(request);
+      return decided(
+        await decideCliLoginRequest(deps, {
           requestorId: request.params.requestorId,
           userCode: request.body.userCode,
           playerId: player.playerId,
-          approve: action === 'approve',
-        });
-      },
-    );
-  }
+          approve: false,
+        }),
+      );
+    },
+  );
 }
 
 /**

@@ -7,6 +7,8 @@ export type CliLoginStatus = 'pending' | 'approved' | 'denied' | 'collected';
 export interface CliLoginRecord {
   requestorId: string;
   description: string;
+  /** The game the login signs in to, when the client named one. */
+  gameId: string | null;
   userCode: string;
   status: CliLoginStatus;
   playerId: string | null;
@@ -19,6 +21,7 @@ export interface CliLoginRecord {
 interface CliLoginRow {
   requestor_id: string;
   description: string;
+  game_id: string | null;
   user_code: string;
   status: CliLoginStatus;
   player_id: string | null;
@@ -29,12 +32,13 @@ interface CliLoginRow {
 }
 
 const COLUMNS =
-  'requestor_id, description, user_code, status, player_id, last_polled_at, created_at, ' +
+  'requestor_id, description, game_id, user_code, status, player_id, last_polled_at, created_at, ' +
   'expires_at, decided_at';
 
 const toRecord = (r: CliLoginRow): CliLoginRecord => ({
   requestorId: r.requestor_id,
   description: r.description,
+  gameId: r.game_id,
   userCode: r.user_code,
   status: r.status,
   playerId: r.player_id,
@@ -48,13 +52,21 @@ export async function insertCliLogin(
   q: Queryable,
   login: Pick<
     CliLoginRecord,
-    'requestorId' | 'description' | 'userCode' | 'createdAt' | 'expiresAt'
+    'requestorId' | 'description' | 'gameId' | 'userCode' | 'createdAt' | 'expiresAt'
   >,
 ): Promise<void> {
   await q.query(
-    `INSERT INTO cli_logins (requestor_id, description, user_code, status, created_at, expires_at)
-     VALUES ($1, $2, $3, 'pending', $4, $5)`,
-    [login.requestorId, login.description, login.userCode, login.createdAt, login.expiresAt],
+    `INSERT INTO cli_logins
+       (requestor_id, description, game_id, user_code, status, created_at, expires_at)
+     VALUES ($1, $2, $3, $4, 'pending', $5, $6)`,
+    [
+      login.requestorId,
+      login.description,
+      login.gameId,
+      login.userCode,
+      login.createdAt,
+      login.expiresAt,
+    ],
   );
 }
 

@@ -3,6 +3,7 @@ import type { PrivateKeyAccount } from 'viem/accounts';
 import { wholeHstToUnits } from '@coinop/core';
 import { webAppUrl } from '../../src/config.js';
 import { mintHst } from '../../src/services/admin.js';
+import { findGame } from '../../src/store/games.js';
 import { storeVariants } from '../fixtures/db.js';
 import { balanceOf, gameWithTiers, writeToken, type GameFixture } from '../fixtures/arcade.js';
 import type { TestApi } from '../fixtures/app.js';
@@ -287,6 +288,116 @@ describe.each(storeVariants())('consent to charges on %s', (variant) => {
     expect(await balanceOf(api, carol.accountId)).toMatchObject({
       available: 49n * HST,
       pending: 1n * HST,
+    });
+  });
+
+  it('grants an allowance with the CLI login that names its game; the game then charges within it', async () => {
+    const game = await gameWithTiers(api, { costs: [3] });
+    const { name } = (await findGame(s.db, game.gameId))!;
+    const server = await gameServer(game);
+    const p = await player(20);
+    expect((await server.play(p.playerId)).json().code).toBe('consent_required');
+
+    const start = await s.auth.inject({
+      method: 'POST',
+      url: '/cli',
+      payload: { description: 'High-Low terminal', gameId: game.gameId },
+    });
+    expect(start.statusCode).toBe(200);
+    const { requestorId, userCode, token } = start.json<Record<string, string>>();
+    const info = () =>
+      s.auth.inject({ method: 'GET', url: `/cli/${requestorId}/info?code=${userCode}` });
+    expect((await info()).json()).toMatchObject({
+      description: 'High-Low terminal',
+      game: { id: game.gameId, name, published: true },
+      status: 'pending',
+    });
+    const approve = (payload: object) =>
+      s.auth.inject({
+        method: 'POST',
+        url: `/cli/${requestorId}/approve`,
+        headers: { authorization: `Bearer ${p.token}` },
+        payload: { userCode, ...payload },
+      });
+
+    // A bad amount decides nothing.
+    const bad = await approve({ dailyLimit: '1.000000001' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({
+      code: 'invalid_amount',
+      message: 'dailyLimit must have at most 8 decimals, got 1.000000001',
+      details: { field: 'dailyLimit' },
+    });
+    expect((await info()).json().status).toBe('pending');
+
+    const approved = await approve({ dailyLimit: '7.5' });
+    expect(approved.statusCode).toBe(200);
+    expect(approved.json()).toEqual({ status: 'approved', grantedDailyLimit: 7.5 });
+    expect((await as(p, 'GET', `/player/allowances/${game.gameId}`)).json()).toMatchObject({
+      source: 'player',
+      dailyLimit: 7.5,
+      spentToday: 0,
+    });
+    s.clock.advance(5_000);
+    const collected = await s.auth.inject({
+      method: 'GET',
+      url: `/cli/${requestorId}`,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(collected.statusCode).toBe(200);
+
+    // 3 HST a play: two fit in 7.5 HST a day, the third does not.
+    const codes = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await server.play(p.playerId);
+      codes.push(res.statusCode === 200 ? 'opened' : res.json().code);
+    }
+    expect(codes).toEqual(['opened', 'opened', 'consent_required']);
+    expect(await balanceOf(api, p.accountId)).toMatchObject({
+      available: 14n * HST,
+      pending: 6n * HST,
+    });
+  });
+
+  it('refuses an allowance with a login that names no game, on a rejection, or for an unknown game', async () => {
+    const p = await player();
+    const plain = (
+      await s.auth.inject({ method: 'POST', url: '/cli', payload: { description: 'laptop' } })
+    ).json<Record<string, string>>();
+    const decide = (action: string, payload: object) =>
+      s.auth.inject({
+        method: 'POST',
+        url: `/cli/${plain.requestorId}/${action}`,
+        headers: { authorization: `Bearer ${p.token}` },
+        payload: { userCode: plain.userCode, ...payload },
+      });
+    const noGame = await decide('approve', { dailyLimit: 5 });
+    expect(noGame.statusCode).toBe(400);
+    expect(noGame.json()).toMatchObject({
+      code: 'validation_failed',
+      message:
+        'dailyLimit needs a login that names its game: this one does not (gameId on POST /cli)',
+      details: { field: 'dailyLimit' },
+    });
+    const onReject = await decide('reject', { dailyLimit: 5 });
+    expect(onReject.statusCode).toBe(400);
+    expect(onReject.json()).toMatchObject({ code: 'validation_failed' });
+    const info = await s.auth.inject({
+      method: 'GET',
+      url: `/cli/${plain.requestorId}/info?code=${plain.userCode}`,
+    });
+    expect(info.json()).toMatchObject({ status: 'pending', game: null });
+
+    const unknownGame = '01890000-0000-7000-8000-000000000000';
+    const unknown = await s.auth.inject({
+      method: 'POST',
+      url: '/cli',
+      payload: { description: 'laptop', gameId: unknownGame },
+    });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({
+      code: 'game_not_found',
+      message: `game ${unknownGame} does not exist`,
     });
   });
 

@@ -14,7 +14,8 @@ import {
   renderCliLoginPage,
 } from '../../src/signin/pages/cli-login.js';
 import type { Db } from '../../src/store/db.js';
-import { findPlayerByWallet } from '../../src/store/parties.js';
+import { insertGame, publishGame } from '../../src/store/games.js';
+import { ensureArcade, ensureDeveloper, findPlayerByWallet } from '../../src/store/parties.js';
 import {
   hasChromium,
   launchChromium,
@@ -34,6 +35,37 @@ interface TestSignin {
   claimsNamespace: string;
   close(): Promise<void>;
 }
+
+/** A published game of a fresh developer, straight into storage; returns its id. */
+async function publishedGame(db: Db, name: string): Promise<string> {
+  const arcade = await ensureArcade(db, systemClock, uuidIds);
+  const developer = await ensureDeveloper(db, systemClock, uuidIds, newWalletAddress());
+  const game = await db.transaction((tx) =>
+    insertGame(
+      tx,
+      systemClock,
+      uuidIds,
+      arcade.id,
+      {
+        developerId: developer.id,
+        name,
+        description: 'Call the next card.',
+        category: 'Cards',
+        developerInfo: '',
+        tagLine: '',
+        url: 'https://high-low.example',
+        coverUrl: 'https://high-low.example/cover.png',
+        scoreDisplay: 'NORMAL',
+        prodDomain: null,
+      },
+      [{ name: 'Bronze', costUnits: 100_000_000n, leadersMax: 10 }],
+    ),
+  );
+  await publishGame(db, systemClock, game.id);
+  return game.id;
+}
+
+const newWalletAddress = () => privateKeyToAccount(generatePrivateKey()).address;
 
 /** A port free right now, so the EIP-4361 domain can name the address the browser opens. */
 async function freePort(): Promise<number> {
@@ -113,11 +145,11 @@ describe.skipIf(!hasChromium)(
     });
 
     /** What a desktop game does first (spec 4.6): start a login with a description. */
-    async function startCliLogin(description: string): Promise<CliStart> {
+    async function startCliLogin(description: string, gameId?: string): Promise<CliStart> {
       const res = await fetch(`${signin.url}/cli`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ description }),
+        body: JSON.stringify(gameId ? { description, gameId } : { description }),
       });
       expect(res.status).toBe(200);
       return (await res.json()) as CliStart;
@@ -214,6 +246,46 @@ describe.skipIf(!hasChromium)(
         // Handed out once (contract): the next poll finds nothing left to collect.
         const again = await pollOnce(cli);
         expect(again.body.error).toBe('expired_token');
+      } finally {
+        await close();
+      }
+    });
+
+    it('names the game a login is for and grants it the daily allowance the player types', async () => {
+      const gameId = await publishedGame(signin.db, 'High-Low');
+      const account = privateKeyToAccount(generatePrivateKey());
+      const cli = await startCliLogin('High-Low terminal on linux', gameId);
+      const { page, pageErrors, close } = await openPage({ account });
+      try {
+        await page.goto(`${signin.url}${cli.browserUrl}`);
+        await expect.poll(() => page.locator('#game-name').textContent()).toBe('High-Low');
+        await connectWallet(page);
+        const limit = page.getByLabel('HST a day (leave empty to keep your current allowance)');
+        await limit.fill('2.123456789');
+        await page.getByRole('button', { name: 'Approve' }).click();
+        await expect
+          .poll(() => alertText(page))
+          .toBe(
+            'Enter the HST a day as a number such as 20 or 2.5 (at most 8 decimals), or leave it empty.',
+          );
+        await limit.fill('12.5');
+        await saveScreenshot(page, 'cli-login-7-allowance');
+        await page.getByRole('button', { name: 'Approve' }).click();
+        await page.getByRole('heading', { name: 'Approved — return to your game' }).waitFor();
+        expect(await page.locator('#result-detail').textContent()).toBe(
+          'Your game is now signed in, and High-Low may charge you up to 12.5 HST a day. ' +
+            'You can close this page.',
+        );
+        await saveScreenshot(page, 'cli-login-8-allowance-granted');
+        expect(pageErrors).toEqual([]);
+
+        const player = await findPlayerByWallet(signin.db, account.address);
+        const [row] = await signin.db.query<{ daily_units: string }>(
+          'SELECT daily_units::text AS daily_units FROM allowances WHERE player_id = $1 AND game_id = $2',
+          [player!.id, gameId],
+        );
+        expect(row?.daily_units).toBe('1250000000');
+        expect((await pollUntilDone(cli)).status).toBe(200);
       } finally {
         await close();
       }

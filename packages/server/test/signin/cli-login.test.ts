@@ -62,6 +62,7 @@ describe.each(storeVariants())('CLI login flow on %s', (variant) => {
     expect(info.json()).toEqual({
       requestorId: start.requestorId,
       description: 'Pixel 8 (Android 15)',
+      game: null,
       userCode: start.userCode,
       status: 'pending',
       expiresAt: new Date(s.clock.now().getTime() - 1000 + 600_000).toISOString(),
@@ -79,7 +80,7 @@ describe.each(storeVariants())('CLI login flow on %s', (variant) => {
       session.access_token,
     );
     expect(approved.statusCode).toBe(200);
-    expect(approved.json()).toEqual({ status: 'approved' });
+    expect(approved.json()).toEqual({ status: 'approved', grantedDailyLimit: null });
 
     s.clock.advance(5000);
     const got = await poll(s.auth, start.requestorId, start.token);
@@ -129,7 +130,7 @@ describe.each(storeVariants())('CLI login flow on %s', (variant) => {
       session.access_token,
     );
     expect(no.statusCode).toBe(200);
-    expect(no.json()).toEqual({ status: 'denied' });
+    expect(no.json()).toEqual({ status: 'denied', grantedDailyLimit: null });
     const denied = await poll(s.auth, rejected.requestorId, rejected.token);
     expect(denied.statusCode).toBe(400);
     expect(denied.json()).toMatchObject({ code: 'access_denied', error: 'access_denied' });

@@ -16,6 +16,9 @@ export const cliLoginScript = String.raw`'use strict';
   var requestorId = '';
   var userCode = '';
   var accessToken = '';
+  // The game the login names, when its client named one: { id, name, published }.
+  var game = null;
+  var grantedDailyLimit = null;
 
   class PageError extends Error {}
 
@@ -80,7 +83,10 @@ export const cliLoginScript = String.raw`'use strict';
     byId('result').className = 'result result-' + kind;
     if (kind === 'approved') {
       heading.textContent = 'Approved \u2014 return to your game';
-      detail.textContent = 'Your game is now signed in. You can close this page.';
+      detail.textContent = grantedDailyLimit === null
+        ? 'Your game is now signed in. You can close this page.'
+        : 'Your game is now signed in, and ' + game.name + ' may charge you up to ' +
+          grantedDailyLimit + ' HST a day. You can close this page.';
     } else if (kind === 'denied') {
       heading.textContent = 'Request rejected';
       detail.textContent = 'Your game was not signed in. You can close this page.';
@@ -116,6 +122,15 @@ export const cliLoginScript = String.raw`'use strict';
     }
     byId('description').textContent = String(info.description);
     byId('user-code').textContent = String(info.userCode);
+    if (info.game) {
+      game = info.game;
+      byId('game-name').textContent = String(game.name);
+      byId('allowance-game').textContent = String(game.name);
+      show('game-label', true);
+      show('game-name', true);
+      show('allowance', game.published === true);
+      show('unpublished', game.published !== true);
+    }
     if (info.status !== 'pending') return finish(info.status);
     show('request', true);
     show('wallet', true);
@@ -171,13 +186,37 @@ export const cliLoginScript = String.raw`'use strict';
     }
   }
 
+  // The daily limit typed for the game, or null to leave the allowance as it is.
+  function typedDailyLimit() {
+    if (!game || !game.published) return null;
+    var typed = byId('daily-limit').value.trim();
+    if (typed === '') return null;
+    if (!/^\d+(\.\d{1,8})?$/.test(typed)) {
+      throw new PageError('Enter the HST a day as a number such as 20 or 2.5 (at most 8 ' +
+        'decimals), or leave it empty.');
+    }
+    return typed;
+  }
+
   async function decide(action) {
     warn('');
+    var body = { userCode: userCode };
+    if (action === 'approve') {
+      try {
+        var dailyLimit = typedDailyLimit();
+        if (dailyLimit !== null) body.dailyLimit = dailyLimit;
+      } catch (e) {
+        warn(e.message);
+        byId('daily-limit').focus();
+        return;
+      }
+    }
     setBusy(true);
     say(action === 'approve' ? 'Approving\u2026' : 'Rejecting\u2026');
     try {
-      await call('POST', '/cli/' + encodeURIComponent(requestorId) + '/' + action,
-        { userCode: userCode }, accessToken);
+      var decided = await call('POST', '/cli/' + encodeURIComponent(requestorId) + '/' + action,
+        body, accessToken);
+      grantedDailyLimit = decided.grantedDailyLimit;
       finish(action === 'approve' ? 'approved' : 'denied');
     } catch (e) {
       say('');

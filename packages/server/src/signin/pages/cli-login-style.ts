@@ -78,6 +78,26 @@ button {
   color: var(--accent-text);
   cursor: pointer;
 }
+fieldset {
+  border: 1px solid var(--border);
+  border-radius: 0.5rem;
+  padding: 0.75rem 1rem;
+  margin: 0 0 1rem;
+}
+legend { font-weight: 600; padding: 0 0.25rem; }
+fieldset p { margin-top: 0; }
+label { display: block; font-weight: 600; margin: 0 0 0.35rem; }
+input {
+  font: inherit;
+  width: 100%;
+  max-width: 12rem;
+  min-height: 2.75rem;
+  padding: 0.5rem 0.75rem;
+  border: 1px solid var(--border);
+  border-radius: 0.5rem;
+  background: var(--bg);
+  color: var(--text);
+}
 button.secondary { background: transparent; color: var(--text); border-color: var(--border); }
 button:disabled { opacity: 0.55; cursor: progress; }
 :focus-visible { outline: 3px solid var(--focus); outline-offset: 3px; }

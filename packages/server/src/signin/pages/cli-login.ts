@@ -52,6 +52,8 @@ export function renderCliLoginPage(): string {
 <dl>
 <dt>Requested by</dt>
 <dd id="description"></dd>
+<dt id="game-label" hidden>Game</dt>
+<dd id="game-name" hidden></dd>
 <dt>Code</dt>
 <dd id="user-code" class="code"></dd>
 </dl>
@@ -67,6 +69,15 @@ transaction.</p>
 <h2 id="decision-heading" tabindex="-1">Step 2: approve or reject</h2>
 <p id="account" class="muted"></p>
 <p>Approve only if you started signing in from your game and the code matches.</p>
+<fieldset id="allowance" hidden>
+<legend>What <span id="allowance-game"></span> may charge you</legend>
+<p class="muted">The game charges HST for each play only within a daily allowance you choose.
+You can change or revoke it at any time in the arcade.</p>
+<label for="daily-limit">HST a day (leave empty to keep your current allowance)</label>
+<input id="daily-limit" name="dailyLimit" inputmode="decimal" autocomplete="off" spellcheck="false">
+</fieldset>
+<p id="unpublished" class="muted" hidden>This game is not published yet: only its developer and
+the testers they name can play it for HST.</p>
 <div class="actions">
 <button id="approve" type="button">Approve</button>
 <button id="reject" type="button" class="secondary">Reject</button>

@@ -28,6 +28,7 @@ export function AllowancePanel({ gameId, gameName }: { gameId: string; gameName:
   const [status, setStatus] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const panel = useRef<HTMLElement>(null);
+  const limitInput = useRef<HTMLInputElement>(null);
   const headingId = useId();
   const inputId = useId();
   const hintId = useId();
@@ -96,6 +97,8 @@ export function AllowancePanel({ gameId, gameName }: { gameId: string; gameName:
     try {
       setAllowance(await api.revoke(gameId));
       setLimit('');
+      // The Revoke button goes with the allowance: keep the keyboard in the form.
+      limitInput.current?.focus();
       setStatus(`Revoked: ${gameName} can no longer charge you, from its next play.`);
     } catch (e) {
       setError(`Could not revoke the allowance: ${errorText(e)}`);
@@ -113,8 +116,8 @@ export function AllowancePanel({ gameId, gameName }: { gameId: string; gameName:
     >
       <h2 id={headingId}>What this game may charge you</h2>
       <p className="muted">
-        Your daily allowance covers the plays the game&apos;s server opens for you; plays you
-        approve in the arcade with your wallet are asked each time and do not count against it.
+        Your daily allowance covers the plays the game’s server opens for you; plays you approve in
+        the arcade with your wallet are asked each time and do not count against it.
       </p>
       {state.status === 'signed-out' && (
         <p>Connect a wallet to see and set what this game may charge you a day.</p>
@@ -149,6 +152,7 @@ export function AllowancePanel({ gameId, gameName }: { gameId: string; gameName:
               <label htmlFor={inputId}>Daily limit (HST)</label>
               <input
                 id={inputId}
+                ref={limitInput}
                 type="number"
                 min={0}
                 step="any"
@@ -166,13 +170,11 @@ export function AllowancePanel({ gameId, gameName }: { gameId: string; gameName:
               <button type="submit" className="primary" disabled={busy}>
                 Save
               </button>
-              <button
-                type="button"
-                disabled={busy || allowance.dailyLimit === 0}
-                onClick={() => void revoke()}
-              >
-                Revoke
-              </button>
+              {allowance.dailyLimit !== 0 && (
+                <button type="button" disabled={busy} onClick={() => void revoke()}>
+                  Revoke allowance
+                </button>
+              )}
             </div>
           </form>
         </>

@@ -59,9 +59,9 @@ export function AllowancesPage() {
     <section className="page account-page">
       <h1>Your allowances</h1>
       <p>
-        An allowance is what a game&apos;s server may lock from you per day (UTC) for the plays it
-        opens for you. Plays you approve in the arcade with your wallet are asked each time and do
-        not count. Set or change an allowance on the game&apos;s page.
+        An allowance is what a game’s server may lock from you per day (UTC) for the plays it opens
+        for you. Plays you approve in the arcade with your wallet are asked each time and do not
+        count. Set or change an allowance on the game’s page.
       </p>
       {state.status === 'loading' && <p role="status">Loading…</p>}
       {state.status === 'signed-out' && <p>Connect a wallet to see your allowances.</p>}

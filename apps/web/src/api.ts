@@ -46,7 +46,7 @@ export class ApiError extends Error {
 
 /**
  * One JSON request to the arcade through this origin (`/api/...` or `/auth/...`); a non-2xx
- * answer throws ApiError with the problem+json `code` and `message`.
+ * answer throws ApiError with the problem+json `code` and `message`, a 204 resolves undefined.
  */
 export async function requestJson<T>(
   url: string,
@@ -69,6 +69,8 @@ export async function requestJson<T>(
       body?.message ?? `the arcade answered ${res.status}`,
     );
   }
+  // 204 No Content (a removal) has no body to read.
+  if (res.status === 204) return undefined as T;
   return (await res.json()) as T;
 }
 

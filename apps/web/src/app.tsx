@@ -1,3 +1,4 @@
+import { AllowancesPage } from './allowances/allowances-page.js';
 import { CatalogPage } from './pages/catalog-page.js';
 import { DemoPage } from './pages/demo-page.js';
 import { GamePage } from './pages/game-page.js';
@@ -12,6 +13,8 @@ export function App() {
   let page;
   if (path === '/') page = <CatalogPage />;
   else if (path === '/demo') page = <DemoPage />;
+  else if (path === '/account/allowances' || path === '/account/allowances/')
+    page = <AllowancesPage />;
   else if (path === '/developer' || path.startsWith('/developer/'))
     page = <PortalPage path={path} />;
   else if (gameMatch?.[1]) page = <GamePage gameId={decodeURIComponent(gameMatch[1])} />;

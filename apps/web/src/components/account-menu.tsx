@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Link } from '../router.js';
 import { useSession } from '../session/session.js';
 import {
   arcadeWalletKey,
@@ -8,7 +9,10 @@ import {
 } from '../session/wallets.js';
 import { Modal } from './modal.js';
 
-/** The header's account corner: connect a wallet, or the player's name, avatar and balance. */
+/**
+ * The header's account corner: connect a wallet, or the player's name, avatar, balance and a
+ * link to their allowances.
+ */
 export function AccountMenu() {
   const session = useSession();
   const [connecting, setConnecting] = useState(false);
@@ -46,6 +50,7 @@ export function AccountMenu() {
       <span className="balance" data-testid="balance">
         {player.balance} HST
       </span>
+      <Link href="/account/allowances">Allowances</Link>
       {player.faucet.amount > 0 && (
         <button type="button" onClick={() => void takeFaucet()}>
           Get {player.faucet.amount} test HST

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { BridgeLeader } from '@coinop/protocol';
+import { AllowancePanel, ALLOWANCE_ANCHOR } from '../allowances/allowance-panel.js';
 import { ApiError, getGame, type Game } from '../api.js';
 import {
   createArcadeHandlers,
@@ -21,7 +22,8 @@ interface PendingApproval {
 /**
  * One game: choose a tier (spec 4.3), see its current leaders, and play it in the frame below.
  * The page is the game's host: its bridge answers the game's plays, scores, leaderboard reads
- * and payments for the signed-in player, asking them to approve plays and payments first.
+ * and payments for the signed-in player, asking them to approve plays and payments first. Below
+ * the game, the player's daily allowance for it (`#allowance`, where a refused play sends them).
  */
 export function GamePage({ gameId }: { gameId: string }) {
   const session = useSession();
@@ -156,6 +158,11 @@ export function GamePage({ gameId }: { gameId: string }) {
         <h1>{game.name}</h1>
         {game.tagLine !== '' && <p className="tag-line">{game.tagLine}</p>}
         {game.description !== '' && <p>{game.description}</p>}
+        {game.published && (
+          <p>
+            <a href={`#${ALLOWANCE_ANCHOR}`}>What this game may charge you a day</a>
+          </p>
+        )}
         {game.leaderboards.length === 0 ? (
           <p>This game has no tiers yet.</p>
         ) : (
@@ -204,6 +211,7 @@ export function GamePage({ gameId }: { gameId: string }) {
           <GameFrame url={game.url} title={`${game.name} (game)`} />
         </div>
       )}
+      {game.published && <AllowancePanel gameId={game.id} gameName={game.name} />}
       {approval && <ApprovalDialog prompt={approval.prompt} onDecide={decide} />}
     </>
   );

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { ApiError } from '../api.js';
 import { Link } from '../router.js';
 import { GameForm } from './game-form.js';
+import { TestersSection } from './testers-section.js';
 import type { ClientSecret, DeveloperGame, DeveloperTier, GameStats } from './portal-api.js';
 import {
   ConfirmDialog,
@@ -15,7 +16,9 @@ import {
   useTitle,
 } from './parts.js';
 
-/** `/developer/games/{id}`: edit the game, its tiers and server clients; see its plays. */
+/**
+ * `/developer/games/{id}`: edit the game, its tiers, server clients and testers; see its plays.
+ */
 export function GameAdminPage({ gameId }: { gameId: string }) {
   const api = usePortalApi();
   const [game, setGame] = useState<DeveloperGame | null>(null);
@@ -105,6 +108,7 @@ export function GameAdminPage({ gameId }: { gameId: string }) {
       </section>
       <TiersSection game={game} onChange={reload} />
       <ClientsSection game={game} onChange={reload} />
+      <TestersSection game={game} />
       <StatsSection gameId={game.id} />
     </section>
   );

@@ -83,6 +83,13 @@ export interface GameStats {
   }[];
 }
 
+/** A wallet the developer named: the game's server may charge it before the game is published. */
+export interface Tester {
+  /** Lower-case 0x address. */
+  wallet: string;
+  addedAt: string;
+}
+
 type Call = Session['call'];
 
 const game = (gameId: string) => `/developer/games/${encodeURIComponent(gameId)}`;
@@ -90,6 +97,8 @@ const tier = (gameId: string, tierId: string) =>
   `${game(gameId)}/leaderboards/${encodeURIComponent(tierId)}`;
 const client = (gameId: string, clientId: string) =>
   `${game(gameId)}/clients/${encodeURIComponent(clientId)}`;
+const tester = (gameId: string, wallet: string) =>
+  `${game(gameId)}/testers/${encodeURIComponent(wallet)}`;
 
 /** A typed client over the session's `call`, so every request carries the wallet's token. */
 export function portalApi(call: Call) {
@@ -117,6 +126,13 @@ export function portalApi(call: Call) {
       call<ClientSecret>(`${client(gameId, clientId)}/rotate`, {}),
     revokeClient: (gameId: string, clientId: string) =>
       call<GameClient>(client(gameId, clientId), undefined, 'DELETE'),
+
+    listTesters: async (gameId: string) =>
+      (await call<{ testers: Tester[] }>(`${game(gameId)}/testers`)).testers,
+    addTester: (gameId: string, wallet: string) =>
+      call<Tester>(tester(gameId, wallet), undefined, 'PUT'),
+    removeTester: (gameId: string, wallet: string) =>
+      call<undefined>(tester(gameId, wallet), undefined, 'DELETE'),
 
     stats: (gameId: string) => call<GameStats>(`${game(gameId)}/stats`),
   };

@@ -1,0 +1,70 @@
+import type { Session } from '../session/session.js';
+
+/**
+ * A player's daily allowances (`/api/player/allowances`, docs/concepts/consent.md): what each
+ * published game's server may lock from the player per UTC day. Amounts are HST.
+ */
+
+export interface Allowance {
+  gameId: string;
+  gameName: string;
+  /** 'player': the player chose `dailyLimit`; 'default': the operator's default applies. */
+  source: 'player' | 'default';
+  /** HST a day; null is unlimited (an operator's default only); 0 is none or revoked. */
+  dailyLimit: number | null;
+  spentToday: number;
+  /** Null is unlimited. */
+  remainingToday: number | null;
+  /** When the player last chose; null when they never did. */
+  decidedAt: string | null;
+}
+
+export interface AllowanceList {
+  /** The operator's default for games the player chose nothing for; null is unlimited. */
+  defaultDailyLimit: number | null;
+  allowances: Allowance[];
+}
+
+type Call = Session['call'];
+
+const one = (gameId: string) => `/player/allowances/${encodeURIComponent(gameId)}`;
+
+/** A typed client over the session's `call`, so every request carries the player's token. */
+export function allowancesApi(call: Call) {
+  return {
+    list: () => call<AllowanceList>('/player/allowances'),
+    get: (gameId: string) => call<Allowance>(one(gameId)),
+    /** `dailyLimit` as the player typed it: a decimal string keeps every digit. */
+    set: (gameId: string, dailyLimit: string) =>
+      call<Allowance>(one(gameId), { dailyLimit }, 'PUT'),
+    revoke: (gameId: string) => call<Allowance>(one(gameId), undefined, 'DELETE'),
+  };
+}
+
+/** A decimal HST amount the arcade accepts: digits, then at most 8 decimals. */
+export const HST_AMOUNT = /^\d+(\.\d{1,8})?$/;
+
+/** HST as people read it: no exponent, up to the 8 decimals the arcade keeps. */
+export function formatHst(hst: number): string {
+  return `${hst.toLocaleString('en', { maximumFractionDigits: 8 })} HST`;
+}
+
+/** HST as a plain decimal, the way the player would type it back: no exponent, no grouping. */
+export function plainHst(hst: number): string {
+  return hst.toLocaleString('en', { maximumFractionDigits: 8, useGrouping: false });
+}
+
+/** One sentence on what the game may charge, as the player would say it. */
+export function describeAllowance(allowance: Allowance): string {
+  const { dailyLimit, source } = allowance;
+  if (dailyLimit === null) {
+    return 'This game may charge you without a daily limit: unlimited (arcade default).';
+  }
+  if (dailyLimit === 0) {
+    return source === 'player'
+      ? 'You revoked this game’s allowance: its server cannot charge you.'
+      : 'No allowance yet — server-side plays of this game need your consent.';
+  }
+  const by = source === 'default' ? ' (arcade default)' : '';
+  return `This game may charge you up to ${formatHst(dailyLimit)} a day${by}.`;
+}

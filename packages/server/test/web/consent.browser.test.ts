@@ -1,0 +1,443 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { wholeHstToUnits } from '@coinop/core';
+import { testConfig } from '../../src/config.js';
+import { uuidIds } from '../../src/ids.js';
+import { startServer, type RunningServer } from '../../src/main.js';
+import { mintHst, publish } from '../../src/services/admin.js';
+import { insertGame } from '../../src/store/games.js';
+import { createGameClient, ensureDeveloper } from '../../src/store/parties.js';
+import {
+  NO_CHROMIUM_REASON,
+  ensureBrowserBuilds,
+  hasChromium,
+  launchChromium,
+  saveScreenshot,
+  seriousViolations,
+} from '../fixtures/browser.js';
+import { startCoverServer, type CoverServer } from '../fixtures/cover-server.js';
+import { injectWallet } from '../fixtures/eip1193.js';
+
+const PHONE = { width: 360, height: 740 };
+const DESKTOP = { width: 1280, height: 900 };
+
+/**
+ * Consent to charges in the web app (docs/concepts/consent.md): a player whose game server was
+ * refused follows the refusal's grantUrl to the game's page, sets a daily allowance, sees it spent,
+ * revokes it there and on the account's allowances page; a developer names and removes a tester
+ * of an unpublished game on the portal. Every choice is checked where it is stored.
+ */
+describe.skipIf(!hasChromium)(
+  `consent to charges in headless Chromium${hasChromium ? '' : ` (${NO_CHROMIUM_REASON})`}`,
+  () => {
+    let dataDir: string;
+    let server: RunningServer;
+    let gameHost: CoverServer;
+    let browser: Browser;
+    let developer: PrivateKeyAccount;
+    /** Published, played server to server: it needs the player's allowance. */
+    let orbit: { id: string; tierId: string; clientId: string; clientSecret: string };
+    /** Published too, so the account page lists more than one game. */
+    let cometId: string;
+    /** Not published: only its developer and testers may be charged. */
+    let nightShiftId: string;
+
+    beforeAll(async () => {
+      ensureBrowserBuilds();
+      dataDir = await mkdtemp(join(tmpdir(), 'coinop-consent-'));
+      // A stand-in for a game's own host: the page the arcade frames.
+      gameHost = await startCoverServer({
+        '/orbit': (_request, response) =>
+          response
+            .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+            .end(
+              '<!doctype html><html lang="en"><title>Orbit Run</title>' +
+                '<body style="margin:0;height:100vh;display:grid;place-items:center;' +
+                'background:#101018;color:#f2f2f7;font:1.5rem system-ui">' +
+                '<p>Orbit Run: played on the game&apos;s server</p></body></html>',
+            ),
+      });
+      // The production default: a game server charges nobody who has not allowed it.
+      server = await startServer(
+        testConfig({
+          apiPort: 0,
+          dataDir,
+          adminToken: 'consent-admin',
+          defaultAllowanceUnits: 0n,
+        }),
+      );
+      const { arcade } = server.api;
+      developer = privateKeyToAccount(generatePrivateKey());
+      const owner = await ensureDeveloper(arcade.db, arcade.clock, uuidIds, developer.address);
+      const register = (name: string, url: string) =>
+        arcade.db.transaction((tx) =>
+          insertGame(
+            tx,
+            arcade.clock,
+            uuidIds,
+            arcade.record.id,
+            {
+              developerId: owner.id,
+              name,
+              description: `${name}, a consent test game.`,
+              category: 'Arcade',
+              developerInfo: '',
+              tagLine: '',
+              url,
+              coverUrl: '',
+              scoreDisplay: 'NORMAL',
+              prodDomain: null,
+            },
+            [{ name: 'Standard', costUnits: wholeHstToUnits(1), leadersMax: 10 }],
+          ),
+        );
+      const orbitGame = await register('Orbit Run', gameHost.url('/orbit'));
+      await publish(arcade, orbitGame.id);
+      const client = await createGameClient(arcade.db, arcade.clock, orbitGame.id);
+      orbit = {
+        id: orbitGame.id,
+        tierId: (await arcade.games.get(orbitGame.id)).leaderboards[0]!.id,
+        ...client,
+      };
+      cometId = (await register('Comet Dash', '')).id;
+      await publish(arcade, cometId);
+      nightShiftId = (await register('Night Shift', '')).id;
+      browser = await launchChromium();
+    }, 180_000);
+
+    afterAll(async () => {
+      await browser?.close();
+      await server?.close();
+      await gameHost?.close();
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    });
+
+    /** The page's web session token, as the app keeps it. */
+    const sessionToken = (page: Page) =>
+      page.evaluate("JSON.parse(localStorage.getItem('coinop.session')).token") as Promise<string>;
+
+    /** A request to the arcade API with a bearer token. */
+    const apiCall = async (
+      token: string,
+      method: string,
+      path: string,
+      body?: unknown,
+    ): Promise<{ status: number; body: Record<string, unknown> | null }> => {
+      const res = await fetch(`${server.urls['api']!}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await res.text();
+      return { status: res.status, body: text === '' ? null : (JSON.parse(text) as never) };
+    };
+
+    /** The game's server opening a 1 HST play for the player, as its SDK would. */
+    const serverPlay = async (playerId: string) => {
+      const token = await fetch(`${server.urls['api']!}/oauth/writetoken`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_id: orbit.clientId, client_secret: orbit.clientSecret }),
+      }).then(async (res) => ((await res.json()) as { access_token: string }).access_token);
+      const arcadeId = server.api.arcade.record.id;
+      return apiCall(token, 'POST', `/arcades/${arcadeId}/games/${orbit.id}/play`, {
+        playerId,
+        leaderboardId: orbit.tierId,
+      });
+    };
+
+    const allowanceUnits = async (playerId: string, gameId: string) =>
+      (await server.api.arcade.consent.allowance(playerId, gameId)).dailyLimitUnits;
+
+    async function connectBrowserWallet(page: Page, scope = page.getByRole('banner')) {
+      await scope.getByRole('button', { name: 'Connect wallet' }).click();
+      await page.getByRole('dialog', { name: 'Connect a wallet' }).waitFor();
+      await page.getByRole('button', { name: 'Browser wallet' }).click();
+      await page.getByTestId('balance').waitFor();
+    }
+
+    it('a refused player allows a game 7.5 HST a day on its page, sees it spent, revokes it there and on the account page', async () => {
+      const web = server.urls['web']!;
+      const account = privateKeyToAccount(generatePrivateKey());
+      const context = await browser.newContext({ viewport: DESKTOP });
+      const page = await context.newPage();
+      await injectWallet(page, account);
+      const main = page.getByRole('main');
+      const panel = main.getByRole('region', { name: 'What this game may charge you' });
+      const summary = panel.getByTestId('allowance-summary');
+      const limitField = panel.getByLabel('Daily limit (HST)');
+      try {
+        // Signed out, the panel asks for a wallet and offers no form.
+        await page.goto(`${web}/games/${orbit.id}#allowance`);
+        await panel
+          .getByText('Connect a wallet to see and set what this game may charge you a day.')
+          .waitFor();
+        expect(await limitField.count()).toBe(0);
+        await connectBrowserWallet(page);
+        await page.goto(`${web}/`);
+        await main.getByRole('heading', { level: 1 }).waitFor();
+        const player = (
+          await server.api.arcade.db.query<{ id: string }>(
+            'SELECT id FROM players WHERE wallet = $1',
+            [account.address.toLowerCase()],
+          )
+        )[0]!;
+        await mintHst(server.api.arcade, { id: player.id, amountUnits: wholeHstToUnits(20) });
+
+        // The game's server is refused and told where the player can consent.
+        const refused = await serverPlay(player.id);
+        expect(refused.status).toBe(403);
+        expect(refused.body).toMatchObject({ code: 'consent_required' });
+        const grantUrl = new URL((refused.body!['details'] as { grantUrl: string }).grantUrl);
+        expect(`${grantUrl.pathname}${grantUrl.hash}`).toBe(`/games/${orbit.id}#allowance`);
+
+        // The grantUrl opens the game's page scrolled to the panel, below the full-height game.
+        await page.goto(`${web}${grantUrl.pathname}${grantUrl.hash}`);
+        await expect
+          .poll(() => summary.textContent(), { timeout: 15_000 })
+          .toBe('No allowance yet — server-side plays of this game need your consent.');
+        // The whole panel is in view, though the game's frame alone fills the viewport.
+        const box = await panel.boundingBox();
+        expect(box!.y).toBeGreaterThanOrEqual(0);
+        expect(box!.y + box!.height).toBeLessThanOrEqual(DESKTOP.height);
+        await panel
+          .getByText(
+            'plays you approve in the arcade with your wallet are asked each time and do not count against it',
+            { exact: false },
+          )
+          .waitFor();
+
+        // A limit the page refuses itself, then one the arcade refuses with its own message.
+        const alert = panel.getByRole('alert');
+        const status = panel.getByRole('status');
+        await limitField.fill('1.123456789');
+        await panel.getByRole('button', { name: 'Save' }).click();
+        await expect
+          .poll(() => alert.textContent())
+          .toBe(
+            'Enter the daily limit in HST as a number such as 10 or 2.5, with at most 8 decimals.',
+          );
+        await limitField.fill('2000000000');
+        await panel.getByRole('button', { name: 'Save' }).click();
+        await expect
+          .poll(() => alert.textContent())
+          .toBe('Could not save the daily limit: dailyLimit must be at most 1000000000 HST');
+        expect(await allowanceUnits(player.id, orbit.id)).toBe(0n);
+
+        // 7.5 HST a day: stored exactly, in base units.
+        await limitField.fill('7.5');
+        await panel.getByRole('button', { name: 'Save' }).click();
+        await expect
+          .poll(() => status.textContent())
+          .toBe('Saved: Orbit Run may charge you up to 7.5 HST a day.');
+        expect(await alert.count()).toBe(0);
+        expect(await summary.textContent()).toBe('This game may charge you up to 7.5 HST a day.');
+        expect(await allowanceUnits(player.id, orbit.id)).toBe(750_000_000n);
+        const token = await sessionToken(page);
+        const listed = await apiCall(token, 'GET', '/player/allowances');
+        expect(listed.body).toEqual({
+          defaultDailyLimit: 0,
+          allowances: [
+            {
+              gameId: orbit.id,
+              gameName: 'Orbit Run',
+              source: 'player',
+              dailyLimit: 7.5,
+              spentToday: 0,
+              remainingToday: 7.5,
+              decidedAt: expect.any(String),
+            },
+          ],
+        });
+
+        // The game's server may now charge the player; the page shows what it spent today.
+        expect((await serverPlay(player.id)).status).toBe(200);
+        await page.reload();
+        await expect
+          .poll(() => panel.locator('dl').textContent(), { timeout: 15_000 })
+          .toBe('Spent today1 HSTRemaining today6.5 HST');
+        expect(await limitField.inputValue()).toBe('7.5');
+        expect(await seriousViolations(page)).toEqual([]);
+        await saveScreenshot(page, 'consent-game-allowance');
+
+        // Revoke: stored as an explicit 0, and the game's server is refused again.
+        await panel.getByRole('button', { name: 'Revoke' }).click();
+        await expect
+          .poll(() => status.textContent())
+          .toBe('Revoked: Orbit Run can no longer charge you, from its next play.');
+        expect(await summary.textContent()).toBe(
+          'You revoked this game’s allowance: its server cannot charge you.',
+        );
+        expect(await allowanceUnits(player.id, orbit.id)).toBe(0n);
+        expect((await apiCall(token, 'GET', `/player/allowances/${orbit.id}`)).body).toMatchObject({
+          source: 'player',
+          dailyLimit: 0,
+          spentToday: 1,
+          remainingToday: 0,
+        });
+        expect(await serverPlay(player.id)).toMatchObject({
+          status: 403,
+          body: { code: 'consent_required' },
+        });
+        // Nothing is left to revoke.
+        expect(await panel.getByRole('button', { name: 'Revoke' }).count()).toBe(0);
+
+        // Allow it again, and another game through the API, then revoke on the account page.
+        await limitField.fill('5');
+        await panel.getByRole('button', { name: 'Save' }).click();
+        await expect
+          .poll(() => status.textContent())
+          .toBe('Saved: Orbit Run may charge you up to 5 HST a day.');
+        expect(
+          (await apiCall(token, 'PUT', `/player/allowances/${cometId}`, { dailyLimit: 2 })).status,
+        ).toBe(200);
+        await page.getByRole('banner').getByRole('link', { name: 'Allowances' }).click();
+        await page.waitForURL(`${web}/account/allowances`);
+        await main.getByRole('heading', { name: 'Your allowances', level: 1 }).waitFor();
+        await expect
+          .poll(() => main.getByTestId('default-allowance').textContent())
+          .toBe('The arcade’s default is 0 HST: a game you have not allowed cannot charge you.');
+        const rows = main.locator('tbody tr');
+        await expect.poll(() => rows.count()).toBe(2);
+        const orbitRow = rows.filter({ hasText: 'Orbit Run' });
+        expect(await orbitRow.locator('th, td').allTextContents()).toEqual([
+          'Orbit Run',
+          '5 HST a day',
+          '1 HST',
+          '4 HST',
+          'You',
+          expect.any(String),
+          'Revoke',
+        ]);
+        expect(await orbitRow.getByRole('link', { name: 'Orbit Run' }).getAttribute('href')).toBe(
+          `/games/${orbit.id}#allowance`,
+        );
+        expect(await seriousViolations(page)).toEqual([]);
+        await saveScreenshot(page, 'consent-account-allowances');
+
+        await main.getByRole('button', { name: 'Revoke the allowance of Orbit Run' }).click();
+        await expect
+          .poll(() => main.getByRole('status').last().textContent())
+          .toBe('Revoked: Orbit Run can no longer charge you, from its next play.');
+        expect(await orbitRow.locator('td').first().textContent()).toBe('Revoked');
+        expect(await allowanceUnits(player.id, orbit.id)).toBe(0n);
+        expect(await allowanceUnits(player.id, cometId)).toBe(wholeHstToUnits(2));
+      } finally {
+        await context.close();
+      }
+    }, 120_000);
+
+    it('on a phone: signed out, a line to connect; a new player sees the default, an empty list and the panel', async () => {
+      const web = server.urls['web']!;
+      const context = await browser.newContext({ viewport: PHONE });
+      const page = await context.newPage();
+      await injectWallet(page, privateKeyToAccount(generatePrivateKey()));
+      const main = page.getByRole('main');
+      try {
+        await page.goto(`${web}/account/allowances`);
+        await main.getByText('Connect a wallet to see your allowances.').waitFor();
+        await connectBrowserWallet(page);
+        await main
+          .getByText(
+            'No allowances yet. When you allow a game to charge you, from its page, it is listed here.',
+          )
+          .waitFor();
+        expect(await main.locator('table').count()).toBe(0);
+        expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
+          PHONE.width,
+        );
+        expect(await seriousViolations(page)).toEqual([]);
+
+        // The game page's panel fits a phone too, and says the player allowed nothing yet.
+        await page.goto(`${web}/games/${orbit.id}#allowance`);
+        await expect
+          .poll(() => main.getByTestId('allowance-summary').textContent(), { timeout: 15_000 })
+          .toBe('No allowance yet — server-side plays of this game need your consent.');
+        expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
+          PHONE.width,
+        );
+        expect(await seriousViolations(page)).toEqual([]);
+        await saveScreenshot(page, 'consent-game-allowance-phone');
+      } finally {
+        await context.close();
+      }
+    }, 60_000);
+
+    it('a developer names a tester of an unpublished game on the portal, then removes it', async () => {
+      const web = server.urls['web']!;
+      const context = await browser.newContext({ viewport: DESKTOP });
+      const page = await context.newPage();
+      await injectWallet(page, developer);
+      const main = page.getByRole('main');
+      const testers = main.getByRole('region', { name: 'Testers' });
+      const field = testers.getByLabel('Tester wallet address');
+      const tester = privateKeyToAccount(generatePrivateKey()).address;
+      const listTesters = async () =>
+        (await apiCall(await sessionToken(page), 'GET', `/developer/games/${nightShiftId}/testers`))
+          .body;
+      try {
+        await page.goto(`${web}/developer/games/${nightShiftId}`);
+        await connectBrowserWallet(page, main);
+        await main.getByRole('heading', { name: 'Night Shift', level: 1 }).waitFor();
+        await testers
+          .getByText(
+            'Before the operator publishes this game, its server can charge only your own wallet and the testers you name here; nobody else.',
+          )
+          .waitFor();
+        await testers
+          .getByText(
+            'No testers yet: only your own wallet can be charged before the game is published.',
+          )
+          .waitFor();
+
+        // A malformed address is refused in the page, before the arcade sees it.
+        await field.fill('0x1234');
+        await testers.getByRole('button', { name: 'Add tester' }).click();
+        await expect
+          .poll(() => testers.getByRole('alert').textContent())
+          .toBe(
+            'A wallet address is 0x followed by 40 hexadecimal digits (0–9, a–f), such as 0x52908400098527886E0F7030069857D2E4169EE7.',
+          );
+        expect(await listTesters()).toEqual({ testers: [] });
+
+        // A checksummed address: stored lower-case, listed with the date it was added.
+        await field.fill(tester);
+        await testers.getByRole('button', { name: 'Add tester' }).click();
+        const wallet = tester.toLowerCase();
+        await expect
+          .poll(() => testers.getByRole('status').first().textContent())
+          .toBe(`Tester ${wallet} added.`);
+        await testers.getByRole('list', { name: 'Testers' }).getByText(wallet).waitFor();
+        expect(await field.inputValue()).toBe('');
+        expect(await testers.getByRole('alert').count()).toBe(0);
+        expect(await listTesters()).toEqual({
+          testers: [{ wallet, addedAt: expect.any(String) }],
+        });
+        expect(await seriousViolations(page)).toEqual([]);
+        await testers.scrollIntoViewIfNeeded();
+        await saveScreenshot(page, 'consent-portal-testers');
+
+        await testers.getByRole('button', { name: `Remove tester ${wallet}` }).click();
+        await expect
+          .poll(() => testers.getByRole('status').first().textContent())
+          .toBe(`Tester ${wallet} removed.`);
+        await testers
+          .getByText(
+            'No testers yet: only your own wallet can be charged before the game is published.',
+          )
+          .waitFor();
+        expect(await listTesters()).toEqual({ testers: [] });
+        expect(await seriousViolations(page)).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }, 120_000);
+  },
+);

@@ -2,10 +2,11 @@
 // the store's own rank query (countAtOrAbove) and leaders list (topLeaders) timed one call at a
 // time straight against the database. A naive count(*) over the same board is timed beside it.
 import { performance } from 'node:perf_hooks';
-import { bucketPath, rankKey, wholeHstToUnits } from '@coinop/core';
+import { bucketChanges, bucketPath, rankKey, wholeHstToUnits } from '@coinop/core';
 import { systemClock, uuidIds } from '../dist/ids.js';
 import { insertGame } from '../dist/store/games.js';
-import { countAtOrAbove, lockBest, recordBest, topLeaders } from '../dist/store/leaders.js';
+import { countAtOrAbove, topLeaders } from '../dist/store/leaders.js';
+import { writeScores } from '../dist/store/play-path.js';
 import { ensureArcade, ensureDeveloper } from '../dist/store/parties.js';
 import { summarize } from './load.mjs';
 
@@ -223,9 +224,9 @@ async function timeEach(inputs, call, budgetMs) {
 }
 
 /**
- * The write side of ranking on the big board: a random existing player's new best moved in the
- * count tree and ranked, one committed transaction each (as the score path does it, minus the
- * settlement).
+ * The write side of ranking on the big board: a random existing player's new best written by the
+ * score path's own statement (`writeScores`, with the best and its count-tree moves, without a
+ * score or a settlement), then ranked.
  */
 async function timeScoreUpdates(db, board, count, budgetMs) {
   const players = await db.query(
@@ -234,13 +235,18 @@ async function timeScoreUpdates(db, board, count, budgetMs) {
   );
   return timeEach(
     players,
-    ({ player_id: playerId }) =>
-      db.transaction(async (tx) => {
-        const score = 10_000_000 + Math.floor(Math.random() * 1_000_000);
-        const key = rankKey(score, 'NORMAL');
-        const best = await lockBest(tx, board, playerId);
-        await recordBest(
-          tx,
+    async ({ player_id: playerId }) => {
+      const score = 10_000_000 + Math.floor(Math.random() * 1_000_000);
+      const key = rankKey(score, 'NORMAL');
+      const [best] = await db.query(
+        `SELECT rank_key::text AS rank_key, score_id FROM leaders
+         WHERE leaderboard_id = $1 AND player_id = $2`,
+        [board, playerId],
+      );
+      const from = best ? BigInt(best.rank_key) : null;
+      await writeScores(db, {
+        scores: [],
+        bests: [
           {
             leaderboardId: board,
             playerId,
@@ -248,11 +254,17 @@ async function timeScoreUpdates(db, board, count, budgetMs) {
             rankKey: key,
             scoreId: uuidIds.next(),
             achievedAt: new Date(),
+            replacesScoreId: best?.score_id ?? null,
           },
-          best,
-        );
-        return countAtOrAbove(tx, board, key);
-      }),
+        ],
+        buckets: bucketChanges(from, key).map((c) => ({ leaderboardId: board, ...c })),
+        transfers: [],
+        transferTimes: [],
+        deltas: new Map(),
+        boards: [],
+      });
+      return countAtOrAbove(db, board, key);
+    },
     budgetMs,
   );
 }

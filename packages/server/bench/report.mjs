@@ -86,7 +86,7 @@ export function rankingTable(results) {
     for (const [label, s] of [
       ['countAtOrAbove (leaderRank)', r.countAtOrAbove],
       ['topLeaders(10)', r.topLeaders],
-      ['score update txn (lock+recordBest+rank)', r.scoreUpdate],
+      ['score update (writeScores best, then rank)', r.scoreUpdate],
       ['SELECT 1 (round-trip floor)', r.selectOne],
       ['naive count(*) (for contrast)', r.naiveCount],
     ]) {

@@ -1,9 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createFastify } from './http/fastify.js';
-import type { Clock, Ids } from '@coinop/core';
-import type { SecretBox } from './auth/secret-box.js';
 import type { Config } from './config.js';
-import type { Db } from './store/db.js';
+import type { ApiDeps } from './deps.js';
 import { errorHandlerPlugin } from './http/error-handler.js';
 import { openApiPlugin } from './http/openapi.js';
 import { gameServerPlugin } from './http/game-server.js';
@@ -15,20 +13,7 @@ import { PLAYER_PREFIX, playerPlugin } from './http/player.js';
 import { Arcade } from './services/arcade.js';
 import { sharedSchemas } from './http/schemas.js';
 
-/** What the API needs from outside: storage, time, ids, and the secrets it signs with. */
-export interface ApiDeps {
-  readonly db: Db;
-  readonly clock: Clock;
-  readonly ids: Ids;
-  /** HMAC key for write tokens; shared by every API process through storage. */
-  readonly writeTokenKey: Uint8Array;
-  /** Seals and opens the secrets in storage (the player-token signing keys). */
-  readonly secrets: SecretBox;
-  /** The admin bearer token the /admin API accepts. */
-  readonly adminToken: string;
-  /** Certificate and key (PEM) to serve HTTPS; plain HTTP when absent. */
-  readonly https?: { readonly cert: string | Buffer; readonly key: string | Buffer } | undefined;
-}
+export type { ApiDeps } from './deps.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

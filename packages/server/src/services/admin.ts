@@ -8,7 +8,7 @@ import {
   type Units,
 } from '@coinop/core';
 import { UNITS_PER_HST } from '@coinop/protocol';
-import { pgErrorCode } from '../store/db.js';
+import { LedgerSumOutOfRange } from '../store/errors.js';
 import { auditLedger, applyTransfers, findAccount, lockAccount } from '../store/ledger.js';
 import { createApiKey, createGameClient, createPlayer, ensureDeveloper } from '../store/parties.js';
 import { findGame, insertLeaderboard, publishGame, type GameRecord } from '../store/games.js';
@@ -22,9 +22,6 @@ import type { Arcade } from './arcade.js';
 
 /** One mint above a billion HST is a typo; it also keeps totals far below bigint's limit. */
 export const MAX_MINT_UNITS: Units = 1_000_000_000n * UNITS_PER_HST;
-
-/** Postgres' numeric_value_out_of_range: a bigint balance column would overflow. */
-const NUMERIC_OUT_OF_RANGE = '22003';
 
 /** Creates the wallet's developer (or finds it) and issues a new API key, shown only now. */
 export async function createDeveloper(
@@ -112,7 +109,7 @@ export async function mintHst(
     if (!account) throw new Error(`account ${accountId} vanished during a mint`);
     return { transferId, accountId, balance: unitsToHstNumber(availableUnits(account)) };
   } catch (error) {
-    if (pgErrorCode(error) === NUMERIC_OUT_OF_RANGE) {
+    if (error instanceof LedgerSumOutOfRange) {
       throw new CoinopError('invalid_amount', 'amount would take the HST supply past its limit', {
         details: { field: 'amount' },
         cause: error,

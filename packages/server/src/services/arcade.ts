@@ -1,6 +1,6 @@
 import type { SecretBox } from '../auth/secret-box.js';
 import type { Clock, Ids } from '@coinop/core';
-import type { ApiDeps } from '../app.js';
+import type { ApiDeps } from '../deps.js';
 import { webAppUrl, type Config } from '../config.js';
 import type { Db } from '../store/db.js';
 import { ensureArcade, type ArcadeRecord } from '../store/parties.js';

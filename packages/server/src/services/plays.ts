@@ -7,12 +7,10 @@ import {
   assertScorable,
   availableUnits,
   createTransfers,
-  improvesBest,
-  isWinner,
-  leaderRank,
+  decideScoreBatch,
   leaderboardOf,
-  leadersAfter,
   rankKey,
+  SettlementBatch,
   settlementSnapshot,
   settlementTransfers,
   type Clock,
@@ -21,21 +19,20 @@ import {
   type Play,
   type SplitRule,
   type TransferRequest,
-  type AccountDelta,
   type Leaderboard,
+  type PlacedScore,
 } from '@coinop/core';
-import { PgErrorCodes, pgConstraint, pgErrorCode, type Db, type Queryable } from '../store/db.js';
+import type { Db, Queryable } from '../store/db.js';
+import { AllowanceRaced, IdempotencyKeyTaken, WriteRaced } from '../store/errors.js';
 import { applyTransfers, findAccount } from '../store/ledger.js';
 import { insertApproval } from '../store/approvals.js';
 import { findScoreByPlay, type StoredScore } from '../store/leaders.js';
 import {
-  bucketChanges,
   lockPlaysForScores,
   openFreePlay,
   openPaidPlays,
   readScoreBatch,
   writeScores,
-  type BatchBest,
   type BatchScore,
   type BoardEntry,
   type ConsentPolicy,
@@ -51,6 +48,7 @@ import {
   type StoredPlay,
 } from '../store/plays.js';
 import type { GameCache } from './game-cache.js';
+import { GroupCommit } from './group-commit.js';
 import { ScoreMemory } from './score-memory.js';
 
 export interface PlayPolicy {
@@ -115,14 +113,12 @@ export class PlayService {
   readonly #games: GameCache;
   readonly #policy: PlayPolicy;
   /**
-   * Scores waiting for the next batch. One queue for every game: the batches of different games
-   * would contend for the arcade's account (and often for leaders' accounts) anyway.
+   * Scores are group-committed. One queue for every game: the batches of different games would
+   * contend for the arcade's account (and often for leaders' accounts) anyway.
    */
-  readonly #scores: QueuedScore[] = [];
-  #scoresRunning = false;
-  /** Server-to-server paid plays waiting for the next batch (of any game). */
-  readonly #plays: QueuedPlay[] = [];
-  #playsRunning = false;
+  readonly #scores: GroupCommit<ScoreJob, ScoreOutcome>;
+  /** Server-to-server paid plays, group-committed (of any game). */
+  readonly #plays: GroupCommit<PlayItem, OpenPlayRow>;
   /** The plays this process opened and the boards it scores on, to decide scores without a read. */
   readonly #memory: ScoreMemory;
 
@@ -133,6 +129,33 @@ export class PlayService {
     this.#games = games;
     this.#policy = policy;
     this.#memory = new ScoreMemory(db, clock);
+    // A batch of plays is one statement; one that fails as a whole (say, a retry racing on an
+    // idempotency key) opens its plays again one by one.
+    this.#plays = new GroupCommit({
+      maxBatch: BATCH_MAX,
+      key: (item) => item.play.playerId,
+      commit: async (batch) =>
+        (await openPaidPlays(this.#db.generic, batch, this.#consent())).map((row) => ({
+          ok: true,
+          value: row,
+        })),
+      commitAlone: (item) => item.alone(),
+    });
+    // A score refused by a domain rule (a CoinopError, thrown before it wrote anything) fails
+    // alone; a batch whose write lost a race with another process runs again under locks
+    // (`#runBatch`); after any other error its scores run again one at a time.
+    this.#scores = new GroupCommit({
+      maxBatch: BATCH_MAX,
+      key: (job) => job.input.playId,
+      commit: (jobs) => this.#runBatch(jobs),
+      commitAlone: async (job) => {
+        const [one] = await this.#runBatch([job]);
+        if (one === undefined)
+          throw new TypeError(`no answer for the score of ${job.input.playId}`);
+        if (!one.ok) throw one.error;
+        return one.value;
+      },
+    });
   }
 
   /**
@@ -217,7 +240,7 @@ export class PlayService {
     const openAlone = () =>
       play.lockTransferId === null
         ? openIn(this.#db)
-        : this.#openGrouped({
+        : this.#plays.submit({
             play,
             leadersMax: board.leadersMax,
             signed,
@@ -226,7 +249,7 @@ export class PlayService {
     const { approval } = input;
     let opened;
     try {
-      // Server-to-server plays are group-committed (`#openGrouped`); an approved play records
+      // Server-to-server plays are group-committed (`#plays`); an approved play records
       // its signature with it, in a transaction of its own.
       opened =
         approval === undefined
@@ -240,11 +263,7 @@ export class PlayService {
             });
     } catch (error) {
       // Two identical retries raced; the other one opened the play.
-      if (
-        input.idempotencyKey !== null &&
-        pgErrorCode(error) === PgErrorCodes.uniqueViolation &&
-        pgConstraint(error) === 'plays_idempotency'
-      ) {
+      if (input.idempotencyKey !== null && error instanceof IdempotencyKeyTaken) {
         const earlier = await findPlayByIdempotencyKey(
           this.#db,
           input.gameId,
@@ -252,12 +271,7 @@ export class PlayService {
         );
         if (earlier) return replayedPlay(earlier, requestHash);
       }
-      if (
-        pgErrorCode(error) === PgErrorCodes.checkViolation &&
-        pgConstraint(error) === 'allowance_within_limit'
-      ) {
-        return CONSENT_RACED;
-      }
+      if (error instanceof AllowanceRaced) return CONSENT_RACED;
       throw error;
     }
     if (opened.playerAccountId === null) {
@@ -296,53 +310,10 @@ export class PlayService {
   }
 
   /**
-   * Group commit for paid plays: the plays that arrive while the previous batch is committing
-   * are opened together in one statement, each answered with its own outcome. A batch that
-   * fails as a whole (say, a retry racing on an idempotency key) opens its plays again one by
-   * one, so only the play that causes the error sees it.
-   */
-  #openGrouped(item: PlayItem): Promise<OpenPlayRow> {
-    return new Promise<OpenPlayRow>((resolve, reject) => {
-      this.#plays.push({ ...item, resolve, reject });
-      if (!this.#playsRunning) {
-        this.#playsRunning = true;
-        void this.#drainPlays();
-      }
-    });
-  }
-
-  async #drainPlays(): Promise<void> {
-    try {
-      while (this.#plays.length > 0) {
-        await new Promise((resolve) => setImmediate(resolve));
-        const batch = takeDistinct(this.#plays, (x) => x.play.playerId);
-        try {
-          const rows = await openPaidPlays(this.#db.generic, batch, this.#consent());
-          batch.forEach((x, i) => {
-            const row = rows[i];
-            if (row) x.resolve(row);
-            else x.reject(new TypeError(`no answer for play ${x.play.id} in its batch`));
-          });
-        } catch {
-          for (const x of batch) {
-            try {
-              x.resolve(await x.alone());
-            } catch (error) {
-              x.reject(error);
-            }
-          }
-        }
-      }
-    } finally {
-      this.#playsRunning = false;
-    }
-  }
-
-  /**
    * Scores a play once: records the player's best on the board, ranks the score, and settles the
    * play's escrow by the split rule. A retry with the same idempotency key replays the first
    * result. Scores are group-committed: those that arrive while the previous batch is
-   * committing run together in one write (see `#drain`), each answered only once that write has
+   * committing run together in one write (see `#runBatch`), each answered only once that write has
    * committed; a client-side score's signature is recorded in the same transaction.
    */
   async score(input: SubmitScoreInput): Promise<ScoreOutcome> {
@@ -355,60 +326,7 @@ export class PlayService {
     }
     const game = await this.#games.get(input.gameId);
     const requestHash = digest([input.playId, input.leaderboardId ?? '', String(input.score)]);
-    return this.#enqueue({ input, game, requestHash });
-  }
-
-  #enqueue(job: ScoreJob): Promise<ScoreOutcome> {
-    return new Promise<ScoreOutcome>((resolve, reject) => {
-      this.#scores.push({ ...job, resolve, reject });
-      if (!this.#scoresRunning) {
-        this.#scoresRunning = true;
-        void this.#drain();
-      }
-    });
-  }
-
-  /**
-   * Runs the queued scores, up to SCORE_BATCH_MAX per batch, until none are left.
-   * A score refused by a domain rule (a CoinopError, thrown before it wrote anything) fails
-   * alone; a batch whose write lost a race with another process runs again under locks
-   * (`#runBatch`); after any other error its scores run again one at a time, so only the score
-   * that causes it fails.
-   */
-  async #drain(): Promise<void> {
-    try {
-      while (this.#scores.length > 0) {
-        // Let the requests already received reach the queue first. On PGlite a batch runs
-        // without yielding to I/O, so without this every batch would hold one score.
-        await new Promise((resolve) => setImmediate(resolve));
-        const jobs = takeBatch(this.#scores);
-        let settled: Settled[];
-        try {
-          settled = await this.#runBatch(jobs);
-        } catch (error) {
-          if (jobs.length === 1) {
-            jobs[0]?.reject(error);
-            continue;
-          }
-          for (const job of jobs) {
-            try {
-              const [one] = await this.#runBatch([job]);
-              if (one) deliver(job, one);
-            } catch (alone) {
-              job.reject(alone);
-            }
-          }
-          continue;
-        }
-        jobs.forEach((job, i) => {
-          const one = settled[i];
-          if (one) deliver(job, one);
-        });
-      }
-    } finally {
-      if (this.#scores.length === 0) this.#scoresRunning = false;
-      else void this.#drain();
-    }
+    return this.#scores.submit({ input, game, requestHash });
   }
 
   /**
@@ -419,16 +337,13 @@ export class PlayService {
    * scores, whose signatures are recorded with them, it runs in a transaction that locks its
    * plays and bests first and reads them.
    */
-  async #runBatch(jobs: readonly QueuedScore[]): Promise<Settled[]> {
+  async #runBatch(jobs: readonly ScoreJob[]): Promise<Settled[]> {
     if (jobs.every((j) => j.input.approval === undefined)) {
       try {
         return await this.#scoreBatch(this.#db.generic, jobs, { fromMemory: true });
       } catch (error) {
         // A lost race, or a deadlock with another process's write: run again under locks.
-        const code = pgErrorCode(error);
-        if (code !== PgErrorCodes.serializationFailure && code !== PgErrorCodes.deadlockDetected) {
-          throw error;
-        }
+        if (!(error instanceof WriteRaced)) throw error;
         this.#memory.contended(this.#memory.boardsOf(jobs.map((j) => j.input.playId)));
       }
     }
@@ -442,8 +357,8 @@ export class PlayService {
       // batch, which then reruns one by one, so only that score is refused.
       for (const [i, step] of settled.entries()) {
         const approval = jobs[i]?.input.approval;
-        if (approval === undefined || !step.ok || step.outcome.replayed) continue;
-        const { score } = step.outcome;
+        if (approval === undefined || !step.ok || step.value.replayed) continue;
+        const { score } = step.value;
         await recordApproval(
           tx,
           approval,
@@ -464,7 +379,7 @@ export class PlayService {
    */
   async #scoreBatch(
     q: Queryable,
-    jobs: readonly QueuedScore[],
+    jobs: readonly ScoreJob[],
     { fromMemory }: { fromMemory: boolean },
   ): Promise<Settled[]> {
     const queries = jobs.map((j) => ({
@@ -491,69 +406,36 @@ export class PlayService {
     const ready = steps.filter((s): s is ReadyScore => 'key' in s);
     if (ready.length === 0) return steps as Settled[];
 
-    const boards = new Map<string, BoardState>();
-    const bests = new Map<string, BatchBest>();
-    const buckets = new Map<
-      string,
-      { leaderboardId: string; level: number; bucket: bigint; delta: number }
-    >();
+    const scoreIds = ready.map(() => this.#ids.next());
+    const decided = decideScoreBatch(
+      ready.map(({ job, standing, board, key, now }, i) => ({
+        leaderboardId: board.id,
+        leadersMax: board.leadersMax,
+        entry: {
+          playerId: standing.scoring.play.playerId,
+          score: job.input.score,
+          rankKey: key,
+          achievedAt: now,
+          name: standing.scoring.playerName,
+          avatarUrl: standing.scoring.playerAvatarUrl,
+        },
+        scoreId: scoreIds[i] as string,
+        bestBefore: standing.best,
+        atOrAboveBefore: standing.atOrAbove,
+      })),
+      read.tops,
+    );
     const scores: BatchScore[] = [];
     const ledger = new SettlementBatch();
-    const settled = steps.map((step) => {
+    let nth = 0;
+    const settled = steps.map((step): Settled => {
       if (!('key' in step)) return step;
-      const { job, standing, board, game, key, now } = step;
-      const { scoring: row } = standing;
-      const { play } = row;
-      let state = boards.get(board.id);
-      if (!state) {
-        state = { top: read.tops.get(board.id) ?? [], moves: [] };
-        boards.set(board.id, state);
-      }
-      const bestKey = `${board.id}:${play.playerId}`;
-      const earlier = bests.get(bestKey);
-      const current = earlier ?? standing.best;
-      const improves = improvesBest(current, key);
-      // The count as the batch's earlier scores left it: each moved one player's best.
-      let atOrAbove = standing.atOrAbove;
-      for (const m of state.moves) {
-        if (m.to >= key) atOrAbove += 1;
-        if (m.from !== null && m.from >= key) atOrAbove -= 1;
-      }
-      const rank = leaderRank(atOrAbove + (improves ? 1 : 0));
-      const scoreId = this.#ids.next();
-      let leaders: BoardEntry[];
-      if (improves) {
-        const entry: BoardEntry = {
-          playerId: play.playerId,
-          score: job.input.score,
-          rankKey: key,
-          achievedAt: now,
-          name: row.playerName,
-          avatarUrl: row.playerAvatarUrl,
-        };
-        leaders = leadersAfter(state.top, entry, board.leadersMax);
-        state.top = leadersAfter(state.top, entry, board.leadersMax + 1);
-        state.moves.push({ from: current?.rankKey ?? null, to: key });
-        for (const c of bucketChanges(current?.rankKey ?? null, key)) {
-          const id = `${board.id}:${c.level}:${c.bucket}`;
-          const sum = buckets.get(id);
-          if (sum) sum.delta += c.delta;
-          else buckets.set(id, { leaderboardId: board.id, ...c });
-        }
-        bests.set(bestKey, {
-          leaderboardId: board.id,
-          playerId: play.playerId,
-          score: job.input.score,
-          rankKey: key,
-          scoreId,
-          achievedAt: now,
-          // What the write checks is still there: the best before the batch.
-          replacesScoreId: earlier ? earlier.replacesScoreId : (standing.best?.scoreId ?? null),
-        });
-      } else {
-        leaders = state.top.slice(0, board.leadersMax);
-      }
-      const outcome = this.#settlement(play, row, game);
+      const { job, standing, board, game, now } = step;
+      const { play } = standing.scoring;
+      const { rank, isWinner, leaders } = decided.placed[nth] as PlacedScore<BoardEntry>;
+      const scoreId = scoreIds[nth] as string;
+      nth += 1;
+      const outcome = this.#settlement(play, standing.scoring, game);
       ledger.add(outcome.toInsert, outcome.deltas, now);
       const stored: StoredScore = {
         id: scoreId,
@@ -561,7 +443,7 @@ export class PlayService {
         leaderboardId: board.id,
         score: job.input.score,
         leaderRank: rank,
-        isWinner: isWinner(rank, board.leadersMax),
+        isWinner,
         idempotencyKey: job.input.idempotencyKey,
         requestHash: job.requestHash,
         createdAt: now,
@@ -573,31 +455,29 @@ export class PlayService {
         playerId: play.playerId,
         score: stored.score,
         leaderRank: rank,
-        isWinner: stored.isWinner,
+        isWinner,
         idempotencyKey: stored.idempotencyKey,
         requestHash: job.requestHash,
         now,
       });
-      const result: Settled = {
+      return {
         ok: true,
-        outcome: { score: stored, leaderboardId: board.id, leaders, replayed: false },
+        value: { score: stored, leaderboardId: board.id, leaders, replayed: false },
       };
-      return result;
     });
     const versions = [...new Set(ready.map((s) => s.board.id))].map((leaderboardId) => ({
       leaderboardId,
       expected: remembered?.versions.get(leaderboardId) ?? null,
     }));
-    await writeScores(
-      q,
+    await writeScores(q, {
       scores,
-      [...bests.values()],
-      [...buckets.values()].filter((b) => b.delta !== 0),
-      ledger.transfers,
-      ledger.times,
-      ledger.deltas,
-      versions,
-    );
+      bests: decided.bests,
+      buckets: decided.buckets,
+      transfers: ledger.transfers,
+      transferTimes: ledger.times,
+      deltas: ledger.deltas,
+      boards: versions,
+    });
     if (remembered === null) {
       this.#memory.forgetBoards(versions.map((b) => b.leaderboardId));
     } else {
@@ -612,7 +492,7 @@ export class PlayService {
         ]),
       );
       try {
-        this.#memory.committed(versions, [...bests.values()], players);
+        this.#memory.committed(versions, decided.bests, players);
       } catch {
         // The batch is committed whatever memory makes of it: copy its boards afresh.
         this.#memory.forgetBoards(versions.map((b) => b.leaderboardId));
@@ -629,7 +509,7 @@ export class PlayService {
    */
   async #ready(
     q: Queryable,
-    job: QueuedScore,
+    job: ScoreJob,
     standing: ScoreStanding | null,
   ): Promise<Settled | ReadyScore> {
     const { input, game, requestHash } = job;
@@ -655,7 +535,7 @@ export class PlayService {
         if (earlier.requestHash !== requestHash) throw keyReused(input.idempotencyKey);
         return {
           ok: true,
-          outcome: {
+          value: {
             score: earlier,
             leaderboardId: play.leaderboardId,
             leaders: null,
@@ -765,7 +645,7 @@ const OPEN_ATTEMPTS = 3;
 const TIER_CHANGED = Symbol('tier changed');
 
 /** The most scores (or plays) one batch commits together. */
-const SCORE_BATCH_MAX = 64;
+const BATCH_MAX = 64;
 
 interface ScoreJob {
   readonly input: SubmitScoreInput;
@@ -773,48 +653,16 @@ interface ScoreJob {
   readonly requestHash: string;
 }
 
-interface QueuedScore extends ScoreJob {
-  resolve(outcome: ScoreOutcome): void;
-  reject(error: unknown): void;
-}
-
-type Settled = { ok: true; outcome: ScoreOutcome } | { ok: false; error: CoinopError };
+type Settled = { ok: true; value: ScoreOutcome } | { ok: false; error: CoinopError };
 
 /** A batched score that passed every rule, with what deciding it needs. */
 interface ReadyScore {
-  readonly job: QueuedScore;
+  readonly job: ScoreJob;
   readonly standing: ScoreStanding;
   readonly board: Leaderboard;
   readonly game: GameRef;
   readonly key: bigint;
   readonly now: Date;
-}
-
-/** A board as a batch's scores so far left it: its top, and each best they moved. */
-interface BoardState {
-  top: BoardEntry[];
-  readonly moves: { from: bigint | null; to: bigint }[];
-}
-
-/**
- * The next batch from a queue: up to SCORE_BATCH_MAX scores, stopping before a second score for
- * a play already in it (that one must see the first one's result, so it waits for the next).
- */
-function takeBatch(pending: QueuedScore[]): QueuedScore[] {
-  return takeDistinct(pending, (x) => x.input.playId);
-}
-
-/** Takes up to SCORE_BATCH_MAX items from the front, stopping before a repeated `key`. */
-function takeDistinct<T>(pending: T[], key: (item: T) => string): T[] {
-  const seen = new Set<string>();
-  let n = 0;
-  while (n < pending.length && n < SCORE_BATCH_MAX) {
-    const k = key(pending[n] as T);
-    if (seen.has(k)) break;
-    seen.add(k);
-    n += 1;
-  }
-  return pending.splice(0, n);
 }
 
 interface PlayItem {
@@ -824,52 +672,6 @@ interface PlayItem {
   readonly signed: boolean;
   /** Opens this play in a statement of its own. */
   alone(): Promise<OpenPlayRow>;
-}
-
-interface QueuedPlay extends PlayItem {
-  resolve(row: OpenPlayRow): void;
-  reject(error: unknown): void;
-}
-
-function deliver(job: QueuedScore, settled: Settled): void {
-  if (settled.ok) job.resolve(settled.outcome);
-  else job.reject(settled.error);
-}
-
-/**
- * The settlement transfers of a batch of scores, written in one statement at its end. The
- * balance changes are summed per account, so each shared account (the arcade's, the
- * developer's, the leaders') is updated once per batch, in id order.
- */
-class SettlementBatch {
-  readonly transfers: TransferRequest[] = [];
-  readonly times: Date[] = [];
-  readonly deltas = new Map<string, AccountDelta>();
-
-  add(
-    transfers: readonly TransferRequest[],
-    deltas: ReadonlyMap<string, AccountDelta>,
-    now: Date,
-  ): void {
-    for (const t of transfers) {
-      this.transfers.push(t);
-      this.times.push(now);
-    }
-    for (const [id, d] of deltas) {
-      const sum = this.deltas.get(id);
-      this.deltas.set(
-        id,
-        sum
-          ? {
-              debitsPending: sum.debitsPending + d.debitsPending,
-              debitsPosted: sum.debitsPosted + d.debitsPosted,
-              creditsPending: sum.creditsPending + d.creditsPending,
-              creditsPosted: sum.creditsPosted + d.creditsPosted,
-            }
-          : d,
-      );
-    }
-  }
 }
 
 async function recordApproval(

@@ -1,8 +1,7 @@
-import { RankedBoard, type Clock } from '@coinop/core';
+import { RankedBoard, type Clock, type NewBest } from '@coinop/core';
 import type { Queryable } from '../store/db.js';
 import {
   readBoard,
-  type BatchBest,
   type BatchRead,
   type BoardBest,
   type BoardEntry,
@@ -156,7 +155,7 @@ export class ScoreMemory {
    */
   committed(
     boards: readonly BoardVersion[],
-    bests: readonly BatchBest[],
+    bests: readonly NewBest[],
     players: ReadonlyMap<string, { accountId: string; name: string; avatarUrl: string | null }>,
   ): void {
     const now = this.#clock.now().getTime();

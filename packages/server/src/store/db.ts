@@ -61,11 +61,16 @@ export const PgErrorCodes = {
   deadlockDetected: '40P01',
 } as const;
 
+/**
+ * The SQLSTATE of a database error, also through the cause of a StoreError that translated one
+ * (so a transaction still retries a deadlock that a store function named WriteRaced).
+ */
 export function pgErrorCode(error: unknown): string | undefined {
   if (typeof error === 'object' && error !== null && 'code' in error) {
     const code = (error as { code: unknown }).code;
     return typeof code === 'string' ? code : undefined;
   }
+  if (error instanceof Error && error.cause !== undefined) return pgErrorCode(error.cause);
   return undefined;
 }
 

@@ -1,4 +1,4 @@
-import { bucketPath, rangesAtOrAbove, type BestEntry } from '@coinop/core';
+import { rangesAtOrAbove } from '@coinop/core';
 import type { Queryable } from './db.js';
 
 export interface LeaderRow {
@@ -6,90 +6,6 @@ export interface LeaderRow {
   score: number;
   name: string;
   avatarUrl: string | null;
-}
-
-/** The player's best on a board, locked for the rest of the transaction. */
-export async function lockBest(
-  tx: Queryable,
-  leaderboardId: string,
-  playerId: string,
-): Promise<BestEntry | null> {
-  const rows = await tx.query<{ rank_key: bigint; achieved_at: Date }>(
-    `SELECT rank_key, achieved_at FROM leaders WHERE leaderboard_id = $1 AND player_id = $2 FOR UPDATE`,
-    [leaderboardId, playerId],
-    'leaders_lock_best',
-  );
-  const r = rows[0];
-  return r ? { rankKey: BigInt(r.rank_key), achievedAt: r.achieved_at } : null;
-}
-
-/**
- * Records a new best for the player and moves them in the count tree: one bucket per level loses
- * them (when they had a best) and one gains them. Bucket rows are written in (level, bucket)
- * order so concurrent scores on one board lock them in the same order.
- */
-export async function recordBest(
-  tx: Queryable,
-  entry: {
-    leaderboardId: string;
-    playerId: string;
-    score: number;
-    rankKey: bigint;
-    scoreId: string;
-    achievedAt: Date;
-  },
-  previous: BestEntry | null,
-): Promise<void> {
-  await tx.query(
-    `INSERT INTO leaders (leaderboard_id, player_id, score, rank_key, score_id, achieved_at)
-     VALUES ($1, $2, $3, $4, $5, $6)
-     ON CONFLICT (leaderboard_id, player_id) DO UPDATE
-       SET score = excluded.score, rank_key = excluded.rank_key, score_id = excluded.score_id,
-           achieved_at = excluded.achieved_at`,
-    [
-      entry.leaderboardId,
-      entry.playerId,
-      entry.score,
-      entry.rankKey.toString(),
-      entry.scoreId,
-      entry.achievedAt,
-    ],
-    'leaders_record_best',
-  );
-
-  const changes = new Map<string, { level: number; bucket: bigint; delta: number }>();
-  const add = (key: bigint, delta: number) => {
-    bucketPath(key).forEach((bucket, i) => {
-      const id = `${i + 1}:${bucket}`;
-      const change = changes.get(id) ?? { level: i + 1, bucket, delta: 0 };
-      change.delta += delta;
-      changes.set(id, change);
-    });
-  };
-  if (previous) add(previous.rankKey, -1);
-  add(entry.rankKey, +1);
-  const rows = [...changes.values()]
-    .filter((c) => c.delta !== 0)
-    .sort((a, b) => a.level - b.level || (a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : 0));
-  if (rows.length === 0) return;
-  // A player moves by one, so each merged bucket change is +1 or -1. The proposed row must pass
-  // the players >= 0 CHECK before the conflict is detected, so it carries 1 for a gain and 0 for
-  // a loss (whose bucket always exists already), and the update turns 0 back into -1.
-  await tx.query(
-    `INSERT INTO rank_buckets (leaderboard_id, level, bucket, players)
-     SELECT $1, level, bucket, CASE WHEN delta > 0 THEN 1 ELSE 0 END
-     FROM unnest($2::smallint[], $3::bigint[], $4::int[]) WITH ORDINALITY AS c(level, bucket, delta, n)
-     ORDER BY n
-     ON CONFLICT (leaderboard_id, level, bucket) DO UPDATE
-       SET players = rank_buckets.players + CASE WHEN excluded.players = 1 THEN 1 ELSE -1 END`,
-    [
-      entry.leaderboardId,
-      rows.map((r) => r.level),
-      rows.map((r) => r.bucket.toString()),
-      rows.map((r) => r.delta),
-    ],
-    'rank_buckets_apply',
-  );
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   type TransferResult,
 } from '@coinop/core';
 import type { Queryable } from './db.js';
+import { translated } from './errors.js';
 
 interface AccountRow {
   id: string;
@@ -98,9 +99,18 @@ export async function findAccount(q: Queryable, id: string): Promise<Account | n
  * Applies a linked batch of transfers atomically inside `tx`: locks the accounts it touches in id
  * order (so concurrent batches cannot deadlock on them), lets the core decide every transfer,
  * then inserts the created transfers and applies the net balance changes. Throws CoinopError on
- * any failed transfer, leaving the transaction to roll back. Returns each transfer's result.
+ * any failed transfer, leaving the transaction to roll back, and LedgerSumOutOfRange when an
+ * account's sum would pass what its column holds. Returns each transfer's result.
  */
-export async function applyTransfers(
+export function applyTransfers(
+  tx: Queryable,
+  requests: readonly TransferRequest[],
+  now: Date,
+): Promise<TransferResult[]> {
+  return translated(() => applyTransferRequests(tx, requests, now));
+}
+
+async function applyTransferRequests(
   tx: Queryable,
   requests: readonly TransferRequest[],
   now: Date,

@@ -1,12 +1,14 @@
 import {
-  bucketPath,
   rangesAtOrAbove,
   type AccountDelta,
+  type BucketDelta,
   type ChargeVerdict,
+  type NewBest,
   type RankedEntry,
   type TransferRequest,
 } from '@coinop/core';
 import type { Queryable } from './db.js';
+import { translated } from './errors.js';
 import { transferBatchSql } from './ledger.js';
 import { toPlay, PLAY_COLUMNS_OF_P, type PlayRow, type StoredPlay } from './plays.js';
 
@@ -116,9 +118,19 @@ function toRefusal(r: {
  * the escrow whose id is the play id — and inserts the play with a snapshot of the board's
  * leaders; all or nothing. A play refused or whose player cannot spend its cost writes nothing
  * and does not stop the others. The plays must be of distinct players (an account row is
- * updated once per statement). Answers in the order given.
+ * updated once per statement). Answers in the order given. Throws IdempotencyKeyTaken when a
+ * concurrent request took a play's idempotency key, AllowanceRaced when another spend took the
+ * allowance past its limit first.
  */
-export async function openPaidPlays(
+export function openPaidPlays(
+  q: Queryable,
+  plays: readonly { play: StoredPlay; leadersMax: number; signed: boolean }[],
+  policy: ConsentPolicy,
+): Promise<OpenPlayRow[]> {
+  return translated(() => openPaidPlaysStatement(q, plays, policy));
+}
+
+async function openPaidPlaysStatement(
   q: Queryable,
   plays: readonly { play: StoredPlay; leadersMax: number; signed: boolean }[],
   policy: ConsentPolicy,
@@ -228,9 +240,18 @@ export async function openPaidPlays(
 /**
  * Opens a free play (nothing to lock): the play with its leaders snapshot, if the player exists,
  * the tier is as priced and the game may reach the player (not suspended; published, or the
- * player is an insider). No allowance is spent: a free play charges nothing.
+ * player is an insider). No allowance is spent: a free play charges nothing. Throws
+ * IdempotencyKeyTaken when a concurrent request took its idempotency key.
  */
-export async function openFreePlay(
+export function openFreePlay(
+  q: Queryable,
+  play: StoredPlay,
+  leadersMax: number,
+): Promise<OpenPlayRow> {
+  return translated(() => openFreePlayStatement(q, play, leadersMax));
+}
+
+async function openFreePlayStatement(
   q: Queryable,
   play: StoredPlay,
   leadersMax: number,
@@ -301,35 +322,6 @@ export interface ScoringPlay {
 export interface BoardEntry extends RankedEntry {
   readonly name: string;
   readonly avatarUrl: string | null;
-}
-
-/**
- * The count-tree changes of a player's best moving from `previous` to `next`: one bucket per
- * level gains them, one loses them (when they had a best); a level where both are the same
- * bucket does not change. In (level, bucket) order, so concurrent scores lock rows alike.
- */
-export function bucketChanges(
-  previous: bigint | null,
-  next: bigint,
-): { level: number; bucket: bigint; delta: 1 | -1 }[] {
-  const changes: { level: number; bucket: bigint; delta: 1 | -1 }[] = [];
-  const gained = bucketPath(next);
-  const lost = previous === null ? null : bucketPath(previous);
-  gained.forEach((bucket, i) => {
-    const old = lost?.[i];
-    if (old === bucket) return;
-    if (old !== undefined) changes.push({ level: i + 1, bucket: old, delta: -1 });
-    changes.push({ level: i + 1, bucket, delta: 1 });
-  });
-  return changes.sort((a, b) =>
-    a.level !== b.level
-      ? a.level - b.level
-      : a.bucket < b.bucket
-        ? -1
-        : a.bucket > b.bucket
-          ? 1
-          : 0,
-  );
 }
 
 /*
@@ -538,17 +530,6 @@ export interface BatchScore {
   readonly now: Date;
 }
 
-/** A player's new best on a board, and the best it replaces (by score id), if any. */
-export interface BatchBest {
-  readonly leaderboardId: string;
-  readonly playerId: string;
-  readonly score: number;
-  readonly rankKey: bigint;
-  readonly scoreId: string;
-  readonly achievedAt: Date;
-  readonly replacesScoreId: string | null;
-}
-
 const SCORES_LEDGER = transferBatchSql(34);
 
 /** The statement of `writeScores` (its text is fixed: one prepared statement). */
@@ -623,22 +604,33 @@ export interface BoardVersion {
  * every count-tree bucket, the scores, the plays' status, and the settlement transfers with the
  * balance changes summed per account (in id order). It checks what the batch was decided on:
  * every play must still be open, every replaced best still the one read (and a first best
- * still the first), and each board still at its expected version; else it fails with a
- * serialization failure (40001) and writes nothing.
+ * still the first), and each board still at its expected version; else it throws WriteRaced
+ * (a serialization failure, 40001, or a deadlock with another process) and writes nothing.
  * Those checks come first: the balance changes only run once the main query asks whether every
  * account they name exists (a lost race would otherwise surface as the settled escrow's
  * balance check).
  */
-export async function writeScores(
-  q: Queryable,
-  scores: readonly BatchScore[],
-  bests: readonly BatchBest[],
-  buckets: readonly { leaderboardId: string; level: number; bucket: bigint; delta: number }[],
-  transfers: readonly TransferRequest[],
-  transferTimes: readonly Date[],
-  deltas: ReadonlyMap<string, AccountDelta>,
-  boards: readonly BoardVersion[],
-): Promise<void> {
+export function writeScores(q: Queryable, batch: ScoreBatchWrite): Promise<void> {
+  return translated(() => writeScoresStatement(q, batch));
+}
+
+/** Everything one batch of scores writes, decided. */
+export interface ScoreBatchWrite {
+  readonly scores: readonly BatchScore[];
+  /** Each improved player's final best on a board. */
+  readonly bests: readonly NewBest[];
+  /** The net change of each count-tree bucket the batch moved. */
+  readonly buckets: readonly BucketDelta[];
+  readonly transfers: readonly TransferRequest[];
+  readonly transferTimes: readonly Date[];
+  /** Balance changes summed per account. */
+  readonly deltas: ReadonlyMap<string, AccountDelta>;
+  /** Each board's version as the batch was decided on it (null: not checked). */
+  readonly boards: readonly BoardVersion[];
+}
+
+async function writeScoresStatement(q: Queryable, batch: ScoreBatchWrite): Promise<void> {
+  const { scores, bests, buckets, transfers, transferTimes, deltas, boards } = batch;
   const first = bests.filter((b) => b.replacesScoreId === null);
   const moved = bests.filter((b) => b.replacesScoreId !== null);
   const gained = buckets.filter((b) => b.delta > 0);

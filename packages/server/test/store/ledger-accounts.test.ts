@@ -74,7 +74,16 @@ describe.each(storeVariants())('a transfer to an account that does not exist, on
   it('is refused by a score batch write, which writes nothing', async () => {
     const { transfer, deltas } = mint(mintAccount, uuidIds.next(), 300n);
 
-    const error = await writeScores(db.generic, [], [], [], [transfer], [now], deltas, []).then(
+    const batch = {
+      scores: [],
+      bests: [],
+      buckets: [],
+      transfers: [transfer],
+      transferTimes: [now],
+      deltas,
+      boards: [],
+    };
+    const error = await writeScores(db.generic, batch).then(
       () => undefined,
       (e: unknown) => e,
     );

@@ -1,0 +1,22 @@
+import type { Clock, Ids } from '@coinop/core';
+import type { SecretBox } from './auth/secret-box.js';
+import type { Db } from './store/db.js';
+
+/**
+ * Its own module so the services can name what they are built from without importing the
+ * Fastify app that builds them (an import loop through every route plugin).
+ */
+/** What the API needs from outside: storage, time, ids, and the secrets it signs with. */
+export interface ApiDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly ids: Ids;
+  /** HMAC key for write tokens; shared by every API process through storage. */
+  readonly writeTokenKey: Uint8Array;
+  /** Seals and opens the secrets in storage (the player-token signing keys). */
+  readonly secrets: SecretBox;
+  /** The admin bearer token the /admin API accepts. */
+  readonly adminToken: string;
+  /** Certificate and key (PEM) to serve HTTPS; plain HTTP when absent. */
+  readonly https?: { readonly cert: string | Buffer; readonly key: string | Buffer } | undefined;
+}

@@ -1,0 +1,109 @@
+/**
+ * Group commit: the jobs that arrive while a batch is committing are committed together in the
+ * next one, each answered with its own outcome. It serves the play and the score path alike; what
+ * a batch is (one statement, a read and a write) is the caller's `commit`.
+ */
+
+/** One job's outcome in a batch: its result, or the error that refused it alone. */
+export type BatchOutcome<Result> =
+  { readonly ok: true; readonly value: Result } | { readonly ok: false; readonly error: unknown };
+
+export interface GroupCommitOptions<Job, Result> {
+  /** Commits a batch, answering each job in order; throws when the batch fails as a whole. */
+  commit(batch: readonly Job[]): Promise<readonly BatchOutcome<Result>[]>;
+  /**
+   * Commits one job of a batch that failed as a whole, so only the job that caused the error
+   * sees it. A batch of one fails with its own error instead.
+   */
+  commitAlone(job: Job): Promise<Result>;
+  /**
+   * Jobs with the same key never share a batch: a batch stops before a repeated key, so the
+   * later job sees the earlier one's result (two scores of one play, two plays of one player).
+   */
+  key(job: Job): string;
+  readonly maxBatch: number;
+}
+
+interface Waiting<Job, Result> {
+  readonly job: Job;
+  resolve(result: Result): void;
+  reject(error: unknown): void;
+}
+
+export class GroupCommit<Job, Result> {
+  readonly #options: GroupCommitOptions<Job, Result>;
+  readonly #queue: Waiting<Job, Result>[] = [];
+  #running = false;
+
+  constructor(options: GroupCommitOptions<Job, Result>) {
+    this.#options = options;
+  }
+
+  /** Queues the job for the next batch; settles once that batch has committed (or failed). */
+  submit(job: Job): Promise<Result> {
+    return new Promise<Result>((resolve, reject) => {
+      this.#queue.push({ job, resolve, reject });
+      if (!this.#running) {
+        this.#running = true;
+        void this.#drain();
+      }
+    });
+  }
+
+  async #drain(): Promise<void> {
+    try {
+      while (this.#queue.length > 0) {
+        // Let the requests already received reach the queue first. On PGlite a batch runs
+        // without yielding to I/O, so without this every batch would hold one job.
+        await new Promise((resolve) => setImmediate(resolve));
+        await this.#commit(this.#take());
+      }
+    } finally {
+      if (this.#queue.length === 0) this.#running = false;
+      else void this.#drain();
+    }
+  }
+
+  /** Up to `maxBatch` jobs from the front of the queue, stopping before a repeated key. */
+  #take(): Waiting<Job, Result>[] {
+    const seen = new Set<string>();
+    let n = 0;
+    while (n < this.#queue.length && n < this.#options.maxBatch) {
+      const key = this.#options.key((this.#queue[n] as Waiting<Job, Result>).job);
+      if (seen.has(key)) break;
+      seen.add(key);
+      n += 1;
+    }
+    return this.#queue.splice(0, n);
+  }
+
+  async #commit(batch: readonly Waiting<Job, Result>[]): Promise<void> {
+    let outcomes: readonly BatchOutcome<Result>[];
+    try {
+      outcomes = await this.#options.commit(batch.map((w) => w.job));
+    } catch (error) {
+      if (batch.length === 1) {
+        batch[0]?.reject(error);
+        return;
+      }
+      for (const waiting of batch) {
+        try {
+          waiting.resolve(await this.#options.commitAlone(waiting.job));
+        } catch (alone) {
+          waiting.reject(alone);
+        }
+      }
+      return;
+    }
+    batch.forEach((waiting, i) => {
+      const outcome = outcomes[i];
+      if (outcome === undefined) {
+        waiting.reject(new TypeError('the batch gave this job no answer'));
+      } else if (outcome.ok) {
+        waiting.resolve(outcome.value);
+      } else {
+        waiting.reject(outcome.error);
+      }
+    });
+  }
+}

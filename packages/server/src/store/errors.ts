@@ -1,0 +1,57 @@
+import { PgErrorCodes, pgConstraint, pgErrorCode } from './db.js';
+
+/**
+ * What storage tells the services when a write could not be made, translated here at the
+ * store's edge: no service names a constraint or an SQLSTATE. Anything else stays as it was.
+ */
+export abstract class StoreError extends Error {
+  constructor(message: string, cause: unknown) {
+    super(message, { cause });
+    this.name = new.target.name;
+  }
+}
+
+/** A concurrent identical request took the play's idempotency key first. */
+export class IdempotencyKeyTaken extends StoreError {}
+
+/** Another play's spend (or a revocation) took the player's allowance past what this play read. */
+export class AllowanceRaced extends StoreError {}
+
+/**
+ * The write found that what it was decided on had changed (its own check failed), or it
+ * deadlocked with another process's write: decide again, under locks.
+ */
+export class WriteRaced extends StoreError {}
+
+/** A sum on an account would pass what the ledger's columns can hold. */
+export class LedgerSumOutOfRange extends StoreError {}
+
+const NUMERIC_OUT_OF_RANGE = '22003';
+
+/** The StoreError a database error means, or the error itself. */
+export function asStoreError(error: unknown): unknown {
+  const code = pgErrorCode(error);
+  const constraint = pgConstraint(error);
+  if (code === PgErrorCodes.uniqueViolation && constraint === 'plays_idempotency') {
+    return new IdempotencyKeyTaken('the idempotency key was taken by another request', error);
+  }
+  if (code === PgErrorCodes.checkViolation && constraint === 'allowance_within_limit') {
+    return new AllowanceRaced('the allowance was spent or revoked meanwhile', error);
+  }
+  if (code === PgErrorCodes.serializationFailure || code === PgErrorCodes.deadlockDetected) {
+    return new WriteRaced('the write raced another process', error);
+  }
+  if (code === NUMERIC_OUT_OF_RANGE) {
+    return new LedgerSumOutOfRange('an account sum is out of range', error);
+  }
+  return error;
+}
+
+/** Runs a store operation, translating what the database says into StoreErrors. */
+export async function translated<T>(operation: () => Promise<T>): Promise<T> {
+  try {
+    return await operation();
+  } catch (error) {
+    throw asStoreError(error);
+  }
+}

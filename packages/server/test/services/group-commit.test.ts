@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { GroupCommit, type BatchOutcome } from '../../src/services/group-commit.js';
+
+interface Job {
+  readonly id: string;
+  readonly key: string;
+}
+
+/** A group commit whose batches are recorded; `decide` answers each job of a batch. */
+function recorder(
+  decide: (batch: readonly Job[]) => readonly BatchOutcome<string>[] = (batch) =>
+    batch.map((j) => ({ ok: true, value: `done ${j.id}` })),
+  maxBatch = 64,
+) {
+  const batches: string[][] = [];
+  const alone: string[] = [];
+  const commits = new GroupCommit<Job, string>({
+    maxBatch,
+    key: (job) => job.key,
+    commit: async (batch) => {
+      batches.push(batch.map((j) => j.id));
+      return decide(batch);
+    },
+    commitAlone: async (job) => {
+      alone.push(job.id);
+      if (job.id.startsWith('bad')) throw new Error(`${job.id} fails alone too`);
+      return `alone ${job.id}`;
+    },
+  });
+  return { commits, batches, alone };
+}
+
+const job = (id: string, key = id): Job => ({ id, key });
+
+describe('group commit', () => {
+  it('commits what arrives together in one batch, in arrival order, answering each', async () => {
+    const { commits, batches } = recorder();
+    const results = await Promise.all(['a', 'b', 'c'].map((id) => commits.submit(job(id))));
+    expect(results).toEqual(['done a', 'done b', 'done c']);
+    expect(batches).toEqual([['a', 'b', 'c']]);
+  });
+
+  it('runs the jobs that arrive during a commit in the next batch', async () => {
+    const { commits, batches } = recorder();
+    const first = commits.submit(job('a'));
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    const second = [commits.submit(job('b')), commits.submit(job('c'))];
+    expect(await Promise.all([first, ...second])).toEqual(['done a', 'done b', 'done c']);
+    expect(batches).toEqual([['a'], ['b', 'c']]);
+  });
+
+  it('stops a batch before a repeated key and at the batch size', async () => {
+    const { commits, batches } = recorder(undefined, 3);
+    await Promise.all(
+      [
+        job('a', 'p1'),
+        job('b', 'p2'),
+        job('c', 'p1'),
+        job('d', 'p3'),
+        job('e', 'p4'),
+        job('f', 'p5'),
+      ].map((j) => commits.submit(j)),
+    );
+    expect(batches).toEqual([['a', 'b'], ['c', 'd', 'e'], ['f']]);
+  });
+
+  it('fails a refused job alone, the rest of its batch committed', async () => {
+    const { commits, alone } = recorder((batch) =>
+      batch.map((j) =>
+        j.id === 'b' ? { ok: false, error: new Error('b is refused') } : { ok: true, value: j.id },
+      ),
+    );
+    const results = await Promise.allSettled(['a', 'b', 'c'].map((id) => commits.submit(job(id))));
+    expect(results).toEqual([
+      { status: 'fulfilled', value: 'a' },
+      { status: 'rejected', reason: new Error('b is refused') },
+      { status: 'fulfilled', value: 'c' },
+    ]);
+    expect(alone).toEqual([]);
+  });
+
+  it('reruns a batch that failed as a whole one by one, so only the culprit fails', async () => {
+    const { commits, batches, alone } = recorder(() => {
+      throw new Error('the batch failed');
+    });
+    const results = await Promise.allSettled(
+      ['a', 'bad', 'c'].map((id) => commits.submit(job(id))),
+    );
+    expect(batches).toEqual([['a', 'bad', 'c']]);
+    expect(alone).toEqual(['a', 'bad', 'c']);
+    expect(results).toEqual([
+      { status: 'fulfilled', value: 'alone a' },
+      { status: 'rejected', reason: new Error('bad fails alone too') },
+      { status: 'fulfilled', value: 'alone c' },
+    ]);
+  });
+
+  it('fails a batch of one with its own error, without running it again', async () => {
+    const { commits, alone } = recorder(() => {
+      throw new Error('the only job failed');
+    });
+    await expect(commits.submit(job('a'))).rejects.toThrow('the only job failed');
+    expect(alone).toEqual([]);
+    // The queue keeps working after a failure.
+    const { commits: next } = recorder();
+    expect(await next.submit(job('b'))).toBe('done b');
+  });
+
+  it('rejects a job its batch gave no answer', async () => {
+    const { commits } = recorder((batch) =>
+      batch.slice(0, 1).map((j) => ({ ok: true, value: j.id })),
+    );
+    const results = await Promise.allSettled(['a', 'b'].map((id) => commits.submit(job(id))));
+    expect(results).toEqual([
+      { status: 'fulfilled', value: 'a' },
+      { status: 'rejected', reason: new TypeError('the batch gave this job no answer') },
+    ]);
+  });
+});

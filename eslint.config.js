@@ -56,8 +56,8 @@ export default defineConfig(
     },
   },
   {
-    // Tests may use `any` in fixtures for hand-made bad input.
-    files: ['packages/*/test/**/*.ts'],
+    // Tests and the test kit may use `any` in fixtures for hand-made bad input.
+    files: ['packages/*/test/**/*.ts', 'packages/testkit/src/**/*.ts'],
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-non-null-assertion': 'off',

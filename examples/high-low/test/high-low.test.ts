@@ -5,23 +5,18 @@ import { join } from 'node:path';
 import { Arcade } from '@coinop/server-sdk';
 import { SignJWT, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  balanceOf,
-  fundedPlayer,
-  gameWithTiers,
-  type GameFixture,
-} from '../../../packages/server/test/fixtures/arcade.js';
-import { TEST_ADMIN_TOKEN } from '../../../packages/server/test/fixtures/app.js';
-import { storeVariants } from '../../../packages/server/test/fixtures/db.js';
-import { webAppUrl } from '../../../packages/server/src/config.js';
-import { decide, newWallet, walletSignIn } from '../../../packages/server/test/fixtures/signin.js';
+import { balanceOf, fundedPlayer, gameWithTiers, type GameFixture } from '@coinop/testkit/arcade';
+import { TEST_ADMIN_TOKEN } from '@coinop/testkit/app';
+import { storeVariants } from '@coinop/testkit/db';
+import { webAppUrl } from '@coinop/testkit/server';
+import { decide, newWallet, walletSignIn } from '@coinop/testkit/signin';
 import {
   fund,
   mintPlayerToken,
   sdkOptions,
   startCoinop,
   type Coinop,
-} from '../../../packages/server-sdk/test/fixtures/coinop.js';
+} from '@coinop/testkit/coinop';
 import { gameServer, playInTerminal } from '../src/client.js';
 import type { Card } from '../src/game.js';
 import { LoginError, login } from '../src/login.js';

@@ -6,8 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, FrameLocator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testConfig } from '../../../packages/server/src/config.js';
-import { startServer, type RunningServer } from '../../../packages/server/src/main.js';
+import { startServer, testConfig, type RunningServer } from '@coinop/testkit/server';
 import {
   NO_CHROMIUM_REASON,
   hasChromium,
@@ -15,8 +14,8 @@ import {
   launchChromium,
   saveScreenshot,
   seriousViolations,
-} from '../../../packages/server/test/fixtures/browser.js';
-import { recordCounts } from '../../../packages/server/test/fixtures/invariants.js';
+} from '@coinop/testkit/browser';
+import { recordCounts } from '@coinop/testkit/invariants';
 import { startReactionServer } from '../src/server.js';
 
 const VIEWPORT = { width: 360, height: 740 };

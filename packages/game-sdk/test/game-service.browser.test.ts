@@ -1,7 +1,12 @@
 import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildGameSdkBundle, readFixture } from './fixtures/bundles.js';
-import { childFrame, hasChromium, launchChromium, NO_CHROMIUM_REASON } from './fixtures/browser.js';
+import {
+  childFrame,
+  hasChromium,
+  launchChromium,
+  NO_CHROMIUM_REASON,
+} from '@coinop/testkit/browser';
 import type { GamePage, HostPage } from './fixtures/pages.js';
 import { html, script, serveFiles, type TestServer } from './fixtures/servers.js';
 

@@ -6,16 +6,12 @@ import {
   isArcadeError,
   type Play,
 } from '@coinop/server-sdk';
-import {
-  balanceOf,
-  fundedPlayer,
-  gameWithTiers,
-  type GameFixture,
-} from '../../server/test/fixtures/arcade.js';
-import { storeVariants } from '../../server/test/fixtures/db.js';
-import { expectLedgerBalanced } from '../../server/test/fixtures/invariants.js';
-import { gameSignIn, newWallet } from '../../server/test/fixtures/signin.js';
-import { count, freePort, fund, sdkOptions, startCoinop, type Coinop } from './fixtures/coinop.js';
+import { balanceOf, fundedPlayer, gameWithTiers, type GameFixture } from '@coinop/testkit/arcade';
+import { storeVariants } from '@coinop/testkit/db';
+import { expectLedgerBalanced } from '@coinop/testkit/invariants';
+import { gameSignIn, newWallet } from '@coinop/testkit/signin';
+import { count, fund, sdkOptions, startCoinop, type Coinop } from '@coinop/testkit/coinop';
+import { freePort } from '@coinop/testkit/net';
 
 const UNITS = 100_000_000n;
 

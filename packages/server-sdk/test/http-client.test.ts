@@ -1,14 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Arcade, ArcadeApiError, ArcadeNetworkError, type ArcadeOptions } from '@coinop/server-sdk';
-import {
-  balanceOf,
-  fundedPlayer,
-  gameWithTiers,
-  type GameFixture,
-} from '../../server/test/fixtures/arcade.js';
-import { storeVariants } from '../../server/test/fixtures/db.js';
-import { expectLedgerBalanced } from '../../server/test/fixtures/invariants.js';
-import { sdkOptions, startCoinop, type Coinop } from './fixtures/coinop.js';
+import { balanceOf, fundedPlayer, gameWithTiers, type GameFixture } from '@coinop/testkit/arcade';
+import { storeVariants } from '@coinop/testkit/db';
+import { expectLedgerBalanced } from '@coinop/testkit/invariants';
+import { sdkOptions, startCoinop, type Coinop } from '@coinop/testkit/coinop';
 import { startFaultyProxy, type FaultyProxy } from './fixtures/proxy.js';
 
 const UNITS = 100_000_000n;

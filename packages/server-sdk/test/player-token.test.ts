@@ -12,18 +12,18 @@ import {
   PlayerTokenSignatureError,
   type ArcadeOptions,
 } from '@coinop/server-sdk';
-import { TEST_ADMIN_TOKEN } from '../../server/test/fixtures/app.js';
-import { fundedPlayer, gameWithTiers } from '../../server/test/fixtures/arcade.js';
-import { storeVariants } from '../../server/test/fixtures/db.js';
-import { gameSignIn, newWallet, walletSignIn } from '../../server/test/fixtures/signin.js';
+import { TEST_ADMIN_TOKEN } from '@coinop/testkit/app';
+import { fundedPlayer, gameWithTiers } from '@coinop/testkit/arcade';
+import { storeVariants } from '@coinop/testkit/db';
+import { gameSignIn, newWallet, walletSignIn } from '@coinop/testkit/signin';
 import {
   count,
-  freePort,
   mintPlayerToken,
   sdkOptions,
   startCoinop,
   type Coinop,
-} from './fixtures/coinop.js';
+} from '@coinop/testkit/coinop';
+import { freePort } from '@coinop/testkit/net';
 
 const JWKS_PATH = '/.well-known/jwks.json';
 

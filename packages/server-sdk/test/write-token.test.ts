@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Arcade, type ArcadeOptions } from '@coinop/server-sdk';
-import { ManualClock } from '../../server/src/ids.js';
-import { gameWithTiers, type GameFixture } from '../../server/test/fixtures/arcade.js';
-import { storeVariants } from '../../server/test/fixtures/db.js';
-import { count, sdkOptions, startCoinop, type Coinop } from './fixtures/coinop.js';
+import { ManualClock } from '@coinop/testkit/server';
+import { gameWithTiers, type GameFixture } from '@coinop/testkit/arcade';
+import { storeVariants } from '@coinop/testkit/db';
+import { count, sdkOptions, startCoinop, type Coinop } from '@coinop/testkit/coinop';
 
 const TOKEN_PATH = '/oauth/writetoken';
 /** Short enough that a test crosses it with a step of the clock. */

@@ -25,9 +25,9 @@ import { migrate } from '../src/store/migrate.js';
 import { openPglite } from '../src/store/pglite.js';
 import { openPostgres } from '../src/store/postgres.js';
 import { insertSigningKey } from '../src/store/signin-keys.js';
-import { gameWithTiers } from './fixtures/arcade.js';
-import { storeVariants, type StoreVariant } from './fixtures/db.js';
-import { newWallet } from './fixtures/signin.js';
+import { gameWithTiers } from '@coinop/testkit/arcade';
+import { storeVariants, type StoreVariant } from '@coinop/testkit/db';
+import { newWallet } from '@coinop/testkit/signin';
 
 // Issue 12, item 8: the player-token signing keys (signing_keys.private_pkcs8) and the HMAC keys
 // of write tokens and CLI poll tokens (server_secrets) were stored in plain text, so whoever read

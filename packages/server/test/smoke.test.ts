@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApi, type TestApi } from './fixtures/app.js';
-import { storeVariants } from './fixtures/db.js';
+import { buildTestApi, type TestApi } from '@coinop/testkit/app';
+import { storeVariants } from '@coinop/testkit/db';
 
 describe.each(storeVariants())('api boots on %s', (variant) => {
   let api: TestApi;

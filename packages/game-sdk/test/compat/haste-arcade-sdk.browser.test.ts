@@ -6,7 +6,7 @@ import {
   hasChromium,
   launchChromium,
   NO_CHROMIUM_REASON,
-} from '../fixtures/browser.js';
+} from '@coinop/testkit/browser';
 import type { GamePage, HasteGamePage, HostPage } from '../fixtures/pages.js';
 import { html, script, serveFiles, type TestServer } from '../fixtures/servers.js';
 import { createThrowawayCertificate, hasOpenssl, OPENSSL_PATH } from '../fixtures/tls.js';

@@ -7,15 +7,16 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApi } from '../../src/app.js';
-import { testSecretBox } from '../fixtures/secrets.js';
+import { testSecretBox } from '@coinop/testkit/secrets';
 import { testConfig } from '../../src/config.js';
 import { systemClock, uuidIds } from '../../src/ids.js';
 import type { Db } from '../../src/store/db.js';
-import { fundedPlayer, gameWithTiers, type GameFixture } from '../fixtures/arcade.js';
-import type { TestApi } from '../fixtures/app.js';
-import { openTestDb, storeVariants } from '../fixtures/db.js';
-import { expectLedgerBalanced } from '../fixtures/invariants.js';
-import { freePort, makeCa } from '../fixtures/tls.js';
+import { fundedPlayer, gameWithTiers, type GameFixture } from '@coinop/testkit/arcade';
+import type { TestApi } from '@coinop/testkit/app';
+import { openTestDb, storeVariants } from '@coinop/testkit/db';
+import { expectLedgerBalanced } from '@coinop/testkit/invariants';
+import { freePort } from '@coinop/testkit/net';
+import { makeCa } from '../fixtures/tls.js';
 
 /** packages/server: where `require('@hastearcade/server')` resolves for the child process. */
 const SERVER_DIR = fileURLToPath(new URL('../../', import.meta.url));

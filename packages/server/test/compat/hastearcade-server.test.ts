@@ -1,9 +1,9 @@
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApi, type TestApi } from '../fixtures/app.js';
-import { storeVariants } from '../fixtures/db.js';
-import { balanceOf, fundedPlayer, gameWithTiers, type GameFixture } from '../fixtures/arcade.js';
-import { expectLedgerBalanced } from '../fixtures/invariants.js';
+import { buildTestApi, type TestApi } from '@coinop/testkit/app';
+import { storeVariants } from '@coinop/testkit/db';
+import { balanceOf, fundedPlayer, gameWithTiers, type GameFixture } from '@coinop/testkit/arcade';
+import { expectLedgerBalanced } from '@coinop/testkit/invariants';
 
 // The published game server SDK, unchanged: a CommonJS package using axios.
 const require = createRequire(import.meta.url);

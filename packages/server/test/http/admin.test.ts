@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { wholeHstToUnits } from '@coinop/core';
-import { TEST_ADMIN_TOKEN, buildTestApi, type TestApi } from '../fixtures/app.js';
-import { storeVariants } from '../fixtures/db.js';
+import { TEST_ADMIN_TOKEN, buildTestApi, type TestApi } from '@coinop/testkit/app';
+import { storeVariants } from '@coinop/testkit/db';
 import { auditLedger } from '../../src/store/ledger.js';
 import { findGameClient, insertGame } from '../../src/store/games.js';
 import { secretMatches } from '../../src/auth/secrets.js';

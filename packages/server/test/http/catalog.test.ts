@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApi, type TestApi } from '../fixtures/app.js';
-import { storeVariants } from '../fixtures/db.js';
-import { fundedPlayer, gameWithTiers, writeToken, type GameFixture } from '../fixtures/arcade.js';
+import { buildTestApi, type TestApi } from '@coinop/testkit/app';
+import { storeVariants } from '@coinop/testkit/db';
+import { fundedPlayer, gameWithTiers, writeToken, type GameFixture } from '@coinop/testkit/arcade';
 import { publishGame, updateGame } from '../../src/store/games.js';
 
 describe.each(storeVariants())('public catalog on %s', (variant) => {

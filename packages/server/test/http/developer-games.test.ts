@@ -4,13 +4,13 @@ import { uuidIds } from '../../src/ids.js';
 import { publishGame } from '../../src/store/games.js';
 import { applyTransfers } from '../../src/store/ledger.js';
 import { uploadedCoverUrl } from '../../src/services/developer-covers.js';
-import type { TestApi } from '../fixtures/app.js';
-import { balanceOf, fundedPlayer } from '../fixtures/arcade.js';
+import type { TestApi } from '@coinop/testkit/app';
+import { balanceOf, fundedPlayer } from '@coinop/testkit/arcade';
 import { serve, startCoverServer, type CoverServer } from '../fixtures/cover-server.js';
-import { storeVariants } from '../fixtures/db.js';
+import { storeVariants } from '@coinop/testkit/db';
 import { pngImage } from '../fixtures/images.js';
-import { expectLedgerBalanced, expectRankTreeConsistent } from '../fixtures/invariants.js';
-import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '../fixtures/signin.js';
+import { expectLedgerBalanced, expectRankTreeConsistent } from '@coinop/testkit/invariants';
+import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coinop/testkit/signin';
 
 const HST = 100_000_000n;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -3,11 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routesOf, type ListedRoute } from '../../src/http/fastify.js';
 import { createDeveloper } from '../../src/services/admin.js';
-import { gameWithTiers, writeToken } from '../fixtures/arcade.js';
-import { TEST_ADMIN_TOKEN } from '../fixtures/app.js';
-import { storeVariants } from '../fixtures/db.js';
-import { expectLedgerBalanced } from '../fixtures/invariants.js';
-import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '../fixtures/signin.js';
+import { gameWithTiers, writeToken } from '@coinop/testkit/arcade';
+import { TEST_ADMIN_TOKEN } from '@coinop/testkit/app';
+import { storeVariants } from '@coinop/testkit/db';
+import { expectLedgerBalanced } from '@coinop/testkit/invariants';
+import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coinop/testkit/signin';
 
 /**
  * Issue 12: a NUL character reached the database and came back as a 500 (`invalid byte sequence

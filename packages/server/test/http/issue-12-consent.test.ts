@@ -4,12 +4,12 @@ import { wholeHstToUnits } from '@coinop/core';
 import { webAppUrl } from '../../src/config.js';
 import { mintHst } from '../../src/services/admin.js';
 import { findGame } from '../../src/store/games.js';
-import { storeVariants } from '../fixtures/db.js';
-import { balanceOf, gameWithTiers, writeToken, type GameFixture } from '../fixtures/arcade.js';
-import type { TestApi } from '../fixtures/app.js';
-import { TEST_ADMIN_TOKEN } from '../fixtures/app.js';
-import { expectLedgerBalanced, expectRankTreeConsistent } from '../fixtures/invariants.js';
-import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '../fixtures/signin.js';
+import { storeVariants } from '@coinop/testkit/db';
+import { balanceOf, gameWithTiers, writeToken, type GameFixture } from '@coinop/testkit/arcade';
+import type { TestApi } from '@coinop/testkit/app';
+import { TEST_ADMIN_TOKEN } from '@coinop/testkit/app';
+import { expectLedgerBalanced, expectRankTreeConsistent } from '@coinop/testkit/invariants';
+import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coinop/testkit/signin';
 
 /**
  * Issue 12: any wallet could drain any player. A new developer registered a game, gave it a tier

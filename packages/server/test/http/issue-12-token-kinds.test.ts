@@ -5,9 +5,9 @@ import type { FastifyInstance } from 'fastify';
 import { buildApi } from '../../src/app.js';
 import { uuidIds } from '../../src/ids.js';
 import { createDeveloper } from '../../src/services/admin.js';
-import { gameWithTiers, writeToken, type GameFixture } from '../fixtures/arcade.js';
-import { TEST_ADMIN_TOKEN } from '../fixtures/app.js';
-import { storeVariants } from '../fixtures/db.js';
+import { gameWithTiers, writeToken, type GameFixture } from '@coinop/testkit/arcade';
+import { TEST_ADMIN_TOKEN } from '@coinop/testkit/app';
+import { storeVariants } from '@coinop/testkit/db';
 import {
   buildTestSignin,
   decide,
@@ -16,7 +16,7 @@ import {
   startLogin,
   walletSignIn,
   type TestSignin,
-} from '../fixtures/signin.js';
+} from '@coinop/testkit/signin';
 
 /**
  * Issue 12: tokens do one job. The token a player hands to a game server opened the developer

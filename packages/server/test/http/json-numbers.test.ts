@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstRoundedNumber } from '../../src/http/json-numbers.js';
-import { buildTestApi, TEST_ADMIN_TOKEN, type TestApi } from '../fixtures/app.js';
-import { fundedPlayer } from '../fixtures/arcade.js';
+import { buildTestApi, TEST_ADMIN_TOKEN, type TestApi } from '@coinop/testkit/app';
+import { fundedPlayer } from '@coinop/testkit/arcade';
 
 describe('firstRoundedNumber', () => {
   it.each([

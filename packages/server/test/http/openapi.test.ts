@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderOpenApi } from '../../src/http/openapi.js';
-import { buildTestApi, type TestApi } from '../fixtures/app.js';
+import { buildTestApi, type TestApi } from '@coinop/testkit/app';
 
 const COMMITTED = new URL('../../../../docs/reference/openapi.json', import.meta.url);
 const REGENERATE = 'npm run openapi';

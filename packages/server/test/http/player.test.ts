@@ -5,11 +5,11 @@ import { approvalMessage, type ApprovalFields } from '@coinop/protocol';
 import { wholeHstToUnits } from '@coinop/core';
 import { publish, mintHst } from '../../src/services/admin.js';
 import { applyTransfers } from '../../src/store/ledger.js';
-import { storeVariants } from '../fixtures/db.js';
-import { balanceOf, gameWithTiers, type GameFixture } from '../fixtures/arcade.js';
-import type { TestApi } from '../fixtures/app.js';
-import { expectLedgerBalanced, expectRankTreeConsistent } from '../fixtures/invariants.js';
-import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '../fixtures/signin.js';
+import { storeVariants } from '@coinop/testkit/db';
+import { balanceOf, gameWithTiers, type GameFixture } from '@coinop/testkit/arcade';
+import type { TestApi } from '@coinop/testkit/app';
+import { expectLedgerBalanced, expectRankTreeConsistent } from '@coinop/testkit/invariants';
+import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coinop/testkit/signin';
 
 interface SignedInPlayer {
   wallet: PrivateKeyAccount;

@@ -1,14 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApi, type TestApi } from '../fixtures/app.js';
-import { storeVariants } from '../fixtures/db.js';
+import { buildTestApi, type TestApi } from '@coinop/testkit/app';
+import { storeVariants } from '@coinop/testkit/db';
 import {
   balanceOf,
   fundedPlayer,
   gameWithTiers,
   writeToken,
   type GameFixture,
-} from '../fixtures/arcade.js';
-import { expectLedgerBalanced, expectRankTreeConsistent } from '../fixtures/invariants.js';
+} from '@coinop/testkit/arcade';
+import { expectLedgerBalanced, expectRankTreeConsistent } from '@coinop/testkit/invariants';
 
 const HST = 100_000_000n;
 

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApi, type TestApi } from '../fixtures/app.js';
-import { storeVariants } from '../fixtures/db.js';
-import { fundedPlayer, gameWithTiers, writeToken, type GameFixture } from '../fixtures/arcade.js';
-import { expectLedgerBalanced } from '../fixtures/invariants.js';
+import { buildTestApi, type TestApi } from '@coinop/testkit/app';
+import { storeVariants } from '@coinop/testkit/db';
+import { fundedPlayer, gameWithTiers, writeToken, type GameFixture } from '@coinop/testkit/arcade';
+import { expectLedgerBalanced } from '@coinop/testkit/invariants';
 
 describe.each(storeVariants())('game server reads on %s', (variant) => {
   let api: TestApi;

@@ -2,8 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { createApiKey, ensureDeveloper } from '../../src/store/parties.js';
 import { auditLedger } from '../../src/store/ledger.js';
 import { uuidIds } from '../../src/ids.js';
-import { buildTestApi, type TestApi } from '../fixtures/app.js';
-import { storeVariants } from '../fixtures/db.js';
+import { buildTestApi, type TestApi } from '@coinop/testkit/app';
+import { storeVariants } from '@coinop/testkit/db';
 import { redirect, serve, startCoverServer, type CoverServer } from '../fixtures/cover-server.js';
 import { pngImage } from '../fixtures/images.js';
 

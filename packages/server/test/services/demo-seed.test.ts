@@ -7,8 +7,8 @@ import {
   seedDemo,
 } from '../../src/services/demo-seed.js';
 import { findGame, updateGame } from '../../src/store/games.js';
-import { buildTestApi, type TestApi } from '../fixtures/app.js';
-import { storeVariants } from '../fixtures/db.js';
+import { buildTestApi, type TestApi } from '@coinop/testkit/app';
+import { storeVariants } from '@coinop/testkit/db';
 
 describe.each(storeVariants())('the demo seed on %s', (variant) => {
   let t: TestApi;

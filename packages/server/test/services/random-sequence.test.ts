@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CoinopError } from '@coinop/core';
-import { buildTestApi, type TestApi } from '../fixtures/app.js';
-import { storeVariants } from '../fixtures/db.js';
-import { fundedPlayer, gameWithTiers, type GameFixture } from '../fixtures/arcade.js';
-import { expectLedgerBalanced, expectRankTreeConsistent } from '../fixtures/invariants.js';
+import { buildTestApi, type TestApi } from '@coinop/testkit/app';
+import { storeVariants } from '@coinop/testkit/db';
+import { fundedPlayer, gameWithTiers, type GameFixture } from '@coinop/testkit/arcade';
+import { expectLedgerBalanced, expectRankTreeConsistent } from '@coinop/testkit/invariants';
 
 const SEED = Number(process.env['COINOP_TEST_SEED'] ?? 20261122);
 const STEPS = 80;

@@ -6,10 +6,10 @@ import { PlayService, type ScoreOutcome } from '../../src/services/plays.js';
 import { playPolicy } from '../../src/services/arcade.js';
 import type { StoredPlay } from '../../src/store/plays.js';
 import type { Db, Queryable } from '../../src/store/db.js';
-import { buildTestApi, type TestApi } from '../fixtures/app.js';
-import { fundedPlayer, gameWithTiers, type GameFixture } from '../fixtures/arcade.js';
-import { storeVariants } from '../fixtures/db.js';
-import { expectLedgerBalanced, expectRankTreeConsistent } from '../fixtures/invariants.js';
+import { buildTestApi, type TestApi } from '@coinop/testkit/app';
+import { fundedPlayer, gameWithTiers, type GameFixture } from '@coinop/testkit/arcade';
+import { storeVariants } from '@coinop/testkit/db';
+import { expectLedgerBalanced, expectRankTreeConsistent } from '@coinop/testkit/invariants';
 
 /**
  * The API's Db, counting transactions and batch writes (`play_path_write_scores` calls, failed

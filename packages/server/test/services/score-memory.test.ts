@@ -6,9 +6,9 @@ import { playPolicy } from '../../src/services/arcade.js';
 import { ScoreMemory } from '../../src/services/score-memory.js';
 import { readScoreBatch, type BatchRead, type ScoreStanding } from '../../src/store/play-path.js';
 import type { StoredPlay } from '../../src/store/plays.js';
-import { buildTestApi, type TestApi } from '../fixtures/app.js';
-import { fundedPlayer, gameWithTiers, type GameFixture } from '../fixtures/arcade.js';
-import { storeVariants } from '../fixtures/db.js';
+import { buildTestApi, type TestApi } from '@coinop/testkit/app';
+import { fundedPlayer, gameWithTiers, type GameFixture } from '@coinop/testkit/arcade';
+import { storeVariants } from '@coinop/testkit/db';
 
 describe.each(storeVariants())('scores decided from memory, on %s', (variant) => {
   let api: TestApi;

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { testConfig } from '../../src/config.js';
 import { systemClock, uuidIds } from '../../src/ids.js';
 import { buildAuth } from '../../src/signin/app.js';
-import { testSecretBox } from '../fixtures/secrets.js';
+import { testSecretBox } from '@coinop/testkit/secrets';
 import {
   CLI_LOGIN_CSP,
   cliLoginScript,
@@ -22,9 +22,9 @@ import {
   NO_CHROMIUM_REASON,
   saveScreenshot,
   seriousViolations,
-} from '../fixtures/browser.js';
-import { openTestDb } from '../fixtures/db.js';
-import { injectWallet, walletCalls } from '../fixtures/eip1193.js';
+} from '@coinop/testkit/browser';
+import { openTestDb } from '@coinop/testkit/db';
+import { injectWallet, walletCalls } from '@coinop/testkit/eip1193';
 
 // Phone width: the page is opened from a QR code or a link on a phone as often as on a desktop.
 const VIEWPORT = { width: 360, height: 740 };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
-import { storeVariants } from '../fixtures/db.js';
+import { storeVariants } from '@coinop/testkit/db';
 import {
   buildTestSignin,
   decide,
@@ -9,7 +9,7 @@ import {
   startLogin,
   walletSignIn,
   type TestSignin,
-} from '../fixtures/signin.js';
+} from '@coinop/testkit/signin';
 
 const UNKNOWN_ID = '01890000-0000-7000-8000-000000000000';
 

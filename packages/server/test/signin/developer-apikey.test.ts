@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storeVariants } from '../fixtures/db.js';
+import { storeVariants } from '@coinop/testkit/db';
 import { verifyApiKey } from '../../src/auth/api-key.js';
 import { API_KEYS_LIVE_MAX } from '../../src/signin/developer-keys.js';
-import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '../fixtures/signin.js';
+import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coinop/testkit/signin';
 
 describe.each(storeVariants())('developer API keys with a player token on %s', (variant) => {
   let s: TestSignin;

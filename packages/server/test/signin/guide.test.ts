@@ -9,11 +9,11 @@ import { testConfig } from '../../src/config.js';
 import { systemClock, uuidIds } from '../../src/ids.js';
 import { buildAuth } from '../../src/signin/app.js';
 import { SigningKeys } from '../../src/signin/keys.js';
-import { testSecretBox } from '../fixtures/secrets.js';
+import { testSecretBox } from '@coinop/testkit/secrets';
 import { validatePlayerToken } from '../../src/signin/validate-player-token.js';
 import type { Db } from '../../src/store/db.js';
-import { openTestDb } from '../fixtures/db.js';
-import { decide, newWallet, walletSignIn } from '../fixtures/signin.js';
+import { openTestDb } from '@coinop/testkit/db';
+import { decide, newWallet, walletSignIn } from '@coinop/testkit/signin';
 
 const GUIDE = new URL('../../../../docs/guides/cli-login.md', import.meta.url);
 

@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storeVariants } from '../fixtures/db.js';
-import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '../fixtures/signin.js';
-import { freePort, makeCa } from '../fixtures/tls.js';
+import { storeVariants } from '@coinop/testkit/db';
+import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coinop/testkit/signin';
+import { freePort } from '@coinop/testkit/net';
+import { makeCa } from '../fixtures/tls.js';
 
 /** packages/server: where `require('@hastearcade/server')` resolves for the child process. */
 const SERVER_DIR = fileURLToPath(new URL('../../', import.meta.url));

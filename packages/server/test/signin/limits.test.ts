@@ -6,14 +6,14 @@ import {
   WEB_FORWARDING_HEADER,
 } from '../../src/http/client-address.js';
 import { buildWeb } from '../../src/web/app.js';
-import { storeVariants } from '../fixtures/db.js';
+import { storeVariants } from '@coinop/testkit/db';
 import {
   buildTestSignin,
   newWallet,
   poll,
   startLogin,
   type TestSignin,
-} from '../fixtures/signin.js';
+} from '@coinop/testkit/signin';
 
 const WEB_ORIGIN = 'https://arcade.example.com';
 

@@ -11,15 +11,15 @@ import {
   jwtVerify,
 } from 'jose';
 import { CoinopError } from '@coinop/core';
-import { storeVariants } from '../fixtures/db.js';
-import { TEST_ADMIN_TOKEN } from '../fixtures/app.js';
+import { storeVariants } from '@coinop/testkit/db';
+import { TEST_ADMIN_TOKEN } from '@coinop/testkit/app';
 import {
   buildTestSignin,
   newWallet,
   portOf,
   walletSignIn,
   type TestSignin,
-} from '../fixtures/signin.js';
+} from '@coinop/testkit/signin';
 import {
   validatePlayerToken,
   type PlayerTokenCheck,

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { testConfig, type Config } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/main.js';
-import { newWallet } from '../fixtures/signin.js';
+import { newWallet } from '@coinop/testkit/signin';
 import { runCli } from '../cli/run-cli.js';
 
 /** Signs a wallet in over HTTP, as the approval page does. */

@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSiweMessage } from 'viem/siwe';
-import { storeVariants } from '../fixtures/db.js';
-import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '../fixtures/signin.js';
+import { storeVariants } from '@coinop/testkit/db';
+import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coinop/testkit/signin';
 
 /** A contract wallet's address: no private key signs for it, the contract does (EIP-1271). */
 const CONTRACT_WALLET = '0x5afe5afe5afe5afe5afe5afe5afe5afe5afe5afe';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSiweMessage, parseSiweMessage } from 'viem/siwe';
-import { storeVariants } from '../fixtures/db.js';
-import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '../fixtures/signin.js';
+import { storeVariants } from '@coinop/testkit/db';
+import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coinop/testkit/signin';
 
 describe.each(storeVariants())('wallet sign-in (EIP-4361) on %s', (variant) => {
   let s: TestSignin;

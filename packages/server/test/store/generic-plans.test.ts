@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { uuidIds } from '../../src/ids.js';
 import { GENERIC_PLAN_SETTINGS, type Db } from '../../src/store/db.js';
 import { WRITE_SCORES_SQL } from '../../src/store/play-path.js';
-import { openTestDb, storeVariants } from '../fixtures/db.js';
+import { openTestDb, storeVariants } from '@coinop/testkit/db';
 
 // The score write is planned once, without its arrays (`Db.generic`). With Postgres's default
 // join choices that plan hash-joins whole tables while they are a few thousand rows: every batch

@@ -22,8 +22,8 @@ import {
   signingKeyContext,
 } from '../../src/store/sealed-secrets.js';
 import { insertSigningKey } from '../../src/store/signin-keys.js';
-import { openTestDb, storeVariants } from '../fixtures/db.js';
-import { testSecretBox } from '../fixtures/secrets.js';
+import { openTestDb, storeVariants } from '@coinop/testkit/db';
+import { testSecretBox } from '@coinop/testkit/secrets';
 
 const POLICY = { rotationDays: 30, tokenTtlSeconds: 86_400 };
 const SECRET_NAMES = ['write_token_key', 'cli_poll_token_key'];

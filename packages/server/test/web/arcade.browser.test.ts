@@ -19,12 +19,14 @@ import {
   launchChromium,
   saveScreenshot,
   seriousViolations,
-} from '../fixtures/browser.js';
-import { injectWallet } from '../fixtures/eip1193.js';
+} from '@coinop/testkit/browser';
+import { injectWallet } from '@coinop/testkit/eip1193';
 
-/** The client-side example game (examples/reaction), started from its own module. */
-const REACTION_SERVER = new URL('../../../../examples/reaction/src/server.js', import.meta.url)
-  .href;
+/**
+ * The client-side example game (examples/reaction), started from its own module. A JavaScript
+ * workspace without types, so it is imported by a name the type checker does not follow.
+ */
+const REACTION_SERVER = '@coinop/example-reaction/src/server.js';
 interface ReactionServer {
   url: string;
   close(): Promise<void>;

@@ -16,7 +16,7 @@ import {
   launchChromium,
   saveScreenshot,
   seriousViolations,
-} from '../fixtures/browser.js';
+} from '@coinop/testkit/browser';
 
 const VIEWPORT = { width: 360, height: 740 };
 

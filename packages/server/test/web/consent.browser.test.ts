@@ -18,9 +18,9 @@ import {
   launchChromium,
   saveScreenshot,
   seriousViolations,
-} from '../fixtures/browser.js';
+} from '@coinop/testkit/browser';
 import { startCoverServer, type CoverServer } from '../fixtures/cover-server.js';
-import { injectWallet } from '../fixtures/eip1193.js';
+import { injectWallet } from '@coinop/testkit/eip1193';
 
 const PHONE = { width: 360, height: 740 };
 const DESKTOP = { width: 1280, height: 900 };

@@ -3,25 +3,22 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/main.js';
 import {
+  GAME_SDK_BUNDLE,
   NO_CHROMIUM_REASON,
   hasChromium,
   ensureBrowserBuilds,
   launchChromium,
   saveScreenshot,
   seriousViolations,
-} from '../fixtures/browser.js';
-import { recordCounts } from '../fixtures/invariants.js';
+} from '@coinop/testkit/browser';
+import { recordCounts } from '@coinop/testkit/invariants';
 
 const VIEWPORT = { width: 360, height: 740 };
-const GAME_SDK_BUNDLE = fileURLToPath(
-  new URL('../../../game-sdk/dist/game-sdk.min.js', import.meta.url),
-);
 
 /**
  * A game on the browser bundle, as a developer writes one. On "Start" it plays, scores, reads the

@@ -13,8 +13,8 @@ import {
   launchChromium,
   saveScreenshot,
   seriousViolations,
-} from '../fixtures/browser.js';
-import { injectWallet } from '../fixtures/eip1193.js';
+} from '@coinop/testkit/browser';
+import { injectWallet } from '@coinop/testkit/eip1193';
 import { pngImage } from '../fixtures/images.js';
 
 const PHONE = { width: 360, height: 740 };

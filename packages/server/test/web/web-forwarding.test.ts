@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../src/config.js';
 import { buildWeb } from '../../src/web/app.js';
-import { buildTestApi, type TestApi } from '../fixtures/app.js';
+import { buildTestApi, type TestApi } from '@coinop/testkit/app';
 
 /** A raw HTTP request to the listener, as a client on the network sends it. */
 function send(

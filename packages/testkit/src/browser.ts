@@ -1,0 +1,114 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+/**
+ * Debian's `chromium` package. On a developer's machine without it the browser tests skip, saying
+ * so; in CI (`CI` set, as .ci/run does) a missing browser fails them instead of passing quietly.
+ */
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+export const NO_CHROMIUM_REASON =
+  `${CHROMIUM_PATH} not found: browser tests skipped ` + '(apt-get install -y chromium)';
+export const hasChromium = isChromiumAt(CHROMIUM_PATH, process.env['CI']);
+
+/**
+ * Whether Chromium is at `path`; throws when it is not and `ci` is set, because CI must run the
+ * browser tests.
+ */
+export function isChromiumAt(path: string, ci: string | undefined): boolean {
+  const found = existsSync(path);
+  if (!found && ci) throw new Error(`${path} not found, and CI must run the browser tests`);
+  return found;
+}
+
+// Every browser suite launches with these flags: root in a container, so no sandbox and no GPU;
+// nothing phones home during a test.
+const CHROMIUM_ARGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Headless Chromium with a fresh temporary profile, plus any extra command-line flags. */
+export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [...CHROMIUM_ARGS, ...extraArgs],
+  });
+}
+
+/** The named child frame of a page, once it exists. */
+export async function childFrame(page: Page, name: string): Promise<Frame> {
+  const handle = await page.waitForSelector(`iframe[name="${name}"]`, { state: 'attached' });
+  const frame = await handle.contentFrame();
+  if (frame === null) throw new Error(`iframe ${name} has no frame`);
+  return frame;
+}
+
+// Build outputs and test-output/ are found from the repository root, not through another
+// workspace's files.
+const REPO_ROOT = new URL('../../../', import.meta.url);
+
+/** Screenshots land in the repository's gitignored test-output/screenshots/. */
+export const SCREENSHOT_DIR = fileURLToPath(new URL('test-output/screenshots/', REPO_ROOT));
+
+/** The game SDK's browser bundle (`npm run build` makes it), as a game page loads it. */
+export const GAME_SDK_BUNDLE = fileURLToPath(
+  new URL('packages/game-sdk/dist/game-sdk.min.js', REPO_ROOT),
+);
+
+const BUILT = {
+  '@coinop/web': fileURLToPath(new URL('apps/web/dist/index.html', REPO_ROOT)),
+  '@coinop/game-sdk': GAME_SDK_BUNDLE,
+};
+
+/**
+ * Builds the web app and the game SDK's browser bundle when they are missing. `npm install`
+ * (and `npm run build`) build both; a checkout that has not yet still runs the browser tests.
+ */
+export function ensureBrowserBuilds(): void {
+  for (const [workspace, output] of Object.entries(BUILT)) {
+    if (!existsSync(output))
+      execFileSync('npm', ['run', 'build', '-w', workspace], { stdio: 'ignore' });
+  }
+}
+
+/** Saves a full-page screenshot as test-output/screenshots/<name>.png and returns its path. */
+export async function saveScreenshot(page: Page, name: string): Promise<string> {
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  const path = `${SCREENSHOT_DIR}${name}.png`;
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
+
+let axeSource: Promise<string> | undefined;
+
+/**
+ * The page's serious and critical accessibility violations, by axe-core. axe is evaluated through
+ * the DevTools protocol, which a page's CSP (script-src 'self') does not block as it would an
+ * inline <script>. Fails the test when axe checked almost nothing, so a pass is never vacuous.
+ */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  axeSource ??= readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  if ((await page.evaluate('typeof window.axe')) === 'undefined') {
+    await page.evaluate(await axeSource);
+  }
+  const results = (await page.evaluate('window.axe.run(document)')) as {
+    violations: { id: string; impact: string | null; help: string }[];
+    passes: unknown[];
+  };
+  expect(results.passes.length).toBeGreaterThan(10);
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help}`);
+}

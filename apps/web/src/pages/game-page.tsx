@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
-import type { BridgeLeader } from '@coinop/protocol';
+import type { BridgeLeader, Game } from '@coinop/protocol';
 import { AllowancePanel, ALLOWANCE_ANCHOR } from '../allowances/allowance-panel.js';
-import { ApiError, getGame, type Game } from '../api.js';
+import { ApiError, getGame } from '../api.js';
 import {
   createArcadeHandlers,
   type ApprovalPrompt,

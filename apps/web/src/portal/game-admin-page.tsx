@@ -3,7 +3,7 @@ import { ApiError } from '../api.js';
 import { Link } from '../router.js';
 import { GameForm } from './game-form.js';
 import { TestersSection } from './testers-section.js';
-import type { ClientSecret, DeveloperGame, DeveloperTier, GameStats } from './portal-api.js';
+import type { ClientSecret, DeveloperGame, DeveloperTier, GameStats } from '@coinop/protocol';
 import {
   ConfirmDialog,
   CopyField,

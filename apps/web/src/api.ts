@@ -1,37 +1,9 @@
-/** The arcade API as the app sees it: through its own origin, under /api. */
+import type { CatalogGame, CatalogGameList, Game } from '@coinop/protocol';
 
-export interface Tier {
-  id: string;
-  name: string;
-  cost: number;
-  currency: 'HST';
-  formattedCostString: string;
-}
-
-export interface Leader {
-  playerId: string;
-  score: number;
-  name: string;
-  avatar: string;
-}
-
-export interface CatalogGame {
-  id: string;
-  name: string;
-  tagLine: string;
-  category: string;
-  coverUrl: string;
-  url: string;
-  leaderboards: Tier[];
-}
-
-export interface Game extends Omit<CatalogGame, 'leaderboards'> {
-  description: string;
-  developerInfo: string;
-  scoreDisplay: 'NORMAL' | 'REVERSE';
-  published: boolean;
-  leaderboards: (Tier & { leadersMax: number; leaders: Leader[] })[];
-}
+/**
+ * The arcade API as the app sees it: through its own origin, under /api. What it answers is
+ * typed by the wire types of `@coinop/protocol`, which the API's schemas are checked against.
+ */
 
 /** An API error: the problem+json `code` and `message`, or the HTTP status when there is none. */
 export class ApiError extends Error {
@@ -81,15 +53,12 @@ function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
 export async function listGames(
   filter: { search?: string; category?: string },
   signal?: AbortSignal,
-): Promise<CatalogGame[]> {
+): Promise<readonly CatalogGame[]> {
   const query = new URLSearchParams();
   if (filter.search) query.set('search', filter.search);
   if (filter.category) query.set('category', filter.category);
   const qs = query.toString();
-  const body = await getJson<{ games: CatalogGame[] }>(
-    `/catalog/games${qs ? `?${qs}` : ''}`,
-    signal,
-  );
+  const body = await getJson<CatalogGameList>(`/catalog/games${qs ? `?${qs}` : ''}`, signal);
   return body.games;
 }
 

@@ -2,3 +2,4 @@ export * from './errors.js';
 export * from './money.js';
 export * from './bridge.js';
 export * from './approvals.js';
+export * from './wire/index.js';

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { LeaderList, PlayRequest, ScoreRequest } from '@coinop/protocol';
 import { HttpClient } from './http-client.js';
 import { resolveOptions, type ArcadeOptions } from './options.js';
 import { PlayerTokenVerifier } from './player-token.js';
@@ -208,7 +209,7 @@ export class Arcade {
       body: {
         playerId: id(playerId, 'playerId'),
         leaderboardId: id(leaderboardId, 'leaderboardId'),
-      },
+      } satisfies PlayRequest,
       idempotencyKey: idempotencyKey(options),
       isRetrySafe: true,
     });
@@ -242,7 +243,7 @@ export class Arcade {
         playId: id(play.id, 'play.id'),
         leaderboardId: id(play.leaderboardId, 'play.leaderboardId'),
         score,
-      },
+      } satisfies ScoreRequest,
       idempotencyKey: idempotencyKey(options),
       isRetrySafe: true,
     });
@@ -259,7 +260,7 @@ export class Arcade {
    */
   async leaders(leaderboardId: string): Promise<readonly Leader[]> {
     const path = this.#gamePath('leaders', id(leaderboardId, 'leaderboardId'));
-    return (await this.#get<{ leaders: Leader[] }>(path)).leaders;
+    return (await this.#get<LeaderList>(path)).leaders;
   }
 
   /**

@@ -1,6 +1,9 @@
+import type * as wire from '@coinop/protocol';
+
 /**
- * The shapes the arcade API answers with, field for field (spec section 2). Amounts are HST as
- * numbers with at most 8 decimals; timestamps are ISO 8601 strings in UTC.
+ * The shapes the arcade API answers with, field for field (spec section 2): the wire types of
+ * `@coinop/protocol`, which the server's schemas are checked against, under the SDK's names.
+ * Amounts are HST as numbers with at most 8 decimals; timestamps are ISO 8601 strings in UTC.
  */
 
 /**
@@ -12,15 +15,7 @@
  * const top: Leader | undefined = (await arcade.leaders(leaderboardId))[0];
  * ```
  */
-export interface Leader {
-  readonly playerId: string;
-  /** The player's best score on this leaderboard. */
-  readonly score: number;
-  /** The player's display name. */
-  readonly name: string;
-  /** URL of the player's avatar. */
-  readonly avatar: string;
-}
+export type Leader = wire.Leader;
 
 /**
  * A leaderboard tier: what a play costs and who leads (spec 2.3).
@@ -32,20 +27,7 @@ export interface Leader {
  * console.log(tiers.map((t) => `${t.name}: ${t.formattedCostString}`));
  * ```
  */
-export interface Leaderboard {
-  readonly id: string;
-  /** Tier name, for example "Practice". */
-  readonly name: string;
-  /** What one play costs, in HST. */
-  readonly cost: number;
-  readonly currency: 'HST';
-  /** The cost for display, for example "1 HST". */
-  readonly formattedCostString: string;
-  /** How many leaders the board keeps. */
-  readonly leadersMax: number;
-  /** Current leaders, best first. */
-  readonly leaders: readonly Leader[];
-}
+export type Leaderboard = wire.Leaderboard;
 
 /**
  * The game the client credentials belong to, with its tiers (spec 2.2).
@@ -57,26 +39,7 @@ export interface Leaderboard {
  * console.log(game.name, game.scoreDisplay);
  * ```
  */
-export interface Game {
-  readonly id: string;
-  readonly name: string;
-  readonly description: string;
-  readonly category: string;
-  readonly developerInfo: string;
-  readonly tagLine: string;
-  /** Where the game is hosted; empty until set. */
-  readonly url: string;
-  readonly coverUrl: string;
-  /** NORMAL: higher scores are better; REVERSE: lower. */
-  readonly scoreDisplay: 'NORMAL' | 'REVERSE';
-  readonly prodDomain: string | null;
-  /** Whether the arcade lists the game in its catalog. */
-  readonly published: boolean;
-  /** Tiers, in display order. */
-  readonly leaderboards: readonly Leaderboard[];
-  /** The developer's id (the spec's name for it). */
-  readonly playerId: string;
-}
+export type Game = wire.Game;
 
 /**
  * A play: the cost of one tier locked from a player until the play is scored or expires
@@ -89,26 +52,10 @@ export interface Game {
  * console.log(`locked ${play.cost} HST until ${play.expiresAt}`);
  * ```
  */
-export interface Play {
-  /** Needed to submit the score. */
-  readonly id: string;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-  readonly deletedAt: null;
-  readonly deleted: boolean;
-  readonly playerId: string;
-  readonly gameId: string;
-  /** The arcade's id. */
-  readonly gameArcadeId: string;
-  readonly developerId: string;
-  readonly leaderboardId: string;
-  /** HST locked for the play. */
-  readonly cost: number;
-  /** Id of the ledger transfer that locked the cost ("" for a free tier). */
-  readonly ilpRegistrationId: string;
+export interface Play extends Omit<wire.Play, 'status'> {
+  // The published shape: the server also answers 'voided' for a play of a suspended game, but
+  // adding it to this union would break an exhaustive switch in a game's code.
   readonly status: 'open' | 'scored' | 'expired';
-  /** When an unscored play expires and its cost returns to the player. */
-  readonly expiresAt: string;
 }
 
 /**
@@ -121,19 +68,7 @@ export interface Play {
  * if (result.isWinner) console.log(`rank ${result.leaderRank}`);
  * ```
  */
-export interface ScoreResult {
-  /** The score's id. */
-  readonly id: string;
-  readonly playId: string;
-  readonly leaderboardId: string;
-  readonly score: number;
-  /** Leaders of the tier after this score. */
-  readonly leaders: readonly Leader[];
-  /** Whether the score placed the player among the leaders. */
-  readonly isWinner: boolean;
-  /** 1 + the number of other players whose best beats this score. */
-  readonly leaderRank: number;
-}
+export type ScoreResult = wire.ScoreResult;
 
 /**
  * A player's best score on a tier, and its rank; both null when they have not scored there.
@@ -145,13 +80,7 @@ export interface ScoreResult {
  * console.log(best.value ?? 'no score yet');
  * ```
  */
-export interface TopScore {
-  /** The player. */
-  readonly userId: string;
-  readonly leaderboardId: string;
-  readonly value: number | null;
-  readonly rank: number | null;
-}
+export type TopScore = wire.TopScore;
 
 /**
  * One payout a player received from the game as a leader.
@@ -163,19 +92,7 @@ export interface TopScore {
  * console.log(latest?.details.paymentAmount);
  * ```
  */
-export interface PayoutEvent {
-  /** The payout transfer; pass it as `startingAfter` to read older payouts. */
-  readonly eventId: string;
-  readonly details: {
-    /** The player paid. */
-    readonly userId: string;
-    readonly createdAt: string;
-    readonly payeeHandle: string;
-    readonly payerHandle: string;
-    /** HST paid. */
-    readonly paymentAmount: number;
-  };
-}
+export type PayoutEvent = wire.PayoutEvent;
 
 /**
  * A page of payouts, newest first, with the cursors of its ends.
@@ -189,13 +106,7 @@ export interface PayoutEvent {
  * }));
  * ```
  */
-export interface PayoutsPage {
-  /** Id of the newest event of the page; null for an empty page. */
-  readonly startingAfter: string | null;
-  /** Id of the oldest event of the page; null for an empty page. */
-  readonly endingBefore: string | null;
-  readonly events: readonly PayoutEvent[];
-}
+export type PayoutsPage = wire.PayoutsPage;
 
 /**
  * The ledger transfer that locked a play's cost, and where it stands.
@@ -207,17 +118,7 @@ export interface PayoutsPage {
  * console.log(lock.status); // "pending" until the play is scored or expires
  * ```
  */
-export interface PlayTransaction {
-  /** The lock transfer's id ("" for a free tier). */
-  readonly id: string;
-  readonly playId: string;
-  /** pending: locked; posted: settled by a score; voided: returned on expiry; free: no cost. */
-  readonly status: 'pending' | 'posted' | 'voided' | 'free';
-  /** The lock transfer's id, again (the name `@hastearcade/server` reads). */
-  readonly tx: string;
-  /** HST locked. */
-  readonly amount: number;
-}
+export type PlayTransaction = wire.PlayTransaction;
 
 /**
  * A player's profile and HST balance.
@@ -229,16 +130,7 @@ export interface PlayTransaction {
  * console.log(`${player.name} can spend ${player.balance} HST`);
  * ```
  */
-export interface PlayerDetails {
-  readonly id: string;
-  readonly name: string;
-  readonly avatar: string;
-  /** HST the player can spend now. */
-  readonly balance: number;
-  /** HST locked by the player's unscored plays. */
-  readonly pending: number;
-  readonly currency: 'HST';
-}
+export type PlayerDetails = wire.PlayerDetails;
 
 /**
  * What a valid player token says about its player (spec 5.3).

@@ -1,3 +1,4 @@
+import type { WriteTokenGrant, WriteTokenRequest } from '@coinop/protocol';
 import { ArcadeApiError } from './errors.js';
 import type { Credential, Credentials, HttpClient } from './http-client.js';
 import type { Clock } from './options.js';
@@ -11,13 +12,8 @@ export interface WriteToken extends Credential {
   readonly expiresAtMs: number;
 }
 
-interface WriteTokenResponse {
-  access_token?: unknown;
-  expires_in?: unknown;
-  developerId?: unknown;
-  gameId?: unknown;
-  arcadeId?: unknown;
-}
+/** The answer as received: each field is checked before it is trusted. */
+type UncheckedWriteTokenGrant = { readonly [Field in keyof WriteTokenGrant]?: unknown };
 
 /**
  * The write token of one set of client credentials (spec 4.2, 5.2): fetched once, reused, and
@@ -80,10 +76,13 @@ export class WriteTokens implements Credentials {
   async #issue(): Promise<WriteToken> {
     // Life is counted from before the request, so the token is replaced early rather than late.
     const requestedAtMs = this.#nowMs();
-    const body = await this.#http.send<WriteTokenResponse>({
+    const body = await this.#http.send<UncheckedWriteTokenGrant>({
       method: 'POST',
       path: '/oauth/writetoken',
-      body: { client_id: this.#clientId, client_secret: this.#clientSecret },
+      body: {
+        client_id: this.#clientId,
+        client_secret: this.#clientSecret,
+      } satisfies WriteTokenRequest,
       // Issuing a token changes nothing on the server.
       isRetrySafe: true,
     });

@@ -1,4 +1,5 @@
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import type { Allowance } from '@coinop/protocol';
 import { ErrorAlert, Status, errorText } from '../portal/parts.js';
 import { useSession } from '../session/session.js';
 import {
@@ -7,7 +8,6 @@ import {
   describeAllowance,
   formatHst,
   plainHst,
-  type Allowance,
 } from './allowances-api.js';
 
 /** The element id a refused play's `grantUrl` points at (`/games/{gameId}#allowance`). */

@@ -1,29 +1,10 @@
+import type { Allowance, AllowanceList, AllowanceRequest } from '@coinop/protocol';
 import type { Session } from '../session/session.js';
 
 /**
  * A player's daily allowances (`/api/player/allowances`, docs/concepts/consent.md): what each
  * published game's server may lock from the player per UTC day. Amounts are HST.
  */
-
-export interface Allowance {
-  gameId: string;
-  gameName: string;
-  /** 'player': the player chose `dailyLimit`; 'default': the operator's default applies. */
-  source: 'player' | 'default';
-  /** HST a day; null is unlimited (an operator's default only); 0 is none or revoked. */
-  dailyLimit: number | null;
-  spentToday: number;
-  /** Null is unlimited. */
-  remainingToday: number | null;
-  /** When the player last chose; null when they never did. */
-  decidedAt: string | null;
-}
-
-export interface AllowanceList {
-  /** The operator's default for games the player chose nothing for; null is unlimited. */
-  defaultDailyLimit: number | null;
-  allowances: Allowance[];
-}
 
 type Call = Session['call'];
 
@@ -36,7 +17,7 @@ export function allowancesApi(call: Call) {
     get: (gameId: string) => call<Allowance>(one(gameId)),
     /** `dailyLimit` as the player typed it: a decimal string keeps every digit. */
     set: (gameId: string, dailyLimit: string) =>
-      call<Allowance>(one(gameId), { dailyLimit }, 'PUT'),
+      call<Allowance>(one(gameId), { dailyLimit } satisfies AllowanceRequest, 'PUT'),
     revoke: (gameId: string) => call<Allowance>(one(gameId), undefined, 'DELETE'),
   };
 }

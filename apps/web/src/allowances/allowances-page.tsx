@@ -2,7 +2,8 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { ErrorAlert, Status, When, errorText, useTitle } from '../portal/parts.js';
 import { Link } from '../router.js';
 import { useSession } from '../session/session.js';
-import { allowancesApi, formatHst, type Allowance, type AllowanceList } from './allowances-api.js';
+import type { Allowance, AllowanceList } from '@coinop/protocol';
+import { allowancesApi, formatHst } from './allowances-api.js';
 
 /**
  * `/account/allowances`: every game the player allowed to charge them (or that charged them
@@ -94,7 +95,7 @@ function AllowanceTable({
   revoking,
   onRevoke,
 }: {
-  list: Allowance[];
+  list: readonly Allowance[];
   revoking: string | null;
   onRevoke: (allowance: Allowance) => Promise<void>;
 }) {

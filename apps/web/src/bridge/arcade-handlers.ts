@@ -1,25 +1,34 @@
-import { approvalMessage, type ApprovalFields, type BridgeLeader } from '@coinop/protocol';
-import { ApiError, type Game, type Tier } from '../api.js';
+import {
+  approvalMessage,
+  type ApprovalFields,
+  type ApprovedPlayRequest,
+  type ApprovedPurchaseRequest,
+  type ApprovedScoreRequest,
+  type BridgeLeader,
+  type Game,
+  type Leaderboard,
+  type Play,
+  type Purchase,
+  type ScoreResult,
+} from '@coinop/protocol';
+import { ApiError } from '../api.js';
 import { WalletError, type WalletSigner } from '../session/wallets.js';
 import { randomUuid } from './demo-handlers.js';
 import type { HostBridgeHandlers } from './host-bridge.js';
 
 /** What the player is asked to approve in a dialog; a score needs only the wallet's signature. */
 export type ApprovalPrompt =
-  | { kind: 'play'; gameName: string; tier: Tier; balance: number }
+  | { kind: 'play'; gameName: string; tier: Leaderboard; balance: number }
   | { kind: 'purchase'; gameName: string; amount: number; balance: number };
 
-export interface ScoreOutcome {
-  score: number;
-  leaderRank: number;
-  isWinner: boolean;
-}
+/** What the page tells the player about their score. */
+export type ScoreOutcome = Pick<ScoreResult, 'score' | 'leaderRank' | 'isWinner'>;
 
 /** The page around the bridge: who plays, what they chose, and how to ask and tell them. */
 export interface ArcadeHost {
   game(): Pick<Game, 'id' | 'name'>;
   /** The tier chosen in the page's drop-down. */
-  tier(): Tier | undefined;
+  tier(): Leaderboard | undefined;
   /** The signed-in player, or null. */
   player(): { signer: WalletSigner | null; balance: number } | null;
   /** Shows the approval dialog; true when the player clicked "Approve". */
@@ -97,10 +106,10 @@ export function createArcadeHandlers(host: ArcadeHost): HostBridgeHandlers {
       });
       if (signed === null) return {};
       try {
-        const play = await host.post<{ id: string }>(`/player/games/${game.id}/plays`, {
+        const play = await host.post<Play>(`/player/games/${game.id}/plays`, {
           leaderboardId: tier.id,
           ...signed,
-        });
+        } satisfies ApprovedPlayRequest);
         host.changed();
         return { playId: play.id };
       } catch (error) {
@@ -123,10 +132,11 @@ export function createArcadeHandlers(host: ArcadeHost): HostBridgeHandlers {
       });
       if (signed === null) throw new Error('the score was not signed');
       try {
-        const result = await host.post<ScoreOutcome & { playId: string }>(
-          `/player/games/${game.id}/scores`,
-          { playId, score, ...signed },
-        );
+        const result = await host.post<ScoreResult>(`/player/games/${game.id}/scores`, {
+          playId,
+          score,
+          ...signed,
+        } satisfies ApprovedScoreRequest);
         host.changed({
           score: result.score,
           leaderRank: result.leaderRank,
@@ -164,10 +174,10 @@ export function createArcadeHandlers(host: ArcadeHost): HostBridgeHandlers {
       });
       if (signed === null) return {};
       try {
-        const paid = await host.post<{ txid: string }>(`/player/games/${game.id}/purchases`, {
+        const paid = await host.post<Purchase>(`/player/games/${game.id}/purchases`, {
           amount,
           ...signed,
-        });
+        } satisfies ApprovedPurchaseRequest);
         host.changed();
         return { txid: paid.txid };
       } catch (error) {

@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from 'react';
-import { listGames, type CatalogGame } from '../api.js';
+import type { CatalogGame } from '@coinop/protocol';
+import { listGames } from '../api.js';
 import { Cover } from '../components/cover.js';
 import { Link } from '../router.js';
 
@@ -7,7 +8,7 @@ import { Link } from '../router.js';
 export function CatalogPage() {
   const [search, setSearch] = useState('');
   const [category, setCategory] = useState('');
-  const [games, setGames] = useState<CatalogGame[] | null>(null);
+  const [games, setGames] = useState<readonly CatalogGame[] | null>(null);
   const [categories, setCategories] = useState<string[]>([]);
   const [error, setError] = useState<string | null>(null);
   const searchId = useId();

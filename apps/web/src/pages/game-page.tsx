@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
-import type { BridgeLeader } from '@coinop/protocol';
+import type { BridgeLeader, Game } from '@coinop/protocol';
 import { AllowancePanel, ALLOWANCE_ANCHOR } from '../allowances/allowance-panel.js';
-import { ApiError, getGame, type Game } from '../api.js';
+import { ApiError, getGame } from '../api.js';
 import {
   createArcadeHandlers,
   type ApprovalPrompt,
@@ -9,8 +9,8 @@ import {
   type ScoreOutcome,
 } from '../bridge/arcade-handlers.js';
 import { HostBridge } from '../bridge/host-bridge.js';
+import { ApprovalDialog } from '../components/approval-dialog.js';
 import { GameFrame } from '../components/game-frame.js';
-import { Modal } from '../components/modal.js';
 import { Link } from '../router.js';
 import { useSession } from '../session/session.js';
 
@@ -214,61 +214,6 @@ export function GamePage({ gameId }: { gameId: string }) {
       {game.published && <AllowancePanel gameId={game.id} gameName={game.name} />}
       {approval && <ApprovalDialog prompt={approval.prompt} onDecide={decide} />}
     </>
-  );
-}
-
-function ApprovalDialog({
-  prompt,
-  onDecide,
-}: {
-  prompt: ApprovalPrompt;
-  onDecide: (approved: boolean) => void;
-}) {
-  const cost = prompt.kind === 'play' ? prompt.tier.cost : prompt.amount;
-  const affordable = prompt.balance >= cost;
-  return (
-    <Modal
-      title={prompt.kind === 'play' ? 'Lock HST to play?' : 'Pay the developer?'}
-      onCancel={() => onDecide(false)}
-    >
-      <dl className="approval-facts">
-        <dt>Game</dt>
-        <dd>{prompt.gameName}</dd>
-        {prompt.kind === 'play' && (
-          <>
-            <dt>Tier</dt>
-            <dd>{prompt.tier.name}</dd>
-          </>
-        )}
-        <dt>{prompt.kind === 'play' ? 'Cost' : 'Amount'}</dt>
-        <dd>{cost} HST</dd>
-        <dt>Your balance</dt>
-        <dd>{prompt.balance} HST</dd>
-      </dl>
-      <p>
-        {prompt.kind === 'play'
-          ? 'The cost is locked for this play and pays the leaders, the developer and the arcade when you score. Your wallet signs the approval.'
-          : 'The HST goes to the game’s developer for what the game offers. Your wallet signs the payment.'}
-      </p>
-      {!affordable && (
-        <p role="alert" className="error">
-          Not enough HST: you have {prompt.balance} HST.
-        </p>
-      )}
-      <div className="dialog-actions">
-        <button type="button" onClick={() => onDecide(false)}>
-          Reject
-        </button>
-        <button
-          type="button"
-          className="primary"
-          disabled={!affordable}
-          onClick={() => onDecide(true)}
-        >
-          Approve
-        </button>
-      </div>
-    </Modal>
   );
 }
 

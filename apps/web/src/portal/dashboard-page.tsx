@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Link } from '../router.js';
 import { useSession } from '../session/session.js';
-import type { ApiKey, DeveloperGame, NewApiKey } from './portal-api.js';
+import type { ApiKey, DeveloperGame, NewApiKey } from '@coinop/protocol';
 import {
   ConfirmDialog,
   CopyField,
@@ -33,7 +33,7 @@ export function DashboardPage() {
 
 function GamesSection() {
   const api = usePortalApi();
-  const [games, setGames] = useState<DeveloperGame[] | null>(null);
+  const [games, setGames] = useState<readonly DeveloperGame[] | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
@@ -81,7 +81,7 @@ function GamesSection() {
 
 function ApiKeysSection() {
   const api = usePortalApi();
-  const [keys, setKeys] = useState<ApiKey[] | null>(null);
+  const [keys, setKeys] = useState<readonly ApiKey[] | null>(null);
   const [created, setCreated] = useState<NewApiKey | null>(null);
   const [revoking, setRevoking] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);

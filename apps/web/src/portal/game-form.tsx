@@ -1,5 +1,10 @@
 import { useId, useState, type FormEvent } from 'react';
-import type { DeveloperGame, GameFields, ScoreDisplay } from './portal-api.js';
+import type {
+  DeveloperGame,
+  DeveloperGameRequest,
+  DeveloperGameUpdateRequest,
+  ScoreDisplay,
+} from '@coinop/protocol';
 import { ErrorAlert, Status, errorText } from './parts.js';
 
 /** The arcade refuses larger uploads (2 MB decoded); saying so here saves the round trip. */
@@ -43,20 +48,22 @@ function readAsDataUrl(file: File): Promise<string> {
   });
 }
 
+/** Registering a game (`game` null) or editing one; `onSubmit` answers with a status to show. */
+type GameFormProps = { submitLabel: string } & (
+  | { game: null; onSubmit: (fields: DeveloperGameRequest) => Promise<string | null> }
+  | {
+      game: DeveloperGame;
+      onSubmit: (fields: DeveloperGameUpdateRequest) => Promise<string | null>;
+    }
+);
+
 /**
  * The fields of a game. Registering (`game` null) sends the filled-in fields; editing sends only
  * the changed ones, since name and score display are fixed once registered (spec 4.9) and empty
  * URL or domain fields cannot be sent.
  */
-export function GameForm({
-  game,
-  submitLabel,
-  onSubmit,
-}: {
-  game: DeveloperGame | null;
-  submitLabel: string;
-  onSubmit: (fields: GameFields) => Promise<string | null>;
-}) {
+export function GameForm(props: GameFormProps) {
+  const { game, submitLabel } = props;
   const editing = game !== null;
   const [values, setValues] = useState<Values>(() => initialValues(game));
   const [cover, setCover] = useState<CoverChoice>(editing ? 'keep' : 'upload');
@@ -69,14 +76,11 @@ export function GameForm({
   const set = (name: keyof Values) => (event: { target: { value: string } }) =>
     setValues((v) => ({ ...v, [name]: event.target.value }));
 
-  const fieldsToSend = async (): Promise<GameFields> => {
-    const fields: GameFields = {};
+  /** The fields a game may change: all of them when registering, the changed ones when editing. */
+  const mutableFieldsToSend = async (): Promise<DeveloperGameUpdateRequest> => {
+    const fields: DeveloperGameUpdateRequest = {};
     const initial = initialValues(game);
     const text = ['description', 'category', 'tagLine', 'developerInfo'] as const;
-    if (!editing) {
-      fields.name = values.name.trim();
-      fields.scoreDisplay = values.scoreDisplay;
-    }
     for (const name of text) {
       if (!editing || values[name] !== initial[name]) fields[name] = values[name];
     }
@@ -111,13 +115,16 @@ export function GameForm({
     setError(null);
     setStatus(null);
     try {
-      const fields = await fieldsToSend();
-      if (editing && Object.keys(fields).length === 0) {
-        setStatus('Nothing changed.');
-        return;
-      }
-      setStatus(await onSubmit(fields));
-      if (editing) {
+      const fields = await mutableFieldsToSend();
+      if (props.game === null) {
+        const { name, scoreDisplay } = values;
+        setStatus(await props.onSubmit({ name: name.trim(), scoreDisplay, ...fields }));
+      } else {
+        if (Object.keys(fields).length === 0) {
+          setStatus('Nothing changed.');
+          return;
+        }
+        setStatus(await props.onSubmit(fields));
         setFile(null);
         setCover('keep');
         setValues((v) => ({ ...v, coverUrl: '' }));

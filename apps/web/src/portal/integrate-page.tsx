@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { ApiError } from '../api.js';
 import { Link } from '../router.js';
 import { useSession } from '../session/session.js';
-import type { DeveloperGame } from './portal-api.js';
+import type { DeveloperGame } from '@coinop/protocol';
 import { CodeBlock, CopyField, ErrorAlert, errorText, usePortalApi, useTitle } from './parts.js';
 
 /**

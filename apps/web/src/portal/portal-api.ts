@@ -1,94 +1,27 @@
+import type {
+  ApiKey,
+  ApiKeyList,
+  ClientSecret,
+  DeveloperGame,
+  DeveloperGameList,
+  DeveloperGameRequest,
+  DeveloperGameUpdateRequest,
+  DeveloperTier,
+  GameClient,
+  GameStats,
+  NewApiKey,
+  RetiredTier,
+  Tester,
+  TesterList,
+  TierRequest,
+  TierUpdateRequest,
+} from '@coinop/protocol';
 import type { Session } from '../session/session.js';
 
-/** The developer portal's routes (`/api/developer/...`), called with the developer's wallet. */
-
-export type ScoreDisplay = 'NORMAL' | 'REVERSE';
-
-export interface DeveloperTier {
-  id: string;
-  name: string;
-  cost: number;
-  currency: 'HST';
-  formattedCostString: string;
-  leadersMax: number;
-}
-
-export interface GameClient {
-  clientId: string;
-  createdAt: string;
-  revokedAt: string | null;
-}
-
-export interface DeveloperGame {
-  id: string;
-  name: string;
-  description: string;
-  category: string;
-  tagLine: string;
-  developerInfo: string;
-  url: string;
-  coverUrl: string;
-  scoreDisplay: ScoreDisplay;
-  prodDomain: string | null;
-  published: boolean;
-  createdAt: string;
-  leaderboards: DeveloperTier[];
-  clients: GameClient[];
-}
-
-/** The fields a developer edits; a cover is either `coverUrl` or `coverImage` (a data: URL). */
-export interface GameFields {
-  name?: string;
-  description?: string;
-  category?: string;
-  tagLine?: string;
-  developerInfo?: string;
-  scoreDisplay?: ScoreDisplay;
-  url?: string;
-  prodDomain?: string;
-  coverUrl?: string;
-  coverImage?: string;
-}
-
-export interface ApiKey {
-  prefix: string;
-  createdAt: string;
-  revokedAt: string | null;
-}
-
-export interface NewApiKey {
-  apiKey: string;
-  prefix: string;
-  createdAt: string;
-}
-
-export interface ClientSecret {
-  clientId: string;
-  clientSecret: string;
-  createdAt: string;
-}
-
-export interface GameStats {
-  plays: { total: number; open: number; scored: number; expired: number; voided: number };
-  scores: number;
-  hstEarned: number;
-  recentPlays: {
-    playId: string;
-    playerName: string;
-    leaderboardName: string;
-    cost: number;
-    status: 'open' | 'scored' | 'expired' | 'voided';
-    score: number | null;
-    createdAt: string;
-  }[];
-}
-
-/** A wallet the developer named: the game's server may charge it before the game is published. */
-export interface Tester {
-  /** Lower-case 0x address. */
-  wallet: string;
-  addedAt: string;
-}
+/**
+ * The developer portal's routes (`/api/developer/...`), called with the developer's wallet. The
+ * bodies and answers are the wire types of `@coinop/protocol`.
+ */
 
 type Call = Session['call'];
 
@@ -103,23 +36,23 @@ const tester = (gameId: string, wallet: string) =>
 /** A typed client over the session's `call`, so every request carries the wallet's token. */
 export function portalApi(call: Call) {
   return {
-    listKeys: async () => (await call<{ keys: ApiKey[] }>('/developer/apikey')).keys,
+    listKeys: async () => (await call<ApiKeyList>('/developer/apikey')).keys,
     createKey: () => call<NewApiKey>('/developer/apikey', {}),
     revokeKey: (prefix: string) =>
       call<ApiKey>(`/developer/apikey/${encodeURIComponent(prefix)}`, undefined, 'DELETE'),
 
-    listGames: async () => (await call<{ games: DeveloperGame[] }>('/developer/games')).games,
+    listGames: async () => (await call<DeveloperGameList>('/developer/games')).games,
     getGame: (gameId: string) => call<DeveloperGame>(game(gameId)),
-    createGame: (fields: GameFields) => call<DeveloperGame>('/developer/games', fields),
-    updateGame: (gameId: string, fields: GameFields) =>
+    createGame: (fields: DeveloperGameRequest) => call<DeveloperGame>('/developer/games', fields),
+    updateGame: (gameId: string, fields: DeveloperGameUpdateRequest) =>
       call<DeveloperGame>(game(gameId), fields, 'PATCH'),
 
-    addTier: (gameId: string, body: { name: string; cost: number; leadersMax?: number }) =>
+    addTier: (gameId: string, body: TierRequest) =>
       call<DeveloperTier>(`${game(gameId)}/leaderboards`, body),
-    updateTier: (gameId: string, tierId: string, body: { name?: string; cost?: number }) =>
+    updateTier: (gameId: string, tierId: string, body: TierUpdateRequest) =>
       call<DeveloperTier>(tier(gameId, tierId), body, 'PATCH'),
     retireTier: (gameId: string, tierId: string) =>
-      call<{ id: string; retired: true }>(tier(gameId, tierId), undefined, 'DELETE'),
+      call<RetiredTier>(tier(gameId, tierId), undefined, 'DELETE'),
 
     createClient: (gameId: string) => call<ClientSecret>(`${game(gameId)}/clients`, {}),
     rotateClient: (gameId: string, clientId: string) =>
@@ -128,7 +61,7 @@ export function portalApi(call: Call) {
       call<GameClient>(client(gameId, clientId), undefined, 'DELETE'),
 
     listTesters: async (gameId: string) =>
-      (await call<{ testers: Tester[] }>(`${game(gameId)}/testers`)).testers,
+      (await call<TesterList>(`${game(gameId)}/testers`)).testers,
     addTester: (gameId: string, wallet: string) =>
       call<Tester>(tester(gameId, wallet), undefined, 'PUT'),
     removeTester: (gameId: string, wallet: string) =>

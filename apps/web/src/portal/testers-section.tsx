@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
-import type { DeveloperGame, Tester } from './portal-api.js';
+import type { DeveloperGame, Tester } from '@coinop/protocol';
 import { ErrorAlert, Status, When, errorText, usePortalApi } from './parts.js';
 
 /** A wallet address as the arcade takes it: 0x and 40 hexadecimal digits. */
@@ -13,7 +13,7 @@ export function TestersSection({ game }: { game: DeveloperGame }) {
   const api = usePortalApi();
   const inputId = useId();
   const hintId = useId();
-  const [testers, setTesters] = useState<Tester[] | null>(null);
+  const [testers, setTesters] = useState<readonly Tester[] | null>(null);
   const [wallet, setWallet] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);

@@ -8,6 +8,13 @@ import {
   useState,
   type ReactNode,
 } from 'react';
+import type {
+  PlayerProfile,
+  SessionToken,
+  WalletChallenge,
+  WalletChallengeRequest,
+  WalletSignInRequest,
+} from '@coinop/protocol';
 import { ApiError, requestJson } from '../api.js';
 import {
   arcadeWallet,
@@ -18,19 +25,6 @@ import {
   type WalletSigner,
 } from './wallets.js';
 
-/** The signed-in player as `GET /api/player/me` tells it. */
-export interface PlayerProfile {
-  playerId: string;
-  wallet: string | null;
-  name: string;
-  avatar: string;
-  /** Spendable HST. */
-  balance: number;
-  /** HST locked in open plays. */
-  pending: number;
-  faucet: { amount: number };
-}
-
 export type SessionState =
   | { status: 'loading' }
   | { status: 'signed-out' }
@@ -40,6 +34,7 @@ export type SessionState =
       /** Null when the browser wallet is gone after a reload: reads work, signing does not. */
       wallet: WalletSigner | null;
       token: string;
+      /** As `GET /api/player/me` tells it. */
       player: PlayerProfile;
     };
 
@@ -98,10 +93,10 @@ function readStored(): StoredSession | null {
 
 /** A new session token for the same sign-in, from the one about to expire. */
 async function renew(stored: StoredSession): Promise<StoredSession> {
-  const renewed = await requestJson<{ access_token: string; expires_in: number }>(
-    '/auth/session/renew',
-    { body: {}, token: stored.token },
-  );
+  const renewed = await requestJson<SessionToken>('/auth/session/renew', {
+    body: {},
+    token: stored.token,
+  });
   return {
     ...stored,
     token: renewed.access_token,
@@ -111,14 +106,13 @@ async function renew(stored: StoredSession): Promise<StoredSession> {
 
 /** Challenge, sign, verify: a web session token for the wallet. */
 async function signIn(wallet: WalletSigner): Promise<StoredSession> {
-  const { message } = await requestJson<{ message: string }>('/auth/wallet/challenge', {
-    body: { address: wallet.address },
+  const { message } = await requestJson<WalletChallenge>('/auth/wallet/challenge', {
+    body: { address: wallet.address } satisfies WalletChallengeRequest,
   });
   const signature = await wallet.signMessage(message);
-  const verified = await requestJson<{ access_token: string; expires_in: number }>(
-    '/auth/wallet/verify',
-    { body: { message, signature } },
-  );
+  const verified = await requestJson<SessionToken>('/auth/wallet/verify', {
+    body: { message, signature } satisfies WalletSignInRequest,
+  });
   return {
     kind: wallet.kind,
     address: wallet.address,

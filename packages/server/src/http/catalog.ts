@@ -2,12 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import { CoinopError } from '@coinop/core';
+import type { CatalogGame, CatalogGameList, CatalogTier } from '@coinop/protocol';
 import { listCatalogGames } from '../store/catalog.js';
 import { generatedAvatarSvg } from '../services/avatar.js';
 import { findCover } from '../store/developer-covers.js';
 import { ApiTags } from './openapi.js';
 import { GameSchema, LeaderboardSchema, Uuid } from './schemas.js';
 import { gameToWire, leaderboardToWire } from './wire.js';
+import type { SchemaMatches } from './wire-check.js';
 
 const CatalogTierSchema = Type.Pick(LeaderboardSchema, [
   'id',
@@ -30,6 +32,11 @@ const CatalogGameSchema = Type.Object(
   { description: 'A published game as the catalog lists it.' },
 );
 type CatalogGameWire = Static<typeof CatalogGameSchema>;
+const CatalogGameListSchema = Type.Object({ games: Type.Array(CatalogGameSchema) });
+
+declare const _catalogTier: SchemaMatches<typeof CatalogTierSchema, CatalogTier>;
+declare const _catalogGame: SchemaMatches<typeof CatalogGameSchema, CatalogGame>;
+declare const _catalogGameList: SchemaMatches<typeof CatalogGameListSchema, CatalogGameList>;
 
 /**
  * The public catalog the web app shows: published games and one game's page. No credentials:
@@ -56,7 +63,7 @@ export async function catalogPlugin(instance: FastifyInstance): Promise<void> {
             Type.String({ maxLength: 100, description: 'exact category, any letter case' }),
           ),
         }),
-        response: { 200: Type.Object({ games: Type.Array(CatalogGameSchema) }) },
+        response: { 200: CatalogGameListSchema },
       },
     },
     async (request) => {

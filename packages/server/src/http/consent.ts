@@ -2,11 +2,19 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import { MAX_DAILY_ALLOWANCE_HST, parseDailyLimit, unitsToHstNumber } from '@coinop/core';
+import type {
+  Allowance,
+  AllowanceList,
+  AllowanceRequest,
+  Tester as TesterWire,
+  TesterList,
+} from '@coinop/protocol';
 import type { AllowanceView } from '../services/consent.js';
 import { DeveloperPortal } from '../services/developer-games.js';
 import type { Tester } from '../store/consent.js';
 import { ApiTags, Security } from './openapi.js';
 import { Uuid } from './schemas.js';
+import type { SchemaMatches } from './wire-check.js';
 
 /** Who a request is: the signed-in player, or a 401. */
 export type Authenticate = (request: FastifyRequest) => Promise<{ playerId: string }>;
@@ -61,6 +69,19 @@ const GrantBody = Type.Object(
   },
   { additionalProperties: false },
 );
+const AllowanceListSchema = Type.Object({
+  defaultDailyLimit: Type.Union([Type.Number(), Type.Null()], {
+    description:
+      "The operator's daily allowance for games the player chose none for; 0 means " +
+      'every game needs explicit consent, null is unlimited.',
+  }),
+  allowances: Type.Array(AllowanceSchema),
+});
+
+declare const _allowance: SchemaMatches<typeof AllowanceSchema, Allowance>;
+declare const _allowanceList: SchemaMatches<typeof AllowanceListSchema, AllowanceList>;
+declare const _grantBody: SchemaMatches<typeof GrantBody, AllowanceRequest>;
+
 const consentNote =
   ' Server-to-server plays of a published game count against it; plays the player approves ' +
   'with a wallet signature in the arcade carry their own consent and do not.';
@@ -82,16 +103,7 @@ export function allowanceRoutes(app: FastifyInstance, authenticate: Authenticate
         security: Security.playerToken,
         summary:
           "The games I allowed to charge me, and those charging me under the arcade's default",
-        response: {
-          200: Type.Object({
-            defaultDailyLimit: Type.Union([Type.Number(), Type.Null()], {
-              description:
-                "The operator's daily allowance for games the player chose none for; 0 means " +
-                'every game needs explicit consent, null is unlimited.',
-            }),
-            allowances: Type.Array(AllowanceSchema),
-          }),
-        },
+        response: { 200: AllowanceListSchema },
       },
     },
     async (request) => {
@@ -170,6 +182,11 @@ const TesterSchema = Type.Object({
   wallet: Type.String({ description: 'The tester’s wallet address, lower-case.' }),
   addedAt: Type.String({ format: 'date-time' }),
 });
+const TesterListSchema = Type.Object({ testers: Type.Array(TesterSchema) });
+
+declare const _tester: SchemaMatches<typeof TesterSchema, TesterWire>;
+declare const _testerList: SchemaMatches<typeof TesterListSchema, TesterList>;
+
 const testerToWire = (t: Tester) => ({ wallet: t.wallet, addedAt: t.addedAt.toISOString() });
 const TesterParams = Type.Object({
   gameId: Uuid('The game.'),
@@ -203,7 +220,7 @@ export function testerRoutes(app: FastifyInstance, authenticate: Authenticate): 
         summary: 'The testers of one of my games',
         description: testersNote,
         params: GameParams,
-        response: { 200: Type.Object({ testers: Type.Array(TesterSchema) }) },
+        response: { 200: TesterListSchema },
       },
     },
     async (request) => ({

@@ -2,6 +2,19 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import { unitsToHstNumber } from '@coinop/core';
+import type {
+  ClientSecret,
+  DeveloperGame,
+  DeveloperGameList,
+  DeveloperGameRequest,
+  DeveloperGameUpdateRequest,
+  DeveloperTier,
+  GameClient,
+  GameStats,
+  RetiredTier,
+  TierRequest,
+  TierUpdateRequest,
+} from '@coinop/protocol';
 import type { DeveloperRecord } from '../store/parties.js';
 import type { GameClientSummary, TierRecord } from '../store/developer-games.js';
 import { COVER_UPLOAD_MAX_CHARS } from '../services/developer-covers.js';
@@ -13,6 +26,7 @@ import { Security } from './openapi.js';
 import { ScoreDisplaySchema, coverUrl, mutableFields, text } from './registration.js';
 import { LeaderboardSchema, Uuid } from './schemas.js';
 import { leaderboardToWire } from './wire.js';
+import type { SchemaMatches, ShapeMatches } from './wire-check.js';
 
 const TAGS = ['developer'];
 /** Room for the largest cover upload plus the other fields: the largest body any route takes. */
@@ -62,6 +76,7 @@ const DeveloperGameSchema = Type.Object(
   { description: 'A game of the signed-in developer, as the developer portal shows it.' },
 );
 type DeveloperGameWire = Static<typeof DeveloperGameSchema>;
+const DeveloperGameListSchema = Type.Object({ games: Type.Array(DeveloperGameSchema) });
 
 const coverImage = Type.String({
   minLength: 1,
@@ -174,6 +189,24 @@ const StatsSchema = Type.Object({
   ),
 });
 
+const RetiredTierSchema = Type.Object({ id: Uuid('The tier.'), retired: Type.Literal(true) });
+
+declare const _tier: SchemaMatches<typeof TierSchema, DeveloperTier>;
+declare const _client: SchemaMatches<typeof ClientSchema, GameClient>;
+declare const _game: SchemaMatches<typeof DeveloperGameSchema, DeveloperGame>;
+declare const _gameList: SchemaMatches<typeof DeveloperGameListSchema, DeveloperGameList>;
+declare const _createBody: SchemaMatches<typeof CreateBody, DeveloperGameRequest>;
+// name and scoreDisplay are in the schema only to answer 409 field_immutable.
+declare const _updateBody: ShapeMatches<
+  Omit<Static<typeof UpdateBody>, 'name' | 'scoreDisplay'>,
+  DeveloperGameUpdateRequest
+>;
+declare const _addTierBody: SchemaMatches<typeof AddTierBody, TierRequest>;
+declare const _patchTierBody: SchemaMatches<typeof PatchTierBody, TierUpdateRequest>;
+declare const _retiredTier: SchemaMatches<typeof RetiredTierSchema, RetiredTier>;
+declare const _newClient: SchemaMatches<typeof NewClientSchema, ClientSecret>;
+declare const _stats: SchemaMatches<typeof StatsSchema, GameStats>;
+
 const GameParams = Type.Object({ gameId: Uuid('The game.') });
 const TierParams = Type.Object({ gameId: Uuid('The game.'), leaderboardId: Uuid('The tier.') });
 const ClientParams = Type.Object({
@@ -241,7 +274,7 @@ export function developerGameRoutes(
         security: Security.playerToken,
         summary: 'List my games',
         description: `The developer’s games, newest first, with live tiers and clients. ${bearer}`,
-        response: { 200: Type.Object({ games: Type.Array(DeveloperGameSchema) }) },
+        response: { 200: DeveloperGameListSchema },
       },
     },
     async (request) => ({
@@ -381,7 +414,7 @@ export function developerGameRoutes(
           'tier cannot be retired (409 last_live_leaderboard). Retiring again answers the same. ' +
           `Errors: 404 leaderboard_not_found. ${bearer} ${ownGame}`,
         params: TierParams,
-        response: { 200: Type.Object({ id: Uuid('The tier.'), retired: Type.Literal(true) }) },
+        response: { 200: RetiredTierSchema },
       },
     },
     async (request) => {

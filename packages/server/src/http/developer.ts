@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import cors from '@fastify/cors';
+import type { ApiKey, ApiKeyList, NewApiKey } from '@coinop/protocol';
 import {
   createDeveloperApiKey,
   listDeveloperApiKeys,
@@ -12,6 +13,7 @@ import { playerTokenServices } from '../signin/signin.js';
 import type { ApiKeySummary } from '../store/signin-api-keys.js';
 import { testerRoutes } from './consent.js';
 import { developerGameRoutes } from './developer-games.js';
+import type { SchemaMatches } from './wire-check.js';
 
 const TAGS = ['developer'];
 /** Where app.ts mounts this plugin; CORS preflight stays inside it. */
@@ -33,6 +35,11 @@ const KeySummary = Type.Object({
   revokedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
 });
 const KeyList = Type.Object({ keys: Type.Array(KeySummary) });
+
+declare const _keyCreated: SchemaMatches<typeof KeyCreated, NewApiKey>;
+declare const _keySummary: SchemaMatches<typeof KeySummary, ApiKey>;
+declare const _keyList: SchemaMatches<typeof KeyList, ApiKeyList>;
+
 const PrefixParams = Type.Object({ prefix: Type.String({ minLength: 1, maxLength: 64 }) });
 
 const toWire = (k: ApiKeySummary) => ({

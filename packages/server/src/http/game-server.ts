@@ -2,12 +2,24 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { CoinopError, unitsToHstNumber } from '@coinop/core';
+import type {
+  LeaderList,
+  PayoutsPage,
+  PlayerDetails,
+  PlayRequest,
+  PlayTransaction,
+  ScoreRequest,
+  TopScore,
+  WriteTokenGrant,
+  WriteTokenRequest,
+} from '@coinop/protocol';
 import type { WriteTokenClaims } from '../auth/write-token.js';
 import type { GameView } from '../services/game-reads.js';
 import type { GameWire } from './schemas.js';
 import { ApiTags, Security } from './openapi.js';
 import { GameSchema, LeaderSchema, PlaySchema, ScoreResultSchema, Uuid } from './schemas.js';
 import { gameToWire, playToWire, scoreToWire } from './wire.js';
+import type { SchemaMatches } from './wire-check.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -27,6 +39,77 @@ const IdempotencyHeaders = Type.Object({
 });
 const PAYOUTS_PAGE_MAX = 100;
 
+const WriteTokenBody = Type.Object(
+  {
+    client_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    client_secret: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    clientId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    clientSecret: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    environment: Type.Optional(Type.String({ maxLength: 50 })),
+    grant_type: Type.Optional(Type.String({ maxLength: 50 })),
+  },
+  { additionalProperties: false },
+);
+const WriteTokenSchema = Type.Object({
+  access_token: Type.String(),
+  token_type: Type.Literal('Bearer'),
+  expires_in: Type.Integer({ description: 'seconds until the token expires' }),
+  developerId: Uuid('the developer'),
+  gameId: Uuid('the game the token is scoped to'),
+  arcadeId: Uuid('the arcade'),
+});
+const PlayBody = Type.Object(
+  {
+    playerId: Uuid('the player, from the validated player JWT'),
+    leaderboardId: Uuid('one of the game leaderboards'),
+  },
+  { additionalProperties: false },
+);
+const ScoreBody = Type.Object(
+  {
+    playId: Uuid('the id of the play record'),
+    leaderboardId: Uuid('the leaderboard of the play'),
+    score: Type.Number({ minimum: 0, description: 'the score; finite and not negative' }),
+  },
+  { additionalProperties: false },
+);
+const LeaderListSchema = Type.Object({ leaders: Type.Array(Type.Ref(LeaderSchema)) });
+const TopScoreSchema = Type.Object({
+  userId: Uuid('the player'),
+  leaderboardId: Uuid('the tier'),
+  value: Type.Union([Type.Number(), Type.Null()]),
+  rank: Type.Union([Type.Integer(), Type.Null()]),
+});
+const PlayTransactionSchema = Type.Object({
+  id: Type.String({ description: 'the lock transfer id ("" for a free tier)' }),
+  playId: Uuid('the play'),
+  status: Type.Union([
+    Type.Literal('pending'),
+    Type.Literal('posted'),
+    Type.Literal('voided'),
+    Type.Literal('free'),
+  ]),
+  tx: Type.String({ description: 'the lock transfer id' }),
+  amount: Type.Number({ description: 'HST locked' }),
+});
+const PlayerDetailsSchema = Type.Object({
+  id: Uuid('the player'),
+  name: Type.String(),
+  avatar: Type.String(),
+  balance: Type.Number({ description: 'HST the player can spend now' }),
+  pending: Type.Number({ description: 'HST locked by unsettled plays' }),
+  currency: Type.Literal('HST'),
+});
+
+declare const _writeTokenBody: SchemaMatches<typeof WriteTokenBody, WriteTokenRequest>;
+declare const _writeToken: SchemaMatches<typeof WriteTokenSchema, WriteTokenGrant>;
+declare const _playBody: SchemaMatches<typeof PlayBody, PlayRequest>;
+declare const _scoreBody: SchemaMatches<typeof ScoreBody, ScoreRequest>;
+declare const _leaderList: SchemaMatches<typeof LeaderListSchema, LeaderList>;
+declare const _topScore: SchemaMatches<typeof TopScoreSchema, TopScore>;
+declare const _playTransaction: SchemaMatches<typeof PlayTransactionSchema, PlayTransaction>;
+declare const _playerDetails: SchemaMatches<typeof PlayerDetailsSchema, PlayerDetails>;
+
 /** The server-to-server API a game's authoritative server calls (spec 4.2–4.5). */
 export async function gameServerPlugin(instance: FastifyInstance): Promise<void> {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
@@ -42,27 +125,8 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
         description:
           "Accepts the spec's `client_id`/`client_secret` or the camelCase body that " +
           '@hastearcade/server sends (`clientId`, `clientSecret`, `environment`).',
-        body: Type.Object(
-          {
-            client_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-            client_secret: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-            clientId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-            clientSecret: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-            environment: Type.Optional(Type.String({ maxLength: 50 })),
-            grant_type: Type.Optional(Type.String({ maxLength: 50 })),
-          },
-          { additionalProperties: false },
-        ),
-        response: {
-          200: Type.Object({
-            access_token: Type.String(),
-            token_type: Type.Literal('Bearer'),
-            expires_in: Type.Integer({ description: 'seconds until the token expires' }),
-            developerId: Uuid('the developer'),
-            gameId: Uuid('the game the token is scoped to'),
-            arcadeId: Uuid('the arcade'),
-          }),
-        },
+        body: WriteTokenBody,
+        response: { 200: WriteTokenSchema },
       },
     },
     async (request) => {
@@ -163,13 +227,7 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
           security: Security.writeToken,
           params: ArcadeGameParams,
           headers: IdempotencyHeaders,
-          body: Type.Object(
-            {
-              playerId: Uuid('the player, from the validated player JWT'),
-              leaderboardId: Uuid('one of the game leaderboards'),
-            },
-            { additionalProperties: false },
-          ),
+          body: PlayBody,
           response: { 200: Type.Ref(PlaySchema) },
         },
       },
@@ -196,14 +254,7 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
           security: Security.writeToken,
           params: ArcadeGameParams,
           headers: IdempotencyHeaders,
-          body: Type.Object(
-            {
-              playId: Uuid('the id of the play record'),
-              leaderboardId: Uuid('the leaderboard of the play'),
-              score: Type.Number({ minimum: 0, description: 'the score; finite and not negative' }),
-            },
-            { additionalProperties: false },
-          ),
+          body: ScoreBody,
           response: { 200: Type.Ref(ScoreResultSchema) },
         },
       },
@@ -233,7 +284,7 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
             gameId: Uuid('the game'),
             leaderboardId: Uuid('the tier'),
           }),
-          response: { 200: Type.Object({ leaders: Type.Array(Type.Ref(LeaderSchema)) }) },
+          response: { 200: LeaderListSchema },
         },
       },
       async (request) => ({
@@ -254,14 +305,7 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
             leaderboardId: Uuid('the tier'),
             playerId: Uuid('the player'),
           }),
-          response: {
-            200: Type.Object({
-              userId: Uuid('the player'),
-              leaderboardId: Uuid('the tier'),
-              value: Type.Union([Type.Number(), Type.Null()]),
-              rank: Type.Union([Type.Integer(), Type.Null()]),
-            }),
-          },
+          response: { 200: TopScoreSchema },
         },
       },
       async (request) => {
@@ -305,7 +349,8 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
           }),
         },
       },
-      async (request) => {
+      // No response schema here: the annotation keeps the answer to the protocol's shape.
+      async (request): Promise<PayoutsPage> => {
         const { gameId, playerId } = request.params;
         const q = request.query;
         const rows = await arcade.reads.payouts(gameId, playerId, {
@@ -361,20 +406,7 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
             gameId: Uuid('the game'),
             playId: Uuid('the play'),
           }),
-          response: {
-            200: Type.Object({
-              id: Type.String({ description: 'the lock transfer id ("" for a free tier)' }),
-              playId: Uuid('the play'),
-              status: Type.Union([
-                Type.Literal('pending'),
-                Type.Literal('posted'),
-                Type.Literal('voided'),
-                Type.Literal('free'),
-              ]),
-              tx: Type.String({ description: 'the lock transfer id' }),
-              amount: Type.Number({ description: 'HST locked' }),
-            }),
-          },
+          response: { 200: PlayTransactionSchema },
         },
       },
       async (request) => {
@@ -404,16 +436,7 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
             "developer's wallet and its testers. Anyone else answers 404 player_not_found.",
           security: Security.writeToken,
           params: Type.Object({ playerId: Uuid('the player') }),
-          response: {
-            200: Type.Object({
-              id: Uuid('the player'),
-              name: Type.String(),
-              avatar: Type.String(),
-              balance: Type.Number({ description: 'HST the player can spend now' }),
-              pending: Type.Number({ description: 'HST locked by unsettled plays' }),
-              currency: Type.Literal('HST'),
-            }),
-          },
+          response: { 200: PlayerDetailsSchema },
         },
       },
       async (request) => {

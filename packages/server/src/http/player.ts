@@ -2,7 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { parseHst, unitsToHstNumber } from '@coinop/core';
-import { APPROVAL_NONCE_MAX_LENGTH } from '@coinop/protocol';
+import {
+  APPROVAL_NONCE_MAX_LENGTH,
+  type ApprovedPlayRequest,
+  type ApprovedPurchaseRequest,
+  type ApprovedScoreRequest,
+  type FaucetGrant,
+  type PlayerProfile,
+  type Purchase,
+} from '@coinop/protocol';
 import { PlayerArcade } from '../services/player-arcade.js';
 import { playerTokenServices } from '../signin/signin.js';
 import { walletVerifier } from '../signin/wallet-signature.js';
@@ -10,6 +18,7 @@ import { allowanceRoutes } from './consent.js';
 import { ApiTags, Security } from './openapi.js';
 import { PlaySchema, ScoreResultSchema, Uuid } from './schemas.js';
 import { playToWire, scoreToWire } from './wire.js';
+import type { SchemaMatches } from './wire-check.js';
 
 /** Where app.ts mounts this plugin. */
 export const PLAYER_PREFIX = '/player';
@@ -45,6 +54,37 @@ const PlayerMe = Type.Object({
     amount: Type.Number({ description: 'HST per faucet grant; 0 when there is no faucet' }),
   }),
 });
+const FaucetGrantSchema = Type.Object({
+  transferId: Uuid('the mint transfer'),
+  balance: Type.Number(),
+});
+const PlayBody = Type.Object(
+  { leaderboardId: Uuid('the tier the player chose'), ...signedFields },
+  { additionalProperties: false },
+);
+const ScoreBody = Type.Object(
+  {
+    playId: Uuid('the play'),
+    score: Type.Number({ minimum: 0, description: 'the score; finite and not negative' }),
+    ...signedFields,
+  },
+  { additionalProperties: false },
+);
+const PurchaseBody = Type.Object(
+  {
+    amount: Type.Number({ description: 'HST, more than 0, at most 8 decimals' }),
+    ...signedFields,
+  },
+  { additionalProperties: false },
+);
+const PurchaseSchema = Type.Object({ txid: Uuid('the ledger transfer'), amount: Type.Number() });
+
+declare const _playerMe: SchemaMatches<typeof PlayerMe, PlayerProfile>;
+declare const _faucetGrant: SchemaMatches<typeof FaucetGrantSchema, FaucetGrant>;
+declare const _playBody: SchemaMatches<typeof PlayBody, ApprovedPlayRequest>;
+declare const _scoreBody: SchemaMatches<typeof ScoreBody, ApprovedScoreRequest>;
+declare const _purchaseBody: SchemaMatches<typeof PurchaseBody, ApprovedPurchaseRequest>;
+declare const _purchase: SchemaMatches<typeof PurchaseSchema, Purchase>;
 
 /**
  * The signed-in player's side of the arcade web app: profile and balance, the development
@@ -100,9 +140,7 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
           'Mints `--faucet-hst` HST to the player. 403 `faucet_disabled` when the arcade has ' +
           'no faucet; 409 `faucet_limit_reached` when the player holds ten grants or more.',
         security: Security.playerToken,
-        response: {
-          200: Type.Object({ transferId: Uuid('the mint transfer'), balance: Type.Number() }),
-        },
+        response: { 200: FaucetGrantSchema },
       },
     },
     async (request) => {
@@ -123,10 +161,7 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
           signedNote,
         security: Security.playerToken,
         params: GameParams,
-        body: Type.Object(
-          { leaderboardId: Uuid('the tier the player chose'), ...signedFields },
-          { additionalProperties: false },
-        ),
+        body: PlayBody,
         response: { 201: Type.Ref(PlaySchema) },
       },
     },
@@ -153,14 +188,7 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
           signedNote,
         security: Security.playerToken,
         params: GameParams,
-        body: Type.Object(
-          {
-            playId: Uuid('the play'),
-            score: Type.Number({ minimum: 0, description: 'the score; finite and not negative' }),
-            ...signedFields,
-          },
-          { additionalProperties: false },
-        ),
+        body: ScoreBody,
         response: { 200: Type.Ref(ScoreResultSchema) },
       },
     },
@@ -184,16 +212,8 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
           signedNote,
         security: Security.playerToken,
         params: GameParams,
-        body: Type.Object(
-          {
-            amount: Type.Number({ description: 'HST, more than 0, at most 8 decimals' }),
-            ...signedFields,
-          },
-          { additionalProperties: false },
-        ),
-        response: {
-          201: Type.Object({ txid: Uuid('the ledger transfer'), amount: Type.Number() }),
-        },
+        body: PurchaseBody,
+        response: { 201: PurchaseSchema },
       },
     },
     async (request, reply) => {

@@ -1,4 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
+import type { Game, Leader, Leaderboard, Play, ScoreResult } from '@coinop/protocol';
+import type { SchemaMatches } from './wire-check.js';
 
 /** Wire schemas shared by the game server routes; field names are the spec's. */
 
@@ -94,6 +96,12 @@ export const ScoreResultSchema = Type.Object(
   },
   { $id: 'ScoreResult', description: 'A score result (spec 2.6)' },
 );
+
+declare const _leader: SchemaMatches<typeof LeaderSchema, Leader>;
+declare const _leaderboard: SchemaMatches<typeof LeaderboardSchema, Leaderboard>;
+declare const _game: SchemaMatches<typeof GameSchema, Game>;
+declare const _play: SchemaMatches<typeof PlaySchema, Play>;
+declare const _scoreResult: SchemaMatches<typeof ScoreResultSchema, ScoreResult>;
 
 export type LeaderWire = Static<typeof LeaderSchema>;
 export type LeaderboardWire = Static<typeof LeaderboardSchema>;

@@ -1,6 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import type {
+  SessionToken,
+  WalletChallenge,
+  WalletChallengeRequest,
+  WalletSignInRequest,
+} from '@coinop/protocol';
+import type { SchemaMatches } from '../http/wire-check.js';
 import type { PlayerAuthenticator } from './player-auth.js';
 import {
   issueChallenge,
@@ -47,6 +54,11 @@ const VerifyResponse = Type.Object({
   expires_in: Type.Integer({ description: 'Lifetime of access_token in seconds' }),
   playerId: Type.String({ format: 'uuid' }),
 });
+
+declare const _challengeBody: SchemaMatches<typeof ChallengeBody, WalletChallengeRequest>;
+declare const _challenge: SchemaMatches<typeof ChallengeResponse, WalletChallenge>;
+declare const _verifyBody: SchemaMatches<typeof VerifyBody, WalletSignInRequest>;
+declare const _sessionToken: SchemaMatches<typeof VerifyResponse, SessionToken>;
 
 /** Wallet sign-in with EIP-4361 (Sign-In with Ethereum): challenge, then verify. */
 export async function walletRoutes(

@@ -1,0 +1,97 @@
+import { useEffect, useState } from 'react';
+import type { GameStats } from '@coinop/protocol';
+import { ErrorAlert, When, errorText, usePortalApi } from './parts.js';
+
+/** Plays, scores and HST earned of the game, and its recent plays. */
+export function StatsSection({ gameId }: { gameId: string }) {
+  const api = usePortalApi();
+  const [stats, setStats] = useState<GameStats | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    api.stats(gameId).then(
+      (s) => live && setStats(s),
+      (e: unknown) => live && setError(`Could not load the stats: ${errorText(e)}`),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, gameId]);
+
+  return (
+    <section className="portal-section" aria-labelledby="stats-heading">
+      <h2 id="stats-heading">Plays and earnings</h2>
+      <ErrorAlert error={error} />
+      {stats === null && error === null && <p role="status">Loading…</p>}
+      {stats !== null && (
+        <>
+          <dl className="stats">
+            <div>
+              <dt>Plays</dt>
+              <dd>{stats.plays.total}</dd>
+            </div>
+            <div>
+              <dt>Open</dt>
+              <dd>{stats.plays.open}</dd>
+            </div>
+            <div>
+              <dt>Scored</dt>
+              <dd>{stats.plays.scored}</dd>
+            </div>
+            <div>
+              <dt>Expired</dt>
+              <dd>{stats.plays.expired}</dd>
+            </div>
+            {stats.plays.voided > 0 && (
+              <div>
+                <dt>Voided</dt>
+                <dd>{stats.plays.voided}</dd>
+              </div>
+            )}
+            <div>
+              <dt>Scores</dt>
+              <dd>{stats.scores}</dd>
+            </div>
+            <div>
+              <dt>HST earned</dt>
+              <dd>{stats.hstEarned} HST</dd>
+            </div>
+          </dl>
+          <h3 id="recent-heading">Recent plays</h3>
+          {stats.recentPlays.length === 0 ? (
+            <p>No plays yet.</p>
+          ) : (
+            <div className="table-wrap" tabIndex={0} role="region" aria-labelledby="recent-heading">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">When</th>
+                    <th scope="col">Player</th>
+                    <th scope="col">Tier</th>
+                    <th scope="col">Cost</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Score</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {stats.recentPlays.map((play) => (
+                    <tr key={play.playId}>
+                      <td>
+                        <When iso={play.createdAt} />
+                      </td>
+                      <td>{play.playerName}</td>
+                      <td>{play.leaderboardName}</td>
+                      <td>{play.cost} HST</td>
+                      <td>{play.status}</td>
+                      <td>{play.score ?? '—'}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,221 @@
+import { useId, useState, type FormEvent } from 'react';
+import type {
+  DeveloperGame,
+  DeveloperTier,
+  TierRequest,
+  TierUpdateRequest,
+} from '@coinop/protocol';
+import { ConfirmDialog, ErrorAlert, Status, errorText, usePortalApi } from './parts.js';
+
+/**
+ * The game's leaderboard tiers: add, rename or reprice, retire. The last live tier cannot be
+ * retired, so its button is disabled.
+ */
+export function TiersSection({
+  game,
+  onChange,
+}: {
+  game: DeveloperGame;
+  onChange: () => Promise<void>;
+}) {
+  const api = usePortalApi();
+  const [editing, setEditing] = useState<string | null>(null);
+  const [retiring, setRetiring] = useState<DeveloperTier | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
+  const live = game.leaderboards.length;
+
+  return (
+    <section className="portal-section" aria-labelledby="tiers-heading">
+      <h2 id="tiers-heading">Leaderboard tiers</h2>
+      <p className="muted">
+        Players choose a tier and lock its cost for each play. A new cost applies to plays opened
+        afterwards; open plays settle at the cost they locked.
+      </p>
+      <Status text={status} />
+      <ul className="portal-list">
+        {game.leaderboards.map((tier) => (
+          <li key={tier.id} className="portal-card tier">
+            {editing === tier.id ? (
+              <TierForm
+                title={`Edit tier ${tier.name}`}
+                initial={tier}
+                submitLabel="Save tier"
+                onCancel={() => setEditing(null)}
+                onSubmit={async (body) => {
+                  const changed: TierUpdateRequest = {};
+                  if (body.name !== tier.name) changed.name = body.name;
+                  if (body.cost !== tier.cost) changed.cost = body.cost;
+                  if (Object.keys(changed).length > 0) {
+                    await api.updateTier(game.id, tier.id, changed);
+                  }
+                  setEditing(null);
+                  setStatus(`Tier ${body.name} saved.`);
+                  await onChange();
+                }}
+              />
+            ) : (
+              <>
+                <h3 className="card-title">{tier.name}</h3>
+                <dl className="facts">
+                  <dt>Cost</dt>
+                  <dd>{tier.formattedCostString} per play</dd>
+                  <dt>Leaders kept</dt>
+                  <dd>{tier.leadersMax}</dd>
+                  <dt>Tier id</dt>
+                  <dd className="mono">{tier.id}</dd>
+                </dl>
+                <div className="row-actions">
+                  <button
+                    type="button"
+                    aria-label={`Edit tier ${tier.name}`}
+                    onClick={() => setEditing(tier.id)}
+                  >
+                    Edit
+                  </button>
+                  <button
+                    type="button"
+                    aria-label={`Retire tier ${tier.name}`}
+                    disabled={live <= 1}
+                    title={live <= 1 ? 'The last tier of a game cannot be retired' : undefined}
+                    onClick={() => setRetiring(tier)}
+                  >
+                    Retire
+                  </button>
+                </div>
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
+      <details className="add-tier">
+        <summary>Add a tier</summary>
+        <TierForm
+          title="New tier"
+          initial={null}
+          submitLabel="Add tier"
+          onSubmit={async (body) => {
+            await api.addTier(game.id, body);
+            setStatus(`Tier ${body.name} added.`);
+            await onChange();
+          }}
+        />
+      </details>
+      {retiring !== null && (
+        <ConfirmDialog
+          title={`Retire tier ${retiring.name}?`}
+          confirmLabel="Retire tier"
+          onDone={() => setRetiring(null)}
+          onConfirm={async () => {
+            await api.retireTier(game.id, retiring.id);
+            setStatus(`Tier ${retiring.name} retired.`);
+            await onChange();
+          }}
+        >
+          <p>
+            It takes no new plays and leaves the game page. Plays already open still settle, and its
+            leaders stay readable. This cannot be undone.
+          </p>
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}
+
+/** A new tier, or the name and cost of one; leaders kept is chosen only when adding. */
+function TierForm({
+  title,
+  initial,
+  submitLabel,
+  onSubmit,
+  onCancel,
+}: {
+  title: string;
+  initial: DeveloperTier | null;
+  submitLabel: string;
+  onSubmit: (body: TierRequest) => Promise<void>;
+  onCancel?: () => void;
+}) {
+  const id = useId();
+  const [name, setName] = useState(initial?.name ?? '');
+  const [cost, setCost] = useState(initial === null ? '' : String(initial.cost));
+  const [leadersMax, setLeadersMax] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const body: TierRequest = {
+        name: name.trim(),
+        cost: Number(cost),
+      };
+      if (initial === null && leadersMax !== '') body.leadersMax = Number(leadersMax);
+      await onSubmit(body);
+      if (initial === null) {
+        setName('');
+        setCost('');
+        setLeadersMax('');
+      }
+    } catch (e) {
+      setError(`Could not save the tier: ${errorText(e)}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="tier-form" aria-label={title} onSubmit={(event) => void submit(event)}>
+      <div className="field">
+        <label htmlFor={`${id}-name`}>Tier name</label>
+        <input
+          id={`${id}-name`}
+          required
+          maxLength={100}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-cost`}>Cost per play (whole HST)</label>
+        <input
+          id={`${id}-cost`}
+          type="number"
+          required
+          min={0}
+          step={1}
+          inputMode="numeric"
+          value={cost}
+          onChange={(e) => setCost(e.target.value)}
+        />
+      </div>
+      {initial === null && (
+        <div className="field">
+          <label htmlFor={`${id}-leaders`}>Leaders kept (optional)</label>
+          <input
+            id={`${id}-leaders`}
+            type="number"
+            min={1}
+            max={100}
+            step={1}
+            inputMode="numeric"
+            value={leadersMax}
+            onChange={(e) => setLeadersMax(e.target.value)}
+          />
+        </div>
+      )}
+      <ErrorAlert error={error} />
+      <div className="form-actions">
+        <button type="submit" className="primary" disabled={busy}>
+          {submitLabel}
+        </button>
+        {onCancel && (
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,5 @@
+export * from './game-server.js';
+export * from './catalog.js';
+export * from './player.js';
+export * from './developer.js';
+export * from './sign-in.js';

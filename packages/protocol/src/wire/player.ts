@@ -1,0 +1,177 @@
+/**
+ * The signed-in player's side of the arcade (`/player/...`, with a player token): profile and
+ * balance, client-side plays, scores and payments the player's wallet approved (spec 4.10), and
+ * the daily allowances of game servers (docs/concepts/consent.md). Amounts are HST.
+ */
+
+/**
+ * The signed-in player (`GET /player/me`).
+ *
+ * @example
+ * ```ts
+ * import type { PlayerProfile } from '@coinop/protocol';
+ * const hasFaucet = (me: PlayerProfile) => me.faucet.amount > 0;
+ * ```
+ */
+export interface PlayerProfile {
+  readonly playerId: string;
+  /** The wallet the player signs in with; null for a player without one. */
+  readonly wallet: string | null;
+  readonly name: string;
+  /** Avatar image URL. */
+  readonly avatar: string;
+  /** Spendable HST. */
+  readonly balance: number;
+  /** HST locked in open plays. */
+  readonly pending: number;
+  readonly faucet: {
+    /** HST per faucet grant; 0 when the arcade has no faucet. */
+    readonly amount: number;
+  };
+}
+
+/**
+ * Test HST from the faucet (`POST /player/faucet`, development arcades only).
+ *
+ * @example
+ * ```ts
+ * import type { FaucetGrant } from '@coinop/protocol';
+ * const grant: FaucetGrant = { transferId: 'tr-1', balance: 100 };
+ * ```
+ */
+export interface FaucetGrant {
+  /** The mint transfer. */
+  readonly transferId: string;
+  readonly balance: number;
+}
+
+/**
+ * What makes a client-side request the player's own: the wallet's EIP-191 signature of
+ * `approvalMessage()` for the request's fields, and the nonce it signed.
+ *
+ * @example
+ * ```ts
+ * import type { ApprovalSignature } from '@coinop/protocol';
+ * const signed: ApprovalSignature = { nonce: 'n-12345678', signature: '0xabc' };
+ * ```
+ */
+export interface ApprovalSignature {
+  /** A fresh id for this approval; a retry with the same nonce repeats the result. */
+  nonce: string;
+  signature: string;
+}
+
+/**
+ * The body of a client-side play (`POST /player/games/{gameId}/plays`); the answer is a `Play`.
+ *
+ * @example
+ * ```ts
+ * import type { ApprovedPlayRequest } from '@coinop/protocol';
+ * const body: ApprovedPlayRequest = { leaderboardId: 't-1', nonce: 'n-12345678',
+ *   signature: '0xabc' };
+ * ```
+ */
+export interface ApprovedPlayRequest extends ApprovalSignature {
+  /** The tier the player chose. */
+  leaderboardId: string;
+}
+
+/**
+ * The body of a client-side score (`POST /player/games/{gameId}/scores`); the answer is a
+ * `ScoreResult`.
+ *
+ * @example
+ * ```ts
+ * import type { ApprovedScoreRequest } from '@coinop/protocol';
+ * const body: ApprovedScoreRequest = { playId: 'play-1', score: 231, nonce: 'n-12345678',
+ *   signature: '0xabc' };
+ * ```
+ */
+export interface ApprovedScoreRequest extends ApprovalSignature {
+  playId: string;
+  /** Finite and not negative. */
+  score: number;
+}
+
+/**
+ * The body of a payment to the game's developer (`POST /player/games/{gameId}/purchases`).
+ *
+ * @example
+ * ```ts
+ * import type { ApprovedPurchaseRequest } from '@coinop/protocol';
+ * const body: ApprovedPurchaseRequest = { amount: 1.5, nonce: 'n-12345678', signature: '0xabc' };
+ * ```
+ */
+export interface ApprovedPurchaseRequest extends ApprovalSignature {
+  /** HST, more than 0, at most 8 decimals. */
+  amount: number;
+}
+
+/**
+ * A payment to the game's developer: one posted transfer.
+ *
+ * @example
+ * ```ts
+ * import type { Purchase } from '@coinop/protocol';
+ * const paid: Purchase = { txid: 'tr-1', amount: 1.5 };
+ * ```
+ */
+export interface Purchase {
+  /** The ledger transfer. */
+  readonly txid: string;
+  readonly amount: number;
+}
+
+/**
+ * A player's daily allowance for a game: what its server may lock from them per UTC day.
+ *
+ * @example
+ * ```ts
+ * import type { Allowance } from '@coinop/protocol';
+ * const isUnlimited = (allowance: Allowance) => allowance.dailyLimit === null;
+ * ```
+ */
+export interface Allowance {
+  readonly gameId: string;
+  readonly gameName: string;
+  /** 'player': the player chose `dailyLimit`; 'default': the operator's default applies. */
+  readonly source: 'player' | 'default';
+  /** HST a day; null is unlimited (an operator's default only); 0 is none or revoked. */
+  readonly dailyLimit: number | null;
+  /** HST the game's plays locked today (UTC). */
+  readonly spentToday: number;
+  /** HST the game may still lock today; null is unlimited. */
+  readonly remainingToday: number | null;
+  /** When the player last chose; null when they never did. */
+  readonly decidedAt: string | null;
+}
+
+/**
+ * The games a player allowed to charge them, and those charging them under the operator's
+ * default (`GET /player/allowances`).
+ *
+ * @example
+ * ```ts
+ * import type { AllowanceList } from '@coinop/protocol';
+ * const gameNames = (list: AllowanceList) => list.allowances.map((a) => a.gameName);
+ * ```
+ */
+export interface AllowanceList {
+  /** The operator's default for games the player chose nothing for; null is unlimited. */
+  readonly defaultDailyLimit: number | null;
+  readonly allowances: readonly Allowance[];
+}
+
+/**
+ * The body that sets a game's daily allowance (`PUT /player/allowances/{gameId}`).
+ *
+ * @example
+ * ```ts
+ * import type { AllowanceRequest } from '@coinop/protocol';
+ * const body: AllowanceRequest = { dailyLimit: '7.5' };
+ * ```
+ */
+export interface AllowanceRequest {
+  /** HST per UTC day, at most 8 decimals; 0 revokes. A decimal string keeps every digit. */
+  dailyLimit: number | string;
+}

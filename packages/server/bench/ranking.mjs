@@ -6,8 +6,9 @@ import { bucketChanges, bucketPath, rankKey, wholeHstToUnits } from '@coinop/cor
 import { systemClock, uuidIds } from '../dist/ids.js';
 import { insertGame } from '../dist/store/games.js';
 import { countAtOrAbove, topLeaders } from '../dist/store/leaders.js';
-import { writeScores } from '../dist/store/play-path.js';
-import { ensureArcade, ensureDeveloper } from '../dist/store/parties.js';
+import { writeScores } from '../dist/store/score-batch.js';
+import { ensureArcade } from '../dist/store/arcades.js';
+import { ensureDeveloper } from '../dist/store/developers.js';
 import { summarize } from './load.mjs';
 
 const LOAD_CHUNK = 100_000;

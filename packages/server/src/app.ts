@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { createFastify } from './http/fastify.js';
+import { createFastify } from './listener/fastify.js';
 import type { Config } from './config.js';
 import type { ApiDeps } from './deps.js';
-import { errorHandlerPlugin } from './http/error-handler.js';
+import { errorHandlerPlugin } from './listener/error-handler.js';
 import { openApiPlugin } from './http/openapi.js';
 import { gameServerPlugin } from './http/game-server.js';
 import { registrationPlugin } from './http/registration.js';
@@ -10,14 +10,14 @@ import { adminPlugin } from './http/admin.js';
 import { DEVELOPER_PREFIX, developerPlugin } from './http/developer.js';
 import { catalogPlugin } from './http/catalog.js';
 import { PLAYER_PREFIX, playerPlugin } from './http/player.js';
-import { Arcade } from './services/arcade.js';
+import { ArcadeServices } from './services/arcade-services.js';
 import { sharedSchemas } from './http/schemas.js';
 
 export type { ApiDeps } from './deps.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    arcade: Arcade;
+    arcade: ArcadeServices;
     config: Config;
   }
 }
@@ -27,7 +27,7 @@ export async function buildApi(config: Config, deps: ApiDeps): Promise<FastifyIn
   const app = createFastify(config, deps.https);
 
   app.decorate('config', config);
-  const arcade = new Arcade(config, deps);
+  const arcade = new ArcadeServices(config, deps);
   await arcade.bootstrap();
   app.addHook('onClose', () => arcade.stop());
   app.decorate('arcade', arcade);

@@ -20,7 +20,7 @@ import {
 } from './auth/secrets-key.js';
 import { seedDemo } from './services/demo-seed.js';
 import { buildWeb } from './web/app.js';
-import { newWebForwarding } from './http/client-address.js';
+import { newWebForwarding } from './listener/client-address.js';
 
 /** The embedded database's directory inside the data directory. */
 export const PGLITE_DIR = 'pglite';

@@ -3,7 +3,7 @@ import { formatHst, parseHst, wholeHstToUnits, type Units } from '../money.js';
 
 /**
  * Who a game may charge, and how much (docs/concepts/consent.md). The statement that opens a play
- * applies the same rule atomically (store/play-path.ts); this is the rule itself, for reads and
+ * applies the same rule atomically (store/open-plays.ts); this is the rule itself, for reads and
  * for explaining a refusal.
  */
 

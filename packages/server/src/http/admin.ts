@@ -4,7 +4,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { timingSafeEqual } from 'node:crypto';
 import { CoinopError, parseHst } from '@coinop/core';
 import { hashSecret } from '../auth/secrets.js';
-import type { GameRecord } from '../store/games.js';
+import type { GameRecord } from '../services/game-reads.js';
 import { mintPlayerToken } from '../signin/admin-tokens.js';
 import { playerTokenServices } from '../signin/signin.js';
 import { ApiTags, Security } from './openapi.js';
@@ -18,10 +18,9 @@ import {
   publish,
   registerPlayer,
 } from '../services/admin.js';
+import { MAX_COST_HST, Uuid } from './schemas.js';
 
 const TAGS = [ApiTags.admin];
-
-const Uuid = (description: string) => Type.String({ format: 'uuid', description });
 
 const Wallet = Type.String({
   pattern: '^0x[0-9a-fA-F]{40}$',
@@ -122,9 +121,6 @@ const PublishedGame = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
 });
-
-/** Same ceiling as a single mint: a tier costing more is a typo. */
-export const MAX_COST_HST = 1_000_000_000;
 
 const CreateLeaderboardBody = Type.Object(
   {

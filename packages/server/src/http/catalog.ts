@@ -3,13 +3,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import { CoinopError } from '@coinop/core';
 import type { CatalogGame, CatalogGameList, CatalogTier } from '@coinop/protocol';
-import { listCatalogGames } from '../store/catalog.js';
 import { generatedAvatarSvg } from '../services/avatar.js';
-import { findCover } from '../store/developer-covers.js';
 import { ApiTags } from './openapi.js';
 import { GameSchema, LeaderboardSchema, Uuid } from './schemas.js';
 import { gameToWire, leaderboardToWire } from './wire.js';
-import type { SchemaMatches } from './wire-check.js';
+import type { SchemaMatches } from '../listener/wire-check.js';
 
 const CatalogTierSchema = Type.Pick(LeaderboardSchema, [
   'id',
@@ -67,7 +65,7 @@ export async function catalogPlugin(instance: FastifyInstance): Promise<void> {
       },
     },
     async (request) => {
-      const games = await listCatalogGames(arcade.db, arcade.record.id, request.query);
+      const games = await arcade.reads.catalog(arcade.record.id, request.query);
       return {
         games: games.map((g): CatalogGameWire => ({
           id: g.id,
@@ -132,12 +130,7 @@ export async function catalogPlugin(instance: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const { gameId } = request.params;
-      const cover = await findCover(arcade.db, gameId);
-      if (!cover) {
-        throw new CoinopError('cover_not_found', `game ${gameId} has no uploaded cover`, {
-          details: { gameId },
-        });
-      }
+      const cover = await arcade.reads.uploadedCover(gameId);
       reply.header('cache-control', 'public, max-age=300').header('etag', cover.etag);
       if (request.headers['if-none-match'] === cover.etag) return reply.code(304).send();
       return reply.type(cover.contentType).send(Buffer.from(cover.bytes));

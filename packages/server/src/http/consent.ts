@@ -11,10 +11,10 @@ import type {
 } from '@coinop/protocol';
 import type { AllowanceView } from '../services/consent.js';
 import { DeveloperPortal } from '../services/developer-games.js';
-import type { Tester } from '../store/consent.js';
+import type { Tester } from '../services/consent.js';
 import { ApiTags, Security } from './openapi.js';
 import { Uuid } from './schemas.js';
-import type { SchemaMatches } from './wire-check.js';
+import type { SchemaMatches } from '../listener/wire-check.js';
 
 /** Who a request is: the signed-in player, or a 401. */
 export type Authenticate = (request: FastifyRequest) => Promise<{ playerId: string }>;

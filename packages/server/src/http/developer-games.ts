@@ -15,18 +15,27 @@ import type {
   TierRequest,
   TierUpdateRequest,
 } from '@coinop/protocol';
-import type { DeveloperRecord } from '../store/parties.js';
-import type { GameClientSummary, TierRecord } from '../store/developer-games.js';
+import type {
+  DeveloperRecord,
+  GameClientSummary,
+  TierRecord,
+} from '../services/developer-games.js';
 import { COVER_UPLOAD_MAX_CHARS } from '../services/developer-covers.js';
 import { DeveloperPortal, type DeveloperGameView } from '../services/developer-games.js';
 import { GAME_FIELD_LIMITS } from '../services/registration.js';
 import type { CoverCheck } from '../services/cover.js';
-import { MAX_COST_HST } from './admin.js';
 import { Security } from './openapi.js';
-import { ScoreDisplaySchema, coverUrl, mutableFields, text } from './registration.js';
-import { LeaderboardSchema, Uuid } from './schemas.js';
+import {
+  LeaderboardSchema,
+  MAX_COST_HST,
+  ScoreDisplaySchema,
+  Uuid,
+  coverUrl,
+  mutableFields,
+  text,
+} from './schemas.js';
 import { leaderboardToWire } from './wire.js';
-import type { SchemaMatches, ShapeMatches } from './wire-check.js';
+import type { SchemaMatches, ShapeMatches } from '../listener/wire-check.js';
 
 const TAGS = ['developer'];
 /** Room for the largest cover upload plus the other fields: the largest body any route takes. */

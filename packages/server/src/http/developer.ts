@@ -10,10 +10,10 @@ import {
   type DeveloperKeyDeps,
 } from '../signin/developer-keys.js';
 import { playerTokenServices } from '../signin/signin.js';
-import type { ApiKeySummary } from '../store/signin-api-keys.js';
+import type { ApiKeySummary } from '../signin/developer-keys.js';
 import { testerRoutes } from './consent.js';
 import { developerGameRoutes } from './developer-games.js';
-import type { SchemaMatches } from './wire-check.js';
+import type { SchemaMatches } from '../listener/wire-check.js';
 
 const TAGS = ['developer'];
 /** Where app.ts mounts this plugin; CORS preflight stays inside it. */

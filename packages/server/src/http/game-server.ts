@@ -19,7 +19,7 @@ import type { GameWire } from './schemas.js';
 import { ApiTags, Security } from './openapi.js';
 import { GameSchema, LeaderSchema, PlaySchema, ScoreResultSchema, Uuid } from './schemas.js';
 import { gameToWire, playToWire, scoreToWire } from './wire.js';
-import type { SchemaMatches } from './wire-check.js';
+import type { SchemaMatches } from '../listener/wire-check.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

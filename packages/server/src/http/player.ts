@@ -18,7 +18,7 @@ import { allowanceRoutes } from './consent.js';
 import { ApiTags, Security } from './openapi.js';
 import { PlaySchema, ScoreResultSchema, Uuid } from './schemas.js';
 import { playToWire, scoreToWire } from './wire.js';
-import type { SchemaMatches } from './wire-check.js';
+import type { SchemaMatches } from '../listener/wire-check.js';
 
 /** Where app.ts mounts this plugin. */
 export const PLAYER_PREFIX = '/player';

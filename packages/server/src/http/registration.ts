@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { ScoreDisplay } from '@coinop/core';
 import { API_KEY_HEADER, apiKeyOf, requireApiKey } from '../auth/api-key.js';
 import type { CoverCheck } from '../services/cover.js';
 import {
@@ -11,7 +10,7 @@ import {
   updateDeveloperGame,
 } from '../services/registration.js';
 import { ApiTags, Security } from './openapi.js';
-import { GameSchema } from './schemas.js';
+import { coverUrl, GameSchema, mutableFields, ScoreDisplaySchema, text } from './schemas.js';
 import { gameToWire } from './wire.js';
 
 export interface RegistrationPluginOptions {
@@ -20,35 +19,6 @@ export interface RegistrationPluginOptions {
 }
 
 const TAGS = [ApiTags.registration];
-
-export const ScoreDisplaySchema = Type.Unsafe<ScoreDisplay>({
-  type: 'string',
-  enum: ['NORMAL', 'REVERSE'],
-  description: 'NORMAL: a higher score is better; REVERSE: a lower score is better.',
-});
-
-export const text = (max: number, description: string, minLength = 0) =>
-  Type.String({ minLength, maxLength: max, description });
-
-export const coverUrl = text(
-  GAME_FIELD_LIMITS.url,
-  'Absolute http(s) URL of the cover image, which must be a 1920x1080 PNG, JPEG, GIF, WebP or ' +
-    'AVIF image. The arcade fetches it (bounded time and size; loopback and private addresses ' +
-    'refused unless the operator allows them).',
-  1,
-);
-export const mutableFields = {
-  description: text(GAME_FIELD_LIMITS.description, 'Short description.', 1),
-  prodDomain: text(
-    GAME_FIELD_LIMITS.prodDomain,
-    'Production domain of the game, e.g. game.example.com; must be set before going live.',
-    1,
-  ),
-  url: text(GAME_FIELD_LIMITS.url, 'Absolute http(s) URL where the game is hosted.', 1),
-  category: text(GAME_FIELD_LIMITS.category, 'Catalog category.'),
-  tagLine: text(GAME_FIELD_LIMITS.tagLine, 'One-line pitch.'),
-  developerInfo: text(GAME_FIELD_LIMITS.developerInfo, 'About the developer.'),
-};
 
 const CreateGameBody = Type.Object(
   {

@@ -1,6 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { Game, Leader, Leaderboard, Play, ScoreResult } from '@coinop/protocol';
-import type { SchemaMatches } from './wire-check.js';
+import type { ScoreDisplay } from '@coinop/core';
+import { GAME_FIELD_LIMITS } from '../services/registration.js';
+import type { SchemaMatches } from '../listener/wire-check.js';
 
 /** Wire schemas shared by the game server routes; field names are the spec's. */
 
@@ -117,3 +119,37 @@ export const sharedSchemas = [
   PlaySchema,
   ScoreResultSchema,
 ];
+
+/* Game fields as the registration, developer-portal and admin routes take them. */
+
+/** Same ceiling as a single mint: a tier costing more is a typo. */
+export const MAX_COST_HST = 1_000_000_000;
+
+export const ScoreDisplaySchema = Type.Unsafe<ScoreDisplay>({
+  type: 'string',
+  enum: ['NORMAL', 'REVERSE'],
+  description: 'NORMAL: a higher score is better; REVERSE: a lower score is better.',
+});
+
+export const text = (max: number, description: string, minLength = 0) =>
+  Type.String({ minLength, maxLength: max, description });
+
+export const coverUrl = text(
+  GAME_FIELD_LIMITS.url,
+  'Absolute http(s) URL of the cover image, which must be a 1920x1080 PNG, JPEG, GIF, WebP or ' +
+    'AVIF image. The arcade fetches it (bounded time and size; loopback and private addresses ' +
+    'refused unless the operator allows them).',
+  1,
+);
+export const mutableFields = {
+  description: text(GAME_FIELD_LIMITS.description, 'Short description.', 1),
+  prodDomain: text(
+    GAME_FIELD_LIMITS.prodDomain,
+    'Production domain of the game, e.g. game.example.com; must be set before going live.',
+    1,
+  ),
+  url: text(GAME_FIELD_LIMITS.url, 'Absolute http(s) URL where the game is hosted.', 1),
+  category: text(GAME_FIELD_LIMITS.category, 'Catalog category.'),
+  tagLine: text(GAME_FIELD_LIMITS.tagLine, 'One-line pitch.'),
+  developerInfo: text(GAME_FIELD_LIMITS.developerInfo, 'About the developer.'),
+};

@@ -10,10 +10,13 @@ import {
 import { UNITS_PER_HST } from '@coinop/protocol';
 import { LedgerSumOutOfRange } from '../store/errors.js';
 import { auditLedger, applyTransfers, findAccount, lockAccount } from '../store/ledger.js';
-import { createApiKey, createGameClient, createPlayer, ensureDeveloper } from '../store/parties.js';
+import { createApiKey } from '../store/api-keys.js';
+import { createGameClient } from '../store/developer-games.js';
+import { createPlayer } from '../store/players.js';
+import { ensureDeveloper } from '../store/developers.js';
 import { findGame, insertLeaderboard, publishGame, type GameRecord } from '../store/games.js';
 import { resolveAccount } from '../store/admin.js';
-import type { Arcade } from './arcade.js';
+import type { ArcadeServices } from './arcade-services.js';
 
 /**
  * The operator's use cases behind `/admin` and `coinop admin`. Amounts come in as base units and
@@ -25,7 +28,7 @@ export const MAX_MINT_UNITS: Units = 1_000_000_000n * UNITS_PER_HST;
 
 /** Creates the wallet's developer (or finds it) and issues a new API key, shown only now. */
 export async function createDeveloper(
-  arcade: Arcade,
+  arcade: ArcadeServices,
   wallet: string,
 ): Promise<{ developerId: string; apiKey: string }> {
   const developer = await ensureDeveloper(arcade.db, arcade.clock, arcade.ids, wallet);
@@ -35,7 +38,7 @@ export async function createDeveloper(
 
 /** A new client id and secret for the game's server; the secret is shown only now. */
 export async function createClient(
-  arcade: Arcade,
+  arcade: ArcadeServices,
   gameId: string,
 ): Promise<{ clientId: string; clientSecret: string }> {
   await requireGame(arcade, gameId);
@@ -43,7 +46,7 @@ export async function createClient(
 }
 
 export async function registerPlayer(
-  arcade: Arcade,
+  arcade: ArcadeServices,
   input: { wallet: string; name?: string | undefined },
 ): Promise<{ playerId: string }> {
   const player = await createPlayer(arcade.db, arcade.clock, arcade.ids, input);
@@ -55,7 +58,7 @@ export async function registerPlayer(
  * one posted transfer from the mint. `transferId` makes a retry a no-op, as for any transfer.
  */
 export async function mintHst(
-  arcade: Arcade,
+  arcade: ArcadeServices,
   input: { id: string; amountUnits: Units; transferId?: string | undefined },
   /** Runs with the credited account locked, before the mint: throw to refuse it. */
   check?: (account: Account) => void,
@@ -121,7 +124,7 @@ export async function mintHst(
 
 /** Spendable and locked HST of the account of `id` (an account, player, developer or arcade id). */
 export async function accountBalance(
-  arcade: Arcade,
+  arcade: ArcadeServices,
   id: string,
 ): Promise<{ accountId: string; balance: number; pending: number }> {
   const { accountId } = await requireAccount(arcade, id);
@@ -143,7 +146,7 @@ export interface AuditReport {
   balanced: boolean;
 }
 
-export async function auditHst(arcade: Arcade): Promise<AuditReport> {
+export async function auditHst(arcade: ArcadeServices): Promise<AuditReport> {
   const audit = await auditLedger(arcade.db);
   return {
     debitsPosted: unitsToHstNumber(audit.debitsPosted),
@@ -156,7 +159,7 @@ export async function auditHst(arcade: Arcade): Promise<AuditReport> {
 }
 
 /** Lists the game in the arcade's catalog; publishing again keeps the first `publishedAt`. */
-export async function publish(arcade: Arcade, gameId: string): Promise<GameRecord> {
+export async function publish(arcade: ArcadeServices, gameId: string): Promise<GameRecord> {
   const game = await publishGame(arcade.db, arcade.clock, gameId);
   if (!game) throw gameNotFound(gameId);
   arcade.games.invalidate(gameId);
@@ -165,7 +168,7 @@ export async function publish(arcade: Arcade, gameId: string): Promise<GameRecor
 
 /** Adds a tier to a game. Tiers are immutable once created, so the game cache is only refreshed. */
 export async function addLeaderboard(
-  arcade: Arcade,
+  arcade: ArcadeServices,
   input: { gameId: string; name: string; costHst: number; leadersMax?: number | undefined },
 ): Promise<{ id: string }> {
   await requireGame(arcade, input.gameId);
@@ -178,13 +181,13 @@ export async function addLeaderboard(
   return { id: board.id };
 }
 
-async function requireGame(arcade: Arcade, gameId: string): Promise<GameRecord> {
+async function requireGame(arcade: ArcadeServices, gameId: string): Promise<GameRecord> {
   const game = await findGame(arcade.db, gameId);
   if (!game) throw gameNotFound(gameId);
   return game;
 }
 
-async function requireAccount(arcade: Arcade, id: string) {
+async function requireAccount(arcade: ArcadeServices, id: string) {
   const found = await resolveAccount(arcade.db, id);
   if (!found) throw accountNotFound(id);
   return found;

@@ -27,7 +27,7 @@ import {
 } from '../store/consent.js';
 import { findGame } from '../store/games.js';
 import { setPlayStatus } from '../store/plays.js';
-import { normalizeWallet } from '../store/parties.js';
+import { normalizeWallet } from '../store/players.js';
 import type { GameCache } from './game-cache.js';
 
 /** An allowance as a player sees it: their choice, the limit in force and today's spending. */
@@ -214,3 +214,5 @@ function gameNotFound(gameId: string): CoinopError {
     details: { gameId },
   });
 }
+
+export type { Tester } from '../store/consent.js';

@@ -10,14 +10,10 @@ import {
   type GameUpdate,
   type NewGame,
 } from '../store/games.js';
-import {
-  createGameClient,
-  createPlayer,
-  ensureDeveloper,
-  findPlayerByWallet,
-  type PlayerRecord,
-} from '../store/parties.js';
-import type { Arcade } from './arcade.js';
+import { createGameClient } from '../store/developer-games.js';
+import { createPlayer, findPlayerByWallet, type PlayerRecord } from '../store/players.js';
+import { ensureDeveloper } from '../store/developers.js';
+import type { ArcadeServices } from './arcade-services.js';
 import { accountBalance, mintHst, publish } from './admin.js';
 import { AdvisoryLocks } from '../store/advisory-locks.js';
 
@@ -84,7 +80,7 @@ export interface DemoSeed {
   readonly lines: readonly string[];
 }
 
-export async function seedDemo(arcade: Arcade): Promise<DemoSeed> {
+export async function seedDemo(arcade: ArcadeServices): Promise<DemoSeed> {
   const developer = await ensureDeveloper(
     arcade.db,
     arcade.clock,
@@ -154,7 +150,7 @@ export async function seedDemo(arcade: Arcade): Promise<DemoSeed> {
  */
 async function ensureGame(
   tx: Queryable,
-  arcade: Arcade,
+  arcade: ArcadeServices,
   developerId: string,
   game: DemoGame,
 ): Promise<string> {
@@ -182,7 +178,7 @@ async function ensureGame(
   return id;
 }
 
-async function gameLine(arcade: Arcade, gameId: string, game: DemoGame): Promise<string> {
+async function gameLine(arcade: ArcadeServices, gameId: string, game: DemoGame): Promise<string> {
   const ref = await loadGameRef(arcade.db, gameId);
   const tiers = (ref?.leaderboards ?? [])
     .map((b) => `${b.name} ${unitsToHstNumber(b.costUnits)} HST (${b.id})`)
@@ -191,7 +187,7 @@ async function gameLine(arcade: Arcade, gameId: string, game: DemoGame): Promise
 }
 
 async function findOrCreatePlayer(
-  arcade: Arcade,
+  arcade: ArcadeServices,
   wallet: string,
   name: string,
 ): Promise<PlayerRecord> {

@@ -1,8 +1,8 @@
 import type { Tester } from '../store/consent.js';
 import { CoinopError, wholeHstToUnits } from '@coinop/core';
-import type { DeveloperRecord } from '../store/parties.js';
-import { ensureDeveloper } from '../store/parties.js';
-import { findDeveloperByWallet } from '../store/signin-api-keys.js';
+import type { DeveloperRecord } from '../store/developers.js';
+import { ensureDeveloper } from '../store/developers.js';
+import { findDeveloperByWallet } from '../store/developers.js';
 import { findGame, findGamesOfDeveloper, type GameRecord } from '../store/games.js';
 import {
   clientsOf,
@@ -22,7 +22,7 @@ import {
 } from '../store/developer-games.js';
 import { walletOf } from '../signin/developer-keys.js';
 import { addLeaderboard, createClient } from './admin.js';
-import type { Arcade } from './arcade.js';
+import type { ArcadeServices } from './arcade-services.js';
 import type { CoverCheck } from './cover.js';
 import {
   registerGame,
@@ -52,10 +52,10 @@ export interface NewClient {
  * not found, so ids of games cannot be probed. Every write drops the game from the caches.
  */
 export class DeveloperPortal {
-  readonly #arcade: Arcade;
+  readonly #arcade: ArcadeServices;
   readonly #registration: RegistrationDeps;
 
-  constructor(arcade: Arcade, checkCover?: CoverCheck) {
+  constructor(arcade: ArcadeServices, checkCover?: CoverCheck) {
     this.#arcade = arcade;
     this.#registration = registrationDeps(arcade, checkCover);
   }
@@ -291,3 +291,6 @@ function clientNotFound(gameId: string, clientId: string): CoinopError {
     details: { clientId, gameId },
   });
 }
+
+export type { DeveloperRecord } from '../store/developers.js';
+export type { GameClientSummary, TierRecord } from '../store/developer-games.js';

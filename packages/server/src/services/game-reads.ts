@@ -7,12 +7,14 @@ import {
   type Leader,
   type Leaderboard,
 } from '@coinop/core';
+import { listCatalogGames, type CatalogFilter, type CatalogGame } from '../store/catalog.js';
 import type { Db } from '../store/db.js';
+import { findCover, type StoredCover } from '../store/developer-covers.js';
 import { findGame, type GameRecord } from '../store/games.js';
 import { findAccount } from '../store/ledger.js';
 import { standingsOf, topLeaders, topLeadersOfBoards, type LeaderRow } from '../store/leaders.js';
 import { findPlay, type StoredPlay } from '../store/plays.js';
-import { findPlayer, type PlayerRecord } from '../store/parties.js';
+import { findPlayer, type PlayerRecord } from '../store/players.js';
 import { listPayouts, lockTransferState, type PayoutRow } from '../store/reads.js';
 import type { Avatars } from './avatar.js';
 import type { GameCache } from './game-cache.js';
@@ -44,6 +46,22 @@ export class GameReads {
     this.#games = games;
     this.#ttlMs = ttlMs;
     this.#avatars = avatars;
+  }
+
+  /** The arcade's published games, filtered (the catalog the web app lists). */
+  catalog(arcadeId: string, filter: CatalogFilter): Promise<CatalogGame[]> {
+    return listCatalogGames(this.#db, arcadeId, filter);
+  }
+
+  /** The cover a developer uploaded for the game; 404 cover_not_found when there is none. */
+  async uploadedCover(gameId: string): Promise<StoredCover> {
+    const cover = await findCover(this.#db, gameId);
+    if (!cover) {
+      throw new CoinopError('cover_not_found', `game ${gameId} has no uploaded cover`, {
+        details: { gameId },
+      });
+    }
+    return cover;
   }
 
   /**
@@ -180,3 +198,6 @@ export function toLeader(row: LeaderRow, avatars: Avatars): Leader {
 function notFound(code: 'game_not_found' | 'play_not_found' | 'player_not_found', message: string) {
   return new CoinopError(code, message);
 }
+
+/** The records these reads answer with, for the routes that render them. */
+export type { GameRecord, StoredPlay };

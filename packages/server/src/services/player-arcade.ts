@@ -11,9 +11,9 @@ import type { Hex } from 'viem';
 import { findApproval, insertApproval, insertPurchase } from '../store/approvals.js';
 import { applyTransfers } from '../store/ledger.js';
 import type { StoredPlay } from '../store/plays.js';
-import type { PlayerRecord } from '../store/parties.js';
+import type { PlayerRecord } from '../store/players.js';
 import type { WalletVerifier } from '../signin/wallet-signature.js';
-import type { Arcade } from './arcade.js';
+import type { ArcadeServices } from './arcade-services.js';
 import type { GameView } from './game-reads.js';
 import { mintHst } from './admin.js';
 import type { ScoreOutcome, SignedApproval } from './plays.js';
@@ -34,10 +34,10 @@ export const FAUCET_CEILING_GRANTS = 10n;
  * approved, in the same transaction.
  */
 export class PlayerArcade {
-  readonly #arcade: Arcade;
+  readonly #arcade: ArcadeServices;
   readonly #wallets: WalletVerifier;
 
-  constructor(arcade: Arcade, wallets: WalletVerifier) {
+  constructor(arcade: ArcadeServices, wallets: WalletVerifier) {
     this.#arcade = arcade;
     this.#wallets = wallets;
   }

@@ -28,18 +28,20 @@ import { applyTransfers, findAccount } from '../store/ledger.js';
 import { insertApproval } from '../store/approvals.js';
 import { findScoreByPlay, type StoredScore } from '../store/leaders.js';
 import {
-  lockPlaysForScores,
   openFreePlay,
   openPaidPlays,
+  type ConsentPolicy,
+  type OpenPlayRow,
+} from '../store/open-plays.js';
+import {
+  lockPlaysForScores,
   readScoreBatch,
   writeScores,
   type BatchScore,
   type BoardEntry,
-  type ConsentPolicy,
-  type OpenPlayRow,
   type ScoreStanding,
   type ScoringPlay,
-} from '../store/play-path.js';
+} from '../store/score-batch.js';
 import {
   findPlayByIdempotencyKey,
   lockExpiredPlays,
@@ -709,3 +711,5 @@ function keyReused(key: string): CoinopError {
 function digest(parts: readonly string[]): string {
   return createHash('sha256').update(parts.join('\u0000')).digest('base64url');
 }
+
+export type { StoredPlay, StoredScore };

@@ -22,7 +22,7 @@ import { toLeader } from './game-reads.js';
 import { coverPolicy, createCoverCheck, type CoverCheck } from './cover.js';
 import { decodeCoverImage, storeUploadedCover, type CoverUpload } from './developer-covers.js';
 import { deleteCover } from '../store/developer-covers.js';
-import type { Arcade } from './arcade.js';
+import type { ArcadeServices } from './arcade-services.js';
 
 /** Limits on what a developer may write into a game, in characters. */
 export const GAME_FIELD_LIMITS = {
@@ -94,7 +94,10 @@ export interface RegistrationDeps {
 }
 
 /** Registration wired to the arcade: its storage, config, cover check and caches. */
-export function registrationDeps(arcade: Arcade, checkCover?: CoverCheck): RegistrationDeps {
+export function registrationDeps(
+  arcade: ArcadeServices,
+  checkCover?: CoverCheck,
+): RegistrationDeps {
   const { config } = arcade;
   return {
     db: arcade.db,

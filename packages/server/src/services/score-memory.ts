@@ -8,7 +8,7 @@ import {
   type BoardVersion,
   type ScoreQuery,
   type ScoreStanding,
-} from '../store/play-path.js';
+} from '../store/score-batch.js';
 import type { StoredPlay } from '../store/plays.js';
 
 /** A play this process opened, with what scoring it needs of its player. */

@@ -1,6 +1,6 @@
 import { CoinopError } from '@coinop/core';
 import type { Db } from '../store/db.js';
-import { findPlayer } from '../store/parties.js';
+import { findPlayer } from '../store/players.js';
 import type { PlayerTokenServices } from './signin.js';
 
 /**

@@ -2,7 +2,7 @@ import { allowanceDay, CoinopError, type Clock, type Ids, type Units } from '@co
 import { setAllowance } from '../store/consent.js';
 import type { Db, Queryable } from '../store/db.js';
 import { findGame } from '../store/games.js';
-import { findPlayer } from '../store/parties.js';
+import { findPlayer } from '../store/players.js';
 import {
   collectCliLogin,
   decideCliLogin,

@@ -8,7 +8,7 @@ import {
   unitsToHstNumber,
 } from '@coinop/core';
 import type { ErrorCode } from '@coinop/protocol';
-import { problem, sendProblem } from '../http/error-handler.js';
+import { problem, sendProblem } from '../listener/error-handler.js';
 import {
   cliLoginInfo,
   decideCliLoginRequest,

@@ -1,13 +1,15 @@
 import { CoinopError, type Clock, type Ids } from '@coinop/core';
 import type { Db } from '../store/db.js';
-import { createApiKey, ensureDeveloper, findPlayer } from '../store/parties.js';
+import { createApiKey } from '../store/api-keys.js';
+import { ensureDeveloper } from '../store/developers.js';
+import { findPlayer } from '../store/players.js';
 import {
   countLiveApiKeys,
-  findDeveloperByWallet,
   listApiKeys,
   revokeApiKey,
   type ApiKeySummary,
-} from '../store/signin-api-keys.js';
+} from '../store/api-keys.js';
+import { findDeveloperByWallet } from '../store/developers.js';
 
 /**
  * Developers sign in like players (spec 5.1, 5.3.6): their wallet's player token manages the API
@@ -83,3 +85,5 @@ export async function walletOf(db: Db, playerId: string): Promise<string> {
   }
   return player.wallet;
 }
+
+export type { ApiKeySummary };

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { CoinopError } from '@coinop/core';
-import { clientAddress, type WebForwarding } from '../http/client-address.js';
+import { clientAddress, type WebForwarding } from '../listener/client-address.js';
 
 /**
  * Registers @fastify/rate-limit for routes that ask for it (`config: perClient(n)`), counting per

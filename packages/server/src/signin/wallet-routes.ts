@@ -7,7 +7,7 @@ import type {
   WalletChallengeRequest,
   WalletSignInRequest,
 } from '@coinop/protocol';
-import type { SchemaMatches } from '../http/wire-check.js';
+import type { SchemaMatches } from '../listener/wire-check.js';
 import type { PlayerAuthenticator } from './player-auth.js';
 import {
   issueChallenge,

@@ -9,7 +9,7 @@ import {
   findPlayerByWallet,
   normalizeWallet,
   type PlayerRecord,
-} from '../store/parties.js';
+} from '../store/players.js';
 import {
   findChallenge,
   insertChallenge,

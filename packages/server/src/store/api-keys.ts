@@ -1,4 +1,27 @@
+import type { Clock } from '@coinop/core';
+import { generatePublicId, generateSecret, hashSecret } from '../auth/secrets.js';
 import type { Queryable } from './db.js';
+
+/** Developers' API keys: issued, found by prefix to check a request, listed and revoked. */
+
+/** A developer's API keys as the developer sees them: never the secret, only its prefix. */
+export interface ApiKeySummary {
+  prefix: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+interface ApiKeyRow {
+  prefix: string;
+  created_at: Date;
+  revoked_at: Date | null;
+}
+
+const toSummary = (r: ApiKeyRow): ApiKeySummary => ({
+  prefix: r.prefix,
+  createdAt: r.created_at,
+  revokedAt: r.revoked_at,
+});
 
 /** A live (not revoked) API key: whose it is and the hash of the whole key. */
 export interface ApiKeyRecord {
@@ -16,4 +39,57 @@ export async function findLiveApiKey(q: Queryable, prefix: string): Promise<ApiK
   );
   const r = rows[0];
   return r ? { prefix: r.prefix, developerId: r.developer_id, secretHash: r.secret_hash } : null;
+}
+
+/** A new API key for a developer. The whole key is returned once; only its hash is stored. */
+export async function createApiKey(
+  q: Queryable,
+  clock: Clock,
+  developerId: string,
+): Promise<{ apiKey: string; prefix: string; createdAt: Date }> {
+  const prefix = generatePublicId('ck', 6);
+  const apiKey = `${prefix}.${generateSecret('sk').slice(3)}`;
+  const createdAt = clock.now();
+  await q.query(
+    'INSERT INTO api_keys (prefix, developer_id, secret_hash, created_at) VALUES ($1, $2, $3, $4)',
+    [prefix, developerId, hashSecret(apiKey), createdAt],
+  );
+  return { apiKey, prefix, createdAt };
+}
+
+/** Every key of the developer, live and revoked, oldest first. */
+export async function listApiKeys(q: Queryable, developerId: string): Promise<ApiKeySummary[]> {
+  const rows = await q.query<ApiKeyRow>(
+    `SELECT prefix, created_at, revoked_at FROM api_keys
+     WHERE developer_id = $1 ORDER BY created_at, prefix`,
+    [developerId],
+  );
+  return rows.map(toSummary);
+}
+
+export async function countLiveApiKeys(q: Queryable, developerId: string): Promise<number> {
+  const [row] = await q.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM api_keys WHERE developer_id = $1 AND revoked_at IS NULL',
+    [developerId],
+  );
+  return row?.n ?? 0;
+}
+
+/**
+ * Revokes the developer's key with this prefix (a second revoke keeps the first date). Null when
+ * the developer has no such key.
+ */
+export async function revokeApiKey(
+  q: Queryable,
+  developerId: string,
+  prefix: string,
+  now: Date,
+): Promise<ApiKeySummary | null> {
+  const rows = await q.query<ApiKeyRow>(
+    `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $3)
+     WHERE developer_id = $1 AND prefix = $2
+     RETURNING prefix, created_at, revoked_at`,
+    [developerId, prefix, now],
+  );
+  return rows[0] ? toSummary(rows[0]) : null;
 }

@@ -5,7 +5,7 @@ import { toPlay, PLAY_COLUMNS_OF_P, type PlayRow, type StoredPlay } from './play
 /**
  * Consent to charges as stored: the testers a developer names for an unpublished game, players'
  * allowances, and the operator's suspensions. The play statements read and spend allowances
- * themselves (play-path.ts); these are the reads and writes around them.
+ * themselves (open-plays.ts); these are the reads and writes around them.
  */
 
 export interface Tester {

@@ -1,5 +1,5 @@
 import type { Clock, Leaderboard, PlayStatus, Units } from '@coinop/core';
-import { generateSecret, hashSecret } from '../auth/secrets.js';
+import { generatePublicId, generateSecret, hashSecret } from '../auth/secrets.js';
 import type { Queryable } from './db.js';
 
 /** What the developer portal reads and writes beyond registration: tiers, clients, stats. */
@@ -113,6 +113,21 @@ export async function retireTier(q: Queryable, clock: Clock, leaderboardId: stri
 /** Serialises changes to one game's tiers (the last live tier rule) across requests. */
 export async function lockGameRow(q: Queryable, gameId: string): Promise<void> {
   await q.query('SELECT id FROM games WHERE id = $1 FOR UPDATE', [gameId]);
+}
+
+/** A new client id and secret for a game's server. The secret is returned once. */
+export async function createGameClient(
+  q: Queryable,
+  clock: Clock,
+  gameId: string,
+): Promise<{ clientId: string; clientSecret: string }> {
+  const clientId = generatePublicId('cid', 12);
+  const clientSecret = generateSecret('csec');
+  await q.query(
+    'INSERT INTO game_clients (client_id, game_id, secret_hash, created_at) VALUES ($1, $2, $3, $4)',
+    [clientId, gameId, hashSecret(clientSecret), clock.now()],
+  );
+  return { clientId, clientSecret };
 }
 
 interface ClientRow {

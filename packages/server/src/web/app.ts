@@ -5,15 +5,15 @@ import type { FastifyInstance } from 'fastify';
 import proxy from '@fastify/http-proxy';
 import fastifyStatic from '@fastify/static';
 import type { Config } from '../config.js';
-import { createFastify } from '../http/fastify.js';
-import { problem, renderErrorsAsProblems, sendProblem } from '../http/error-handler.js';
+import { createFastify } from '../listener/fastify.js';
+import { problem, renderErrorsAsProblems, sendProblem } from '../listener/error-handler.js';
 import { GAME_BODY_LIMIT } from '../http/developer-games.js';
 import {
   forwardingHeaders,
   WEB_CLIENT_HEADER,
   WEB_FORWARDING_HEADER,
   type WebForwarding,
-} from '../http/client-address.js';
+} from '../listener/client-address.js';
 
 /** The built web app (`npm run build`), the same from src/ and from dist/. */
 export const WEB_DIST_DIR = fileURLToPath(new URL('../../../../apps/web/dist/', import.meta.url));

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ErrorCodes, type ErrorCode } from '@coinop/protocol';
-import { HTTP_STATUS } from '../../src/http/errors.js';
+import { HTTP_STATUS } from '../../src/listener/errors.js';
 
 const DOC_PATH = 'docs/reference/errors.md';
 const DOC = new URL('../../../../docs/reference/errors.md', import.meta.url);

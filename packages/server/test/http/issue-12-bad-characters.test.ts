@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routesOf, type ListedRoute } from '../../src/http/fastify.js';
+import { routesOf, type ListedRoute } from '../../src/listener/fastify.js';
 import { createDeveloper } from '../../src/services/admin.js';
 import { gameWithTiers, writeToken } from '@coinop/testkit/arcade';
 import { TEST_ADMIN_TOKEN } from '@coinop/testkit/app';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { firstRoundedNumber } from '../../src/http/json-numbers.js';
+import { firstRoundedNumber } from '../../src/listener/json-numbers.js';
 import { buildTestApi, TEST_ADMIN_TOKEN, type TestApi } from '@coinop/testkit/app';
 import { fundedPlayer } from '@coinop/testkit/arcade';
 

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createApiKey, ensureDeveloper } from '../../src/store/parties.js';
+import { createApiKey } from '../../src/store/api-keys.js';
+import { ensureDeveloper } from '../../src/store/developers.js';
 import { auditLedger } from '../../src/store/ledger.js';
 import { uuidIds } from '../../src/ids.js';
 import { buildTestApi, type TestApi } from '@coinop/testkit/app';

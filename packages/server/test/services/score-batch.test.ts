@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { uuidIds } from '../../src/ids.js';
 import { GameCache } from '../../src/services/game-cache.js';
 import { PlayService, type ScoreOutcome } from '../../src/services/plays.js';
-import { playPolicy } from '../../src/services/arcade.js';
+import { playPolicy } from '../../src/services/arcade-services.js';
 import type { StoredPlay } from '../../src/store/plays.js';
 import type { Db, Queryable } from '../../src/store/db.js';
 import { buildTestApi, type TestApi } from '@coinop/testkit/app';

@@ -15,7 +15,9 @@ import {
 } from '../../src/signin/pages/cli-login.js';
 import type { Db } from '../../src/store/db.js';
 import { insertGame, publishGame } from '../../src/store/games.js';
-import { ensureArcade, ensureDeveloper, findPlayerByWallet } from '../../src/store/parties.js';
+import { ensureArcade } from '../../src/store/arcades.js';
+import { ensureDeveloper } from '../../src/store/developers.js';
+import { findPlayerByWallet } from '../../src/store/players.js';
 import {
   hasChromium,
   launchChromium,

@@ -4,7 +4,7 @@ import {
   newWebForwarding,
   WEB_CLIENT_HEADER,
   WEB_FORWARDING_HEADER,
-} from '../../src/http/client-address.js';
+} from '../../src/listener/client-address.js';
 import { buildWeb } from '../../src/web/app.js';
 import { storeVariants } from '@coinop/testkit/db';
 import {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { uuidIds } from '../../src/ids.js';
 import { GENERIC_PLAN_SETTINGS, type Db } from '../../src/store/db.js';
-import { WRITE_SCORES_SQL } from '../../src/store/play-path.js';
+import { WRITE_SCORES_SQL } from '../../src/store/score-batch.js';
 import { openTestDb, storeVariants } from '@coinop/testkit/db';
 
 // The score write is planned once, without its arrays (`Db.generic`). With Postgres's default

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { uuidIds } from '../../src/ids.js';
 import { PgErrorCodes, pgErrorCode, type Db } from '../../src/store/db.js';
 import { findAccount, insertAccount, writeTransferBatch } from '../../src/store/ledger.js';
-import { writeScores } from '../../src/store/play-path.js';
+import { writeScores } from '../../src/store/score-batch.js';
 import { openTestDb, storeVariants } from '@coinop/testkit/db';
 
 const now = new Date('2026-01-01T00:00:00Z');

@@ -11,7 +11,7 @@ import { uuidIds } from '../../src/ids.js';
 import { publish } from '../../src/services/admin.js';
 import { insertGame, updateGame } from '../../src/store/games.js';
 import { auditLedger, findAccount } from '../../src/store/ledger.js';
-import { ensureDeveloper } from '../../src/store/parties.js';
+import { ensureDeveloper } from '../../src/store/developers.js';
 import {
   NO_CHROMIUM_REASON,
   hasChromium,

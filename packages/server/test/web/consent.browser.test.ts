@@ -10,7 +10,8 @@ import { uuidIds } from '../../src/ids.js';
 import { startServer, type RunningServer } from '../../src/main.js';
 import { mintHst, publish } from '../../src/services/admin.js';
 import { insertGame } from '../../src/store/games.js';
-import { createGameClient, ensureDeveloper } from '../../src/store/parties.js';
+import { createGameClient } from '../../src/store/developer-games.js';
+import { ensureDeveloper } from '../../src/store/developers.js';
 import {
   NO_CHROMIUM_REASON,
   ensureBrowserBuilds,

@@ -9,7 +9,7 @@ import {
   newWebForwarding,
   WEB_CLIENT_HEADER,
   WEB_FORWARDING_HEADER,
-} from '../../src/http/client-address.js';
+} from '../../src/listener/client-address.js';
 
 const FORWARDING = newWebForwarding();
 

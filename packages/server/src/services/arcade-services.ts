@@ -3,7 +3,7 @@ import type { Clock, Ids } from '@coinop/core';
 import type { ApiDeps } from '../deps.js';
 import { webAppUrl, type Config } from '../config.js';
 import type { Db } from '../store/db.js';
-import { ensureArcade, type ArcadeRecord } from '../store/parties.js';
+import { ensureArcade, type ArcadeRecord } from '../store/arcades.js';
 import { CoinopError } from '@coinop/core';
 import { secretMatches } from '../auth/secrets.js';
 import { WriteTokenVerifier, signWriteToken, type WriteTokenClaims } from '../auth/write-token.js';
@@ -30,7 +30,7 @@ export function playPolicy(config: Config): PlayPolicy {
  * The arcade's application services: what HTTP handlers call. Holds storage, time, ids, config
  * and the caches; each method is one use case, thin over the core and the stores.
  */
-export class Arcade {
+export class ArcadeServices {
   readonly config: Config;
   readonly db: Db;
   readonly clock: Clock;

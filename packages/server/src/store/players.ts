@@ -1,0 +1,103 @@
+import { CoinopError, type Clock, type Ids } from '@coinop/core';
+import { PgErrorCodes, pgErrorCode, type Db, type Queryable } from './db.js';
+import { insertAccount } from './ledger.js';
+
+/** Players: who plays, by wallet (or none, for players an operator registers). */
+
+export interface PlayerRecord {
+  id: string;
+  wallet: string | null;
+  name: string;
+  avatarUrl: string | null;
+  accountId: string;
+  createdAt: Date;
+}
+
+/** Wallet addresses are stored lower-case so one wallet is one identity however it is typed. */
+export function normalizeWallet(wallet: string): string {
+  return wallet.trim().toLowerCase();
+}
+
+export async function createPlayer(
+  db: Db,
+  clock: Clock,
+  ids: Ids,
+  input: { wallet: string | null; name?: string | undefined; avatarUrl?: string | null },
+): Promise<PlayerRecord> {
+  const id = ids.next();
+  const wallet = input.wallet === null ? null : normalizeWallet(input.wallet);
+  const player: PlayerRecord = {
+    id,
+    wallet,
+    name: input.name ?? defaultPlayerName(wallet, id),
+    avatarUrl: input.avatarUrl ?? null,
+    accountId: ids.next(),
+    createdAt: clock.now(),
+  };
+  try {
+    await db.transaction(async (tx) => {
+      await insertAccount(tx, player.accountId, 'player', player.createdAt);
+      await tx.query(
+        `INSERT INTO players (id, wallet, name, avatar_url, account_id, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6)`,
+        [
+          player.id,
+          player.wallet,
+          player.name,
+          player.avatarUrl,
+          player.accountId,
+          player.createdAt,
+        ],
+      );
+    });
+  } catch (error) {
+    if (pgErrorCode(error) === PgErrorCodes.uniqueViolation) {
+      throw new CoinopError('wallet_already_registered', `wallet ${wallet} already has a player`, {
+        details: { field: 'wallet', wallet },
+      });
+    }
+    throw error;
+  }
+  return player;
+}
+
+function defaultPlayerName(wallet: string | null, id: string): string {
+  return wallet ? `${wallet.slice(0, 6)}…${wallet.slice(-4)}` : `player-${id.slice(-6)}`;
+}
+
+const PLAYER_COLUMNS = 'id, wallet, name, avatar_url, account_id, created_at';
+interface PlayerRow {
+  id: string;
+  wallet: string | null;
+  name: string;
+  avatar_url: string | null;
+  account_id: string;
+  created_at: Date;
+}
+const toPlayer = (r: PlayerRow): PlayerRecord => ({
+  id: r.id,
+  wallet: r.wallet,
+  name: r.name,
+  avatarUrl: r.avatar_url,
+  accountId: r.account_id,
+  createdAt: r.created_at,
+});
+
+export async function findPlayer(q: Queryable, id: string): Promise<PlayerRecord | null> {
+  const rows = await q.query<PlayerRow>(
+    `SELECT ${PLAYER_COLUMNS} FROM players WHERE id = $1`,
+    [id],
+    'players_find',
+  );
+  return rows[0] ? toPlayer(rows[0]) : null;
+}
+
+export async function findPlayerByWallet(
+  q: Queryable,
+  wallet: string,
+): Promise<PlayerRecord | null> {
+  const rows = await q.query<PlayerRow>(`SELECT ${PLAYER_COLUMNS} FROM players WHERE wallet = $1`, [
+    normalizeWallet(wallet),
+  ]);
+  return rows[0] ? toPlayer(rows[0]) : null;
+}

@@ -10,7 +10,14 @@ import {
   updateDeveloperGame,
 } from '../services/registration.js';
 import { ApiTags, Security } from './openapi.js';
-import { coverUrl, GameSchema, mutableFields, ScoreDisplaySchema, text } from './schemas.js';
+import {
+  coverUrl,
+  GameSchema,
+  mutableFields,
+  optionalListingFields,
+  ScoreDisplaySchema,
+  text,
+} from './schemas.js';
 import { gameToWire } from './wire.js';
 
 export interface RegistrationPluginOptions {
@@ -26,11 +33,7 @@ const CreateGameBody = Type.Object(
     description: mutableFields.description,
     coverUrl,
     scoreDisplay: ScoreDisplaySchema,
-    prodDomain: Type.Optional(mutableFields.prodDomain),
-    url: Type.Optional(mutableFields.url),
-    category: Type.Optional(mutableFields.category),
-    tagLine: Type.Optional(mutableFields.tagLine),
-    developerInfo: Type.Optional(mutableFields.developerInfo),
+    ...optionalListingFields,
   },
   { additionalProperties: false, description: 'CreateGameRequest (spec 2.9).' },
 );
@@ -39,11 +42,7 @@ const UpdateGameBody = Type.Object(
   {
     description: Type.Optional(mutableFields.description),
     coverUrl: Type.Optional(coverUrl),
-    prodDomain: Type.Optional(mutableFields.prodDomain),
-    url: Type.Optional(mutableFields.url),
-    category: Type.Optional(mutableFields.category),
-    tagLine: Type.Optional(mutableFields.tagLine),
-    developerInfo: Type.Optional(mutableFields.developerInfo),
+    ...optionalListingFields,
     // Accepted by the schema only so the answer can be 409 naming the field, not 400.
     name: Type.Optional(
       Type.Unknown({ description: 'Immutable: any value is refused with 409 field_immutable.' }),

@@ -153,3 +153,12 @@ export const mutableFields = {
   tagLine: text(GAME_FIELD_LIMITS.tagLine, 'One-line pitch.'),
   developerInfo: text(GAME_FIELD_LIMITS.developerInfo, 'About the developer.'),
 };
+
+/** The listing fields every game body may leave out, in the order the documents list them. */
+export const optionalListingFields = {
+  prodDomain: Type.Optional(mutableFields.prodDomain),
+  url: Type.Optional(mutableFields.url),
+  category: Type.Optional(mutableFields.category),
+  tagLine: Type.Optional(mutableFields.tagLine),
+  developerInfo: Type.Optional(mutableFields.developerInfo),
+};

@@ -1,0 +1,240 @@
+import {
+  CoinopError,
+  InsufficientFundsError,
+  allowanceDay,
+  availableUnits,
+  chargeRefusal,
+  leaderboardOf,
+} from '@coinop/core';
+import type { Queryable } from '../store/db.js';
+import { AllowanceRaced, IdempotencyKeyTaken } from '../store/errors.js';
+import { findAccount } from '../store/ledger.js';
+import {
+  openFreePlay,
+  openPaidPlays,
+  type ConsentPolicy,
+  type OpenPlayRow,
+} from '../store/open-plays.js';
+import { findPlayByIdempotencyKey, type StoredPlay } from '../store/plays.js';
+
+import { GroupCommit } from './group-commit.js';
+import {
+  BATCH_MAX,
+  digest,
+  keyReused,
+  recordApproval,
+  type OpenPlayInput,
+  type PlayPathDeps,
+} from './play-requests.js';
+
+/**
+ * Opening plays: the tier's cost is locked in the play's escrow, within the player's balance and
+ * consent, in one statement; server-to-server paid plays are group-committed.
+ */
+export class PlayOpening {
+  readonly #deps: PlayPathDeps;
+  /** Server-to-server paid plays, group-committed (of any game). */
+  readonly #plays: GroupCommit<PlayItem, OpenPlayRow>;
+
+  constructor(deps: PlayPathDeps) {
+    this.#deps = deps;
+    // A batch of plays is one statement; one that fails as a whole (say, a retry racing on an
+    // idempotency key) opens its plays again one by one.
+    this.#plays = new GroupCommit({
+      maxBatch: BATCH_MAX,
+      key: (item) => item.play.playerId,
+      commit: async (batch) =>
+        (await openPaidPlays(this.#deps.db.generic, batch, this.#consent())).map((row) => ({
+          ok: true,
+          value: row,
+        })),
+      commitAlone: (item) => item.alone(),
+    });
+  }
+
+  /**
+   * Opens a play: the player must exist and be able to spend the tier's cost, which is locked
+   * (a pending transfer) into the play's escrow. With an idempotency key, a retry returns the
+   * play the first call opened instead of charging again. The tier is priced from this
+   * process's game cache; the statement that opens the play checks it is still so priced, and
+   * if another API process changed it, the tier is read again and the play opened afresh. The
+   * game must be allowed to charge the player (docs/concepts/consent.md); the same statement
+   * checks and spends the allowance.
+   */
+  async open(input: OpenPlayInput): Promise<StoredPlay> {
+    // A signed play is not priced afresh: the player approved one cost.
+    const tierAttempts = input.approval === undefined ? OPEN_ATTEMPTS : 1;
+    let tierChanges = 0;
+    let consentRaces = 0;
+    for (;;) {
+      const opened = await this.#openOnce(input);
+      if (opened === CONSENT_RACED) {
+        // Another process's play spent the allowance, or the player revoked it, as this one
+        // spent it: each race follows a committed change, so deciding again settles it.
+        if (++consentRaces < CONSENT_ATTEMPTS) continue;
+        throw new CoinopError(
+          'service_unavailable',
+          `plays of player ${input.playerId} kept racing for one allowance; nothing was charged, retry`,
+        );
+      }
+      if (opened !== TIER_CHANGED) return opened;
+      this.#deps.games.invalidate(input.gameId);
+      if (++tierChanges >= tierAttempts) {
+        throw new CoinopError(
+          'leaderboard_changed',
+          `leaderboardId ${input.leaderboardId} changed while the play was being opened; nothing was charged`,
+          { details: { field: 'leaderboardId', leaderboardId: input.leaderboardId } },
+        );
+      }
+    }
+  }
+
+  async #openOnce(
+    input: OpenPlayInput,
+  ): Promise<StoredPlay | typeof TIER_CHANGED | typeof CONSENT_RACED> {
+    const requestHash = digest([input.playerId, input.leaderboardId]);
+    if (input.idempotencyKey !== null) {
+      const earlier = await findPlayByIdempotencyKey(
+        this.#deps.db,
+        input.gameId,
+        input.idempotencyKey,
+      );
+      if (earlier) return replayedPlay(earlier, requestHash);
+    }
+    const game = await this.#deps.games.getForNewPlay(input.gameId, input.leaderboardId);
+    const board = leaderboardOf(game, input.leaderboardId);
+    if (input.approval !== undefined && input.approval.costUnits !== board.costUnits) {
+      return TIER_CHANGED;
+    }
+    const now = this.#deps.clock.now();
+    const play: StoredPlay = {
+      id: this.#deps.ids.next(),
+      arcadeId: game.arcadeId,
+      gameId: game.id,
+      developerId: game.developerId,
+      leaderboardId: board.id,
+      playerId: input.playerId,
+      costUnits: board.costUnits,
+      lockTransferId: board.costUnits > 0n ? this.#deps.ids.next() : null,
+      leaderPlayerIds: [],
+      status: 'open',
+      expiresAt: new Date(now.getTime() + this.#deps.policy.playTtlSeconds * 1000),
+      createdAt: now,
+      updatedAt: now,
+      idempotencyKey: input.idempotencyKey,
+      requestHash,
+    };
+
+    const signed = input.approval !== undefined;
+    const openIn = async (q: Queryable) =>
+      play.lockTransferId === null
+        ? openFreePlay(q, play, board.leadersMax)
+        : openPaidPlays(q, [{ play, leadersMax: board.leadersMax, signed }], this.#consent()).then(
+            ([row]) => {
+              if (!row) throw new TypeError(`no answer for play ${play.id}`);
+              return row;
+            },
+          );
+    const openAlone = () =>
+      play.lockTransferId === null
+        ? openIn(this.#deps.db)
+        : this.#plays.submit({
+            play,
+            leadersMax: board.leadersMax,
+            signed,
+            alone: () => openIn(this.#deps.db),
+          });
+    const { approval } = input;
+    let opened;
+    try {
+      // Server-to-server plays are group-committed (`#plays`); an approved play records
+      // its signature with it, in a transaction of its own.
+      opened =
+        approval === undefined
+          ? await openAlone()
+          : await this.#deps.db.transaction(async (tx) => {
+              const result = await openIn(tx);
+              if (result.tierCurrent && result.leaderPlayerIds !== null) {
+                await recordApproval(tx, approval, 'play', play.id, now, this.#deps.ids.next());
+              }
+              return result;
+            });
+    } catch (error) {
+      // Two identical retries raced; the other one opened the play.
+      if (input.idempotencyKey !== null && error instanceof IdempotencyKeyTaken) {
+        const earlier = await findPlayByIdempotencyKey(
+          this.#deps.db,
+          input.gameId,
+          input.idempotencyKey,
+        );
+        if (earlier) return replayedPlay(earlier, requestHash);
+      }
+      if (error instanceof AllowanceRaced) return CONSENT_RACED;
+      throw error;
+    }
+    if (opened.playerAccountId === null) {
+      throw new CoinopError('player_not_found', `player ${input.playerId} does not exist`, {
+        details: { field: 'playerId', playerId: input.playerId },
+      });
+    }
+    if (!opened.tierCurrent) return TIER_CHANGED;
+    if (opened.refusal !== null) {
+      throw chargeRefusal(opened.refusal, {
+        gameId: game.id,
+        playerId: input.playerId,
+        costUnits: board.costUnits,
+        grantUrl: this.#deps.policy.grantUrl(game.id),
+      });
+    }
+    if (opened.leaderPlayerIds === null) {
+      // Nothing was written: the conditional debit found less than the cost to spend.
+      const account = await findAccount(this.#deps.db, opened.playerAccountId);
+      throw new InsufficientFundsError(
+        opened.playerAccountId,
+        account ? availableUnits(account) : 0n,
+        board.costUnits,
+      );
+    }
+    const result = { ...play, leaderPlayerIds: opened.leaderPlayerIds };
+    if (opened.player !== undefined) {
+      this.#deps.memory.rememberPlay({
+        play: result,
+        playerAccountId: opened.playerAccountId,
+        playerName: opened.player.name,
+        playerAvatarUrl: opened.player.avatarUrl,
+      });
+    }
+    return result;
+  }
+
+  /** The consent policy a play statement applies now. */
+  #consent(): ConsentPolicy {
+    return {
+      defaultAllowanceUnits: this.#deps.policy.defaultAllowanceUnits,
+      day: allowanceDay(this.#deps.clock.now()),
+    };
+  }
+}
+
+/** A play's allowance spend raced another process's (or a revocation): decide it again. */
+const CONSENT_RACED = Symbol('consent raced');
+/** Each consent race follows a committed spend or revocation; a few always settle it. */
+const CONSENT_ATTEMPTS = 5;
+
+/** How many times a play is priced afresh when another process keeps changing its tier. */
+const OPEN_ATTEMPTS = 3;
+const TIER_CHANGED = Symbol('tier changed');
+
+interface PlayItem {
+  readonly play: StoredPlay;
+  readonly leadersMax: number;
+  /** The player approved this play with a wallet signature: it needs no allowance. */
+  readonly signed: boolean;
+  /** Opens this play in a statement of its own. */
+  alone(): Promise<OpenPlayRow>;
+}
+
+function replayedPlay(earlier: StoredPlay, requestHash: string): StoredPlay {
+  if (earlier.requestHash !== requestHash) throw keyReused(earlier.idempotencyKey ?? '');
+  return earlier;
+}

@@ -1,0 +1,360 @@
+import {
+  CoinopError,
+  assertScorable,
+  createTransfers,
+  decideScoreBatch,
+  leaderboardOf,
+  rankKey,
+  SettlementBatch,
+  settlementSnapshot,
+  settlementTransfers,
+  type GameRef,
+  type Leaderboard,
+  type PlacedScore,
+  type Play,
+} from '@coinop/core';
+import type { Queryable } from '../store/db.js';
+import { WriteRaced } from '../store/errors.js';
+import { findScoreByPlay, type StoredScore } from '../store/leaders.js';
+import {
+  lockPlaysForScores,
+  readScoreBatch,
+  writeScores,
+  type BatchScore,
+  type BoardEntry,
+  type ScoreStanding,
+  type ScoringPlay,
+} from '../store/score-batch.js';
+
+import { GroupCommit } from './group-commit.js';
+import {
+  BATCH_MAX,
+  digest,
+  keyReused,
+  recordApproval,
+  type PlayPathDeps,
+  type ScoreOutcome,
+  type SubmitScoreInput,
+} from './play-requests.js';
+
+/**
+ * Scoring plays: each score is ranked on its board and settles its play's escrow by the split
+ * rule; scores are group-committed, decided in the core and written in one statement.
+ */
+export class Scoring {
+  readonly #deps: PlayPathDeps;
+  /**
+   * Scores are group-committed. One queue for every game: the batches of different games would
+   * contend for the arcade's account (and often for leaders' accounts) anyway.
+   */
+  readonly #scores: GroupCommit<ScoreJob, ScoreOutcome>;
+
+  constructor(deps: PlayPathDeps) {
+    this.#deps = deps;
+    // A score refused by a domain rule (a CoinopError, thrown before it wrote anything) fails
+    // alone; a batch whose write lost a race with another process runs again under locks
+    // (`#runBatch`); after any other error its scores run again one at a time.
+    this.#scores = new GroupCommit({
+      maxBatch: BATCH_MAX,
+      key: (job) => job.input.playId,
+      commit: (jobs) => this.#runBatch(jobs),
+      commitAlone: async (job) => {
+        const [one] = await this.#runBatch([job]);
+        if (one === undefined)
+          throw new TypeError(`no answer for the score of ${job.input.playId}`);
+        if (!one.ok) throw one.error;
+        return one.value;
+      },
+    });
+  }
+
+  /**
+   * Scores a play once: records the player's best on the board, ranks the score, and settles the
+   * play's escrow by the split rule. A retry with the same idempotency key replays the first
+   * result. Scores are group-committed: those that arrive while the previous batch is
+   * committing run together in one write (see `#runBatch`), each answered only once that write has
+   * committed; a client-side score's signature is recorded in the same transaction.
+   */
+  async score(input: SubmitScoreInput): Promise<ScoreOutcome> {
+    if (!Number.isFinite(input.score) || input.score < 0) {
+      throw new CoinopError(
+        'validation_failed',
+        `score must be a finite number ≥ 0, got ${input.score}`,
+        { details: { field: 'score' } },
+      );
+    }
+    const game = await this.#deps.games.get(input.gameId);
+    const requestHash = digest([input.playId, input.leaderboardId ?? '', String(input.score)]);
+    return this.#scores.submit({ input, game, requestHash });
+  }
+
+  /**
+   * Runs a batch without a transaction: decided from memory when this process opened its plays
+   * and keeps their boards (`ScoreMemory`), else from a read, then written by a statement that
+   * refuses if anything it was decided on has changed (another API process on the same
+   * database, or the expiry sweeper, got in between). Then, and for a batch with client-side
+   * scores, whose signatures are recorded with them, it runs in a transaction that locks its
+   * plays and bests first and reads them.
+   */
+  async #runBatch(jobs: readonly ScoreJob[]): Promise<Settled[]> {
+    if (jobs.every((j) => j.input.approval === undefined)) {
+      try {
+        return await this.#scoreBatch(this.#deps.db.generic, jobs, { fromMemory: true });
+      } catch (error) {
+        // A lost race, or a deadlock with another process's write: run again under locks.
+        if (!(error instanceof WriteRaced)) throw error;
+        this.#deps.memory.contended(this.#deps.memory.boardsOf(jobs.map((j) => j.input.playId)));
+      }
+    }
+    return this.#deps.db.transaction(async (tx) => {
+      await lockPlaysForScores(
+        tx,
+        jobs.map((j) => ({ playId: j.input.playId, gameId: j.input.gameId })),
+      );
+      const settled = await this.#scoreBatch(tx, jobs, { fromMemory: false });
+      // A client-side score keeps the player's signature with it. A nonce used before fails the
+      // batch, which then reruns one by one, so only that score is refused.
+      for (const [i, step] of settled.entries()) {
+        const approval = jobs[i]?.input.approval;
+        if (approval === undefined || !step.ok || step.value.replayed) continue;
+        const { score } = step.value;
+        await recordApproval(
+          tx,
+          approval,
+          'score',
+          score.playId,
+          score.createdAt,
+          this.#deps.ids.next(),
+        );
+      }
+      return settled;
+    });
+  }
+
+  /**
+   * Two statements whatever the batch's size: read everything the batch decides on, then write.
+   * Each score is decided in order against the boards as the scores before it in the batch left
+   * them (`BoardState`), exactly as if each had committed alone.
+   */
+  async #scoreBatch(
+    q: Queryable,
+    jobs: readonly ScoreJob[],
+    { fromMemory }: { fromMemory: boolean },
+  ): Promise<Settled[]> {
+    const queries = jobs.map((j) => ({
+      playId: j.input.playId,
+      gameId: j.input.gameId,
+      key: rankKey(j.input.score, j.game.scoreDisplay),
+    }));
+    const leadersMax = new Map(
+      jobs.flatMap((j) => j.game.leaderboards.map((b) => [b.id, b.leadersMax] as const)),
+    );
+    const remembered = fromMemory
+      ? await this.#deps.memory.read(queries, (id) => leadersMax.get(id))
+      : null;
+    const read = remembered?.read ?? (await readScoreBatch(q, queries));
+    const steps: (Settled | ReadyScore)[] = [];
+    for (const job of jobs) {
+      try {
+        steps.push(await this.#ready(q, job, read.standings.get(job.input.playId) ?? null));
+      } catch (error) {
+        if (!(error instanceof CoinopError)) throw error;
+        steps.push({ ok: false, error });
+      }
+    }
+    const ready = steps.filter((s): s is ReadyScore => 'key' in s);
+    if (ready.length === 0) return steps as Settled[];
+
+    const scoreIds = ready.map(() => this.#deps.ids.next());
+    const decided = decideScoreBatch(
+      ready.map(({ job, standing, board, key, now }, i) => ({
+        leaderboardId: board.id,
+        leadersMax: board.leadersMax,
+        entry: {
+          playerId: standing.scoring.play.playerId,
+          score: job.input.score,
+          rankKey: key,
+          achievedAt: now,
+          name: standing.scoring.playerName,
+          avatarUrl: standing.scoring.playerAvatarUrl,
+        },
+        scoreId: scoreIds[i] as string,
+        bestBefore: standing.best,
+        atOrAboveBefore: standing.atOrAbove,
+      })),
+      read.tops,
+    );
+    const scores: BatchScore[] = [];
+    const ledger = new SettlementBatch();
+    let nth = 0;
+    const settled = steps.map((step): Settled => {
+      if (!('key' in step)) return step;
+      const { job, standing, board, game, now } = step;
+      const { play } = standing.scoring;
+      const { rank, isWinner, leaders } = decided.placed[nth] as PlacedScore<BoardEntry>;
+      const scoreId = scoreIds[nth] as string;
+      nth += 1;
+      const outcome = this.#settlement(play, standing.scoring, game);
+      ledger.add(outcome.toInsert, outcome.deltas, now);
+      const stored: StoredScore = {
+        id: scoreId,
+        playId: play.id,
+        leaderboardId: board.id,
+        score: job.input.score,
+        leaderRank: rank,
+        isWinner,
+        idempotencyKey: job.input.idempotencyKey,
+        requestHash: job.requestHash,
+        createdAt: now,
+      };
+      scores.push({
+        scoreId,
+        playId: play.id,
+        leaderboardId: board.id,
+        playerId: play.playerId,
+        score: stored.score,
+        leaderRank: rank,
+        isWinner,
+        idempotencyKey: stored.idempotencyKey,
+        requestHash: job.requestHash,
+        now,
+      });
+      return {
+        ok: true,
+        value: { score: stored, leaderboardId: board.id, leaders, replayed: false },
+      };
+    });
+    const versions = [...new Set(ready.map((s) => s.board.id))].map((leaderboardId) => ({
+      leaderboardId,
+      expected: remembered?.versions.get(leaderboardId) ?? null,
+    }));
+    await writeScores(q, {
+      scores,
+      bests: decided.bests,
+      buckets: decided.buckets,
+      transfers: ledger.transfers,
+      transferTimes: ledger.times,
+      deltas: ledger.deltas,
+      boards: versions,
+    });
+    if (remembered === null) {
+      this.#deps.memory.forgetBoards(versions.map((b) => b.leaderboardId));
+    } else {
+      const players = new Map(
+        ready.map(({ standing: { scoring } }) => [
+          scoring.play.playerId,
+          {
+            accountId: scoring.playerAccountId,
+            name: scoring.playerName,
+            avatarUrl: scoring.playerAvatarUrl,
+          },
+        ]),
+      );
+      try {
+        this.#deps.memory.committed(versions, decided.bests, players);
+      } catch {
+        // The batch is committed whatever memory makes of it: copy its boards afresh.
+        this.#deps.memory.forgetBoards(versions.map((b) => b.leaderboardId));
+      }
+    }
+    this.#deps.memory.forgetPlays(ready.map((s) => s.standing.scoring.play.id));
+    return settled;
+  }
+
+  /**
+   * Checks a batched score against its locked play: every rule that can refuse it (a
+   * CoinopError) is decided here, before the batch writes anything. A replay of an earlier
+   * identical call is answered here too.
+   */
+  async #ready(
+    q: Queryable,
+    job: ScoreJob,
+    standing: ScoreStanding | null,
+  ): Promise<Settled | ReadyScore> {
+    const { input, game, requestHash } = job;
+    const now = this.#deps.clock.now();
+    if (!standing) {
+      throw new CoinopError(
+        'play_not_found',
+        `play ${input.playId} does not exist in game ${input.gameId}`,
+        { details: { field: 'playId', playId: input.playId } },
+      );
+    }
+    const { play } = standing.scoring;
+    if (input.approval !== undefined && input.approval.playerId !== play.playerId) {
+      throw new CoinopError(
+        'play_of_another_player',
+        `play ${play.id} belongs to another player; a player scores only their own plays`,
+        { details: { field: 'playId', playId: play.id } },
+      );
+    }
+    if (play.status === 'scored' && input.idempotencyKey !== null) {
+      const earlier = await findScoreByPlay(q, play.id);
+      if (earlier && earlier.idempotencyKey === input.idempotencyKey) {
+        if (earlier.requestHash !== requestHash) throw keyReused(input.idempotencyKey);
+        return {
+          ok: true,
+          value: {
+            score: earlier,
+            leaderboardId: play.leaderboardId,
+            leaders: null,
+            replayed: true,
+          },
+        };
+      }
+    }
+    assertScorable(play, input.leaderboardId ?? play.leaderboardId, now);
+    const fresh = game.leaderboards.some((b) => b.id === play.leaderboardId)
+      ? game
+      : await this.#deps.games.getWithLeaderboard(input.gameId, play.leaderboardId);
+    const board = leaderboardOf(fresh, play.leaderboardId);
+    return {
+      job,
+      standing,
+      board,
+      game: fresh,
+      key: rankKey(input.score, fresh.scoreDisplay),
+      now,
+    };
+  }
+
+  /** The ledger transfers that settle a play's escrow by the split rule, decided. */
+  #settlement(play: Play, locked: ScoringPlay, game: GameRef) {
+    const transfers = settlementTransfers(
+      play,
+      locked.leaderAccountIds,
+      locked.playerAccountId,
+      game,
+      this.#deps.policy.splitRule,
+      () => this.#deps.ids.next(),
+    );
+    const outcome = createTransfers(
+      transfers,
+      settlementSnapshot(
+        [{ play, playerAccountId: locked.playerAccountId }],
+        [...locked.leaderAccountIds, game.developerAccountId, game.arcadeAccountId],
+      ),
+    );
+    if (!outcome.ok)
+      throw new TypeError(`settlement of play ${play.id}: ${outcome.results.join(', ')}`);
+    return outcome;
+  }
+}
+
+interface ScoreJob {
+  readonly input: SubmitScoreInput;
+  readonly game: GameRef;
+  readonly requestHash: string;
+}
+
+type Settled = { ok: true; value: ScoreOutcome } | { ok: false; error: CoinopError };
+
+/** A batched score that passed every rule, with what deciding it needs. */
+interface ReadyScore {
+  readonly job: ScoreJob;
+  readonly standing: ScoreStanding;
+  readonly board: Leaderboard;
+  readonly game: GameRef;
+  readonly key: bigint;
+  readonly now: Date;
+}

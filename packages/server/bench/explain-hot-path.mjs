@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import utils from 'pg/lib/utils.js';
 import { buildApi } from '../dist/app.js';
-import { SecretBox } from '../dist/auth/secret-box.js';
+import { SecretBox } from '../dist/credentials/secret-box.js';
 import { testConfig } from '../dist/config.js';
 import { systemClock, uuidIds } from '../dist/ids.js';
 import { openPostgres } from '../dist/store/postgres.js';

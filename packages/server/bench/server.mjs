@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import Fastify from 'fastify';
 import { wholeHstToUnits } from '@coinop/core';
 import { buildApi } from '../dist/app.js';
-import { SecretBox } from '../dist/auth/secret-box.js';
+import { SecretBox } from '../dist/credentials/secret-box.js';
 import { testConfig } from '../dist/config.js';
 import { systemClock, uuidIds } from '../dist/ids.js';
 import { insertGame, publishGame } from '../dist/store/games.js';

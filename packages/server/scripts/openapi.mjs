@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { writeFile, mkdir } from 'node:fs/promises';
 import { buildApi } from '../dist/app.js';
-import { SecretBox } from '../dist/auth/secret-box.js';
+import { SecretBox } from '../dist/credentials/secret-box.js';
 import { testConfig } from '../dist/config.js';
 import { renderOpenApi } from '../dist/http/openapi.js';
 import { systemClock, uuidIds } from '../dist/ids.js';

@@ -7,7 +7,7 @@ import {
   wholeHstToUnits,
   type SplitRule,
 } from '@coinop/core';
-import { decodeSecretsKey } from './auth/secret-box.js';
+import { decodeSecretsKey } from './credentials/secret-box.js';
 
 /** The listeners one coinop process can run: the arcade API, player sign-in and the web app. */
 export const SERVICES = ['api', 'auth', 'web'] as const;

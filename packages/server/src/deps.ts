@@ -1,5 +1,5 @@
 import type { Clock, Ids } from '@coinop/core';
-import type { SecretBox } from './auth/secret-box.js';
+import type { SecretBox } from './credentials/secret-box.js';
 import type { Db } from './store/db.js';
 
 /**

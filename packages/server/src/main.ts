@@ -4,7 +4,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildApi } from './app.js';
 import type { Config } from './config.js';
 import { buildAuth } from './signin/app.js';
-import { generateSecret } from './auth/secrets.js';
+import { generateSecret } from './credentials/secrets.js';
 import { systemClock, uuidIds } from './ids.js';
 import type { Db } from './store/db.js';
 import { migrate } from './store/migrate.js';
@@ -17,7 +17,7 @@ import {
   refusal,
   warnAboutSecretsKey,
   type SecretsKey,
-} from './auth/secrets-key.js';
+} from './credentials/secrets-key.js';
 import { seedDemo } from './services/demo-seed.js';
 import { buildWeb } from './web/app.js';
 import { newWebForwarding } from './listener/client-address.js';

@@ -14,9 +14,9 @@ import {
   SignJWT,
 } from 'jose';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { signWriteToken } from '../src/auth/write-token.js';
-import { SecretBox } from '../src/auth/secret-box.js';
-import { SecretsKeyError } from '../src/auth/secrets-key.js';
+import { signWriteToken } from '../src/credentials/write-tokens.js';
+import { SecretBox } from '../src/credentials/secret-box.js';
+import { SecretsKeyError } from '../src/credentials/secrets-key.js';
 import { testConfig, type Config } from '../src/config.js';
 import { ManualClock } from '../src/ids.js';
 import { PGLITE_DIR, startServer, type RunningServer } from '../src/main.js';

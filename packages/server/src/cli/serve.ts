@@ -240,7 +240,7 @@ async function runServe(flags: ConfigInput): Promise<void> {
     throw error;
   }
   const { startServer } = await import('../main.js');
-  const { SecretsKeyError } = await import('../auth/secrets-key.js');
+  const { SecretsKeyError } = await import('../credentials/secrets-key.js');
   let server;
   try {
     server = await startServer(config);

@@ -3,9 +3,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import { timingSafeEqual } from 'node:crypto';
 import { CoinopError, parseHst } from '@coinop/core';
-import { hashSecret } from '../auth/secrets.js';
+import { hashSecret } from '../credentials/secrets.js';
 import type { GameRecord } from '../services/game-reads.js';
-import { mintPlayerToken } from '../signin/admin-tokens.js';
+import { mintPlayerToken } from '../credentials/admin-player-tokens.js';
 import { playerTokenServices } from '../signin/signin.js';
 import { ApiTags, Security } from './openapi.js';
 import {

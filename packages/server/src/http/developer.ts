@@ -8,9 +8,9 @@ import {
   listDeveloperApiKeys,
   revokeDeveloperApiKey,
   type DeveloperKeyDeps,
-} from '../signin/developer-keys.js';
+} from '../credentials/api-keys.js';
 import { playerTokenServices } from '../signin/signin.js';
-import type { ApiKeySummary } from '../signin/developer-keys.js';
+import type { ApiKeySummary } from '../credentials/api-keys.js';
 import { testerRoutes } from './consent.js';
 import { developerGameRoutes } from './developer-games.js';
 import type { SchemaMatches } from '../listener/wire-check.js';

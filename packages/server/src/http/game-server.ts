@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { CoinopError, unitsToHstNumber } from '@coinop/core';
 import type { PayoutsPage } from '@coinop/protocol';
-import type { WriteTokenClaims } from '../auth/write-token.js';
+import type { WriteTokenClaims } from '../credentials/write-tokens.js';
 import type { GameView } from '../services/game-reads.js';
 import type { GameWire } from './schemas.js';
 import { ApiTags, Security } from './openapi.js';

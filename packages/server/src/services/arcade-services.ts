@@ -1,14 +1,18 @@
-import type { SecretBox } from '../auth/secret-box.js';
+import type { SecretBox } from '../credentials/secret-box.js';
 import type { Clock, Ids } from '@coinop/core';
 import type { ApiDeps } from '../deps.js';
 import { webAppUrl, type Config } from '../config.js';
 import type { Db } from '../store/db.js';
 import { ensureArcade, type ArcadeRecord } from '../store/arcades.js';
 import { CoinopError } from '@coinop/core';
-import { secretMatches } from '../auth/secrets.js';
-import { WriteTokenVerifier, signWriteToken, type WriteTokenClaims } from '../auth/write-token.js';
+import { secretMatches } from '../credentials/secrets.js';
+import {
+  WriteTokenVerifier,
+  signWriteToken,
+  type WriteTokenClaims,
+} from '../credentials/write-tokens.js';
 import { findGameClient } from '../store/games.js';
-import { RevokedClients } from '../auth/revoked-clients.js';
+import { RevokedClients } from '../credentials/revoked-clients.js';
 import { GameCache } from './game-cache.js';
 import { Avatars } from './avatar.js';
 import { GameReads } from './game-reads.js';

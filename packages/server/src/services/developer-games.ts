@@ -20,7 +20,7 @@ import {
   type GameStatsRecord,
   type TierRecord,
 } from '../store/developer-games.js';
-import { walletOf } from '../signin/developer-keys.js';
+import { walletOf } from '../credentials/api-keys.js';
 import { addLeaderboard, createClient } from './admin.js';
 import type { ArcadeServices } from './arcade-services.js';
 import type { CoverCheck } from './cover.js';

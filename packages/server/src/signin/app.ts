@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { createFastify } from '../listener/fastify.js';
 import cors from '@fastify/cors';
 import type { Clock, Ids } from '@coinop/core';
-import type { SecretBox } from '../auth/secret-box.js';
+import type { SecretBox } from '../credentials/secret-box.js';
 import { webAppUrl, type Config } from '../config.js';
 import type { Db } from '../store/db.js';
 import { ensureServerSecret } from '../store/admin.js';

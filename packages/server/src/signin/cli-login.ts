@@ -13,8 +13,8 @@ import {
   type CliLoginRecord,
 } from '../store/signin-cli-logins.js';
 import { assertDecidable, pollOutcome, viewOf, type CliLoginView } from './cli-login-state.js';
-import type { PlayerTokens } from './player-token.js';
-import { signPollToken, verifyPollToken } from './poll-token.js';
+import type { PlayerTokens } from '../credentials/player-tokens.js';
+import { signPollToken, verifyPollToken } from '../credentials/poll-tokens.js';
 import { generateUserCode, userCodeMatches } from './user-code.js';
 
 /** The login resource's path (spec 2.7 `cliUrl`); the client polls `{cliUrl}/{requestorId}`. */

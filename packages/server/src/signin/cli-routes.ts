@@ -17,7 +17,7 @@ import {
   type CliLoginDecision,
   type CliLoginDeps,
 } from './cli-login.js';
-import { bearerToken, type PlayerAuthenticator } from './player-auth.js';
+import { bearerToken, type PlayerAuthenticator } from '../credentials/player-auth.js';
 import { perClient } from './rate-limit.js';
 
 export interface CliRoutesOptions {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { SigningKeys } from './keys.js';
+import type { SigningKeys } from '../credentials/signing-keys.js';
 
 /** Verifiers refetch on an unknown kid anyway; a minute keeps retired keys' removal prompt. */
 const JWKS_MAX_AGE_SECONDS = 60;

@@ -8,7 +8,7 @@ import type {
   WalletSignInRequest,
 } from '@coinop/protocol';
 import type { SchemaMatches } from '../listener/wire-check.js';
-import type { PlayerAuthenticator } from './player-auth.js';
+import type { PlayerAuthenticator } from '../credentials/player-auth.js';
 import {
   issueChallenge,
   renewWebSession,

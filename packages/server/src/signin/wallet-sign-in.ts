@@ -16,8 +16,8 @@ import {
   purgeChallenges,
   useChallenge,
 } from '../store/signin-challenges.js';
-import { issuerUrl, type PlayerTokens, type WebSession } from './player-token.js';
-import type { ValidPlayerToken } from './validate-player-token.js';
+import { issuerUrl, type PlayerTokens, type WebSession } from '../credentials/player-tokens.js';
+import type { ValidPlayerToken } from '../credentials/validate-player-token.js';
 import type { WalletVerifier } from './wallet-signature.js';
 
 /** The sentence the wallet shows above the fields (EIP-4361 statement). */

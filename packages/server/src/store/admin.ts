@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AccountKind } from '@coinop/core';
-import type { SecretBox } from '../auth/secret-box.js';
+import type { SecretBox } from '../credentials/secret-box.js';
 import type { Queryable } from './db.js';
 import { openStored, sealedBytes, serverSecretContext } from './sealed-secrets.js';
 

@@ -1,5 +1,5 @@
 import type { Clock } from '@coinop/core';
-import { generatePublicId, generateSecret, hashSecret } from '../auth/secrets.js';
+import { generatePublicId, generateSecret, hashSecret } from '../credentials/secrets.js';
 import type { Queryable } from './db.js';
 
 /** Developers' API keys: issued, found by prefix to check a request, listed and revoked. */

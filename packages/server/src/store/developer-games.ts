@@ -1,5 +1,5 @@
 import type { Clock, Leaderboard, PlayStatus, Units } from '@coinop/core';
-import { generatePublicId, generateSecret, hashSecret } from '../auth/secrets.js';
+import { generatePublicId, generateSecret, hashSecret } from '../credentials/secrets.js';
 import type { Queryable } from './db.js';
 
 /** What the developer portal reads and writes beyond registration: tiers, clients, stats. */

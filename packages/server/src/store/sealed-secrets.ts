@@ -1,4 +1,9 @@
-import { isSealed, UnsealError, type SecretBox, type UnsealReason } from '../auth/secret-box.js';
+import {
+  isSealed,
+  UnsealError,
+  type SecretBox,
+  type UnsealReason,
+} from '../credentials/secret-box.js';
 import type { Db } from './db.js';
 import { lockSigningKeys } from './signin-keys.js';
 import { AdvisoryLocks } from './advisory-locks.js';

@@ -5,7 +5,7 @@ import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SecretBox } from '../../src/auth/secret-box.js';
+import { SecretBox } from '../../src/credentials/secret-box.js';
 import { testConfig } from '../../src/config.js';
 import { startServer } from '../../src/main.js';
 import { cleanEnv, runCli, serve } from './run-cli.js';

@@ -4,7 +4,7 @@ import { TEST_ADMIN_TOKEN, buildTestApi, type TestApi } from '@coinop/testkit/ap
 import { storeVariants } from '@coinop/testkit/db';
 import { auditLedger } from '../../src/store/ledger.js';
 import { findGameClient, insertGame } from '../../src/store/games.js';
-import { secretMatches } from '../../src/auth/secrets.js';
+import { secretMatches } from '../../src/credentials/secrets.js';
 import { uuidIds } from '../../src/ids.js';
 
 const AUTH = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeVariants } from '@coinop/testkit/db';
-import { verifyApiKey } from '../../src/auth/api-key.js';
-import { API_KEYS_LIVE_MAX } from '../../src/signin/developer-keys.js';
+import { verifyApiKey } from '../../src/credentials/api-keys.js';
+import { API_KEYS_LIVE_MAX } from '../../src/credentials/api-keys.js';
 import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coinop/testkit/signin';
 
 describe.each(storeVariants())('developer API keys with a player token on %s', (variant) => {

@@ -23,8 +23,8 @@ import {
 import {
   validatePlayerToken,
   type PlayerTokenCheck,
-} from '../../src/signin/validate-player-token.js';
-import { SigningKeys } from '../../src/signin/keys.js';
+} from '../../src/credentials/validate-player-token.js';
+import { SigningKeys } from '../../src/credentials/signing-keys.js';
 import { signingKeyContext } from '../../src/store/sealed-secrets.js';
 import { buildAuth } from '../../src/signin/app.js';
 import { uuidIds } from '../../src/ids.js';

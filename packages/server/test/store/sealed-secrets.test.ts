@@ -9,9 +9,9 @@ import {
   SignJWT,
 } from 'jose';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SecretBox } from '../../src/auth/secret-box.js';
+import type { SecretBox } from '../../src/credentials/secret-box.js';
 import { ManualClock } from '../../src/ids.js';
-import { SigningKeys } from '../../src/signin/keys.js';
+import { SigningKeys } from '../../src/credentials/signing-keys.js';
 import { ensureServerSecret } from '../../src/store/admin.js';
 import type { Db } from '../../src/store/db.js';
 import { migrate } from '../../src/store/migrate.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
 import type { Clock } from '@coinop/core';
-import { PLAYER_TOKEN_ALG, type SigningKeys } from './keys.js';
+import { PLAYER_TOKEN_ALG, type SigningKeys } from './signing-keys.js';
 
 /** The `iss` of every player token: https://{auth_issuer}/ with the trailing slash (spec 5.3). */
 export function issuerUrl(authIssuer: string): string {

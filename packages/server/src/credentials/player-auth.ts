@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Clock } from '@coinop/core';
-import type { SigningKeys } from './keys.js';
-import { TokenAudiences } from './player-token.js';
+import type { SigningKeys } from './signing-keys.js';
+import { TokenAudiences } from './player-tokens.js';
 import { validatePlayerToken, type ValidPlayerToken } from './validate-player-token.js';
 
 /** The bearer token of a request, or null when there is no `Authorization: Bearer` header. */

@@ -11,7 +11,7 @@ import {
   type JWTVerifyGetKey,
 } from 'jose';
 import type { Clock } from '@coinop/core';
-import type { SecretBox } from '../auth/secret-box.js';
+import type { SecretBox } from './secret-box.js';
 import type { Db } from '../store/db.js';
 import { openStored, signingKeyContext } from '../store/sealed-secrets.js';
 import {

@@ -1,7 +1,7 @@
 import { errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { CoinopError } from '@coinop/core';
-import { PLAYER_TOKEN_ALG } from './keys.js';
-import { claimName, issuerUrl, type TokenAudience } from './player-token.js';
+import { PLAYER_TOKEN_ALG } from './signing-keys.js';
+import { claimName, issuerUrl, type TokenAudience } from './player-tokens.js';
 
 /**
  * Where the verification keys come from: `createRemoteJWKSet(new URL(jwksUrl))` for a game

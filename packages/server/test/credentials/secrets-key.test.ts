@@ -3,8 +3,8 @@ import { chmod, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SecretBox } from '../../src/auth/secret-box.js';
-import { loadSecretsKey, SecretsKeyError } from '../../src/auth/secrets-key.js';
+import { SecretBox } from '../../src/credentials/secret-box.js';
+import { loadSecretsKey, SecretsKeyError } from '../../src/credentials/secrets-key.js';
 import { ConfigError, loadConfig, testConfig } from '../../src/config.js';
 
 describe('the secrets key settings', () => {

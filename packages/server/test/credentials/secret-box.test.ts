@@ -6,7 +6,7 @@ import {
   SecretBox,
   UnsealError,
   type UnsealReason,
-} from '../../src/auth/secret-box.js';
+} from '../../src/credentials/secret-box.js';
 
 const CONTEXT = 'server_secret:write_token_key';
 

@@ -1,16 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { Clock } from '@coinop/core';
+import { bearerToken } from '../listener/bearer.js';
 import type { SigningKeys } from './signing-keys.js';
 import { TokenAudiences } from './player-tokens.js';
 import { validatePlayerToken, type ValidPlayerToken } from './validate-player-token.js';
-
-/** The bearer token of a request, or null when there is no `Authorization: Bearer` header. */
-export function bearerToken(request: FastifyRequest): string | null {
-  const header = request.headers.authorization;
-  if (typeof header !== 'string') return null;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return match?.[1] ?? null;
-}
 
 /**
  * Checks the web session token of a request to the arcade's own routes (the player's and the

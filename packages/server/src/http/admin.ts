@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import { timingSafeEqual } from 'node:crypto';
@@ -7,7 +7,7 @@ import { hashSecret } from '../credentials/secrets.js';
 import type { GameRecord } from '../services/game-reads.js';
 import { mintPlayerToken } from '../credentials/admin-player-tokens.js';
 import { playerTokenServices } from '../signin/signin.js';
-import { ApiTags, Security } from './openapi.js';
+import { Security } from './openapi.js';
 import {
   accountBalance,
   addLeaderboard,
@@ -18,148 +18,30 @@ import {
   publish,
   registerPlayer,
 } from '../services/admin.js';
-import { MAX_COST_HST, Uuid } from './schemas.js';
+import { Uuid } from './schemas.js';
+import { bearerToken } from '../listener/bearer.js';
 
-const TAGS = [ApiTags.admin];
-
-const Wallet = Type.String({
-  pattern: '^0x[0-9a-fA-F]{40}$',
-  description: 'Wallet address: 0x followed by 40 hex digits (stored lower-case)',
-});
-
-/** HST as a JSON number, or a decimal string when more than 15 significant digits must survive. */
-const HstAmount = Type.Union([Type.Number(), Type.String()], {
-  description: 'Amount in HST (not base units), at most 8 decimals, e.g. 12.5 or "0.00000001"',
-});
-
-const AccountRef = Uuid('An account id, or the id of a player, developer or arcade (its account)');
-
-const CreateDeveloperBody = Type.Object({ wallet: Wallet }, { additionalProperties: false });
-const DeveloperCreated = Type.Object({
-  developerId: Uuid('The developer (existing one if the wallet already had a developer)'),
-  apiKey: Type.String({ description: 'A new API key; shown only in this response' }),
-});
-
-const GameParams = Type.Object({ gameId: Uuid('The game') });
-const ClientCreated = Type.Object({
-  clientId: Type.String({ description: 'Client id for POST /oauth/writetoken' }),
-  clientSecret: Type.String({ description: 'Client secret; shown only in this response' }),
-});
-
-const CreatePlayerBody = Type.Object(
-  {
-    wallet: Wallet,
-    name: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 100,
-        pattern: '\\S',
-        description: 'Display name; generated if absent',
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
-const PlayerCreated = Type.Object({ playerId: Uuid('The new player') });
-
-const MintBody = Type.Object(
-  {
-    accountId: AccountRef,
-    amount: HstAmount,
-    transferId: Type.Optional(
-      Uuid('Idempotency key: repeating a mint with the same transferId is a no-op'),
-    ),
-  },
-  { additionalProperties: false },
-);
-const Minted = Type.Object({
-  transferId: Uuid('The posted mint transfer'),
-  balance: Type.Number({ description: 'HST the account can spend after the mint' }),
-});
-
-const BalanceParams = Type.Object({ accountId: AccountRef });
-const Balance = Type.Object({
-  accountId: Uuid('The account the id resolved to'),
-  balance: Type.Number({
-    description: 'HST available to spend: posted credits less posted and pending debits',
-  }),
-  pending: Type.Number({ description: 'HST locked by pending debits (unsettled plays)' }),
-});
-
-const Audit = Type.Object({
-  debitsPosted: Type.Number({ description: 'Sum of posted debits over all accounts, HST' }),
-  creditsPosted: Type.Number({ description: 'Sum of posted credits over all accounts, HST' }),
-  debitsPending: Type.Number({ description: 'Sum of pending debits over all accounts, HST' }),
-  creditsPending: Type.Number({ description: 'Sum of pending credits over all accounts, HST' }),
-  minted: Type.Number({ description: 'HST issued by the mint, net' }),
-  balanced: Type.Boolean({
-    description:
-      'Debits equal credits (posted and pending), no account below zero, and the balances agree with the transfers',
-  }),
-});
-
-const NullableString = (description: string) =>
-  Type.Union([Type.String(), Type.Null()], { description });
-
-const PublishedGame = Type.Object({
-  id: Uuid('Game id'),
-  arcadeId: Uuid('Arcade id'),
-  developerId: Uuid('Developer id'),
-  name: Type.String(),
-  description: Type.String(),
-  category: Type.String(),
-  developerInfo: Type.String(),
-  tagLine: Type.String(),
-  url: Type.String({ description: 'Where the game is hosted' }),
-  coverUrl: Type.String(),
-  scoreDisplay: Type.String({ description: 'NORMAL or REVERSE' }),
-  prodDomain: NullableString('Production domain of the game, if set'),
-  publishedAt: Type.String({
-    format: 'date-time',
-    description: 'When the game was first published',
-  }),
-  createdAt: Type.String({ format: 'date-time' }),
-  updatedAt: Type.String({ format: 'date-time' }),
-});
-
-const CreateLeaderboardBody = Type.Object(
-  {
-    gameId: Uuid('The game the tier belongs to'),
-    name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'Tier name' }),
-    cost: Type.Integer({
-      minimum: 0,
-      maximum: MAX_COST_HST,
-      description: 'Cost of one play in whole HST',
-    }),
-    leadersMax: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 100, description: 'Leaders shown; default 10' }),
-    ),
-  },
-  { additionalProperties: false },
-);
-const LeaderboardCreated = Type.Object({ id: Uuid('The new leaderboard') });
-
-const KeysRotated = Type.Object({
-  kid: Type.String({ description: 'The new signing key, which signs from now on' }),
-  retiredKid: Type.Union([Type.String(), Type.Null()], {
-    description: 'The key it replaced; published until its last token has expired',
-  }),
-});
-const PlayerParams = Type.Object({ playerId: Uuid('The player') });
-const PlayerTokenBody = Type.Object(
-  {
-    ttl: Type.Optional(
-      Type.Integer({
-        minimum: 1,
-        description: 'Lifetime in seconds (default --player-token-ttl; at most 30 days)',
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
-const PlayerTokenMinted = Type.Object({
-  access_token: Type.String({ description: 'A player token (RS256 JWT), as sign-in issues' }),
-});
+import {
+  TAGS,
+  CreateDeveloperBody,
+  DeveloperCreated,
+  GameParams,
+  ClientCreated,
+  CreatePlayerBody,
+  PlayerCreated,
+  MintBody,
+  Minted,
+  BalanceParams,
+  Balance,
+  Audit,
+  PublishedGame,
+  CreateLeaderboardBody,
+  LeaderboardCreated,
+  KeysRotated,
+  PlayerParams,
+  PlayerTokenBody,
+  PlayerTokenMinted,
+} from './admin-schemas.js';
 
 /** The operator API behind `coinop admin`, guarded by the admin bearer token. */
 export async function adminPlugin(
@@ -411,13 +293,6 @@ export async function adminPlugin(
       return minted;
     },
   );
-}
-
-function bearerToken(request: FastifyRequest): string | null {
-  const header = request.headers.authorization;
-  if (typeof header !== 'string') return null;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return match?.[1] ?? null;
 }
 
 function toPublishedGame(game: GameRecord): Static<typeof PublishedGame> {

@@ -29,6 +29,7 @@ import {
   PlayTransactionSchema,
   PlayerDetailsSchema,
 } from './game-server-schemas.js';
+import { bearerToken } from '../listener/bearer.js';
 
 /** The server-to-server API a game's authoritative server calls (spec 4.2–4.5). */
 export async function gameServerPlugin(instance: FastifyInstance): Promise<void> {
@@ -71,7 +72,7 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
     const api = scoped.withTypeProvider<TypeBoxTypeProvider>();
     api.decorateRequest('writeToken', null);
     api.addHook('onRequest', async (request) => {
-      request.writeToken = await arcade.verifyWriteToken(bearerToken(request));
+      request.writeToken = await arcade.verifyWriteToken(writeTokenOf(request));
     });
     api.addHook('preHandler', async (request) => {
       const params = request.params as { arcadeId?: string; gameId?: string };
@@ -410,16 +411,15 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
   }
 }
 
-function bearerToken(request: FastifyRequest): string {
-  const header = request.headers.authorization;
-  const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!match?.[1]) {
+function writeTokenOf(request: FastifyRequest): string {
+  const token = bearerToken(request);
+  if (token === null) {
     throw new CoinopError(
       'missing_bearer_token',
       'Authorization: Bearer <write token> is required; get one at POST /oauth/writetoken',
     );
   }
-  return match[1];
+  return token;
 }
 
 function missingField(field: string): CoinopError {

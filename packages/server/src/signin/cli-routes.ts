@@ -17,7 +17,8 @@ import {
   type CliLoginDecision,
   type CliLoginDeps,
 } from './cli-login.js';
-import { bearerToken, type PlayerAuthenticator } from '../credentials/player-auth.js';
+import type { PlayerAuthenticator } from '../credentials/player-auth.js';
+import { bearerToken } from '../listener/bearer.js';
 import { perClient } from './rate-limit.js';
 
 export interface CliRoutesOptions {

@@ -1,20 +1,14 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { CoinopError, unitsToHstNumber } from '@coinop/core';
 import type { PayoutsPage } from '@coinop/protocol';
-import type { WriteTokenClaims } from '../credentials/write-tokens.js';
+
 import type { GameView } from '../services/game-reads.js';
 import type { GameWire } from './schemas.js';
 import { ApiTags, Security } from './openapi.js';
 import { GameSchema, PlaySchema, ScoreResultSchema, Uuid } from './schemas.js';
 import { gameToWire, playToWire, scoreToWire } from './wire.js';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    writeToken: WriteTokenClaims | null;
-  }
-}
 
 import {
   ArcadeGameParams,
@@ -29,7 +23,7 @@ import {
   PlayTransactionSchema,
   PlayerDetailsSchema,
 } from './game-server-schemas.js';
-import { bearerToken } from '../listener/bearer.js';
+import { requireWriteToken } from './write-token-scope.js';
 
 /** The server-to-server API a game's authoritative server calls (spec 4.2–4.5). */
 export async function gameServerPlugin(instance: FastifyInstance): Promise<void> {
@@ -70,14 +64,7 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
   // Everything below needs a write token, scoped to the arcade and game in the path.
   await app.register(async (scoped) => {
     const api = scoped.withTypeProvider<TypeBoxTypeProvider>();
-    api.decorateRequest('writeToken', null);
-    api.addHook('onRequest', async (request) => {
-      request.writeToken = await arcade.verifyWriteToken(writeTokenOf(request));
-    });
-    api.addHook('preHandler', async (request) => {
-      const params = request.params as { arcadeId?: string; gameId?: string };
-      await assertInScope(request.writeToken, params.arcadeId, params.gameId);
-    });
+    requireWriteToken(api);
 
     api.get(
       '/arcades/:arcadeId/developergames/:gameId',
@@ -382,44 +369,6 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
       },
     );
   });
-
-  async function assertInScope(
-    token: WriteTokenClaims | null,
-    arcadeId: string | undefined,
-    gameId: string | undefined,
-  ): Promise<void> {
-    if (!token) throw new CoinopError('missing_bearer_token', 'a write token is required');
-    if (arcadeId !== undefined && arcadeId !== arcade.record.id) {
-      throw new CoinopError('arcade_not_found', `arcade ${arcadeId} does not exist`, {
-        details: { arcadeId },
-      });
-    }
-    // Another developer's game answers exactly as a game that does not exist, so a write token
-    // cannot probe which ids are games.
-    if (gameId !== undefined && gameId !== token.gameId) {
-      throw new CoinopError('game_not_found', `game ${gameId} does not exist`, {
-        details: { gameId },
-      });
-    }
-    if (gameId !== undefined) await arcade.games.get(gameId);
-    if (arcadeId !== undefined && arcadeId !== token.arcadeId) {
-      throw new CoinopError(
-        'token_scope_mismatch',
-        `this write token is not for arcade ${arcadeId}`,
-      );
-    }
-  }
-}
-
-function writeTokenOf(request: FastifyRequest): string {
-  const token = bearerToken(request);
-  if (token === null) {
-    throw new CoinopError(
-      'missing_bearer_token',
-      'Authorization: Bearer <write token> is required; get one at POST /oauth/writetoken',
-    );
-  }
-  return token;
 }
 
 function missingField(field: string): CoinopError {

@@ -8,7 +8,7 @@ import {
 } from '@coinop/core';
 import type { Queryable } from './db.js';
 import { translated } from './errors.js';
-import { transferBatchSql } from './ledger.js';
+import { SCORES_LEDGER_PARAMS, WRITE_SCORES_SQL } from './score-batch-sql.js';
 import { toPlay, PLAY_COLUMNS_OF_P, type PlayRow, type StoredPlay } from './plays.js';
 
 /**
@@ -238,66 +238,6 @@ export interface BatchScore {
   readonly now: Date;
 }
 
-const SCORES_LEDGER = transferBatchSql(34);
-
-/** The statement of `writeScores` (its text is fixed: one prepared statement). */
-export const WRITE_SCORES_SQL = `WITH first_best AS (
-     INSERT INTO leaders (leaderboard_id, player_id, score, rank_key, score_id, achieved_at)
-     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::float8[], $4::bigint[], $5::uuid[],
-                          $6::timestamptz[])
-     ON CONFLICT (leaderboard_id, player_id) DO NOTHING
-     RETURNING 1
-   ), moved_best AS (
-     UPDATE leaders l SET score = d.score, rank_key = d.rank_key, score_id = d.score_id,
-                          achieved_at = d.achieved_at
-     FROM unnest($7::uuid[], $8::uuid[], $9::float8[], $10::bigint[], $11::uuid[],
-                 $12::timestamptz[], $13::uuid[])
-       AS d(board, player, score, rank_key, score_id, achieved_at, replaces)
-     WHERE l.leaderboard_id = d.board AND l.player_id = d.player AND l.score_id = d.replaces
-     RETURNING 1
-   ), gained AS (
-     INSERT INTO rank_buckets (leaderboard_id, level, bucket, players)
-     SELECT * FROM unnest($14::uuid[], $15::smallint[], $16::bigint[], $17::bigint[])
-     ON CONFLICT (leaderboard_id, level, bucket) DO UPDATE
-       SET players = rank_buckets.players + excluded.players
-     RETURNING 1
-   ), lost AS (
-     UPDATE rank_buckets rb SET players = rb.players + d.delta
-     FROM unnest($18::uuid[], $19::smallint[], $20::bigint[], $21::bigint[])
-       AS d(board, level, bucket, delta)
-     WHERE rb.leaderboard_id = d.board AND rb.level = d.level AND rb.bucket = d.bucket
-     RETURNING 1
-   ), score AS (
-     INSERT INTO scores (id, play_id, leaderboard_id, player_id, score, leader_rank, is_winner,
-                         idempotency_key, request_hash, created_at)
-     SELECT * FROM unnest($22::uuid[], $23::uuid[], $24::uuid[], $25::uuid[], $26::float8[],
-                          $27::int[], $28::boolean[], $29::text[], $30::text[],
-                          $31::timestamptz[])
-     RETURNING 1
-   ), played AS (
-     UPDATE plays p SET status = 'scored', updated_at = u.at
-     FROM unnest($32::uuid[], $33::timestamptz[]) AS u(id, at)
-     WHERE p.id = u.id AND p.status = 'open'
-     RETURNING 1
-   ), board AS (
-     UPDATE leaderboards lb SET score_version = lb.score_version + 1
-     FROM unnest($52::uuid[], $53::bigint[]) AS v(id, expected)
-     WHERE lb.id = v.id AND (v.expected IS NULL OR lb.score_version = v.expected)
-     RETURNING 1
-   ), ${SCORES_LEDGER.ctes}
-   SELECT CASE WHEN c.played <> $49 THEN coinop_write_conflict('a play is no longer open')
-               WHEN c.first_best <> $50 OR c.moved_best <> $51
-                 THEN coinop_write_conflict('a best changed')
-               WHEN c.boards <> cardinality($52::uuid[])
-                 THEN coinop_write_conflict('a board changed')
-               ELSE coinop_missing_account() END
-   FROM (SELECT (SELECT count(*) FROM played) AS played,
-                (SELECT count(*) FROM first_best) AS first_best,
-                (SELECT count(*) FROM moved_best) AS moved_best,
-                (SELECT count(*) FROM board) AS boards) c
-   WHERE c.played <> $49 OR c.first_best <> $50 OR c.moved_best <> $51
-     OR c.boards <> cardinality($52::uuid[]) OR ${SCORES_LEDGER.accountMissing}`;
-
 /**
  * A board a batch scores on: its score version moves on by one. With `expected`, the batch was
  * decided from a copy of the board at that version, and the write refuses if it has moved since.
@@ -379,7 +319,7 @@ async function writeScoresStatement(q: Queryable, batch: ScoreBatchWrite): Promi
       scores.map((s) => s.now),
       scores.map((s) => s.playId),
       scores.map((s) => s.now),
-      ...SCORES_LEDGER.params(transfers, deltas, transferTimes),
+      ...SCORES_LEDGER_PARAMS(transfers, deltas, transferTimes),
       scores.length,
       first.length,
       moved.length,
@@ -445,3 +385,5 @@ export async function readBoard(
   }
   return { version: BigInt(first.score_version), bests };
 }
+
+export { WRITE_SCORES_SQL };

@@ -59,6 +59,8 @@ export interface Config {
   readonly cliPollIntervalSeconds: number;
   /** Requests per minute one client address may make to each rate-limited sign-in route. */
   readonly signinRateLimitPerMinute: number;
+  /** Log a line per request (`--access-log`); off by default, so requests write no log. */
+  readonly accessLog: boolean;
   /**
    * Whose `X-Forwarded-For` the listeners believe (`--trust-proxy`): false for nobody, `loopback`
    * or a list of addresses and CIDRs, or the number of proxy hops in front. The web listener's
@@ -231,6 +233,7 @@ export function loadConfig(
     cliPollIntervalSeconds: DEFAULTS.cliPollIntervalSeconds,
     signinRateLimitPerMinute: DEFAULTS.signinRateLimitPerMinute,
     trustProxy: parseTrustProxy(text('trustProxy')),
+    accessLog: bool('accessLog'),
     databaseUrl: text('databaseUrl'),
     dataDir: resolve(text('dataDir') ?? DEFAULTS.dataDir),
     databasePoolSize: int('databasePoolSize', DEFAULTS.databasePoolSize, 1, 1000),

@@ -136,6 +136,11 @@ const SERVE_FLAGS: {
     value: 'level',
     description: 'fatal, error, warn, info, debug, trace or silent (default info)',
   },
+  accessLog: {
+    flag: '--access-log',
+    env: 'COINOP_ACCESS_LOG',
+    description: 'log a line for every request (off by default: requests write no log)',
+  },
   services: {
     flag: '--services',
     env: 'COINOP_SERVICES',

@@ -1,4 +1,5 @@
-import Fastify, { type FastifyInstance, type FastifySchema } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifySchema } from 'fastify';
+import pino from 'pino';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
 import { problem, sendProblem } from './error-handler.js';
@@ -14,7 +15,11 @@ export function createFastify(
   https: { readonly cert: string | Buffer; readonly key: string | Buffer } | undefined,
 ): FastifyInstance {
   const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    logger:
+      config.logLevel === 'silent' ? false : { level: config.logLevel, stream: logDestination() },
+    // No line per request unless the operator asks for an access log: at the default level a
+    // request costs no log write (errors and warnings are still logged).
+    logController: new LogController({ disableRequestLogging: !config.accessLog }),
     bodyLimit: config.bodyLimitBytes,
     // Routes are matched exactly as the spec writes them; a trailing slash is the same route.
     routerOptions: { ignoreTrailingSlash: true },
@@ -45,6 +50,17 @@ export function createFastify(
     }
   });
   return app;
+}
+
+/**
+ * Standard output, written asynchronously and shared by every listener of the process: a log
+ * line never blocks a request on the terminal or the pipe. pino flushes it when the process
+ * exits.
+ */
+let destination: pino.DestinationStream | undefined;
+function logDestination(): pino.DestinationStream {
+  destination ??= pino.destination({ dest: 1, sync: false });
+  return destination;
 }
 
 /**

@@ -93,6 +93,30 @@ describe('coinop serve', () => {
     // Two cold starts of the embedded database on disk: slow on a loaded machine.
   }, 120_000);
 
+  it('logs no line per request by default, and one per request with --access-log', async () => {
+    const requestsLogged = async (extra: string[]) => {
+      const dir = await mkdtemp(join(tmpdir(), 'coinop-access-log-'));
+      const run = await serve(['--api-port', '0', '--auth-port', '0', '--data-dir', dir, ...extra]);
+      for (let i = 0; i < 3; i++) {
+        expect((await fetch(`${run.url}/catalog/games`)).status).toBe(200);
+      }
+      // Read after the exit: the asynchronous log is flushed by then, whatever was still queued.
+      run.child.kill('SIGTERM');
+      expect(await run.exited).toBe(0);
+      await rm(dir, { recursive: true, force: true });
+      return run.messages.filter((m) => m === 'incoming request' || m === 'request completed');
+    };
+    expect(await requestsLogged([])).toEqual([]);
+    expect(await requestsLogged(['--access-log'])).toEqual([
+      'incoming request',
+      'request completed',
+      'incoming request',
+      'request completed',
+      'incoming request',
+      'request completed',
+    ]);
+  }, 120_000);
+
   it('exits 2 naming the flag for a bad setting', async () => {
     const run = await runCli(['serve', '--api-port', '99999', '--data-dir', dataDir]);
     expect(run).toEqual({

@@ -14,7 +14,7 @@ import type {
   TierUpdateRequest,
 } from '@coinop/protocol';
 import type { GameClientSummary, TierRecord } from '../services/developer-games.js';
-import { COVER_UPLOAD_MAX_CHARS } from '../services/developer-covers.js';
+import { COVER_UPLOAD_MAX_CHARS } from '../services/cover-uploads.js';
 import { type DeveloperGameView } from '../services/developer-games.js';
 import { GAME_FIELD_LIMITS } from '../services/registration.js';
 
@@ -236,7 +236,11 @@ export function clientToWire(client: GameClientSummary): Static<typeof ClientSch
   };
 }
 
-export function gameToWire({ game, tiers, clients }: DeveloperGameView): DeveloperGameWire {
+export function developerGameToWire({
+  game,
+  tiers,
+  clients,
+}: DeveloperGameView): DeveloperGameWire {
   return {
     id: game.id,
     name: game.name,

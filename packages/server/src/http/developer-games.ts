@@ -5,7 +5,7 @@ import type { DeveloperRecord } from '../services/developer-games.js';
 
 import { DeveloperPortal } from '../services/developer-games.js';
 
-import type { CoverCheck } from '../services/cover.js';
+import type { CoverCheck } from '../services/cover-check.js';
 import { Security } from './openapi.js';
 
 import {
@@ -29,7 +29,7 @@ import {
   ClientParams,
   tierToWire,
   clientToWire,
-  gameToWire,
+  developerGameToWire,
 } from './developer-games-schemas.js';
 
 export interface DeveloperGameRoutesOptions {
@@ -64,7 +64,7 @@ export function developerGameRoutes(
       },
     },
     async (request) => ({
-      games: (await portal.listGames(await developer(request))).map(gameToWire),
+      games: (await portal.listGames(await developer(request))).map(developerGameToWire),
     }),
   );
 
@@ -81,7 +81,7 @@ export function developerGameRoutes(
       },
     },
     async (request) =>
-      gameToWire(await portal.getGame(await developer(request), request.params.gameId)),
+      developerGameToWire(await portal.getGame(await developer(request), request.params.gameId)),
   );
 
   r.post(
@@ -108,7 +108,7 @@ export function developerGameRoutes(
         scoreDisplay: body.scoreDisplay ?? 'NORMAL',
       });
       reply.code(201);
-      return gameToWire(view);
+      return developerGameToWire(view);
     },
   );
 
@@ -130,7 +130,7 @@ export function developerGameRoutes(
       },
     },
     async (request) =>
-      gameToWire(
+      developerGameToWire(
         await portal.updateGame(await developer(request), request.params.gameId, request.body),
       ),
   );

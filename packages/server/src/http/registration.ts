@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { API_KEY_HEADER, apiKeyOf, requireApiKey } from '../credentials/api-keys.js';
-import type { CoverCheck } from '../services/cover.js';
+import type { CoverCheck } from '../services/cover-check.js';
 import {
   GAME_FIELD_LIMITS,
   registerGame,

@@ -23,7 +23,7 @@ import {
 import { walletOf } from '../credentials/api-keys.js';
 import { addLeaderboard, createClient } from './admin.js';
 import type { ArcadeServices } from './arcade-services.js';
-import type { CoverCheck } from './cover.js';
+import type { CoverCheck } from './cover-check.js';
 import {
   registerGame,
   registrationDeps,

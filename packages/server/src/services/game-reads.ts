@@ -9,7 +9,7 @@ import {
 } from '@coinop/core';
 import { listCatalogGames, type CatalogFilter, type CatalogGame } from '../store/catalog.js';
 import type { Db } from '../store/db.js';
-import { findCover, type StoredCover } from '../store/developer-covers.js';
+import { findCover, type StoredCover } from '../store/cover-uploads.js';
 import { findGame, type GameRecord } from '../store/games.js';
 import { findAccount } from '../store/ledger.js';
 import { standingsOf, topLeaders, topLeadersOfBoards, type LeaderRow } from '../store/leaders.js';

@@ -19,9 +19,9 @@ import {
 import { topLeadersOfBoards } from '../store/leaders.js';
 import type { Avatars } from './avatar.js';
 import { toLeader } from './game-reads.js';
-import { coverPolicy, createCoverCheck, type CoverCheck } from './cover.js';
-import { decodeCoverImage, storeUploadedCover, type CoverUpload } from './developer-covers.js';
-import { deleteCover } from '../store/developer-covers.js';
+import { coverPolicy, createCoverCheck, type CoverCheck } from './cover-check.js';
+import { decodeCoverImage, storeUploadedCover, type CoverUpload } from './cover-uploads.js';
+import { deleteCover } from '../store/cover-uploads.js';
 import type { ArcadeServices } from './arcade-services.js';
 
 /** Limits on what a developer may write into a game, in characters. */

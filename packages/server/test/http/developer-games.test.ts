@@ -3,7 +3,7 @@ import type { PrivateKeyAccount } from 'viem/accounts';
 import { uuidIds } from '../../src/ids.js';
 import { publishGame } from '../../src/store/games.js';
 import { applyTransfers } from '../../src/store/ledger.js';
-import { uploadedCoverUrl } from '../../src/services/developer-covers.js';
+import { uploadedCoverUrl } from '../../src/services/cover-uploads.js';
 import type { TestApi } from '@coinop/testkit/app';
 import { balanceOf, fundedPlayer } from '@coinop/testkit/arcade';
 import { serve, startCoverServer, type CoverServer } from '../fixtures/cover-server.js';

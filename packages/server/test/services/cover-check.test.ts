@@ -6,7 +6,7 @@ import {
   inspectCover,
   isPublicAddress,
   type CoverPolicy,
-} from '../../src/services/cover.js';
+} from '../../src/services/cover-check.js';
 import { redirect, serve, startCoverServer, type CoverServer } from '../fixtures/cover-server.js';
 import { gifHeader, pngImage, svgImage } from '../fixtures/images.js';
 

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { CoinopError, type Clock } from '@coinop/core';
 import type { Queryable } from '../store/db.js';
-import { saveCover, type StoredCover } from '../store/developer-covers.js';
+import { saveCover, type StoredCover } from '../store/cover-uploads.js';
 import { updateGame, type GameRecord } from '../store/games.js';
-import { inspectCover } from './cover.js';
+import { inspectCover } from './cover-check.js';
 
 /** Uploaded covers: at most this many bytes once decoded. */
 export const COVER_UPLOAD_MAX_BYTES = 2 * 1024 * 1024;

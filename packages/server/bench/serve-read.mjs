@@ -1,0 +1,88 @@
+// The developergames read against `coinop serve` as a user starts it: the real binary, its
+// default flags (plus any given after `--`), the embedded database in a fresh directory, the
+// demo data for a game and its client. A first step toward benchmarking what ships (issue 14).
+//
+//   node packages/server/bench/serve-read.mjs [repo root] [-- serve flags…]
+//
+// The repo root defaults to this checkout; naming another one measures its build (A/B).
+// Prints one JSON line per connection count. BENCH_DURATION seconds per measurement (10).
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { measureGet } from './load.mjs';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const args = process.argv.slice(2);
+const split = args.indexOf('--');
+const root = resolve(split === 0 || args.length === 0 ? join(here, '../../..') : args[0]);
+const serveFlags = split === -1 ? [] : args.slice(split + 1);
+const duration = Number(process.env['BENCH_DURATION'] ?? 10);
+
+const dataDir = await mkdtemp(join(tmpdir(), 'coinop-serve-read-'));
+const child = spawn(
+  process.execPath,
+  [
+    join(root, 'packages/server/dist/cli/main.js'),
+    'serve',
+    '--demo',
+    '--data-dir',
+    dataDir,
+    '--api-port',
+    '0',
+    '--auth-port',
+    '0',
+    '--web-port',
+    '0',
+    ...serveFlags,
+  ],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
+);
+const seen = { lines: 0 };
+const ready = new Promise((resolveReady, reject) => {
+  const found = {};
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    seen.lines += 1;
+    const { msg } = JSON.parse(line);
+    found.arcade ??= /^demo: arcade (\S+)$/.exec(msg)?.[1];
+    found.game ??= /^demo: game "[^"]+" (\S+) at /.exec(msg)?.[1];
+    found.clientId ??= /^demo: client id (\S+)$/.exec(msg)?.[1];
+    found.clientSecret ??= /^demo: client secret (\S+) /.exec(msg)?.[1];
+    const url = /^coinop api listening on (\S+)$/.exec(msg)?.[1];
+    if (url) resolveReady({ ...found, url });
+  });
+  child.on('exit', (code) => reject(new Error(`coinop serve exited ${code} before listening`)));
+});
+try {
+  const { url, arcade, game, clientId, clientSecret } = await ready;
+  const token = await fetch(`${url}/oauth/writetoken`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ client_id: clientId, client_secret: clientSecret }),
+  }).then((r) => r.json());
+  const path = `/arcades/${arcade}/developergames/${game}`;
+  const headers = { authorization: `Bearer ${token.access_token}` };
+  for (const connections of [10, 50]) {
+    await measureGet({ url, path, headers, connections, duration: 2 });
+    const linesBefore = seen.lines;
+    const r = await measureGet({ url, path, headers, connections, duration });
+    console.log(
+      JSON.stringify({
+        root,
+        serveFlags,
+        connections,
+        rps: Math.round(r.rps),
+        p50: r.latency.p50,
+        p99: r.latency.p99,
+        non2xx: r.non2xx,
+        logLinesPerRequest: (seen.lines - linesBefore) / Math.max(1, r.requests),
+      }),
+    );
+  }
+} finally {
+  child.kill('SIGTERM');
+  await new Promise((r) => child.on('close', r));
+  await rm(dataDir, { recursive: true, force: true });
+}

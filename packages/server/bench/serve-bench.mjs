@@ -1,8 +1,10 @@
-// The developergames read against `coinop serve` as a user starts it: the real binary, its
-// default flags (plus any given after `--`), the embedded database in a fresh directory, the
-// demo data for a game and its client. A first step toward benchmarking what ships (issue 14).
+// coinop as a user starts it: the real `coinop serve --demo` binary with its default flags (plus
+// any given after `--`), the embedded database in a fresh directory unless DATABASE_URL is set.
+// Measures the developergames read and the play+score loop over 200 funded players on the demo
+// game's first tier. A first step toward benchmarking what ships (issue 14). The loop needs the
+// players' consent: the bench passes `--default-allowance unlimited` (an operator who vets games).
 //
-//   node packages/server/bench/serve-read.mjs [repo root] [-- serve flags…]
+//   node packages/server/bench/serve-bench.mjs [repo root] [-- serve flags…]
 //
 // The repo root defaults to this checkout; naming another one measures its build (A/B).
 // Prints one JSON line per connection count. BENCH_DURATION seconds per measurement (10).
@@ -12,7 +14,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { measureGet } from './load.mjs';
+import { readFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { measureGet, measurePlayScore } from './load.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const args = process.argv.slice(2);
@@ -21,7 +25,7 @@ const root = resolve(split === 0 || args.length === 0 ? join(here, '../../..') :
 const serveFlags = split === -1 ? [] : args.slice(split + 1);
 const duration = Number(process.env['BENCH_DURATION'] ?? 10);
 
-const dataDir = await mkdtemp(join(tmpdir(), 'coinop-serve-read-'));
+const dataDir = await mkdtemp(join(tmpdir(), 'coinop-serve-bench-'));
 const child = spawn(
   process.execPath,
   [
@@ -36,6 +40,8 @@ const child = spawn(
     '0',
     '--web-port',
     '0',
+    '--default-allowance',
+    'unlimited',
     ...serveFlags,
   ],
   { stdio: ['ignore', 'pipe', 'inherit'] },
@@ -47,7 +53,8 @@ const ready = new Promise((resolveReady, reject) => {
     seen.lines += 1;
     const { msg } = JSON.parse(line);
     found.arcade ??= /^demo: arcade (\S+)$/.exec(msg)?.[1];
-    found.game ??= /^demo: game "[^"]+" (\S+) at /.exec(msg)?.[1];
+    const game = /^demo: game "[^"]+" (\S+) at .*leaderboards: [^(]+\((\S+)\)/.exec(msg);
+    if (game && !found.game) [found.game, found.leaderboard] = [game[1], game[2]];
     found.clientId ??= /^demo: client id (\S+)$/.exec(msg)?.[1];
     found.clientSecret ??= /^demo: client secret (\S+) /.exec(msg)?.[1];
     const url = /^coinop api listening on (\S+)$/.exec(msg)?.[1];
@@ -56,7 +63,7 @@ const ready = new Promise((resolveReady, reject) => {
   child.on('exit', (code) => reject(new Error(`coinop serve exited ${code} before listening`)));
 });
 try {
-  const { url, arcade, game, clientId, clientSecret } = await ready;
+  const { url, arcade, game, leaderboard, clientId, clientSecret } = await ready;
   const token = await fetch(`${url}/oauth/writetoken`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -72,12 +79,51 @@ try {
       JSON.stringify({
         root,
         serveFlags,
+        scenario: 'developergames',
         connections,
         rps: Math.round(r.rps),
         p50: r.latency.p50,
         p99: r.latency.p99,
         non2xx: r.non2xx,
         logLinesPerRequest: (seen.lines - linesBefore) / Math.max(1, r.requests),
+      }),
+    );
+  }
+
+  const adminToken = (await readFile(join(dataDir, 'admin-token'), 'utf8')).trim();
+  const admin = (path, body) =>
+    fetch(`${url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` },
+      body: JSON.stringify(body),
+    }).then(async (res) => {
+      if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+      return res.json();
+    });
+  const playerIds = await Promise.all(
+    Array.from({ length: 200 }, async () => {
+      const { playerId } = await admin('/admin/players', {
+        wallet: `0x${randomBytes(20).toString('hex')}`,
+      });
+      await admin('/admin/hst/mints', { accountId: playerId, amount: 1_000_000 });
+      return playerId;
+    }),
+  );
+  const games = [{ gameId: game, token: token.access_token, leaderboardId: leaderboard }];
+  for (const connections of [10, 50]) {
+    const loop = { url, arcadeId: arcade, games, playerIds, connections };
+    await measurePlayScore({ ...loop, duration: 2 });
+    const r = await measurePlayScore({ ...loop, duration });
+    console.log(
+      JSON.stringify({
+        root,
+        serveFlags,
+        scenario: 'play+score',
+        connections,
+        pairsPerSecond: Math.round(r.pairsPerSecond),
+        p50: r.latency.p50,
+        p99: r.latency.p99,
+        nonOk: r.non2xx,
       }),
     );
   }

@@ -1,5 +1,6 @@
 // coinop as a user starts it: the real `coinop serve --demo` binary with its default flags (plus
-// any given after `--`), the embedded database in a fresh directory unless DATABASE_URL is set.
+// any given after `--`), the embedded database in a fresh directory, or with BENCH_STORE=postgres
+// a fresh database on a durable throwaway Postgres cluster (on DATABASE_URL's server if set).
 // Measures the developergames read and the play+score loop over 200 funded players on the demo
 // game's first tier. A first step toward benchmarking what ships (issue 14). The loop needs the
 // players' consent: the bench passes `--default-allowance unlimited` (an operator who vets games).
@@ -17,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { readFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { measureGet, measurePlayScore } from './load.mjs';
+import { createDatabase, startPostgres } from './postgres.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const args = process.argv.slice(2);
@@ -24,6 +26,13 @@ const split = args.indexOf('--');
 const root = resolve(split === 0 || args.length === 0 ? join(here, '../../..') : args[0]);
 const serveFlags = split === -1 ? [] : args.slice(split + 1);
 const duration = Number(process.env['BENCH_DURATION'] ?? 10);
+
+const store = process.env['BENCH_STORE'] ?? 'pglite';
+const postgres = store === 'postgres' ? await startPostgres() : null;
+if (postgres?.skipped) throw new Error(postgres.skipped);
+const database = postgres ? await createDatabase(postgres.adminUrl, 'coinop_serve') : null;
+const childEnv = { ...process.env };
+delete childEnv['DATABASE_URL'];
 
 const dataDir = await mkdtemp(join(tmpdir(), 'coinop-serve-bench-'));
 const child = spawn(
@@ -42,9 +51,10 @@ const child = spawn(
     '0',
     '--default-allowance',
     'unlimited',
+    ...(database ? ['--database-url', database.url] : []),
     ...serveFlags,
   ],
-  { stdio: ['ignore', 'pipe', 'inherit'] },
+  { stdio: ['ignore', 'pipe', 'inherit'], env: childEnv },
 );
 const seen = { lines: 0 };
 const ready = new Promise((resolveReady, reject) => {
@@ -78,6 +88,7 @@ try {
     console.log(
       JSON.stringify({
         root,
+        store,
         serveFlags,
         scenario: 'developergames',
         connections,
@@ -117,6 +128,7 @@ try {
     console.log(
       JSON.stringify({
         root,
+        store,
         serveFlags,
         scenario: 'play+score',
         connections,
@@ -131,4 +143,6 @@ try {
   child.kill('SIGTERM');
   await new Promise((r) => child.on('close', r));
   await rm(dataDir, { recursive: true, force: true });
+  await database?.drop();
+  await postgres?.stop();
 }

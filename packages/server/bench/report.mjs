@@ -6,6 +6,22 @@ export const TARGETS = {
   rankP99Ms: 2,
 };
 
+/** `coinop serve` as shipped (serve-bench.mjs): one row per store, scenario and connections. */
+export function serveTable(rows) {
+  const header = ['scenario', 'store', 'conns', 'pairs/s', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx'];
+  const lines = rows.map((r) => [
+    r.scenario,
+    r.store,
+    String(r.connections),
+    r.pairsPerSecond === undefined ? '' : int(r.pairsPerSecond),
+    r.rps === undefined ? '' : int(r.rps),
+    ms(r.p50),
+    ms(r.p99),
+    String(r.non2xx ?? r.nonOk),
+  ]);
+  return table(header, lines);
+}
+
 /** The HTTP table: one row per measurement, each beside the bare route at its connections. */
 export function httpTable(rows, bare) {
   const header = [

@@ -7,10 +7,11 @@
 // BENCH_CONNECTIONS (10,50), BENCH_STORES (pglite,postgres), BENCH_PLAYERS (2000),
 // BENCH_RANK_ROWS (1000000), BENCH_RANK_SAMPLES (2000), BENCH_RANK_BUDGET (20 seconds per
 // ranking measurement at most), BENCH_RANK_STORES (postgres,pglite),
-// BENCH_PARTS (http,ranking), BENCH_OUT (bench/results/latest.json), DATABASE_URL (use that
+// BENCH_PARTS (serve,http,ranking: `serve` runs serve-bench.mjs against `coinop serve`), BENCH_OUT (bench/results/latest.json), DATABASE_URL (use that
 // server instead of a throwaway cluster). For diagnosis: BENCH_SERVER_NODE_ARGS (node flags for
 // the API process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") and BENCH_PG_SETTINGS (extra
 // settings of the throwaway cluster, e.g. "shared_preload_libraries=pg_stat_statements").
+import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, totalmem, tmpdir, release } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -26,6 +27,7 @@ import { rankingBench } from './ranking.mjs';
 import { forkTarget } from './target.mjs';
 import {
   httpTable,
+  serveTable,
   loopDetailTable,
   rankingTable,
   readCpuTable,
@@ -51,7 +53,7 @@ const options = {
   rankSamples: Number(env['BENCH_RANK_SAMPLES'] ?? 2000),
   rankBudget: Number(env['BENCH_RANK_BUDGET'] ?? 20),
   rankStores: list(env['BENCH_RANK_STORES'], 'postgres,pglite'),
-  parts: list(env['BENCH_PARTS'], 'http,ranking'),
+  parts: list(env['BENCH_PARTS'], 'serve,http,ranking'),
   out: env['BENCH_OUT'] ?? join(here, 'results', 'latest.json'),
   serverNodeArgs: (env['BENCH_SERVER_NODE_ARGS'] ?? '').split(' ').filter(Boolean),
   pgSettings: Object.fromEntries(
@@ -98,6 +100,12 @@ async function cleanup() {
 async function main() {
   const started = new Date();
   log(`options ${JSON.stringify(options)}`);
+  // First what ships: the real `coinop serve` with its defaults (serve-bench.mjs), per store.
+  const serve = [];
+  if (options.parts.includes('serve')) {
+    for (const store of options.stores) serve.push(...(await serveBench(store)));
+  }
+
   const needPostgres =
     (options.parts.includes('http') && options.stores.includes('postgres')) ||
     (options.parts.includes('ranking') && options.rankStores.includes('postgres'));
@@ -135,6 +143,10 @@ async function main() {
     `coinop bench, ${started.toISOString()}: ${machine.cpu}, ${machine.memoryGiB} GiB, ` +
       `Node ${machine.node}`,
   );
+  if (serve.length > 0) {
+    out.push('', '## `coinop serve` as shipped (serve-bench.mjs: defaults, 200 players)');
+    out.push(serveTable(serve));
+  }
   if (postgres.skipped) out.push(`Postgres skipped: ${postgres.skipped}`);
   else out.push(`Postgres: ${postgres.source}, ${JSON.stringify(postgres.settings)}`);
   out.push(
@@ -142,6 +154,7 @@ async function main() {
       'autocannon in this process, each server in its own process, all on this machine.',
   );
   if (http.rows.length > 0) {
+    out.push('', '## In-process API (the detail: `buildApi`, silent logs, 2,000 players)');
     out.push('', '## Throughput and latency (per request; "vs bare": req/s ÷ bare Fastify req/s)');
     out.push(httpTable([...http.bare, ...http.rows], http.bare));
     out.push(
@@ -184,7 +197,11 @@ async function main() {
   await mkdir(dirname(options.out), { recursive: true });
   await writeFile(
     options.out,
-    JSON.stringify({ started, options, machine, http, ranking, verdicts: verdictList }, null, 2),
+    JSON.stringify(
+      { started, options, machine, serve, http, ranking, verdicts: verdictList },
+      null,
+      2,
+    ),
   );
   log(`wrote ${options.out}`);
 }
@@ -387,6 +404,27 @@ async function rankingOn(store, postgres) {
   } finally {
     await release();
   }
+}
+
+/** serve-bench.mjs on one store, as a child process: its JSON lines. */
+async function serveBench(store) {
+  log(`${store}: coinop serve (serve-bench.mjs)`);
+  const child = spawn(process.execPath, [join(here, 'serve-bench.mjs')], {
+    env: { ...process.env, BENCH_STORE: store, BENCH_DURATION: String(options.duration) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let stdout = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
+  const code = await new Promise((resolve) => child.on('close', resolve));
+  if (code !== 0) throw new Error(`serve-bench.mjs on ${store} exited ${code}`);
+  const rows = stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line));
+  for (const r of rows) {
+    log(`${store} serve ${r.scenario} ${r.connections} conns: ${r.rps ?? r.pairsPerSecond}/s`);
+  }
+  return rows;
 }
 
 /** A bench server child process: `bare` or `api`, talking over IPC. */

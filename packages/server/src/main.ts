@@ -1,4 +1,5 @@
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
+import { createFileOnce } from './data-dir-files.js';
 import { join } from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildApi } from './app.js';
@@ -212,11 +213,8 @@ async function loadAdminToken(config: Config): Promise<AdminToken> {
   }
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   const fresh = generateSecret('cat');
-  try {
-    await writeFile(path, `${fresh}\n`, { mode: 0o600, flag: 'wx' });
+  if (await createFileOnce(path, `${fresh}\n`)) {
     return { token: fresh, source: 'generated', path, mode: 0o600 };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
   const token = (await readFile(path, 'utf8')).trim();
   if (token === '') throw new Error(`${path} is empty: delete it to generate a new admin token`);

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, readFile, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
+import { createFileOnce } from '../data-dir-files.js';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { ENV_ONLY, FLAG_ENV, type Config } from '../config.js';
@@ -53,16 +54,9 @@ export async function loadSecretsKey(config: Config): Promise<SecretsKey> {
   const path = join(config.dataDir, SECRETS_KEY_FILE);
   if (await exists(path)) return readKeyFile(path, 'data-dir', path);
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
-  const aside = `${path}.${process.pid}.${randomBytes(6).toString('hex')}`;
   const fresh = randomBytes(SECRETS_KEY_BYTES);
-  await writeFile(aside, `${fresh.toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
-  try {
-    await link(aside, path);
+  if (await createFileOnce(path, `${fresh.toString('hex')}\n`)) {
     return { box: new SecretBox(fresh), source: 'generated', path, mode: 0o600 };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  } finally {
-    await unlink(aside);
   }
   return readKeyFile(path, 'data-dir', path);
 }

@@ -83,6 +83,15 @@ export function ensureBrowserBuilds(): void {
   }
 }
 
+/** The images on the page that finished loading but show nothing (a broken-image icon). */
+export async function brokenImages(page: Page): Promise<string[]> {
+  return page.$$eval('img', (images) =>
+    images
+      .filter((img) => img.complete && img.naturalWidth === 0)
+      .map((img) => img.currentSrc || img.src),
+  );
+}
+
 /** Saves a full-page screenshot as test-output/screenshots/<name>.png and returns its path. */
 export async function saveScreenshot(page: Page, name: string): Promise<string> {
   await mkdir(SCREENSHOT_DIR, { recursive: true });

@@ -39,7 +39,7 @@ export function plainHst(hst: number): string {
 export function describeAllowance(allowance: Allowance): string {
   const { dailyLimit, source } = allowance;
   if (dailyLimit === null) {
-    return 'This game may charge you without a daily limit: unlimited (arcade default).';
+    return 'This game may charge you without a daily limit (the arcade’s default).';
   }
   if (dailyLimit === 0) {
     return source === 'player'

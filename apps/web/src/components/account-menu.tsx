@@ -1,3 +1,4 @@
+import { Avatar } from './avatar.js';
 import { useState } from 'react';
 import { Link } from '../router.js';
 import { useSession } from '../session/session.js';
@@ -45,7 +46,7 @@ export function AccountMenu() {
   };
   return (
     <div className="account">
-      <img className="avatar" src={player.avatar} alt="" width={32} height={32} />
+      <Avatar src={player.avatar} size={32} />
       <span className="account-name">{player.name}</span>
       <span className="balance" data-testid="balance">
         {player.balance} HST

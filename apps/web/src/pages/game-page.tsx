@@ -1,3 +1,4 @@
+import { Avatar } from '../components/avatar.js';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { BridgeLeader, Game } from '@coinop/protocol';
 import { AllowancePanel, ALLOWANCE_ANCHOR } from '../allowances/allowance-panel.js';
@@ -194,7 +195,7 @@ export function GamePage({ gameId }: { gameId: string }) {
               <ol>
                 {tier.leaders.map((leader) => (
                   <li key={leader.playerId}>
-                    <img src={leader.avatar} alt="" width={24} height={24} />
+                    <Avatar src={leader.avatar} size={24} />
                     <span className="leader-name">{leader.name}</span>
                     <span className="leader-score">{leader.score}</span>
                   </li>

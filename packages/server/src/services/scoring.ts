@@ -134,7 +134,7 @@ export class Scoring {
   /**
    * Two statements whatever the batch's size: read everything the batch decides on, then write.
    * Each score is decided in order against the boards as the scores before it in the batch left
-   * them (`BoardState`), exactly as if each had committed alone.
+   * them (`decideScoreBatch` in the core), exactly as if each had committed alone.
    */
   async #scoreBatch(
     q: Queryable,

@@ -72,7 +72,7 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
   afterAll(() => s.close());
 
   const onApi =
-    (method: 'GET' | 'POST' | 'PATCH', url: () => string, payload?: () => object) =>
+    (method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: () => string, payload?: () => object) =>
     (headers: Record<string, string>) =>
       s.api.inject({ method, url: url(), headers, ...(payload ? { payload: payload() } : {}) });
 
@@ -114,6 +114,20 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
       accepts: ['web session'],
     },
     {
+      name: 'player: PUT /player/allowances/{g}',
+      send: onApi(
+        'PUT',
+        () => `/player/allowances/${game.gameId}`,
+        () => ({ dailyLimit: 5 }),
+      ),
+      accepts: ['web session'],
+    },
+    {
+      name: 'portal: PUT /developer/games/{g}/testers/{wallet}',
+      send: onApi('PUT', () => `/developer/games/${game.gameId}/testers/${newWallet().address}`),
+      accepts: ['web session'],
+    },
+    {
       name: 'registration: PATCH /game/update',
       send: onApi(
         'PATCH',
@@ -126,6 +140,25 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
       name: 'admin: GET /admin/hst/audit',
       send: onApi('GET', () => '/admin/hst/audit'),
       accepts: ['admin token'],
+    },
+    {
+      // Resuming a game that is not suspended changes nothing: safe to try with every kind.
+      name: 'admin: POST /admin/games/{g}/resume',
+      send: onApi('POST', () => `/admin/games/${game.gameId}/resume`),
+      accepts: ['admin token'],
+    },
+    {
+      name: 'sign-in: POST /cli/{id}/reject',
+      send: async (headers) => {
+        const login = await startLogin(s.auth);
+        return s.auth.inject({
+          method: 'POST',
+          url: `/cli/${login.requestorId}/reject`,
+          headers,
+          payload: { userCode: login.userCode },
+        });
+      },
+      accepts: ['web session'],
     },
     {
       name: 'sign-in: POST /cli/{id}/approve',

@@ -19,6 +19,7 @@ import {
   launchChromium,
   saveScreenshot,
   seriousViolations,
+  brokenImages,
 } from '@coinop/testkit/browser';
 import { injectWallet } from '@coinop/testkit/eip1193';
 
@@ -260,6 +261,8 @@ describe.skipIf(!hasChromium)(
         );
 
         expect(await seriousViolations(page)).toEqual([]);
+        // An avatar that cannot load shows a placeholder, never a broken-image icon.
+        expect(await brokenImages(page)).toEqual([]);
         await saveScreenshot(page, 'game-page');
 
         // The session and the balance survive a reload.

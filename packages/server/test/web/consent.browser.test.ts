@@ -19,6 +19,7 @@ import {
   launchChromium,
   saveScreenshot,
   seriousViolations,
+  brokenImages,
 } from '@coinop/testkit/browser';
 import { startCoverServer, type CoverServer } from '../fixtures/cover-server.js';
 import { injectWallet } from '@coinop/testkit/eip1193';
@@ -365,6 +366,8 @@ describe.skipIf(!hasChromium)(
           PHONE.width,
         );
         expect(await seriousViolations(page)).toEqual([]);
+        // An avatar that cannot load shows a placeholder, never a broken-image icon.
+        expect(await brokenImages(page)).toEqual([]);
         await saveScreenshot(page, 'consent-game-allowance-phone');
       } finally {
         await context.close();

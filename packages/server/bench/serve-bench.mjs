@@ -17,8 +17,9 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { readFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
+import { cpuShares, cpuSnapshot } from './cpu.mjs';
 import { measureGet, measurePlayScore } from './load.mjs';
-import { createDatabase, startPostgres } from './postgres.mjs';
+import { createDatabase, startPostgres, withClient } from './postgres.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const args = process.argv.slice(2);
@@ -26,9 +27,28 @@ const split = args.indexOf('--');
 const root = resolve(split === 0 || args.length === 0 ? join(here, '../../..') : args[0]);
 const serveFlags = split === -1 ? [] : args.slice(split + 1);
 const duration = Number(process.env['BENCH_DURATION'] ?? 10);
+const connectionCounts = (process.env['BENCH_CONNECTIONS'] ?? '10,50').split(',').map(Number);
+// `read`, `loop` or both: a profile of one scenario should not mix in the other.
+const scenarios = (process.env['BENCH_SCENARIOS'] ?? 'read,loop').split(',');
+// For diagnosis, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+const nodeArgs = (process.env['BENCH_SERVER_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
 
 const store = process.env['BENCH_STORE'] ?? 'pglite';
-const postgres = store === 'postgres' ? await startPostgres() : null;
+// BENCH_PG_STATS=1 loads pg_stat_statements and prints each loop's costliest statements.
+const pgStats = process.env['BENCH_PG_STATS'] === '1';
+const postgres =
+  store === 'postgres'
+    ? await startPostgres({
+        ...(pgStats ? { shared_preload_libraries: 'pg_stat_statements' } : {}),
+        // For diagnosis, e.g. "synchronous_commit=off" to see what waiting for the disk costs.
+        ...Object.fromEntries(
+          (process.env['BENCH_PG_SETTINGS'] ?? '')
+            .split(',')
+            .filter(Boolean)
+            .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+        ),
+      })
+    : null;
 if (postgres?.skipped) throw new Error(postgres.skipped);
 const database = postgres ? await createDatabase(postgres.adminUrl, 'coinop_serve') : null;
 const childEnv = { ...process.env };
@@ -38,6 +58,7 @@ const dataDir = await mkdtemp(join(tmpdir(), 'coinop-serve-bench-'));
 const child = spawn(
   process.execPath,
   [
+    ...nodeArgs,
     join(root, 'packages/server/dist/cli/main.js'),
     'serve',
     '--demo',
@@ -81,7 +102,7 @@ try {
   }).then((r) => r.json());
   const path = `/arcades/${arcade}/developergames/${game}`;
   const headers = { authorization: `Bearer ${token.access_token}` };
-  for (const connections of [10, 50]) {
+  for (const connections of scenarios.includes('read') ? connectionCounts : []) {
     await measureGet({ url, path, headers, connections, duration: 2 });
     const linesBefore = seen.lines;
     const r = await measureGet({ url, path, headers, connections, duration });
@@ -111,20 +132,26 @@ try {
       if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
       return res.json();
     });
-  const playerIds = await Promise.all(
-    Array.from({ length: 200 }, async () => {
-      const { playerId } = await admin('/admin/players', {
-        wallet: `0x${randomBytes(20).toString('hex')}`,
-      });
-      await admin('/admin/hst/mints', { accountId: playerId, amount: 1_000_000 });
-      return playerId;
-    }),
-  );
+  const playerIds = !scenarios.includes('loop')
+    ? []
+    : await Promise.all(
+        Array.from({ length: 200 }, async () => {
+          const { playerId } = await admin('/admin/players', {
+            wallet: `0x${randomBytes(20).toString('hex')}`,
+          });
+          await admin('/admin/hst/mints', { accountId: playerId, amount: 1_000_000 });
+          return playerId;
+        }),
+      );
   const games = [{ gameId: game, token: token.access_token, leaderboardId: leaderboard }];
-  for (const connections of [10, 50]) {
+  for (const connections of scenarios.includes('loop') ? connectionCounts : []) {
     const loop = { url, arcadeId: arcade, games, playerIds, connections };
     await measurePlayScore({ ...loop, duration: 2 });
+    if (pgStats && database) await withClient(database.url, resetStatements);
+    const pids = { serverPid: child.pid, postmasterPid: postgres?.postmasterPid };
+    const before = cpuSnapshot(pids);
     const r = await measurePlayScore({ ...loop, duration });
+    const after = cpuSnapshot(pids);
     console.log(
       JSON.stringify({
         root,
@@ -136,8 +163,11 @@ try {
         p50: r.latency.p50,
         p99: r.latency.p99,
         nonOk: r.non2xx,
+        cpuUsPerPair: cpuPerPair(before, after, r.pairs),
+        cpuShares: cpuShares(before, after),
       }),
     );
+    if (pgStats && database) await withClient(database.url, printStatements);
   }
 } finally {
   child.kill('SIGTERM');
@@ -145,4 +175,35 @@ try {
   await rm(dataDir, { recursive: true, force: true });
   await database?.drop();
   await postgres?.stop();
+}
+
+/** Microseconds of CPU per pair spent by coinop serve, by Postgres's backends, by this process. */
+function cpuPerPair(before, after, pairs) {
+  if (!before || !after || pairs === 0) return null;
+  const perPair = (ticks) => Math.round((ticks * 10_000) / pairs); // a tick is 10 ms
+  let postgresTicks = 0;
+  for (const [pid, t] of after.postgres) postgresTicks += t - (before.postgres.get(pid) ?? 0);
+  return {
+    serve: perPair(after.server - before.server),
+    postgres: postmasterKnown(after) ? perPair(postgresTicks) : null,
+    loadgen: perPair(after.loadgen - before.loadgen),
+  };
+}
+
+function postmasterKnown(snapshot) {
+  return snapshot.postgres.size > 0;
+}
+
+async function resetStatements(client) {
+  await client.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+  await client.query('SELECT pg_stat_statements_reset()');
+}
+
+async function printStatements(client) {
+  const { rows } = await client.query(
+    `SELECT calls, round(mean_exec_time::numeric, 3) AS mean_ms, round(mean_plan_time::numeric, 3)
+            AS plan_ms, rows, wal_records, left(regexp_replace(query, '\\s+', ' ', 'g'), 70) AS query
+     FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 8`,
+  );
+  for (const row of rows) console.log(JSON.stringify(row));
 }

@@ -22,6 +22,11 @@ export interface GroupCommitOptions<Job, Result> {
    */
   key(job: Job): string;
   readonly maxBatch: number;
+  /**
+   * How many batches may commit at once (1 when absent). A batch in flight holds its keys: a job
+   * whose key is in flight waits for that batch, so batches in flight never share a key.
+   */
+  readonly maxInFlight?: number;
 }
 
 interface Waiting<Job, Result> {
@@ -32,45 +37,59 @@ interface Waiting<Job, Result> {
 
 export class GroupCommit<Job, Result> {
   readonly #options: GroupCommitOptions<Job, Result>;
+  readonly #maxInFlight: number;
   readonly #queue: Waiting<Job, Result>[] = [];
-  #running = false;
+  /** The keys of the batches committing now. */
+  readonly #keysInFlight = new Set<string>();
+  #inFlight = 0;
+  /** A batch is gathering: it starts once the requests already received have queued. */
+  #gathering = false;
 
   constructor(options: GroupCommitOptions<Job, Result>) {
     this.#options = options;
+    this.#maxInFlight = options.maxInFlight ?? 1;
   }
 
   /** Queues the job for the next batch; settles once that batch has committed (or failed). */
   submit(job: Job): Promise<Result> {
     return new Promise<Result>((resolve, reject) => {
       this.#queue.push({ job, resolve, reject });
-      if (!this.#running) {
-        this.#running = true;
-        void this.#drain();
-      }
+      this.#startBatch();
     });
   }
 
-  async #drain(): Promise<void> {
-    try {
-      while (this.#queue.length > 0) {
-        // Let the requests already received reach the queue first. On PGlite a batch runs
-        // without yielding to I/O, so without this every batch would hold one job.
-        await new Promise((resolve) => setImmediate(resolve));
-        await this.#commit(this.#take());
-      }
-    } finally {
-      if (this.#queue.length === 0) this.#running = false;
-      else void this.#drain();
-    }
+  #startBatch(): void {
+    if (this.#gathering || this.#inFlight >= this.#maxInFlight || this.#queue.length === 0) return;
+    this.#gathering = true;
+    // Let the requests already received reach the queue first. On PGlite a batch runs without
+    // yielding to I/O, so without this every batch would hold one job.
+    setImmediate(() => {
+      this.#gathering = false;
+      const batch = this.#take();
+      // Every waiting job's key is in flight: the batch that holds it starts the next one.
+      if (batch.length === 0) return;
+      this.#inFlight += 1;
+      const keys = batch.map((w) => this.#options.key(w.job));
+      for (const key of keys) this.#keysInFlight.add(key);
+      void this.#commit(batch).finally(() => {
+        this.#inFlight -= 1;
+        for (const key of keys) this.#keysInFlight.delete(key);
+        this.#startBatch();
+      });
+      this.#startBatch();
+    });
   }
 
-  /** Up to `maxBatch` jobs from the front of the queue, stopping before a repeated key. */
+  /**
+   * Up to `maxBatch` jobs from the front of the queue, stopping before a key repeated or in
+   * flight, so jobs of one key commit in the order they came.
+   */
   #take(): Waiting<Job, Result>[] {
     const seen = new Set<string>();
     let n = 0;
     while (n < this.#queue.length && n < this.#options.maxBatch) {
       const key = this.#options.key((this.#queue[n] as Waiting<Job, Result>).job);
-      if (seen.has(key)) break;
+      if (seen.has(key) || this.#keysInFlight.has(key)) break;
       seen.add(key);
       n += 1;
     }

@@ -42,9 +42,10 @@ export class PlayOpening {
     // idempotency key) opens its plays again one by one.
     this.#plays = new GroupCommit({
       maxBatch: BATCH_MAX,
+      maxInFlight: deps.db.ordered.depth,
       key: (item) => item.play.playerId,
       commit: async (batch) =>
-        (await openPaidPlays(this.#deps.db.generic, batch, this.#consent())).map((row) => ({
+        (await openPaidPlays(this.#deps.db.ordered, batch, this.#consent())).map((row) => ({
           ok: true,
           value: row,
         })),

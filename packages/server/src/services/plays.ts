@@ -50,7 +50,7 @@ export class PlayService {
     this.#ids = ids;
     this.#games = games;
     this.#policy = policy;
-    const deps = { db, clock, ids, games, policy, memory: new ScoreMemory(db, clock) };
+    const deps = { db, clock, ids, games, policy, memory: new ScoreMemory(db.ordered, clock) };
     this.#opening = new PlayOpening(deps);
     this.#scoring = new Scoring(deps);
   }

@@ -150,8 +150,11 @@ export class ScoreMemory {
   }
 
   /**
-   * A batch decided from memory committed: each board moved one version on, and these are its
-   * players' new bests.
+   * A batch decided from memory committed, or was sent to commit ahead of the next batch's
+   * decision (a write still in flight when the next batch is decided on top of it): each board
+   * moved to the batch's version, and these are its players' new bests. If that write then
+   * fails, the caller forgets its boards (`contended`), and the batches decided on top of it are
+   * refused by their version check.
    */
   committed(
     boards: readonly BoardVersion[],
@@ -165,7 +168,7 @@ export class ScoreMemory {
         this.#boards.delete(b.leaderboardId);
         continue;
       }
-      kept.version += 1n;
+      kept.version = b.next;
     }
     for (const best of bests) {
       const kept = this.#boards.get(best.leaderboardId);

@@ -19,6 +19,7 @@ import { findScoreByPlay, type StoredScore } from '../store/leaders.js';
 import {
   lockPlaysForScores,
   readScoreBatch,
+  nextBoardVersion,
   writeScores,
   type BatchScore,
   type BoardEntry,
@@ -48,6 +49,8 @@ export class Scoring {
    * contend for the arcade's account (and often for leaders' accounts) anyway.
    */
   readonly #scores: GroupCommit<ScoreJob, ScoreOutcome>;
+  /** Settles once the last batch to start has been decided (`#inTurn`). */
+  #turn: Promise<void> = Promise.resolve();
 
   constructor(deps: PlayPathDeps) {
     this.#deps = deps;
@@ -56,6 +59,7 @@ export class Scoring {
     // (`#runBatch`); after any other error its scores run again one at a time.
     this.#scores = new GroupCommit({
       maxBatch: BATCH_MAX,
+      maxInFlight: deps.db.ordered.depth,
       key: (job) => job.input.playId,
       commit: (jobs) => this.#runBatch(jobs),
       commitAlone: async (job) => {
@@ -92,14 +96,17 @@ export class Scoring {
    * Runs a batch without a transaction: decided from memory when this process opened its plays
    * and keeps their boards (`ScoreMemory`), else from a read, then written by a statement that
    * refuses if anything it was decided on has changed (another API process on the same
-   * database, or the expiry sweeper, got in between). Then, and for a batch with client-side
+   * database, or the expiry sweeper, got in between). Such batches are decided in turn and
+   * written on the ordered connection, up to its depth in flight (`#inTurn`). Then, and for a batch with client-side
    * scores, whose signatures are recorded with them, it runs in a transaction that locks its
    * plays and bests first and reads them.
    */
   async #runBatch(jobs: readonly ScoreJob[]): Promise<Settled[]> {
     if (jobs.every((j) => j.input.approval === undefined)) {
       try {
-        return await this.#scoreBatch(this.#deps.db.generic, jobs, { fromMemory: true });
+        return await this.#inTurn((decided) =>
+          this.#scoreBatch(this.#deps.db.ordered, jobs, { fromMemory: true, decided }),
+        );
       } catch (error) {
         // A lost race, or a deadlock with another process's write: run again under locks.
         if (!(error instanceof WriteRaced)) throw error;
@@ -132,6 +139,24 @@ export class Scoring {
   }
 
   /**
+   * Batches are decided one at a time, in the order they started, each on the boards as the
+   * batches before it left them, though those may still be committing: their writes go first on
+   * the same ordered connection (`Db.ordered`), and a batch decided on top of one that then fails
+   * is refused by its version check. `work` calls `decided` once its write is sent.
+   */
+  async #inTurn<T>(work: (decided: () => void) => Promise<T>): Promise<T> {
+    const previous = this.#turn;
+    let decided = (): void => undefined;
+    this.#turn = new Promise<void>((resolve) => (decided = resolve));
+    await previous;
+    try {
+      return await work(decided);
+    } finally {
+      decided();
+    }
+  }
+
+  /**
    * Two statements whatever the batch's size: read everything the batch decides on, then write.
    * Each score is decided in order against the boards as the scores before it in the batch left
    * them (`decideScoreBatch` in the core), exactly as if each had committed alone.
@@ -139,7 +164,7 @@ export class Scoring {
   async #scoreBatch(
     q: Queryable,
     jobs: readonly ScoreJob[],
-    { fromMemory }: { fromMemory: boolean },
+    { fromMemory, decided: decidedTurn }: { fromMemory: boolean; decided?: () => void },
   ): Promise<Settled[]> {
     const queries = jobs.map((j) => ({
       playId: j.input.playId,
@@ -227,8 +252,9 @@ export class Scoring {
     const versions = [...new Set(ready.map((s) => s.board.id))].map((leaderboardId) => ({
       leaderboardId,
       expected: remembered?.versions.get(leaderboardId) ?? null,
+      next: nextBoardVersion(),
     }));
-    await writeScores(q, {
+    const written = writeScores(q, {
       scores,
       bests: decided.bests,
       buckets: decided.buckets,
@@ -237,9 +263,12 @@ export class Scoring {
       deltas: ledger.deltas,
       boards: versions,
     });
-    if (remembered === null) {
-      this.#deps.memory.forgetBoards(versions.map((b) => b.leaderboardId));
-    } else {
+    const boards = versions.map((b) => b.leaderboardId);
+    const remember = () => {
+      if (remembered === null) {
+        this.#deps.memory.forgetBoards(boards);
+        return;
+      }
       const players = new Map(
         ready.map(({ standing: { scoring } }) => [
           scoring.play.playerId,
@@ -253,8 +282,24 @@ export class Scoring {
       try {
         this.#deps.memory.committed(versions, decided.bests, players);
       } catch {
-        // The batch is committed whatever memory makes of it: copy its boards afresh.
-        this.#deps.memory.forgetBoards(versions.map((b) => b.leaderboardId));
+        // Whatever memory makes of the batch, its boards are copied afresh.
+        this.#deps.memory.forgetBoards(boards);
+      }
+    };
+    if (decidedTurn === undefined) {
+      await written;
+      remember();
+    } else {
+      // In turn, the next batch is decided on the boards as this one leaves them, while this
+      // one commits: its write follows this one on the ordered connection.
+      remember();
+      decidedTurn();
+      try {
+        await written;
+      } catch (error) {
+        // Memory holds what this batch would have left: copy its boards afresh.
+        this.#deps.memory.forgetBoards(boards);
+        throw error;
       }
     }
     this.#deps.memory.forgetPlays(ready.map((s) => s.standing.scoring.play.id));

@@ -24,6 +24,14 @@ export function pgliteDb(pg: PGlite): Db {
   const run = async <Row>(q: Pick<PGlite, 'query'>, sql: string, params?: unknown[]) =>
     (await q.query<Row>(sql, params)).rows;
   const prepared = new PreparedStatements(pg);
+  const generic: Queryable = {
+    query: (sql, params, name) =>
+      name === undefined
+        ? run(pg, sql, params)
+        : pg._runExclusiveTransaction(() =>
+            prepared.run(name, sql, params ?? [], false, { generic: true }),
+          ),
+  };
   const db: Db = {
     dialect: 'pglite',
     query: (sql, params, name) =>
@@ -38,14 +46,8 @@ export function pgliteDb(pg: PGlite): Db {
         };
         return work(wrapped);
       }),
-    generic: {
-      query: (sql, params, name) =>
-        name === undefined
-          ? run(pg, sql, params)
-          : pg._runExclusiveTransaction(() =>
-              prepared.run(name, sql, params ?? [], false, { generic: true }),
-            ),
-    },
+    generic,
+    ordered: { ...generic, depth: 1 },
     listen: async (channel, onNotify) => {
       const unsubscribe = await pg.listen(channel, onNotify);
       return () => unsubscribe();

@@ -19,16 +19,18 @@ const TRANSACTION_ATTEMPTS = 5;
 /** A real Postgres through a node-postgres pool. */
 export async function openPostgres(url: string, poolSize: number): Promise<Db> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, types: typeParsers });
+  const genericOptions = Object.entries(GENERIC_PLAN_SETTINGS)
+    .map(([name, value]) => `-c ${name}=${value}`)
+    .join(' ');
   // One batch of plays and one of scores run at a time, so a few connections are enough.
   const genericPool = new pg.Pool({
     connectionString: url,
     max: GENERIC_POOL_SIZE,
     types: typeParsers,
-    options: Object.entries(GENERIC_PLAN_SETTINGS)
-      .map(([name, value]) => `-c ${name}=${value}`)
-      .join(' '),
+    options: genericOptions,
   });
   genericPool.on('error', () => undefined);
+  const ordered = new PipelinedConnection(url, genericOptions);
   // An idle client whose connection dies (a restart, a terminated backend) is dropped by the
   // pool; without a listener its error would crash the process.
   pool.on('error', () => undefined);
@@ -37,7 +39,7 @@ export async function openPostgres(url: string, poolSize: number): Promise<Db> {
   client.release();
 
   const run = async <Row>(
-    q: pg.Pool | pg.PoolClient,
+    q: pg.Pool | pg.ClientBase,
     sql: string,
     params: unknown[] | undefined,
     name: string | undefined,
@@ -52,6 +54,16 @@ export async function openPostgres(url: string, poolSize: number): Promise<Db> {
     dialect: 'postgres',
     query: (sql, params, name) => run(pool, sql, params, name),
     generic: { query: (sql, params, name) => run(genericPool, sql, params, name) },
+    ordered: {
+      depth: PIPELINE_DEPTH,
+      // Sent at once when connected, so statements go out in the order they were given.
+      query: (sql, params, name) => {
+        const connected = ordered.connected();
+        return connected === null
+          ? ordered.client().then((client) => run(client, sql, params, name))
+          : run(connected, sql, params, name);
+      },
+    },
     async transaction(work) {
       for (let attempt = 1; ; attempt++) {
         const conn = await pool.connect();
@@ -74,9 +86,78 @@ export async function openPostgres(url: string, poolSize: number): Promise<Db> {
     },
     listen: (channel, onNotify) => listen(url, channel, onNotify),
     close: async () => {
-      await Promise.all([pool.end(), genericPool.end()]);
+      await Promise.all([pool.end(), genericPool.end(), ordered.end()]);
     },
   };
+}
+
+/** Batches worth having in flight on the pipelined connection (`Db.ordered`). */
+const PIPELINE_DEPTH = 3;
+
+/**
+ * One connection in pipeline mode (`Db.ordered`), opened when first used and again after it is
+ * lost. Statements given while it connects wait for it in the order given.
+ */
+class PipelinedConnection {
+  readonly #url: string;
+  readonly #options: string;
+  #client: Promise<pg.Client> | null = null;
+  #connected: pg.Client | null = null;
+  #ended = false;
+
+  constructor(url: string, options: string) {
+    this.#url = url;
+    this.#options = options;
+  }
+
+  /** The connection, if it is open now. */
+  connected(): pg.Client | null {
+    return this.#connected;
+  }
+
+  client(): Promise<pg.Client> {
+    if (this.#ended) return Promise.reject(new Error('the database is closed'));
+    if (this.#client === null) {
+      const connecting: Promise<pg.Client> = this.#connect(() => {
+        if (this.#client !== connecting) return;
+        this.#client = null;
+        this.#connected = null;
+      });
+      this.#client = connecting;
+      connecting.then(
+        (client) => {
+          if (this.#client === connecting) this.#connected = client;
+        },
+        () => undefined,
+      );
+    }
+    return this.#client;
+  }
+
+  async #connect(forget: () => void): Promise<pg.Client> {
+    const client = new pg.Client({
+      connectionString: this.#url,
+      types: typeParsers,
+      options: this.#options,
+      pipeline: true,
+    } as pg.ClientConfig);
+    client.on('error', forget);
+    client.on('end', forget);
+    try {
+      await client.connect();
+    } catch (error) {
+      forget();
+      throw error;
+    }
+    return client;
+  }
+
+  async end(): Promise<void> {
+    this.#ended = true;
+    this.#connected = null;
+    const client = await this.#client?.catch(() => null);
+    await client?.end().catch(() => undefined);
+  }
 }
 
 /** How long to wait before listening again on a lost connection. */

@@ -47,8 +47,8 @@ export const WRITE_SCORES_SQL = `WITH first_best AS (
      WHERE p.id = u.id AND p.status = 'open'
      RETURNING 1
    ), board AS (
-     UPDATE leaderboards lb SET score_version = lb.score_version + 1
-     FROM unnest($52::uuid[], $53::bigint[]) AS v(id, expected)
+     UPDATE leaderboards lb SET score_version = v.next
+     FROM unnest($52::uuid[], $53::bigint[], $54::bigint[]) AS v(id, expected, next)
      WHERE lb.id = v.id AND (v.expected IS NULL OR lb.score_version = v.expected)
      RETURNING 1
    ), ${SCORES_LEDGER.ctes}

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   rangesAtOrAbove,
   type AccountDelta,
@@ -239,12 +240,21 @@ export interface BatchScore {
 }
 
 /**
- * A board a batch scores on: its score version moves on by one. With `expected`, the batch was
+ * A board a batch scores on: its score version becomes `next`. With `expected`, the batch was
  * decided from a copy of the board at that version, and the write refuses if it has moved since.
+ * A version is drawn at random by the batch that writes it (`nextBoardVersion`), not counted,
+ * so only that batch can have left a board at it: a batch decided on top of one still in flight
+ * is refused unless that one committed.
  */
 export interface BoardVersion {
   readonly leaderboardId: string;
   readonly expected: bigint | null;
+  readonly next: bigint;
+}
+
+/** A new board version: 63 random bits, so no other write can be expected to leave it. */
+export function nextBoardVersion(): bigint {
+  return randomBytes(8).readBigInt64BE() & 0x7fff_ffff_ffff_ffffn;
 }
 
 /**
@@ -325,6 +335,7 @@ async function writeScoresStatement(q: Queryable, batch: ScoreBatchWrite): Promi
       moved.length,
       boards.map((b) => b.leaderboardId),
       boards.map((b) => b.expected?.toString() ?? null),
+      boards.map((b) => b.next.toString()),
     ],
     'play_path_write_scores',
   );

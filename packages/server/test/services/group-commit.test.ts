@@ -117,4 +117,81 @@ describe('group commit', () => {
       { status: 'rejected', reason: new TypeError('the batch gave this job no answer') },
     ]);
   });
+
+  describe('with batches in flight at once', () => {
+    /** Batches that commit only when `finish(i)` is called, recorded as they start. */
+    function held(maxInFlight: number) {
+      const started: string[][] = [];
+      const finishers: (() => void)[] = [];
+      const commits = new GroupCommit<Job, string>({
+        maxBatch: 64,
+        maxInFlight,
+        key: (j) => j.key,
+        commit: async (batch) => {
+          started.push(batch.map((j) => j.id));
+          await new Promise<void>((resolve) => finishers.push(resolve));
+          return batch.map((j) => ({ ok: true, value: j.id }));
+        },
+        commitAlone: async (j) => j.id,
+      });
+      // A few turns of the event loop: a batch that ends starts the next one in a later turn.
+      const turn = async () => {
+        for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+      };
+      return { commits, started, finish: (i: number) => finishers[i]?.(), turn };
+    }
+
+    it('starts the next batch while one commits, up to maxInFlight', async () => {
+      const { commits, started, finish, turn } = held(2);
+      const a = commits.submit(job('a'));
+      await turn();
+      const b = commits.submit(job('b'));
+      await turn();
+      const c = commits.submit(job('c'));
+      await turn();
+      // Two batches in flight; c waits for a slot.
+      expect(started).toEqual([['a'], ['b']]);
+      finish(1);
+      expect(await b).toBe('b');
+      await turn();
+      expect(started).toEqual([['a'], ['b'], ['c']]);
+      finish(0);
+      finish(2);
+      expect(await Promise.all([a, c])).toEqual(['a', 'c']);
+    });
+
+    it('holds a job whose key is in flight until that batch commits', async () => {
+      const { commits, started, finish, turn } = held(3);
+      const first = commits.submit(job('a', 'p1'));
+      await turn();
+      const second = commits.submit(job('b', 'p1'));
+      const other = commits.submit(job('c', 'p2'));
+      await turn();
+      await turn();
+      // b shares a's key: it neither joins a batch nor lets c overtake it.
+      expect(started).toEqual([['a']]);
+      finish(0);
+      expect(await first).toBe('a');
+      await turn();
+      expect(started).toEqual([['a'], ['b', 'c']]);
+      finish(1);
+      expect(await Promise.all([second, other])).toEqual(['b', 'c']);
+    });
+
+    it('keeps one batch at a time by default', async () => {
+      const { commits, started, finish, turn } = held(1);
+      const a = commits.submit(job('a'));
+      await turn();
+      const b = commits.submit(job('b'));
+      await turn();
+      await turn();
+      expect(started).toEqual([['a']]);
+      finish(0);
+      await a;
+      await turn();
+      expect(started).toEqual([['a'], ['b']]);
+      finish(1);
+      expect(await b).toBe('b');
+    });
+  });
 });

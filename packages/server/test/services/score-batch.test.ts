@@ -22,12 +22,14 @@ function instrumented(db: Db): Db & {
   transactions: number;
   writes: number;
   failOnce(name: string, skip: number): void;
+  holdAndFail(name: string): () => void;
   afterOnce(name: string, work: () => Promise<unknown>): void;
   beforeOnce(name: string, work: () => Promise<unknown>): void;
   statements: Map<string, number>;
 } {
   let failing: string | undefined;
   let skipping = 0;
+  let holding: { name: string; released: Promise<void> } | undefined;
   let hook: { name: string; work: () => Promise<unknown> } | undefined;
   let before: { name: string; work: () => Promise<unknown> } | undefined;
   const run = async <Row>(
@@ -42,6 +44,12 @@ function instrumented(db: Db): Db & {
       const { work } = before;
       before = undefined;
       await work();
+    }
+    if (holding !== undefined && name === holding.name) {
+      const { released } = holding;
+      holding = undefined;
+      await released;
+      throw new Error('injected database failure, after a while');
     }
     if (name !== undefined && name === failing && skipping-- === 0) {
       failing = undefined;
@@ -62,6 +70,11 @@ function instrumented(db: Db): Db & {
       failing = name;
       skipping = skip;
     },
+    holdAndFail(name: string) {
+      let release = (): void => undefined;
+      holding = { name, released: new Promise<void>((resolve) => (release = resolve)) };
+      return () => release();
+    },
     afterOnce(name: string, work: () => Promise<unknown>) {
       hook = { name, work };
     },
@@ -74,6 +87,11 @@ function instrumented(db: Db): Db & {
     generic: {
       query: <Row>(sql: string, params?: unknown[], name?: string) =>
         run<Row>(db.generic, sql, params, name),
+    },
+    ordered: {
+      depth: db.ordered.depth,
+      query: <Row>(sql: string, params?: unknown[], name?: string) =>
+        run<Row>(db.ordered, sql, params, name),
     },
     transaction: <T>(work: (tx: Queryable) => Promise<T>) =>
       db.transaction((tx) => {
@@ -177,6 +195,40 @@ describe.each(storeVariants())('group-committed scores on %s', (variant) => {
       "SELECT count(*)::bigint AS n FROM transfers WHERE kind = 'post_pending'",
     );
     expect(BigInt(count!.n)).toBe(5n);
+  });
+
+  it('refuses a batch decided on top of one whose write fails, and scores both once', async () => {
+    const db = instrumented(api.db);
+    const plays = service(db);
+    const opened = await openPlays(plays, 6);
+    const values = [5, 25, 15, 30, 1, 12];
+    // The first batch's write is held, then fails. On Postgres the second batch is decided on
+    // the board as the first would leave it and sent meanwhile: its version check refuses it.
+    const failFirst = db.holdAndFail('play_path_write_scores');
+    const writes = db.writes;
+    const first = opened.slice(0, 3).map((p, i) => scoreOf(plays, p.id, values[i]!));
+    while (db.writes === writes) await new Promise((resolve) => setImmediate(resolve));
+    const second = opened.slice(3).map((p, i) => scoreOf(plays, p.id, values[i + 3]!));
+    const pipelined = api.db.ordered.depth > 1;
+    for (let waited = 0; waited < 200 && (!pipelined || db.transactions === 0); waited += 5) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    // Refused, the second batch ran again under locks; PGlite runs one batch at a time.
+    expect(db.transactions).toBe(pipelined ? 1 : 0);
+    failFirst();
+    const results = await Promise.all([...first, ...second]);
+    expect(results.map((r) => r.score.score)).toEqual(values);
+    const rows = await api.db.query<{ n: bigint; posted: bigint }>(
+      `SELECT (SELECT count(*) FROM plays WHERE status = 'scored')::bigint AS n,
+              (SELECT count(*) FROM transfers WHERE kind = 'post_pending')::bigint AS posted`,
+    );
+    expect(rows[0]).toEqual({ n: 6n, posted: 6n });
+    // Each player's one score is their best; the board ranks them by score.
+    const leaders = await api.db.query<{ score: number }>(
+      'SELECT score FROM leaders WHERE leaderboard_id = $1 ORDER BY rank_key DESC',
+      [board()],
+    );
+    expect(leaders.map((b) => b.score)).toEqual([...values].sort((a, b) => b - a));
   });
 
   it('ranks a batch exactly as the same scores committed one at a time', async () => {

@@ -132,7 +132,7 @@ describe.each(storeVariants())('scores decided from memory, on %s', (variant) =>
     // A fourth player's best would take the copy past the limit: it is dropped, not grown.
     const version = read!.versions.get(board())!;
     memory.committed(
-      [{ leaderboardId: board(), expected: version }],
+      [{ leaderboardId: board(), expected: version, next: version + 1n }],
       [
         {
           leaderboardId: board(),

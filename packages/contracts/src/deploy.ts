@@ -1,4 +1,13 @@
-import type { Account, Address, Chain, Hash, PublicClient, Transport, WalletClient } from 'viem';
+import {
+  type Account,
+  type Address,
+  type Chain,
+  getAddress,
+  type Hash,
+  type PublicClient,
+  type Transport,
+  type WalletClient,
+} from 'viem';
 import { arcadeVaultAbi, arcadeVaultBytecode, hstAbi, hstBytecode } from '#artifacts';
 
 /** The vault's limits, as its admin would set them. */
@@ -22,6 +31,7 @@ export interface DeployArcadeOptions {
 }
 
 export interface ArcadeDeployment {
+  /** Checksummed, as every address here. */
   hst: Address;
   vault: Address;
   /** The block the vault was created in: where a chain watcher starts reading its events. */
@@ -47,7 +57,7 @@ export async function deployArcadeContracts(
 ): Promise<ArcadeDeployment> {
   const { admin, operator, limits } = options;
   const hst =
-    options.hst ??
+    (options.hst && getAddress(options.hst)) ??
     (
       await mined(
         publicClient,
@@ -83,5 +93,5 @@ async function mined(
   if (receipt.status !== 'success' || !receipt.contractAddress) {
     throw new Error(`deploying ${name} failed (transaction ${hash}, status ${receipt.status})`);
   }
-  return { address: receipt.contractAddress, blockNumber: receipt.blockNumber };
+  return { address: getAddress(receipt.contractAddress), blockNumber: receipt.blockNumber };
 }

@@ -127,8 +127,10 @@ describe('ArcadeVault withdrawals', () => {
     expect(await balanceOf(chain.developer)).toBe(10n * HST);
   });
 
-  it('signs the EIP-712 digest the vault computes', async () => {
+  it('signs the EIP-712 digest the vault computes, in the domain it publishes', async () => {
     const w = withdrawal(chain.developer.account.address, 42n);
+    const { domain } = await chain.test.getEip712Domain({ address: chain.vault });
+    expect(domain).toMatchObject(withdrawalTypedData(chain.chainId, chain.vault, w).domain);
     expect(await vaultRead(chain, 'hashWithdrawal', [w])).toBe(
       hashTypedData(withdrawalTypedData(chain.chainId, chain.vault, w)),
     );

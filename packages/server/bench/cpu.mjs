@@ -7,11 +7,21 @@ import { cpus } from 'node:os';
 const CORES = cpus().length;
 
 /** A reading of the machine and of the given process groups. */
-export function cpuSnapshot({ serverPid, postmasterPid }) {
+export function cpuSnapshot({
+  serverPid,
+  postmasterPid,
+  serverWorkers = false,
+  extraServerPids = [],
+}) {
+  // With workers (`coinop serve --workers`), a server is the primary and its children; other
+  // server processes on the same database count as the server too.
+  const serverTicks = (pid) => (serverWorkers ? sum(treeTicks(pid)) : processTicks(pid));
   try {
     return {
       machine: machineTicks(),
-      server: serverPid ? processTicks(serverPid) : 0,
+      server: [serverPid, ...extraServerPids]
+        .filter(Boolean)
+        .reduce((total, pid) => total + serverTicks(pid), 0),
       // Per backend: a pool closes idle connections, and a vanished backend must not count
       // as negative time.
       postgres: postmasterPid ? treeTicks(postmasterPid) : new Map(),
@@ -42,6 +52,12 @@ export function cpuShares(before, after) {
     other: Math.max(0, pct(busy - server - postgres - loadgen)),
   };
 }
+function sum(ticksByPid) {
+  let total = 0;
+  for (const ticks of ticksByPid.values()) total += ticks;
+  return total;
+}
+
 function machineTicks() {
   const line = readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '';
   const [, ...fields] = line.trim().split(/\s+/).map(Number);

@@ -1,5 +1,12 @@
 // Turns the bench's results into the printed tables and the target verdicts.
 
+/** Issue 14's targets for `coinop serve` as shipped, on the 2-vCPU bench machine. */
+export const SERVE_TARGETS = {
+  pairsPerSecond: { postgres: { 10: 2600, 50: 3800 }, pglite: { 10: 1500 } },
+  pairP99Ms: { connections: 10, ms: 15 },
+  developergamesVsBare: { connections: 50, ratio: 0.8 },
+};
+
 export const TARGETS = {
   pairsPerSecond: { postgres: 1500, pglite: 800 },
   developergamesRps: 10_000,
@@ -8,7 +15,17 @@ export const TARGETS = {
 
 /** `coinop serve` as shipped (serve-bench.mjs): one row per store, scenario and connections. */
 export function serveTable(rows) {
-  const header = ['scenario', 'store', 'conns', 'pairs/s', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx'];
+  const header = [
+    'scenario',
+    'store',
+    'conns',
+    'pairs/s',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'non-2xx',
+    'CPU µs/pair serve+pg+gen',
+  ];
   const lines = rows.map((r) => [
     r.scenario,
     r.store,
@@ -18,8 +35,50 @@ export function serveTable(rows) {
     ms(r.p50),
     ms(r.p99),
     String(r.non2xx ?? r.nonOk),
+    r.cpuUsPerPair
+      ? [r.cpuUsPerPair.serve, r.cpuUsPerPair.postgres ?? '–', r.cpuUsPerPair.loadgen].join('+')
+      : '',
   ]);
   return table(header, lines);
+}
+
+/**
+ * Issue 14's targets against `coinop serve` as shipped. A request's p99 stands in for a pair's
+ * (serve-bench times requests); the read is set beside the bare route of the in-process part
+ * when that ran.
+ */
+export function serveVerdicts(rows, bare) {
+  const out = [];
+  for (const r of rows.filter((x) => x.scenario === 'play+score')) {
+    const target = SERVE_TARGETS.pairsPerSecond[r.store]?.[r.connections];
+    if (target !== undefined) {
+      out.push({
+        target: `coinop serve play+score ≥ ${int(target)} pairs/s, ${r.store}, ${r.connections} conns`,
+        measured: `${int(r.pairsPerSecond)} pairs/s`,
+        met: r.pairsPerSecond >= target && r.nonOk === 0,
+      });
+    }
+    if (r.store === 'postgres' && r.connections === SERVE_TARGETS.pairP99Ms.connections) {
+      out.push({
+        target: `coinop serve request p99 ≤ ${SERVE_TARGETS.pairP99Ms.ms} ms, postgres, ${r.connections} conns`,
+        measured: `p99 ${ms(r.p99)} ms`,
+        met: r.p99 <= SERVE_TARGETS.pairP99Ms.ms,
+      });
+    }
+  }
+  const { connections, ratio } = SERVE_TARGETS.developergamesVsBare;
+  const base = bare.find((b) => b.connections === connections);
+  for (const r of rows.filter(
+    (x) => x.scenario === 'developergames' && x.connections === connections,
+  )) {
+    if (!base) continue;
+    out.push({
+      target: `coinop serve developergames ≥ ${ratio}× bare Fastify, ${r.store}, ${connections} conns`,
+      measured: `${(r.rps / base.rps).toFixed(2)}× (${int(r.rps)} vs ${int(base.rps)} req/s)`,
+      met: r.rps >= ratio * base.rps,
+    });
+  }
+  return out;
 }
 
 /** The HTTP table: one row per measurement, each beside the bare route at its connections. */

@@ -28,6 +28,7 @@ import { forkTarget } from './target.mjs';
 import {
   httpTable,
   serveTable,
+  serveVerdicts,
   loopDetailTable,
   rankingTable,
   readCpuTable,
@@ -136,7 +137,7 @@ async function main() {
     kernel: release(),
     postgres: postgres.skipped ? null : postgres.settings,
   };
-  const verdictList = verdicts(http.rows, ranking);
+  const verdictList = [...serveVerdicts(serve, http.bare), ...verdicts(http.rows, ranking)];
 
   const out = [];
   out.push(

@@ -55,46 +55,72 @@ const childEnv = { ...process.env };
 delete childEnv['DATABASE_URL'];
 
 const dataDir = await mkdtemp(join(tmpdir(), 'coinop-serve-bench-'));
-const child = spawn(
-  process.execPath,
-  [
-    ...nodeArgs,
-    join(root, 'packages/server/dist/cli/main.js'),
-    'serve',
-    '--demo',
-    '--data-dir',
-    dataDir,
-    '--api-port',
-    '0',
-    '--auth-port',
-    '0',
-    '--web-port',
-    '0',
-    '--default-allowance',
-    'unlimited',
-    ...(database ? ['--database-url', database.url] : []),
-    ...serveFlags,
-  ],
-  { stdio: ['ignore', 'pipe', 'inherit'], env: childEnv },
-);
+// BENCH_PROCESSES=2 starts a second `coinop serve` on the same database (Postgres only), as
+// behind a load balancer, and splits the loop's connections between the two: BENCH_ROUTE=board
+// sends each of the demo game's first two boards to one process (routing by game or board),
+// `mixed` sends both boards to both.
+const processes = Number(process.env['BENCH_PROCESSES'] ?? 1);
+const route = process.env['BENCH_ROUTE'] ?? 'board';
+if (processes > 1 && !database) throw new Error('BENCH_PROCESSES needs BENCH_STORE=postgres');
 const seen = { lines: 0 };
-const ready = new Promise((resolveReady, reject) => {
-  const found = {};
-  createInterface({ input: child.stdout }).on('line', (line) => {
-    seen.lines += 1;
-    const { msg } = JSON.parse(line);
-    found.arcade ??= /^demo: arcade (\S+)$/.exec(msg)?.[1];
-    const game = /^demo: game "[^"]+" (\S+) at .*leaderboards: [^(]+\((\S+)\)/.exec(msg);
-    if (game && !found.game) [found.game, found.leaderboard] = [game[1], game[2]];
-    found.clientId ??= /^demo: client id (\S+)$/.exec(msg)?.[1];
-    found.clientSecret ??= /^demo: client secret (\S+) /.exec(msg)?.[1];
-    const url = /^coinop api listening on (\S+)$/.exec(msg)?.[1];
-    if (url) resolveReady({ ...found, url });
+
+/** Starts `coinop serve`; resolves with what its log says once its API listens. */
+function startServe(flags) {
+  const started = spawn(
+    process.execPath,
+    [
+      ...nodeArgs,
+      join(root, 'packages/server/dist/cli/main.js'),
+      'serve',
+      '--data-dir',
+      dataDir,
+      '--api-port',
+      '0',
+      '--auth-port',
+      '0',
+      '--web-port',
+      '0',
+      '--default-allowance',
+      'unlimited',
+      ...(database ? ['--database-url', database.url] : []),
+      ...flags,
+      ...serveFlags,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'], env: childEnv },
+  );
+  const ready = new Promise((resolveReady, reject) => {
+    const found = {};
+    createInterface({ input: started.stdout }).on('line', (line) => {
+      seen.lines += 1;
+      const { msg } = JSON.parse(line);
+      found.arcade ??= /^demo: arcade (\S+)$/.exec(msg)?.[1];
+      const game = /^demo: game "[^"]+" (\S+) at .*leaderboards: (.*)$/.exec(msg);
+      if (game && !found.game) {
+        found.game = game[1];
+        found.leaderboards = [...game[2].matchAll(/\(([0-9a-f-]{36})\)/g)].map((m) => m[1]);
+        found.leaderboard = found.leaderboards[0];
+      }
+      found.clientId ??= /^demo: client id (\S+)$/.exec(msg)?.[1];
+      found.clientSecret ??= /^demo: client secret (\S+) /.exec(msg)?.[1];
+      const url = /^coinop api listening on (\S+)$/.exec(msg)?.[1];
+      if (url) resolveReady({ ...found, url });
+    });
+    started.on('exit', (code) => reject(new Error(`coinop serve exited ${code} before listening`)));
   });
-  child.on('exit', (code) => reject(new Error(`coinop serve exited ${code} before listening`)));
-});
+  return { child: started, ready };
+}
+
+const first = startServe(['--demo']);
+const { child } = first;
+const children = [child];
 try {
-  const { url, arcade, game, leaderboard, clientId, clientSecret } = await ready;
+  const { url, arcade, game, leaderboard, leaderboards, clientId, clientSecret } =
+    await first.ready;
+  // The second process joins the database the first seeded (same data dir: same admin token
+  // and secrets key).
+  const second = processes > 1 ? startServe([]) : null;
+  if (second) children.push(second.child);
+  const secondUrl = second ? (await second.ready).url : null;
   const token = await fetch(`${url}/oauth/writetoken`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -143,15 +169,42 @@ try {
           return playerId;
         }),
       );
-  const games = [{ gameId: game, token: token.access_token, leaderboardId: leaderboard }];
+  const tier = (leaderboardId) => ({ gameId: game, token: token.access_token, leaderboardId });
+  // Each process's share of the loop: its URL, the boards it is sent, its half of the players.
+  const targets =
+    secondUrl === null
+      ? [{ url, games: [tier(leaderboard)], playerIds }]
+      : [url, secondUrl].map((target, i) => ({
+          url: target,
+          games: route === 'mixed' ? leaderboards.slice(0, 2).map(tier) : [tier(leaderboards[i])],
+          playerIds: playerIds.filter((_, n) => n % 2 === i),
+        }));
+  const loopAll = (connections, seconds) =>
+    Promise.all(
+      targets.map((t) =>
+        measurePlayScore({
+          url: t.url,
+          arcadeId: arcade,
+          games: t.games,
+          playerIds: t.playerIds,
+          connections: Math.max(1, Math.round(connections / targets.length)),
+          duration: seconds,
+        }),
+      ),
+    );
   for (const connections of scenarios.includes('loop') ? connectionCounts : []) {
-    const loop = { url, arcadeId: arcade, games, playerIds, connections };
-    await measurePlayScore({ ...loop, duration: 2 });
+    await loopAll(connections, 2);
     if (pgStats && database) await withClient(database.url, resetStatements);
-    const pids = { serverPid: child.pid, postmasterPid: postgres?.postmasterPid };
+    const pids = {
+      serverPid: child.pid,
+      postmasterPid: postgres?.postmasterPid,
+      serverWorkers: serveFlags.includes('--workers'),
+      extraServerPids: children.slice(1).map((c) => c.pid),
+    };
     const before = cpuSnapshot(pids);
-    const r = await measurePlayScore({ ...loop, duration });
+    const results = await loopAll(connections, duration);
     const after = cpuSnapshot(pids);
+    const r = combined(results);
     console.log(
       JSON.stringify({
         root,
@@ -159,6 +212,7 @@ try {
         serveFlags,
         scenario: 'play+score',
         connections,
+        ...(targets.length > 1 ? { processes: targets.length, route } : {}),
         pairsPerSecond: Math.round(r.pairsPerSecond),
         p50: r.latency.p50,
         p99: r.latency.p99,
@@ -170,8 +224,12 @@ try {
     if (pgStats && database) await withClient(database.url, printStatements);
   }
 } finally {
-  child.kill('SIGTERM');
-  await new Promise((r) => child.on('close', r));
+  await Promise.all(
+    children.map((c) => {
+      c.kill('SIGTERM');
+      return new Promise((r) => c.on('close', r));
+    }),
+  );
   await rm(dataDir, { recursive: true, force: true });
   await database?.drop();
   await postgres?.stop();
@@ -206,4 +264,16 @@ async function printStatements(client) {
      FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 8`,
   );
   for (const row of rows) console.log(JSON.stringify(row));
+}
+
+/** One figure for loops run side by side: pairs add up; latency is the slower side's. */
+function combined(results) {
+  if (results.length === 1) return results[0];
+  const worst = results.reduce((a, b) => (b.latency.p99 > a.latency.p99 ? b : a));
+  return {
+    pairs: results.reduce((n, r) => n + r.pairs, 0),
+    pairsPerSecond: results.reduce((n, r) => n + r.pairsPerSecond, 0),
+    latency: worst.latency,
+    non2xx: results.reduce((n, r) => n + r.non2xx, 0),
+  };
 }

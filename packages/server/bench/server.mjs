@@ -216,6 +216,7 @@ function counting(inner) {
     dialect: inner.dialect,
     query: countedQuery(inner),
     generic: { query: countedQuery(inner.generic) },
+    ordered: { depth: inner.ordered.depth, query: countedQuery(inner.ordered) },
     transaction: (work) =>
       inner.transaction((tx) => {
         counters.transactions += 1;

@@ -56,6 +56,7 @@ export const FLAG_ENV = {
   webOrigins: ['--web-origin', 'COINOP_WEB_ORIGINS'],
   trustProxy: ['--trust-proxy', 'COINOP_TRUST_PROXY'],
   accessLog: ['--access-log', 'COINOP_ACCESS_LOG'],
+  workers: ['--workers', 'COINOP_WORKERS'],
   chainRpcUrl: ['--chain-rpc-url', 'COINOP_CHAIN_RPC_URL'],
   secretsKeyFile: ['--secrets-key-file', 'COINOP_SECRETS_KEY_FILE'],
 } as const;

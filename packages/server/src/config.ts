@@ -62,6 +62,12 @@ export interface Config {
   /** Log a line per request (`--access-log`); off by default, so requests write no log. */
   readonly accessLog: boolean;
   /**
+   * Processes serving the listeners (`--workers`): one, or several sharing the ports (Node's
+   * cluster), each with its own pool. Several need Postgres: the embedded database is one
+   * process's.
+   */
+  readonly workers: number;
+  /**
    * Whose `X-Forwarded-For` the listeners believe (`--trust-proxy`): false for nobody, `loopback`
    * or a list of addresses and CIDRs, or the number of proxy hops in front. The web listener's
    * own forwarding is recognised without it.
@@ -205,6 +211,12 @@ export function loadConfig(
   const authIssuer = parseAuthIssuer(text('authIssuer'), host, authPort);
 
   const apiPort = int('apiPort', DEFAULTS.apiPort, 0, 65535);
+  const workers = int('workers', 1, 1, 64);
+  if (workers > 1 && text('databaseUrl') === null) {
+    throw new ConfigError(
+      `--workers ${workers} (COINOP_WORKERS) needs --database-url (DATABASE_URL): the embedded database serves one process`,
+    );
+  }
 
   return Object.freeze({
     host,
@@ -234,6 +246,7 @@ export function loadConfig(
     signinRateLimitPerMinute: DEFAULTS.signinRateLimitPerMinute,
     trustProxy: parseTrustProxy(text('trustProxy')),
     accessLog: bool('accessLog'),
+    workers,
     databaseUrl: text('databaseUrl'),
     dataDir: resolve(text('dataDir') ?? DEFAULTS.dataDir),
     databasePoolSize: int('databasePoolSize', DEFAULTS.databasePoolSize, 1, 1000),

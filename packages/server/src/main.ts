@@ -62,7 +62,10 @@ interface Listener {
  * listens. Everything opened is closed again if a later step fails. Rejects with a
  * SecretsKeyError, naming the flag, when the secrets key does not open the stored secrets.
  */
-export async function startServer(config: Config): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  { seedDemo: seeds = true }: { readonly seedDemo?: boolean } = {},
+): Promise<RunningServer> {
   const db = await openDatabase(config);
   const listeners: Listener[] = [];
   let stopSweep: () => Promise<void> = async () => undefined;
@@ -133,13 +136,13 @@ export async function startServer(config: Config): Promise<RunningServer> {
     if (log && sealedCount > 0) {
       log.info(`encrypted ${sealedCount} secrets an earlier coinop stored in plain text`);
     }
-    if (config.demo && api) {
+    if (config.demo && api && seeds) {
       api.log.warn(
         'demo data is on (--demo): a demo developer, game and funded players are seeded',
       );
       const demo = await seedDemo(api.arcade);
       for (const line of demo.lines) api.log.info(`demo: ${line}`);
-    } else if (config.demo && log) {
+    } else if (config.demo && !api && log) {
       log.warn('--demo seeds through the api service, which this process does not run');
     }
 

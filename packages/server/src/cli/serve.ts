@@ -136,6 +136,13 @@ const SERVE_FLAGS: {
     value: 'level',
     description: 'fatal, error, warn, info, debug, trace or silent (default info)',
   },
+  workers: {
+    flag: '--workers',
+    env: 'COINOP_WORKERS',
+    value: 'n',
+    description:
+      'processes sharing the ports, each with its own database pool (default 1; more need --database-url)',
+  },
   accessLog: {
     flag: '--access-log',
     env: 'COINOP_ACCESS_LOG',
@@ -244,11 +251,18 @@ async function runServe(flags: ConfigInput): Promise<void> {
     if (error instanceof ConfigError) throw new CliError(error.message, ExitCodes.usage);
     throw error;
   }
+  const { clusterWorker, runClusterPrimary } = await import('../cluster.js');
+  const worker = clusterWorker();
+  if (config.workers > 1 && worker === null) {
+    await runClusterPrimary(config, (line) => process.stderr.write(`${line}\n`));
+    return;
+  }
   const { startServer } = await import('../main.js');
   const { SecretsKeyError } = await import('../credentials/secrets-key.js');
   let server;
   try {
-    server = await startServer(config);
+    // In a cluster only the first worker seeds the demo arcade; the others join it.
+    server = await startServer(config, { seedDemo: worker?.seeds ?? true });
   } catch (error) {
     // The operator's key does not fit the database: a setting to fix, like a bad flag.
     if (error instanceof SecretsKeyError) throw new CliError(error.message, ExitCodes.usage);
@@ -272,6 +286,7 @@ async function runServe(flags: ConfigInput): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  worker?.ready();
 }
 
 /** Commander's attribute name for a long flag: --api-port → apiPort. */

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SecretBox } from '../../src/credentials/secret-box.js';
 import { testConfig } from '../../src/config.js';
 import { startServer } from '../../src/main.js';
+import { createTestDatabase, storeVariants } from '@coinop/testkit/db';
 import { cleanEnv, runCli, serve } from './run-cli.js';
 
 describe('coinop serve', () => {
@@ -117,6 +118,16 @@ describe('coinop serve', () => {
     ]);
   }, 120_000);
 
+  it('refuses several workers on the embedded database, naming the flag', async () => {
+    const run = await runCli(['serve', '--workers', '2', '--data-dir', dataDir]);
+    expect(run).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'coinop: --workers 2 (COINOP_WORKERS) needs --database-url (DATABASE_URL): the embedded database serves one process\n',
+    });
+  });
+
   it('exits 2 naming the flag for a bad setting', async () => {
     const run = await runCli(['serve', '--api-port', '99999', '--data-dir', dataDir]);
     expect(run).toEqual({
@@ -208,4 +219,60 @@ describe('coinop serve', () => {
       await server.close();
     }
   }, 60_000);
+
+  describe.each(storeVariants().filter((v) => v === 'postgres'))('with --workers on %s', () => {
+    it('serves from two processes, seeds once, replaces a dead worker and stops them all', async () => {
+      const database = await createTestDatabase();
+      const dir = await mkdtemp(join(tmpdir(), 'coinop-workers-'));
+      const waitFor = async (pattern: RegExp, text: () => string) => {
+        for (let waited = 0; !pattern.test(text()); waited += 50) {
+          if (waited > 60_000) throw new Error(`no ${pattern} in: ${text()}`);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        return pattern.exec(text()) as RegExpExecArray;
+      };
+      try {
+        const run = await serve([
+          '--api-port',
+          '0',
+          '--auth-port',
+          '0',
+          '--data-dir',
+          dir,
+          '--database-url',
+          database.url,
+          '--workers',
+          '2',
+          '--demo',
+        ]);
+        const [, first, second] = await waitFor(
+          /coinop: 2 workers serving \(pids (\d+), (\d+)\)/,
+          run.stderr,
+        );
+        expect(first).not.toBe(second);
+        // Only the first worker seeds; both answer on the shared port.
+        expect(run.messages.filter((m) => m.startsWith('demo: client secret'))).toHaveLength(1);
+        const statuses = await Promise.all(
+          Array.from({ length: 20 }, () => fetch(`${run.url}/catalog/games`).then((r) => r.status)),
+        );
+        expect(statuses).toEqual(statuses.map(() => 200));
+
+        // A worker that dies after its start is replaced.
+        // (Only after 5 s: one that dies sooner would die again, and stops the cluster.)
+        await new Promise((resolve) => setTimeout(resolve, 5_500));
+        process.kill(Number(second), 'SIGKILL');
+        await waitFor(new RegExp(`worker ${second} died SIGKILL; starting another`), run.stderr);
+        await waitFor(/listening on/, () => run.messages.slice(-1)[0] ?? '');
+        expect((await fetch(`${run.url}/catalog/games`)).status).toBe(200);
+
+        run.child.kill('SIGTERM');
+        expect(await run.exited).toBe(0);
+        expect(run.stderr()).toContain('coinop: SIGTERM: stopping 2 workers\n');
+        expect(() => process.kill(Number(first), 0)).toThrow();
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+        await database.drop();
+      }
+    }, 120_000);
+  });
 });

@@ -77,6 +77,9 @@ export const Audit = Type.Object({
   debitsPending: Type.Number({ description: 'Sum of pending debits over all accounts, HST' }),
   creditsPending: Type.Number({ description: 'Sum of pending credits over all accounts, HST' }),
   minted: Type.Number({ description: 'HST issued by the mint, net' }),
+  deposited: Type.Number({
+    description: 'HST deposited into chain vaults and credited, net: what the vaults back',
+  }),
   balanced: Type.Boolean({
     description:
       'Debits equal credits (posted and pending), no account below zero, and the balances agree with the transfers',

@@ -391,6 +391,7 @@ describe.each(storeVariants())('admin API on %s', (variant) => {
         debitsPending: 0,
         creditsPending: 0,
         minted,
+        deposited: 0,
         balanced: true,
       });
     });

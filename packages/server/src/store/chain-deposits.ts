@@ -1,4 +1,4 @@
-import type { Clock, Ids, Units } from '@coinop/core';
+import type { Clock, Ids } from '@coinop/core';
 import { AdvisoryLocks } from './advisory-locks.js';
 import type { Db, Queryable } from './db.js';
 import { insertAccount } from './ledger.js';
@@ -398,72 +398,47 @@ export async function accountKinds(
 export const DEPOSITS_PAGE_MAX = 500;
 
 /**
- * The vault's deposits, newest first (by block and log), `status` only if given, at most
- * `limit`; `before` continues a listing after its last row.
+ * Deposits read from every vault watched, newest first (by block and log), of `status` only if
+ * given, at most `limit`.
  */
 export async function listDeposits(
   q: Queryable,
-  key: VaultKey,
-  options: {
-    status?: DepositStatus | undefined;
-    limit: number;
-    before?: { blockNumber: bigint; logIndex: number } | undefined;
-  },
+  options: { status?: DepositStatus | undefined; limit: number },
 ): Promise<DepositRecord[]> {
-  const params: unknown[] = [...keyParams(key), options.status ?? null, options.limit];
-  let after = '';
-  if (options.before) {
-    params.push(options.before.blockNumber, options.before.logIndex);
-    after = 'AND (block_number, log_index) < ($5, $6)';
-  }
   const rows = await q.query<DepositRow>(
     `SELECT ${DEPOSIT_COLUMNS} FROM chain_deposits
-     WHERE chain_id = $1 AND vault_address = $2 AND ($3::text IS NULL OR status = $3) ${after}
-     ORDER BY block_number DESC, log_index DESC
-     LIMIT $4`,
-    params,
+     WHERE $1::text IS NULL OR status = $1
+     ORDER BY block_number DESC, log_index DESC, chain_id
+     LIMIT $2`,
+    [options.status ?? null, options.limit],
   );
   return rows.map(toDeposit);
 }
 
-/** How many of the vault's deposits are held and credited, and what they amount to. */
-export async function depositTotals(
+/** How many of the vault's deposits are held, and what they amount to. */
+export async function heldTotals(
   q: Queryable,
   key: VaultKey,
-): Promise<{ held: number; heldUnits: bigint; credited: number; creditedUnits: Units }> {
-  const [row] = await q.query<{
-    held: number;
-    held_units: string | null;
-    credited: number;
-    credited_units: string | null;
-  }>(
-    `SELECT count(*) FILTER (WHERE status = 'held')::int AS held,
-            (sum(amount_units) FILTER (WHERE status = 'held'))::text AS held_units,
-            count(*) FILTER (WHERE status = 'credited')::int AS credited,
-            (sum(amount_units) FILTER (WHERE status = 'credited'))::text AS credited_units
-     FROM chain_deposits WHERE chain_id = $1 AND vault_address = $2`,
+): Promise<{ count: number; units: bigint }> {
+  const [row] = await q.query<{ count: number; units: string | null }>(
+    `SELECT count(*)::int AS count, sum(amount_units)::text AS units FROM chain_deposits
+     WHERE chain_id = $1 AND vault_address = $2 AND status = 'held'`,
     keyParams(key),
   );
-  return {
-    held: row?.held ?? 0,
-    heldUnits: BigInt(row?.held_units ?? 0),
-    credited: row?.credited ?? 0,
-    creditedUnits: BigInt(row?.credited_units ?? 0),
-  };
+  return { count: row?.count ?? 0, units: BigInt(row?.units ?? 0) };
 }
 
 /** The deposits with this transaction hash and log index (one per chain it happened on), locked. */
 export async function lockDepositsAt(
   tx: Queryable,
-  vaultAddress: string,
   txHash: string,
   logIndex: number,
 ): Promise<DepositRecord[]> {
   const rows = await tx.query<DepositRow>(
     `SELECT ${DEPOSIT_COLUMNS} FROM chain_deposits
-     WHERE vault_address = $1 AND tx_hash = $2 AND log_index = $3
+     WHERE tx_hash = $1 AND log_index = $2
      ORDER BY chain_id FOR UPDATE`,
-    [vaultAddress.toLowerCase(), txHash.toLowerCase(), logIndex],
+    [txHash.toLowerCase(), logIndex],
   );
   return rows.map(toDeposit);
 }

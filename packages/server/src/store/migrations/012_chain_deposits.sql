@@ -68,13 +68,15 @@ CREATE TABLE chain_deposits (
   credited_account_id  uuid,
   seen_at              timestamptz NOT NULL,
   credited_at          timestamptz,
-  PRIMARY KEY (chain_id, tx_hash, log_index),
+  -- The key is where the event is: (chain, transaction, log). The transaction comes first
+  -- because an operator names a held deposit by it.
+  PRIMARY KEY (tx_hash, log_index, chain_id),
   FOREIGN KEY (chain_id, vault_address) REFERENCES chain_checkpoints (chain_id, vault_address),
   CHECK (status = 'credited' OR held_reason IS NOT NULL),
   CHECK ((status = 'credited') = (credited_at IS NOT NULL)),
   CHECK ((status = 'credited') = (credited_account_id IS NOT NULL)),
   CHECK (status = 'held' OR amount_units BETWEEN 1 AND 9223372036854775807)
 );
-CREATE INDEX chain_deposits_by_block ON chain_deposits (chain_id, vault_address, block_number, log_index);
-CREATE INDEX chain_deposits_held ON chain_deposits (chain_id, vault_address, block_number, log_index)
-  WHERE status = 'held';
+-- Listings show the newest first; the held ones are what an operator looks for.
+CREATE INDEX chain_deposits_newest ON chain_deposits (block_number, log_index);
+CREATE INDEX chain_deposits_held ON chain_deposits (block_number, log_index) WHERE status = 'held';

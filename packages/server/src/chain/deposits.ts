@@ -5,13 +5,11 @@ import {
   decideDeposit,
   depositTransfer,
   formatHst,
-  type AccountKind,
   type Clock,
 } from '@coinop/core';
 import type { Hex } from 'viem';
 import { resolveAccount } from '../store/admin.js';
 import {
-  accountKinds,
   advanceCheckpoint,
   depositKey,
   holdDeposit,
@@ -20,6 +18,7 @@ import {
   lockDepositsAt,
   markCredited,
   readCheckpoint,
+  resolveAccounts,
   type DecidedDeposit,
   type DepositRecord,
   type VaultKey,
@@ -101,14 +100,14 @@ export async function recordDepositRange(
       );
     }
     const now = clock.now();
-    const kinds = await accountKinds(
+    const accounts = await resolveAccounts(
       tx,
       events.map((e) => bytes16ToUuid(e.account)),
     );
     const decided: DecidedDeposit[] = events.map((event) => {
       const accountId = bytes16ToUuid(event.account);
-      const kind = kinds.get(accountId) as AccountKind | undefined;
-      const decision = decideDeposit(event.amount, kind === undefined ? null : { kind });
+      const account = accounts.get(accountId) ?? null;
+      const decision = decideDeposit(event.amount, account);
       return {
         txHash: event.txHash,
         logIndex: event.logIndex,
@@ -118,12 +117,13 @@ export async function recordDepositRange(
         fromAddress: event.from,
         amountUnits: event.amount,
         transferId: depositTransferId(key.chainId, event.txHash, event.logIndex),
+        creditAccountId: decision.credit ? (account?.accountId ?? null) : null,
         heldReason: decision.credit ? null : decision.reason,
       };
     });
     const inserted = await insertDeposits(tx, key, decided, now);
     const fresh = decided.filter((d) => inserted.has(depositKey(d.txHash, d.logIndex)));
-    const toCredit = fresh.filter((d) => d.heldReason === null);
+    const toCredit = fresh.filter((d): d is Creditable => d.creditAccountId !== null);
     const unfit = await creditDeposits(tx, checkpoint.accountId, toCredit, now);
     for (const deposit of unfit) await holdDeposit(tx, key, deposit, 'amount_out_of_range');
     await advanceCheckpoint(tx, key, { ...to, headBlock: input.headBlock }, now);
@@ -145,6 +145,8 @@ export async function recordDepositRange(
   });
 }
 
+type Creditable = DecidedDeposit & { readonly creditAccountId: string };
+
 /**
  * Credits the deposits as one batch; if a sum would overflow an account (HST has no cap on
  * chain), one by one, each behind a savepoint, and returns those that did not fit.
@@ -152,19 +154,19 @@ export async function recordDepositRange(
 async function creditDeposits(
   tx: Queryable,
   vaultAccountId: string,
-  deposits: readonly DecidedDeposit[],
+  deposits: readonly Creditable[],
   now: Date,
-): Promise<DecidedDeposit[]> {
-  const transferOf = (d: DecidedDeposit) =>
+): Promise<Creditable[]> {
+  const transferOf = (d: Creditable) =>
     depositTransfer({
       id: d.transferId,
       vaultAccountId,
-      accountId: d.accountId,
+      accountId: d.creditAccountId,
       amountUnits: d.amountUnits,
     });
   if (deposits.length === 0) return [];
   if (await withSavepoint(tx, () => applyTransfers(tx, deposits.map(transferOf), now))) return [];
-  const unfit: DecidedDeposit[] = [];
+  const unfit: Creditable[] = [];
   for (const deposit of deposits) {
     if (!(await withSavepoint(tx, () => applyTransfers(tx, [transferOf(deposit)], now)))) {
       unfit.push(deposit);

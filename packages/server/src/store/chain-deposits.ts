@@ -1,4 +1,4 @@
-import type { Clock, Ids } from '@coinop/core';
+import type { AccountKind, Clock, Ids } from '@coinop/core';
 import { AdvisoryLocks } from './advisory-locks.js';
 import type { Db, Queryable } from './db.js';
 import { insertAccount } from './ledger.js';
@@ -281,11 +281,14 @@ export interface DecidedDeposit {
   readonly logIndex: number;
   readonly blockNumber: bigint;
   readonly blockHash: string;
+  /** The id the event named. */
   readonly accountId: string;
   readonly fromAddress: string;
   readonly amountUnits: bigint;
   readonly transferId: string;
-  /** Null to credit it to `accountId`; else why it is held. */
+  /** The account credited (what `accountId` means); null when held. */
+  readonly creditAccountId: string | null;
+  /** Why it is held; null when credited. */
   readonly heldReason: string | null;
 }
 
@@ -310,13 +313,12 @@ export async function insertDeposits(
      SELECT $1, $2, d.tx_hash, d.log_index, d.block_number, d.block_hash, d.account_id,
             d.from_address, d.amount_units,
             CASE WHEN d.held_reason IS NULL THEN 'credited' ELSE 'held' END, d.held_reason,
-            d.transfer_id,
-            CASE WHEN d.held_reason IS NULL THEN d.account_id END, $12,
-            CASE WHEN d.held_reason IS NULL THEN $12::timestamptz END
+            d.transfer_id, d.credit_account_id, $13,
+            CASE WHEN d.held_reason IS NULL THEN $13::timestamptz END
      FROM unnest($3::text[], $4::int[], $5::bigint[], $6::text[], $7::uuid[], $8::text[],
-                 $9::numeric[], $10::text[], $11::uuid[])
+                 $9::numeric[], $10::text[], $11::uuid[], $12::uuid[])
        AS d(tx_hash, log_index, block_number, block_hash, account_id, from_address, amount_units,
-            held_reason, transfer_id)
+            held_reason, transfer_id, credit_account_id)
      ORDER BY d.block_number, d.log_index
      ON CONFLICT (chain_id, tx_hash, log_index) DO NOTHING
      RETURNING tx_hash, log_index`,
@@ -331,6 +333,7 @@ export async function insertDeposits(
       column((d) => d.amountUnits.toString()),
       column((d) => d.heldReason),
       column((d) => d.transferId),
+      column((d) => (d.heldReason === null ? d.creditAccountId : null)),
       now,
     ],
   );
@@ -381,17 +384,26 @@ export async function advanceCheckpoint(
   );
 }
 
-/** The kind of each of `ids` that names an account. */
-export async function accountKinds(
+/**
+ * The account each of `ids` means, as an operator's account references do: an account id, or a
+ * player's or developer's id (their account). Ids that mean nothing are absent.
+ */
+export async function resolveAccounts(
   q: Queryable,
   ids: readonly string[],
-): Promise<Map<string, string>> {
+): Promise<Map<string, { accountId: string; kind: AccountKind }>> {
   if (ids.length === 0) return new Map();
-  const rows = await q.query<{ id: string; kind: string }>(
-    'SELECT id, kind FROM accounts WHERE id = ANY($1::uuid[])',
+  const rows = await q.query<{ ref: string; account_id: string; kind: AccountKind }>(
+    `SELECT id AS ref, id AS account_id, kind FROM accounts WHERE id = ANY($1::uuid[])
+     UNION ALL
+     SELECT p.id, a.id, a.kind FROM players p JOIN accounts a ON a.id = p.account_id
+     WHERE p.id = ANY($1::uuid[])
+     UNION ALL
+     SELECT d.id, a.id, a.kind FROM developers d JOIN accounts a ON a.id = d.account_id
+     WHERE d.id = ANY($1::uuid[])`,
     [[...new Set(ids)]],
   );
-  return new Map(rows.map((r) => [r.id, r.kind]));
+  return new Map(rows.map((r) => [r.ref, { accountId: r.account_id, kind: r.kind }]));
 }
 
 /** The most deposits one listing returns. */

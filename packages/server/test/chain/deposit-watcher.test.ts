@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { availableUnits, MAX_UNITS } from '@coinop/core';
 import { buildTestApi, type TestApi } from '@coinop/testkit/app';
-import { fundedPlayer } from '@coinop/testkit/arcade';
+import { fundedPlayer, nextWallet } from '@coinop/testkit/arcade';
 import { storeVariants } from '@coinop/testkit/db';
 import { expectLedgerBalanced } from '@coinop/testkit/invariants';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import { depositTransferId } from '../../src/chain/deposit-ids.js';
 import { DepositWatcher } from '../../src/chain/watcher.js';
 import type { ChainConfig } from '../../src/config.js';
 import { uuidIds } from '../../src/ids.js';
+import { createDeveloper } from '../../src/services/admin.js';
 import { readCheckpoint } from '../../src/store/chain-deposits.js';
 import { auditLedger, findAccount } from '../../src/store/ledger.js';
 import { chainConfigFor, HST, startArcadeChain, type ArcadeChain } from '../fixtures/chain.js';
@@ -112,6 +113,29 @@ describe.each(storeVariants())('the deposit watcher on %s', (variant) => {
     await chain.deposit(vault, chain.players[1]!, player.accountId, 5n * HST);
     expect(await watcher.runOnce()).toMatchObject({ outcome: 'scanned', credited: 1 });
     expect(await unitsOf(api.db, player.accountId)).toBe(5n * HST);
+  });
+
+  it("credits a deposit naming a player's or a developer's id to their account", async () => {
+    const { api, vault, watcher } = await arcadeOnNewVault({ confirmations: 0 });
+    const player = await fundedPlayer(api, 0);
+    const { developerId } = await createDeveloper(api.app.arcade, nextWallet());
+    const [developer] = await api.db.query<{ account_id: string }>(
+      'SELECT account_id FROM developers WHERE id = $1',
+      [developerId],
+    );
+    await chain.deposit(vault, chain.players[0]!, player.playerId, 2n * HST);
+    await chain.deposit(vault, chain.players[1]!, developerId, 3n * HST);
+    expect(await watcher.runOnce()).toMatchObject({ credited: 2, held: 0 });
+    expect(await unitsOf(api.db, player.accountId)).toBe(2n * HST);
+    expect(await unitsOf(api.db, developer!.account_id)).toBe(3n * HST);
+    expect(
+      await api.db.query(
+        'SELECT account_id, credited_account_id FROM chain_deposits ORDER BY block_number',
+      ),
+    ).toEqual([
+      { account_id: player.playerId, credited_account_id: player.accountId },
+      { account_id: developerId, credited_account_id: developer!.account_id },
+    ]);
   });
 
   it('resumes from its checkpoint after a restart, and a range read again credits nothing twice', async () => {

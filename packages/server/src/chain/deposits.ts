@@ -11,17 +11,19 @@ import type { Hex } from 'viem';
 import { resolveAccount } from '../store/admin.js';
 import {
   advanceCheckpoint,
+  lockCheckpoint,
+  readCheckpoint,
+  type VaultKey,
+} from '../store/chain-checkpoints.js';
+import {
   depositKey,
   holdDeposit,
   insertDeposits,
-  lockCheckpoint,
   lockDepositsAt,
   markCredited,
-  readCheckpoint,
   resolveAccounts,
   type DecidedDeposit,
   type DepositRecord,
-  type VaultKey,
 } from '../store/chain-deposits.js';
 import type { Db, Queryable } from '../store/db.js';
 import { LedgerSumOutOfRange } from '../store/errors.js';

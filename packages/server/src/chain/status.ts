@@ -1,13 +1,8 @@
 import { formatHst } from '@coinop/core';
 import { getAddress } from 'viem';
 import type { ChainConfig } from '../config.js';
-import {
-  checkpointsOfVault,
-  heldTotals,
-  readCheckpoint,
-  type Checkpoint,
-  type DepositRecord,
-} from '../store/chain-deposits.js';
+import { checkpointsOfVault, readCheckpoint, type Checkpoint } from '../store/chain-checkpoints.js';
+import { heldTotals, type DepositRecord } from '../store/chain-deposits.js';
 import type { Queryable } from '../store/db.js';
 import { findAccount } from '../store/ledger.js';
 import { redactRpcUrl } from './rpc.js';

@@ -14,7 +14,7 @@ import {
   takeLease,
   type Checkpoint,
   type VaultKey,
-} from '../store/chain-deposits.js';
+} from '../store/chain-checkpoints.js';
 import type { Db } from '../store/db.js';
 import { CheckpointMoved, recordDepositRange, type DepositEvent } from './deposits.js';
 import { createChainClient, describeChainError } from './rpc.js';

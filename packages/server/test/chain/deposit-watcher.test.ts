@@ -10,7 +10,7 @@ import { DepositWatcher } from '../../src/chain/watcher.js';
 import type { ChainConfig } from '../../src/config.js';
 import { uuidIds } from '../../src/ids.js';
 import { createDeveloper } from '../../src/services/admin.js';
-import { readCheckpoint } from '../../src/store/chain-deposits.js';
+import { readCheckpoint } from '../../src/store/chain-checkpoints.js';
 import { auditLedger, findAccount } from '../../src/store/ledger.js';
 import { chainConfigFor, HST, startArcadeChain, type ArcadeChain } from '../fixtures/chain.js';
 

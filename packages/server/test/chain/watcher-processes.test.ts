@@ -14,7 +14,7 @@ import { DepositWatcher, type WatcherLog } from '../../src/chain/watcher.js';
 import type { ChainConfig } from '../../src/config.js';
 import { uuidIds } from '../../src/ids.js';
 import type { Db } from '../../src/store/db.js';
-import { ensureCheckpoint, readCheckpoint } from '../../src/store/chain-deposits.js';
+import { ensureCheckpoint, readCheckpoint } from '../../src/store/chain-checkpoints.js';
 import { findAccount } from '../../src/store/ledger.js';
 import { openPostgres } from '../../src/store/postgres.js';
 import { chainConfigFor, HST, startArcadeChain, type ArcadeChain } from '../fixtures/chain.js';

@@ -129,16 +129,17 @@ export async function recordDepositRange(
     const unfit = await creditDeposits(tx, checkpoint.accountId, toCredit, now);
     for (const deposit of unfit) await holdDeposit(tx, key, deposit, 'amount_out_of_range');
     await advanceCheckpoint(tx, key, { ...to, headBlock: input.headBlock }, now);
-    const held = [
-      ...fresh.filter((d) => d.heldReason !== null),
-      ...unfit.map((d) => ({ ...d, heldReason: 'amount_out_of_range' })),
-    ].map((d) => ({
+    const heldOf = (d: DecidedDeposit, reason: string): HeldDeposit => ({
       txHash: d.txHash,
       logIndex: d.logIndex,
       accountId: d.accountId,
       amountUnits: d.amountUnits,
-      reason: d.heldReason ?? '',
-    }));
+      reason,
+    });
+    const held = [
+      ...fresh.flatMap((d) => (d.heldReason === null ? [] : [heldOf(d, d.heldReason)])),
+      ...unfit.map((d) => heldOf(d, 'amount_out_of_range')),
+    ];
     return {
       credited: toCredit.length - unfit.length,
       held,

@@ -56,6 +56,9 @@ export const ErrorCodes = {
   play_not_open: 'Play not open',
   idempotency_key_reused: 'Idempotency key reused with a different request',
   transfer_exists_with_different_fields: 'Transfer id reused with different fields',
+  // Chain deposits
+  deposit_not_found: 'Deposit not found',
+  deposit_already_credited: 'Deposit already credited',
   // Sign-in: wallet (EIP-4361), player tokens, developer keys
   invalid_siwe_message: 'Invalid sign-in message',
   wrong_domain: 'Sign-in message for another domain',

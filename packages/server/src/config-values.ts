@@ -6,6 +6,7 @@ import {
   wholeHstToUnits,
   type SplitRule,
 } from '@coinop/core';
+import { getAddress, isAddress } from 'viem';
 import { decodeSecretsKey } from './credentials/secret-box.js';
 
 /**
@@ -58,6 +59,10 @@ export const FLAG_ENV = {
   accessLog: ['--access-log', 'COINOP_ACCESS_LOG'],
   workers: ['--workers', 'COINOP_WORKERS'],
   chainRpcUrl: ['--chain-rpc-url', 'COINOP_CHAIN_RPC_URL'],
+  chainVaultAddress: ['--chain-vault-address', 'COINOP_CHAIN_VAULT_ADDRESS'],
+  chainConfirmations: ['--chain-confirmations', 'COINOP_CHAIN_CONFIRMATIONS'],
+  chainStartBlock: ['--chain-start-block', 'COINOP_CHAIN_START_BLOCK'],
+  chainPollMs: ['--chain-poll-ms', 'COINOP_CHAIN_POLL_MS'],
   secretsKeyFile: ['--secrets-key-file', 'COINOP_SECRETS_KEY_FILE'],
 } as const;
 
@@ -231,6 +236,40 @@ export function parseDefaultAllowance(value: string | null, fallbackHst: number)
     );
   }
 }
+
+/**
+ * A contract address: 0x and 40 hex digits, not the zero address; mixed case must be its EIP-55
+ * checksum, so a mistyped address is caught here rather than watched forever. Checksummed.
+ */
+export function parseContractAddress(key: keyof typeof FLAG_ENV, value: string): `0x${string}` {
+  if (!isAddress(value, { strict: false })) {
+    throw new ConfigError(`${describe(key)} must be 0x and 40 hex digits, got ${value}`);
+  }
+  const mixedCase =
+    value.slice(2) !== value.slice(2).toLowerCase() &&
+    value.slice(2) !== value.slice(2).toUpperCase();
+  if (mixedCase && !isAddress(value, { strict: true })) {
+    throw new ConfigError(
+      `${describe(key)} has mixed case that is not its EIP-55 checksum (a typo?), got ${value}`,
+    );
+  }
+  if (/^0x0{40}$/i.test(value)) {
+    throw new ConfigError(`${describe(key)} must not be the zero address`);
+  }
+  return getAddress(value);
+}
+
+/** A block number: a whole number written out in decimal. */
+export function parseBlockNumber(key: keyof typeof FLAG_ENV, value: string): bigint {
+  if (!/^\d{1,19}$/.test(value) || BigInt(value) > MAX_BLOCK_NUMBER) {
+    throw new ConfigError(
+      `${describe(key)} must be a block number (a whole number from 0 to ${MAX_BLOCK_NUMBER}), got ${value}`,
+    );
+  }
+  return BigInt(value);
+}
+/** What Postgres' bigint holds, where block numbers are stored. */
+const MAX_BLOCK_NUMBER = 2n ** 63n - 1n;
 
 export function parseChainRpcUrl(value: string | null): string | null {
   if (value === null) return null;

@@ -7,7 +7,9 @@ import {
   SERVICES,
   describe,
   parseAuthIssuer,
+  parseBlockNumber,
   parseChainRpcUrl,
+  parseContractAddress,
   parseClaimsNamespace,
   parseDefaultAllowance,
   parsePublicUrl,
@@ -54,6 +56,8 @@ export interface Config {
   /** JSON-RPC URL of the wallets' chain; when set, contract wallets sign in through EIP-1271. */
   readonly chainRpcUrl: string | null;
   readonly chainRpcTimeoutMs: number;
+  /** Chain mode: deposits into the vault are credited (`--chain-vault-address`); null when off. */
+  readonly chain: ChainConfig | null;
   readonly siweChallengeTtlSeconds: number;
   readonly cliLoginTtlSeconds: number;
   readonly cliPollIntervalSeconds: number;
@@ -112,6 +116,27 @@ export interface Config {
   readonly logLevel: string;
 }
 
+/**
+ * The arcade's HST on an EVM chain (docs/concepts/chain.md): the vault contract that holds it and
+ * how its events are read. Withdrawals and on-chain plays will add their settings here.
+ */
+export interface ChainConfig {
+  /** JSON-RPC URL of the chain (`--chain-rpc-url`); may carry a provider's key: never logged. */
+  readonly rpcUrl: string;
+  /** The ArcadeVault, checksummed. HST's address is read from its `token()`. */
+  readonly vaultAddress: `0x${string}`;
+  /** Blocks on top of a deposit's block before it is credited. */
+  readonly confirmations: number;
+  /** Where reading the vault's events begins the first time: its deploy block. */
+  readonly startBlock: bigint;
+  readonly pollIntervalMs: number;
+  /** The most blocks one `eth_getLogs` asks for. */
+  readonly logRangeBlocksMax: number;
+  readonly rpcTimeoutMs: number;
+  /** The longest wait between tries while the chain cannot be reached. */
+  readonly retryMaxMs: number;
+}
+
 /** Defaults, each with why. */
 export const DEFAULTS = {
   host: '127.0.0.1', // Loopback: a fresh install exposes nothing until asked to.
@@ -129,7 +154,15 @@ export const DEFAULTS = {
   webSessionTtlSeconds: 900, // Fifteen minutes: a leaked session token is soon useless.
   webSessionMaxAgeSeconds: 7 * 86_400, // A week of renewals, then the wallet signs in again.
   keyRotationDays: 30, // Monthly keeps a leaked key's reach short without churning verifiers.
-  chainRpcTimeoutMs: 10_000, // An EIP-1271 check is one eth_call.
+  chainRpcTimeoutMs: 10_000, // An EIP-1271 check is one eth_call; a log range is one call too.
+  // About 2.5 minutes on Ethereum, deeper than any reorganisation seen there since the merge (one
+  // or two blocks); finality (two epochs, 64 blocks) is safer still. Other chains differ: set it.
+  chainConfirmations: 12,
+  chainStartBlock: 0n, // Reads the whole chain: give the vault's deploy block to skip the rest.
+  chainPollMs: 2000, // Ethereum makes a block every 12 s; a deposit waits minutes for its depth.
+  // Many providers refuse eth_getLogs over more than a few thousand blocks.
+  chainLogRangeBlocksMax: 2000,
+  chainRetryMaxMs: 60_000, // A chain down for long is asked once a minute.
   siweChallengeTtlSeconds: 300, // Five minutes to read and sign the message in a wallet.
   cliLoginTtlSeconds: 600, // Ten minutes to open the page, connect a wallet and approve.
   cliPollIntervalSeconds: 5, // RFC 8628 §3.5's default polling interval.
@@ -217,6 +250,7 @@ export function loadConfig(
       `--workers ${workers} (COINOP_WORKERS) needs --database-url (DATABASE_URL): the embedded database serves one process`,
     );
   }
+  const chainRpcUrl = parseChainRpcUrl(text('chainRpcUrl'));
 
   return Object.freeze({
     host,
@@ -238,8 +272,9 @@ export function loadConfig(
     webSessionMaxAgeSeconds: DEFAULTS.webSessionMaxAgeSeconds,
     keyRotationDays: int('keyRotationDays', DEFAULTS.keyRotationDays, 1, 3650),
     webOrigins: parseWebOrigins(text('webOrigins')),
-    chainRpcUrl: parseChainRpcUrl(text('chainRpcUrl')),
+    chainRpcUrl,
     chainRpcTimeoutMs: DEFAULTS.chainRpcTimeoutMs,
+    chain: chainConfig(chainRpcUrl, text, int),
     siweChallengeTtlSeconds: DEFAULTS.siweChallengeTtlSeconds,
     cliLoginTtlSeconds: DEFAULTS.cliLoginTtlSeconds,
     cliPollIntervalSeconds: DEFAULTS.cliPollIntervalSeconds,
@@ -275,6 +310,43 @@ export function loadConfig(
     gameCacheTtlMs: DEFAULTS.gameCacheTtlMs,
     logLevel: text('logLevel') ?? DEFAULTS.logLevel,
   });
+}
+
+/**
+ * Chain mode is on when a vault is named; `--chain-rpc-url` alone only lets contract wallets sign
+ * in, as before. The other chain flags need the vault, so a forgotten one is not silently ignored.
+ */
+function chainConfig(
+  rpcUrl: string | null,
+  text: (key: keyof typeof FLAG_ENV) => string | null,
+  int: (key: keyof typeof FLAG_ENV, fallback: number, min: number, max: number) => number,
+): ChainConfig | null {
+  const vault = text('chainVaultAddress');
+  if (vault === null) {
+    for (const key of ['chainConfirmations', 'chainStartBlock', 'chainPollMs'] as const) {
+      if (text(key) !== null) {
+        throw new ConfigError(`${describe(key)} needs ${describe('chainVaultAddress')}`);
+      }
+    }
+    return null;
+  }
+  if (rpcUrl === null) {
+    throw new ConfigError(`${describe('chainVaultAddress')} needs ${describe('chainRpcUrl')}`);
+  }
+  const startBlock = text('chainStartBlock');
+  return {
+    rpcUrl,
+    vaultAddress: parseContractAddress('chainVaultAddress', vault),
+    confirmations: int('chainConfirmations', DEFAULTS.chainConfirmations, 0, 10_000),
+    startBlock:
+      startBlock === null
+        ? DEFAULTS.chainStartBlock
+        : parseBlockNumber('chainStartBlock', startBlock),
+    pollIntervalMs: int('chainPollMs', DEFAULTS.chainPollMs, 100, 3_600_000),
+    logRangeBlocksMax: DEFAULTS.chainLogRangeBlocksMax,
+    rpcTimeoutMs: DEFAULTS.chainRpcTimeoutMs,
+    retryMaxMs: DEFAULTS.chainRetryMaxMs,
+  };
 }
 
 /**

@@ -22,6 +22,7 @@ import {
 import { seedDemo } from './services/demo-seed.js';
 import { buildWeb } from './web/app.js';
 import { newWebForwarding } from './listener/client-address.js';
+import { redactRpcUrl } from './chain/rpc.js';
 
 /** The embedded database's directory inside the data directory. */
 export const PGLITE_DIR = 'pglite';
@@ -170,6 +171,14 @@ export async function startServer(
     const url = urls['api'] ?? urls['auth'] ?? urls['web'];
     if (url === undefined) throw new TypeError('no listener started');
     if (api) stopSweep = startExpirySweep(api, config.expirySweepIntervalSeconds * 1000);
+    if (api && config.chain && api.arcade.chain) {
+      api.log.info(
+        `chain mode: crediting deposits into vault ${config.chain.vaultAddress} after ` +
+          `${config.chain.confirmations} confirmations (RPC ${redactRpcUrl(config.chain.rpcUrl)})`,
+      );
+      // Stopped by the API's close, with the rest of the arcade's services.
+      api.arcade.chain.start(api.log);
+    }
     const running = (app: FastifyInstance | null, name: string): FastifyInstance => {
       if (!app) throw new TypeError(`this process does not run the ${name} service`);
       return app;

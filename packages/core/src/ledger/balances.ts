@@ -11,7 +11,10 @@ export function lockedUnits(account: Account): Units {
   return account.debitsPending;
 }
 
-/** Whether the account may carry a negative balance: only the mint, which issues HST. */
+/**
+ * Whether the account may carry a negative balance: the mint, which issues HST, and a vault
+ * account, whose balance is minus the HST deposited into its chain vault.
+ */
 export function mayGoNegative(account: Account): boolean {
-  return account.kind === 'mint';
+  return account.kind === 'mint' || account.kind === 'vault';
 }

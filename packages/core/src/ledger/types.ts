@@ -1,7 +1,11 @@
 import type { Units } from '../money.js';
 
-/** Who an account belongs to. `mint` is the one account allowed to go negative: it issues HST. */
-export const AccountKinds = ['player', 'developer', 'arcade', 'escrow', 'mint'] as const;
+/**
+ * Who an account belongs to. `mint` and `vault` are the accounts allowed to go negative: the mint
+ * issues HST, and a vault account stands for the HST a chain vault holds, so its negative balance
+ * is what the ledger owes for deposits (one per chain vault).
+ */
+export const AccountKinds = ['player', 'developer', 'arcade', 'escrow', 'mint', 'vault'] as const;
 export type AccountKind = (typeof AccountKinds)[number];
 
 /** An account's balances in base units, TigerBeetle style: debits and credits, pending and posted. */
@@ -32,6 +36,7 @@ export const TransferReasons = [
   'payout_arcade',
   'payment',
   'play_void',
+  'deposit',
 ] as const;
 export type TransferReason = (typeof TransferReasons)[number];
 

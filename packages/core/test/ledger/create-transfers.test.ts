@@ -38,6 +38,7 @@ const snapshot = (over: Partial<LedgerSnapshot> = {}): LedgerSnapshot => ({
     ['player', account('player', 'player', 100n)],
     ['escrow', account('escrow', 'escrow')],
     ['mint', account('mint', 'mint')],
+    ['vault', account('vault', 'vault')],
   ]),
   existing: new Map(),
   pendings: new Map(),
@@ -152,6 +153,12 @@ describe('createTransfers result codes, in precedence order', () => {
     [
       'the mint may go negative',
       transfer({ id: 't', debitAccountId: 'mint', amount: 10n ** 18n }),
+      snapshot(),
+      'created',
+    ],
+    [
+      'a vault account may go negative (HST deposited into its vault)',
+      transfer({ id: 't', debitAccountId: 'vault', creditAccountId: 'player', amount: 10n ** 18n }),
       snapshot(),
       'created',
     ],

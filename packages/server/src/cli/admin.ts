@@ -15,6 +15,8 @@ interface AdminCommand {
   /** Noun and verb, e.g. ['hst', 'mint']. */
   readonly words: readonly [string, string];
   readonly description: string;
+  /** A positional argument, given to `request` under its name. */
+  readonly argument?: { readonly name: string; readonly description: string };
   /** Commander flag specs; required ones are marked. */
   readonly options: readonly { flags: string; description: string; required?: boolean }[];
   readonly request: (values: Values) => AdminRequest;
@@ -159,6 +161,50 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
       },
     }),
   },
+  {
+    words: ['chain', 'status'],
+    description:
+      'the chain watcher: chain, vault, checkpoint, head and lag, last error, held deposits',
+    options: [],
+    request: () => ({ method: 'GET', path: '/admin/chain' }),
+  },
+  {
+    words: ['chain', 'deposits'],
+    description: 'deposits read from the vault, newest first',
+    options: [
+      { flags: '--held', description: 'only the held ones (not credited: see credit-held)' },
+      { flags: '--limit <n>', description: 'how many, 1 to 500 (default 100)' },
+    ],
+    request: (v) => {
+      const query = new URLSearchParams();
+      // An on/off flag: commander gives true, not text.
+      if ((v as Record<string, unknown>)['held'] === true) query.set('status', 'held');
+      if (v['limit'] !== undefined) query.set('limit', v['limit']);
+      const search = query.size > 0 ? `?${query}` : '';
+      return { method: 'GET', path: `/admin/chain/deposits${search}` };
+    },
+  },
+  {
+    words: ['chain', 'credit-held'],
+    description: 'credit a held deposit to a player or developer account, once',
+    argument: { name: 'deposit', description: 'the deposit: <txHash>:<logIndex>' },
+    options: [
+      {
+        flags: '--account <id>',
+        description: 'account id, or a player or developer id',
+        required: true,
+      },
+      { flags: '--chain-id <id>', description: 'only if the deposit was read on two chains' },
+    ],
+    request: (v) => ({
+      method: 'POST',
+      path: `/admin/chain/deposits/${id(v['deposit'])}/credit`,
+      body: {
+        accountId: v['account'],
+        ...(v['chainId'] === undefined ? {} : { chainId: numberOrText(v['chainId']) }),
+      },
+    }),
+  },
 ];
 
 /** Adds `admin` and its subcommands to the program. */
@@ -175,12 +221,17 @@ export function addAdminCommands(program: Command): void {
       nouns.set(noun, group);
     }
     const command = group.command(verb).description(spec.description);
+    const argument = spec.argument;
+    if (argument) command.argument(`<${argument.name}>`, argument.description);
     for (const option of spec.options) {
       if (option.required) command.requiredOption(option.flags, option.description);
       else command.option(option.flags, option.description);
     }
     addConnectionOptions(command);
-    command.action(async (values: Values) => {
+    command.action(async (...args: unknown[]) => {
+      // Commander passes the positional argument first when there is one, then the options.
+      const values = { ...(args[argument ? 1 : 0] as Values) };
+      if (argument) values[argument.name] = args[0] as string;
       const conn = await connect(values);
       const body = await callAdmin(conn, spec.request(values));
       process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);

@@ -203,7 +203,34 @@ const SERVE_FLAGS: {
     flag: '--chain-rpc-url',
     env: 'COINOP_CHAIN_RPC_URL',
     value: 'url',
-    description: 'chain JSON-RPC URL: lets contract wallets sign in (EIP-1271)',
+    description:
+      'chain JSON-RPC URL: lets contract wallets sign in (EIP-1271); with --chain-vault-address, ' +
+      'deposits into the vault are credited',
+  },
+  chainVaultAddress: {
+    flag: '--chain-vault-address',
+    env: 'COINOP_CHAIN_VAULT_ADDRESS',
+    value: 'address',
+    description:
+      "chain mode: the ArcadeVault whose deposits are credited (HST is the vault's token())",
+  },
+  chainConfirmations: {
+    flag: '--chain-confirmations',
+    env: 'COINOP_CHAIN_CONFIRMATIONS',
+    value: 'blocks',
+    description: 'blocks on top of a deposit before it is credited (default 12)',
+  },
+  chainStartBlock: {
+    flag: '--chain-start-block',
+    env: 'COINOP_CHAIN_START_BLOCK',
+    value: 'block',
+    description: "the vault's deploy block: where reading its deposits begins (default 0)",
+  },
+  chainPollMs: {
+    flag: '--chain-poll-ms',
+    env: 'COINOP_CHAIN_POLL_MS',
+    value: 'ms',
+    description: 'how often the chain is asked for new blocks (default 2000)',
   },
   secretsKeyFile: {
     flag: '--secrets-key-file',

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
 
 import { ApiTags } from './openapi.js';
 import { MAX_COST_HST, Uuid } from './schemas.js';
@@ -77,6 +77,9 @@ export const Audit = Type.Object({
   debitsPending: Type.Number({ description: 'Sum of pending debits over all accounts, HST' }),
   creditsPending: Type.Number({ description: 'Sum of pending credits over all accounts, HST' }),
   minted: Type.Number({ description: 'HST issued by the mint, net' }),
+  deposited: Type.Number({
+    description: 'HST deposited into chain vaults and credited, net: what the vaults back',
+  }),
   balanced: Type.Boolean({
     description:
       'Debits equal credits (posted and pending), no account below zero, and the balances agree with the transfers',
@@ -145,3 +148,124 @@ export const PlayerTokenBody = Type.Object(
 export const PlayerTokenMinted = Type.Object({
   access_token: Type.String({ description: 'A player token (RS256 JWT), as sign-in issues' }),
 });
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const TxHash = Type.String({
+  pattern: '^0x[0-9a-fA-F]{64}$',
+  description: 'Transaction hash: 0x and 64 hex digits',
+});
+const Address = Type.String({ description: 'Checksummed address' });
+const ExactHst = (description: string) =>
+  Type.String({
+    pattern: '^\\d+(\\.\\d{1,8})?$',
+    description: `${description}, in HST as an exact decimal string (may pass what a JSON number holds)`,
+  });
+
+export const ChainStatus = Type.Object({
+  enabled: Type.Boolean({ description: 'Chain mode is on (--chain-vault-address)' }),
+  rpcUrl: Type.Optional(Type.String({ description: 'The RPC endpoint, scheme and host only' })),
+  chainId: Type.Optional(Nullable(Type.Integer({ description: 'Null until the chain answered' }))),
+  vaultAddress: Type.Optional(Address),
+  tokenAddress: Type.Optional(Nullable(Address)),
+  vaultAccountId: Type.Optional(Nullable(Uuid("The vault's ledger account"))),
+  confirmations: Type.Optional(Type.Integer()),
+  startBlock: Type.Optional(Type.Integer()),
+  state: Type.Optional(
+    Type.Union(
+      ['starting', 'running', 'failing', 'halted'].map((s) => Type.Literal(s)),
+      {
+        description:
+          'running; starting before the chain first answered; failing while the last round ' +
+          'failed (see lastError); halted after a reorganisation deeper than the confirmations',
+      },
+    ),
+  ),
+  checkpointBlock: Type.Optional(
+    Nullable(Type.Integer({ description: 'The last block whose deposits are recorded' })),
+  ),
+  headBlock: Type.Optional(
+    Nullable(Type.Integer({ description: "The chain's head, as last seen" })),
+  ),
+  headSeenAt: Type.Optional(Nullable(Type.String({ format: 'date-time' }))),
+  lagBlocks: Type.Optional(
+    Nullable(
+      Type.Integer({
+        description: 'Head less checkpoint; the confirmations when all is read, more while behind',
+      }),
+    ),
+  ),
+  reorg: Type.Optional(
+    Nullable(
+      Type.Object({
+        detectedAt: Type.String({ format: 'date-time' }),
+        blockNumber: Nullable(Type.Integer()),
+        recordedHash: Nullable(Type.String({ description: 'The hash recorded at the checkpoint' })),
+        chainHash: Type.String({ description: 'The hash the chain has there now' }),
+      }),
+    ),
+  ),
+  lastError: Type.Optional(
+    Nullable(Type.Object({ message: Type.String(), at: Type.String({ format: 'date-time' }) })),
+  ),
+  deposited: Type.Optional(ExactHst('Deposits credited from this vault, net')),
+  held: Type.Optional(
+    Type.Object({
+      count: Type.Integer({ description: 'Deposits held' }),
+      amount: ExactHst('What they amount to'),
+    }),
+  ),
+});
+
+export const Deposit = Type.Object({
+  chainId: Type.Integer(),
+  vaultAddress: Address,
+  txHash: TxHash,
+  logIndex: Type.Integer(),
+  blockNumber: Type.Integer(),
+  blockHash: Type.String(),
+  accountId: Uuid("The account the deposit named (the event's bytes16), existing or not"),
+  from: Address,
+  amount: ExactHst('The amount deposited'),
+  status: Type.Union([Type.Literal('credited'), Type.Literal('held')]),
+  heldReason: Nullable(
+    Type.String({
+      description:
+        'Why it is or was held: amount_out_of_range, unknown_account, not_a_deposit_account',
+    }),
+  ),
+  transferId: Uuid('The transfer that credits it (derived from chain, transaction and log)'),
+  creditedAccountId: Nullable(Uuid('The account credited')),
+  seenAt: Type.String({ format: 'date-time', description: 'When it was read' }),
+  creditedAt: Nullable(Type.String({ format: 'date-time' })),
+});
+
+export const DepositsQuery = Type.Object({
+  // Query values arrive as text, and the API never coerces types.
+  status: Type.Optional(Type.Union([Type.Literal('held'), Type.Literal('credited')])),
+  limit: Type.Optional(
+    Type.String({
+      pattern: '^(500|[1-4][0-9]{2}|[1-9][0-9]?)$',
+      description: 'How many, newest first: 1 to 500 (default 100)',
+    }),
+  ),
+});
+export const Deposits = Type.Object({ deposits: Type.Array(Deposit) });
+
+export const DepositParams = Type.Object({
+  deposit: Type.String({
+    pattern: '^0x[0-9a-fA-F]{64}:[0-9]{1,9}$',
+    description: 'The deposit: its transaction hash and log index, <txHash>:<logIndex>',
+  }),
+});
+export const CreditHeldBody = Type.Object(
+  {
+    accountId: AccountRef,
+    chainId: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description: 'Only if the same transaction and log were read on two chains',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);

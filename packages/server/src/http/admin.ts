@@ -20,6 +20,7 @@ import {
 } from '../services/admin.js';
 import { Uuid } from './schemas.js';
 import { bearerToken } from '../listener/bearer.js';
+import { adminChainRoutes } from './admin-chain.js';
 
 import {
   TAGS,
@@ -267,6 +268,8 @@ export async function adminPlugin(
     },
     async () => signin.keys.rotate(),
   );
+
+  adminChainRoutes(app);
 
   r.post(
     '/admin/players/:playerId/token',

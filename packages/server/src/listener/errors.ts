@@ -42,6 +42,8 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   play_not_open: 409,
   idempotency_key_reused: 422,
   transfer_exists_with_different_fields: 409,
+  deposit_not_found: 404,
+  deposit_already_credited: 409,
   invalid_siwe_message: 400,
   wrong_domain: 401,
   challenge_not_found: 404,

@@ -76,8 +76,9 @@ export async function mintHst(
     );
   }
   const { accountId, kind } = await requireAccount(arcade, input.id);
-  if (kind === 'mint' || kind === 'escrow') {
-    // Escrow only ever holds play locks; the mint cannot pay itself.
+  if (kind === 'mint' || kind === 'escrow' || kind === 'vault') {
+    // Escrow only ever holds play locks; the mint cannot pay itself; a vault account moves only
+    // HST that moved on chain.
     throw new CoinopError(
       'validation_failed',
       `accountId ${input.id} is the ${kind} account; mint to a player, developer or arcade`,
@@ -143,6 +144,7 @@ export interface AuditReport {
   debitsPending: number;
   creditsPending: number;
   minted: number;
+  deposited: number;
   balanced: boolean;
 }
 
@@ -154,6 +156,7 @@ export async function auditHst(arcade: ArcadeServices): Promise<AuditReport> {
     debitsPending: unitsToHstNumber(audit.debitsPending),
     creditsPending: unitsToHstNumber(audit.creditsPending),
     minted: unitsToHstNumber(audit.minted),
+    deposited: unitsToHstNumber(audit.deposited),
     balanced: audit.balanced,
   };
 }

@@ -18,6 +18,7 @@ import { Avatars } from './avatar.js';
 import { GameReads } from './game-reads.js';
 import { PlayService, type PlayPolicy } from './plays.js';
 import { ConsentService } from './consent.js';
+import { DepositWatcher } from '../chain/watcher.js';
 
 /** The play path's rules as the config sets them. */
 export function playPolicy(config: Config): PlayPolicy {
@@ -49,6 +50,8 @@ export class ArcadeServices {
   readonly avatars: Avatars;
   /** Game clients revoked by any process on this database. */
   readonly revokedClients: RevokedClients;
+  /** Credits deposits into the chain vault (chain mode); started by the server, not here. */
+  readonly chain: DepositWatcher | null;
   readonly #writeTokens: WriteTokenVerifier;
   #record: ArcadeRecord | null = null;
 
@@ -73,6 +76,9 @@ export class ArcadeServices {
       config.defaultAllowanceUnits,
     );
     this.avatars = new Avatars(config.publicUrl);
+    this.chain = config.chain
+      ? new DepositWatcher({ db: deps.db, clock: deps.clock, ids: deps.ids, chain: config.chain })
+      : null;
     this.reads = new GameReads(
       deps.db,
       deps.clock,
@@ -132,8 +138,9 @@ export class ArcadeServices {
     return this.#record;
   }
 
-  /** Stops what `bootstrap` started; the app's close calls it. */
+  /** Stops what `bootstrap` and the server started; the app's close calls it. */
   async stop(): Promise<void> {
+    await this.chain?.stop();
     await this.revokedClients.stop();
   }
 

@@ -13,4 +13,6 @@ export const AdvisoryLocks = {
   demoSeed: 7_311_007,
   /** Sealing plain-text secrets of an older database at start. */
   sealedSecrets: 7_311_008,
+  /** A chain vault's checkpoint and ledger account are made once. */
+  chainCheckpoints: 7_311_009,
 } as const;

@@ -293,6 +293,8 @@ export interface LedgerAudit {
   debitsPending: bigint;
   creditsPending: bigint;
   minted: bigint;
+  /** HST deposited into chain vaults and not paid out: the vault accounts' debits less credits. */
+  deposited: bigint;
   negativeAccounts: number;
   balanced: boolean;
 }
@@ -306,6 +308,7 @@ export async function auditLedger(q: Queryable): Promise<LedgerAudit> {
     dpe: bigint | null;
     cpe: bigint | null;
     minted: bigint | null;
+    deposited: bigint | null;
     negative: bigint;
     posted: bigint | null;
     pending: bigint | null;
@@ -314,7 +317,9 @@ export async function auditLedger(q: Queryable): Promise<LedgerAudit> {
        SELECT sum(debits_posted)::bigint AS dpo, sum(credits_posted)::bigint AS cpo,
               sum(debits_pending)::bigint AS dpe, sum(credits_pending)::bigint AS cpe,
               (sum(debits_posted - credits_posted) FILTER (WHERE kind = 'mint'))::bigint AS minted,
-              count(*) FILTER (WHERE kind <> 'mint'
+              (sum(debits_posted - credits_posted) FILTER (WHERE kind = 'vault'))::bigint
+                AS deposited,
+              count(*) FILTER (WHERE kind NOT IN ('mint', 'vault')
                 AND debits_posted + debits_pending > credits_posted) AS negative
        FROM accounts) a
      CROSS JOIN (
@@ -332,6 +337,7 @@ export async function auditLedger(q: Queryable): Promise<LedgerAudit> {
     debitsPending: big(row?.dpe),
     creditsPending: big(row?.cpe),
     minted: big(row?.minted),
+    deposited: big(row?.deposited),
     negativeAccounts: Number(row?.negative ?? 0),
   };
   const balanced =

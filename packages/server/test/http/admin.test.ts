@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { wholeHstToUnits } from '@coinop/core';
 import { TEST_ADMIN_TOKEN, buildTestApi, type TestApi } from '@coinop/testkit/app';
 import { storeVariants } from '@coinop/testkit/db';
-import { auditLedger } from '../../src/store/ledger.js';
+import { auditLedger, insertAccount } from '../../src/store/ledger.js';
 import { findGameClient, insertGame } from '../../src/store/games.js';
 import { secretMatches } from '../../src/credentials/secrets.js';
 import { uuidIds } from '../../src/ids.js';
@@ -88,6 +88,9 @@ describe.each(storeVariants())('admin API on %s', (variant) => {
       ['GET', '/admin/hst/audit'],
       ['POST', `/admin/games/${UNKNOWN_ID}/publish`],
       ['POST', '/admin/leaderboards'],
+      ['GET', '/admin/chain'],
+      ['GET', '/admin/chain/deposits'],
+      ['POST', `/admin/chain/deposits/0x${'ab'.repeat(32)}:0/credit`],
     ] as const;
 
     it.each(routes)('%s %s without a token is 401 missing_bearer_token', async (method, url) => {
@@ -380,6 +383,17 @@ describe.each(storeVariants())('admin API on %s', (variant) => {
       });
     });
 
+    it('refuses to mint into a chain vault account: it moves only HST that moved on chain', async () => {
+      const vaultId = uuidIds.next();
+      await api.db.transaction((tx) => insertAccount(tx, vaultId, 'vault', api.clock.now()));
+      const res = await mint(vaultId, 1);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({
+        code: 'validation_failed',
+        message: `accountId ${vaultId} is the vault account; mint to a player, developer or arcade`,
+      });
+    });
+
     it('audits every account: balanced, with the total minted', async () => {
       const res = await get('/admin/hst/audit');
       expect(res.statusCode).toBe(200);
@@ -391,6 +405,7 @@ describe.each(storeVariants())('admin API on %s', (variant) => {
         debitsPending: 0,
         creditsPending: 0,
         minted,
+        deposited: 0,
         balanced: true,
       });
     });

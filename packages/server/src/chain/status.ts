@@ -1,0 +1,143 @@
+import { formatHst } from '@coinop/core';
+import { getAddress } from 'viem';
+import type { ChainConfig } from '../config.js';
+import { checkpointsOfVault, readCheckpoint, type Checkpoint } from '../store/chain-checkpoints.js';
+import { heldTotals, type DepositRecord } from '../store/chain-deposits.js';
+import type { Queryable } from '../store/db.js';
+import { findAccount } from '../store/ledger.js';
+import { redactRpcUrl } from './rpc.js';
+import type { DepositWatcher } from './watcher.js';
+
+/**
+ * What `GET /admin/chain` and `coinop admin chain status` report. Read from the database, where
+ * the process that reads the chain writes what it saw, so every API process answers the same;
+ * this process's own watcher adds a failure it had before the database knew the vault.
+ */
+
+/** `running`; `starting` before the chain first answered; `failing` while it does not; `halted`. */
+export type WatcherHealth = 'starting' | 'running' | 'failing' | 'halted';
+
+export interface ChainStatusWire {
+  enabled: boolean;
+  rpcUrl?: string;
+  chainId?: number | null;
+  vaultAddress?: string;
+  tokenAddress?: string | null;
+  vaultAccountId?: string | null;
+  confirmations?: number;
+  startBlock?: number;
+  state?: WatcherHealth;
+  checkpointBlock?: number | null;
+  headBlock?: number | null;
+  headSeenAt?: string | null;
+  lagBlocks?: number | null;
+  reorg?: {
+    detectedAt: string;
+    blockNumber: number | null;
+    recordedHash: string | null;
+    chainHash: string;
+  } | null;
+  lastError?: { message: string; at: string } | null;
+  /** HST credited from the vault and not paid out: its account's debits less credits. */
+  deposited?: string;
+  held?: { count: number; amount: string };
+}
+
+export async function chainStatus(
+  q: Queryable,
+  chain: ChainConfig | null,
+  watcher: DepositWatcher | null,
+): Promise<ChainStatusWire> {
+  if (chain === null) return { enabled: false };
+  const checkpoint = watcher?.key
+    ? await readCheckpoint(q, watcher.key)
+    : ((await checkpointsOfVault(q, chain.vaultAddress))[0] ?? null);
+  const own = watcher?.state.lastError ?? null;
+  const stored =
+    checkpoint?.lastError && checkpoint.lastErrorAt
+      ? { message: checkpoint.lastError, at: checkpoint.lastErrorAt }
+      : null;
+  const lastError = own && (!stored || own.at > stored.at) ? own : stored;
+  const base = {
+    enabled: true,
+    rpcUrl: redactRpcUrl(chain.rpcUrl),
+    vaultAddress: chain.vaultAddress,
+    confirmations: chain.confirmations,
+    lastError: lastError && { message: lastError.message, at: lastError.at.toISOString() },
+  };
+  if (!checkpoint) {
+    return {
+      ...base,
+      chainId: watcher?.state.chainId ?? null,
+      tokenAddress: watcher?.state.tokenAddress ?? null,
+      vaultAccountId: null,
+      startBlock: Number(chain.startBlock),
+      state: lastError ? 'failing' : 'starting',
+      checkpointBlock: null,
+      headBlock: null,
+      headSeenAt: null,
+      lagBlocks: null,
+      reorg: null,
+      deposited: '0',
+      held: { count: 0, amount: '0' },
+    };
+  }
+  const [vaultAccount, held] = await Promise.all([
+    findAccount(q, checkpoint.accountId),
+    heldTotals(q, checkpoint),
+  ]);
+  return {
+    ...base,
+    chainId: checkpoint.chainId,
+    tokenAddress: getAddress(checkpoint.tokenAddress),
+    vaultAccountId: checkpoint.accountId,
+    startBlock: Number(checkpoint.startBlock),
+    state: health(checkpoint, lastError !== null),
+    checkpointBlock: numberOrNull(checkpoint.blockNumber),
+    headBlock: numberOrNull(checkpoint.headBlock),
+    headSeenAt: checkpoint.headSeenAt?.toISOString() ?? null,
+    lagBlocks:
+      checkpoint.headBlock === null
+        ? null
+        : Number(checkpoint.headBlock - (checkpoint.blockNumber ?? checkpoint.startBlock - 1n)),
+    reorg: checkpoint.reorgDetectedAt && {
+      detectedAt: checkpoint.reorgDetectedAt.toISOString(),
+      blockNumber: numberOrNull(checkpoint.blockNumber),
+      recordedHash: checkpoint.blockHash,
+      chainHash: checkpoint.reorgFoundHash ?? '',
+    },
+    deposited: formatHst(
+      vaultAccount ? vaultAccount.debitsPosted - vaultAccount.creditsPosted : 0n,
+    ),
+    held: { count: held.count, amount: formatHst(held.units) },
+  };
+}
+
+function health(checkpoint: Checkpoint, failing: boolean): WatcherHealth {
+  if (checkpoint.reorgDetectedAt !== null) return 'halted';
+  if (failing) return 'failing';
+  return checkpoint.headBlock === null ? 'starting' : 'running';
+}
+
+const numberOrNull = (value: bigint | null) => (value === null ? null : Number(value));
+
+/** A deposit as the admin API shows it: amounts as exact HST strings (they may pass 2^53). */
+export function depositToWire(deposit: DepositRecord) {
+  return {
+    chainId: deposit.chainId,
+    vaultAddress: getAddress(deposit.vaultAddress),
+    txHash: deposit.txHash,
+    logIndex: deposit.logIndex,
+    blockNumber: Number(deposit.blockNumber),
+    blockHash: deposit.blockHash,
+    accountId: deposit.accountId,
+    from: getAddress(deposit.fromAddress),
+    amount: formatHst(deposit.amountUnits),
+    status: deposit.status,
+    heldReason: deposit.heldReason,
+    transferId: deposit.transferId,
+    creditedAccountId: deposit.creditedAccountId,
+    seenAt: deposit.seenAt.toISOString(),
+    creditedAt: deposit.creditedAt?.toISOString() ?? null,
+  };
+}

@@ -1,0 +1,93 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { creditHeldDeposit } from '../chain/deposits.js';
+import { chainStatus, depositToWire } from '../chain/status.js';
+import { DEPOSITS_PAGE_MAX, listDeposits } from '../store/chain-deposits.js';
+import {
+  ChainStatus,
+  CreditHeldBody,
+  Deposit,
+  DepositParams,
+  Deposits,
+  DepositsQuery,
+  TAGS,
+} from './admin-schemas.js';
+import { Security } from './openapi.js';
+
+/** How many deposits a listing shows without `limit`. */
+const DEPOSITS_PAGE_DEFAULT = 100;
+
+/**
+ * The chain watcher's admin routes (docs/concepts/chain.md). Registered inside the admin plugin,
+ * so its admin-token hook guards them: only the operator may call them.
+ */
+export function adminChainRoutes(app: FastifyInstance): void {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const arcade = app.arcade;
+
+  r.get(
+    '/admin/chain',
+    {
+      schema: {
+        tags: TAGS,
+        security: Security.adminToken,
+        summary: "The chain watcher's status",
+        description:
+          'Chain id, vault, checkpoint, head and lag, the last error, a reorganisation deeper ' +
+          'than the confirmations if one stopped crediting, and the held deposits. ' +
+          '`{"enabled": false}` without chain mode.',
+        response: { 200: ChainStatus },
+      },
+    },
+    async () => chainStatus(arcade.db, app.config.chain, arcade.chain),
+  );
+
+  r.get(
+    '/admin/chain/deposits',
+    {
+      schema: {
+        tags: TAGS,
+        security: Security.adminToken,
+        summary: 'Deposits read from the vault, newest first',
+        querystring: DepositsQuery,
+        response: { 200: Deposits },
+      },
+    },
+    async (request) => {
+      const { status, limit } = request.query;
+      const deposits = await listDeposits(arcade.db, {
+        status,
+        limit: Math.min(Number(limit ?? DEPOSITS_PAGE_DEFAULT), DEPOSITS_PAGE_MAX),
+      });
+      return { deposits: deposits.map(depositToWire) };
+    },
+  );
+
+  r.post(
+    '/admin/chain/deposits/:deposit/credit',
+    {
+      schema: {
+        tags: TAGS,
+        security: Security.adminToken,
+        summary: 'Credit a held deposit to an account',
+        description:
+          'A deposit held (its account did not exist or cannot take deposits) is credited to ' +
+          'the player or developer account given, once: again to the same account answers the ' +
+          'same; to another is 409 deposit_already_credited.',
+        params: DepositParams,
+        body: CreditHeldBody,
+        response: { 200: Deposit },
+      },
+    },
+    async (request) => {
+      const [txHash = '', logIndex = ''] = request.params.deposit.split(':');
+      const credited = await creditHeldDeposit(arcade.db, arcade.clock, {
+        txHash,
+        logIndex: Number(logIndex),
+        chainId: request.body.chainId,
+        accountRef: request.body.accountId,
+      });
+      return depositToWire(credited);
+    },
+  );
+}

@@ -134,7 +134,7 @@ async function serverSettings(url) {
   });
 }
 
-async function freePort(from) {
+export async function freePort(from) {
   for (let port = from; port < from + 50; port++) {
     const free = await new Promise((resolve) => {
       const probe = createServer();

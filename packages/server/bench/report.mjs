@@ -250,7 +250,7 @@ function ms(n) {
 }
 
 /** A Markdown table, so the output pastes into docs/benchmarks.md as it is. */
-function table(header, lines) {
+export function table(header, lines) {
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
   const row = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
   return [

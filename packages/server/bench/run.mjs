@@ -29,6 +29,7 @@ import {
   httpTable,
   serveTable,
   serveVerdicts,
+  table,
   loopDetailTable,
   rankingTable,
   readCpuTable,
@@ -54,7 +55,7 @@ const options = {
   rankSamples: Number(env['BENCH_RANK_SAMPLES'] ?? 2000),
   rankBudget: Number(env['BENCH_RANK_BUDGET'] ?? 20),
   rankStores: list(env['BENCH_RANK_STORES'], 'postgres,pglite'),
-  parts: list(env['BENCH_PARTS'], 'serve,http,ranking'),
+  parts: list(env['BENCH_PARTS'], 'serve,http,ranking,chain'),
   out: env['BENCH_OUT'] ?? join(here, 'results', 'latest.json'),
   serverNodeArgs: (env['BENCH_SERVER_NODE_ARGS'] ?? '').split(' ').filter(Boolean),
   pgSettings: Object.fromEntries(
@@ -107,6 +108,12 @@ async function main() {
     for (const store of options.stores) serve.push(...(await serveBench(store)));
   }
 
+  // Deposits credited per second by the chain watcher of `coinop serve` (chain-bench.mjs).
+  const chain = [];
+  if (options.parts.includes('chain')) {
+    for (const store of options.stores) chain.push(...(await childRows('chain-bench.mjs', store)));
+  }
+
   const needPostgres =
     (options.parts.includes('http') && options.stores.includes('postgres')) ||
     (options.parts.includes('ranking') && options.rankStores.includes('postgres'));
@@ -147,6 +154,25 @@ async function main() {
   if (serve.length > 0) {
     out.push('', '## `coinop serve` as shipped (serve-bench.mjs: defaults, 200 players)');
     out.push(serveTable(serve));
+  }
+  if (chain.length > 0) {
+    out.push(
+      '',
+      '## Chain: a backlog of deposits credited by `coinop serve` (chain-bench.mjs, Anvil)',
+    );
+    out.push(
+      table(
+        ['store', 'deposits', 'blocks', 'seconds', 'credited/s', 'balanced'],
+        chain.map((r) => [
+          r.store,
+          String(r.deposits),
+          String(r.blocks),
+          String(r.seconds),
+          String(r.depositsPerSecond),
+          String(r.balanced),
+        ]),
+      ),
+    );
   }
   if (postgres.skipped) out.push(`Postgres skipped: ${postgres.skipped}`);
   else out.push(`Postgres: ${postgres.source}, ${JSON.stringify(postgres.settings)}`);
@@ -199,7 +225,7 @@ async function main() {
   await writeFile(
     options.out,
     JSON.stringify(
-      { started, options, machine, serve, http, ranking, verdicts: verdictList },
+      { started, options, machine, serve, chain, http, ranking, verdicts: verdictList },
       null,
       2,
     ),
@@ -409,23 +435,28 @@ async function rankingOn(store, postgres) {
 
 /** serve-bench.mjs on one store, as a child process: its JSON lines. */
 async function serveBench(store) {
-  log(`${store}: coinop serve (serve-bench.mjs)`);
-  const child = spawn(process.execPath, [join(here, 'serve-bench.mjs')], {
+  const rows = await childRows('serve-bench.mjs', store);
+  for (const r of rows) {
+    log(`${store} serve ${r.scenario} ${r.connections} conns: ${r.rps ?? r.pairsPerSecond}/s`);
+  }
+  return rows;
+}
+
+/** A bench script on one store, as a child process: its JSON lines. */
+async function childRows(script, store) {
+  log(`${store}: ${script}`);
+  const child = spawn(process.execPath, [join(here, script)], {
     env: { ...process.env, BENCH_STORE: store, BENCH_DURATION: String(options.duration) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let stdout = '';
   child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
   const code = await new Promise((resolve) => child.on('close', resolve));
-  if (code !== 0) throw new Error(`serve-bench.mjs on ${store} exited ${code}`);
-  const rows = stdout
+  if (code !== 0) throw new Error(`${script} on ${store} exited ${code}`);
+  return stdout
     .split('\n')
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line));
-  for (const r of rows) {
-    log(`${store} serve ${r.scenario} ${r.connections} conns: ${r.rps ?? r.pairsPerSecond}/s`);
-  }
-  return rows;
 }
 
 /** A bench server child process: `bare` or `api`, talking over IPC. */

@@ -17,6 +17,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { readFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
+import { startChain } from './chain.mjs';
 import { cpuShares, cpuSnapshot } from './cpu.mjs';
 import { measureGet, measurePlayScore } from './load.mjs';
 import { createDatabase, startPostgres, withClient } from './postgres.mjs';
@@ -54,6 +55,19 @@ const database = postgres ? await createDatabase(postgres.adminUrl, 'coinop_serv
 const childEnv = { ...process.env };
 delete childEnv['DATABASE_URL'];
 
+// BENCH_CHAIN=1: chain mode on (Anvil with the contracts, the deposit watcher running), to see
+// that it costs the ledger's plays nothing.
+const chain = process.env['BENCH_CHAIN'] === '1' ? await startChain() : null;
+const chainFlags = chain
+  ? [
+      '--chain-rpc-url',
+      chain.rpcUrl,
+      '--chain-vault-address',
+      chain.deployment.vault,
+      '--chain-start-block',
+      String(chain.deployment.vaultBlockNumber),
+    ]
+  : [];
 const dataDir = await mkdtemp(join(tmpdir(), 'coinop-serve-bench-'));
 // BENCH_PROCESSES=2 starts a second `coinop serve` on the same database (Postgres only), as
 // behind a load balancer, and splits the loop's connections between the two: BENCH_ROUTE=board
@@ -83,6 +97,7 @@ function startServe(flags) {
       '--default-allowance',
       'unlimited',
       ...(database ? ['--database-url', database.url] : []),
+      ...chainFlags,
       ...flags,
       ...serveFlags,
     ],
@@ -212,6 +227,7 @@ try {
         serveFlags,
         scenario: 'play+score',
         connections,
+        ...(chain ? { chainMode: true } : {}),
         ...(targets.length > 1 ? { processes: targets.length, route } : {}),
         pairsPerSecond: Math.round(r.pairsPerSecond),
         p50: r.latency.p50,
@@ -233,6 +249,7 @@ try {
   await rm(dataDir, { recursive: true, force: true });
   await database?.drop();
   await postgres?.stop();
+  await chain?.stop();
 }
 
 /** Microseconds of CPU per pair spent by coinop serve, by Postgres's backends, by this process. */

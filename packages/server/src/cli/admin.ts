@@ -6,6 +6,7 @@ import {
   connect,
   type AdminRequest,
 } from './admin-client.js';
+import { CliError, ExitCodes } from './cli-error.js';
 
 /** `coinop admin …`: one subcommand per admin API route, each a thin client printing JSON. */
 
@@ -20,6 +21,11 @@ interface AdminCommand {
   /** Commander flag specs; required ones are marked. */
   readonly options: readonly { flags: string; description: string; required?: boolean }[];
   readonly request: (values: Values) => AdminRequest;
+  /**
+   * What in the answer makes the command fail: a message for stderr (exit 1, after the answer is
+   * printed), or null. For scripts and monitoring that go by the exit code.
+   */
+  readonly failsWhen?: (answer: unknown) => string | null;
 }
 
 const id = (value: string | undefined) => encodeURIComponent(value ?? '');
@@ -122,6 +128,10 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
     description: 'total debits and credits over all accounts, HST minted, and whether they balance',
     options: [],
     request: () => ({ method: 'GET', path: '/admin/hst/audit' }),
+    failsWhen: (answer) =>
+      (answer as { balanced?: unknown }).balanced === true
+        ? null
+        : 'the ledger does not balance: stop and investigate (docs/concepts/ledger.md)',
   },
   {
     words: ['game', 'publish'],
@@ -235,6 +245,8 @@ export function addAdminCommands(program: Command): void {
       const conn = await connect(values);
       const body = await callAdmin(conn, spec.request(values));
       process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
+      const failure = spec.failsWhen?.(body) ?? null;
+      if (failure !== null) throw new CliError(failure, ExitCodes.failure);
     });
   }
 }

@@ -75,6 +75,32 @@ describe('coinop admin against a running server (PGlite on disk)', () => {
     });
   });
 
+  it('fails the audit (exit 1) when the ledger does not balance', async () => {
+    const player = await admin('player', 'create', '--wallet', `0x${'a'.repeat(40)}`);
+    const { playerId } = player.json as { playerId: string };
+    expect(await admin('hst', 'audit')).toMatchObject({ code: 0, stderr: '' });
+    // A balance that no transfer accounts for: what the audit exists to catch.
+    const db = server.api.arcade.db;
+    const tamper = (delta: number) =>
+      db.query(
+        `UPDATE accounts SET credits_posted = credits_posted + $2
+         WHERE id = (SELECT account_id FROM players WHERE id = $1)`,
+        [playerId, delta],
+      );
+    await tamper(1);
+    try {
+      const audit = await admin('hst', 'audit');
+      expect(audit.code).toBe(1);
+      expect(audit.json).toMatchObject({ balanced: false });
+      expect(audit.stderr).toBe(
+        'coinop: the ledger does not balance: stop and investigate (docs/concepts/ledger.md)\n',
+      );
+    } finally {
+      await tamper(-1);
+    }
+    expect((await admin('hst', 'audit')).code).toBe(0);
+  });
+
   it('creates a player, mints, and reports balance and audit in HST', async () => {
     const player = await admin(
       'player',

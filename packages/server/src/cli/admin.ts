@@ -37,6 +37,18 @@ const id = (value: string | undefined) => encodeURIComponent(value ?? '');
 const numberOrText = (value: string | undefined) =>
   value !== undefined && /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
 
+/** What each group of admin commands is about, for `coinop admin --help`. */
+const ADMIN_GROUPS: Readonly<Record<string, string>> = {
+  developer: 'game developers: create one and issue its API key',
+  client: "game servers' client credentials",
+  player: 'players: create one, issue a token to test a game server with',
+  hst: 'the ledger: mint HST, read a balance, audit every account',
+  game: 'games in the catalog: publish, suspend, resume',
+  leaderboard: "a game's leaderboards (tiers)",
+  keys: 'the signing keys of player tokens',
+  chain: 'chain mode: the deposit watcher and deposits',
+};
+
 export const ADMIN_COMMANDS: readonly AdminCommand[] = [
   {
     words: ['developer', 'create'],
@@ -227,7 +239,7 @@ export function addAdminCommands(program: Command): void {
     const [noun, verb] = spec.words;
     let group = nouns.get(noun);
     if (!group) {
-      group = admin.command(noun).description(`${noun} commands`);
+      group = admin.command(noun).description(ADMIN_GROUPS[noun] ?? `${noun} commands`);
       nouns.set(noun, group);
     }
     const command = group.command(verb).description(spec.description);

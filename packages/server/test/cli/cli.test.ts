@@ -60,6 +60,29 @@ describe('coinop admin against a running server (PGlite on disk)', () => {
     return game.id;
   }
 
+  it('describes each group of admin commands in the help, not just by its name', async () => {
+    const help = await runCli(['admin', '--help']);
+    expect(help.code).toBe(0);
+    const groups = help.stdout
+      .split('\n')
+      .map((line) => /^ {2}([a-z]+) +(.+)$/.exec(line))
+      .filter((m): m is RegExpExecArray => m !== null && m[1] !== 'help');
+    expect(groups.map((m) => m[1])).toEqual([
+      'developer',
+      'client',
+      'player',
+      'keys',
+      'hst',
+      'game',
+      'leaderboard',
+      'chain',
+    ]);
+    for (const [, name, description] of groups) {
+      expect(description).not.toBe(`${name} commands`);
+      expect(description!.length).toBeGreaterThan(20);
+    }
+  });
+
   it('generates the admin token into <data-dir>/admin-token with mode 0600', async () => {
     const path = join(dataDir, 'admin-token');
     expect((await stat(path)).mode & 0o777).toBe(0o600);

@@ -232,6 +232,14 @@ const SERVE_FLAGS: {
     value: 'ms',
     description: 'how often the chain is asked for new blocks (default 2000)',
   },
+  chainOperatorKeyFile: {
+    flag: '--chain-operator-key-file',
+    env: 'COINOP_CHAIN_OPERATOR_KEY_FILE',
+    value: 'file',
+    description:
+      "the operator's signing key, sealed with the secrets key (coinop admin chain operator-key " +
+      'generate|import); without it withdrawals are queued, not sent',
+  },
   secretsKeyFile: {
     flag: '--secrets-key-file',
     env: 'COINOP_SECRETS_KEY_FILE',

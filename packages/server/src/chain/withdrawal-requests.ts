@@ -166,12 +166,14 @@ export class WithdrawalRequests {
    */
   async maxWithdrawalUnits(): Promise<bigint | null> {
     const chain = this.#requireChain();
-    const now = Date.now();
+    const client = this.#client;
+    if (!client) throw new TypeError('chain mode without a chain client');
+    const now = this.#clock.now().getTime();
     if (this.#maxWithdrawal && now - this.#maxWithdrawal.readAt < LIMIT_CACHE_MS) {
       return this.#maxWithdrawal.units;
     }
     try {
-      const units = await this.#client!.readContract({
+      const units = await client.readContract({
         address: chain.vaultAddress,
         abi: arcadeVaultAbi,
         functionName: 'maxWithdrawal',

@@ -103,11 +103,13 @@ const GAS_MARGIN_PERCENT = 120n;
 /** Refusals by the vault that name one withdrawal and will not pass by waiting. */
 const ITEM_REFUSALS = new Set(['WithdrawalAboveMax', 'InsufficientUnlockedBalance']);
 /** Refusals that pass with time or an admin's action: the withdrawals wait. */
-const WAIT_REFUSALS: Record<string, string> = {
+const WAIT_REFUSALS = {
   EnforcedPause: 'the vault is paused: withdrawals wait until it is unpaused',
   DailyWithdrawalLimitExceeded: "today's withdrawal limit of the vault is reached",
   AccessControlUnauthorizedAccount: 'the operator key does not hold OPERATOR_ROLE on the vault',
-};
+} as const;
+const waitRefusal = (name: string): string | null =>
+  Object.hasOwn(WAIT_REFUSALS, name) ? WAIT_REFUSALS[name as keyof typeof WAIT_REFUSALS] : null;
 
 export class WithdrawalSender {
   readonly #db: Db;
@@ -422,14 +424,13 @@ export class WithdrawalSender {
       );
       return { sent, failed, waiting: why };
     };
-    if (paused) return waitWith(WAIT_REFUSALS['EnforcedPause']!);
+    if (paused) return waitWith(WAIT_REFUSALS.EnforcedPause);
     let budget = dailyLimit - withdrawnToday - unminedUnits;
     let rest = [...queue];
     let waiting: string | null = null;
     while (rest.length > 0) {
       const batch: WithdrawalRecord[] = [];
-      while (rest.length > 0 && batch.length < batchMax) {
-        const next = rest[0]!;
+      for (let next = rest[0]; next !== undefined && batch.length < batchMax; next = rest[0]) {
         if (next.amountUnits > maxWithdrawal) {
           // The limit was lowered after the request was taken: refused for good.
           await this.#fail(
@@ -448,7 +449,7 @@ export class WithdrawalSender {
       }
       if (batch.length === 0) {
         // Oldest first: a withdrawal that does not fit today's limit holds the ones after it.
-        waiting = WAIT_REFUSALS['DailyWithdrawalLimitExceeded']!;
+        waiting = WAIT_REFUSALS.DailyWithdrawalLimitExceeded;
         await noteQueuedError(
           this.#db,
           rest.map((w) => w.id),
@@ -526,13 +527,14 @@ export class WithdrawalSender {
             ) as ContractFunctionRevertedError | null)
           : null;
       const name = revert?.data?.errorName;
-      if (name && ITEM_REFUSALS.has(name)) {
-        const id = bytes16ToUuid(revert.data!.args![0] as Hex);
+      const revertArgs = revert?.data?.args ?? [];
+      if (name && ITEM_REFUSALS.has(name) && typeof revertArgs[0] === 'string') {
+        const id = bytes16ToUuid(revertArgs[0] as Hex);
         const withdrawal = batch.find((w) => w.id === id);
-        if (withdrawal)
-          return { kind: 'refused', withdrawal, why: refusalText(name, revert.data!.args ?? []) };
+        if (withdrawal) return { kind: 'refused', withdrawal, why: refusalText(name, revertArgs) };
       }
-      if (name && name in WAIT_REFUSALS) return { kind: 'wait', why: WAIT_REFUSALS[name]! };
+      const wait = name ? waitRefusal(name) : null;
+      if (wait) return { kind: 'wait', why: wait };
       throw error;
     }
     const data = encodeFunctionData({ abi: arcadeVaultAbi, functionName: 'withdrawBatch', args });

@@ -269,4 +269,76 @@ describe.each(storeVariants())('withdrawals on %s', (variant) => {
       'post_pending',
     ]);
   });
+
+  it('queues again a batch mined and reverted (the vault paused under it), and pays it once later', async () => {
+    const { vault, player, sender } = await arcadeWithDeposit(10n * HST);
+    const to = freshWallet();
+    const { withdrawal } = await request(player.accountId, '6', to);
+    const automine = (on: boolean) =>
+      chain.admin.request({ method: 'evm_setAutomine', params: [on] } as never);
+    await automine(false);
+    try {
+      expect(await sender.runOnce()).toMatchObject({ sent: 1 });
+      // The admin's pause, paying more for priority, is ordered before the batch in the block.
+      const fees = await chain.admin.estimateFeesPerGas();
+      await chain.admin.writeContract({
+        address: vault,
+        abi: arcadeVaultAbi,
+        functionName: 'pause',
+        maxPriorityFeePerGas: fees.maxPriorityFeePerGas * 100n,
+        maxFeePerGas: fees.maxFeePerGas * 100n,
+      });
+      // Not mined yet: the sender waits for it.
+      expect(await sender.runOnce()).toMatchObject({ posted: 0, requeued: 0, sent: 0 });
+      await chain.mine(1);
+    } finally {
+      await automine(true);
+    }
+    await chain.mine(CONFIRMATIONS);
+    const round = await sender.runOnce();
+    expect(round).toMatchObject({ requeued: 1, sent: 0, waiting: expect.stringMatching(/paused/) });
+    expect(await findWithdrawal(api!.db, withdrawal.id)).toMatchObject({
+      status: 'queued',
+      attempts: 1,
+    });
+    expect(await walletHst(to)).toBe(0n);
+    expect(await unitsOf(player.accountId)).toBe(4n * HST);
+
+    const hash = await chain.admin.writeContract({
+      address: vault,
+      abi: arcadeVaultAbi,
+      functionName: 'unpause',
+    });
+    await chain.admin.waitForTransactionReceipt({ hash });
+    expect(await sender.runOnce()).toMatchObject({ sent: 1 });
+    await chain.mine(CONFIRMATIONS);
+    expect(await sender.runOnce()).toMatchObject({ posted: 1 });
+    expect(await walletHst(to)).toBe(6n * HST);
+    expect(await findWithdrawal(api!.db, withdrawal.id)).toMatchObject({
+      status: 'paid',
+      attempts: 2,
+    });
+    const batches = await api!.db.query<{ status: string }>(
+      'SELECT status FROM chain_withdrawal_batches ORDER BY nonce',
+    );
+    expect(batches).toEqual([{ status: 'reverted' }, { status: 'confirmed' }]);
+    expect((await transfersOf(withdrawal.id)).map((t) => t.kind)).toEqual([
+      'pending',
+      'post_pending',
+    ]);
+  });
+
+  it('lets one of two senders on the same database send', async () => {
+    const { config, player, sender } = await arcadeWithDeposit(10n * HST);
+    const other = newSender(api!, config);
+    const to = freshWallet();
+    await request(player.accountId, '1', to);
+    const rounds = await Promise.all([sender.runOnce(), other.runOnce()]);
+    expect(rounds.map((r) => r.outcome).sort()).toEqual(['done', 'not_leader']);
+    expect(rounds.reduce((sum, r) => sum + r.sent, 0)).toBe(1);
+    await chain.mine(CONFIRMATIONS);
+    await Promise.all([sender.runOnce(), other.runOnce()]);
+    expect(await walletHst(to)).toBe(HST);
+    expect(await unitsOf(player.accountId)).toBe(9n * HST);
+  });
 });

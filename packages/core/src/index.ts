@@ -6,6 +6,7 @@ export * from './ledger/types.js';
 export * from './ledger/balances.js';
 export * from './ledger/create-transfers.js';
 export * from './ledger/deposits.js';
+export * from './ledger/withdrawals.js';
 export * from './settlement/split.js';
 export * from './settlement/settlement-batch.js';
 export * from './leaderboards/rank-key.js';

@@ -59,6 +59,11 @@ export const ErrorCodes = {
   // Chain deposits
   deposit_not_found: 'Deposit not found',
   deposit_already_credited: 'Deposit already credited',
+  // Chain withdrawals
+  chain_mode_off: 'Chain mode is off',
+  chain_not_ready: 'The chain has not answered yet',
+  withdrawal_not_found: 'Withdrawal not found',
+  withdrawal_above_limit: 'Withdrawal above the vault limit',
   // Sign-in: wallet (EIP-4361), player tokens, developer keys
   invalid_siwe_message: 'Invalid sign-in message',
   wrong_domain: 'Sign-in message for another domain',

@@ -63,6 +63,7 @@ export const FLAG_ENV = {
   chainConfirmations: ['--chain-confirmations', 'COINOP_CHAIN_CONFIRMATIONS'],
   chainStartBlock: ['--chain-start-block', 'COINOP_CHAIN_START_BLOCK'],
   chainPollMs: ['--chain-poll-ms', 'COINOP_CHAIN_POLL_MS'],
+  chainOperatorKeyFile: ['--chain-operator-key-file', 'COINOP_CHAIN_OPERATOR_KEY_FILE'],
   secretsKeyFile: ['--secrets-key-file', 'COINOP_SECRETS_KEY_FILE'],
 } as const;
 

@@ -135,6 +135,13 @@ export interface ChainConfig {
   readonly rpcTimeoutMs: number;
   /** The longest wait between tries while the chain cannot be reached. */
   readonly retryMaxMs: number;
+  /**
+   * The file holding the operator's signing key, sealed with the secrets key
+   * (`--chain-operator-key-file`); null: withdrawals are accepted and queued, not sent.
+   */
+  readonly operatorKeyFile: string | null;
+  /** The most withdrawals one `withdrawBatch` transaction pays. */
+  readonly withdrawalBatchMax: number;
 }
 
 /** Defaults, each with why. */
@@ -163,6 +170,8 @@ export const DEFAULTS = {
   // Many providers refuse eth_getLogs over more than a few thousand blocks.
   chainLogRangeBlocksMax: 2000,
   chainRetryMaxMs: 60_000, // A chain down for long is asked once a minute.
+  // About 45,000 gas a withdrawal: 50 is some 2.3 M gas, a small share of any chain's block.
+  chainWithdrawalBatchMax: 50,
   siweChallengeTtlSeconds: 300, // Five minutes to read and sign the message in a wallet.
   cliLoginTtlSeconds: 600, // Ten minutes to open the page, connect a wallet and approve.
   cliPollIntervalSeconds: 5, // RFC 8628 §3.5's default polling interval.
@@ -323,7 +332,12 @@ function chainConfig(
 ): ChainConfig | null {
   const vault = text('chainVaultAddress');
   if (vault === null) {
-    for (const key of ['chainConfirmations', 'chainStartBlock', 'chainPollMs'] as const) {
+    for (const key of [
+      'chainConfirmations',
+      'chainStartBlock',
+      'chainPollMs',
+      'chainOperatorKeyFile',
+    ] as const) {
       if (text(key) !== null) {
         throw new ConfigError(`${describe(key)} needs ${describe('chainVaultAddress')}`);
       }
@@ -334,6 +348,7 @@ function chainConfig(
     throw new ConfigError(`${describe('chainVaultAddress')} needs ${describe('chainRpcUrl')}`);
   }
   const startBlock = text('chainStartBlock');
+  const operatorKeyFile = text('chainOperatorKeyFile');
   return {
     rpcUrl,
     vaultAddress: parseContractAddress('chainVaultAddress', vault),
@@ -346,6 +361,8 @@ function chainConfig(
     logRangeBlocksMax: DEFAULTS.chainLogRangeBlocksMax,
     rpcTimeoutMs: DEFAULTS.chainRpcTimeoutMs,
     retryMaxMs: DEFAULTS.chainRetryMaxMs,
+    operatorKeyFile: operatorKeyFile === null ? null : resolve(operatorKeyFile),
+    withdrawalBatchMax: DEFAULTS.chainWithdrawalBatchMax,
   };
 }
 

@@ -178,6 +178,7 @@ export async function startServer(
       );
       // Stopped by the API's close, with the rest of the arcade's services.
       api.arcade.chain.start(api.log);
+      api.arcade.sender?.start(api.log);
     }
     const running = (app: FastifyInstance | null, name: string): FastifyInstance => {
       if (!app) throw new TypeError(`this process does not run the ${name} service`);

@@ -37,6 +37,7 @@ export const TransferReasons = [
   'payment',
   'play_void',
   'deposit',
+  'withdrawal',
 ] as const;
 export type TransferReason = (typeof TransferReasons)[number];
 

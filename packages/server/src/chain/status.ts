@@ -7,6 +7,8 @@ import type { Queryable } from '../store/db.js';
 import { findAccount } from '../store/ledger.js';
 import { redactRpcUrl } from './rpc.js';
 import type { DepositWatcher } from './watcher.js';
+import { withdrawalTotals } from '../store/chain-withdrawals.js';
+import type { WithdrawalSender } from './withdrawals.js';
 
 /**
  * What `GET /admin/chain` and `coinop admin chain status` report. Read from the database, where
@@ -41,12 +43,26 @@ export interface ChainStatusWire {
   /** HST credited from the vault and not paid out: its account's debits less credits. */
   deposited?: string;
   held?: { count: number; amount: string };
+  withdrawals?: WithdrawalsStatusWire;
+}
+
+export interface WithdrawalsStatusWire {
+  /** The operator key's address; null without --chain-operator-key-file. */
+  operatorAddress: string | null;
+  /** Why queued withdrawals are not being sent, if they are not; null when they are. */
+  waiting: string | null;
+  lastError: { message: string; at: string } | null;
+  queued: { count: number; amount: string };
+  sent: { count: number; amount: string };
+  paid: { count: number; amount: string };
+  failed: { count: number; amount: string };
 }
 
 export async function chainStatus(
   q: Queryable,
   chain: ChainConfig | null,
   watcher: DepositWatcher | null,
+  sender: WithdrawalSender | null = null,
 ): Promise<ChainStatusWire> {
   if (chain === null) return { enabled: false };
   const checkpoint = watcher?.key
@@ -82,10 +98,16 @@ export async function chainStatus(
       held: { count: 0, amount: '0' },
     };
   }
-  const [vaultAccount, held] = await Promise.all([
+  const [vaultAccount, held, totals] = await Promise.all([
     findAccount(q, checkpoint.accountId),
     heldTotals(q, checkpoint),
+    withdrawalTotals(q, checkpoint),
   ]);
+  const senderState = sender?.state;
+  const total = (t: { count: number; units: bigint }) => ({
+    count: t.count,
+    amount: formatHst(t.units),
+  });
   return {
     ...base,
     chainId: checkpoint.chainId,
@@ -110,6 +132,20 @@ export async function chainStatus(
       vaultAccount ? vaultAccount.debitsPosted - vaultAccount.creditsPosted : 0n,
     ),
     held: { count: held.count, amount: formatHst(held.units) },
+    withdrawals: {
+      operatorAddress: senderState?.operatorAddress ?? null,
+      waiting: senderState?.waiting ?? 'no operator key: withdrawals are queued, not sent',
+      lastError: senderState?.lastError
+        ? {
+            message: senderState.lastError.message,
+            at: senderState.lastError.at.toISOString(),
+          }
+        : null,
+      queued: total(totals.queued),
+      sent: total(totals.sent),
+      paid: total(totals.paid),
+      failed: total(totals.failed),
+    },
   };
 }
 

@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { addOperatorKeyCommands } from './operator-key.js';
 import {
   DEFAULT_DATA_DIR,
   DEFAULT_SERVER,
@@ -207,6 +208,24 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
     },
   },
   {
+    words: ['chain', 'withdrawals'],
+    description: 'withdrawals of every account, newest first',
+    options: [
+      { flags: '--status <status>', description: 'queued, sent, paid or failed' },
+      { flags: '--limit <n>', description: 'how many, 1 to 100 (default 20)' },
+      { flags: '--before <id>', description: 'the last withdrawal of the page before' },
+    ],
+    request: (v) => {
+      const query = new URLSearchParams();
+      for (const name of ['status', 'limit', 'before']) {
+        const value = v[name];
+        if (value !== undefined) query.set(name, value);
+      }
+      const search = query.size > 0 ? `?${query}` : '';
+      return { method: 'GET', path: `/admin/chain/withdrawals${search}` };
+    },
+  },
+  {
     words: ['chain', 'credit-held'],
     description: 'credit a held deposit to a player or developer account, once',
     argument: { name: 'deposit', description: 'the deposit: <txHash>:<logIndex>' },
@@ -261,6 +280,8 @@ export function addAdminCommands(program: Command): void {
       if (failure !== null) throw new CliError(failure, ExitCodes.failure);
     });
   }
+  const chain = nouns.get('chain');
+  if (chain) addOperatorKeyCommands(chain);
 }
 
 function addConnectionOptions(command: Command): void {

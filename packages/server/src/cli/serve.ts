@@ -232,6 +232,14 @@ const SERVE_FLAGS: {
     value: 'ms',
     description: 'how often the chain is asked for new blocks (default 2000)',
   },
+  chainOperatorKeyFile: {
+    flag: '--chain-operator-key-file',
+    env: 'COINOP_CHAIN_OPERATOR_KEY_FILE',
+    value: 'file',
+    description:
+      "the operator's signing key, sealed with the secrets key (coinop admin chain operator-key " +
+      'generate|import); without it withdrawals are queued, not sent',
+  },
   secretsKeyFile: {
     flag: '--secrets-key-file',
     env: 'COINOP_SECRETS_KEY_FILE',
@@ -285,7 +293,9 @@ async function runServe(flags: ConfigInput): Promise<void> {
     return;
   }
   const { startServer } = await import('../main.js');
+  const FLAG_ENV_OPERATOR_KEY = '--chain-operator-key-file (COINOP_CHAIN_OPERATOR_KEY_FILE)';
   const { SecretsKeyError } = await import('../credentials/secrets-key.js');
+  const { OperatorKeyError } = await import('../chain/operator-key.js');
   let server;
   try {
     // In a cluster only the first worker seeds the demo arcade; the others join it.
@@ -293,6 +303,9 @@ async function runServe(flags: ConfigInput): Promise<void> {
   } catch (error) {
     // The operator's key does not fit the database: a setting to fix, like a bad flag.
     if (error instanceof SecretsKeyError) throw new CliError(error.message, ExitCodes.usage);
+    if (error instanceof OperatorKeyError) {
+      throw new CliError(`${FLAG_ENV_OPERATOR_KEY}: ${error.message}`, ExitCodes.usage);
+    }
     throw error;
   }
   let stopping = false;

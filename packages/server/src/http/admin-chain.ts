@@ -13,6 +13,7 @@ import {
   TAGS,
 } from './admin-schemas.js';
 import { Security } from './openapi.js';
+import { pageOfWithdrawals, WithdrawalList, WithdrawalsQuery } from './withdrawals.js';
 
 /** How many deposits a listing shows without `limit`. */
 const DEPOSITS_PAGE_DEFAULT = 100;
@@ -39,7 +40,22 @@ export function adminChainRoutes(app: FastifyInstance): void {
         response: { 200: ChainStatus },
       },
     },
-    async () => chainStatus(arcade.db, app.config.chain, arcade.chain),
+    async () => chainStatus(arcade.db, app.config.chain, arcade.chain, arcade.sender),
+  );
+
+  r.get(
+    '/admin/chain/withdrawals',
+    {
+      schema: {
+        tags: TAGS,
+        security: Security.adminToken,
+        summary: 'Withdrawals of every account, newest first',
+        description: 'Filter by `status` (queued, sent, paid, failed); page with `before`.',
+        querystring: WithdrawalsQuery,
+        response: { 200: WithdrawalList },
+      },
+    },
+    async (request) => pageOfWithdrawals(app, request.query),
   );
 
   r.get(

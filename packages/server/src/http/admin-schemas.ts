@@ -161,6 +161,11 @@ const ExactHst = (description: string) =>
     description: `${description}, in HST as an exact decimal string (may pass what a JSON number holds)`,
   });
 
+const WithdrawalTotal = Type.Object({
+  count: Type.Integer(),
+  amount: ExactHst('What they amount to'),
+});
+
 export const ChainStatus = Type.Object({
   enabled: Type.Boolean({ description: 'Chain mode is on (--chain-vault-address)' }),
   rpcUrl: Type.Optional(Type.String({ description: 'The RPC endpoint, scheme and host only' })),
@@ -212,6 +217,23 @@ export const ChainStatus = Type.Object({
     Type.Object({
       count: Type.Integer({ description: 'Deposits held' }),
       amount: ExactHst('What they amount to'),
+    }),
+  ),
+  withdrawals: Type.Optional(
+    Type.Object({
+      operatorAddress: Nullable(
+        Type.String({ description: "The operator key's address; null without a key file" }),
+      ),
+      waiting: Nullable(
+        Type.String({ description: 'Why queued withdrawals are not being sent, if they are not' }),
+      ),
+      lastError: Nullable(
+        Type.Object({ message: Type.String(), at: Type.String({ format: 'date-time' }) }),
+      ),
+      queued: WithdrawalTotal,
+      sent: WithdrawalTotal,
+      paid: WithdrawalTotal,
+      failed: WithdrawalTotal,
     }),
   ),
 });

@@ -13,6 +13,11 @@ import { playerTokenServices } from '../signin/signin.js';
 import type { ApiKeySummary } from '../credentials/api-keys.js';
 import { testerRoutes } from './consent.js';
 import { developerGameRoutes } from './developer-games.js';
+import { withdrawalRoutes } from './withdrawals.js';
+import { API_KEY_HEADER, verifyApiKey } from '../credentials/api-keys.js';
+import { DeveloperPortal } from '../services/developer-games.js';
+import { findDeveloper } from '../store/developers.js';
+import { Security } from './openapi.js';
 import type { SchemaMatches } from '../listener/wire-check.js';
 
 const TAGS = ['developer'];
@@ -61,7 +66,7 @@ export async function developerPlugin(app: FastifyInstance): Promise<void> {
     await app.register(cors, {
       origin: [...config.webOrigins],
       methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
-      allowedHeaders: ['authorization', 'content-type'],
+      allowedHeaders: ['authorization', 'content-type', 'idempotency-key'],
       maxAge: 600,
     });
   }
@@ -124,4 +129,21 @@ export async function developerPlugin(app: FastifyInstance): Promise<void> {
 
   developerGameRoutes(app, { authenticate: (request) => players.authenticate(request) });
   testerRoutes(app, (request) => players.authenticate(request));
+  const portal = new DeveloperPortal(arcade);
+  withdrawalRoutes(app, {
+    tags: TAGS,
+    security: [...Security.playerToken, ...Security.apiKey],
+    who: "the developer's earnings",
+    // The portal's session, or the developer's API key (for scripts paying earnings out).
+    accountOf: async (request) => {
+      if (request.headers[API_KEY_HEADER] !== undefined) {
+        const { developerId } = await verifyApiKey(arcade.db, request.headers[API_KEY_HEADER]);
+        const developer = await findDeveloper(arcade.db, developerId);
+        if (!developer) throw new TypeError(`developer ${developerId} of a live key has no row`);
+        return developer.accountId;
+      }
+      const { playerId } = await players.authenticate(request);
+      return (await portal.developerOf(playerId)).accountId;
+    },
+  });
 }

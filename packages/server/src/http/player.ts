@@ -15,6 +15,8 @@ import { PlayerArcade } from '../services/player-arcade.js';
 import { playerTokenServices } from '../signin/signin.js';
 import { walletVerifier } from '../signin/wallet-signature.js';
 import { allowanceRoutes } from './consent.js';
+import { withdrawalRoutes } from './withdrawals.js';
+import { findPlayer } from '../store/players.js';
 import { ApiTags, Security } from './openapi.js';
 import { PlaySchema, ScoreResultSchema, Uuid } from './schemas.js';
 import { playToWire, scoreToWire } from './wire.js';
@@ -104,6 +106,17 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
   );
 
   allowanceRoutes(app, (request) => players.authenticate(request));
+  withdrawalRoutes(app, {
+    tags: TAGS,
+    security: Security.playerToken,
+    who: "the player's",
+    accountOf: async (request) => {
+      const { playerId } = await players.authenticate(request);
+      const player = await findPlayer(arcade.db, playerId);
+      if (!player) throw new TypeError(`player ${playerId} of a valid token has no row`);
+      return player.accountId;
+    },
+  });
 
   app.get(
     '/me',

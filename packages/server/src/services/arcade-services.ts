@@ -19,6 +19,9 @@ import { GameReads } from './game-reads.js';
 import { PlayService, type PlayPolicy } from './plays.js';
 import { ConsentService } from './consent.js';
 import { DepositWatcher } from '../chain/watcher.js';
+import { WithdrawalRequests } from '../chain/withdrawal-requests.js';
+import { WithdrawalSender } from '../chain/withdrawals.js';
+import { readOperatorKey } from '../chain/operator-key.js';
 
 /** The play path's rules as the config sets them. */
 export function playPolicy(config: Config): PlayPolicy {
@@ -52,6 +55,10 @@ export class ArcadeServices {
   readonly revokedClients: RevokedClients;
   /** Credits deposits into the chain vault (chain mode); started by the server, not here. */
   readonly chain: DepositWatcher | null;
+  /** Withdrawals requested by players and developers (refused with chain_mode_off when off). */
+  readonly withdrawals: WithdrawalRequests;
+  /** Pays the queued withdrawals (chain mode); made by `bootstrap`, started by the server. */
+  #sender: WithdrawalSender | null = null;
   readonly #writeTokens: WriteTokenVerifier;
   #record: ArcadeRecord | null = null;
 
@@ -79,6 +86,12 @@ export class ArcadeServices {
     this.chain = config.chain
       ? new DepositWatcher({ db: deps.db, clock: deps.clock, ids: deps.ids, chain: config.chain })
       : null;
+    this.withdrawals = new WithdrawalRequests({
+      db: deps.db,
+      clock: deps.clock,
+      ids: deps.ids,
+      chain: config.chain,
+    });
     this.reads = new GameReads(
       deps.db,
       deps.clock,
@@ -134,6 +147,21 @@ export class ArcadeServices {
     if (this.#record === null) {
       this.#record = await ensureArcade(this.db, this.clock, this.ids);
       await this.revokedClients.start();
+      const chain = this.config.chain;
+      if (chain) {
+        // Read at start, so a key file that does not open stops the server with its name.
+        const operator =
+          chain.operatorKeyFile === null
+            ? null
+            : await readOperatorKey(chain.operatorKeyFile, this.secrets);
+        this.#sender = new WithdrawalSender({
+          db: this.db,
+          clock: this.clock,
+          ids: this.ids,
+          chain,
+          operator,
+        });
+      }
     }
     return this.#record;
   }
@@ -141,7 +169,13 @@ export class ArcadeServices {
   /** Stops what `bootstrap` and the server started; the app's close calls it. */
   async stop(): Promise<void> {
     await this.chain?.stop();
+    await this.#sender?.stop();
     await this.revokedClients.stop();
+  }
+
+  /** The withdrawal sender in chain mode, once `bootstrap` ran; null otherwise. */
+  get sender(): WithdrawalSender | null {
+    return this.#sender;
   }
 
   /** The installation's arcade (its id, its account, the mint account). */

@@ -132,7 +132,17 @@ export async function checkpointsOfVault(
 }
 
 /**
- * Takes or renews the lease on reading the vault for `leaderId`, if it is free, expired or
+ * Who holds a lease on a vault: `watcher` reads its deposits, `sender` pays its withdrawals
+ * (migration 013). Each is one process at a time; they may be different processes.
+ */
+export type LeaseRole = 'watcher' | 'sender';
+const LEASE_COLUMNS: Record<LeaseRole, { leader: string; expires: string }> = {
+  watcher: { leader: 'leader_id', expires: 'lease_expires_at' },
+  sender: { leader: 'sender_leader_id', expires: 'sender_lease_expires_at' },
+};
+
+/**
+ * Takes or renews the lease `role` on the vault for `leaderId`, if it is free, expired or
  * already its own. True when `leaderId` holds it now. Time is the database's, which every
  * process shares.
  */
@@ -141,12 +151,14 @@ export async function takeLease(
   key: VaultKey,
   leaderId: string,
   leaseMs: number,
+  role: LeaseRole = 'watcher',
 ): Promise<boolean> {
+  const { leader, expires } = LEASE_COLUMNS[role];
   const rows = await q.query(
     `UPDATE chain_checkpoints
-     SET leader_id = $3, lease_expires_at = now() + make_interval(secs => $4::float8 / 1000)
+     SET ${leader} = $3, ${expires} = now() + make_interval(secs => $4::float8 / 1000)
      WHERE chain_id = $1 AND vault_address = $2
-       AND (leader_id IS NULL OR leader_id = $3 OR lease_expires_at < now())
+       AND (${leader} IS NULL OR ${leader} = $3 OR ${expires} < now())
      RETURNING 1`,
     [...keyParams(key), leaderId, leaseMs],
   );
@@ -154,10 +166,16 @@ export async function takeLease(
 }
 
 /** Gives the lease up, so another process takes over at once rather than when it expires. */
-export async function releaseLease(q: Queryable, key: VaultKey, leaderId: string): Promise<void> {
+export async function releaseLease(
+  q: Queryable,
+  key: VaultKey,
+  leaderId: string,
+  role: LeaseRole = 'watcher',
+): Promise<void> {
+  const { leader, expires } = LEASE_COLUMNS[role];
   await q.query(
-    `UPDATE chain_checkpoints SET leader_id = NULL, lease_expires_at = NULL
-     WHERE chain_id = $1 AND vault_address = $2 AND leader_id = $3`,
+    `UPDATE chain_checkpoints SET ${leader} = NULL, ${expires} = NULL
+     WHERE chain_id = $1 AND vault_address = $2 AND ${leader} = $3`,
     [...keyParams(key), leaderId],
   );
 }

@@ -121,6 +121,15 @@ describe.each(storeVariants())('the chain admin API on %s', (variant) => {
       lastError: null,
       deposited: '5',
       held: { count: 1, amount: '4.00000001' },
+      withdrawals: {
+        operatorAddress: null,
+        waiting: 'no operator key: withdrawals are queued, not sent',
+        lastError: null,
+        queued: { count: 0, amount: '0' },
+        sent: { count: 0, amount: '0' },
+        paid: { count: 0, amount: '0' },
+        failed: { count: 0, amount: '0' },
+      },
     });
     const vaultAccount = await findAccount(api.db, res.json().vaultAccountId);
     expect(vaultAccount).toMatchObject({

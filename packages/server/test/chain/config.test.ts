@@ -26,6 +26,8 @@ describe('chain mode in config', () => {
       logRangeBlocksMax: 2000,
       rpcTimeoutMs: 10_000,
       retryMaxMs: 60_000,
+      operatorKeyFile: null,
+      withdrawalBatchMax: 50,
     });
   });
 
@@ -65,6 +67,10 @@ describe('chain mode in config', () => {
       '--chain-start-block (COINOP_CHAIN_START_BLOCK) needs --chain-vault-address',
     ],
     [{ chainPollMs: '500' }, '--chain-poll-ms (COINOP_CHAIN_POLL_MS) needs --chain-vault-address'],
+    [
+      { chainOperatorKeyFile: 'operator.key' },
+      '--chain-operator-key-file (COINOP_CHAIN_OPERATOR_KEY_FILE) needs --chain-vault-address',
+    ],
     [
       { chainRpcUrl: 'http://x', chainVaultAddress: '0x1234' },
       '--chain-vault-address (COINOP_CHAIN_VAULT_ADDRESS) must be 0x and 40 hex digits, got 0x1234',

@@ -21,8 +21,12 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   return { ...env, ...extra };
 }
 
-/** Runs `node dist/cli/main.js …args` to the end and collects its output. */
-export function runCli(args: string[], env: NodeJS.ProcessEnv = cleanEnv()): Promise<CliRun> {
+/** Runs `node dist/cli/main.js …args` to the end and collects its output; `input` is its stdin. */
+export function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv = cleanEnv(),
+  input?: string,
+): Promise<CliRun> {
   if (!existsSync(CLI_PATH)) {
     return Promise.reject(new Error(`${CLI_PATH} is missing: run npm run build first`));
   }
@@ -34,6 +38,7 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = cleanEnv()): Pro
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+    if (input !== undefined) child.stdin.end(input);
   });
 }
 

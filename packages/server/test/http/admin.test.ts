@@ -90,6 +90,7 @@ describe.each(storeVariants())('admin API on %s', (variant) => {
       ['POST', '/admin/leaderboards'],
       ['GET', '/admin/chain'],
       ['GET', '/admin/chain/deposits'],
+      ['GET', '/admin/chain/withdrawals'],
       ['POST', `/admin/chain/deposits/0x${'ab'.repeat(32)}:0/credit`],
     ] as const;
 

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import {
+  CoinopError,
+  checkWithdrawalAmount,
+  createTransfers,
+  mayWithdraw,
+  withdrawalReserveTransfer,
+  withdrawalSettleTransfer,
+  type Account,
+} from '../../src/index.js';
+
+const HST = 100_000_000n;
+
+describe('withdrawal amounts', () => {
+  it.each([
+    [0n, null, 'invalid_amount', 'amount must be more than 0 HST'],
+    [-1n, 10n * HST, 'invalid_amount', 'amount must be more than 0 HST'],
+    [
+      10n * HST + 1n,
+      10n * HST,
+      'withdrawal_above_limit',
+      'amount 10.00000001 HST is more than the vault pays in one withdrawal (10 HST)',
+    ],
+  ])('refuses %s units (max %s): %s', (units, max, code, message) => {
+    const error = (() => {
+      try {
+        checkWithdrawalAmount(units, max);
+      } catch (e) {
+        return e;
+      }
+      return null;
+    })();
+    expect(error).toBeInstanceOf(CoinopError);
+    expect(error).toMatchObject({ code, message, details: { field: 'amount' } });
+  });
+
+  it.each([
+    [1n, null],
+    [10n * HST, 10n * HST],
+  ])('takes %s units (max %s)', (units, max) => {
+    expect(() => checkWithdrawalAmount(units, max)).not.toThrow();
+  });
+
+  it('lets players and developers withdraw, no other account', () => {
+    expect(
+      (['player', 'developer', 'arcade', 'escrow', 'mint', 'vault'] as const).map(mayWithdraw),
+    ).toEqual([true, true, false, false, false, false]);
+  });
+});
+
+describe('withdrawal transfers', () => {
+  const account = (id: string, kind: Account['kind'], creditsPosted: bigint): Account => ({
+    id,
+    kind,
+    debitsPending: 0n,
+    debitsPosted: 0n,
+    creditsPending: 0n,
+    creditsPosted,
+  });
+  const player = account('p', 'player', 5n * HST);
+  const vault = account('v', 'vault', 0n);
+  const reserve = withdrawalReserveTransfer({
+    id: 'w',
+    accountId: 'p',
+    vaultAccountId: 'v',
+    amountUnits: 2n * HST,
+  });
+
+  it('reserves from the account to the vault, refused beyond the balance', () => {
+    expect(reserve).toEqual({
+      id: 'w',
+      kind: 'pending',
+      debitAccountId: 'p',
+      creditAccountId: 'v',
+      amount: 2n * HST,
+      pendingId: null,
+      reason: 'withdrawal',
+      playId: null,
+    });
+    const snapshot = {
+      accounts: new Map([
+        ['p', player],
+        ['v', vault],
+      ]),
+      existing: new Map(),
+      pendings: new Map(),
+      resolvedPendings: new Map(),
+    };
+    expect(createTransfers([reserve], snapshot).ok).toBe(true);
+    const tooMuch = { ...reserve, amount: 5n * HST + 1n };
+    expect(createTransfers([tooMuch], snapshot).results).toEqual(['exceeds_credits']);
+  });
+
+  it('posts or voids the whole reservation with the id given', () => {
+    expect(withdrawalSettleTransfer(reserve, 'post', 'x')).toMatchObject({
+      id: 'x',
+      kind: 'post_pending',
+      pendingId: 'w',
+      amount: 2n * HST,
+      debitAccountId: 'p',
+      creditAccountId: 'v',
+      reason: 'withdrawal',
+    });
+    expect(withdrawalSettleTransfer(reserve, 'void', 'y')).toMatchObject({
+      id: 'y',
+      kind: 'void_pending',
+      pendingId: 'w',
+    });
+  });
+});

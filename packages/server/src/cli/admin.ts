@@ -47,7 +47,7 @@ const ADMIN_GROUPS: Readonly<Record<string, string>> = {
   game: 'games in the catalog: publish, suspend, resume',
   leaderboard: "a game's leaderboards (tiers)",
   keys: 'the signing keys of player tokens',
-  chain: 'chain mode: the deposit watcher and deposits',
+  chain: 'chain mode: deposits, withdrawals, the watcher and the operator key',
 };
 
 export const ADMIN_COMMANDS: readonly AdminCommand[] = [

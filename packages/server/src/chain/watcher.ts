@@ -18,6 +18,7 @@ import {
 import type { Db } from '../store/db.js';
 import { CheckpointMoved, recordDepositRange, type DepositEvent } from './deposits.js';
 import { createChainClient, describeChainError } from './rpc.js';
+import { Rounds } from './rounds.js';
 
 /**
  * The chain watcher: credits each deposit into the vault once it has `confirmations` blocks on
@@ -85,14 +86,11 @@ export class DepositWatcher {
   #key: VaultKey | null = null;
   #tokenAddress: string | null = null;
   #lastError: { message: string; at: Date } | null = null;
-  #failures = 0;
   #haltLogged = false;
   #behindLogged = false;
   #startBlockWarned = false;
   #log: WatcherLog | null = null;
-  #timer: NodeJS.Timeout | undefined;
-  #round: Promise<void> | null = null;
-  #stopped = true;
+  readonly #rounds: Rounds;
   /** Set by `stop`: a long catch-up ends after the range in progress. */
   #stopRequested = false;
 
@@ -102,6 +100,24 @@ export class DepositWatcher {
     this.#ids = deps.ids;
     this.#chain = deps.chain;
     this.#client = deps.client ?? createChainClient(deps.chain);
+    this.#rounds = new Rounds({
+      intervalMs: deps.chain.pollIntervalMs,
+      retryMaxMs: deps.chain.retryMaxMs,
+      round: async () => {
+        const result = await this.runOnce();
+        this.#lastError = null;
+        this.#report(result);
+      },
+      recovered: (failures) =>
+        this.#log?.info(`chain watcher: the chain answers again after ${failures} failures`),
+      failed: async (error, delayMs) => {
+        const message = describeChainError(error, this.#chain.rpcUrl);
+        const at = this.#clock.now();
+        this.#lastError = { message, at };
+        this.#log?.warn(`chain watcher: ${message}; trying again in ${delayMs} ms`);
+        if (this.#key) await recordError(this.#db, this.#key, message, at);
+      },
+    });
   }
 
   /** The vault's key once the chain has told its id; null before. */
@@ -111,7 +127,7 @@ export class DepositWatcher {
 
   get state(): WatcherState {
     return {
-      running: !this.#stopped,
+      running: this.#rounds.running,
       chainId: this.#key?.chainId ?? null,
       tokenAddress: this.#tokenAddress,
       lastError: this.#lastError,
@@ -123,57 +139,17 @@ export class DepositWatcher {
    * waits twice as long each time, up to `retryMaxMs`. Failures are logged, never thrown.
    */
   start(log: WatcherLog): void {
-    if (!this.#stopped) return;
-    this.#stopped = false;
+    if (this.#rounds.running) return;
     this.#stopRequested = false;
     this.#log = log;
-    this.#schedule(0);
+    this.#rounds.start();
   }
 
   /** Stops the rounds, waits for one in progress, and gives up the lease. */
   async stop(): Promise<void> {
-    this.#stopped = true;
     this.#stopRequested = true;
-    clearTimeout(this.#timer);
-    await this.#round;
+    await this.#rounds.stop();
     if (this.#key) await releaseLease(this.#db, this.#key, this.#leaderId).catch(() => undefined);
-  }
-
-  #schedule(delayMs: number): void {
-    this.#timer = setTimeout(() => {
-      this.#round = this.#tick().finally(() => {
-        this.#round = null;
-      });
-    }, delayMs);
-    // The watcher alone must not keep the process alive.
-    this.#timer.unref();
-  }
-
-  async #tick(): Promise<void> {
-    let delayMs = this.#chain.pollIntervalMs;
-    try {
-      const result = await this.runOnce();
-      if (this.#failures > 0) {
-        this.#log?.info(`chain watcher: the chain answers again after ${this.#failures} failures`);
-      }
-      this.#failures = 0;
-      this.#lastError = null;
-      this.#report(result);
-    } catch (error) {
-      this.#failures += 1;
-      delayMs = Math.min(
-        this.#chain.pollIntervalMs * 2 ** Math.min(this.#failures, 20),
-        Math.max(this.#chain.retryMaxMs, this.#chain.pollIntervalMs),
-      );
-      const message = describeChainError(error, this.#chain.rpcUrl);
-      const at = this.#clock.now();
-      this.#lastError = { message, at };
-      this.#log?.warn(`chain watcher: ${message}; trying again in ${delayMs} ms`);
-      if (this.#key) {
-        await recordError(this.#db, this.#key, message, at).catch(() => undefined);
-      }
-    }
-    if (!this.#stopped) this.#schedule(delayMs);
   }
 
   #report(result: RoundResult): void {

@@ -45,6 +45,7 @@ import {
 import type { Db, Queryable } from '../store/db.js';
 import { applyTransfers } from '../store/ledger.js';
 import { createChainClient, describeChainError } from './rpc.js';
+import { Rounds } from './rounds.js';
 import { withdrawalSettleId } from './withdrawal-ids.js';
 import type { WatcherLog } from './watcher.js';
 
@@ -122,10 +123,9 @@ export class WithdrawalSender {
   readonly #leaderId = randomUUID();
   #key: VaultKey | null = null;
   #log: WatcherLog | null = null;
-  #timer: NodeJS.Timeout | undefined;
-  #round: Promise<void> | null = null;
-  #stopped = true;
-  #failures = 0;
+  readonly #rounds: Rounds;
+  /** Started: with no operator key it runs no rounds, but says why in its state. */
+  #started = false;
   #waiting: string | null = null;
   #lastError: { message: string; at: Date } | null = null;
 
@@ -141,11 +141,30 @@ export class WithdrawalSender {
       (async (rawTx) => {
         await this.#client.sendRawTransaction({ serializedTransaction: rawTx });
       });
+    this.#rounds = new Rounds({
+      intervalMs: deps.chain.pollIntervalMs,
+      retryMaxMs: deps.chain.retryMaxMs,
+      round: async () => {
+        const round = await this.runOnce();
+        this.#lastError = null;
+        if (round.posted + round.requeued + round.failed + round.sent > 0) {
+          this.#log?.info(
+            `withdrawal sender: ${round.sent} sent, ${round.posted} paid, ${round.failed} ` +
+              `refused, ${round.requeued} queued again`,
+          );
+        }
+      },
+      failed: (error, delayMs) => {
+        const message = describeChainError(error, this.#chain.rpcUrl);
+        this.#lastError = { message, at: this.#clock.now() };
+        this.#log?.warn(`withdrawal sender: ${message}; trying again in ${delayMs} ms`);
+      },
+    });
   }
 
   get state(): SenderState {
     return {
-      running: !this.#stopped,
+      running: this.#started,
       operatorAddress: this.#operator?.address ?? null,
       waiting: this.#operator ? this.#waiting : 'no operator key: withdrawals are queued, not sent',
       lastError: this.#lastError,
@@ -153,8 +172,8 @@ export class WithdrawalSender {
   }
 
   start(log: WatcherLog): void {
-    if (!this.#stopped) return;
-    this.#stopped = false;
+    if (this.#started) return;
+    this.#started = true;
     this.#log = log;
     if (!this.#operator) {
       log.warn(
@@ -162,50 +181,15 @@ export class WithdrawalSender {
       );
       return;
     }
-    this.#schedule(0);
+    this.#rounds.start();
   }
 
   async stop(): Promise<void> {
-    this.#stopped = true;
-    clearTimeout(this.#timer);
-    await this.#round;
+    this.#started = false;
+    await this.#rounds.stop();
     if (this.#key) {
       await releaseLease(this.#db, this.#key, this.#leaderId, 'sender').catch(() => undefined);
     }
-  }
-
-  #schedule(delayMs: number): void {
-    this.#timer = setTimeout(() => {
-      this.#round = this.#tick().finally(() => {
-        this.#round = null;
-      });
-    }, delayMs);
-    this.#timer.unref();
-  }
-
-  async #tick(): Promise<void> {
-    let delayMs = this.#chain.pollIntervalMs;
-    try {
-      const round = await this.runOnce();
-      this.#failures = 0;
-      this.#lastError = null;
-      if (round.posted + round.requeued + round.failed + round.sent > 0) {
-        this.#log?.info(
-          `withdrawal sender: ${round.sent} sent, ${round.posted} paid, ${round.failed} ` +
-            `refused, ${round.requeued} queued again`,
-        );
-      }
-    } catch (error) {
-      this.#failures += 1;
-      delayMs = Math.min(
-        this.#chain.pollIntervalMs * 2 ** Math.min(this.#failures, 20),
-        Math.max(this.#chain.retryMaxMs, this.#chain.pollIntervalMs),
-      );
-      const message = describeChainError(error, this.#chain.rpcUrl);
-      this.#lastError = { message, at: this.#clock.now() };
-      this.#log?.warn(`withdrawal sender: ${message}; trying again in ${delayMs} ms`);
-    }
-    if (!this.#stopped) this.#schedule(delayMs);
   }
 
   /** One round: resolves the batches sent, then sends the queue. Throws when the chain fails. */

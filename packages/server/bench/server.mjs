@@ -215,7 +215,6 @@ function counting(inner) {
   return {
     dialect: inner.dialect,
     query: countedQuery(inner),
-    generic: { query: countedQuery(inner.generic) },
     ordered: { depth: inner.ordered.depth, query: countedQuery(inner.ordered) },
     transaction: (work) =>
       inner.transaction((tx) => {

@@ -20,16 +20,12 @@ export interface Db extends Queryable {
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
   /**
    * The same database, for the play path's batch statements outside transactions. On Postgres
-   * its sessions plan each named statement once, without its values (`GENERIC_PLAN_SETTINGS`):
+   * its session plans each named statement once, without its values (`GENERIC_PLAN_SETTINGS`):
    * those statements cost about as much to plan as to run, and the default planned them afresh
    * on every call. They are written to plan well without values; other statements keep the
    * default, which a generic plan can hurt (a top-10 read planned without its LIMIT scans the
    * board). On PGlite, one session, each named statement sent this way sets them for itself and
-   * resets them after.
-   */
-  readonly generic: Queryable;
-  /**
-   * As `generic`, and what is given to it runs in the order given, each statement in a
+   * resets them after. What is given to it runs in the order given, each statement in a
    * transaction of its own. On Postgres its statements share one connection and each is sent
    * without waiting for the answer to the one before (pipelining), so the next batch is on its
    * way while the last commits: one round trip fewer per batch, and no batch waits on another's
@@ -48,7 +44,7 @@ export interface Db extends Queryable {
 }
 
 /**
- * The planner settings of `Db.generic`. Each batch statement touches a few rows per item, found
+ * The planner settings of `Db.ordered`. Each batch statement touches a few rows per item, found
  * by key. A generic plan is made once, often while the tables are small, and kept: Postgres
  * then scans or hash-joins a whole table (a board's bests, its count-tree buckets) rather than
  * look each row up, and goes on doing so every batch as the board grows. Index lookups in

@@ -46,7 +46,6 @@ export function pgliteDb(pg: PGlite): Db {
         };
         return work(wrapped);
       }),
-    generic,
     ordered: { ...generic, depth: 1 },
     listen: async (channel, onNotify) => {
       const unsubscribe = await pg.listen(channel, onNotify);
@@ -74,7 +73,7 @@ class PreparedStatements {
   /**
    * Runs `sql` as the prepared statement `name`; the caller holds the transaction lock. With
    * `generic`, outside a transaction, the statement is planned without its values (see
-   * `Db.generic`): the one session's `plan_cache_mode` is set for it and reset after it, in the
+   * `Db.ordered`): the one session's `plan_cache_mode` is set for it and reset after it, in the
    * same call, whether it fails or not.
    */
   run<Row>(

@@ -10,9 +10,6 @@ const typeParsers = {
   },
 };
 
-/** Connections of the pool whose sessions plan generically (`Db.generic`). */
-const GENERIC_POOL_SIZE = 4;
-
 /** How many times a transaction that lost a deadlock or serialization race is run again. */
 const TRANSACTION_ATTEMPTS = 5;
 
@@ -22,14 +19,6 @@ export async function openPostgres(url: string, poolSize: number): Promise<Db> {
   const genericOptions = Object.entries(GENERIC_PLAN_SETTINGS)
     .map(([name, value]) => `-c ${name}=${value}`)
     .join(' ');
-  // One batch of plays and one of scores run at a time, so a few connections are enough.
-  const genericPool = new pg.Pool({
-    connectionString: url,
-    max: GENERIC_POOL_SIZE,
-    types: typeParsers,
-    options: genericOptions,
-  });
-  genericPool.on('error', () => undefined);
   const ordered = new PipelinedConnection(url, genericOptions);
   // An idle client whose connection dies (a restart, a terminated backend) is dropped by the
   // pool; without a listener its error would crash the process.
@@ -53,7 +42,6 @@ export async function openPostgres(url: string, poolSize: number): Promise<Db> {
   return {
     dialect: 'postgres',
     query: (sql, params, name) => run(pool, sql, params, name),
-    generic: { query: (sql, params, name) => run(genericPool, sql, params, name) },
     ordered: {
       depth: PIPELINE_DEPTH,
       // Sent at once when connected, so statements go out in the order they were given.
@@ -86,7 +74,7 @@ export async function openPostgres(url: string, poolSize: number): Promise<Db> {
     },
     listen: (channel, onNotify) => listen(url, channel, onNotify),
     close: async () => {
-      await Promise.all([pool.end(), genericPool.end(), ordered.end()]);
+      await Promise.all([pool.end(), ordered.end()]);
     },
   };
 }

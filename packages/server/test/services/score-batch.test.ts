@@ -84,10 +84,6 @@ function instrumented(db: Db): Db & {
     statements: new Map<string, number>(),
     dialect: db.dialect,
     query: <Row>(sql: string, params?: unknown[], name?: string) => run<Row>(db, sql, params, name),
-    generic: {
-      query: <Row>(sql: string, params?: unknown[], name?: string) =>
-        run<Row>(db.generic, sql, params, name),
-    },
     ordered: {
       depth: db.ordered.depth,
       query: <Row>(sql: string, params?: unknown[], name?: string) =>
@@ -402,11 +398,11 @@ describe.each(storeVariants())('group-committed scores on %s', (variant) => {
       q.query<{ mode: string }>(sql, [], name).then((rows) => rows[0]?.mode);
     const mode = (q: Queryable) =>
       named(q, "SELECT current_setting('plan_cache_mode') AS mode", 'test_plan_cache_mode');
-    expect(await mode(api.db.generic)).toBe('force_generic_plan');
+    expect(await mode(api.db.ordered)).toBe('force_generic_plan');
     expect(await mode(api.db)).toBe('auto');
     expect(await api.db.transaction(mode)).toBe('auto');
     // A failed statement leaves the session (PGlite's one) planning as usual too.
-    await expect(named(api.db.generic, 'SELECT 1 / 0 AS mode', 'test_plan_fails')).rejects.toThrow(
+    await expect(named(api.db.ordered, 'SELECT 1 / 0 AS mode', 'test_plan_fails')).rejects.toThrow(
       /division by zero/,
     );
     expect(await mode(api.db)).toBe('auto');

@@ -83,7 +83,7 @@ describe.each(storeVariants())('a transfer to an account that does not exist, on
       deltas,
       boards: [],
     };
-    const error = await writeScores(db.generic, batch).then(
+    const error = await writeScores(db.ordered, batch).then(
       () => undefined,
       (e: unknown) => e,
     );

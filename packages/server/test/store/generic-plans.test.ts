@@ -4,7 +4,7 @@ import { GENERIC_PLAN_SETTINGS, type Db } from '../../src/store/db.js';
 import { WRITE_SCORES_SQL } from '../../src/store/score-batch.js';
 import { openTestDb, storeVariants } from '@coinop/testkit/db';
 
-// The score write is planned once, without its arrays (`Db.generic`). With Postgres's default
+// The score write is planned once, without its arrays (`Db.ordered`). With Postgres's default
 // join choices that plan hash-joins whole tables while they are a few thousand rows: every batch
 // then read every best and count-tree bucket of the board.
 describe.each(storeVariants())('the score write planned without its values, on %s', (variant) => {

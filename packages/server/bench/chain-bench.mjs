@@ -1,7 +1,7 @@
 // Deposits credited per second by the chain watcher, as shipped: BENCH_DEPOSITS (2,000) deposits
 // of 1 HST into the vault on Anvil, from 9 wallets, to 200 players, made while no watcher runs;
 // then `coinop serve` starts in chain mode (confirmations 0) and credits the backlog. Timed from
-// its API listening until the audit's `deposited` reaches the total. BENCH_STORE pglite|postgres.
+// its API listening until the audit's `vaultHeld` reaches the total. BENCH_STORE pglite|postgres.
 //
 //   node packages/server/bench/chain-bench.mjs
 import { spawn } from 'node:child_process';
@@ -116,7 +116,7 @@ try {
   let audit;
   for (;;) {
     audit = await adminCall(url, 'GET', '/admin/hst/audit');
-    if (audit.deposited >= deposits) break;
+    if (audit.vaultHeld >= deposits) break;
     if (performance.now() - started > 600_000) throw new Error('the backlog was not credited');
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -132,7 +132,7 @@ try {
       seconds: Number(seconds.toFixed(2)),
       depositsPerSecond: Math.round(deposits / seconds),
       sentPerSecondOnAnvil: Math.round(deposits / sendSeconds),
-      deposited: audit.deposited,
+      deposited: audit.vaultHeld,
       balanced: audit.balanced,
       held: status.held,
     }),

@@ -38,6 +38,31 @@ const id = (value: string | undefined) => encodeURIComponent(value ?? '');
 const numberOrText = (value: string | undefined) =>
   value !== undefined && /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
 
+/**
+ * Why `hst audit` fails, if it does: the ledger does not balance, or (with --chain) the vault
+ * does not reconcile with it, each finding on a line of its own.
+ */
+function auditFailure(answer: unknown): string | null {
+  const audit = answer as {
+    balanced?: unknown;
+    chain?: { reconciled?: unknown; unexplained?: unknown; findings?: unknown };
+  };
+  const problems: string[] = [];
+  if (audit.balanced !== true) {
+    problems.push('the ledger does not balance: stop and investigate (docs/concepts/ledger.md)');
+  }
+  const chain = audit.chain;
+  if (chain !== undefined && chain.reconciled !== true) {
+    const findings = Array.isArray(chain.findings) ? chain.findings.map(String) : [];
+    problems.push(
+      `the vault does not reconcile with the ledger: ${String(chain.unexplained)} HST ` +
+        'unexplained (docs/operating/chain.md)',
+      ...findings,
+    );
+  }
+  return problems.length === 0 ? null : problems.join('\ncoinop: ');
+}
+
 /** What each group of admin commands is about, for `coinop admin --help`. */
 const ADMIN_GROUPS: Readonly<Record<string, string>> = {
   developer: 'game developers: create one and issue its API key',
@@ -138,13 +163,25 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
   },
   {
     words: ['hst', 'audit'],
-    description: 'total debits and credits over all accounts, HST minted, and whether they balance',
-    options: [],
-    request: () => ({ method: 'GET', path: '/admin/hst/audit' }),
-    failsWhen: (answer) =>
-      (answer as { balanced?: unknown }).balanced === true
-        ? null
-        : 'the ledger does not balance: stop and investigate (docs/concepts/ledger.md)',
+    description:
+      'total debits and credits over all accounts, HST minted, and whether they balance; with ' +
+      '--chain, the chain vault reconciled with the ledger',
+    options: [
+      {
+        flags: '--chain',
+        description:
+          "reconcile the vault's HST on chain with what the ledger owes, at one block (exit 1 " +
+          'on any unexplained difference)',
+      },
+    ],
+    request: (v) => ({
+      method: 'GET',
+      path:
+        (v as Record<string, unknown>)['chain'] === true
+          ? '/admin/hst/audit?chain=true'
+          : '/admin/hst/audit',
+    }),
+    failsWhen: auditFailure,
   },
   {
     words: ['game', 'publish'],

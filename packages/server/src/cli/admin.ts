@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { addChainDeployCommand } from './chain-deploy.js';
 import { addOperatorKeyCommands } from './operator-key.js';
 import {
   DEFAULT_DATA_DIR,
@@ -72,7 +73,7 @@ const ADMIN_GROUPS: Readonly<Record<string, string>> = {
   game: 'games in the catalog: publish, suspend, resume',
   leaderboard: "a game's leaderboards (tiers)",
   keys: 'the signing keys of player tokens',
-  chain: 'chain mode: deposits, withdrawals, the watcher and the operator key',
+  chain: 'chain mode: deploy the contracts; deposits, withdrawals, the watcher, the operator key',
 };
 
 export const ADMIN_COMMANDS: readonly AdminCommand[] = [
@@ -318,7 +319,10 @@ export function addAdminCommands(program: Command): void {
     });
   }
   const chain = nouns.get('chain');
-  if (chain) addOperatorKeyCommands(chain);
+  if (chain) {
+    addOperatorKeyCommands(chain);
+    addChainDeployCommand(chain);
+  }
 }
 
 function addConnectionOptions(command: Command): void {

@@ -214,7 +214,8 @@ export async function reconcileChainVault(
     ),
     ...plays.explained,
   ];
-  const minted = snapshot.audit.minted;
+  // The mint account's net debits: all HST issued in the ledger alone.
+  const minted = byKind.mint.debitsPosted - byKind.mint.creditsPosted;
   const result = reconcileVault({
     vaultBalanceUnits: vaultBalance,
     liabilities,

@@ -1,7 +1,6 @@
 import type { AccountKind } from '@coinop/core';
 import { keyParams, readCheckpoint, type Checkpoint, type VaultKey } from './chain-checkpoints.js';
 import type { Db, Queryable } from './db.js';
-import { auditLedger, type LedgerAudit } from './ledger.js';
 
 /**
  * What the ledger and the chain tables say about one vault, read in one snapshot, for
@@ -24,7 +23,6 @@ export interface WithdrawalToCheck {
 
 export interface VaultLedgerSnapshot {
   readonly checkpoint: Checkpoint;
-  readonly audit: LedgerAudit;
   /** Every account kind's totals (zero for a kind with no account). */
   readonly byKind: Readonly<Record<AccountKind, AccountTotals>>;
   /** This vault's account. */
@@ -81,8 +79,7 @@ export async function readVaultLedgerSnapshot(
     const checkpoint = await readCheckpoint(tx, key);
     if (!checkpoint) return null;
     const block = checkpoint.blockNumber ?? checkpoint.startBlock - 1n;
-    const [audit, byKind, vault, held, reserved, sent, paidMaybeAfter] = await sequential(
-      () => auditLedger(tx),
+    const [byKind, vault, held, reserved, sent, paidMaybeAfter] = await sequential(
       () => totalsByKind(tx),
       async () =>
         toTotals(
@@ -111,7 +108,7 @@ export async function readVaultLedgerSnapshot(
           [...keyParams(key), block],
         ),
     );
-    return { checkpoint, audit, byKind, vault, held, reserved, sent, paidMaybeAfter };
+    return { checkpoint, byKind, vault, held, reserved, sent, paidMaybeAfter };
   });
 }
 

@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { hstAbi } from '@coinop/contracts';
 import { buildTestApi, TEST_ADMIN_TOKEN, type TestApi } from '@coinop/testkit/app';
-import { fundedPlayer } from '@coinop/testkit/arcade';
+import { fundedPlayer, gameWithTiers } from '@coinop/testkit/arcade';
 import { storeVariants } from '@coinop/testkit/db';
 import { expectLedgerBalanced } from '@coinop/testkit/invariants';
 import type { Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { depositTransfer, withdrawalReserveTransfer, withdrawalSettleTransfer } from '@coinop/core';
 import { WithdrawalSender } from '../../src/chain/withdrawals.js';
+import { ensureCheckpoint } from '../../src/store/chain-checkpoints.js';
+import { applyTransfers } from '../../src/store/ledger.js';
 import type { ChainConfig } from '../../src/config.js';
 import { runCli } from '../cli/run-cli.js';
 import { chainConfigFor, HST, startArcadeChain, type ArcadeChain } from '../fixtures/chain.js';
@@ -211,6 +214,103 @@ describe.each(storeVariants())('audit --chain on %s', (variant) => {
       reconciled: true,
     });
     expect(amounts(report.explained)).toEqual(NOTHING_EXPLAINED);
+  });
+
+  it("counts a play's escrow and its settlement's cuts as liabilities of their own", async () => {
+    const { api, vault, watcher } = await arcadeOnNewVault();
+    const player = await fundedPlayer(api, 0);
+    await chain.deposit(vault, chain.players[0]!, player.accountId, 10n * HST);
+    await chain.mine(CONFIRMATIONS);
+    await watcher.runOnce();
+    const game = await gameWithTiers(api, { costs: [3] });
+    const tier = game.tiers[0]!;
+    const play = await api.app.arcade.plays.open({
+      gameId: game.gameId,
+      playerId: player.playerId,
+      leaderboardId: tier.id,
+      idempotencyKey: null,
+    });
+
+    let report = await reconcile();
+    expect(amounts(report.liabilities)).toEqual({
+      players: '7',
+      developers: '0',
+      arcade: '0',
+      open_plays: '3',
+      withdrawals_pending: '0',
+      chain_play_locks: '0',
+    });
+    expect(report).toMatchObject({ vaultBalance: '10', unexplained: '0', reconciled: true });
+
+    await api.app.arcade.plays.score({
+      gameId: game.gameId,
+      playId: play.id,
+      leaderboardId: tier.id,
+      score: 5,
+      idempotencyKey: null,
+    });
+    report = await reconcile();
+    // The split's cuts (the default rule, one player on the board) moved out of the escrow.
+    expect(amounts(report.liabilities)).toEqual({
+      players: '7',
+      developers: '2.7',
+      arcade: '0.3',
+      open_plays: '0',
+      withdrawals_pending: '0',
+      chain_play_locks: '0',
+    });
+    expect(report).toMatchObject({
+      vaultBalance: '10',
+      liabilitiesTotal: '10',
+      unexplained: '0',
+      reconciled: true,
+    });
+  });
+
+  it('sets apart the HST the ledger counts in another vault of the arcade', async () => {
+    const { api, vault, watcher } = await arcadeOnNewVault();
+    const player = await fundedPlayer(api, 0);
+    await chain.deposit(vault, chain.players[0]!, player.accountId, 10n * HST);
+    await chain.mine(CONFIRMATIONS);
+    await watcher.runOnce();
+    // The arcade's earlier vault, which credited 6 HST and paid 1.5 of it out, with 0.5 reserved.
+    const earlier = await ensureCheckpoint(api.db, api.clock, api.app.arcade.ids, {
+      chainId: chain.chainId,
+      vaultAddress: freshWallet(),
+      tokenAddress: chain.hst,
+      startBlock: 1n,
+    });
+    const reserved = (units: bigint) =>
+      withdrawalReserveTransfer({
+        id: randomUUID(),
+        accountId: player.accountId,
+        vaultAccountId: earlier.accountId,
+        amountUnits: units,
+      });
+    const paid = reserved((3n * HST) / 2n);
+    const deposited = depositTransfer({
+      id: randomUUID(),
+      vaultAccountId: earlier.accountId,
+      accountId: player.accountId,
+      amountUnits: 6n * HST,
+    });
+    await api.db.transaction((tx) =>
+      applyTransfers(tx, [deposited, paid, reserved(HST / 2n)], api.clock.now()),
+    );
+    await api.db.transaction((tx) =>
+      applyTransfers(tx, [withdrawalSettleTransfer(paid, 'post', randomUUID())], api.clock.now()),
+    );
+
+    const report = await reconcile();
+    expect(amounts(report.liabilities)).toMatchObject({ players: '14', withdrawals_pending: '0' });
+    expect(amounts(report.explained)).toEqual({ ...NOTHING_EXPLAINED, other_vaults: '-4' });
+    expect(report).toMatchObject({
+      vaultBalance: '10',
+      liabilitiesTotal: '14',
+      expected: '10',
+      unexplained: '0',
+      reconciled: true,
+    });
   });
 
   it('reconciles a withdrawal through sent, paid on chain, posted, and posted before the block', async () => {

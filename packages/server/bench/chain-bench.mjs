@@ -30,6 +30,7 @@ const cli = join(here, '../dist/cli/main.js');
 const deposits = Number(process.env['BENCH_DEPOSITS'] ?? 2000);
 const withdrawals = Number(process.env['BENCH_WITHDRAWALS'] ?? 1000);
 const WITHDRAWING_DEVELOPERS = 10;
+const chainLog = process.env['BENCH_CHAIN_LOG'] === '1';
 const HST = 100_000_000n;
 const store = process.env['BENCH_STORE'] ?? 'pglite';
 
@@ -61,7 +62,12 @@ function serve(flags) {
   );
   const url = new Promise((resolve, reject) => {
     createInterface({ input: child.stdout }).on('line', (line) => {
-      const found = /^coinop api listening on (\S+)$/.exec(JSON.parse(line).msg)?.[1];
+      const { msg } = JSON.parse(line);
+      // BENCH_CHAIN_LOG=1: the watcher's and the sender's lines, timed, to see where time goes.
+      if (chainLog && /^(chain watcher|withdrawal sender):/.test(msg)) {
+        console.error(`${(performance.now() / 1000).toFixed(2)} s ${msg}`);
+      }
+      const found = /^coinop api listening on (\S+)$/.exec(msg)?.[1];
       if (found) resolve(found);
     });
     child.on('exit', (code) => reject(new Error(`coinop serve exited ${code}`)));

@@ -120,6 +120,24 @@ describe.each(storeVariants())('audit --chain on %s', (variant) => {
     });
   });
 
+  it('answers 503 chain_not_ready when the chain does not answer, its key redacted', async () => {
+    const { api } = await arcadeOnNewVault({
+      rpcUrl: 'http://127.0.0.1:9/v3/0123456789abcdef0123',
+      rpcTimeoutMs: 1_000,
+    });
+    const res = await api.app.inject({
+      method: 'GET',
+      url: '/admin/hst/audit?chain=true',
+      headers: admin,
+    });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toMatchObject({
+      code: 'chain_not_ready',
+      message: expect.stringMatching(/^the chain did not answer: /),
+    });
+    expect(res.body).not.toContain('0123456789abcdef0123');
+  });
+
   it('reconciles after deposits, to the unit, at the checkpoint: every line explained', async () => {
     const { api, vault, watcher } = await arcadeOnNewVault();
     const alice = await fundedPlayer(api, 0);

@@ -7,6 +7,7 @@ export * from './ledger/balances.js';
 export * from './ledger/create-transfers.js';
 export * from './ledger/deposits.js';
 export * from './ledger/withdrawals.js';
+export * from './ledger/reconciliation.js';
 export * from './settlement/split.js';
 export * from './settlement/settlement-batch.js';
 export * from './leaderboards/rank-key.js';

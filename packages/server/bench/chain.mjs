@@ -11,7 +11,7 @@ import {
   UNITS_PER_HST,
   uuidToBytes16,
 } from '@coinop/contracts';
-import { createPublicClient, createWalletClient, defineChain, http, maxUint256 } from 'viem';
+import { createPublicClient, createWalletClient, defineChain, http, maxUint256, toHex } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { freePort } from './postgres.mjs';
 
@@ -65,6 +65,8 @@ export async function startChain() {
     rpcUrl,
     client,
     deployment,
+    /** Account 0's private key (Anvil's well-known test mnemonic): the vault's operator. */
+    operatorKey: toHex(accounts[0].getHdKey().privateKey),
     /** Gives each of Anvil's accounts 1..n `hst` HST and lets the vault take it. */
     async fundDepositors(n, hst) {
       const depositors = accounts.slice(1, 1 + n);
@@ -100,4 +102,21 @@ export async function startChain() {
       await new Promise((r) => child.on('close', r));
     },
   };
+}
+
+/**
+ * Seals `key` into `<dataDir>/operator.key` with `coinop admin chain operator-key import` (the
+ * data directory's secrets key, which `coinop serve --data-dir` uses), and returns the file.
+ */
+export async function sealOperatorKey(cliPath, dataDir, key) {
+  const out = join(dataDir, 'operator.key');
+  const child = spawn(
+    process.execPath,
+    [cliPath, 'admin', 'chain', 'operator-key', 'import', '--out', out, '--data-dir', dataDir],
+    { stdio: ['pipe', 'ignore', 'inherit'] },
+  );
+  child.stdin.end(key);
+  const code = await new Promise((resolve) => child.on('close', resolve));
+  if (code !== 0) throw new Error(`operator-key import exited ${code}`);
+  return out;
 }

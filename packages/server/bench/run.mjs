@@ -66,6 +66,8 @@ const options = {
   ),
 };
 const FUND_HST = 1_000_000;
+/** One connection count for the chain part's loop: its question is chain on against off. */
+const CHAIN_LOOP_CONNECTIONS = 10;
 const GAMES = 4;
 
 const cleanups = [];
@@ -108,10 +110,23 @@ async function main() {
     for (const store of options.stores) serve.push(...(await serveBench(store)));
   }
 
-  // Deposits credited per second by the chain watcher of `coinop serve` (chain-bench.mjs).
+  // Deposits credited and withdrawals paid per second by `coinop serve` (chain-bench.mjs), and
+  // the play+score loop with chain mode off and on in the same run (serve-bench.mjs).
   const chain = [];
+  const chainLoop = [];
   if (options.parts.includes('chain')) {
     for (const store of options.stores) chain.push(...(await childRows('chain-bench.mjs', store)));
+    for (const store of options.stores) {
+      for (const chainMode of ['0', '1']) {
+        const rows = await childRows('serve-bench.mjs', store, {
+          BENCH_CHAIN: chainMode,
+          BENCH_SCENARIOS: 'loop',
+          BENCH_CONNECTIONS: String(CHAIN_LOOP_CONNECTIONS),
+        });
+        for (const r of rows) log(`${store} play+score chain ${chainMode}: ${r.pairsPerSecond}/s`);
+        chainLoop.push(...rows);
+      }
+    }
   }
 
   const needPostgres =
@@ -163,13 +178,62 @@ async function main() {
     out.push(
       table(
         ['store', 'deposits', 'blocks', 'seconds', 'credited/s', 'balanced'],
-        chain.map((r) => [
+        chain
+          .filter((r) => r.scenario === 'deposits credited')
+          .map((r) => [
+            r.store,
+            String(r.deposits),
+            String(r.blocks),
+            String(r.seconds),
+            String(r.depositsPerSecond),
+            String(r.balanced),
+          ]),
+      ),
+    );
+    out.push(
+      '',
+      '## Chain: a backlog of withdrawals paid by `coinop serve` (chain-bench.mjs, Anvil)',
+    );
+    out.push(
+      table(
+        [
+          'store',
+          'withdrawals',
+          'transactions',
+          'per tx',
+          'seconds',
+          'paid/s',
+          'gas/withdrawal',
+          'reconciled',
+        ],
+        chain
+          .filter((r) => r.scenario === 'withdrawals paid')
+          .map((r) => [
+            r.store,
+            String(r.withdrawals),
+            String(r.transactions),
+            String(r.withdrawalsPerTransaction),
+            String(r.seconds),
+            String(r.withdrawalsPerSecond),
+            String(r.gasPerWithdrawal),
+            `${r.reconciled} (${r.unexplained})`,
+          ]),
+      ),
+    );
+  }
+  if (chainLoop.length > 0) {
+    out.push('', '## Chain: play+score with chain mode off and on (serve-bench.mjs)');
+    out.push(
+      table(
+        ['store', 'chain mode', 'connections', 'pairs/s', 'p50 ms', 'p99 ms', 'non-2xx'],
+        chainLoop.map((r) => [
           r.store,
-          String(r.deposits),
-          String(r.blocks),
-          String(r.seconds),
-          String(r.depositsPerSecond),
-          String(r.balanced),
+          r.chainMode ? 'on' : 'off',
+          String(r.connections),
+          String(r.pairsPerSecond),
+          r.p50.toFixed(1),
+          r.p99.toFixed(1),
+          String(r.nonOk),
         ]),
       ),
     );
@@ -218,14 +282,14 @@ async function main() {
       if (r.plan) out.push('', '```', ...r.plan, '```');
     }
   }
-  out.push('', '## Targets', verdictTable(verdictList));
+  if (verdictList.length > 0) out.push('', '## Targets', verdictTable(verdictList));
   console.log(out.join('\n'));
 
   await mkdir(dirname(options.out), { recursive: true });
   await writeFile(
     options.out,
     JSON.stringify(
-      { started, options, machine, serve, chain, http, ranking, verdicts: verdictList },
+      { started, options, machine, serve, chain, chainLoop, http, ranking, verdicts: verdictList },
       null,
       2,
     ),
@@ -443,10 +507,15 @@ async function serveBench(store) {
 }
 
 /** A bench script on one store, as a child process: its JSON lines. */
-async function childRows(script, store) {
-  log(`${store}: ${script}`);
+async function childRows(script, store, extraEnv = {}) {
+  log(`${store}: ${script} ${JSON.stringify(extraEnv)}`);
   const child = spawn(process.execPath, [join(here, script)], {
-    env: { ...process.env, BENCH_STORE: store, BENCH_DURATION: String(options.duration) },
+    env: {
+      ...process.env,
+      BENCH_STORE: store,
+      BENCH_DURATION: String(options.duration),
+      ...extraEnv,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let stdout = '';

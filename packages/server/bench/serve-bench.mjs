@@ -17,7 +17,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { readFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
-import { startChain } from './chain.mjs';
+import { sealOperatorKey, startChain } from './chain.mjs';
 import { cpuShares, cpuSnapshot } from './cpu.mjs';
 import { measureGet, measurePlayScore } from './load.mjs';
 import { createDatabase, startPostgres, withClient } from './postgres.mjs';
@@ -55,9 +55,11 @@ const database = postgres ? await createDatabase(postgres.adminUrl, 'coinop_serv
 const childEnv = { ...process.env };
 delete childEnv['DATABASE_URL'];
 
-// BENCH_CHAIN=1: chain mode on (Anvil with the contracts, the deposit watcher running), to see
-// that it costs the ledger's plays nothing.
+// BENCH_CHAIN=1: chain mode on (Anvil with the contracts; the deposit watcher and the withdrawal
+// sender, with its operator key, running at their defaults), to see what it costs the ledger's
+// plays.
 const chain = process.env['BENCH_CHAIN'] === '1' ? await startChain() : null;
+const dataDir = await mkdtemp(join(tmpdir(), 'coinop-serve-bench-'));
 const chainFlags = chain
   ? [
       '--chain-rpc-url',
@@ -66,9 +68,14 @@ const chainFlags = chain
       chain.deployment.vault,
       '--chain-start-block',
       String(chain.deployment.vaultBlockNumber),
+      '--chain-operator-key-file',
+      await sealOperatorKey(
+        join(root, 'packages/server/dist/cli/main.js'),
+        dataDir,
+        chain.operatorKey,
+      ),
     ]
   : [];
-const dataDir = await mkdtemp(join(tmpdir(), 'coinop-serve-bench-'));
 // BENCH_PROCESSES=2 starts a second `coinop serve` on the same database (Postgres only), as
 // behind a load balancer, and splits the loop's connections between the two: BENCH_ROUTE=board
 // sends each of the demo game's first two boards to one process (routing by game or board),

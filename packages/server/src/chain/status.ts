@@ -40,8 +40,8 @@ export interface ChainStatusWire {
     chainHash: string;
   } | null;
   lastError?: { message: string; at: string } | null;
-  /** HST credited from the vault and not paid out: its account's debits less credits. */
-  deposited?: string;
+  /** HST the vault holds for ledger accounts: deposits credited less withdrawals paid. */
+  vaultHeld?: string;
   held?: { count: number; amount: string };
   withdrawals?: WithdrawalsStatusWire;
 }
@@ -94,7 +94,7 @@ export async function chainStatus(
       headSeenAt: null,
       lagBlocks: null,
       reorg: null,
-      deposited: '0',
+      vaultHeld: '0',
       held: { count: 0, amount: '0' },
     };
   }
@@ -128,7 +128,7 @@ export async function chainStatus(
       recordedHash: checkpoint.blockHash,
       chainHash: checkpoint.reorgFoundHash ?? '',
     },
-    deposited: formatHst(
+    vaultHeld: formatHst(
       vaultAccount ? vaultAccount.debitsPosted - vaultAccount.creditsPosted : 0n,
     ),
     held: { count: held.count, amount: formatHst(held.units) },

@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { addChainDeployCommand } from './chain-deploy.js';
 import { addOperatorKeyCommands } from './operator-key.js';
 import {
   DEFAULT_DATA_DIR,
@@ -38,6 +39,31 @@ const id = (value: string | undefined) => encodeURIComponent(value ?? '');
 const numberOrText = (value: string | undefined) =>
   value !== undefined && /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
 
+/**
+ * Why `hst audit` fails, if it does: the ledger does not balance, or (with --chain) the vault
+ * does not reconcile with it, each finding on a line of its own.
+ */
+function auditFailure(answer: unknown): string | null {
+  const audit = answer as {
+    balanced?: unknown;
+    chain?: { reconciled?: unknown; unexplained?: unknown; findings?: unknown };
+  };
+  const problems: string[] = [];
+  if (audit.balanced !== true) {
+    problems.push('the ledger does not balance: stop and investigate (docs/concepts/ledger.md)');
+  }
+  const chain = audit.chain;
+  if (chain !== undefined && chain.reconciled !== true) {
+    const findings = Array.isArray(chain.findings) ? chain.findings.map(String) : [];
+    problems.push(
+      `the vault does not reconcile with the ledger: ${String(chain.unexplained)} HST ` +
+        'unexplained (docs/operating/chain.md)',
+      ...findings,
+    );
+  }
+  return problems.length === 0 ? null : problems.join('\ncoinop: ');
+}
+
 /** What each group of admin commands is about, for `coinop admin --help`. */
 const ADMIN_GROUPS: Readonly<Record<string, string>> = {
   developer: 'game developers: create one and issue its API key',
@@ -47,7 +73,7 @@ const ADMIN_GROUPS: Readonly<Record<string, string>> = {
   game: 'games in the catalog: publish, suspend, resume',
   leaderboard: "a game's leaderboards (tiers)",
   keys: 'the signing keys of player tokens',
-  chain: 'chain mode: deposits, withdrawals, the watcher and the operator key',
+  chain: 'chain mode: deploy the contracts; deposits, withdrawals, the watcher, the operator key',
 };
 
 export const ADMIN_COMMANDS: readonly AdminCommand[] = [
@@ -138,13 +164,25 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
   },
   {
     words: ['hst', 'audit'],
-    description: 'total debits and credits over all accounts, HST minted, and whether they balance',
-    options: [],
-    request: () => ({ method: 'GET', path: '/admin/hst/audit' }),
-    failsWhen: (answer) =>
-      (answer as { balanced?: unknown }).balanced === true
-        ? null
-        : 'the ledger does not balance: stop and investigate (docs/concepts/ledger.md)',
+    description:
+      'total debits and credits over all accounts, HST minted, and whether they balance; with ' +
+      '--chain, the chain vault reconciled with the ledger',
+    options: [
+      {
+        flags: '--chain',
+        description:
+          "reconcile the vault's HST on chain with what the ledger owes, at one block (exit 1 " +
+          'on any unexplained difference)',
+      },
+    ],
+    request: (v) => ({
+      method: 'GET',
+      path:
+        (v as Record<string, unknown>)['chain'] === true
+          ? '/admin/hst/audit?chain=true'
+          : '/admin/hst/audit',
+    }),
+    failsWhen: auditFailure,
   },
   {
     words: ['game', 'publish'],
@@ -281,7 +319,10 @@ export function addAdminCommands(program: Command): void {
     });
   }
   const chain = nouns.get('chain');
-  if (chain) addOperatorKeyCommands(chain);
+  if (chain) {
+    addOperatorKeyCommands(chain);
+    addChainDeployCommand(chain);
+  }
 }
 
 function addConnectionOptions(command: Command): void {

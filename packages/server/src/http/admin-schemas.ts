@@ -71,21 +71,6 @@ export const Balance = Type.Object({
   pending: Type.Number({ description: 'HST locked by pending debits (unsettled plays)' }),
 });
 
-export const Audit = Type.Object({
-  debitsPosted: Type.Number({ description: 'Sum of posted debits over all accounts, HST' }),
-  creditsPosted: Type.Number({ description: 'Sum of posted credits over all accounts, HST' }),
-  debitsPending: Type.Number({ description: 'Sum of pending debits over all accounts, HST' }),
-  creditsPending: Type.Number({ description: 'Sum of pending credits over all accounts, HST' }),
-  minted: Type.Number({ description: 'HST issued by the mint, net' }),
-  deposited: Type.Number({
-    description: 'HST deposited into chain vaults and credited, net: what the vaults back',
-  }),
-  balanced: Type.Boolean({
-    description:
-      'Debits equal credits (posted and pending), no account below zero, and the balances agree with the transfers',
-  }),
-});
-
 export const NullableString = (description: string) =>
   Type.Union([Type.String(), Type.Null()], { description });
 
@@ -161,6 +146,84 @@ const ExactHst = (description: string) =>
     description: `${description}, in HST as an exact decimal string (may pass what a JSON number holds)`,
   });
 
+const SignedExactHst = (description: string) =>
+  Type.String({
+    pattern: '^-?\\d+(\\.\\d{1,8})?$',
+    description: `${description}, in HST as an exact, signed decimal string`,
+  });
+
+const ReconciliationLine = Type.Object({
+  kind: Type.String({ description: 'What the line is: players, held_deposits, …' }),
+  amount: SignedExactHst('The amount'),
+  count: Nullable(Type.Integer({ description: 'How many deposits or withdrawals make it' })),
+  description: Type.String({ description: 'What the line means' }),
+});
+
+const ChainReconciliation = Type.Object(
+  {
+    chainId: Type.Integer(),
+    vaultAddress: Address,
+    tokenAddress: Address,
+    blockNumber: Type.Integer({
+      description: "The block compared: the watcher's checkpoint, read with the ledger",
+    }),
+    blockHash: Type.String({ description: 'Its hash on the chain now' }),
+    headBlock: Type.Integer({ description: "The chain's head when it was read" }),
+    vaultBalance: ExactHst("The vault's HST balance at the block (token.balanceOf(vault))"),
+    lockedOnChain: ExactHst("The vault's open play locks at the block (lockedTotal)"),
+    liabilities: Type.Array(ReconciliationLine, {
+      description:
+        'What the ledger owes, by kind: players, developers, arcade, open_plays, ' +
+        'withdrawals_pending, chain_play_locks',
+    }),
+    liabilitiesTotal: ExactHst('Their sum'),
+    explained: Type.Array(ReconciliationLine, {
+      description:
+        'Why the vault may hold more (+) or less (−) than the ledger owes: held_deposits, ' +
+        'withdrawals_paid_not_posted, withdrawals_posted_paid_after, other_vaults',
+    }),
+    expected: SignedExactHst('What the vault should hold: liabilities plus explained'),
+    minted: SignedExactHst('Ledger-only HST, owed and backed by nothing: part of the difference'),
+    unexplained: SignedExactHst('vaultBalance less expected: 0 when the vault reconciles'),
+    reconciled: Type.Boolean({
+      description: 'unexplained is 0 and the chain still has the block the watcher recorded',
+    }),
+    findings: Type.Array(Type.String(), { description: 'Each cause of a difference, in words' }),
+  },
+  {
+    description:
+      'With ?chain=true: the vault on chain against the ledger, exactly, at one block ' +
+      '(docs/concepts/chain.md#reconciliation)',
+  },
+);
+
+export const AuditQuery = Type.Object({
+  // Query values arrive as text, and the API never coerces types.
+  chain: Type.Optional(
+    Type.Union([Type.Literal('true'), Type.Literal('false')], {
+      description: 'true: also reconcile the chain vault with the ledger (chain mode only)',
+    }),
+  ),
+});
+
+export const Audit = Type.Object({
+  debitsPosted: Type.Number({ description: 'Sum of posted debits over all accounts, HST' }),
+  creditsPosted: Type.Number({ description: 'Sum of posted credits over all accounts, HST' }),
+  debitsPending: Type.Number({ description: 'Sum of pending debits over all accounts, HST' }),
+  creditsPending: Type.Number({ description: 'Sum of pending credits over all accounts, HST' }),
+  minted: Type.Number({ description: 'HST issued by the mint, net' }),
+  vaultHeld: Type.Number({
+    description:
+      'HST the chain vaults hold for ledger accounts, as the ledger counts it: deposits credited ' +
+      'less withdrawals paid (the vault accounts, net)',
+  }),
+  balanced: Type.Boolean({
+    description:
+      'Debits equal credits (posted and pending), no account below zero, and the balances agree with the transfers',
+  }),
+  chain: Type.Optional(ChainReconciliation),
+});
+
 const WithdrawalTotal = Type.Object({
   count: Type.Integer(),
   amount: ExactHst('What they amount to'),
@@ -212,7 +275,9 @@ export const ChainStatus = Type.Object({
   lastError: Type.Optional(
     Nullable(Type.Object({ message: Type.String(), at: Type.String({ format: 'date-time' }) })),
   ),
-  deposited: Type.Optional(ExactHst('Deposits credited from this vault, net')),
+  vaultHeld: Type.Optional(
+    ExactHst('HST this vault holds for ledger accounts: deposits credited less withdrawals paid'),
+  ),
   held: Type.Optional(
     Type.Object({
       count: Type.Integer({ description: 'Deposits held' }),

@@ -35,6 +35,7 @@ import {
   BalanceParams,
   Balance,
   Audit,
+  AuditQuery,
   PublishedGame,
   CreateLeaderboardBody,
   LeaderboardCreated,
@@ -165,12 +166,18 @@ export async function adminPlugin(
       schema: {
         tags: TAGS,
         security: Security.adminToken,
-        summary: 'Audit the ledger',
-        description: 'Totals over every account, the HST minted, and whether the books balance.',
+        summary: 'Audit the ledger, and with ?chain=true reconcile the chain vault with it',
+        description:
+          'Totals over every account, the HST minted and held by chain vaults, and whether the ' +
+          'books balance. With `chain=true` (chain mode only, else 409 chain_mode_off), also the ' +
+          "vault's HST on chain against what the ledger owes, exactly, at the watcher's " +
+          'checkpoint block, line by line, with the unexplained difference; 503 chain_not_ready ' +
+          'before the watcher has read a block or while the chain does not answer.',
+        querystring: AuditQuery,
         response: { 200: Audit },
       },
     },
-    async () => auditHst(arcade),
+    async (request) => auditHst(arcade, { chain: request.query.chain === 'true' }),
   );
 
   r.post(

@@ -17,6 +17,7 @@ import { ensureDeveloper } from '../store/developers.js';
 import { findGame, insertLeaderboard, publishGame, type GameRecord } from '../store/games.js';
 import { resolveAccount } from '../store/admin.js';
 import type { ArcadeServices } from './arcade-services.js';
+import { reconcileChainVault, type ChainReconciliationWire } from '../chain/reconciliation.js';
 
 /**
  * The operator's use cases behind `/admin` and `coinop admin`. Amounts come in as base units and
@@ -144,20 +145,40 @@ export interface AuditReport {
   debitsPending: number;
   creditsPending: number;
   minted: number;
-  deposited: number;
+  vaultHeld: number;
   balanced: boolean;
+  /** With `chain`: the vault on chain against the ledger, at one block. */
+  chain?: ChainReconciliationWire;
 }
 
-export async function auditHst(arcade: ArcadeServices): Promise<AuditReport> {
+/**
+ * The ledger's totals and whether they balance; with `chain`, also the chain vault reconciled
+ * with the ledger (chain mode only: `chain_mode_off` otherwise).
+ */
+export async function auditHst(
+  arcade: ArcadeServices,
+  options: { chain?: boolean } = {},
+): Promise<AuditReport> {
+  const chainConfig = arcade.config.chain;
+  if (options.chain && !chainConfig) {
+    throw new CoinopError(
+      'chain_mode_off',
+      'this arcade runs without a chain vault (--chain-vault-address): there is no vault to ' +
+        'reconcile with',
+    );
+  }
   const audit = await auditLedger(arcade.db);
+  const chain =
+    options.chain && chainConfig ? await reconcileChainVault(arcade.db, chainConfig) : null;
   return {
     debitsPosted: unitsToHstNumber(audit.debitsPosted),
     creditsPosted: unitsToHstNumber(audit.creditsPosted),
     debitsPending: unitsToHstNumber(audit.debitsPending),
     creditsPending: unitsToHstNumber(audit.creditsPending),
     minted: unitsToHstNumber(audit.minted),
-    deposited: unitsToHstNumber(audit.deposited),
+    vaultHeld: unitsToHstNumber(audit.vaultHeld),
     balanced: audit.balanced,
+    ...(chain ? { chain } : {}),
   };
 }
 

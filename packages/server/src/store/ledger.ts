@@ -293,8 +293,11 @@ export interface LedgerAudit {
   debitsPending: bigint;
   creditsPending: bigint;
   minted: bigint;
-  /** HST deposited into chain vaults and not paid out: the vault accounts' debits less credits. */
-  deposited: bigint;
+  /**
+   * HST the chain vaults hold for ledger accounts, as the ledger counts it: deposits credited
+   * less withdrawals paid, i.e. the vault accounts' posted debits less posted credits.
+   */
+  vaultHeld: bigint;
   negativeAccounts: number;
   balanced: boolean;
 }
@@ -308,7 +311,7 @@ export async function auditLedger(q: Queryable): Promise<LedgerAudit> {
     dpe: bigint | null;
     cpe: bigint | null;
     minted: bigint | null;
-    deposited: bigint | null;
+    vault_held: bigint | null;
     negative: bigint;
     posted: bigint | null;
     pending: bigint | null;
@@ -318,7 +321,7 @@ export async function auditLedger(q: Queryable): Promise<LedgerAudit> {
               sum(debits_pending)::bigint AS dpe, sum(credits_pending)::bigint AS cpe,
               (sum(debits_posted - credits_posted) FILTER (WHERE kind = 'mint'))::bigint AS minted,
               (sum(debits_posted - credits_posted) FILTER (WHERE kind = 'vault'))::bigint
-                AS deposited,
+                AS vault_held,
               count(*) FILTER (WHERE kind NOT IN ('mint', 'vault')
                 AND debits_posted + debits_pending > credits_posted) AS negative
        FROM accounts) a
@@ -337,7 +340,7 @@ export async function auditLedger(q: Queryable): Promise<LedgerAudit> {
     debitsPending: big(row?.dpe),
     creditsPending: big(row?.cpe),
     minted: big(row?.minted),
-    deposited: big(row?.deposited),
+    vaultHeld: big(row?.vault_held),
     negativeAccounts: Number(row?.negative ?? 0),
   };
   const balanced =

@@ -91,7 +91,7 @@ describe.each(storeVariants())('the chain admin API on %s', (variant) => {
       lagBlocks: null,
       reorg: null,
       lastError: null,
-      deposited: '0',
+      vaultHeld: '0',
       held: { count: 0, amount: '0' },
     });
 
@@ -119,7 +119,7 @@ describe.each(storeVariants())('the chain admin API on %s', (variant) => {
       lagBlocks: 2,
       reorg: null,
       lastError: null,
-      deposited: '5',
+      vaultHeld: '5',
       held: { count: 1, amount: '4.00000001' },
       withdrawals: {
         operatorAddress: null,
@@ -365,7 +365,7 @@ describe('coinop serve in chain mode, and coinop admin chain (PGlite on disk)', 
       chainId: chain.chainId,
       vaultAddress: vault.vault,
       state: 'running',
-      deposited: '3',
+      vaultHeld: '3',
     });
     const held = await cli('deposits', '--held');
     expect(held.code).toBe(0);

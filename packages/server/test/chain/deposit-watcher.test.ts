@@ -96,7 +96,7 @@ describe.each(storeVariants())('the deposit watcher on %s', (variant) => {
     expect(await watcher.runOnce()).toMatchObject({ outcome: 'up_to_date' });
     expect(await unitsOf(api.db, player.accountId)).toBe(amount);
     const audit = await auditLedger(api.db);
-    expect(audit.deposited).toBe(amount);
+    expect(audit.vaultHeld).toBe(amount);
 
     const checkpoint = await readCheckpoint(api.db, watcher.key!);
     expect(checkpoint).toMatchObject({
@@ -187,7 +187,7 @@ describe.each(storeVariants())('the deposit watcher on %s', (variant) => {
       { status: 'held', held_reason: 'not_a_deposit_account', amount_units: HST.toString() },
     ]);
     expect(await unitsOf(api.db, api.app.arcade.record.accountId)).toBe(0n);
-    expect((await auditLedger(api.db)).deposited).toBe(0n);
+    expect((await auditLedger(api.db)).vaultHeld).toBe(0n);
   });
 
   it('holds an amount no balance can hold, and a credit that would overflow one', async () => {

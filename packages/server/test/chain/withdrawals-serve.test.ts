@@ -93,7 +93,7 @@ describe('a coinop serve killed between sending and confirming a withdrawal', ()
     await chain.deposit(vault, chain.players[0]!, developerId, 10n * HST);
     await chain.mine(CONFIRMATIONS);
     await expect
-      .poll(async () => (await api('/admin/chain')).body['deposited'], { timeout: 10_000 })
+      .poll(async () => (await api('/admin/chain')).body['vaultHeld'], { timeout: 10_000 })
       .toBe('10');
 
     const to = privateKeyToAccount(generatePrivateKey()).address;

@@ -158,7 +158,7 @@ describe('coinop admin against a running server (PGlite on disk)', () => {
       debitsPending: 0,
       creditsPending: 0,
       minted: 12.50000001,
-      deposited: 0,
+      vaultHeld: 0,
       balanced: true,
     });
   });

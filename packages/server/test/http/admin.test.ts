@@ -86,6 +86,7 @@ describe.each(storeVariants())('admin API on %s', (variant) => {
       ['POST', '/admin/hst/mints'],
       ['GET', `/admin/hst/balances/${UNKNOWN_ID}`],
       ['GET', '/admin/hst/audit'],
+      ['GET', '/admin/hst/audit?chain=true'],
       ['POST', `/admin/games/${UNKNOWN_ID}/publish`],
       ['POST', '/admin/leaderboards'],
       ['GET', '/admin/chain'],
@@ -406,9 +407,29 @@ describe.each(storeVariants())('admin API on %s', (variant) => {
         debitsPending: 0,
         creditsPending: 0,
         minted,
-        deposited: 0,
+        vaultHeld: 0,
         balanced: true,
       });
+      expect((await get('/admin/hst/audit?chain=false')).json()).toEqual(res.json());
+    });
+
+    it('refuses ?chain=true without chain mode, and a chain that is not true or false', async () => {
+      const res = await get('/admin/hst/audit?chain=true');
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toMatchObject({
+        code: 'chain_mode_off',
+        message:
+          'this arcade runs without a chain vault (--chain-vault-address): there is no vault to ' +
+          'reconcile with',
+      });
+      for (const bad of ['yes', '1', 'TRUE', '', 'true&chain=false']) {
+        const refused = await get(`/admin/hst/audit?chain=${bad}`);
+        expect(refused.statusCode, bad).toBe(400);
+        expect(refused.json(), bad).toMatchObject({
+          code: 'validation_failed',
+          message: expect.stringContaining('chain'),
+        });
+      }
     });
   });
 

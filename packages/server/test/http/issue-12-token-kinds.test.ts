@@ -181,6 +181,12 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
       accepts: ['admin token'],
     },
     {
+      // Chain mode is off here: the admin token gets through to chain_mode_off (409).
+      name: 'admin: GET /admin/hst/audit?chain=true',
+      send: onApi('GET', () => '/admin/hst/audit?chain=true'),
+      accepts: ['admin token'],
+    },
+    {
       name: 'admin: GET /admin/chain',
       send: onApi('GET', () => '/admin/chain'),
       accepts: ['admin token'],

@@ -1,0 +1,282 @@
+import { arcadeVaultAbi, hstAbi, uuidToBytes16 } from '@coinop/contracts';
+import {
+  CoinopError,
+  formatHst,
+  reconcileVault,
+  type ReconciliationLine,
+  type Units,
+} from '@coinop/core';
+import { getAddress, type Address, type PublicClient } from 'viem';
+import type { ChainConfig } from '../config.js';
+import { checkpointsOfVault } from '../store/chain-checkpoints.js';
+import {
+  readVaultLedgerSnapshot,
+  type AccountTotals,
+  type VaultLedgerSnapshot,
+  type WithdrawalToCheck,
+} from '../store/chain-reconciliation.js';
+import type { Db } from '../store/db.js';
+import { createChainClient, describeChainError } from './rpc.js';
+
+/**
+ * `coinop admin hst audit --chain` (docs/concepts/chain.md#reconciliation): the vault's HST on
+ * chain against what the ledger owes, exactly, in base units, as of one block.
+ *
+ * The block is the watcher's checkpoint, read in the same database snapshot as the ledger: every
+ * deposit at or below it is recorded (credited or held) and none above it is, so deposits not yet
+ * confirmed are outside the comparison by construction. Withdrawals are settled by another loop
+ * on its own view of the head, so each one that could be on either side of the block is asked of
+ * the vault (`isPaid` at the block). What remains is explained line by line or reported.
+ */
+
+/** What each line means, for the report: the one place a new kind of liability is described. */
+const LINES = {
+  // Liabilities: what the ledger owes, by whom it is owed.
+  players: 'HST players can spend (their balances less what plays and withdrawals reserve)',
+  developers: "developers' earnings not withdrawn",
+  arcade: "the arcade's own balance (its cut of plays)",
+  open_plays: 'HST locked in the escrows of plays not yet scored or expired',
+  withdrawals_pending: 'withdrawals reserved (queued or sent) and not yet posted as paid',
+  chain_play_locks: 'plays locked on chain: the vault holds their HST until it settles them',
+  // Explained differences: the vault holds more (+) or less (−) than the ledger owes, and why.
+  held_deposits: 'deposits held (credited to nobody until an operator does): in the vault',
+  withdrawals_paid_not_posted:
+    'withdrawals the vault paid at or below the block, not yet posted (waiting for confirmations)',
+  withdrawals_posted_paid_after:
+    'withdrawals posted as paid whose payment is above the block: still in the vault at it',
+  other_vaults: 'HST the ledger counts in other vaults of this arcade (not read here)',
+} as const;
+
+type LineKind = keyof typeof LINES;
+const line = (kind: LineKind, units: Units, count: number | null = null): ReconciliationLine => ({
+  kind,
+  units,
+  count,
+  description: LINES[kind],
+});
+
+/** The vault at the block compared, as the chain answers. */
+interface VaultAtBlock {
+  readonly client: PublicClient;
+  readonly vaultAddress: Address;
+  readonly blockNumber: bigint;
+}
+
+/**
+ * Plays locked on chain: the liability line, and the differences in flight between the vault and
+ * the ledger. A lock is a pending transfer from the vault's account to the play's escrow, so the
+ * vault account's pending debits are what the ledger says the locks hold.
+ * TODO(#15 plays on chain): add the explained lines the PlayLocked watcher and the settleBatch
+ * sender bring (locks recorded above the block; settlements and refunds paid at or below the block
+ * and not yet posted, and posted ones paid above it), as the withdrawals do below.
+ */
+async function chainPlayLines(
+  snapshot: VaultLedgerSnapshot,
+  _vault: VaultAtBlock,
+): Promise<{ liability: ReconciliationLine; explained: ReconciliationLine[] }> {
+  return { liability: line('chain_play_locks', snapshot.vault.debitsPending), explained: [] };
+}
+
+export interface ReconciliationLineWire {
+  kind: string;
+  amount: string;
+  count: number | null;
+  description: string;
+}
+
+export interface ChainReconciliationWire {
+  chainId: number;
+  vaultAddress: string;
+  tokenAddress: string;
+  blockNumber: number;
+  blockHash: string;
+  headBlock: number;
+  vaultBalance: string;
+  lockedOnChain: string;
+  liabilities: ReconciliationLineWire[];
+  liabilitiesTotal: string;
+  explained: ReconciliationLineWire[];
+  expected: string;
+  minted: string;
+  unexplained: string;
+  reconciled: boolean;
+  findings: string[];
+}
+
+/**
+ * Reconciles the configured vault with the ledger. Throws `chain_not_ready` (503) when the
+ * watcher has read no block of the vault yet, or when the chain does not answer.
+ */
+export async function reconcileChainVault(
+  db: Db,
+  chain: ChainConfig,
+  client: PublicClient = createChainClient(chain),
+): Promise<ChainReconciliationWire> {
+  const ask = <T>(read: () => Promise<T>): Promise<T> =>
+    read().catch((error: unknown) => {
+      throw new CoinopError(
+        'chain_not_ready',
+        `the chain did not answer: ${describeChainError(error, chain.rpcUrl)}`,
+        { cause: error },
+      );
+    });
+  const chainId = await ask(() => client.getChainId());
+  const known = (await checkpointsOfVault(db, chain.vaultAddress)).find(
+    (c) => c.chainId === chainId,
+  );
+  const snapshot = known ? await readVaultLedgerSnapshot(db, known) : null;
+  const checkpoint = snapshot?.checkpoint;
+  if (!snapshot || !checkpoint || checkpoint.blockNumber === null) {
+    throw new CoinopError(
+      'chain_not_ready',
+      `the chain watcher has read no block of vault ${chain.vaultAddress} on chain ${chainId} ` +
+        'yet: there is nothing to reconcile at; try again once coinop admin chain status shows ' +
+        'a checkpointBlock',
+    );
+  }
+  const blockNumber = checkpoint.blockNumber;
+  const vaultAddress = getAddress(checkpoint.vaultAddress);
+  const tokenAddress = getAddress(checkpoint.tokenAddress);
+  const vault: VaultAtBlock = { client, vaultAddress, blockNumber };
+
+  const [block, headBlock, vaultBalance, lockedOnChain, sentPaid, postedUnpaid] = await ask(() =>
+    Promise.all([
+      client.getBlock({ blockNumber }),
+      client.getBlockNumber({ cacheTime: 0 }),
+      client.readContract({
+        address: tokenAddress,
+        abi: hstAbi,
+        functionName: 'balanceOf',
+        args: [vaultAddress],
+        blockNumber,
+      }),
+      client.readContract({
+        address: vaultAddress,
+        abi: arcadeVaultAbi,
+        functionName: 'lockedTotal',
+        blockNumber,
+      }),
+      paidAtBlock(vault, snapshot.sent, true),
+      paidAtBlock(vault, snapshot.paidMaybeAfter, false),
+    ]),
+  );
+  const plays = await ask(() => chainPlayLines(snapshot, vault));
+
+  const findings: string[] = [];
+  // The balance was read by block number: it is the checkpoint's block only if the chain still
+  // has the block the watcher recorded there.
+  if (block.hash !== checkpoint.blockHash) {
+    findings.push(
+      `the chain's block ${blockNumber} is ${block.hash}, not ${checkpoint.blockHash} as the ` +
+        'watcher recorded: a reorganisation deeper than the confirmations; deposits credited ' +
+        'from the lost blocks may not exist (docs/operating/chain.md)',
+    );
+  }
+  const { byKind, vault: own } = snapshot;
+  if (snapshot.reserved.units !== own.creditsPending) {
+    findings.push(
+      `the withdrawals reserved (${formatHst(snapshot.reserved.units)} HST) differ from the ` +
+        `vault account's pending credits (${formatHst(own.creditsPending)} HST)`,
+    );
+  }
+  const available = (t: AccountTotals) => t.creditsPosted - t.debitsPosted - t.debitsPending;
+  const escrow = byKind.escrow;
+  const allVaults = byKind.vault;
+  const otherVaults = {
+    debitsPosted: allVaults.debitsPosted - own.debitsPosted,
+    creditsPosted: allVaults.creditsPosted - own.creditsPosted,
+    creditsPending: allVaults.creditsPending - own.creditsPending,
+  };
+  const liabilities = [
+    line('players', available(byKind.player)),
+    line('developers', available(byKind.developer)),
+    line('arcade', available(byKind.arcade)),
+    // An escrow's pending credits come from players (plays on the ledger) and from the vault
+    // accounts (plays locked on chain, counted in their own line).
+    line(
+      'open_plays',
+      escrow.creditsPosted -
+        escrow.debitsPosted +
+        escrow.creditsPending -
+        escrow.debitsPending -
+        allVaults.debitsPending,
+    ),
+    line('withdrawals_pending', own.creditsPending, snapshot.reserved.count),
+    plays.liability,
+  ];
+  const explained = [
+    line('held_deposits', snapshot.held.units, snapshot.held.count),
+    line('withdrawals_paid_not_posted', -sum(sentPaid), sentPaid.length),
+    line('withdrawals_posted_paid_after', sum(postedUnpaid), postedUnpaid.length),
+    line(
+      'other_vaults',
+      -(otherVaults.debitsPosted - otherVaults.creditsPosted - otherVaults.creditsPending),
+    ),
+    ...plays.explained,
+  ];
+  // The mint account's net debits: all HST issued in the ledger alone.
+  const minted = byKind.mint.debitsPosted - byKind.mint.creditsPosted;
+  const result = reconcileVault({
+    vaultBalanceUnits: vaultBalance,
+    liabilities,
+    explained,
+    mintedUnits: minted,
+  });
+  const toWire = (l: ReconciliationLine): ReconciliationLineWire => ({
+    kind: l.kind,
+    amount: formatHst(l.units),
+    count: l.count,
+    description: l.description,
+  });
+  return {
+    chainId,
+    vaultAddress,
+    tokenAddress,
+    blockNumber: Number(blockNumber),
+    blockHash: block.hash,
+    headBlock: Number(headBlock),
+    vaultBalance: formatHst(vaultBalance),
+    lockedOnChain: formatHst(lockedOnChain),
+    liabilities: liabilities.map(toWire),
+    liabilitiesTotal: formatHst(result.liabilitiesUnits),
+    explained: explained.map(toWire),
+    expected: formatHst(result.expectedUnits),
+    minted: formatHst(minted),
+    unexplained: formatHst(result.unexplainedUnits),
+    reconciled: result.reconciled && findings.length === 0,
+    findings: [...findings, ...result.findings],
+  };
+}
+
+/** Reads the chain a few calls at a time: a node may refuse a burst of hundreds. */
+const IS_PAID_CONCURRENCY = 16;
+
+/** The withdrawals whose `isPaid` at the block is `paid`. */
+async function paidAtBlock(
+  vault: VaultAtBlock,
+  withdrawals: readonly WithdrawalToCheck[],
+  paid: boolean,
+): Promise<WithdrawalToCheck[]> {
+  const found: WithdrawalToCheck[] = [];
+  for (let i = 0; i < withdrawals.length; i += IS_PAID_CONCURRENCY) {
+    const chunk = withdrawals.slice(i, i + IS_PAID_CONCURRENCY);
+    const answers = await Promise.all(
+      chunk.map((w) =>
+        vault.client.readContract({
+          address: vault.vaultAddress,
+          abi: arcadeVaultAbi,
+          functionName: 'isPaid',
+          args: [uuidToBytes16(w.id)],
+          blockNumber: vault.blockNumber,
+        }),
+      ),
+    );
+    chunk.forEach((w, n) => {
+      if (answers[n] === paid) found.push(w);
+    });
+  }
+  return found;
+}
+
+const sum = (withdrawals: readonly WithdrawalToCheck[]) =>
+  withdrawals.reduce((total, w) => total + w.amountUnits, 0n);

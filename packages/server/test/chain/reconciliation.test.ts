@@ -1,0 +1,544 @@
+import { randomUUID } from 'node:crypto';
+import { hstAbi } from '@coinop/contracts';
+import { buildTestApi, TEST_ADMIN_TOKEN, type TestApi } from '@coinop/testkit/app';
+import { fundedPlayer, gameWithTiers } from '@coinop/testkit/arcade';
+import { storeVariants } from '@coinop/testkit/db';
+import { expectLedgerBalanced } from '@coinop/testkit/invariants';
+import type { Address } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { depositTransfer, withdrawalReserveTransfer, withdrawalSettleTransfer } from '@coinop/core';
+import { WithdrawalSender } from '../../src/chain/withdrawals.js';
+import { ensureCheckpoint } from '../../src/store/chain-checkpoints.js';
+import { applyTransfers } from '../../src/store/ledger.js';
+import type { ChainConfig } from '../../src/config.js';
+import { runCli } from '../cli/run-cli.js';
+import { chainConfigFor, HST, startArcadeChain, type ArcadeChain } from '../fixtures/chain.js';
+
+/**
+ * `coinop admin hst audit --chain` (GET /admin/hst/audit?chain=true) on a real Anvil, on every
+ * store: the vault's HST at the watcher's checkpoint against what the ledger owes, to the unit,
+ * through deposits, held deposits, deposits not yet confirmed and withdrawals in every state; and
+ * HST sent straight to the vault or minted in the ledger reported, with exit code 1 from the CLI.
+ */
+
+let chain: ArcadeChain;
+beforeAll(async () => {
+  chain = await startArcadeChain();
+});
+afterAll(() => chain.stop());
+
+const CONFIRMATIONS = 2;
+const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
+
+interface Line {
+  kind: string;
+  amount: string;
+  count: number | null;
+}
+interface Reconciliation {
+  blockNumber: number;
+  headBlock: number;
+  vaultBalance: string;
+  liabilities: Line[];
+  liabilitiesTotal: string;
+  explained: Line[];
+  expected: string;
+  minted: string;
+  unexplained: string;
+  reconciled: boolean;
+  findings: string[];
+}
+
+/** The lines as {kind: amount}, and their counts apart, for exact comparisons. */
+const amounts = (lines: Line[]) => Object.fromEntries(lines.map((l) => [l.kind, l.amount]));
+const counts = (lines: Line[]) => Object.fromEntries(lines.map((l) => [l.kind, l.count]));
+
+const NOTHING_EXPLAINED = {
+  held_deposits: '0',
+  withdrawals_paid_not_posted: '0',
+  withdrawals_posted_paid_after: '0',
+  other_vaults: '0',
+};
+
+describe.each(storeVariants())('audit --chain on %s', (variant) => {
+  let api: TestApi | null = null;
+  afterEach(async () => {
+    if (api) {
+      await expectLedgerBalanced(api.db);
+      await api.close();
+    }
+    api = null;
+  });
+
+  async function arcadeOnNewVault(overrides: Partial<ChainConfig> = {}) {
+    const vault = await chain.newVault();
+    const config = chainConfigFor(chain, vault, { confirmations: CONFIRMATIONS, ...overrides });
+    api = await buildTestApi(variant, { chain: config });
+    const sender = new WithdrawalSender({
+      db: api.db,
+      clock: api.clock,
+      ids: api.app.arcade.ids,
+      chain: config,
+      operator: chain.anvil.accounts[1]!,
+    });
+    return { api, vault: vault.vault, watcher: api.app.arcade.chain!, sender };
+  }
+
+  const reconcile = async (): Promise<Reconciliation> => {
+    const res = await api!.app.inject({
+      method: 'GET',
+      url: '/admin/hst/audit?chain=true',
+      headers: admin,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json<{ balanced: boolean; chain: Reconciliation }>();
+    expect(body.balanced).toBe(true);
+    return body.chain;
+  };
+  const vaultHstAt = (vault: Address, blockNumber?: bigint) =>
+    chain.admin.readContract({
+      address: chain.hst,
+      abi: hstAbi,
+      functionName: 'balanceOf',
+      args: [vault],
+      ...(blockNumber === undefined ? {} : { blockNumber }),
+    });
+  const freshWallet = (): Address => privateKeyToAccount(generatePrivateKey()).address;
+
+  it('answers 503 chain_not_ready before the watcher has read a block', async () => {
+    const { api } = await arcadeOnNewVault();
+    const res = await api.app.inject({
+      method: 'GET',
+      url: '/admin/hst/audit?chain=true',
+      headers: admin,
+    });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toMatchObject({
+      code: 'chain_not_ready',
+      message: expect.stringMatching(/^the chain watcher has read no block of vault 0x/),
+    });
+  });
+
+  it('answers 503 chain_not_ready when the chain does not answer, its key redacted', async () => {
+    const { api } = await arcadeOnNewVault({
+      rpcUrl: 'http://127.0.0.1:9/v3/0123456789abcdef0123',
+      rpcTimeoutMs: 1_000,
+    });
+    const res = await api.app.inject({
+      method: 'GET',
+      url: '/admin/hst/audit?chain=true',
+      headers: admin,
+    });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toMatchObject({
+      code: 'chain_not_ready',
+      message: expect.stringMatching(/^the chain did not answer: /),
+    });
+    expect(res.body).not.toContain('0123456789abcdef0123');
+  });
+
+  it('reconciles after deposits, to the unit, at the checkpoint: every line explained', async () => {
+    const { api, vault, watcher } = await arcadeOnNewVault();
+    const alice = await fundedPlayer(api, 0);
+    const bob = await fundedPlayer(api, 0);
+    await chain.deposit(vault, chain.players[0]!, alice.accountId, 100n * HST + 1n);
+    await chain.deposit(vault, chain.players[1]!, bob.playerId, 23n * HST);
+    await chain.mine(CONFIRMATIONS);
+    await watcher.runOnce();
+    const head = Number(await chain.head());
+
+    const report = await reconcile();
+    expect(report).toEqual({
+      chainId: chain.chainId,
+      vaultAddress: vault,
+      tokenAddress: chain.hst,
+      blockNumber: head - CONFIRMATIONS,
+      blockHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      headBlock: head,
+      vaultBalance: '123.00000001',
+      lockedOnChain: '0',
+      liabilities: [
+        {
+          kind: 'players',
+          amount: '123.00000001',
+          count: null,
+          description:
+            'HST players can spend (their balances less what plays and withdrawals reserve)',
+        },
+        expect.objectContaining({ kind: 'developers', amount: '0' }),
+        expect.objectContaining({ kind: 'arcade', amount: '0' }),
+        expect.objectContaining({ kind: 'open_plays', amount: '0' }),
+        expect.objectContaining({ kind: 'withdrawals_pending', amount: '0', count: 0 }),
+        expect.objectContaining({ kind: 'chain_play_locks', amount: '0' }),
+      ],
+      liabilitiesTotal: '123.00000001',
+      explained: [
+        expect.objectContaining({ kind: 'held_deposits', amount: '0', count: 0 }),
+        expect.objectContaining({ kind: 'withdrawals_paid_not_posted', amount: '0', count: 0 }),
+        expect.objectContaining({ kind: 'withdrawals_posted_paid_after', amount: '0', count: 0 }),
+        expect.objectContaining({ kind: 'other_vaults', amount: '0' }),
+      ],
+      expected: '123.00000001',
+      minted: '0',
+      unexplained: '0',
+      reconciled: true,
+      findings: [],
+    });
+  });
+
+  it('explains a held deposit: in the vault, credited to nobody', async () => {
+    const { api, vault, watcher } = await arcadeOnNewVault();
+    const player = await fundedPlayer(api, 0);
+    await chain.deposit(vault, chain.players[0]!, player.accountId, 10n * HST);
+    await chain.deposit(vault, chain.players[0]!, randomUUID(), 4n * HST + 7n);
+    await chain.mine(CONFIRMATIONS);
+    await watcher.runOnce();
+
+    const report = await reconcile();
+    expect(report).toMatchObject({
+      vaultBalance: '14.00000007',
+      liabilitiesTotal: '10',
+      expected: '14.00000007',
+      unexplained: '0',
+      reconciled: true,
+    });
+    expect(amounts(report.explained)).toEqual({
+      ...NOTHING_EXPLAINED,
+      held_deposits: '4.00000007',
+    });
+    expect(counts(report.explained)).toMatchObject({ held_deposits: 1 });
+  });
+
+  it('leaves out a deposit not yet confirmed: it is above the block compared', async () => {
+    const { api, vault, watcher } = await arcadeOnNewVault();
+    const player = await fundedPlayer(api, 0);
+    await chain.deposit(vault, chain.players[0]!, player.accountId, 10n * HST);
+    await chain.mine(CONFIRMATIONS);
+    await watcher.runOnce();
+    // On chain at the head, not yet confirmed: the watcher reads up to the block below it.
+    const late = await chain.deposit(vault, chain.players[0]!, player.accountId, 5n * HST);
+    expect(await watcher.runOnce()).toMatchObject({ credited: 0, held: 0 });
+    expect(await vaultHstAt(vault)).toBe(15n * HST);
+
+    const report = await reconcile();
+    expect(report.headBlock).toBe(Number(late.blockNumber));
+    expect(report.blockNumber).toBe(Number(late.blockNumber) - CONFIRMATIONS);
+    expect(await vaultHstAt(vault, BigInt(report.blockNumber))).toBe(10n * HST);
+    expect(report).toMatchObject({
+      vaultBalance: '10',
+      liabilitiesTotal: '10',
+      unexplained: '0',
+      reconciled: true,
+    });
+    expect(amounts(report.explained)).toEqual(NOTHING_EXPLAINED);
+  });
+
+  it("counts a play's escrow and its settlement's cuts as liabilities of their own", async () => {
+    const { api, vault, watcher } = await arcadeOnNewVault();
+    const player = await fundedPlayer(api, 0);
+    await chain.deposit(vault, chain.players[0]!, player.accountId, 10n * HST);
+    await chain.mine(CONFIRMATIONS);
+    await watcher.runOnce();
+    const game = await gameWithTiers(api, { costs: [3] });
+    const tier = game.tiers[0]!;
+    const play = await api.app.arcade.plays.open({
+      gameId: game.gameId,
+      playerId: player.playerId,
+      leaderboardId: tier.id,
+      idempotencyKey: null,
+    });
+
+    let report = await reconcile();
+    expect(amounts(report.liabilities)).toEqual({
+      players: '7',
+      developers: '0',
+      arcade: '0',
+      open_plays: '3',
+      withdrawals_pending: '0',
+      chain_play_locks: '0',
+    });
+    expect(report).toMatchObject({ vaultBalance: '10', unexplained: '0', reconciled: true });
+
+    await api.app.arcade.plays.score({
+      gameId: game.gameId,
+      playId: play.id,
+      leaderboardId: tier.id,
+      score: 5,
+      idempotencyKey: null,
+    });
+    report = await reconcile();
+    // The split's cuts (the default rule, one player on the board) moved out of the escrow.
+    expect(amounts(report.liabilities)).toEqual({
+      players: '7',
+      developers: '2.7',
+      arcade: '0.3',
+      open_plays: '0',
+      withdrawals_pending: '0',
+      chain_play_locks: '0',
+    });
+    expect(report).toMatchObject({
+      vaultBalance: '10',
+      liabilitiesTotal: '10',
+      unexplained: '0',
+      reconciled: true,
+    });
+  });
+
+  it('sets apart the HST the ledger counts in another vault of the arcade', async () => {
+    const { api, vault, watcher } = await arcadeOnNewVault();
+    const player = await fundedPlayer(api, 0);
+    await chain.deposit(vault, chain.players[0]!, player.accountId, 10n * HST);
+    await chain.mine(CONFIRMATIONS);
+    await watcher.runOnce();
+    // The arcade's earlier vault, which credited 6 HST and paid 1.5 of it out, with 0.5 reserved.
+    const earlier = await ensureCheckpoint(api.db, api.clock, api.app.arcade.ids, {
+      chainId: chain.chainId,
+      vaultAddress: freshWallet(),
+      tokenAddress: chain.hst,
+      startBlock: 1n,
+    });
+    const reserved = (units: bigint) =>
+      withdrawalReserveTransfer({
+        id: randomUUID(),
+        accountId: player.accountId,
+        vaultAccountId: earlier.accountId,
+        amountUnits: units,
+      });
+    const paid = reserved((3n * HST) / 2n);
+    const deposited = depositTransfer({
+      id: randomUUID(),
+      vaultAccountId: earlier.accountId,
+      accountId: player.accountId,
+      amountUnits: 6n * HST,
+    });
+    await api.db.transaction((tx) =>
+      applyTransfers(tx, [deposited, paid, reserved(HST / 2n)], api.clock.now()),
+    );
+    await api.db.transaction((tx) =>
+      applyTransfers(tx, [withdrawalSettleTransfer(paid, 'post', randomUUID())], api.clock.now()),
+    );
+
+    const report = await reconcile();
+    expect(amounts(report.liabilities)).toMatchObject({ players: '14', withdrawals_pending: '0' });
+    expect(amounts(report.explained)).toEqual({ ...NOTHING_EXPLAINED, other_vaults: '-4' });
+    expect(report).toMatchObject({
+      vaultBalance: '10',
+      liabilitiesTotal: '14',
+      expected: '10',
+      unexplained: '0',
+      reconciled: true,
+    });
+  });
+
+  it('reconciles a withdrawal through sent, paid on chain, posted, and posted before the block', async () => {
+    const { api, vault, watcher, sender } = await arcadeOnNewVault();
+    const player = await fundedPlayer(api, 0);
+    await chain.deposit(vault, chain.players[0]!, player.accountId, 100n * HST);
+    await chain.mine(CONFIRMATIONS);
+    await watcher.runOnce();
+    const request = (amount: string) =>
+      api.app.arcade.withdrawals.request({
+        accountId: player.accountId,
+        amount,
+        to: freshWallet(),
+        idempotencyKey: null,
+      });
+
+    // Sent, mined above the checkpoint: reserved in the ledger, still in the vault at the block.
+    await request('12.5');
+    expect(await sender.runOnce()).toMatchObject({ sent: 1 });
+    let report = await reconcile();
+    expect(amounts(report.liabilities)).toMatchObject({
+      players: '87.5',
+      withdrawals_pending: '12.5',
+    });
+    expect(counts(report.liabilities)).toMatchObject({ withdrawals_pending: 1 });
+    expect(report).toMatchObject({ vaultBalance: '100', unexplained: '0', reconciled: true });
+    expect(amounts(report.explained)).toEqual(NOTHING_EXPLAINED);
+
+    // The watcher reads past the payment; the sender has not posted it: paid, not posted.
+    await chain.mine(CONFIRMATIONS);
+    await watcher.runOnce();
+    report = await reconcile();
+    expect(report).toMatchObject({
+      vaultBalance: '87.5',
+      liabilitiesTotal: '100',
+      expected: '87.5',
+      unexplained: '0',
+      reconciled: true,
+    });
+    expect(amounts(report.explained)).toEqual({
+      ...NOTHING_EXPLAINED,
+      withdrawals_paid_not_posted: '-12.5',
+    });
+    expect(counts(report.explained)).toMatchObject({ withdrawals_paid_not_posted: 1 });
+
+    // Posted: nothing left to explain.
+    expect(await sender.runOnce()).toMatchObject({ posted: 1 });
+    report = await reconcile();
+    expect(amounts(report.liabilities)).toMatchObject({
+      players: '87.5',
+      withdrawals_pending: '0',
+    });
+    expect(report).toMatchObject({ vaultBalance: '87.5', unexplained: '0', reconciled: true });
+    expect(amounts(report.explained)).toEqual(NOTHING_EXPLAINED);
+
+    // Paid and posted by the sender while the watcher's checkpoint is still below the payment.
+    await request('2.5');
+    expect(await sender.runOnce()).toMatchObject({ sent: 1 });
+    await chain.mine(CONFIRMATIONS);
+    expect(await sender.runOnce()).toMatchObject({ posted: 1 });
+    report = await reconcile();
+    expect(report).toMatchObject({
+      vaultBalance: '87.5',
+      liabilitiesTotal: '85',
+      unexplained: '0',
+      reconciled: true,
+    });
+    expect(amounts(report.explained)).toEqual({
+      ...NOTHING_EXPLAINED,
+      withdrawals_posted_paid_after: '2.5',
+    });
+    await watcher.runOnce();
+    report = await reconcile();
+    expect(report).toMatchObject({ vaultBalance: '85', unexplained: '0', reconciled: true });
+    expect(amounts(report.explained)).toEqual(NOTHING_EXPLAINED);
+  });
+
+  it('reports HST sent straight to the vault and HST minted, with exit code 1 from the CLI', async () => {
+    const { api, vault, watcher } = await arcadeOnNewVault();
+    const url = await api.app.listen({ port: 0, host: '127.0.0.1' });
+    const cli = async (...args: string[]) => {
+      const run = await runCli([...args, '--server', url, '--admin-token', TEST_ADMIN_TOKEN]);
+      return { ...run, json: run.stdout === '' ? null : JSON.parse(run.stdout) };
+    };
+    const player = await fundedPlayer(api, 0);
+    await chain.deposit(vault, chain.players[0]!, player.accountId, 10n * HST);
+    await chain.mine(CONFIRMATIONS);
+    await watcher.runOnce();
+
+    const clean = await cli('admin', 'hst', 'audit', '--chain');
+    expect(clean).toMatchObject({ code: 0, stderr: '' });
+    expect(clean.json).toMatchObject({
+      balanced: true,
+      vaultHeld: 10,
+      chain: { vaultBalance: '10', unexplained: '0', reconciled: true, findings: [] },
+    });
+
+    // Someone transfers HST to the vault without deposit: it credits nobody.
+    const sent = await chain.players[1]!.writeContract({
+      address: chain.hst,
+      abi: hstAbi,
+      functionName: 'transfer',
+      args: [vault, 3n * HST + 1n],
+    });
+    await chain.admin.waitForTransactionReceipt({ hash: sent });
+    await chain.mine(CONFIRMATIONS);
+    await watcher.runOnce();
+    const surplus = await cli('admin', 'hst', 'audit', '--chain');
+    expect(surplus.code).toBe(1);
+    expect(surplus.json).toMatchObject({
+      balanced: true,
+      chain: {
+        vaultBalance: '13.00000001',
+        liabilitiesTotal: '10',
+        expected: '10',
+        minted: '0',
+        unexplained: '3.00000001',
+        reconciled: false,
+      },
+    });
+    expect(surplus.stderr).toBe(
+      'coinop: the vault does not reconcile with the ledger: 3.00000001 HST unexplained ' +
+        '(docs/operating/chain.md)\n' +
+        'coinop: the vault holds 3.00000001 HST more than the ledger accounts for (HST sent to ' +
+        'the vault without deposit credits nobody)\n',
+    );
+
+    // HST minted in the ledger in chain mode: owed, backed by nothing.
+    const minted = await cli('admin', 'hst', 'mint', '--account', player.playerId, '--amount', '5');
+    expect(minted.code).toBe(0);
+    const short = await cli('admin', 'hst', 'audit', '--chain');
+    expect(short.code).toBe(1);
+    expect(short.json).toMatchObject({
+      balanced: true,
+      minted: 5,
+      chain: {
+        vaultBalance: '13.00000001',
+        liabilitiesTotal: '15',
+        minted: '5',
+        unexplained: '-1.99999999',
+        reconciled: false,
+        findings: [
+          '5 HST was minted in the ledger (coinop admin hst mint, the faucet): the ledger owes ' +
+            'it and the vault does not back it',
+          'the vault holds 3.00000001 HST more than the ledger accounts for (HST sent to the ' +
+            'vault without deposit credits nobody)',
+        ],
+      },
+    });
+    expect(amounts(short.json.chain.liabilities)).toMatchObject({ players: '15' });
+    expect(short.stderr).toMatch(
+      /^coinop: the vault does not reconcile with the ledger: -1\.99999999 HST unexplained/,
+    );
+    expect(short.stderr).toContain('coinop: 5 HST was minted in the ledger');
+
+    // Without --chain the ledger alone is audited: it balances.
+    expect(await cli('admin', 'hst', 'audit')).toMatchObject({ code: 0, stderr: '' });
+  });
+
+  it('does not reconcile when the chain no longer has the block the watcher recorded', async () => {
+    const { api, vault, watcher } = await arcadeOnNewVault({ confirmations: 1 });
+    const player = await fundedPlayer(api, 0);
+    await chain.deposit(vault, chain.players[0]!, player.accountId, 2n * HST);
+    await chain.mine(1);
+    await watcher.runOnce();
+    expect((await reconcile()).reconciled).toBe(true);
+    // The deposit's block and the checkpoint's are replaced by empty ones.
+    await chain.reorg(3);
+    const report = await reconcile();
+    expect(report).toMatchObject({
+      vaultBalance: '0',
+      liabilitiesTotal: '2',
+      unexplained: '-2',
+      reconciled: false,
+    });
+    expect(report.findings).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^the chain's block ${report.blockNumber} is 0x[0-9a-f]{64}, not 0x[0-9a-f]{64} as the ` +
+            'watcher recorded: a reorganisation deeper than the confirmations',
+        ),
+      ),
+      'the vault holds 2 HST less than the ledger accounts for',
+    ]);
+  });
+
+  it('reports a minted amount alone as exactly that shortfall', async () => {
+    const { api, vault, watcher } = await arcadeOnNewVault();
+    const player = await fundedPlayer(api, 0);
+    await chain.deposit(vault, chain.players[0]!, player.accountId, 10n * HST);
+    await chain.mine(CONFIRMATIONS);
+    await watcher.runOnce();
+    const res = await api.app.inject({
+      method: 'POST',
+      url: '/admin/hst/mints',
+      headers: admin,
+      payload: { accountId: player.accountId, amount: '0.00000003' },
+    });
+    expect(res.statusCode).toBe(201);
+    const report = await reconcile();
+    expect(report).toMatchObject({
+      vaultBalance: '10',
+      liabilitiesTotal: '10.00000003',
+      minted: '0.00000003',
+      unexplained: '-0.00000003',
+      reconciled: false,
+      findings: [
+        '0.00000003 HST was minted in the ledger (coinop admin hst mint, the faucet): the ledger ' +
+          'owes it and the vault does not back it',
+      ],
+    });
+  });
+});

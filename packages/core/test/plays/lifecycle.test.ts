@@ -17,6 +17,7 @@ const play = (over: Partial<Play> = {}): Play => ({
   playerId: 'player',
   costUnits: 1_000n,
   lockTransferId: 'lock-1',
+  vaultAccountId: null,
   leaderPlayerIds: [],
   status: 'open',
   expiresAt: new Date('2026-01-01T01:00:00Z'),

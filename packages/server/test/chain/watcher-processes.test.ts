@@ -72,7 +72,13 @@ describe.each(storeVariants())('deposit watchers in several processes, on %s', (
   }
 
   const watcherOn = (db: Db, api: TestApi, config: ChainConfig) => {
-    const watcher = new DepositWatcher({ db, clock: api.clock, ids: uuidIds, chain: config });
+    const watcher = new DepositWatcher({
+      db,
+      clock: api.clock,
+      ids: uuidIds,
+      chain: config,
+      playTtlSeconds: 3600,
+    });
     watchers.push(watcher);
     return watcher;
   };

@@ -60,7 +60,7 @@ export async function recordPlayLocks(
     const playId = playIds[i] as string;
     const row = rows.get(playId);
     // The contract takes each play id once, so a second event for it is this one read again.
-    if (row?.lockTxHash != null) continue;
+    if (row !== undefined && row.lockTxHash !== null) continue;
     const view = views.get(playId);
     const request =
       row?.state === 'requested' && row.amountUnits !== null && row.lockBy !== null && view

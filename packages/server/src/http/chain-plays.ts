@@ -5,6 +5,7 @@ import { formatHst } from '@coinop/core';
 import { uuidToBytes16 } from '@coinop/contracts';
 import { getAddress } from 'viem';
 import type { ChainPlayView } from '../chain/chain-play-requests.js';
+import { PlayLockStates } from '../store/chain-play-locks.js';
 import type { PlayerArcade } from '../services/player-arcade.js';
 import { Uuid } from './schemas.js';
 
@@ -26,9 +27,7 @@ const ChainPlaySchema = Type.Object(
       description: 'A lock confirmed after this opens no play and is refunded',
     }),
     state: Type.Union(
-      ['requested', 'open', 'refund_due', 'sent', 'settled', 'refunded', 'reclaimed'].map((s) =>
-        Type.Literal(s),
-      ),
+      PlayLockStates.map((s) => Type.Literal(s)),
       {
         description:
           'requested: no confirmed lock yet; open: the play is open (see `play`); refund_due: ' +

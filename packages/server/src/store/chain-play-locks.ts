@@ -4,8 +4,16 @@ import { keyParams, type VaultKey } from './chain-checkpoints.js';
 import type { Queryable } from './db.js';
 
 /** Where a play id stands on chain (migration 014 says what each state means). */
-export type PlayLockState =
-  'requested' | 'open' | 'refund_due' | 'sent' | 'settled' | 'refunded' | 'reclaimed';
+export const PlayLockStates = [
+  'requested',
+  'open',
+  'refund_due',
+  'sent',
+  'settled',
+  'refunded',
+  'reclaimed',
+] as const;
+export type PlayLockState = (typeof PlayLockStates)[number];
 
 /** Why a lock opened no play and goes back to the wallet. */
 export type RefundReason =

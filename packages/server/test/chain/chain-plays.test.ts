@@ -1,6 +1,6 @@
 import { arcadeVaultAbi, hstAbi, uuidToBytes16 } from '@coinop/contracts';
 import { availableUnits, lockedUnits } from '@coinop/core';
-import { buildTestApi, type TestApi } from '@coinop/testkit/app';
+import { buildTestApi, TEST_ADMIN_TOKEN, type TestApi } from '@coinop/testkit/app';
 import { fundedPlayer, gameWithTiers } from '@coinop/testkit/arcade';
 import { storeVariants } from '@coinop/testkit/db';
 import { expectLedgerBalanced } from '@coinop/testkit/invariants';
@@ -220,6 +220,20 @@ describe.each(storeVariants())('plays locked on chain on %s', (variant) => {
     const vaultAfter = (await findAccount(a.api.db, a.checkpoint.accountId))!;
     expect(vaultAfter.debitsPending + vaultAfter.creditsPending).toBe(0n);
     expect(vaultAfter.debitsPosted - vaultAfter.creditsPosted).toBe(arcadeShare);
+
+    const status = await a.api.app.inject({
+      method: 'GET',
+      url: '/admin/chain',
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+    });
+    expect(status.json()).toMatchObject({
+      playLocks: {
+        requested: { count: 0, amount: '0' },
+        open: { count: 0, amount: '0' },
+        settled: { count: 1, amount: String(COST_HST) },
+        refunded: { count: 0, amount: '0' },
+      },
+    });
 
     // Another round pays nothing twice.
     expect((await a.sender.runOnce()).plays).toMatchObject({ sent: 0, settled: 0 });

@@ -9,7 +9,7 @@ import { PlayLockStates } from '../store/chain-play-locks.js';
 import type { PlayerArcade } from '../services/player-arcade.js';
 import { Uuid } from './schemas.js';
 
-const ChainPlaySchema = Type.Object(
+export const ChainPlaySchema = Type.Object(
   {
     playId: Uuid('The play; the vault takes it as `playIdBytes16`'),
     playIdBytes16: Type.String({ description: 'The play id as the vault takes it (bytes16 hex)' }),
@@ -61,7 +61,7 @@ const RequestBody = Type.Object(
   { additionalProperties: false },
 );
 
-function chainPlayToWire(view: ChainPlayView) {
+export function chainPlayToWire(view: ChainPlayView) {
   const { lock } = view;
   const amountUnits = lock.amountUnits ?? lock.lockedUnits ?? 0n;
   return {

@@ -433,3 +433,19 @@ export async function insertChainPlay(
     ],
   );
 }
+
+/** At most this many play locks in one listing. */
+export const PLAY_LOCKS_PAGE_MAX = 100;
+
+/** Play locks of every player, most recently changed first, optionally in one state. */
+export async function listPlayLocks(
+  q: Queryable,
+  filter: { state?: PlayLockState | undefined; limit: number },
+): Promise<PlayLockRecord[]> {
+  const rows = await q.query<PlayLockRow>(
+    `SELECT ${COLUMNS} FROM chain_play_locks
+     WHERE ($1::text IS NULL OR state = $1) ORDER BY updated_at DESC, play_id LIMIT $2`,
+    [filter.state ?? null, Math.min(filter.limit, PLAY_LOCKS_PAGE_MAX)],
+  );
+  return rows.map(toRecord);
+}

@@ -132,11 +132,22 @@ describe.each(storeVariants())('plays locked on chain on %s', (variant) => {
     return view.lock.playId;
   }
 
-  /** Runs the sender until its transactions are confirmed (Anvil mines each at once). */
+  /**
+   * Runs the sender until what it sent is confirmed: Anvil mines each transaction at once, but in
+   * the background, so on a loaded machine a round may come before the block.
+   */
   async function settleAll(sender: WithdrawalSender) {
-    const first = await sender.runOnce();
-    const second = await sender.runOnce();
-    return { first: first.plays, second: second.plays };
+    const first = (await sender.runOnce()).plays;
+    const second = { settled: 0, refunded: 0, sent: 0 };
+    for (let round = 0; round < 50; round++) {
+      const plays = (await sender.runOnce()).plays;
+      second.settled += plays.settled;
+      second.refunded += plays.refunded;
+      second.sent += plays.sent;
+      if (second.settled + second.refunded >= first.sent) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return { first, second };
   }
 
   it('opens a requested lock as a play, and pays its score out on chain once', async () => {
@@ -258,6 +269,31 @@ describe.each(storeVariants())('plays locked on chain on %s', (variant) => {
       refundReason: 'wrong_amount',
     });
     expect(await findPlay(a.api.db, a.game.gameId, asked)).toBeNull();
+    const listed = await a.api.app.inject({
+      method: 'GET',
+      url: '/admin/chain/plays?state=refund_due',
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+    });
+    expect(listed.statusCode).toBe(200);
+    const rows = listed.json<{ plays: { playId: string }[] }>().plays;
+    expect(rows.map((r) => r.playId).sort()).toEqual([stranger, asked].sort());
+    expect(listed.json()).toMatchObject({
+      plays: expect.arrayContaining([
+        expect.objectContaining({
+          playId: stranger,
+          playerId: null,
+          refundReason: 'not_requested',
+          amount: '3',
+          lockerAddress: p0,
+        }),
+        expect.objectContaining({
+          playId: asked,
+          playerId: a.player.playerId,
+          refundReason: 'wrong_amount',
+          amount: '5',
+        }),
+      ]),
+    });
     expect(await hstOf(p0)).toBe(before - 7n * HST);
 
     const { second } = await settleAll(a.sender);

@@ -206,6 +206,11 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
       accepts: ['admin token'],
     },
     {
+      name: 'admin: GET /admin/chain/plays',
+      send: onApi('GET', () => '/admin/chain/plays?state=refund_due'),
+      accepts: ['admin token'],
+    },
+    {
       name: 'admin: GET /admin/chain/withdrawals',
       send: onApi('GET', () => '/admin/chain/withdrawals?status=queued'),
       accepts: ['admin token'],

@@ -14,5 +14,6 @@ export * from './leaderboards/rank-key.js';
 export * from './leaderboards/best.js';
 export * from './leaderboards/score-batch.js';
 export * from './plays/lifecycle.js';
+export * from './plays/chain-lock.js';
 export * from './leaderboards/ranked-board.js';
 export * from './consent/allowance.js';

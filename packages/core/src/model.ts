@@ -36,6 +36,12 @@ export interface Play {
   readonly costUnits: Units;
   /** The pending transfer that locked the cost into escrow; null for a free tier. */
   readonly lockTransferId: string | null;
+  /**
+   * For a play locked on chain (the player's wallet called the vault's `lockPlay`): the ledger
+   * account of that vault, which the lock is drawn on and the payouts leave through. Null for a
+   * play locked from the player's balance.
+   */
+  readonly vaultAccountId: string | null;
   /** Players who led the board when the play began; they share its payout. */
   readonly leaderPlayerIds: readonly string[];
   readonly status: PlayStatus;

@@ -64,6 +64,8 @@ export const ErrorCodes = {
   chain_not_ready: 'The chain has not answered yet',
   withdrawal_not_found: 'Withdrawal not found',
   withdrawal_above_limit: 'Withdrawal above the vault limit',
+  // Plays locked on chain
+  chain_play_not_found: 'Play locked on chain not found',
   // Sign-in: wallet (EIP-4361), player tokens, developer keys
   invalid_siwe_message: 'Invalid sign-in message',
   wrong_domain: 'Sign-in message for another domain',

@@ -38,6 +38,10 @@ export const TransferReasons = [
   'play_void',
   'deposit',
   'withdrawal',
+  /** A play's cost locked in a chain vault, drawn on the vault's account into the escrow. */
+  'chain_play_lock',
+  /** A payee's share of a play locked on chain, reserved until the vault pays it to them. */
+  'chain_payout',
 ] as const;
 export type TransferReason = (typeof TransferReasons)[number];
 

@@ -73,14 +73,26 @@ export function withdrawalSettleTransfer(
   outcome: 'post' | 'void',
   id: string,
 ): TransferRequest {
+  return settlePendingTransfer(reserve, outcome, id);
+}
+
+/**
+ * The transfer that posts or voids the pending transfer `pending` (a withdrawal's reservation, a
+ * play's chain payout), with its accounts, amount, reason and play.
+ */
+export function settlePendingTransfer(
+  pending: TransferRequest,
+  outcome: 'post' | 'void',
+  id: string,
+): TransferRequest {
   return {
     id,
     kind: outcome === 'post' ? 'post_pending' : 'void_pending',
-    debitAccountId: reserve.debitAccountId,
-    creditAccountId: reserve.creditAccountId,
-    amount: reserve.amount,
-    pendingId: reserve.id,
-    reason: 'withdrawal',
-    playId: null,
+    debitAccountId: pending.debitAccountId,
+    creditAccountId: pending.creditAccountId,
+    amount: pending.amount,
+    pendingId: pending.id,
+    reason: pending.reason,
+    playId: pending.playId,
   };
 }

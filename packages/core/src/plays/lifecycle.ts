@@ -38,8 +38,30 @@ export function lockTransfer(
 }
 
 /**
+ * The pending transfer that opens a play locked on chain: the cost is drawn on the vault's
+ * account (which holds it on chain) into the play's escrow, so the play settles as any other.
+ */
+export function chainLockTransfer(
+  transferId: string,
+  playId: string,
+  vaultAccountId: string,
+  costUnits: bigint,
+): TransferRequest {
+  return {
+    ...lockTransfer(transferId, playId, vaultAccountId, costUnits),
+    reason: 'chain_play_lock',
+  };
+}
+
+/** The account a play's lock is drawn on: its vault's when locked on chain, else the player's. */
+export function lockAccountOf(play: Play, playerAccountId: string): string {
+  return play.vaultAccountId ?? playerAccountId;
+}
+
+/**
  * The transfer that returns an open play's locked cost to its player, paying nobody: how a play
- * of a game the operator suspends ends. Null for a free play, which locked nothing.
+ * of a game the operator suspends ends. Null for a free play, which locked nothing. A play locked
+ * on chain goes back to the vault's account; the vault refunds the player's wallet.
  */
 export function voidLockTransfer(
   play: Play,
@@ -50,7 +72,7 @@ export function voidLockTransfer(
   return {
     id: transferId,
     kind: 'void_pending',
-    debitAccountId: playerAccountId,
+    debitAccountId: lockAccountOf(play, playerAccountId),
     creditAccountId: play.id,
     amount: play.costUnits,
     pendingId: play.lockTransferId,
@@ -95,6 +117,10 @@ export function assertScorable(play: Play, leaderboardId: string, now: Date): vo
 /**
  * The transfers that settle a play, scored or expired: post the locked cost into the play's
  * escrow, then pay it out by the split rule. Linked: applied all together or not at all.
+ *
+ * A play locked on chain is paid on chain: each leader's and the developer's share is also
+ * reserved from them to the vault's account (`chain_payout`, pending), posted once the vault's
+ * `settleBatch` paid it to their wallet. The arcade's share stays in the vault, on its account.
  */
 export function settlementTransfers(
   play: Play,
@@ -109,7 +135,7 @@ export function settlementTransfers(
     {
       id: nextId(),
       kind: 'post_pending',
-      debitAccountId: playerAccountId,
+      debitAccountId: lockAccountOf(play, playerAccountId),
       creditAccountId: play.id,
       amount: play.costUnits,
       pendingId: play.lockTransferId,
@@ -140,6 +166,18 @@ export function settlementTransfers(
             : 'payout_arcade',
       playId: play.id,
     });
+    if (play.vaultAccountId !== null && share.role !== 'arcade') {
+      transfers.push({
+        id: nextId(),
+        kind: 'pending',
+        debitAccountId: share.accountId,
+        creditAccountId: play.vaultAccountId,
+        amount: share.amount,
+        pendingId: null,
+        reason: 'chain_payout',
+        playId: play.id,
+      });
+    }
   }
   return transfers;
 }
@@ -169,16 +207,20 @@ export function settlementSnapshot(
   for (const { play, playerAccountId } of plays) {
     if (play.status !== 'open') throw new TypeError(`play ${play.id} is ${play.status}, not open`);
     if (play.lockTransferId === null) continue;
-    const player = accounts.get(playerAccountId) ?? empty(playerAccountId, 'player');
-    accounts.set(playerAccountId, {
-      ...player,
-      debitsPending: player.debitsPending + play.costUnits,
+    const lockAccountId = lockAccountOf(play, playerAccountId);
+    const lockKind = play.vaultAccountId === null ? 'player' : 'vault';
+    const locked = accounts.get(lockAccountId) ?? empty(lockAccountId, lockKind);
+    accounts.set(lockAccountId, {
+      ...locked,
+      kind: lockKind,
+      debitsPending: locked.debitsPending + play.costUnits,
     });
     accounts.set(play.id, { ...empty(play.id, 'escrow'), creditsPending: play.costUnits });
-    pendings.set(play.lockTransferId, {
-      ...lockTransfer(play.lockTransferId, play.id, playerAccountId, play.costUnits),
-      createdAt: play.createdAt,
-    });
+    const lock =
+      play.vaultAccountId === null
+        ? lockTransfer(play.lockTransferId, play.id, playerAccountId, play.costUnits)
+        : chainLockTransfer(play.lockTransferId, play.id, play.vaultAccountId, play.costUnits);
+    pendings.set(play.lockTransferId, { ...lock, createdAt: play.createdAt });
   }
   return { accounts, existing: new Map(), pendings, resolvedPendings: new Map() };
 }

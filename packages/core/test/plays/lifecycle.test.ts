@@ -17,6 +17,7 @@ const play = (over: Partial<Play> = {}): Play => ({
   playerId: 'player',
   costUnits: 1_000n,
   lockTransferId: 'lock-1',
+  vaultAccountId: null,
   leaderPlayerIds: [],
   status: 'open',
   expiresAt: new Date('2026-01-01T01:00:00Z'),
@@ -100,6 +101,45 @@ describe('settlementTransfers', () => {
       ['payout_arcade', 'arcade-acct', 100n],
     ]);
     expect(payouts.every((t) => t.debitAccountId === 'play-1' && t.playId === 'play-1')).toBe(true);
+  });
+
+  it('draws a play locked on chain on the vault and reserves the payees’ shares for the chain', () => {
+    const chainPlay = play({ vaultAccountId: 'vault-acct' });
+    const transfers = settlementTransfers(
+      chainPlay,
+      ['l1'],
+      'player-acct',
+      game,
+      DEFAULT_SPLIT_RULE,
+      nextId,
+    );
+    expect(
+      transfers.map((t) => [t.kind, t.reason, t.debitAccountId, t.creditAccountId, t.amount]),
+    ).toEqual([
+      ['post_pending', 'play_settle', 'vault-acct', 'play-1', 1_000n],
+      ['posted', 'payout_leader', 'play-1', 'l1', 700n],
+      ['pending', 'chain_payout', 'l1', 'vault-acct', 700n],
+      ['posted', 'payout_developer', 'play-1', 'dev-acct', 200n],
+      ['pending', 'chain_payout', 'dev-acct', 'vault-acct', 200n],
+      ['posted', 'payout_arcade', 'play-1', 'arcade-acct', 100n],
+    ]);
+    // The core accepts it from the play alone: the payees' reservations are covered by their
+    // shares, credited just before in the same batch.
+    const outcome = createTransfers(
+      transfers,
+      settlementSnapshot(
+        [{ play: chainPlay, playerAccountId: 'player-acct' }],
+        ['l1', 'dev-acct', 'arcade-acct'],
+      ),
+    );
+    expect(outcome.results.every((r) => r === 'created')).toBe(true);
+    expect(outcome.deltas.get('vault-acct')).toEqual({
+      debitsPending: -1_000n,
+      debitsPosted: 1_000n,
+      creditsPending: 900n,
+      creditsPosted: 0n,
+    });
+    expect(outcome.deltas.has('player-acct')).toBe(false);
   });
 
   it('moves nothing for a free play', () => {

@@ -6,6 +6,7 @@ import {
   depositTransfer,
   formatHst,
   type Clock,
+  type Ids,
 } from '@coinop/core';
 import type { Hex } from 'viem';
 import { resolveAccount } from '../store/admin.js';
@@ -29,6 +30,7 @@ import type { Db, Queryable } from '../store/db.js';
 import { LedgerSumOutOfRange } from '../store/errors.js';
 import { applyTransfers } from '../store/ledger.js';
 import { depositTransferId } from './deposit-ids.js';
+import { recordPlayLocks, type LocksRecorded, type PlayLockEvent } from './play-locks.js';
 
 /**
  * Deposits read from the vault become ledger credits here: each range of blocks in one database
@@ -58,6 +60,8 @@ export class CheckpointMoved extends Error {
 
 export interface RangeRecorded {
   readonly credited: number;
+  /** Plays locked on chain in the range: opened, or refused (to be refunded). */
+  readonly locks: LocksRecorded;
   /** The deposits of the range held, for the log: the operator must hear of each. */
   readonly held: readonly HeldDeposit[];
   /** Deposits already recorded before (a range read twice): nothing done for them. */
@@ -87,6 +91,8 @@ export async function recordDepositRange(
     to: { blockNumber: bigint; blockHash: string };
     headBlock: bigint;
     events: readonly DepositEvent[];
+    /** PlayLocked events of the range, and what opening their plays needs. */
+    locks?: { events: readonly PlayLockEvent[]; playTtlSeconds: number; ids: Ids } | undefined;
   },
 ): Promise<RangeRecorded> {
   const { key, from, to, events } = input;
@@ -128,6 +134,16 @@ export async function recordDepositRange(
     const toCredit = fresh.filter((d): d is Creditable => d.creditAccountId !== null);
     const unfit = await creditDeposits(tx, checkpoint.accountId, toCredit, now);
     for (const deposit of unfit) await holdDeposit(tx, key, deposit, 'amount_out_of_range');
+    const locks = input.locks
+      ? await recordPlayLocks(tx, {
+          key,
+          vaultAccountId: checkpoint.accountId,
+          playTtlSeconds: input.locks.playTtlSeconds,
+          ids: input.locks.ids,
+          events: input.locks.events,
+          now,
+        })
+      : { opened: 0, refused: [] };
     await advanceCheckpoint(tx, key, { ...to, headBlock: input.headBlock }, now);
     const heldOf = (d: DecidedDeposit, reason: string): HeldDeposit => ({
       txHash: d.txHash,
@@ -142,6 +158,7 @@ export async function recordDepositRange(
     ];
     return {
       credited: toCredit.length - unfit.length,
+      locks,
       held,
       alreadyRecorded: decided.length - fresh.length,
     };

@@ -3,6 +3,7 @@ import { getAddress } from 'viem';
 import type { ChainConfig } from '../config.js';
 import { checkpointsOfVault, readCheckpoint, type Checkpoint } from '../store/chain-checkpoints.js';
 import { heldTotals, type DepositRecord } from '../store/chain-deposits.js';
+import { PlayLockStates, playLockTotals, type PlayLockState } from '../store/chain-play-locks.js';
 import type { Queryable } from '../store/db.js';
 import { findAccount } from '../store/ledger.js';
 import { redactRpcUrl } from './rpc.js';
@@ -44,6 +45,8 @@ export interface ChainStatusWire {
   vaultHeld?: string;
   held?: { count: number; amount: string };
   withdrawals?: WithdrawalsStatusWire;
+  /** Play ids requested or locked on chain, by state, with the HST their locks hold. */
+  playLocks?: Record<PlayLockState, { count: number; amount: string }>;
 }
 
 export interface WithdrawalsStatusWire {
@@ -98,10 +101,11 @@ export async function chainStatus(
       held: { count: 0, amount: '0' },
     };
   }
-  const [vaultAccount, held, totals] = await Promise.all([
+  const [vaultAccount, held, totals, locks] = await Promise.all([
     findAccount(q, checkpoint.accountId),
     heldTotals(q, checkpoint),
     withdrawalTotals(q, checkpoint),
+    playLockTotals(q, checkpoint),
   ]);
   const senderState = sender?.state;
   const total = (t: { count: number; units: bigint }) => ({
@@ -146,6 +150,9 @@ export async function chainStatus(
       paid: total(totals.paid),
       failed: total(totals.failed),
     },
+    playLocks: Object.fromEntries(
+      PlayLockStates.map((state) => [state, total(locks[state] ?? { count: 0, units: 0n })]),
+    ) as Record<PlayLockState, { count: number; amount: string }>,
   };
 }
 

@@ -17,6 +17,7 @@ import {
 } from '../store/chain-checkpoints.js';
 import type { Db } from '../store/db.js';
 import { CheckpointMoved, recordDepositRange, type DepositEvent } from './deposits.js';
+import type { PlayLockEvent } from './play-locks.js';
 import { createChainClient, describeChainError } from './rpc.js';
 import { Rounds } from './rounds.js';
 
@@ -43,6 +44,9 @@ export type RoundResult =
       readonly headBlock: bigint;
       readonly credited: number;
       readonly held: number;
+      /** Plays locked on chain: opened, and refused (to be refunded). */
+      readonly playsOpened: number;
+      readonly locksRefused: number;
     }
   /** Nothing new is deep enough yet. */
   | { readonly outcome: 'up_to_date'; readonly headBlock: bigint }
@@ -67,6 +71,8 @@ export interface WatcherDeps {
   readonly clock: Clock;
   readonly ids: Ids;
   readonly chain: ChainConfig;
+  /** How long a play locked on chain stays open for its score (the arcade's play TTL). */
+  readonly playTtlSeconds: number;
   /** The chain's client; one is made from `chain.rpcUrl` when absent. */
   readonly client?: PublicClient | undefined;
 }
@@ -80,6 +86,7 @@ export class DepositWatcher {
   readonly #clock: Clock;
   readonly #ids: Ids;
   readonly #chain: ChainConfig;
+  readonly #playTtlSeconds: number;
   readonly #client: PublicClient;
   /** Who holds the lease: this watcher, whichever process it is in. */
   readonly #leaderId = randomUUID();
@@ -99,6 +106,7 @@ export class DepositWatcher {
     this.#clock = deps.clock;
     this.#ids = deps.ids;
     this.#chain = deps.chain;
+    this.#playTtlSeconds = deps.playTtlSeconds;
     this.#client = deps.client ?? createChainClient(deps.chain);
     this.#rounds = new Rounds({
       intervalMs: deps.chain.pollIntervalMs,
@@ -159,6 +167,12 @@ export class DepositWatcher {
           `deposits credited, ${result.held} held`,
       );
     }
+    if (result.outcome === 'scanned' && (result.playsOpened > 0 || result.locksRefused > 0)) {
+      this.#log?.info(
+        `chain watcher: blocks ${result.fromBlock}-${result.toBlock}: ${result.playsOpened} ` +
+          `plays locked on chain opened, ${result.locksRefused} locks to refund`,
+      );
+    }
     if (result.outcome === 'node_behind' && !this.#behindLogged) {
       this.#behindLogged = true;
       this.#log?.warn(
@@ -197,6 +211,8 @@ export class DepositWatcher {
     const firstBlock = next(checkpoint);
     let credited = 0;
     let held = 0;
+    let playsOpened = 0;
+    let locksRefused = 0;
     while (!this.#stopRequested) {
       const fromBlock = next(checkpoint);
       if (fromBlock > safeBlock) break;
@@ -211,6 +227,7 @@ export class DepositWatcher {
           to: { blockNumber: toBlock, blockHash: range.toHash },
           headBlock,
           events: range.events,
+          locks: { events: range.locks, playTtlSeconds: this.#playTtlSeconds, ids: this.#ids },
         });
       } catch (error) {
         if (error instanceof CheckpointMoved) return { outcome: 'not_leader' };
@@ -223,13 +240,29 @@ export class DepositWatcher {
             `(${deposit.reason}); credit it with coinop admin chain credit-held`,
         );
       }
+      for (const { playId, reason } of recorded.locks.refused) {
+        this.#log?.warn(
+          `chain watcher: the lock of play ${playId} opens no play (${reason}); it is refunded`,
+        );
+      }
       credited += recorded.credited;
       held += recorded.held.length;
+      playsOpened += recorded.locks.opened;
+      locksRefused += recorded.locks.refused.length;
       checkpoint = { ...checkpoint, blockNumber: toBlock, blockHash: range.toHash };
     }
     if (checkpoint.blockNumber !== null && checkpoint.blockNumber >= firstBlock) {
       const toBlock = checkpoint.blockNumber;
-      return { outcome: 'scanned', fromBlock: firstBlock, toBlock, headBlock, credited, held };
+      return {
+        outcome: 'scanned',
+        fromBlock: firstBlock,
+        toBlock,
+        headBlock,
+        credited,
+        held,
+        playsOpened,
+        locksRefused,
+      };
     }
     await recordHead(this.#db, key, headBlock, this.#clock.now());
     return { outcome: 'up_to_date', headBlock };
@@ -271,12 +304,14 @@ export class DepositWatcher {
     checkpoint: Checkpoint,
     fromBlock: bigint,
     toBlock: bigint,
-  ): Promise<{ toHash: Hex; events: DepositEvent[] } | { reorgFoundHash: Hex }> {
+  ): Promise<
+    { toHash: Hex; events: DepositEvent[]; locks: PlayLockEvent[] } | { reorgFoundHash: Hex }
+  > {
     const before = await this.#client.getBlock({ blockNumber: toBlock });
+    // All of the vault's events in one request; those of deposits and play locks are kept.
     const logs = await this.#client.getContractEvents({
       address: this.#chain.vaultAddress,
       abi: arcadeVaultAbi,
-      eventName: 'Deposited',
       fromBlock,
       toBlock,
       strict: true,
@@ -290,6 +325,7 @@ export class DepositWatcher {
       return { reorgFoundHash: first.parentHash };
     }
     const events: DepositEvent[] = [];
+    const locks: PlayLockEvent[] = [];
     for (const log of logs) {
       const { blockNumber, blockHash, transactionHash, logIndex } = log;
       if (
@@ -310,17 +346,28 @@ export class DepositWatcher {
       if (expected !== null && blockHash !== expected) {
         throw new Error(`a log of block ${blockNumber} is from another branch; reading it again`);
       }
-      events.push({
-        txHash: transactionHash,
-        logIndex,
-        blockNumber,
-        blockHash,
-        account: log.args.account,
-        from: log.args.from,
-        amount: log.args.amount,
-      });
+      if (log.eventName === 'Deposited') {
+        events.push({
+          txHash: transactionHash,
+          logIndex,
+          blockNumber,
+          blockHash,
+          account: log.args.account,
+          from: log.args.from,
+          amount: log.args.amount,
+        });
+      } else if (log.eventName === 'PlayLocked') {
+        locks.push({
+          txHash: transactionHash,
+          logIndex,
+          blockNumber,
+          playId: log.args.playId,
+          player: log.args.player,
+          amount: log.args.amount,
+        });
+      }
     }
-    return { toHash: after.hash, events };
+    return { toHash: after.hash, events, locks };
   }
 
   /**

@@ -8,11 +8,8 @@ import {
   type Ids,
 } from '@coinop/core';
 import {
-  BaseError,
-  ContractFunctionRevertedError,
   encodeFunctionData,
   getAddress,
-  keccak256,
   parseEventLogs,
   type Hex,
   type PrivateKeyAccount,
@@ -28,7 +25,6 @@ import {
 } from '../store/chain-checkpoints.js';
 import {
   BatchRaced,
-  highestNonce,
   lockBatchWithdrawals,
   lockSentBatch,
   lockWithdrawal,
@@ -44,6 +40,8 @@ import {
 } from '../store/chain-withdrawals.js';
 import type { Db, Queryable } from '../store/db.js';
 import { applyTransfers } from '../store/ledger.js';
+import { batchFate, signVaultCall, vaultRevert } from './operator-tx.js';
+import { PlaySettler, type PlayRound } from './play-settlements.js';
 import { createChainClient, describeChainError } from './rpc.js';
 import { Rounds } from './rounds.js';
 import { withdrawalSettleId } from './withdrawal-ids.js';
@@ -73,6 +71,8 @@ export interface SenderRound {
   readonly sent: number;
   /** Why queued withdrawals wait (the vault paused, today's limit reached), if they do. */
   readonly waiting: string | null;
+  /** Plays locked on chain: paid out, returned, and sent in a transaction this round. */
+  readonly plays: PlayRound;
 }
 
 export interface SenderState {
@@ -98,8 +98,6 @@ const LEASE_MIN_MS = 30_000;
 const LEASE_ROUNDS = 3;
 /** A batch whose transaction reverted this many times fails its withdrawals for good. */
 export const WITHDRAWAL_ATTEMPTS_MAX = 5;
-/** Gas estimates are raised by a fifth: state can change between estimate and inclusion. */
-const GAS_MARGIN_PERCENT = 120n;
 
 /** Refusals by the vault that name one withdrawal and will not pass by waiting. */
 const ITEM_REFUSALS = new Set(['WithdrawalAboveMax', 'InsufficientUnlockedBalance']);
@@ -124,6 +122,7 @@ export class WithdrawalSender {
   #key: VaultKey | null = null;
   #log: WatcherLog | null = null;
   readonly #rounds: Rounds;
+  readonly #plays: PlaySettler;
   /** Started: with no operator key it runs no rounds, but says why in its state. */
   #started = false;
   #waiting: string | null = null;
@@ -141,6 +140,15 @@ export class WithdrawalSender {
       (async (rawTx) => {
         await this.#client.sendRawTransaction({ serializedTransaction: rawTx });
       });
+    this.#plays = new PlaySettler({
+      db: deps.db,
+      clock: deps.clock,
+      ids: deps.ids,
+      chain: deps.chain,
+      client: this.#client,
+      broadcast: this.#broadcast,
+      log: () => this.#log,
+    });
     this.#rounds = new Rounds({
       intervalMs: deps.chain.pollIntervalMs,
       retryMaxMs: deps.chain.retryMaxMs,
@@ -151,6 +159,13 @@ export class WithdrawalSender {
           this.#log?.info(
             `withdrawal sender: ${round.sent} sent, ${round.posted} paid, ${round.failed} ` +
               `refused, ${round.requeued} queued again`,
+          );
+        }
+        const { plays } = round;
+        if (plays.sent + plays.settled + plays.refunded > 0) {
+          this.#log?.info(
+            `play settler: ${plays.sent} plays locked on chain sent, ${plays.settled} paid out, ` +
+              `${plays.refunded} returned`,
           );
         }
       },
@@ -194,7 +209,14 @@ export class WithdrawalSender {
 
   /** One round: resolves the batches sent, then sends the queue. Throws when the chain fails. */
   async runOnce(): Promise<SenderRound> {
-    const idle = { posted: 0, requeued: 0, failed: 0, sent: 0, waiting: null };
+    const idle = {
+      posted: 0,
+      requeued: 0,
+      failed: 0,
+      sent: 0,
+      waiting: null,
+      plays: { settled: 0, refunded: 0, sent: 0, waiting: null },
+    };
     if (!this.#operator) return { outcome: 'no_operator_key', ...idle };
     const checkpoint = await this.#checkpoint();
     if (!checkpoint) return { outcome: 'not_ready', ...idle };
@@ -204,7 +226,8 @@ export class WithdrawalSender {
     }
     const confirmed = await this.confirmSent(checkpoint);
     const sent = await this.sendQueued(checkpoint, confirmed.unminedUnits);
-    this.#waiting = sent.waiting;
+    const plays = await this.#plays.round(checkpoint, this.#operator);
+    this.#waiting = sent.waiting ?? plays.waiting;
     return {
       outcome: 'done',
       posted: confirmed.posted,
@@ -212,6 +235,7 @@ export class WithdrawalSender {
       failed: sent.failed,
       sent: sent.sent,
       waiting: sent.waiting,
+      plays,
     };
   }
 
@@ -239,10 +263,9 @@ export class WithdrawalSender {
     const head = await this.#client.getBlockNumber({ cacheTime: 0 });
     const safeBlock = head - BigInt(this.#chain.confirmations);
     for (const batch of batches) {
-      const receipt = await this.#client
-        .getTransactionReceipt({ hash: batch.txHash })
-        .catch((error: unknown) => (isNotFound(error) ? null : Promise.reject(error)));
-      if (receipt) {
+      const fate = await batchFate(this.#client, batch);
+      if (fate.kind === 'mined') {
+        const { receipt } = fate;
         if (receipt.blockNumber > safeBlock) continue;
         if (receipt.status === 'success') {
           const events = parseEventLogs({
@@ -276,21 +299,12 @@ export class WithdrawalSender {
         }
         continue;
       }
-      const pending = await this.#client
-        .getTransaction({ hash: batch.txHash })
-        .catch((error: unknown) => (isNotFound(error) ? null : Promise.reject(error)));
       const amount = await this.#batchUnits(batch);
-      if (pending) {
+      if (fate.kind === 'pending') {
         unminedUnits += amount;
         continue;
       }
-      const minedNonce = BigInt(
-        await this.#client.getTransactionCount({
-          address: getAddress(batch.fromAddress),
-          blockTag: 'latest',
-        }),
-      );
-      if (minedNonce <= batch.nonce) {
+      if (fate.kind === 'unseen') {
         // The chain never heard of it (a crash between recording and broadcasting, or a node
         // that dropped it): the same bytes again, so the same hash.
         unminedUnits += amount;
@@ -504,42 +518,26 @@ export class WithdrawalSender {
         account: operator.address,
       });
     } catch (error) {
-      const revert =
-        error instanceof BaseError
-          ? (error.walk(
-              (e) => e instanceof ContractFunctionRevertedError,
-            ) as ContractFunctionRevertedError | null)
-          : null;
-      const name = revert?.data?.errorName;
-      const revertArgs = revert?.data?.args ?? [];
-      if (name && ITEM_REFUSALS.has(name) && typeof revertArgs[0] === 'string') {
-        const id = bytes16ToUuid(revertArgs[0] as Hex);
+      const revert = vaultRevert(error);
+      if (revert && ITEM_REFUSALS.has(revert.name) && typeof revert.args[0] === 'string') {
+        const id = bytes16ToUuid(revert.args[0] as Hex);
         const withdrawal = batch.find((w) => w.id === id);
-        if (withdrawal) return { kind: 'refused', withdrawal, why: refusalText(name, revertArgs) };
+        if (withdrawal) {
+          return { kind: 'refused', withdrawal, why: refusalText(revert.name, revert.args) };
+        }
       }
-      const wait = name ? waitRefusal(name) : null;
+      const wait = revert ? waitRefusal(revert.name) : null;
       if (wait) return { kind: 'wait', why: wait };
       throw error;
     }
     const data = encodeFunctionData({ abi: arcadeVaultAbi, functionName: 'withdrawBatch', args });
-    const [pendingNonce, recorded, gas, fees] = await Promise.all([
-      this.#client.getTransactionCount({ address: operator.address, blockTag: 'pending' }),
-      highestNonce(this.#db, checkpoint.chainId, operator.address),
-      this.#client.estimateGas({ account: operator.address, to: vault, data }),
-      this.#client.estimateFeesPerGas(),
-    ]);
-    const nonce = recorded === null ? pendingNonce : Math.max(pendingNonce, Number(recorded) + 1);
-    const rawTx = await operator.signTransaction({
-      type: 'eip1559',
-      chainId: checkpoint.chainId,
-      nonce,
-      to: vault,
+    const { nonce, rawTx, txHash } = await signVaultCall(
+      this.#client,
+      this.#db,
+      operator,
+      checkpoint,
       data,
-      gas: (gas * GAS_MARGIN_PERCENT) / 100n,
-      maxFeePerGas: fees.maxFeePerGas,
-      maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-    });
-    const txHash = keccak256(rawTx);
+    );
     try {
       await this.#db.transaction((tx) =>
         recordBatch(
@@ -604,11 +602,4 @@ function refusalText(name: string, args: readonly unknown[]): string {
     return `over the vault's maxWithdrawal of ${formatHst(args[2] as bigint)} HST`;
   }
   return `the vault's unlocked balance (${formatHst(args[2] as bigint)} HST) is short of it`;
-}
-
-function isNotFound(error: unknown): boolean {
-  return (
-    error instanceof BaseError &&
-    (error.name === 'TransactionReceiptNotFoundError' || error.name === 'TransactionNotFoundError')
-  );
 }

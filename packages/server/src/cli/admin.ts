@@ -73,7 +73,7 @@ const ADMIN_GROUPS: Readonly<Record<string, string>> = {
   game: 'games in the catalog: publish, suspend, resume',
   leaderboard: "a game's leaderboards (tiers)",
   keys: 'the signing keys of player tokens',
-  chain: 'chain mode: deploy the contracts; deposits, withdrawals, the watcher, the operator key',
+  chain: 'chain mode: deploy the contracts; deposits, withdrawals, plays, the operator key',
 };
 
 export const ADMIN_COMMANDS: readonly AdminCommand[] = [
@@ -261,6 +261,26 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
       }
       const search = query.size > 0 ? `?${query}` : '';
       return { method: 'GET', path: `/admin/chain/withdrawals${search}` };
+    },
+  },
+  {
+    words: ['chain', 'plays'],
+    description: 'plays locked from wallets, most recently changed first',
+    options: [
+      {
+        flags: '--state <state>',
+        description: 'requested, open, refund_due, sent, settled, refunded or reclaimed',
+      },
+      { flags: '--limit <n>', description: 'how many, 1 to 100 (default 20)' },
+    ],
+    request: (v) => {
+      const query = new URLSearchParams();
+      for (const name of ['state', 'limit']) {
+        const value = v[name];
+        if (value !== undefined) query.set(name, value);
+      }
+      const search = query.size > 0 ? `?${query}` : '';
+      return { method: 'GET', path: `/admin/chain/plays${search}` };
     },
   },
   {

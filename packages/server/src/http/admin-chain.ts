@@ -1,5 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { getAddress, zeroAddress } from 'viem';
+import { checkpointsOfVault } from '../store/chain-checkpoints.js';
+import { listPlayLocks, PLAY_LOCKS_PAGE_MAX, PlayLockStates } from '../store/chain-play-locks.js';
+import { ChainPlaySchema, chainPlayToWire } from './chain-plays.js';
+import { Uuid } from './schemas.js';
 import { creditHeldDeposit } from '../chain/deposits.js';
 import { chainStatus, depositToWire } from '../chain/status.js';
 import { DEPOSITS_PAGE_MAX, listDeposits } from '../store/chain-deposits.js';
@@ -14,6 +20,31 @@ import {
 } from './admin-schemas.js';
 import { Security } from './openapi.js';
 import { pageOfWithdrawals, WithdrawalList, WithdrawalsQuery } from './withdrawals.js';
+
+/** How many play locks a listing shows without `limit`. */
+const PLAY_LOCKS_PAGE_DEFAULT = 20;
+const PlayLocksQuery = Type.Object({
+  state: Type.Optional(Type.Union(PlayLockStates.map((s) => Type.Literal(s)))),
+  limit: Type.Optional(
+    Type.String({
+      pattern: '^(100|[1-9][0-9]?)$',
+      description: `How many: 1 to ${PLAY_LOCKS_PAGE_MAX} (default ${PLAY_LOCKS_PAGE_DEFAULT})`,
+    }),
+  ),
+});
+const PlayLockList = Type.Object({
+  plays: Type.Array(
+    Type.Composite([
+      ChainPlaySchema,
+      Type.Object({
+        playerId: Type.Union([Uuid('The player it was requested for'), Type.Null()]),
+        lockerAddress: Type.Union([Type.String(), Type.Null()], {
+          description: 'The wallet that locked it, checksummed',
+        }),
+      }),
+    ]),
+  ),
+});
 
 /** How many deposits a listing shows without `limit`. */
 const DEPOSITS_PAGE_DEFAULT = 100;
@@ -56,6 +87,43 @@ export function adminChainRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => pageOfWithdrawals(app, request.query),
+  );
+
+  r.get(
+    '/admin/chain/plays',
+    {
+      schema: {
+        tags: TAGS,
+        security: Security.adminToken,
+        summary: 'Plays locked from wallets, most recently changed first',
+        description:
+          'Filter by `state` (requested, open, refund_due, sent, settled, refunded, reclaimed); ' +
+          'each with the player, the wallet that locked and why a lock is refunded.',
+        querystring: PlayLocksQuery,
+        response: { 200: PlayLockList },
+      },
+    },
+    async (request) => {
+      const { state, limit } = request.query;
+      const checkpoint = (
+        await checkpointsOfVault(arcade.db, app.config.chain?.vaultAddress ?? '')
+      )[0];
+      const locks = await listPlayLocks(arcade.db, {
+        state,
+        limit: Number(limit ?? PLAY_LOCKS_PAGE_DEFAULT),
+      });
+      return {
+        plays: locks.map((lock) => ({
+          ...chainPlayToWire({
+            lock,
+            tokenAddress: checkpoint?.tokenAddress ?? zeroAddress,
+            play: null,
+          }),
+          playerId: lock.playerId,
+          lockerAddress: lock.lockerAddress === null ? null : getAddress(lock.lockerAddress),
+        })),
+      };
+    },
   );
 
   r.get(

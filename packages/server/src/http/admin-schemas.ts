@@ -1,3 +1,4 @@
+import { PlayLockStates, type PlayLockState } from '../store/chain-play-locks.js';
 import { Type, type TSchema } from '@sinclair/typebox';
 
 import { ApiTags } from './openapi.js';
@@ -300,6 +301,19 @@ export const ChainStatus = Type.Object({
       paid: WithdrawalTotal,
       failed: WithdrawalTotal,
     }),
+  ),
+  playLocks: Type.Optional(
+    Type.Object(
+      Object.fromEntries(PlayLockStates.map((state) => [state, WithdrawalTotal])) as Record<
+        PlayLockState,
+        typeof WithdrawalTotal
+      >,
+      {
+        description:
+          'Plays locked from wallets, by state (docs/concepts/chain.md): how many, and the HST ' +
+          'their locks hold (0 for requested, not yet locked)',
+      },
+    ),
   ),
 });
 

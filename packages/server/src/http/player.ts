@@ -15,6 +15,7 @@ import { PlayerArcade } from '../services/player-arcade.js';
 import { playerTokenServices } from '../signin/signin.js';
 import { walletVerifier } from '../signin/wallet-signature.js';
 import { allowanceRoutes } from './consent.js';
+import { chainPlayRoutes } from './chain-plays.js';
 import { withdrawalRoutes } from './withdrawals.js';
 import { findPlayer } from '../store/players.js';
 import { ApiTags, Security } from './openapi.js';
@@ -116,6 +117,15 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
       if (!player) throw new TypeError(`player ${playerId} of a valid token has no row`);
       return player.accountId;
     },
+  });
+
+  chainPlayRoutes(app, {
+    tags: TAGS,
+    security: Security.playerToken.map((s) =>
+      Object.fromEntries(Object.entries(s).map(([k, v]) => [k, [...v]])),
+    ),
+    authenticate: (request) => players.authenticate(request),
+    service,
   });
 
   app.get(

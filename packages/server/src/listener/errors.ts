@@ -48,6 +48,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   chain_not_ready: 503,
   withdrawal_not_found: 404,
   withdrawal_above_limit: 422,
+  chain_play_not_found: 404,
   invalid_siwe_message: 400,
   wrong_domain: 401,
   challenge_not_found: 404,

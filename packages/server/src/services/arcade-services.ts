@@ -19,6 +19,7 @@ import { GameReads } from './game-reads.js';
 import { PlayService, type PlayPolicy } from './plays.js';
 import { ConsentService } from './consent.js';
 import { DepositWatcher } from '../chain/watcher.js';
+import { ChainPlayRequests } from '../chain/chain-play-requests.js';
 import { WithdrawalRequests } from '../chain/withdrawal-requests.js';
 import { WithdrawalSender } from '../chain/withdrawals.js';
 import { readOperatorKey } from '../chain/operator-key.js';
@@ -57,6 +58,8 @@ export class ArcadeServices {
   readonly chain: DepositWatcher | null;
   /** Withdrawals requested by players and developers (refused with chain_mode_off when off). */
   readonly withdrawals: WithdrawalRequests;
+  /** Plays players lock from their wallets (refused with chain_mode_off when off). */
+  readonly chainPlays: ChainPlayRequests;
   /** Pays the queued withdrawals (chain mode); made by `bootstrap`, started by the server. */
   #sender: WithdrawalSender | null = null;
   readonly #writeTokens: WriteTokenVerifier;
@@ -84,9 +87,21 @@ export class ArcadeServices {
     );
     this.avatars = new Avatars(config.publicUrl);
     this.chain = config.chain
-      ? new DepositWatcher({ db: deps.db, clock: deps.clock, ids: deps.ids, chain: config.chain })
+      ? new DepositWatcher({
+          db: deps.db,
+          clock: deps.clock,
+          ids: deps.ids,
+          chain: config.chain,
+          playTtlSeconds: config.playTtlSeconds,
+        })
       : null;
     this.withdrawals = new WithdrawalRequests({
+      db: deps.db,
+      clock: deps.clock,
+      ids: deps.ids,
+      chain: config.chain,
+    });
+    this.chainPlays = new ChainPlayRequests({
       db: deps.db,
       clock: deps.clock,
       ids: deps.ids,

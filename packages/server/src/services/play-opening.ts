@@ -117,6 +117,7 @@ export class PlayOpening {
       playerId: input.playerId,
       costUnits: board.costUnits,
       lockTransferId: board.costUnits > 0n ? this.#deps.ids.next() : null,
+      vaultAccountId: null,
       leaderPlayerIds: [],
       status: 'open',
       expiresAt: new Date(now.getTime() + this.#deps.policy.playTtlSeconds * 1000),

@@ -13,6 +13,7 @@ import { applyTransfers } from '../store/ledger.js';
 import type { StoredPlay } from '../store/plays.js';
 import type { PlayerRecord } from '../store/players.js';
 import type { WalletVerifier } from '../signin/wallet-signature.js';
+import type { ChainPlayView } from '../chain/chain-play-requests.js';
 import type { ArcadeServices } from './arcade-services.js';
 import type { GameView } from './game-reads.js';
 import { mintHst } from './admin.js';
@@ -64,6 +65,24 @@ export class PlayerArcade {
       idempotencyKey: clientKey(playerId, input.nonce),
       approval: { ...approval, costUnits: board.costUnits },
     });
+  }
+
+  /**
+   * Asks the player's wallet to lock the tier's cost in the vault (chain mode): a play id and the
+   * amount, which the web app passes to the vault's `lockPlay`. The play opens once the lock is
+   * confirmed; nothing is charged before.
+   */
+  async requestChainPlay(
+    playerId: string,
+    input: { gameId: string; leaderboardId: string },
+  ): Promise<ChainPlayView> {
+    const { view, board } = await this.#playableTier(input.gameId, input.leaderboardId);
+    return this.#arcade.chainPlays.request({ playerId, gameId: view.game.id, board });
+  }
+
+  /** The player's own play locked on chain. */
+  chainPlay(playerId: string, playId: string): Promise<ChainPlayView> {
+    return this.#arcade.chainPlays.get(playerId, playId);
   }
 
   /** Scores one of the player's own plays. */

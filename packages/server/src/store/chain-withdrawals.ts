@@ -229,6 +229,8 @@ export async function noteQueuedError(
 }
 
 export type BatchStatus = 'sent' | 'confirmed' | 'reverted' | 'dropped';
+/** What an operator's transaction does: pays withdrawals, settles or refunds plays locked on chain. */
+export type BatchKind = 'withdraw' | 'settle' | 'refund';
 
 export interface BatchRecord extends VaultKey {
   readonly id: string;
@@ -237,8 +239,12 @@ export interface BatchRecord extends VaultKey {
   readonly txHash: `0x${string}`;
   readonly rawTx: `0x${string}`;
   readonly status: BatchStatus;
+  readonly kind: BatchKind;
   readonly createdAt: Date;
 }
+
+/** A batch as its sender records it, before the table adds its status and time. */
+export type NewBatch = Omit<BatchRecord, 'status' | 'kind' | 'createdAt'>;
 
 interface BatchRow {
   id: string;
@@ -249,11 +255,12 @@ interface BatchRow {
   tx_hash: `0x${string}`;
   raw_tx: `0x${string}`;
   status: BatchStatus;
+  kind: BatchKind;
   created_at: Date;
 }
 
 const BATCH_COLUMNS =
-  'id, chain_id, vault_address, from_address, nonce, tx_hash, raw_tx, status, created_at';
+  'id, chain_id, vault_address, from_address, nonce, tx_hash, raw_tx, status, kind, created_at';
 
 const toBatch = (row: BatchRow): BatchRecord => ({
   id: row.id,
@@ -264,6 +271,7 @@ const toBatch = (row: BatchRow): BatchRecord => ({
   txHash: row.tx_hash,
   rawTx: row.raw_tx,
   status: row.status,
+  kind: row.kind,
   createdAt: row.created_at,
 });
 
@@ -273,24 +281,11 @@ const toBatch = (row: BatchRow): BatchRecord => ({
  */
 export async function recordBatch(
   tx: Queryable,
-  batch: Omit<BatchRecord, 'status' | 'createdAt'>,
+  batch: NewBatch,
   withdrawalIds: readonly string[],
   now: Date,
 ): Promise<void> {
-  await tx.query(
-    `INSERT INTO chain_withdrawal_batches
-       (id, chain_id, vault_address, from_address, nonce, tx_hash, raw_tx, status, created_at)
-     VALUES ($3, $1, $2, $4, $5, $6, $7, 'sent', $8)`,
-    [
-      ...keyParams(batch),
-      batch.id,
-      batch.fromAddress.toLowerCase(),
-      batch.nonce,
-      batch.txHash.toLowerCase(),
-      batch.rawTx.toLowerCase(),
-      now,
-    ],
-  );
+  await insertOperatorBatch(tx, batch, 'withdraw', now);
   const moved = await tx.query(
     `UPDATE chain_withdrawals
      SET status = 'sent', batch_id = $2, tx_hash = $3, attempts = attempts + 1, sent_at = $4,
@@ -302,17 +297,47 @@ export async function recordBatch(
   if (moved.length !== withdrawalIds.length) throw new BatchRaced();
 }
 
+/** Records an operator's transaction about to be broadcast, as `sent`. */
+export async function insertOperatorBatch(
+  tx: Queryable,
+  batch: NewBatch,
+  kind: BatchKind,
+  now: Date,
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO chain_withdrawal_batches
+       (id, chain_id, vault_address, from_address, nonce, tx_hash, raw_tx, status, created_at,
+        kind)
+     VALUES ($3, $1, $2, $4, $5, $6, $7, 'sent', $8, $9)`,
+    [
+      ...keyParams(batch),
+      batch.id,
+      batch.fromAddress.toLowerCase(),
+      batch.nonce,
+      batch.txHash.toLowerCase(),
+      batch.rawTx.toLowerCase(),
+      now,
+      kind,
+    ],
+  );
+}
+
 /** A withdrawal of a batch being recorded was not queued any more: the batch is rolled back. */
 export class BatchRaced extends Error {
   override readonly name = 'BatchRaced';
 }
 
-/** The vault's batches still waiting for their outcome, lowest nonce first. */
-export async function sentBatches(q: Queryable, key: VaultKey): Promise<BatchRecord[]> {
+/** The vault's batches of `kind` still waiting for their outcome, lowest nonce first. */
+export async function sentBatches(
+  q: Queryable,
+  key: VaultKey,
+  kinds: readonly BatchKind[] = ['withdraw'],
+): Promise<BatchRecord[]> {
   const rows = await q.query<BatchRow>(
     `SELECT ${BATCH_COLUMNS} FROM chain_withdrawal_batches
-     WHERE status = 'sent' AND chain_id = $1 AND vault_address = $2 ORDER BY nonce, created_at`,
-    keyParams(key),
+     WHERE status = 'sent' AND chain_id = $1 AND vault_address = $2 AND kind = ANY($3::text[])
+     ORDER BY nonce, created_at`,
+    [...keyParams(key), kinds],
   );
   return rows.map(toBatch);
 }

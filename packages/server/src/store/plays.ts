@@ -10,6 +10,7 @@ export interface PlayRow {
   player_id: string;
   cost_units: bigint;
   lock_transfer_id: string | null;
+  vault_account_id: string | null;
   leader_player_ids: string[];
   status: PlayStatus;
   idempotency_key: string | null;
@@ -33,6 +34,7 @@ const PLAY_COLUMN_NAMES = [
   'player_id',
   'cost_units',
   'lock_transfer_id',
+  'vault_account_id',
   'leader_player_ids',
   'status',
   'idempotency_key',
@@ -55,6 +57,7 @@ export function toPlay(r: PlayRow): StoredPlay {
     playerId: r.player_id,
     costUnits: BigInt(r.cost_units),
     lockTransferId: r.lock_transfer_id,
+    vaultAccountId: r.vault_account_id,
     leaderPlayerIds: r.leader_player_ids,
     status: r.status,
     idempotencyKey: r.idempotency_key,

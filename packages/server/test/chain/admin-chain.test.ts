@@ -130,6 +130,11 @@ describe.each(storeVariants())('the chain admin API on %s', (variant) => {
         paid: { count: 0, amount: '0' },
         failed: { count: 0, amount: '0' },
       },
+      playLocks: Object.fromEntries(
+        ['requested', 'open', 'refund_due', 'sent', 'settled', 'refunded', 'reclaimed'].map(
+          (state) => [state, { count: 0, amount: '0' }],
+        ),
+      ),
     });
     const vaultAccount = await findAccount(api.db, res.json().vaultAccountId);
     expect(vaultAccount).toMatchObject({

@@ -154,6 +154,7 @@ describe.each(storeVariants())('the deposit watcher on %s', (variant) => {
       clock: api.clock,
       ids: uuidIds,
       chain: config,
+      playTtlSeconds: 3600,
     });
     expect(await restarted.runOnce()).toMatchObject({ outcome: 'scanned', credited: 1 });
     expect(await unitsOf(api.db, player.accountId)).toBe(10n * HST);

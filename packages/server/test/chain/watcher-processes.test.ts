@@ -72,7 +72,13 @@ describe.each(storeVariants())('deposit watchers in several processes, on %s', (
   }
 
   const watcherOn = (db: Db, api: TestApi, config: ChainConfig) => {
-    const watcher = new DepositWatcher({ db, clock: api.clock, ids: uuidIds, chain: config });
+    const watcher = new DepositWatcher({
+      db,
+      clock: api.clock,
+      ids: uuidIds,
+      chain: config,
+      playTtlSeconds: 3600,
+    });
     watchers.push(watcher);
     return watcher;
   };
@@ -163,7 +169,12 @@ describe.each(storeVariants())('deposit watchers in several processes, on %s', (
     const done = outcomes.filter((o) => o.status === 'fulfilled');
     const refused = outcomes.filter((o) => o.status === 'rejected');
     expect(done).toHaveLength(1);
-    expect(done[0]?.value).toEqual({ credited: 20, held: [], alreadyRecorded: 0 });
+    expect(done[0]?.value).toEqual({
+      credited: 20,
+      locks: { opened: 0, refused: [] },
+      held: [],
+      alreadyRecorded: 0,
+    });
     expect(refused).toHaveLength(1);
     expect(refused[0]?.reason).toBeInstanceOf(CheckpointMoved);
     expect(await unitsOf(api.db, player.accountId)).toBe(20n * HST);

@@ -143,6 +143,21 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
       accepts: ['web session'],
     },
     {
+      // Not in chain mode: the credential gets through to the refusal (409 chain_mode_off).
+      name: 'player: POST /player/games/{g}/chain-plays',
+      send: onApi(
+        'POST',
+        () => `/player/games/${game.gameId}/chain-plays`,
+        () => ({ leaderboardId: game.tiers[0]!.id }),
+      ),
+      accepts: ['web session'],
+    },
+    {
+      name: 'player: GET /player/chain-plays/{p}',
+      send: onApi('GET', () => `/player/chain-plays/${randomUUIDv4()}`),
+      accepts: ['web session'],
+    },
+    {
       name: 'portal: GET /developer/withdrawals',
       send: onApi('GET', () => '/developer/withdrawals'),
       accepts: ['web session', 'api key'],
@@ -194,6 +209,11 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
     {
       name: 'admin: GET /admin/chain/deposits',
       send: onApi('GET', () => '/admin/chain/deposits?status=held'),
+      accepts: ['admin token'],
+    },
+    {
+      name: 'admin: GET /admin/chain/plays',
+      send: onApi('GET', () => '/admin/chain/plays?state=refund_due'),
       accepts: ['admin token'],
     },
     {

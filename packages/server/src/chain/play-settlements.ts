@@ -181,7 +181,10 @@ export class PlaySettler {
         const paid = end === 'settled';
         if (!paid && reserved.length > 0 && batch.kind === 'settle') lost.push(lock.playId);
         transfers.push(
-          ...reserved.map((p) => payoutSettlement(p, checkpoint, paid ? 'post' : 'void')),
+          // A payee without a wallet was paid to the vault: their share stays theirs.
+          ...reserved.map((p) =>
+            payoutSettlement(p, checkpoint, paid && p.wallet !== null ? 'post' : 'void'),
+          ),
         );
         await markLockDone(tx, lock.playId, end, now);
         if (end === 'settled') settled += 1;

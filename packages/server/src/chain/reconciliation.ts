@@ -38,6 +38,8 @@ const LINES = {
   open_plays: 'HST locked in the escrows of plays not yet scored or expired',
   withdrawals_pending: 'withdrawals reserved (queued or sent) and not yet posted as paid',
   chain_play_locks: 'plays locked on chain: the vault holds their HST until it settles them',
+  chain_payouts_pending:
+    'shares of plays locked on chain reserved for the vault to pay to wallets, not yet posted',
   // Explained differences: the vault holds more (+) or less (−) than the ledger owes, and why.
   held_deposits: 'deposits held (credited to nobody until an operator does): in the vault',
   withdrawals_paid_not_posted:
@@ -45,6 +47,11 @@ const LINES = {
   withdrawals_posted_paid_after:
     'withdrawals posted as paid whose payment is above the block: still in the vault at it',
   other_vaults: 'HST the ledger counts in other vaults of this arcade (not read here)',
+  chain_locks_to_refund:
+    'locks that opened no play, or whose play was voided, not refunded at the block: in the vault',
+  chain_settlements_in_flight:
+    'plays locked on chain whose payout the vault made at or below the block and the ledger has ' +
+    'not posted (−), or the ledger posted and the vault made above the block (+)',
 } as const;
 
 type LineKind = keyof typeof LINES;
@@ -62,19 +69,68 @@ interface VaultAtBlock {
   readonly blockNumber: bigint;
 }
 
+/** The vault's PlayState, as `playLock(id)` answers. */
+const PLAY_STATE = { locked: 1, settled: 2 } as const;
+
 /**
- * Plays locked on chain: the liability line, and the differences in flight between the vault and
- * the ledger. A lock is a pending transfer from the vault's account to the play's escrow, so the
- * vault account's pending debits are what the ledger says the locks hold.
- * TODO(#15 plays on chain): add the explained lines the PlayLocked watcher and the settleBatch
- * sender bring (locks recorded above the block; settlements and refunds paid at or below the block
- * and not yet posted, and posted ones paid above it), as the withdrawals do below.
+ * Plays locked on chain: the liability lines, and the differences in flight between the vault and
+ * the ledger. An open lock is a pending transfer from the vault's account to the play's escrow
+ * (the vault account's pending debits); a settled play's payees' shares are reserved back to the
+ * vault until it pays them (pending credits of the vault account, beside the withdrawals). Each
+ * lock that may stand differently on the two sides is asked of the vault at the block.
  */
 async function chainPlayLines(
   snapshot: VaultLedgerSnapshot,
-  _vault: VaultAtBlock,
-): Promise<{ liability: ReconciliationLine; explained: ReconciliationLine[] }> {
-  return { liability: line('chain_play_locks', snapshot.vault.debitsPending), explained: [] };
+  vault: VaultAtBlock,
+): Promise<{ liabilities: ReconciliationLine[]; explained: ReconciliationLine[] }> {
+  const states = await mapConcurrently(snapshot.playLocks, IS_PAID_CONCURRENCY, (lock) =>
+    vault.client
+      .readContract({
+        address: vault.vaultAddress,
+        abi: arcadeVaultAbi,
+        functionName: 'playLock',
+        args: [uuidToBytes16(lock.playId)],
+        blockNumber: vault.blockNumber,
+      })
+      .then((onChain) => onChain.state),
+  );
+  let toRefund = { units: 0n, count: 0 };
+  let inFlight = { units: 0n, count: 0 };
+  for (const [i, lock] of snapshot.playLocks.entries()) {
+    const state = states[i];
+    if (!lock.settles) {
+      if (state === PLAY_STATE.locked) {
+        toRefund = { units: toRefund.units + lock.lockedUnits, count: toRefund.count + 1 };
+      }
+      continue;
+    }
+    // A settled play: the ledger counts what it has not posted as paid out; the vault holds the
+    // lock until it settles, then what it did not pay to wallets. A lock the player reclaimed is
+    // left out: the vault paid the payees nothing, so it shows as a shortfall.
+    const ledgerHolds = lock.lockedUnits - lock.payoutsPostedUnits;
+    const vaultHolds =
+      state === PLAY_STATE.locked
+        ? lock.lockedUnits
+        : state === PLAY_STATE.settled
+          ? lock.lockedUnits - lock.payoutsPostedUnits - lock.payoutsToWalletsUnits
+          : null;
+    if (vaultHolds === null || vaultHolds === ledgerHolds) continue;
+    inFlight = { units: inFlight.units + vaultHolds - ledgerHolds, count: inFlight.count + 1 };
+  }
+  return {
+    liabilities: [
+      line('chain_play_locks', snapshot.vault.debitsPending),
+      line(
+        'chain_payouts_pending',
+        snapshot.chainPayoutsPending.units,
+        snapshot.chainPayoutsPending.count,
+      ),
+    ],
+    explained: [
+      line('chain_locks_to_refund', toRefund.units, toRefund.count),
+      line('chain_settlements_in_flight', inFlight.units, inFlight.count),
+    ],
+  };
 }
 
 export interface ReconciliationLineWire {
@@ -173,10 +229,12 @@ export async function reconcileChainVault(
     );
   }
   const { byKind, vault: own } = snapshot;
-  if (snapshot.reserved.units !== own.creditsPending) {
+  const withdrawalsPending = own.creditsPending - snapshot.chainPayoutsPending.units;
+  if (snapshot.reserved.units !== withdrawalsPending) {
     findings.push(
       `the withdrawals reserved (${formatHst(snapshot.reserved.units)} HST) differ from the ` +
-        `vault account's pending credits (${formatHst(own.creditsPending)} HST)`,
+        `vault account's pending credits less the chain payouts reserved ` +
+        `(${formatHst(withdrawalsPending)} HST)`,
     );
   }
   const available = (t: AccountTotals) => t.creditsPosted - t.debitsPosted - t.debitsPending;
@@ -201,8 +259,8 @@ export async function reconcileChainVault(
         escrow.debitsPending -
         allVaults.debitsPending,
     ),
-    line('withdrawals_pending', own.creditsPending, snapshot.reserved.count),
-    plays.liability,
+    line('withdrawals_pending', withdrawalsPending, snapshot.reserved.count),
+    ...plays.liabilities,
   ];
   const explained = [
     line('held_deposits', snapshot.held.units, snapshot.held.count),
@@ -257,25 +315,29 @@ async function paidAtBlock(
   withdrawals: readonly WithdrawalToCheck[],
   paid: boolean,
 ): Promise<WithdrawalToCheck[]> {
-  const found: WithdrawalToCheck[] = [];
-  for (let i = 0; i < withdrawals.length; i += IS_PAID_CONCURRENCY) {
-    const chunk = withdrawals.slice(i, i + IS_PAID_CONCURRENCY);
-    const answers = await Promise.all(
-      chunk.map((w) =>
-        vault.client.readContract({
-          address: vault.vaultAddress,
-          abi: arcadeVaultAbi,
-          functionName: 'isPaid',
-          args: [uuidToBytes16(w.id)],
-          blockNumber: vault.blockNumber,
-        }),
-      ),
-    );
-    chunk.forEach((w, n) => {
-      if (answers[n] === paid) found.push(w);
-    });
+  const answers = await mapConcurrently(withdrawals, IS_PAID_CONCURRENCY, (w) =>
+    vault.client.readContract({
+      address: vault.vaultAddress,
+      abi: arcadeVaultAbi,
+      functionName: 'isPaid',
+      args: [uuidToBytes16(w.id)],
+      blockNumber: vault.blockNumber,
+    }),
+  );
+  return withdrawals.filter((_, n) => answers[n] === paid);
+}
+
+/** `read` of each item, `concurrency` at a time, in the items' order. */
+async function mapConcurrently<T, R>(
+  items: readonly T[],
+  concurrency: number,
+  read: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = [];
+  for (let i = 0; i < items.length; i += concurrency) {
+    results.push(...(await Promise.all(items.slice(i, i + concurrency).map(read))));
   }
-  return found;
+  return results;
 }
 
 const sum = (withdrawals: readonly WithdrawalToCheck[]) =>

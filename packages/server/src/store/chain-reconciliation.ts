@@ -21,6 +21,19 @@ export interface WithdrawalToCheck {
   readonly amountUnits: bigint;
 }
 
+/** A play lock whose HST may be on either side of the block between the vault and the ledger. */
+export interface PlayLockToCheck {
+  readonly playId: string;
+  readonly lockedUnits: bigint;
+  /** Its play was scored or expired: the ledger paid it out (else it goes back to the wallet). */
+  readonly settles: boolean;
+  /** Its payout reservations to wallets posted, and those still pending. */
+  readonly payoutsPostedUnits: bigint;
+  readonly payoutsPendingUnits: bigint;
+  /** What the vault pays to wallets when it settles it (reservations of payees with a wallet). */
+  readonly payoutsToWalletsUnits: bigint;
+}
+
 export interface VaultLedgerSnapshot {
   readonly checkpoint: Checkpoint;
   /** Every account kind's totals (zero for a kind with no account). */
@@ -39,6 +52,14 @@ export interface VaultLedgerSnapshot {
    * paid them after the block.
    */
   readonly paidMaybeAfter: readonly WithdrawalToCheck[];
+  /** Payouts of plays locked on chain reserved to this vault and not yet posted or voided. */
+  readonly chainPayoutsPending: { readonly count: number; readonly units: bigint };
+  /**
+   * Play locks the vault may hold while the ledger does not, or the reverse: to refund (no play,
+   * or a voided one), in a transaction, or settled by a transaction not known to be at or below
+   * the block.
+   */
+  readonly playLocks: readonly PlayLockToCheck[];
 }
 
 const ZERO: AccountTotals = {
@@ -79,36 +100,49 @@ export async function readVaultLedgerSnapshot(
     const checkpoint = await readCheckpoint(tx, key);
     if (!checkpoint) return null;
     const block = checkpoint.blockNumber ?? checkpoint.startBlock - 1n;
-    const [byKind, vault, held, reserved, sent, paidMaybeAfter] = await sequential(
-      () => totalsByKind(tx),
-      async () =>
-        toTotals(
-          (
-            await tx.query<TotalsRow>(`SELECT ${TOTALS} FROM accounts WHERE id = $1`, [
-              checkpoint.accountId,
-            ])
-          )[0],
-        ),
-      () => countAndSum(tx, 'chain_deposits', "status = 'held'", key),
-      () => countAndSum(tx, 'chain_withdrawals', "status IN ('queued', 'sent')", key),
-      () =>
-        withdrawalsToCheck(
-          tx,
-          `SELECT id, amount_units::text AS units FROM chain_withdrawals
+    const [byKind, vault, held, reserved, sent, paidMaybeAfter, chainPayoutsPending, playLocks] =
+      await sequential(
+        () => totalsByKind(tx),
+        async () =>
+          toTotals(
+            (
+              await tx.query<TotalsRow>(`SELECT ${TOTALS} FROM accounts WHERE id = $1`, [
+                checkpoint.accountId,
+              ])
+            )[0],
+          ),
+        () => countAndSum(tx, 'chain_deposits', "status = 'held'", key),
+        () => countAndSum(tx, 'chain_withdrawals', "status IN ('queued', 'sent')", key),
+        () =>
+          withdrawalsToCheck(
+            tx,
+            `SELECT id, amount_units::text AS units FROM chain_withdrawals
            WHERE chain_id = $1 AND vault_address = $2 AND status = 'sent'`,
-          keyParams(key),
-        ),
-      () =>
-        withdrawalsToCheck(
-          tx,
-          `SELECT w.id, w.amount_units::text AS units
+            keyParams(key),
+          ),
+        () =>
+          withdrawalsToCheck(
+            tx,
+            `SELECT w.id, w.amount_units::text AS units
            FROM chain_withdrawals w LEFT JOIN chain_withdrawal_batches b ON b.id = w.batch_id
            WHERE w.chain_id = $1 AND w.vault_address = $2 AND w.status = 'paid'
              AND NOT COALESCE(b.status = 'confirmed' AND b.block_number <= $3, false)`,
-          [...keyParams(key), block],
-        ),
-    );
-    return { checkpoint, byKind, vault, held, reserved, sent, paidMaybeAfter };
+            [...keyParams(key), block],
+          ),
+        () => pendingChainPayouts(tx, checkpoint.accountId),
+        () => playLocksToCheck(tx, key, block),
+      );
+    return {
+      checkpoint,
+      byKind,
+      vault,
+      held,
+      reserved,
+      sent,
+      paidMaybeAfter,
+      chainPayoutsPending,
+      playLocks,
+    };
   });
 }
 
@@ -154,4 +188,67 @@ async function withdrawalsToCheck(
 ): Promise<WithdrawalToCheck[]> {
   const rows = await tx.query<{ id: string; units: string }>(sql, params);
   return rows.map((r) => ({ id: r.id, amountUnits: BigInt(r.units) }));
+}
+
+/** A pending transfer not yet posted or voided. */
+const UNRESOLVED = 'NOT EXISTS (SELECT 1 FROM transfers r WHERE r.pending_id = t.id)';
+
+async function pendingChainPayouts(
+  tx: Queryable,
+  vaultAccountId: string,
+): Promise<{ count: number; units: bigint }> {
+  const [row] = await tx.query<{ count: number; units: string | null }>(
+    `SELECT count(DISTINCT t.play_id)::int AS count, sum(t.amount)::text AS units
+     FROM transfers t
+     WHERE t.reason = 'chain_payout' AND t.kind = 'pending' AND t.credit_account_id = $1
+       AND ${UNRESOLVED}`,
+    [vaultAccountId],
+  );
+  return { count: row?.count ?? 0, units: BigInt(row?.units ?? 0) };
+}
+
+async function playLocksToCheck(
+  tx: Queryable,
+  key: VaultKey,
+  block: bigint,
+): Promise<PlayLockToCheck[]> {
+  const rows = await tx.query<{
+    play_id: string;
+    locked: string;
+    settles: boolean;
+    posted: string | null;
+    pending: string | null;
+    to_wallets: string | null;
+  }>(
+    `SELECT l.play_id, l.locked_units::text AS locked,
+            COALESCE(p.status IN ('scored', 'expired'), false) AS settles,
+            (SELECT sum(t.amount) FROM transfers t
+             WHERE t.play_id = l.play_id AND t.reason = 'chain_payout' AND t.kind = 'post_pending'
+            )::text AS posted,
+            (SELECT sum(t.amount) FROM transfers t
+             WHERE t.play_id = l.play_id AND t.reason = 'chain_payout' AND t.kind = 'pending'
+               AND ${UNRESOLVED})::text AS pending,
+            (SELECT sum(t.amount) FROM transfers t
+             LEFT JOIN players pl ON pl.account_id = t.debit_account_id
+             LEFT JOIN developers d ON d.account_id = t.debit_account_id
+             WHERE t.play_id = l.play_id AND t.reason = 'chain_payout' AND t.kind = 'pending'
+               AND COALESCE(pl.wallet, d.wallet) IS NOT NULL)::text AS to_wallets
+     FROM chain_play_locks l
+     LEFT JOIN plays p ON p.id = l.play_id
+     LEFT JOIN chain_withdrawal_batches b ON b.id = l.batch_id
+     WHERE l.chain_id = $1 AND l.vault_address = $2 AND l.lock_tx_hash IS NOT NULL
+       AND (l.state IN ('refund_due', 'sent')
+            OR (l.state = 'open' AND p.status IN ('scored', 'expired', 'voided'))
+            OR (l.state IN ('settled', 'refunded', 'reclaimed')
+                AND NOT COALESCE(b.status = 'confirmed' AND b.block_number <= $3, false)))`,
+    [...keyParams(key), block],
+  );
+  return rows.map((r) => ({
+    playId: r.play_id,
+    lockedUnits: BigInt(r.locked),
+    settles: r.settles,
+    payoutsPostedUnits: BigInt(r.posted ?? 0),
+    payoutsPendingUnits: BigInt(r.pending ?? 0),
+    payoutsToWalletsUnits: BigInt(r.to_wallets ?? 0),
+  }));
 }

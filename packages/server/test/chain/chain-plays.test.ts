@@ -56,7 +56,10 @@ describe.each(storeVariants())('plays locked on chain on %s', (variant) => {
       developerWallet: p2!.toLowerCase(),
     });
     const tier = game.tiers[0]!;
-    const leader = await fundedPlayer(api, 10, 'Leader', p1!.toLowerCase());
+    // Funded by a deposit, not a mint: the vault backs every unit, so the audit reconciles.
+    const leader = await fundedPlayer(api, 0, 'Leader', p1!.toLowerCase());
+    await chain.deposit(vault.vault, chain.players[1]!, leader.accountId, 10n * HST);
+    await watcher.runOnce();
     const leaderPlay = await api.app.arcade.plays.open({
       gameId: game.gameId,
       playerId: leader.playerId,
@@ -133,6 +136,38 @@ describe.each(storeVariants())('plays locked on chain on %s', (variant) => {
   }
 
   /**
+   * `coinop admin hst audit --chain` at the head (the watcher reads up to it first): the lines
+   * about plays locked on chain, and whether everything reconciles to the unit.
+   */
+  async function audit(a: Awaited<ReturnType<typeof arcade>>) {
+    await a.watcher.runOnce();
+    const res = await a.api.app.inject({
+      method: 'GET',
+      url: '/admin/hst/audit?chain=true',
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const report = res.json<{
+      chain: {
+        liabilities: { kind: string; amount: string }[];
+        explained: { kind: string; amount: string }[];
+        reconciled: boolean;
+        findings: string[];
+      };
+    }>().chain;
+    const amountOf = (kind: string) =>
+      [...report.liabilities, ...report.explained].find((l) => l.kind === kind)?.amount;
+    expect(report.findings).toEqual([]);
+    expect(report.reconciled).toBe(true);
+    return {
+      locks: amountOf('chain_play_locks'),
+      payouts: amountOf('chain_payouts_pending'),
+      toRefund: amountOf('chain_locks_to_refund'),
+      inFlight: amountOf('chain_settlements_in_flight'),
+    };
+  }
+
+  /**
    * Runs the sender until what it sent is confirmed: Anvil mines each transaction at once, but in
    * the background, so on a loaded machine a round may come before the block.
    */
@@ -176,6 +211,7 @@ describe.each(storeVariants())('plays locked on chain on %s', (variant) => {
     expect(availableUnits(playerAccount)).toBe(0n);
     const vaultAccount = (await findAccount(a.api.db, a.checkpoint.accountId))!;
     expect(vaultAccount.debitsPending).toBe(COST_HST * HST);
+    expect(await audit(a)).toEqual({ locks: '5', payouts: '0', toRefund: '0', inFlight: '0' });
 
     const leaderBefore = (await findAccount(a.api.db, a.leader.accountId))!;
     const devBefore = (await findAccount(a.api.db, a.game.developerAccountId))!;
@@ -196,6 +232,7 @@ describe.each(storeVariants())('plays locked on chain on %s', (variant) => {
     expect(leaderMid.creditsPosted - leaderBefore.creditsPosted).toBe(leaderShare);
     expect(leaderMid.debitsPending - leaderBefore.debitsPending).toBe(leaderShare);
     expect(availableUnits(leaderMid)).toBe(availableUnits(leaderBefore));
+    expect(await audit(a)).toEqual({ locks: '0', payouts: '4.5', toRefund: '0', inFlight: '0' });
 
     const { first, second } = await settleAll(a.sender);
     expect(first).toMatchObject({ sent: 1 });
@@ -219,7 +256,7 @@ describe.each(storeVariants())('plays locked on chain on %s', (variant) => {
     expect(onChain.state).toBe(2); // Settled
 
     // In the ledger: the payout reservations are posted; the arcade holds its share; the vault's
-    // account says it holds exactly the arcade's share.
+    // account says it holds the deposit and the arcade's share.
     const leaderAfter = (await findAccount(a.api.db, a.leader.accountId))!;
     expect(leaderAfter.debitsPending).toBe(leaderBefore.debitsPending);
     expect(leaderAfter.debitsPosted - leaderBefore.debitsPosted).toBe(leaderShare);
@@ -230,7 +267,8 @@ describe.each(storeVariants())('plays locked on chain on %s', (variant) => {
     expect(availableUnits(arcadeAfter) - availableUnits(arcadeBefore)).toBe(arcadeShare);
     const vaultAfter = (await findAccount(a.api.db, a.checkpoint.accountId))!;
     expect(vaultAfter.debitsPending + vaultAfter.creditsPending).toBe(0n);
-    expect(vaultAfter.debitsPosted - vaultAfter.creditsPosted).toBe(arcadeShare);
+    // The leader's 10 HST deposit, and the arcade's share.
+    expect(vaultAfter.debitsPosted - vaultAfter.creditsPosted).toBe(10n * HST + arcadeShare);
 
     const status = await a.api.app.inject({
       method: 'GET',
@@ -245,6 +283,8 @@ describe.each(storeVariants())('plays locked on chain on %s', (variant) => {
         refunded: { count: 0, amount: '0' },
       },
     });
+
+    expect(await audit(a)).toEqual({ locks: '0', payouts: '0', toRefund: '0', inFlight: '0' });
 
     // Another round pays nothing twice.
     expect((await a.sender.runOnce()).plays).toMatchObject({ sent: 0, settled: 0 });
@@ -295,12 +335,14 @@ describe.each(storeVariants())('plays locked on chain on %s', (variant) => {
       ]),
     });
     expect(await hstOf(p0)).toBe(before - 7n * HST);
+    expect(await audit(a)).toMatchObject({ locks: '0', toRefund: '7' });
 
     const { second } = await settleAll(a.sender);
     expect(second).toMatchObject({ refunded: 2, settled: 0 });
     expect(await hstOf(p0)).toBe(before);
     expect(await findPlayLock(a.api.db, stranger)).toMatchObject({ state: 'refunded' });
-    expect(await hstOf(a.vault)).toBe(0n);
+    expect(await hstOf(a.vault)).toBe(10n * HST); // the leader's deposit
+    expect(await audit(a)).toMatchObject({ locks: '0', toRefund: '0' });
   });
 
   it("refunds the lock of a play voided by the game's suspension", async () => {
@@ -314,6 +356,7 @@ describe.each(storeVariants())('plays locked on chain on %s', (variant) => {
     expect((await findPlay(a.api.db, a.game.gameId, playId))!.status).toBe('voided');
     const vaultAccount = (await findAccount(a.api.db, a.checkpoint.accountId))!;
     expect(lockedUnits(vaultAccount)).toBe(0n);
+    expect(await audit(a)).toMatchObject({ locks: '0', toRefund: '5' });
 
     const { second } = await settleAll(a.sender);
     expect(second).toMatchObject({ refunded: 1 });
@@ -358,6 +401,14 @@ describe.each(storeVariants())('plays locked on chain on %s', (variant) => {
     expect((await dying.runOnce()).plays).toMatchObject({ sent: 1 });
     expect(await findPlayLock(a.api.db, playId)).toMatchObject({ state: 'sent' });
     expect(await hstOf(p1)).toBe(before);
+    expect(await audit(a)).toMatchObject({ payouts: '4.5', inFlight: '0' });
+    // The bytes reach the chain (say, the node had them): paid on chain, not yet in the ledger.
+    const [recorded] = await a.api.db.query<{ raw_tx: Hex }>(
+      "SELECT raw_tx FROM chain_withdrawal_batches WHERE kind = 'settle'",
+    );
+    const hash = await chain.admin.sendRawTransaction({ serializedTransaction: recorded!.raw_tx });
+    await chain.admin.waitForTransactionReceipt({ hash });
+    expect(await audit(a)).toMatchObject({ payouts: '4.5', inFlight: '-4.5' });
 
     // The dead sender's lease runs out; a new sender broadcasts the recorded bytes again (the
     // same hash) and confirms them, sending nothing new.
@@ -372,6 +423,7 @@ describe.each(storeVariants())('plays locked on chain on %s', (variant) => {
     }
     expect(await findPlayLock(a.api.db, playId)).toMatchObject({ state: 'settled' });
     expect((await hstOf(p1)) - before).toBe((COST_HST * HST * 70n) / 100n);
+    expect(await audit(a)).toMatchObject({ payouts: '0', inFlight: '0' });
     await restarted.runOnce();
     expect((await hstOf(p1)) - before).toBe((COST_HST * HST * 70n) / 100n);
   });

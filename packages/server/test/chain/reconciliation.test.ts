@@ -59,6 +59,8 @@ const NOTHING_EXPLAINED = {
   withdrawals_paid_not_posted: '0',
   withdrawals_posted_paid_after: '0',
   other_vaults: '0',
+  chain_locks_to_refund: '0',
+  chain_settlements_in_flight: '0',
 };
 
 describe.each(storeVariants())('audit --chain on %s', (variant) => {
@@ -171,6 +173,7 @@ describe.each(storeVariants())('audit --chain on %s', (variant) => {
         expect.objectContaining({ kind: 'open_plays', amount: '0' }),
         expect.objectContaining({ kind: 'withdrawals_pending', amount: '0', count: 0 }),
         expect.objectContaining({ kind: 'chain_play_locks', amount: '0' }),
+        expect.objectContaining({ kind: 'chain_payouts_pending', amount: '0', count: 0 }),
       ],
       liabilitiesTotal: '123.00000001',
       explained: [
@@ -178,6 +181,8 @@ describe.each(storeVariants())('audit --chain on %s', (variant) => {
         expect.objectContaining({ kind: 'withdrawals_paid_not_posted', amount: '0', count: 0 }),
         expect.objectContaining({ kind: 'withdrawals_posted_paid_after', amount: '0', count: 0 }),
         expect.objectContaining({ kind: 'other_vaults', amount: '0' }),
+        expect.objectContaining({ kind: 'chain_locks_to_refund', amount: '0', count: 0 }),
+        expect.objectContaining({ kind: 'chain_settlements_in_flight', amount: '0', count: 0 }),
       ],
       expected: '123.00000001',
       minted: '0',
@@ -257,6 +262,7 @@ describe.each(storeVariants())('audit --chain on %s', (variant) => {
       open_plays: '3',
       withdrawals_pending: '0',
       chain_play_locks: '0',
+      chain_payouts_pending: '0',
     });
     expect(report).toMatchObject({ vaultBalance: '10', unexplained: '0', reconciled: true });
 
@@ -276,6 +282,7 @@ describe.each(storeVariants())('audit --chain on %s', (variant) => {
       open_plays: '0',
       withdrawals_pending: '0',
       chain_play_locks: '0',
+      chain_payouts_pending: '0',
     });
     expect(report).toMatchObject({
       vaultBalance: '10',

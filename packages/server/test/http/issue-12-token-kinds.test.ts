@@ -104,6 +104,20 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
       accepts: ['web session'],
     },
     {
+      // Public: every kind, and none, reads the arcade's settings.
+      name: 'public: GET /arcade',
+      send: onApi('GET', () => '/arcade'),
+      accepts: [
+        'none',
+        'write token',
+        'game token',
+        'web session',
+        'expired web session',
+        'api key',
+        'admin token',
+      ],
+    },
+    {
       name: 'player: GET /player/me',
       send: onApi('GET', () => '/player/me'),
       accepts: ['web session'],

@@ -112,3 +112,18 @@ export interface WithdrawalRequest {
   /** The wallet to pay. */
   readonly to: string;
 }
+
+/**
+ * A developer's HST (`GET /developer/balance`): earnings they may withdraw, and what withdrawals
+ * not yet paid reserve. Exact decimal strings.
+ *
+ * @example
+ * ```ts
+ * import type { DeveloperBalance } from '@coinop/protocol';
+ * const hasEarnings = (balance: DeveloperBalance) => balance.available !== '0';
+ * ```
+ */
+export interface DeveloperBalance {
+  readonly available: string;
+  readonly reserved: string;
+}

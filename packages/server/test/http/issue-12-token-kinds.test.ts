@@ -176,6 +176,11 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
       accepts: ['web session', 'api key'],
     },
     {
+      name: 'portal: GET /developer/balance',
+      send: onApi('GET', () => '/developer/balance'),
+      accepts: ['web session', 'api key'],
+    },
+    {
       name: 'portal: PUT /developer/games/{g}/testers/{wallet}',
       send: onApi('PUT', () => `/developer/games/${game.gameId}/testers/${newWallet().address}`),
       accepts: ['web session'],

@@ -127,3 +127,40 @@ export interface DeveloperBalance {
   readonly available: string;
   readonly reserved: string;
 }
+
+/**
+ * A deposit into the vault for the signed-in player, as the arcade read it from the chain
+ * (`GET /player/deposits/{txHash}`): credited to their balance, or held and why.
+ *
+ * @example
+ * ```ts
+ * import type { PlayerDeposit } from '@coinop/protocol';
+ * const credited = (deposit: PlayerDeposit) => deposit.status === 'credited';
+ * ```
+ */
+export interface PlayerDeposit {
+  readonly txHash: string;
+  /** The `Deposited` event's index in its block. */
+  readonly logIndex: number;
+  readonly blockNumber: number;
+  /** HST, as an exact decimal string. */
+  readonly amount: string;
+  readonly status: 'credited' | 'held';
+  /** Why it is held (docs/concepts/chain.md); null when credited. */
+  readonly heldReason: string | null;
+  readonly creditedAt: string | null;
+}
+
+/**
+ * The player's deposits one transaction made; empty until the arcade has read it with its
+ * confirmations.
+ *
+ * @example
+ * ```ts
+ * import type { PlayerDepositList } from '@coinop/protocol';
+ * const seen = (list: PlayerDepositList) => list.deposits.length > 0;
+ * ```
+ */
+export interface PlayerDepositList {
+  readonly deposits: readonly PlayerDeposit[];
+}

@@ -137,6 +137,11 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
       accepts: ['web session'],
     },
     {
+      name: 'player: GET /player/deposits/{txHash}',
+      send: onApi('GET', () => `/player/deposits/0x${'ab'.repeat(32)}`),
+      accepts: ['web session'],
+    },
+    {
       name: 'player: GET /player/withdrawals',
       send: onApi('GET', () => '/player/withdrawals'),
       accepts: ['web session'],

@@ -16,7 +16,7 @@ import {
   saveScreenshot,
   seriousViolations,
 } from '@coinop/testkit/browser';
-import { injectWallet } from '@coinop/testkit/eip1193';
+import { injectWallet, walletCalls } from '@coinop/testkit/eip1193';
 import { writeOperatorKeyFile } from '../../src/chain/operator-key.js';
 import { testConfig } from '../../src/config.js';
 import { SecretBox } from '../../src/credentials/secret-box.js';
@@ -324,6 +324,58 @@ describe.skipIf(!hasChromium)(
         }
       },
     );
+
+    it('a player deposits with a browser wallet (EIP-1193)', { timeout: 120_000 }, async () => {
+      const web = server.urls['web']!;
+      const player = privateKeyToAccount(generatePrivateKey());
+      const minted = await chain.admin.writeContract({
+        address: chain.hst,
+        abi: hstAbi,
+        functionName: 'mint',
+        args: [player.address, 10n * HST],
+      });
+      await chain.admin.waitForTransactionReceipt({ hash: minted });
+      const funded = await chain.admin.sendTransaction({
+        to: player.address,
+        value: parseEther('1'),
+      });
+      await chain.admin.waitForTransactionReceipt({ hash: funded });
+      const context = await browser.newContext({ viewport: PHONE });
+      const page = await context.newPage();
+      await injectWallet(page, player, {
+        chain: { rpcUrl: chain.anvil.rpcUrl, chainId: chain.chainId },
+      });
+      const main = page.getByRole('main');
+      try {
+        await page.goto(`${web}/account`);
+        await page.getByRole('button', { name: 'Connect wallet' }).click();
+        await page.getByRole('button', { name: 'Browser wallet' }).click();
+        await expect.poll(() => main.getByTestId('wallet-hst').textContent()).toBe('10 HST');
+        const deposit = main.getByRole('form', { name: 'Deposit' });
+        await deposit.getByLabel('Amount to deposit (HST)').fill('2.5');
+        await deposit.getByRole('button', { name: 'Deposit' }).click();
+        const step = main.getByTestId('deposit-progress').locator('[data-step]');
+        await expect
+          .poll(() => step.textContent(), { timeout: 30_000 })
+          .toBe('Deposit of 2.5 HST is in a block: waiting for 2 more confirmations (0 of 2).');
+        // The extension was asked for the permit's signature and the transaction, nothing else
+        // that signs.
+        const calls = await walletCalls(page);
+        expect(calls.filter((m) => /sign|send/i.test(m))).toEqual([
+          'personal_sign',
+          'eth_signTypedData_v4',
+          'eth_sendTransaction',
+        ]);
+        await chain.mine(CONFIRMATIONS);
+        await expect
+          .poll(() => step.textContent(), { timeout: 30_000 })
+          .toBe('Credited: 2.5 HST added to your balance.');
+        await expect.poll(() => main.getByTestId('available').textContent()).toBe('2.5 HST');
+        expect(await hstOf(player.address)).toBe(75n * (HST / 10n));
+      } finally {
+        await context.close();
+      }
+    });
 
     it('a developer withdraws earnings in the portal', { timeout: 120_000 }, async () => {
       const web = server.urls['web']!;

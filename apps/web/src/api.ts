@@ -22,9 +22,15 @@ export class ApiError extends Error {
  */
 export async function requestJson<T>(
   url: string,
-  options: { method?: string; body?: unknown; token?: string | null; signal?: AbortSignal } = {},
+  options: {
+    method?: string;
+    body?: unknown;
+    token?: string | null;
+    signal?: AbortSignal;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { ...options.headers, accept: 'application/json' };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   const res = await fetch(url, {

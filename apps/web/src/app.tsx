@@ -1,4 +1,6 @@
+import { lazy, Suspense } from 'react';
 import { AllowancesPage } from './allowances/allowances-page.js';
+import { ArcadeSettingsProvider } from './arcade-settings.js';
 import { CatalogPage } from './pages/catalog-page.js';
 import { DemoPage } from './pages/demo-page.js';
 import { GamePage } from './pages/game-page.js';
@@ -7,12 +9,30 @@ import { PortalPage } from './portal/portal-page.js';
 import { Link, useLocation } from './router.js';
 import { SessionProvider } from './session/session.js';
 
+// The account page carries the chain code (viem's wallet client, the contracts' ABIs): loaded
+// when it is opened, so the catalog and game pages do not wait for it.
+const AccountPage = lazy(() =>
+  import('./account/account-page.js').then((m) => ({ default: m.AccountPage })),
+);
+
 export function App() {
   const { path } = useLocation();
   const gameMatch = /^\/games\/([^/]+)\/?$/.exec(path);
   let page;
   if (path === '/') page = <CatalogPage />;
   else if (path === '/demo') page = <DemoPage />;
+  else if (path === '/account' || path === '/account/')
+    page = (
+      <Suspense
+        fallback={
+          <section className="page">
+            <p role="status">Loading…</p>
+          </section>
+        }
+      >
+        <AccountPage />
+      </Suspense>
+    );
   else if (path === '/account/allowances' || path === '/account/allowances/')
     page = <AllowancesPage />;
   else if (path === '/developer' || path.startsWith('/developer/'))
@@ -20,23 +40,25 @@ export function App() {
   else if (gameMatch?.[1]) page = <GamePage gameId={decodeURIComponent(gameMatch[1])} />;
   else page = <NotFound />;
   return (
-    <SessionProvider>
-      <a className="skip-link" href="#main">
-        Skip to content
-      </a>
-      <header className="site-header">
-        <Link href="/" className="brand">
-          coinop arcade
-        </Link>
-        <nav className="site-nav" aria-label="Main">
-          <Link href="/developer">Developers</Link>
-        </nav>
-        <AccountMenu />
-      </header>
-      <main id="main" tabIndex={-1}>
-        {page}
-      </main>
-    </SessionProvider>
+    <ArcadeSettingsProvider>
+      <SessionProvider>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        <header className="site-header">
+          <Link href="/" className="brand">
+            coinop arcade
+          </Link>
+          <nav className="site-nav" aria-label="Main">
+            <Link href="/developer">Developers</Link>
+          </nav>
+          <AccountMenu />
+        </header>
+        <main id="main" tabIndex={-1}>
+          {page}
+        </main>
+      </SessionProvider>
+    </ArcadeSettingsProvider>
   );
 }
 

@@ -299,6 +299,8 @@ export class GameService {
    * Asks the player to pay `amount` HST. Resolves with `txid` once paid, or without it when the
    * player rejected the payment: then nothing is to be provisioned (spec 4.10 rule 3). Fires
    * `hstTransfer`. Sent as the published protocol's `transferHst`, which every arcade knows.
+   * A coinop arcade pays from the player's arcade balance, also in chain mode: `txid` is the id of
+   * that ledger transfer (a UUID), not a chain transaction hash.
    *
    * @example
    * ```ts

@@ -9,6 +9,7 @@ import { registrationPlugin } from './http/registration.js';
 import { adminPlugin } from './http/admin.js';
 import { DEVELOPER_PREFIX, developerPlugin } from './http/developer.js';
 import { catalogPlugin } from './http/catalog.js';
+import { arcadeSettingsPlugin } from './http/arcade-settings.js';
 import { PLAYER_PREFIX, playerPlugin } from './http/player.js';
 import { ArcadeServices } from './services/arcade-services.js';
 import { sharedSchemas } from './http/schemas.js';
@@ -39,6 +40,7 @@ export async function buildApi(config: Config, deps: ApiDeps): Promise<FastifyIn
   await app.register(adminPlugin, { adminToken: deps.adminToken });
   await app.register(developerPlugin, { prefix: DEVELOPER_PREFIX });
   await app.register(catalogPlugin);
+  await app.register(arcadeSettingsPlugin);
   await app.register(playerPlugin, { prefix: PLAYER_PREFIX });
   return app;
 }

@@ -11,8 +11,8 @@ import {
 import { Modal } from './modal.js';
 
 /**
- * The header's account corner: connect a wallet, or the player's name, avatar, balance and a
- * link to their allowances.
+ * The header's account corner: connect a wallet, or the player's name, avatar, balance and
+ * links to their account (deposits, withdrawals) and allowances.
  */
 export function AccountMenu() {
   const session = useSession();
@@ -51,6 +51,7 @@ export function AccountMenu() {
       <span className="balance" data-testid="balance">
         {player.balance} HST
       </span>
+      <Link href="/account">Account</Link>
       <Link href="/account/allowances">Allowances</Link>
       {player.faucet.amount > 0 && (
         <button type="button" onClick={() => void takeFaucet()}>

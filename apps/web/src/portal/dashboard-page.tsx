@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Link } from '../router.js';
+import { EarningsSection } from './earnings-section.js';
 import { useSession } from '../session/session.js';
 import type { ApiKey, DeveloperGame, NewApiKey } from '@coinop/protocol';
 import {
@@ -14,7 +15,7 @@ import {
   useTitle,
 } from './parts.js';
 
-/** `/developer`: the developer's games and API keys. */
+/** `/developer`: the developer's games, earnings (and their withdrawals) and API keys. */
 export function DashboardPage() {
   useTitle('Developer portal');
   const { state } = useSession();
@@ -26,6 +27,7 @@ export function DashboardPage() {
         Developer account of wallet <span className="mono">{wallet ?? 'unknown'}</span>.
       </p>
       <GamesSection />
+      <EarningsSection />
       <ApiKeysSection />
     </section>
   );

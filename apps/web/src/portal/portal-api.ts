@@ -2,6 +2,7 @@ import type {
   ApiKey,
   ApiKeyList,
   ClientSecret,
+  DeveloperBalance,
   DeveloperGame,
   DeveloperGameList,
   DeveloperGameRequest,
@@ -68,6 +69,8 @@ export function portalApi(call: Call) {
       call<undefined>(tester(gameId, wallet), undefined, 'DELETE'),
 
     stats: (gameId: string) => call<GameStats>(`${game(gameId)}/stats`),
+
+    balance: () => call<DeveloperBalance>('/developer/balance'),
   };
 }
 

@@ -47,9 +47,14 @@ export interface Session {
   refresh(): Promise<void>;
   /**
    * A JSON request to `/api{path}` with the player's token: POST with a body, GET without, or
-   * `method` (PATCH, DELETE, ...).
+   * `method` (PATCH, DELETE, ...), with extra `headers` (`Idempotency-Key`) if given.
    */
-  call<T>(path: string, body?: unknown, method?: string): Promise<T>;
+  call<T>(
+    path: string,
+    body?: unknown,
+    method?: string,
+    headers?: Record<string, string>,
+  ): Promise<T>;
 }
 
 interface StoredSession {
@@ -244,13 +249,23 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [freshSession, signedOut]);
 
   const call = useCallback(
-    async <T,>(path: string, body?: unknown, method?: string): Promise<T> => {
+    async <T,>(
+      path: string,
+      body?: unknown,
+      method?: string,
+      headers?: Record<string, string>,
+    ): Promise<T> => {
       const session = stateRef.current.status === 'signed-in' ? await freshSession() : null;
       if (session === null) {
         throw new ApiError(401, 'missing_bearer_token', 'Connect a wallet first');
       }
       try {
-        return await requestJson<T>(`/api${path}`, { body, token: session.token, method });
+        return await requestJson<T>(`/api${path}`, {
+          body,
+          token: session.token,
+          method,
+          headers,
+        });
       } catch (error) {
         if (error instanceof ApiError && error.code === 'invalid_player_token') signedOut();
         throw error;

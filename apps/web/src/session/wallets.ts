@@ -1,5 +1,5 @@
 import { getAddress, stringToHex, type Hex } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 
 /**
  * The two ways a player signs: a wallet extension in the browser (any EIP-1193 provider at
@@ -28,11 +28,12 @@ export class WalletError extends Error {
   }
 }
 
-interface Eip1193Provider {
+export interface Eip1193Provider {
   request(args: { method: string; params?: unknown[] }): Promise<unknown>;
 }
 
-function provider(): Eip1193Provider | null {
+/** The browser wallet's EIP-1193 provider (`window.ethereum`), if there is one. */
+export function provider(): Eip1193Provider | null {
   const candidate = (window as { ethereum?: unknown }).ethereum;
   if (typeof candidate !== 'object' || candidate === null) return null;
   return typeof (candidate as Eip1193Provider).request === 'function'
@@ -102,6 +103,12 @@ const ARCADE_KEY_STORAGE = 'coinop.arcadeWallet.privateKey';
 export function arcadeWalletKey(): Hex | null {
   const stored = localStorage.getItem(ARCADE_KEY_STORAGE);
   return stored !== null && /^0x[0-9a-f]{64}$/.test(stored) ? (stored as Hex) : null;
+}
+
+/** The arcade wallet's key as a viem account, to sign transactions; null without one. */
+export function arcadeAccount(): PrivateKeyAccount | null {
+  const key = arcadeWalletKey();
+  return key === null ? null : privateKeyToAccount(key);
 }
 
 /** The arcade wallet of this browser, made on first use. */

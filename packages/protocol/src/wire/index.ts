@@ -3,3 +3,4 @@ export * from './catalog.js';
 export * from './player.js';
 export * from './developer.js';
 export * from './sign-in.js';
+export * from './chain.js';

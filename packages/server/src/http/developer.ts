@@ -1,8 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import cors from '@fastify/cors';
-import type { ApiKey, ApiKeyList, NewApiKey } from '@coinop/protocol';
+import { availableUnits, formatHst, lockedUnits } from '@coinop/core';
+import type { ApiKey, ApiKeyList, DeveloperBalance, NewApiKey } from '@coinop/protocol';
 import {
   createDeveloperApiKey,
   listDeveloperApiKeys,
@@ -17,6 +18,7 @@ import { withdrawalRoutes } from './withdrawals.js';
 import { API_KEY_HEADER, verifyApiKey } from '../credentials/api-keys.js';
 import { DeveloperPortal } from '../services/developer-games.js';
 import { findDeveloper } from '../store/developers.js';
+import { findAccount } from '../store/ledger.js';
 import { Security } from './openapi.js';
 import type { SchemaMatches } from '../listener/wire-check.js';
 
@@ -44,6 +46,14 @@ const KeyList = Type.Object({ keys: Type.Array(KeySummary) });
 declare const _keyCreated: SchemaMatches<typeof KeyCreated, NewApiKey>;
 declare const _keySummary: SchemaMatches<typeof KeySummary, ApiKey>;
 declare const _keyList: SchemaMatches<typeof KeyList, ApiKeyList>;
+
+const DeveloperBalanceSchema = Type.Object({
+  available: Type.String({ description: 'HST the developer may withdraw, as an exact decimal' }),
+  reserved: Type.String({
+    description: 'HST reserved by withdrawals not yet paid, as an exact decimal',
+  }),
+});
+declare const _balance: SchemaMatches<typeof DeveloperBalanceSchema, DeveloperBalance>;
 
 const PrefixParams = Type.Object({ prefix: Type.String({ minLength: 1, maxLength: 64 }) });
 
@@ -130,20 +140,39 @@ export async function developerPlugin(app: FastifyInstance): Promise<void> {
   developerGameRoutes(app, { authenticate: (request) => players.authenticate(request) });
   testerRoutes(app, (request) => players.authenticate(request));
   const portal = new DeveloperPortal(arcade);
-  withdrawalRoutes(app, {
-    tags: TAGS,
-    security: [...Security.playerToken, ...Security.apiKey],
-    who: "the developer's earnings",
-    // The portal's session, or the developer's API key (for scripts paying earnings out).
-    accountOf: async (request) => {
-      if (request.headers[API_KEY_HEADER] !== undefined) {
-        const { developerId } = await verifyApiKey(arcade.db, request.headers[API_KEY_HEADER]);
-        const developer = await findDeveloper(arcade.db, developerId);
-        if (!developer) throw new TypeError(`developer ${developerId} of a live key has no row`);
-        return developer.accountId;
-      }
-      const { playerId } = await players.authenticate(request);
-      return (await portal.developerOf(playerId)).accountId;
+  // The portal's session, or the developer's API key (for scripts paying earnings out).
+  const accountOf = async (request: FastifyRequest): Promise<string> => {
+    if (request.headers[API_KEY_HEADER] !== undefined) {
+      const { developerId } = await verifyApiKey(arcade.db, request.headers[API_KEY_HEADER]);
+      const developer = await findDeveloper(arcade.db, developerId);
+      if (!developer) throw new TypeError(`developer ${developerId} of a live key has no row`);
+      return developer.accountId;
+    }
+    const { playerId } = await players.authenticate(request);
+    return (await portal.developerOf(playerId)).accountId;
+  };
+  const security = [...Security.playerToken, ...Security.apiKey];
+  withdrawalRoutes(app, { tags: TAGS, security, who: "the developer's earnings", accountOf });
+
+  r.get(
+    '/balance',
+    {
+      schema: {
+        tags: TAGS,
+        security: security.map((s) => ({ ...s })),
+        summary: "The developer's HST: earnings available to withdraw, and what is reserved",
+        description: `The portal's session (${bearer}) or the developer's API key.`,
+        response: { 200: DeveloperBalanceSchema },
+      },
     },
-  });
+    async (request) => {
+      const accountId = await accountOf(request);
+      const account = await findAccount(arcade.db, accountId);
+      if (!account) throw new TypeError(`developer account ${accountId} has no row`);
+      return {
+        available: formatHst(availableUnits(account)),
+        reserved: formatHst(lockedUnits(account)),
+      };
+    },
+  );
 }

@@ -1,16 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { parseHst, unitsToHstNumber } from '@coinop/core';
 import {
   APPROVAL_NONCE_MAX_LENGTH,
   type ApprovedPlayRequest,
   type ApprovedPurchaseRequest,
   type ApprovedScoreRequest,
   type FaucetGrant,
+  type PlayerDeposit,
+  type PlayerDepositList,
   type PlayerProfile,
   type Purchase,
 } from '@coinop/protocol';
+import { formatHst, parseHst, unitsToHstNumber } from '@coinop/core';
+import { depositsOfTransaction } from '../store/chain-deposits.js';
 import { PlayerArcade } from '../services/player-arcade.js';
 import { playerTokenServices } from '../signin/signin.js';
 import { walletVerifier } from '../signin/wallet-signature.js';
@@ -82,7 +85,25 @@ const PurchaseBody = Type.Object(
 );
 const PurchaseSchema = Type.Object({ txid: Uuid('the ledger transfer'), amount: Type.Number() });
 
+const PlayerDepositSchema = Type.Object({
+  txHash: Type.String(),
+  logIndex: Type.Integer({ description: "The Deposited event's index in its block" }),
+  blockNumber: Type.Integer(),
+  amount: Type.String({ description: 'HST, as an exact decimal string' }),
+  status: Type.Union([Type.Literal('credited'), Type.Literal('held')]),
+  heldReason: Type.Union([Type.String(), Type.Null()], {
+    description: 'Why it is held (docs/concepts/chain.md); null when credited',
+  }),
+  creditedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+});
+const PlayerDepositListSchema = Type.Object({ deposits: Type.Array(PlayerDepositSchema) });
+const TxHashParams = Type.Object({
+  txHash: Type.String({ pattern: '^0x[0-9a-fA-F]{64}$', description: 'the transaction hash' }),
+});
+
 declare const _playerMe: SchemaMatches<typeof PlayerMe, PlayerProfile>;
+declare const _playerDeposit: SchemaMatches<typeof PlayerDepositSchema, PlayerDeposit>;
+declare const _playerDeposits: SchemaMatches<typeof PlayerDepositListSchema, PlayerDepositList>;
 declare const _faucetGrant: SchemaMatches<typeof FaucetGrantSchema, FaucetGrant>;
 declare const _playBody: SchemaMatches<typeof PlayBody, ApprovedPlayRequest>;
 declare const _scoreBody: SchemaMatches<typeof ScoreBody, ApprovedScoreRequest>;
@@ -149,6 +170,44 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
         balance: unitsToHstNumber(details.balanceUnits),
         pending: unitsToHstNumber(details.pendingUnits),
         faucet: { amount: config.faucetHst },
+      };
+    },
+  );
+
+  app.get(
+    '/deposits/:txHash',
+    {
+      schema: {
+        tags: TAGS,
+        summary: "The signed-in player's deposits made by one transaction",
+        description:
+          'The deposits into the vault that the transaction made for this player (naming their ' +
+          'player id or account), as the arcade read them: `credited`, or `held` with why. ' +
+          'Empty until the arcade has read the transaction with its confirmations, and for a ' +
+          "transaction of another player's.",
+        security: Security.playerToken,
+        params: TxHashParams,
+        response: { 200: PlayerDepositListSchema },
+      },
+    },
+    async (request) => {
+      const { playerId } = await players.authenticate(request);
+      const player = await findPlayer(arcade.db, playerId);
+      if (!player) throw new TypeError(`player ${playerId} of a valid token has no row`);
+      const mine = new Set([player.id, player.accountId]);
+      const deposits = await depositsOfTransaction(arcade.db, request.params.txHash);
+      return {
+        deposits: deposits
+          .filter((d) => mine.has(d.accountId))
+          .map((d) => ({
+            txHash: d.txHash,
+            logIndex: d.logIndex,
+            blockNumber: Number(d.blockNumber),
+            amount: formatHst(d.amountUnits),
+            status: d.status,
+            heldReason: d.heldReason,
+            creditedAt: d.creditedAt?.toISOString() ?? null,
+          })),
       };
     },
   );

@@ -9,6 +9,12 @@ import {
   listWithdrawals,
   type WithdrawalRecord,
 } from '../store/chain-withdrawals.js';
+import type {
+  Withdrawal,
+  WithdrawalList as WithdrawalListWire,
+  WithdrawalRequest,
+} from '@coinop/protocol';
+import type { SchemaMatches } from '../listener/wire-check.js';
 import { Uuid } from './schemas.js';
 
 /** How many withdrawals a listing shows without `limit`. */
@@ -66,6 +72,9 @@ const WithdrawalBody = Type.Object(
   },
   { additionalProperties: false },
 );
+declare const _withdrawal: SchemaMatches<typeof WithdrawalSchema, Withdrawal>;
+declare const _withdrawalList: SchemaMatches<typeof WithdrawalList, WithdrawalListWire>;
+declare const _withdrawalBody: SchemaMatches<typeof WithdrawalBody, WithdrawalRequest>;
 const WithdrawalParams = Type.Object({ withdrawalId: Uuid('the withdrawal') });
 const IdempotencyHeaders = Type.Object({
   'idempotency-key': Type.Optional(

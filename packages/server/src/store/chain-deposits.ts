@@ -199,6 +199,19 @@ export async function listDeposits(
   return rows.map(toDeposit);
 }
 
+/** The deposits one transaction made, on any chain and vault watched, in log order. */
+export async function depositsOfTransaction(
+  q: Queryable,
+  txHash: string,
+): Promise<DepositRecord[]> {
+  const rows = await q.query<DepositRow>(
+    `SELECT ${DEPOSIT_COLUMNS} FROM chain_deposits WHERE tx_hash = $1
+     ORDER BY chain_id, log_index`,
+    [txHash.toLowerCase()],
+  );
+  return rows.map(toDeposit);
+}
+
 /** How many of the vault's deposits are held, and what they amount to. */
 export async function heldTotals(
   q: Queryable,

@@ -22,21 +22,25 @@ export const WEB_DIST_DIR = fileURLToPath(new URL('../../../../apps/web/dist/', 
  * The app's Content-Security-Policy. Its own scripts and styles only (Vite emits files, no
  * inline code); images from anywhere on the web (covers and avatars live on the games' hosts);
  * games framed from any http(s) origin, since the arcade hosts games wherever they are served;
- * requests only to this origin (`/api`, `/auth`); and nobody may frame the arcade itself, so a
- * page cannot overlay its Approve button.
+ * requests only to this origin (`/api`, `/auth`) and, in chain mode, to the chain's JSON-RPC
+ * origin, which the account page reads balances from and sends deposits through; and nobody may
+ * frame the arcade itself, so a page cannot overlay its Approve button.
  */
-export const WEB_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: https: http:",
-  "connect-src 'self'",
-  'frame-src http: https:',
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export function webCsp(config: Pick<Config, 'chain'>): string {
+  const rpcOrigin = config.chain ? new URL(config.chain.rpcUrl).origin : null;
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data: https: http:",
+    rpcOrigin === null ? "connect-src 'self'" : `connect-src 'self' ${rpcOrigin}`,
+    'frame-src http: https:',
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
 
 /** Where the web listener forwards: the in-process API and sign-in listeners' URLs. */
 export interface WebDeps {
@@ -123,10 +127,11 @@ export async function buildWeb(config: Config, deps: WebDeps): Promise<FastifyIn
     });
   }
 
+  const csp = webCsp(config);
   app.addHook('onSend', async (_request, reply) => {
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'strict-origin-when-cross-origin');
-    reply.header('content-security-policy', WEB_CSP);
+    reply.header('content-security-policy', csp);
   });
 
   if (!(await isFile(`${distDir}/index.html`))) {

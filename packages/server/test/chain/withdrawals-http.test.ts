@@ -243,6 +243,15 @@ describe.each(storeVariants())('withdrawals over HTTP on %s', (variant) => {
     });
     expect(list.json<{ withdrawals: unknown[] }>().withdrawals).toHaveLength(1);
     expect(await unitsOf(developer.accountId)).toBe(30n * HST);
+    // The portal's balance: what is left to withdraw, and what the withdrawal reserves.
+    for (const headers of [
+      { authorization: `Bearer ${session.access_token}` },
+      { 'api-key': apiKey },
+    ]) {
+      const balance = await s.api.inject({ method: 'GET', url: '/developer/balance', headers });
+      expect(balance.statusCode).toBe(200);
+      expect(balance.json()).toEqual({ available: '30', reserved: '20' });
+    }
   });
 
   it('answers 409 chain_mode_off without chain mode, reserving nothing', async () => {

@@ -104,6 +104,20 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
       accepts: ['web session'],
     },
     {
+      // Public: every kind, and none, reads the arcade's settings.
+      name: 'public: GET /arcade',
+      send: onApi('GET', () => '/arcade'),
+      accepts: [
+        'none',
+        'write token',
+        'game token',
+        'web session',
+        'expired web session',
+        'api key',
+        'admin token',
+      ],
+    },
+    {
       name: 'player: GET /player/me',
       send: onApi('GET', () => '/player/me'),
       accepts: ['web session'],
@@ -120,6 +134,11 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
         () => `/player/allowances/${game.gameId}`,
         () => ({ dailyLimit: 5 }),
       ),
+      accepts: ['web session'],
+    },
+    {
+      name: 'player: GET /player/deposits/{txHash}',
+      send: onApi('GET', () => `/player/deposits/0x${'ab'.repeat(32)}`),
       accepts: ['web session'],
     },
     {
@@ -174,6 +193,11 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
     {
       name: 'portal: GET /developer/withdrawals/{w}',
       send: onApi('GET', () => `/developer/withdrawals/${randomUUIDv4()}`),
+      accepts: ['web session', 'api key'],
+    },
+    {
+      name: 'portal: GET /developer/balance',
+      send: onApi('GET', () => '/developer/balance'),
       accepts: ['web session', 'api key'],
     },
     {

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testConfig } from '../../src/config.js';
-import { buildWeb } from '../../src/web/app.js';
+import { DEFAULTS, testConfig, type ChainConfig } from '../../src/config.js';
+import { buildWeb, webCsp } from '../../src/web/app.js';
 import {
   newWebForwarding,
   WEB_CLIENT_HEADER,
@@ -12,6 +12,21 @@ import {
 } from '../../src/listener/client-address.js';
 
 const FORWARDING = newWebForwarding();
+
+function chainConfig(rpcUrl: string): ChainConfig {
+  return {
+    rpcUrl,
+    vaultAddress: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+    confirmations: DEFAULTS.chainConfirmations,
+    startBlock: DEFAULTS.chainStartBlock,
+    pollIntervalMs: DEFAULTS.chainPollMs,
+    logRangeBlocksMax: DEFAULTS.chainLogRangeBlocksMax,
+    rpcTimeoutMs: DEFAULTS.chainRpcTimeoutMs,
+    retryMaxMs: DEFAULTS.chainRetryMaxMs,
+    operatorKeyFile: null,
+    withdrawalBatchMax: DEFAULTS.chainWithdrawalBatchMax,
+  };
+}
 
 /** An upstream that echoes which listener answered and the path it saw. */
 async function echo(name: string): Promise<{ app: FastifyInstance; url: string }> {
@@ -104,6 +119,14 @@ describe('the web listener', () => {
     }
     expect((await web.inject({ method: 'GET', url: '/assets/gone.js' })).statusCode).toBe(404);
     expect((await web.inject({ method: 'POST', url: '/games/123' })).statusCode).toBe(404);
+  });
+
+  it("lets the page reach the chain's JSON-RPC origin in chain mode, and no other", () => {
+    const connectSrc = (csp: string) => csp.split('; ').find((d) => d.startsWith('connect-src'));
+    expect(connectSrc(webCsp({ chain: null }))).toBe("connect-src 'self'");
+    const chain = chainConfig('https://rpc.example.com:8545/v3/PROVIDER-KEY');
+    // The origin only: a provider's key in the path is not repeated in a header.
+    expect(connectSrc(webCsp({ chain }))).toBe("connect-src 'self' https://rpc.example.com:8545");
   });
 
   it('says to build the app when it is not built, and 502 for a listener elsewhere', async () => {

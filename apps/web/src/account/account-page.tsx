@@ -1,0 +1,119 @@
+import { useMemo, useState } from 'react';
+import { getAddress } from 'viem';
+import { useArcadeSettings } from '../arcade-settings.js';
+import { useTitle } from '../portal/parts.js';
+import { Link } from '../router.js';
+import { useSession } from '../session/session.js';
+import { chainReader, readyChain } from './chain-wallet.js';
+import { DepositSection } from './deposit-section.js';
+import { formatHstUnits, hstNumberToUnits } from './hst-amounts.js';
+import { WithdrawSection } from './withdraw-section.js';
+import { withdrawalsApi } from './withdrawals-api.js';
+
+/**
+ * `/account`: the player's balance and, in chain mode, deposits from their wallet and
+ * withdrawals to it (docs/concepts/chain.md).
+ */
+export function AccountPage() {
+  useTitle('Your account');
+  const session = useSession();
+  const { state } = session;
+  const settings = useArcadeSettings();
+  const settingsChain = settings.status === 'loaded' ? settings.settings.chain : null;
+  const chain = useMemo(() => (settingsChain ? readyChain(settingsChain) : null), [settingsChain]);
+  const reader = useMemo(() => (chain ? chainReader(chain) : null), [chain]);
+  const withdrawals = useMemo(() => withdrawalsApi(session.call, '/player'), [session.call]);
+  // Bumped when a withdrawal settles, so the wallet's on-chain balance is read again.
+  const [walletReads, setWalletReads] = useState(0);
+
+  if (state.status !== 'signed-in') {
+    return (
+      <section className="page account-page">
+        <h1>Your account</h1>
+        {state.status === 'loading' ? (
+          <p role="status">Loading…</p>
+        ) : (
+          <p>Connect a wallet to see your balance, deposit HST and withdraw it.</p>
+        )}
+      </section>
+    );
+  }
+
+  const { player } = state;
+  const available = hstNumberToUnits(player.balance);
+  const reserved = hstNumberToUnits(player.pending);
+  const wallet = player.wallet === null ? null : getAddress(player.wallet);
+  const refresh = () => void session.refresh();
+
+  return (
+    <section className="page account-page">
+      <h1>Your account</h1>
+      <section className="balance-card" aria-labelledby="balance-heading">
+        <h2 id="balance-heading">Balance</h2>
+        <dl className="balance-facts">
+          <div>
+            <dt>Available</dt>
+            <dd data-testid="available">{formatHstUnits(available)}</dd>
+          </div>
+          <div>
+            <dt>Reserved</dt>
+            <dd data-testid="reserved">{formatHstUnits(reserved)}</dd>
+          </div>
+        </dl>
+        <p className="muted">
+          Reserved HST is held for plays still open and withdrawals not yet paid; it returns to your
+          available balance if they do not go through.
+        </p>
+      </section>
+
+      {settings.status === 'loading' && <p role="status">Loading the arcade’s settings…</p>}
+      {settings.status === 'failed' && (
+        <p role="alert" className="error">
+          Could not load the arcade’s settings: {settings.error}. Reload the page to try again.
+        </p>
+      )}
+      {settings.status === 'loaded' && settingsChain === null && (
+        <p className="notice-card" data-testid="no-chain">
+          Deposits and withdrawals are not available in this arcade: its HST lives only in the
+          arcade and cannot be moved to or from a wallet.
+          {player.faucet.amount > 0 &&
+            ' Test HST comes from the faucet button at the top of the page.'}
+        </p>
+      )}
+      {settingsChain !== null && chain === null && (
+        <p className="notice-card" role="status">
+          The arcade has not reached its chain yet: deposits and withdrawals open once it has.
+          Reload the page in a minute.
+        </p>
+      )}
+      {chain !== null && reader !== null && wallet !== null && (
+        <>
+          <DepositSection
+            chain={chain}
+            reader={reader}
+            kind={state.kind}
+            address={wallet}
+            playerId={player.playerId}
+            canSign={state.wallet !== null}
+            walletReads={walletReads}
+            onCredited={refresh}
+          />
+          <WithdrawSection
+            api={withdrawals}
+            availableUnits={available}
+            defaultTo={wallet}
+            heading="Withdraw"
+            intro="Send HST from your arcade balance to a wallet. The amount is reserved at once and paid from the arcade’s vault in its next batch, usually within a minute; the transaction then needs its confirmations."
+            onChange={() => {
+              refresh();
+              setWalletReads((n) => n + 1);
+            }}
+          />
+        </>
+      )}
+      <p>
+        <Link href="/account/allowances">What games may charge you: your allowances</Link>
+      </p>
+    </section>
+  );
+}

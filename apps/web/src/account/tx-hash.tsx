@@ -1,0 +1,42 @@
+import { useState } from 'react';
+
+/**
+ * A transaction hash: shortened on screen unless `full`, whole for screen readers, copy and the tooltip. The
+ * arcade names no block explorer, so it is not a link (docs: apps/web/README.md).
+ */
+export function TxHash({ hash, full = false }: { hash: string; full?: boolean }) {
+  const short = full ? hash : `${hash.slice(0, 10)}…${hash.slice(-8)}`;
+  return (
+    <span className="tx-hash">
+      <code className="mono" title={hash} data-tx-hash={hash}>
+        <span aria-hidden="true">{short}</span>
+        <span className="visually-hidden">{hash}</span>
+      </code>{' '}
+      <CopyHash hash={hash} />
+    </span>
+  );
+}
+
+function CopyHash({ hash }: { hash: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <>
+      <button
+        type="button"
+        className="small"
+        aria-label={`Copy transaction hash ${hash}`}
+        onClick={() =>
+          void navigator.clipboard.writeText(hash).then(
+            () => setCopied(true),
+            () => setCopied(false),
+          )
+        }
+      >
+        Copy
+      </button>
+      <span className="visually-hidden" role="status">
+        {copied ? 'Transaction hash copied' : ''}
+      </span>
+    </>
+  );
+}

@@ -1,0 +1,69 @@
+import { buildTestApi } from '@coinop/testkit/app';
+import { storeVariants } from '@coinop/testkit/db';
+import { getAddress } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chainConfigFor, startArcadeChain, type ArcadeChain } from '../fixtures/chain.js';
+
+/**
+ * `GET /arcade`: the public settings the web app reads at start. Without chain mode `chain` is
+ * null; in chain mode it says where a wallet deposits, with the chain id and HST's address once
+ * the arcade has read them from the chain (a real Anvil).
+ */
+
+let chain: ArcadeChain;
+beforeAll(async () => {
+  chain = await startArcadeChain();
+});
+afterAll(() => chain.stop());
+
+describe.each(storeVariants())('GET /arcade on %s', (variant) => {
+  it('answers chain: null without chain mode, to anyone', async () => {
+    const api = await buildTestApi(variant);
+    try {
+      const res = await api.app.inject({ method: 'GET', url: '/arcade' });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ chain: null });
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('gives the chain settings in chain mode, the chain id and HST once read', async () => {
+    const vault = await chain.newVault();
+    const api = await buildTestApi(variant, {
+      chain: chainConfigFor(chain, vault, { confirmations: 4 }),
+    });
+    try {
+      const before = await api.app.inject({ method: 'GET', url: '/arcade' });
+      expect(before.statusCode).toBe(200);
+      expect(before.json()).toEqual({
+        chain: {
+          chainId: null,
+          rpcUrl: chain.anvil.rpcUrl,
+          hst: null,
+          vault: getAddress(vault.vault),
+          confirmations: 4,
+        },
+      });
+      await api.app.arcade.chain!.runOnce();
+      const after = await api.app.inject({
+        method: 'GET',
+        url: '/arcade',
+        // A credential is not needed, and one of no use here is not refused either.
+        headers: { authorization: 'Bearer not-a-token' },
+      });
+      expect(after.statusCode).toBe(200);
+      expect(after.json()).toEqual({
+        chain: {
+          chainId: chain.chainId,
+          rpcUrl: chain.anvil.rpcUrl,
+          hst: getAddress(chain.hst),
+          vault: getAddress(vault.vault),
+          confirmations: 4,
+        },
+      });
+    } finally {
+      await api.close();
+    }
+  });
+});

@@ -22,6 +22,7 @@ import { DepositWatcher } from '../chain/watcher.js';
 import { WithdrawalRequests } from '../chain/withdrawal-requests.js';
 import { WithdrawalSender } from '../chain/withdrawals.js';
 import { readOperatorKey } from '../chain/operator-key.js';
+import { DevChainFunds } from '../dev-chain/dev-chain-funds.js';
 
 /** The play path's rules as the config sets them. */
 export function playPolicy(config: Config): PlayPolicy {
@@ -57,6 +58,8 @@ export class ArcadeServices {
   readonly chain: DepositWatcher | null;
   /** Withdrawals requested by players and developers (refused with chain_mode_off when off). */
   readonly withdrawals: WithdrawalRequests;
+  /** Test HST and ETH on a dev chain (`--dev-chain`) for the faucet and the demo; else null. */
+  readonly devChainFunds: DevChainFunds | null;
   /** Pays the queued withdrawals (chain mode); made by `bootstrap`, started by the server. */
   #sender: WithdrawalSender | null = null;
   readonly #writeTokens: WriteTokenVerifier;
@@ -86,6 +89,7 @@ export class ArcadeServices {
     this.chain = config.chain
       ? new DepositWatcher({ db: deps.db, clock: deps.clock, ids: deps.ids, chain: config.chain })
       : null;
+    this.devChainFunds = config.chain?.devChainMinter ? new DevChainFunds(config.chain) : null;
     this.withdrawals = new WithdrawalRequests({
       db: deps.db,
       clock: deps.clock,

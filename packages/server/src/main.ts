@@ -86,9 +86,12 @@ export async function startServer(
       await stopSweep();
       // Stop taking requests everywhere first, so no request meets a closed database.
       await Promise.allSettled(listeners.map((l) => l.app.close()));
-      await db.close();
-      // Last: Anvil writes the chain's state as it stops, after the ledger's last write.
-      await devChain?.stop();
+      try {
+        await db.close();
+      } finally {
+        // Last: Anvil writes the chain's state as it stops, after the ledger's last write.
+        await devChain?.stop();
+      }
     })());
 
   try {

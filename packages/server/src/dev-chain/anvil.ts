@@ -97,6 +97,13 @@ export async function startPersistentAnvil(options: PersistentAnvilOptions): Pro
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   const rpcUrl = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}`;
+  // However this process ends short of SIGKILL, Anvil ends with it (and writes its state).
+  const stopWithProcess = () => child.kill('SIGTERM');
+  process.once('exit', stopWithProcess);
+  const stop = async () => {
+    process.removeListener('exit', stopWithProcess);
+    await stopProcess(child);
+  };
   try {
     const chainId = await waitUntilReady(child, rpcUrl, options);
     if (child.pid !== undefined) await writeFile(options.pidFile, `${child.pid}\n`);
@@ -104,12 +111,12 @@ export async function startPersistentAnvil(options: PersistentAnvilOptions): Pro
       rpcUrl,
       chainId,
       stop: async () => {
-        await stopProcess(child);
+        await stop();
         await rm(options.pidFile, { force: true });
       },
     };
   } catch (error) {
-    await stopProcess(child);
+    await stop();
     throw error;
   }
 }

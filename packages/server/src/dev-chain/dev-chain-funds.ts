@@ -29,7 +29,12 @@ export class DevChainFunds {
   readonly #rpcUrl: string;
   #hst: Address | null = null;
 
-  constructor(chain: ChainConfig) {
+  constructor(
+    chain: Pick<
+      ChainConfig,
+      'rpcUrl' | 'vaultAddress' | 'startBlock' | 'devChainMinter' | 'rpcTimeoutMs'
+    >,
+  ) {
     if (chain.devChainMinter === null) throw new TypeError('DevChainFunds needs a dev chain');
     this.#vault = chain.vaultAddress;
     this.#startBlock = chain.startBlock;

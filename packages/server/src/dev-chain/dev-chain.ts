@@ -58,7 +58,8 @@ export class DevChainError extends Error {
   override readonly name = 'DevChainError';
 }
 
-interface Deployment {
+/** What `deployment.json` records of the contracts on the dev chain. */
+export interface Deployment {
   readonly chainId: number;
   readonly hst: Address;
   readonly vault: Address;
@@ -73,6 +74,20 @@ export interface RunningDevChain {
   readonly deployed: boolean;
   /** Stops Anvil, which writes the chain's state first. */
   stop(): Promise<void>;
+}
+
+/** The dev chain's deployment, from `deployment.json` in its directory; throws when missing. */
+export async function readDevChainDeployment(dir: string): Promise<Deployment> {
+  const path = join(dir, DEPLOYMENT_FILE);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch {
+    throw new DevChainError(
+      `no dev chain in ${dir}: ${path} is missing (start coinop serve --dev-chain)`,
+    );
+  }
+  return JSON.parse(text) as Deployment;
 }
 
 /**
@@ -104,7 +119,7 @@ export async function startDevChain(
     let deployment: Deployment;
     let deployed = false;
     if (existsSync(deploymentPath)) {
-      deployment = JSON.parse(await readFile(deploymentPath, 'utf8')) as Deployment;
+      deployment = await readDevChainDeployment(devChain.dir);
       await checkDeployment(client, deployment, reset);
     } else {
       if ((await client.getBlockNumber()) > 0n) {

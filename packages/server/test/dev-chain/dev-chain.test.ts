@@ -1,4 +1,4 @@
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,7 +26,7 @@ import {
 } from '../../src/services/demo-seed.js';
 import { findDeveloperByWallet } from '../../src/store/developers.js';
 import { findPlayerByWallet } from '../../src/store/players.js';
-import { runCli, serve } from '../cli/run-cli.js';
+import { runCli, serve, type ServeChild } from '../cli/run-cli.js';
 
 /**
  * `coinop serve --demo --dev-chain`, as `npm start` runs it, on a real Anvil and the embedded
@@ -52,8 +52,23 @@ beforeAll(async () => {
   chainPort = await freePort();
   config = devChainConfig(dataDir, chainPort);
 });
+/** The `coinop serve` child running now, if any. */
+let child: ServeChild | null = null;
 afterAll(async () => {
   await server?.close();
+  if (child) {
+    child.child.kill('SIGTERM');
+    await child.exited;
+  }
+  // An Anvil a failed test left behind after killing its coinop (the pid file names only ours).
+  const pid = await readFile(join(dataDir, 'dev-chain', 'anvil.pid'), 'utf8').catch(() => null);
+  if (pid !== null) {
+    try {
+      process.kill(Number(pid), 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
   await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -338,23 +353,48 @@ describe('coinop serve --demo --dev-chain', () => {
 
       // SIGKILL of coinop alone leaves its Anvil running; the next start stops it, and Anvil writes
       // the chain on its way out, so the deposit made in between is kept.
-      let child = await serve(args);
+      child = await serve(args);
       const api = (path: string) =>
-        fetch(`${child.url}${path}`, { headers: admin }).then((r) => r.json() as Promise<any>);
-      await depositFrom(faucetPlayer.wallet, faucetPlayer.playerId, 1n * HST);
+        fetch(`${child!.url}${path}`, { headers: admin }).then((r) => r.json() as Promise<any>);
+      // A deposit from the command line, from Demo Player Two's wallet (Anvil signs for it).
+      const demoTwo = (await api('/admin/chain/deposits?limit=100')).deposits.find(
+        (d: { from: string }) => d.from === DEMO_PLAYERS[1].wallet,
+      ).accountId as string;
+      const deposited = await runCli([
+        'dev-chain',
+        'deposit',
+        '--from',
+        DEMO_PLAYERS[1].wallet,
+        '--account',
+        demoTwo,
+        '--amount',
+        '1',
+        '--data-dir',
+        dataDir,
+        '--dev-chain-port',
+        String(chainPort),
+      ]);
+      expect(deposited.stderr).toBe('');
+      expect(JSON.parse(deposited.stdout)).toEqual({
+        txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+        from: DEMO_PLAYERS[1].wallet,
+        account: demoTwo,
+        amount: '1',
+      });
       await expect
-        .poll(async () => (await api(`/admin/hst/balances/${faucetPlayer.playerId}`)).balance, {
+        .poll(async () => (await api(`/admin/hst/balances/${demoTwo}`)).balance, {
           timeout: 10_000,
         })
-        .toBe(31);
+        .toBe(1001);
       child.child.kill('SIGKILL');
       await child.exited;
       child = await serve(args);
-      expect((await api(`/admin/hst/balances/${faucetPlayer.playerId}`)).balance).toBe(31);
+      expect((await api(`/admin/hst/balances/${demoTwo}`)).balance).toBe(1001);
       expect(await api('/admin/chain')).toMatchObject({ state: 'running' });
       expect(await api('/admin/hst/audit')).toMatchObject({ minted: 0, deposited: 2141 });
       child.child.kill('SIGTERM');
       expect(await child.exited).toBe(0);
+      child = null;
 
       // The chain's state from before that deposit, as a kill -9 of the whole process group can
       // leave it: the ledger has read blocks the chain no longer has.
@@ -383,7 +423,14 @@ describe('the dev chain refuses clearly', () => {
     await new Promise<void>((resolve) => busy.listen(port, '127.0.0.1', resolve));
     const dir = await mkdtemp(join(tmpdir(), 'coinop-dev-chain-busy-'));
     try {
-      await expect(startServer(devChainConfig(dir, port))).rejects.toThrow(
+      const starting = startPersistentAnvil({
+        host: '127.0.0.1',
+        port,
+        stateFile: join(dir, 'state.json'),
+        stateIntervalSeconds: 1,
+        pidFile: join(dir, 'anvil.pid'),
+      });
+      await expect(starting).rejects.toThrow(
         `port ${port} on 127.0.0.1 is in use, so the dev chain cannot start there: stop what ` +
           'uses it, or pick another port with --dev-chain-port',
       );

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { arcadeVaultAbi, hstAbi, UNITS_PER_HST, uuidToBytes16 } from '@coinop/contracts';
 import { anvilAccounts } from '@coinop/testkit/anvil';
+import { createTestDatabase, storeVariants } from '@coinop/testkit/db';
 import { freePort } from '@coinop/testkit/net';
 import { newWallet, walletSignIn } from '@coinop/testkit/signin';
 import {
@@ -33,7 +34,8 @@ import { runCli, serve, type ServeChild } from '../cli/run-cli.js';
  * database (PGlite) on disk: the contracts deployed, the demo wallets funded on chain and in the
  * ledger with nothing minted in it, the faucet minting to a wallet, deposits credited and a
  * withdrawal paid, and restarts: a clean one keeps chain and ledger together, a SIGKILL of coinop
- * alone loses nothing, and a chain that lost its last blocks is refused with how to reset.
+ * alone loses nothing, and a chain that lost its last blocks is refused with how to reset. On
+ * Postgres too (DATABASE_URL): the funding, a withdrawal and a restart in agreement.
  */
 
 const ADMIN_TOKEN = 'dev-chain-admin-token-0123456789abcdef';
@@ -461,3 +463,73 @@ function isFree(port: number): Promise<boolean> {
     probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
   });
 }
+
+describe.each(storeVariants().filter((v) => v === 'postgres'))('--dev-chain on %s', () => {
+  it(
+    'funds the demo on chain, pays a withdrawal, and restarts in agreement',
+    { timeout: 90_000 },
+    async () => {
+      const database = await createTestDatabase();
+      const dir = await mkdtemp(join(tmpdir(), 'coinop-dev-chain-pg-'));
+      const port = await freePort();
+      const pgConfig = { ...devChainConfig(dir, port), databaseUrl: database.url };
+      let running: RunningServer | null = await startServer(pgConfig);
+      const call = async (
+        method: 'GET' | 'POST',
+        path: string,
+        headers: Record<string, string> = admin,
+        body?: object,
+      ) => {
+        const res = await running!.api.inject({ method, url: path, headers, payload: body });
+        return res.json();
+      };
+      try {
+        expect(await call('GET', '/admin/hst/audit')).toMatchObject({
+          minted: 0,
+          deposited: 2100,
+          balanced: true,
+        });
+        const { apiKey, developerId } = await call('POST', '/admin/developers', admin, {
+          wallet: DEMO_DEVELOPER_WALLET,
+        });
+        const to = newWallet().address;
+        const asked = await call(
+          'POST',
+          '/developer/withdrawals',
+          { 'api-key': apiKey },
+          {
+            amount: '30',
+            to,
+          },
+        );
+        expect(asked).toMatchObject({ status: 'queued', amount: '30' });
+        await expect
+          .poll(
+            async () =>
+              (await call('GET', '/developer/withdrawals', { 'api-key': apiKey })).withdrawals[0]
+                .status,
+            {
+              timeout: 15_000,
+            },
+          )
+          .toBe('paid');
+        await running.close();
+        // The restart checks the paid batch's block and the watcher's checkpoint against the chain.
+        running = await startServer(pgConfig);
+        expect(await call('GET', `/admin/hst/balances/${developerId}`)).toMatchObject({
+          balance: 70,
+        });
+        expect(await call('GET', '/admin/hst/audit')).toMatchObject({
+          minted: 0,
+          deposited: 2070,
+          balanced: true,
+        });
+        expect(await call('GET', '/admin/chain')).toMatchObject({ state: 'running' });
+      } finally {
+        await running?.close();
+        await database.drop();
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  );
+});

@@ -208,11 +208,13 @@ async function checkDeployment(
 
 /**
  * Checks that the ledger agrees with the dev chain before anything reads or writes either: the
- * block the deposit watcher last recorded is still on the chain with the same hash, and every
- * withdrawal batch the ledger saw mined is still there. They disagree when the chain lost blocks
- * the ledger had already read (its state file is written every second: a kill -9 of the whole
- * process group can lose the last second), or when one of the two was deleted or replaced; the
- * watcher would take that for a deep reorganisation and halt. Throws DevChainError with the reset.
+ * block the deposit watcher last recorded is still on the chain with the same hash, the last
+ * withdrawal batch the ledger saw mined is still there, and a ledger that never read the chain
+ * finds no deposits on it made for another ledger's accounts. They disagree when the chain lost
+ * blocks the ledger had already read (its state file is written every second: a kill -9 of the
+ * whole process group can lose the last second), or when one of the two was deleted or replaced;
+ * the watcher would take lost blocks for a deep reorganisation and halt. Throws DevChainError
+ * with the reset.
  */
 export async function checkLedgerAgreesWithDevChain(
   db: Queryable,
@@ -232,7 +234,7 @@ export async function checkLedgerAgreesWithDevChain(
     if (checkpoint.blockNumber > head) {
       throw disagree(
         `the ledger has read the chain up to block ${checkpoint.blockNumber}, and the chain ends ` +
-          `at block ${head} (it lost its last blocks: was coinop killed with kill -9?)`,
+          `at block ${head} (it lost its last blocks, as a kill -9 can, or was replaced)`,
       );
     }
     const block = await client.getBlock({ blockNumber: checkpoint.blockNumber });
@@ -240,6 +242,21 @@ export async function checkLedgerAgreesWithDevChain(
       throw disagree(
         `block ${checkpoint.blockNumber} is ${block.hash} on the chain and ` +
           `${checkpoint.blockHash} in the ledger (the chain was replaced)`,
+      );
+    }
+  }
+  if (!checkpoint) {
+    const deposits = await client.getContractEvents({
+      address: chain.vaultAddress,
+      abi: arcadeVaultAbi,
+      eventName: 'Deposited',
+      fromBlock: chain.startBlock,
+      toBlock: head,
+    });
+    if (deposits.length > 0) {
+      throw disagree(
+        `the ledger has never read the chain, which holds ${deposits.length} deposits made for ` +
+          "another ledger's accounts (the ledger was deleted or replaced)",
       );
     }
   }

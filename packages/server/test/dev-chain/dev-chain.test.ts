@@ -404,7 +404,7 @@ describe('coinop serve --demo --dev-chain', () => {
       const refused = await runCli(['serve', '--web-port', '0', ...args]);
       expect(refused.code).toBe(1);
       expect(refused.stderr).toMatch(
-        /^coinop: --dev-chain: the dev chain and the ledger disagree: the ledger has read the chain up to block \d+, and the chain ends at block \d+ \(it lost its last blocks: was coinop killed with kill -9\?\)\. Reset the dev chain and the ledger together: stop coinop, delete .*, and start again \(docs\/operating\/dev-chain\.md\)\n$/,
+        /^coinop: --dev-chain: the dev chain and the ledger disagree: the ledger has read the chain up to block \d+, and the chain ends at block \d+ \(it lost its last blocks, as a kill -9 can, or was replaced\)\. Reset the dev chain and the ledger together: stop coinop, delete .*, and start again \(docs\/operating\/dev-chain\.md\)\n$/,
       );
       expect(refused.stderr).toContain(`delete ${dataDir},`);
       // Anvil was stopped with it: the port is free again.
@@ -414,6 +414,15 @@ describe('coinop serve --demo --dev-chain', () => {
       await rm(dataDir, { recursive: true, force: true });
       server = await startServer(config);
       expect((await get('/admin/hst/audit')).body).toMatchObject({ minted: 0, deposited: 2100 });
+
+      // The ledger alone deleted: the chain holds deposits for accounts the new ledger lacks.
+      await server.close();
+      server = null;
+      await rm(join(dataDir, 'pglite'), { recursive: true, force: true });
+      await expect(startServer(config)).rejects.toThrow(
+        "the dev chain and the ledger disagree: the ledger has never read the chain, which holds 3 deposits made for another ledger's accounts (the ledger was deleted or replaced). Reset",
+      );
+      expect(await isFree(chainPort)).toBe(true);
     },
   );
 });

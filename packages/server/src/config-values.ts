@@ -64,6 +64,9 @@ export const FLAG_ENV = {
   chainStartBlock: ['--chain-start-block', 'COINOP_CHAIN_START_BLOCK'],
   chainPollMs: ['--chain-poll-ms', 'COINOP_CHAIN_POLL_MS'],
   chainOperatorKeyFile: ['--chain-operator-key-file', 'COINOP_CHAIN_OPERATOR_KEY_FILE'],
+  chainPublicRpcUrl: ['--chain-public-rpc-url', 'COINOP_CHAIN_PUBLIC_RPC_URL'],
+  devChain: ['--dev-chain', 'COINOP_DEV_CHAIN'],
+  devChainPort: ['--dev-chain-port', 'COINOP_DEV_CHAIN_PORT'],
   secretsKeyFile: ['--secrets-key-file', 'COINOP_SECRETS_KEY_FILE'],
 } as const;
 
@@ -272,10 +275,13 @@ export function parseBlockNumber(key: keyof typeof FLAG_ENV, value: string): big
 /** What Postgres' bigint holds, where block numbers are stored. */
 const MAX_BLOCK_NUMBER = 2n ** 63n - 1n;
 
-export function parseChainRpcUrl(value: string | null): string | null {
+export function parseChainRpcUrl(
+  value: string | null,
+  key: 'chainRpcUrl' | 'chainPublicRpcUrl' = 'chainRpcUrl',
+): string | null {
   if (value === null) return null;
   if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) {
-    throw new ConfigError(`${describe('chainRpcUrl')} must be an http(s) URL, got ${value}`);
+    throw new ConfigError(`${describe(key)} must be an http(s) URL, got ${value}`);
   }
   return value;
 }

@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { type SplitRule } from '@coinop/core';
 import {
   ConfigError,
@@ -56,8 +56,13 @@ export interface Config {
   /** JSON-RPC URL of the wallets' chain; when set, contract wallets sign in through EIP-1271. */
   readonly chainRpcUrl: string | null;
   readonly chainRpcTimeoutMs: number;
-  /** Chain mode: deposits into the vault are credited (`--chain-vault-address`); null when off. */
+  /**
+   * Chain mode: deposits into the vault are credited (`--chain-vault-address`, or the dev chain's
+   * vault once it runs); null when off.
+   */
   readonly chain: ChainConfig | null;
+  /** `--dev-chain`: coinop runs Anvil with the contracts deployed (docs/operating/dev-chain.md). */
+  readonly devChain: DevChainConfig | null;
   readonly siweChallengeTtlSeconds: number;
   readonly cliLoginTtlSeconds: number;
   readonly cliPollIntervalSeconds: number;
@@ -142,6 +147,39 @@ export interface ChainConfig {
   readonly operatorKeyFile: string | null;
   /** The most withdrawals one `withdrawBatch` transaction pays. */
   readonly withdrawalBatchMax: number;
+  /**
+   * A JSON-RPC URL of the same chain that browsers may use (`--chain-public-rpc-url`), for the
+   * web app's wallet; null publishes none (the server's own URL may carry a provider's key).
+   */
+  readonly publicRpcUrl: string | null;
+  /**
+   * On a dev chain only: the unlocked Anvil account holding HST's MINTER_ROLE, from which the
+   * faucet and the demo seed mint test HST on chain. Null on any other chain, where the faucet is
+   * off: HST the ledger mints would not be in the vault.
+   */
+  readonly devChainMinter: `0x${string}` | null;
+}
+
+/** The local chain `--dev-chain` runs: Anvil, its state kept with the data directory. */
+export interface DevChainConfig {
+  /** Loopback: the dev chain's accounts are unlocked, so it is never exposed. */
+  readonly host: string;
+  readonly port: number;
+  /** Anvil's chain state, the deployment, the sealed operator key: `<data-dir>/dev-chain`. */
+  readonly dir: string;
+  /** How often Anvil writes its state while running (it writes it on exit too). */
+  readonly stateIntervalSeconds: number;
+  readonly confirmations: number;
+  readonly pollIntervalMs: number;
+}
+
+/** What the dev chain is once it runs, for `withDevChain`. */
+export interface DevChainSettings {
+  readonly rpcUrl: string;
+  readonly vaultAddress: `0x${string}`;
+  readonly startBlock: bigint;
+  readonly operatorKeyFile: string;
+  readonly minter: `0x${string}`;
 }
 
 /** Defaults, each with why. */
@@ -172,6 +210,14 @@ export const DEFAULTS = {
   chainRetryMaxMs: 60_000, // A chain down for long is asked once a minute.
   // About 45,000 gas a withdrawal: 50 is some 2.3 M gas, a small share of any chain's block.
   chainWithdrawalBatchMax: 50,
+  devChainPort: 8545, // Anvil's own default: where wallets and tools look for a local chain.
+  // A kill -9 of the whole process group loses at most this much of the chain; see dev-chain.md.
+  devChainStateIntervalSeconds: 1,
+  // Anvil mines a block per transaction and none otherwise: a deposit would wait forever for a
+  // block on top of it. A dev chain does not reorganise.
+  devChainConfirmations: 0,
+  devChainPollMs: 250, // A deposit shows in the web app within a moment.
+  devChainDir: 'dev-chain',
   siweChallengeTtlSeconds: 300, // Five minutes to read and sign the message in a wallet.
   cliLoginTtlSeconds: 600, // Ten minutes to open the page, connect a wallet and approve.
   cliPollIntervalSeconds: 5, // RFC 8628 §3.5's default polling interval.
@@ -260,12 +306,28 @@ export function loadConfig(
     );
   }
   const chainRpcUrl = parseChainRpcUrl(text('chainRpcUrl'));
+  const dataDir = resolve(text('dataDir') ?? DEFAULTS.dataDir);
+  const services = parseServices(text('services'));
+  const devChain = devChainConfig(dataDir, workers, text, int, bool);
+  if (devChain && !services.includes('api')) {
+    throw new ConfigError(
+      `${describe('devChain')} runs with the api service: add it to --services`,
+    );
+  }
+  const chain = chainConfig(chainRpcUrl, text, int);
+  if (chain && text('faucetHst') !== null && text('faucetHst') !== '0') {
+    throw new ConfigError(
+      `${describe('faucetHst')} is for a dev arcade: in chain mode the ledger's HST is in the ` +
+        `vault, and a faucet would mint HST no token backs (${describe('devChain')} has one ` +
+        'that mints test HST on its chain)',
+    );
+  }
 
   return Object.freeze({
     host,
     apiPort,
     publicUrl: parsePublicUrl(text('publicUrl'), host, apiPort, tlsCertPath !== null),
-    services: parseServices(text('services')),
+    services,
     authPort,
     webPort: int('webPort', DEFAULTS.webPort, 0, 65535),
     authIssuer,
@@ -283,7 +345,8 @@ export function loadConfig(
     webOrigins: parseWebOrigins(text('webOrigins')),
     chainRpcUrl,
     chainRpcTimeoutMs: DEFAULTS.chainRpcTimeoutMs,
-    chain: chainConfig(chainRpcUrl, text, int),
+    chain,
+    devChain,
     siweChallengeTtlSeconds: DEFAULTS.siweChallengeTtlSeconds,
     cliLoginTtlSeconds: DEFAULTS.cliLoginTtlSeconds,
     cliPollIntervalSeconds: DEFAULTS.cliPollIntervalSeconds,
@@ -292,7 +355,7 @@ export function loadConfig(
     accessLog: bool('accessLog'),
     workers,
     databaseUrl: text('databaseUrl'),
-    dataDir: resolve(text('dataDir') ?? DEFAULTS.dataDir),
+    dataDir,
     databasePoolSize: int('databasePoolSize', DEFAULTS.databasePoolSize, 1, 1000),
     tlsCertPath,
     tlsKeyPath,
@@ -302,7 +365,8 @@ export function loadConfig(
     allowPrivateUrls: bool('allowPrivateUrls'),
     demo: bool('demo'),
     // A demo arcade is a development arcade: its players get test HST unless told otherwise.
-    faucetHst: int('faucetHst', bool('demo') ? DEFAULTS.demoFaucetHst : 0, 0, 1_000_000),
+    // Not in chain mode but on a dev chain, whose faucet mints on chain.
+    faucetHst: int('faucetHst', bool('demo') && !chain ? DEFAULTS.demoFaucetHst : 0, 0, 1_000_000),
     defaultAllowanceUnits: parseDefaultAllowance(
       text('defaultAllowance'),
       bool('demo') ? DEFAULTS.demoDefaultAllowanceHst : DEFAULTS.defaultAllowanceHst,
@@ -337,6 +401,7 @@ function chainConfig(
       'chainStartBlock',
       'chainPollMs',
       'chainOperatorKeyFile',
+      'chainPublicRpcUrl',
     ] as const) {
       if (text(key) !== null) {
         throw new ConfigError(`${describe(key)} needs ${describe('chainVaultAddress')}`);
@@ -363,7 +428,83 @@ function chainConfig(
     retryMaxMs: DEFAULTS.chainRetryMaxMs,
     operatorKeyFile: operatorKeyFile === null ? null : resolve(operatorKeyFile),
     withdrawalBatchMax: DEFAULTS.chainWithdrawalBatchMax,
+    publicRpcUrl: parseChainRpcUrl(text('chainPublicRpcUrl'), 'chainPublicRpcUrl'),
+    devChainMinter: null,
   };
+}
+
+/**
+ * `--dev-chain` sets every chain setting itself, so chain flags beside it are refused rather than
+ * silently ignored. The embedded chain, like the embedded database, is one process's.
+ */
+function devChainConfig(
+  dataDir: string,
+  workers: number,
+  text: (key: keyof typeof FLAG_ENV) => string | null,
+  int: (key: keyof typeof FLAG_ENV, fallback: number, min: number, max: number) => number,
+  bool: (key: keyof typeof FLAG_ENV) => boolean,
+): DevChainConfig | null {
+  if (!bool('devChain')) {
+    if (text('devChainPort') !== null) {
+      throw new ConfigError(`${describe('devChainPort')} needs ${describe('devChain')}`);
+    }
+    return null;
+  }
+  for (const key of [
+    'chainRpcUrl',
+    'chainVaultAddress',
+    'chainConfirmations',
+    'chainStartBlock',
+    'chainPollMs',
+    'chainOperatorKeyFile',
+    'chainPublicRpcUrl',
+  ] as const) {
+    if (text(key) !== null) {
+      throw new ConfigError(
+        `${describe('devChain')} runs its own chain and sets the chain settings: drop ${describe(key)}`,
+      );
+    }
+  }
+  if (workers > 1) {
+    throw new ConfigError(
+      `${describe('devChain')} runs in one process: drop ${describe('workers')}`,
+    );
+  }
+  return {
+    host: '127.0.0.1',
+    port: int('devChainPort', DEFAULTS.devChainPort, 1, 65535),
+    dir: join(dataDir, DEFAULTS.devChainDir),
+    stateIntervalSeconds: DEFAULTS.devChainStateIntervalSeconds,
+    confirmations: DEFAULTS.devChainConfirmations,
+    pollIntervalMs: DEFAULTS.devChainPollMs,
+  };
+}
+
+/**
+ * The config once the dev chain runs: chain mode on its vault, with its operator key, its minter
+ * for the faucet, and its RPC URL, which browsers may use too (it is on loopback and has no key).
+ */
+export function withDevChain(config: Config, settings: DevChainSettings): Config {
+  const devChain = config.devChain;
+  if (!devChain) throw new TypeError('withDevChain needs a config with --dev-chain');
+  return Object.freeze({
+    ...config,
+    chainRpcUrl: settings.rpcUrl,
+    chain: {
+      rpcUrl: settings.rpcUrl,
+      vaultAddress: settings.vaultAddress,
+      confirmations: devChain.confirmations,
+      startBlock: settings.startBlock,
+      pollIntervalMs: devChain.pollIntervalMs,
+      logRangeBlocksMax: DEFAULTS.chainLogRangeBlocksMax,
+      rpcTimeoutMs: DEFAULTS.chainRpcTimeoutMs,
+      retryMaxMs: DEFAULTS.chainRetryMaxMs,
+      operatorKeyFile: settings.operatorKeyFile,
+      withdrawalBatchMax: DEFAULTS.chainWithdrawalBatchMax,
+      publicRpcUrl: settings.rpcUrl,
+      devChainMinter: settings.minter,
+    },
+  });
 }
 
 /**

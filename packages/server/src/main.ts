@@ -3,7 +3,7 @@ import { createFileOnce } from './data-dir-files.js';
 import { join } from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildApi } from './app.js';
-import type { Config } from './config.js';
+import { withDevChain, type Config } from './config.js';
 import { buildAuth } from './signin/app.js';
 import { generateSecret } from './credentials/secrets.js';
 import { systemClock, uuidIds } from './ids.js';
@@ -23,6 +23,13 @@ import { seedDemo } from './services/demo-seed.js';
 import { buildWeb } from './web/app.js';
 import { newWebForwarding } from './listener/client-address.js';
 import { redactRpcUrl } from './chain/rpc.js';
+import { ANVIL_CHAIN_ID } from './dev-chain/anvil.js';
+import {
+  checkLedgerAgreesWithDevChain,
+  devChainResetAdvice,
+  startDevChain,
+  type RunningDevChain,
+} from './dev-chain/dev-chain.js';
 
 /** The embedded database's directory inside the data directory. */
 export const PGLITE_DIR = 'pglite';
@@ -64,19 +71,27 @@ interface Listener {
  * SecretsKeyError, naming the flag, when the secrets key does not open the stored secrets.
  */
 export async function startServer(
-  config: Config,
+  givenConfig: Config,
   { seedDemo: seeds = true }: { readonly seedDemo?: boolean } = {},
 ): Promise<RunningServer> {
+  // With --dev-chain, chain mode's settings exist once the dev chain runs.
+  let config = givenConfig;
   const db = await openDatabase(config);
   const listeners: Listener[] = [];
   let stopSweep: () => Promise<void> = async () => undefined;
+  let devChain: RunningDevChain | null = null;
   let closed: Promise<void> | null = null;
   const close = () =>
     (closed ??= (async () => {
       await stopSweep();
       // Stop taking requests everywhere first, so no request meets a closed database.
       await Promise.allSettled(listeners.map((l) => l.app.close()));
-      await db.close();
+      try {
+        await db.close();
+      } finally {
+        // Last: Anvil writes the chain's state as it stops, after the ledger's last write.
+        await devChain?.stop();
+      }
     })());
 
   try {
@@ -93,6 +108,12 @@ export async function startServer(
         if (error instanceof SecretsUnreadableError) throw refusal(secrets, error);
         throw error;
       }
+    }
+    if (config.devChain && secrets) {
+      const reset = devChainResetAdvice(config.dataDir, config.databaseUrl);
+      devChain = await startDevChain(config.devChain, reset, secrets.box);
+      config = withDevChain(config, devChain.settings);
+      if (config.chain) await checkLedgerAgreesWithDevChain(db, config.chain, reset);
     }
     let api: FastifyInstance | null = null;
     let admin: AdminToken | null = null;
@@ -134,6 +155,14 @@ export async function startServer(
 
     if (log && admin && admin.source !== 'config') warnAboutAdminToken(log, admin);
     if (log && secrets) warnAboutSecretsKey(log, secrets);
+    if (api && devChain && config.chain) {
+      api.log.warn(
+        `dev chain: Anvil on ${config.chain.rpcUrl} (chain ${ANVIL_CHAIN_ID}), its state in ` +
+          `${config.devChain?.dir}; HST ${await api.arcade.devChainFunds?.hst()}, vault ` +
+          `${config.chain.vaultAddress}${devChain.deployed ? ', deployed now' : ''}. Test chain: ` +
+          "its accounts are Anvil's well-known ones, unlocked",
+      );
+    }
     if (log && sealedCount > 0) {
       log.info(`encrypted ${sealedCount} secrets an earlier coinop stored in plain text`);
     }

@@ -1,8 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { pbkdf2Sync } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { anvilBinary } from '@coinop/server/dev-chain/anvil.js';
 import { type Hex, toHex } from 'viem';
 import { HDKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { freePort } from './net.js';
@@ -32,35 +30,8 @@ export interface AnvilOptions {
   args?: readonly string[];
 }
 
-/**
- * The path of the Anvil binary the npm package `@foundry-rs/anvil` installed for this platform
- * (its optional dependency `@foundry-rs/anvil-<os>-<arch>`). Throws when it is missing: a test
- * that needs a chain fails rather than skips.
- */
-export function anvilBinary(): string {
-  const require = createRequire(import.meta.url);
-  let wrapperPackage: string;
-  try {
-    wrapperPackage = require.resolve('@foundry-rs/anvil/package.json');
-  } catch (cause) {
-    throw new Error('Anvil is not installed: run npm install (@foundry-rs/anvil)', { cause });
-  }
-  const arch = { x64: 'amd64', arm64: 'arm64' }[process.arch as string] ?? process.arch;
-  const platformPackage = `@foundry-rs/anvil-${process.platform}-${arch}`;
-  let platformDir: string;
-  try {
-    platformDir = dirname(createRequire(wrapperPackage).resolve(`${platformPackage}/package.json`));
-  } catch (cause) {
-    throw new Error(
-      `no Anvil binary for ${process.platform}-${process.arch}: ${platformPackage} is not ` +
-        'installed (npm installs it with @foundry-rs/anvil unless optional dependencies are off)',
-      { cause },
-    );
-  }
-  const binary = join(platformDir, 'bin', process.platform === 'win32' ? 'anvil.exe' : 'anvil');
-  if (!existsSync(binary)) throw new Error(`the Anvil package has no binary at ${binary}`);
-  return binary;
-}
+/** The Anvil binary `coinop serve --dev-chain` runs too; throws when it is missing. */
+export { anvilBinary };
 
 /** Anvil's default accounts, derived as Anvil derives them (BIP-44, m/44'/60'/0'/0/i). */
 export function anvilAccounts(count = ACCOUNT_COUNT): AnvilAccount[] {

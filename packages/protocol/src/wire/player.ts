@@ -27,22 +27,69 @@ export interface PlayerProfile {
   readonly faucet: {
     /** HST per faucet grant; 0 when the arcade has no faucet. */
     readonly amount: number;
+    /**
+     * Where a grant goes: `ledger`, the arcade balance; `wallet`, the player's wallet on the dev
+     * chain (`coinop serve --dev-chain`), from which the player deposits it.
+     */
+    readonly destination: 'ledger' | 'wallet';
   };
 }
 
 /**
- * Test HST from the faucet (`POST /player/faucet`, development arcades only).
+ * Test HST from the faucet (`POST /player/faucet`, development arcades only): minted to the
+ * arcade balance, or on a dev chain to the player's wallet.
  *
  * @example
  * ```ts
  * import type { FaucetGrant } from '@coinop/protocol';
- * const grant: FaucetGrant = { transferId: 'tr-1', balance: 100 };
+ * const grant: FaucetGrant = { destination: 'ledger', transferId: 'tr-1', balance: 100 };
+ * const shown = grant.destination === 'wallet' ? grant.walletBalance : grant.balance;
  * ```
  */
-export interface FaucetGrant {
+export type FaucetGrant = LedgerFaucetGrant | WalletFaucetGrant;
+
+/**
+ * Test HST minted to the player's arcade balance (an arcade without a chain).
+ *
+ * @example
+ * ```ts
+ * import type { LedgerFaucetGrant } from '@coinop/protocol';
+ * const grant: LedgerFaucetGrant = { destination: 'ledger', transferId: 'tr-1', balance: 100 };
+ * ```
+ */
+export interface LedgerFaucetGrant {
+  readonly destination: 'ledger';
   /** The mint transfer. */
   readonly transferId: string;
+  /** The player's spendable HST after it. */
   readonly balance: number;
+}
+
+/**
+ * Test HST minted on the dev chain to the player's wallet, which the player then deposits.
+ *
+ * @example
+ * ```ts
+ * import type { WalletFaucetGrant } from '@coinop/protocol';
+ * const grant: WalletFaucetGrant = {
+ *   destination: 'wallet',
+ *   wallet: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
+ *   txHash: `0x${'ab'.repeat(32)}`,
+ *   amount: 100,
+ *   walletBalance: 100,
+ * };
+ * ```
+ */
+export interface WalletFaucetGrant {
+  readonly destination: 'wallet';
+  /** The player's wallet, which received the HST (and a little ETH for gas). */
+  readonly wallet: string;
+  /** The mint transaction. */
+  readonly txHash: string;
+  /** HST granted. */
+  readonly amount: number;
+  /** HST in the wallet after it. */
+  readonly walletBalance: number;
 }
 
 /**

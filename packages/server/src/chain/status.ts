@@ -138,7 +138,10 @@ export async function chainStatus(
     held: { count: held.count, amount: formatHst(held.units) },
     withdrawals: {
       operatorAddress: senderState?.operatorAddress ?? null,
-      waiting: senderState?.waiting ?? 'no operator key: withdrawals are queued, not sent',
+      // null is a sender with a key and nothing to wait for; no sender at all has no key.
+      waiting: senderState
+        ? senderState.waiting
+        : 'no operator key: withdrawals are queued, not sent',
       lastError: senderState?.lastError
         ? {
             message: senderState.lastError.message,

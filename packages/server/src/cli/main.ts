@@ -4,6 +4,7 @@ import { Command, CommanderError } from 'commander';
 import { addAdminCommands } from './admin.js';
 import { CliError, ExitCodes } from './cli-error.js';
 import { addDemoCommand } from './demo.js';
+import { addDevChainCommands } from './dev-chain.js';
 import { addServeCommand } from './serve.js';
 
 /** The `coinop` command: `serve` starts the arcade, `admin …` talks to a running one. */
@@ -25,6 +26,7 @@ const program = new Command('coinop')
 addServeCommand(program);
 addAdminCommands(program);
 addDemoCommand(program);
+addDevChainCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -240,6 +240,27 @@ const SERVE_FLAGS: {
       "the operator's signing key, sealed with the secrets key (coinop admin chain operator-key " +
       'generate|import); without it withdrawals are queued, not sent',
   },
+  chainPublicRpcUrl: {
+    flag: '--chain-public-rpc-url',
+    env: 'COINOP_CHAIN_PUBLIC_RPC_URL',
+    value: 'url',
+    description:
+      "a JSON-RPC URL of the vault's chain that browsers may use, for the web app's wallet " +
+      '(default none: the server keeps its own RPC URL to itself)',
+  },
+  devChain: {
+    flag: '--dev-chain',
+    env: 'COINOP_DEV_CHAIN',
+    description:
+      'run a local chain (Anvil) with HST and the vault deployed, in chain mode, its state ' +
+      'kept in <data-dir>/dev-chain; the faucet mints test HST to wallets (npm start)',
+  },
+  devChainPort: {
+    flag: '--dev-chain-port',
+    env: 'COINOP_DEV_CHAIN_PORT',
+    value: 'port',
+    description: "the dev chain's JSON-RPC port on 127.0.0.1 (default 8545)",
+  },
   secretsKeyFile: {
     flag: '--secrets-key-file',
     env: 'COINOP_SECRETS_KEY_FILE',
@@ -296,6 +317,8 @@ async function runServe(flags: ConfigInput): Promise<void> {
   const FLAG_ENV_OPERATOR_KEY = '--chain-operator-key-file (COINOP_CHAIN_OPERATOR_KEY_FILE)';
   const { SecretsKeyError } = await import('../credentials/secrets-key.js');
   const { OperatorKeyError } = await import('../chain/operator-key.js');
+  const { DevChainError } = await import('../dev-chain/dev-chain.js');
+  const { AnvilError } = await import('../dev-chain/anvil.js');
   let server;
   try {
     // In a cluster only the first worker seeds the demo arcade; the others join it.
@@ -304,7 +327,12 @@ async function runServe(flags: ConfigInput): Promise<void> {
     // The operator's key does not fit the database: a setting to fix, like a bad flag.
     if (error instanceof SecretsKeyError) throw new CliError(error.message, ExitCodes.usage);
     if (error instanceof OperatorKeyError) {
-      throw new CliError(`${FLAG_ENV_OPERATOR_KEY}: ${error.message}`, ExitCodes.usage);
+      const flag = config.devChain ? `${config.devChain.dir}/operator.key` : FLAG_ENV_OPERATOR_KEY;
+      throw new CliError(`${flag}: ${error.message}`, ExitCodes.usage);
+    }
+    // The dev chain cannot start, or disagrees with the ledger: the message says what to do.
+    if (error instanceof DevChainError || error instanceof AnvilError) {
+      throw new CliError(`--dev-chain: ${error.message}`, ExitCodes.failure);
     }
     throw error;
   }

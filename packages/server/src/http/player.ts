@@ -58,12 +58,26 @@ const PlayerMe = Type.Object({
   pending: Type.Number({ description: 'HST locked in open plays' }),
   faucet: Type.Object({
     amount: Type.Number({ description: 'HST per faucet grant; 0 when there is no faucet' }),
+    destination: Type.Union([Type.Literal('ledger'), Type.Literal('wallet')], {
+      description:
+        "where a grant goes: the arcade balance, or the player's wallet on the dev chain",
+    }),
   }),
 });
-const FaucetGrantSchema = Type.Object({
-  transferId: Uuid('the mint transfer'),
-  balance: Type.Number(),
-});
+const FaucetGrantSchema = Type.Union([
+  Type.Object({
+    destination: Type.Literal('ledger'),
+    transferId: Uuid('the mint transfer'),
+    balance: Type.Number({ description: "the player's spendable HST after it" }),
+  }),
+  Type.Object({
+    destination: Type.Literal('wallet'),
+    wallet: Type.String({ description: 'the wallet the HST was minted to' }),
+    txHash: Type.String({ description: 'the mint transaction' }),
+    amount: Type.Number({ description: 'HST granted' }),
+    walletBalance: Type.Number({ description: 'HST in the wallet after it' }),
+  }),
+]);
 const PlayBody = Type.Object(
   { leaderboardId: Uuid('the tier the player chose'), ...signedFields },
   { additionalProperties: false },
@@ -169,7 +183,10 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
         avatar: details.avatar,
         balance: unitsToHstNumber(details.balanceUnits),
         pending: unitsToHstNumber(details.pendingUnits),
-        faucet: { amount: config.faucetHst },
+        faucet: {
+          amount: config.faucetHst,
+          destination: arcade.devChainFunds ? ('wallet' as const) : ('ledger' as const),
+        },
       };
     },
   );
@@ -219,8 +236,11 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
         tags: TAGS,
         summary: 'Take test HST from the faucet (development arcades only)',
         description:
-          'Mints `--faucet-hst` HST to the player. 403 `faucet_disabled` when the arcade has ' +
-          'no faucet; 409 `faucet_limit_reached` when the player holds ten grants or more.',
+          'Mints `--faucet-hst` HST to the player: to the arcade balance, or on a dev chain ' +
+          "(`--dev-chain`) to the player's wallet with a little ETH for gas, to deposit. 403 " +
+          '`faucet_disabled` when the arcade has no faucet (or, on a dev chain, the player no ' +
+          'wallet); 409 `faucet_limit_reached` when the balance (the wallet on a dev chain) ' +
+          'holds ten grants or more.',
         security: Security.playerToken,
         response: { 200: FaucetGrantSchema },
       },

@@ -23,6 +23,7 @@ import { ChainPlayRequests } from '../chain/chain-play-requests.js';
 import { WithdrawalRequests } from '../chain/withdrawal-requests.js';
 import { WithdrawalSender } from '../chain/withdrawals.js';
 import { readOperatorKey } from '../chain/operator-key.js';
+import { DevChainFunds } from '../dev-chain/dev-chain-funds.js';
 
 /** The play path's rules as the config sets them. */
 export function playPolicy(config: Config): PlayPolicy {
@@ -60,6 +61,8 @@ export class ArcadeServices {
   readonly withdrawals: WithdrawalRequests;
   /** Plays players lock from their wallets (refused with chain_mode_off when off). */
   readonly chainPlays: ChainPlayRequests;
+  /** Test HST and ETH on a dev chain (`--dev-chain`) for the faucet and the demo; else null. */
+  readonly devChainFunds: DevChainFunds | null;
   /** Pays the queued withdrawals (chain mode); made by `bootstrap`, started by the server. */
   #sender: WithdrawalSender | null = null;
   readonly #writeTokens: WriteTokenVerifier;
@@ -95,6 +98,7 @@ export class ArcadeServices {
           playTtlSeconds: config.playTtlSeconds,
         })
       : null;
+    this.devChainFunds = config.chain?.devChainMinter ? new DevChainFunds(config.chain) : null;
     this.withdrawals = new WithdrawalRequests({
       db: deps.db,
       clock: deps.clock,

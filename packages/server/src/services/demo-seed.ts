@@ -16,25 +16,39 @@ import { ensureDeveloper } from '../store/developers.js';
 import type { ArcadeServices } from './arcade-services.js';
 import { accountBalance, mintHst, publish } from './admin.js';
 import { AdvisoryLocks } from '../store/advisory-locks.js';
+import type { DevChainFunds } from '../dev-chain/dev-chain-funds.js';
 
 /**
  * The demo arcade of `coinop serve --demo`: a developer, the two example games of `examples/`
  * (published, with the default tiers), a client for the reaction game's server, and two funded
  * players. Every step finds what an earlier start made, so seeding on every start changes nothing
  * after the first.
+ *
+ * The demo wallets are Anvil's well-known test accounts 1 to 3 (Foundry's public `test … junk`
+ * mnemonic), so on the dev chain (`--dev-chain`) they hold test HST and ETH, and a developer can
+ * import them into a browser wallet. On the dev chain the players' HST is minted to their wallets
+ * and deposited into the vault, so the ledger's balances are backed by it; without a chain it is
+ * minted in the ledger.
  */
 
-export const DEMO_DEVELOPER_WALLET = '0x000000000000000000000000000000000000dEaD';
+/** Anvil's account 3. */
+export const DEMO_DEVELOPER_WALLET = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
 export const DEMO_GAME_NAME = 'Demo Reaction';
 export const HIGH_LOW_GAME_NAME = 'High-Low';
 /** Where `npm start` serves the examples (`examples/reaction`, `examples/high-low`). */
 export const REACTION_EXAMPLE_URL = 'http://127.0.0.1:8090/';
 export const HIGH_LOW_EXAMPLE_URL = 'http://127.0.0.1:8091/';
+/** Anvil's accounts 1 and 2. */
 export const DEMO_PLAYERS = [
-  { wallet: '0x000000000000000000000000000000000000d001', name: 'Demo Player One' },
-  { wallet: '0x000000000000000000000000000000000000d002', name: 'Demo Player Two' },
+  { wallet: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', name: 'Demo Player One' },
+  { wallet: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC', name: 'Demo Player Two' },
 ] as const;
+/** Each demo player's arcade balance: minted in the ledger, or deposited on the dev chain. */
 export const DEMO_PLAYER_FUNDING_HST = 1000;
+/** On the dev chain, what the demo developer deposits (its earnings come on top). */
+export const DEMO_DEVELOPER_DEPOSIT_HST = 100;
+/** On the dev chain, HST minted to each demo wallet: its deposit, and as much again to deposit. */
+export const DEMO_WALLET_MINT_HST = 2000;
 
 /** What each demo player allows each demo game to charge a day (docs/concepts/consent.md). */
 const DEMO_PLAYER_ALLOWANCE_HST = 100;
@@ -75,7 +89,15 @@ export interface DemoSeed {
   readonly highLowGameId: string;
   /** Present only on the start that created the client: the secret is never stored in clear. */
   readonly client: { clientId: string; clientSecret: string } | null;
-  readonly players: readonly { id: string; name: string; wallet: string; balance: number }[];
+  readonly players: readonly {
+    id: string;
+    name: string;
+    wallet: `0x${string}`;
+    /** Spendable HST in the arcade. */
+    balance: number;
+    /** HST in the wallet on the dev chain; null without one. */
+    walletHst: number | null;
+  }[];
   /** A readable summary, one line each, for the start-up log. */
   readonly lines: readonly string[];
 }
@@ -106,14 +128,19 @@ export async function seedDemo(arcade: ArcadeServices): Promise<DemoSeed> {
     await publish(arcade, id);
   }
 
+  const funds = arcade.devChainFunds;
   const players = [];
   for (const demo of DEMO_PLAYERS) {
     const player = await findOrCreatePlayer(arcade, demo.wallet, demo.name);
-    await mintHst(arcade, {
-      id: player.id,
-      amountUnits: wholeHstToUnits(DEMO_PLAYER_FUNDING_HST),
-      transferId: uuidv5(`demo-funding:${player.id}`, DEMO_NAMESPACE),
-    });
+    if (funds) {
+      await fundOnDevChain(funds, demo.wallet, player.id, DEMO_PLAYER_FUNDING_HST);
+    } else if (!arcade.config.chain) {
+      await mintHst(arcade, {
+        id: player.id,
+        amountUnits: wholeHstToUnits(DEMO_PLAYER_FUNDING_HST),
+        transferId: uuidv5(`demo-funding:${player.id}`, DEMO_NAMESPACE),
+      });
+    }
     // The demo players allow the demo games, as a player would on their pages; a choice the
     // player made since (a revocation, say) stands.
     for (const id of [gameId, highLowGameId]) {
@@ -122,8 +149,18 @@ export async function seedDemo(arcade: ArcadeServices): Promise<DemoSeed> {
         await arcade.consent.grant(player.id, id, wholeHstToUnits(DEMO_PLAYER_ALLOWANCE_HST));
       }
     }
+    players.push({ id: player.id, name: player.name, wallet: demo.wallet });
+  }
+  if (funds) {
+    await fundOnDevChain(funds, DEMO_DEVELOPER_WALLET, developer.id, DEMO_DEVELOPER_DEPOSIT_HST);
+    // Credited now rather than at the watcher's first round, so the balances below are whole.
+    await arcade.chain?.runOnce();
+  }
+  const funded = [];
+  for (const player of players) {
     const { balance } = await accountBalance(arcade, player.id);
-    players.push({ id: player.id, name: player.name, wallet: demo.wallet, balance });
+    const walletHst = funds ? unitsToHstNumber(await funds.walletHst(player.wallet)) : null;
+    funded.push({ ...player, balance, walletHst });
   }
 
   const lines = [
@@ -138,10 +175,17 @@ export async function seedDemo(arcade: ArcadeServices): Promise<DemoSeed> {
       : [`client already issued; for another: coinop admin client create --game ${gameId}`]),
     await gameLine(arcade, highLowGameId, HIGH_LOW_GAME),
     `high-low: COINOP_GAME_ID=${highLowGameId} (its server makes its own client unless given one)`,
-    ...players.map((p) => `player "${p.name}" ${p.id} (wallet ${p.wallet}), ${p.balance} HST`),
+    ...funded.map(
+      (p) =>
+        `player "${p.name}" ${p.id} (wallet ${p.wallet}), ${p.balance} HST` +
+        (p.walletHst === null ? '' : ` in the arcade, ${p.walletHst} HST in the wallet`),
+    ),
+    ...(arcade.config.chain && !funds
+      ? ['the demo players are not funded: off a dev chain, HST comes only from deposits']
+      : []),
     `the demo players allow each demo game ${DEMO_PLAYER_ALLOWANCE_HST} HST a day`,
   ];
-  return { developerId: developer.id, gameId, highLowGameId, client, players, lines };
+  return { developerId: developer.id, gameId, highLowGameId, client, players: funded, lines };
 }
 
 /**
@@ -184,6 +228,26 @@ async function gameLine(arcade: ArcadeServices, gameId: string, game: DemoGame):
     .map((b) => `${b.name} ${unitsToHstNumber(b.costUnits)} HST (${b.id})`)
     .join(', ');
   return `game "${game.name}" ${gameId} at ${game.url}, published; leaderboards: ${tiers}`;
+}
+
+/**
+ * Mints test HST to a demo wallet and deposits `depositHst` of it for `accountId`, once: a wallet
+ * that deposited for the account before is left alone, and one minted but not yet deposited (a
+ * start that stopped in between) is not minted again.
+ */
+async function fundOnDevChain(
+  funds: DevChainFunds,
+  wallet: `0x${string}`,
+  accountId: string,
+  depositHst: number,
+): Promise<void> {
+  if (await funds.hasDeposited(wallet, accountId)) return;
+  const deposit = wholeHstToUnits(depositHst);
+  if ((await funds.walletHst(wallet)) < deposit) {
+    await funds.mint(wallet, wholeHstToUnits(DEMO_WALLET_MINT_HST));
+  }
+  await funds.topUpGas(wallet);
+  await funds.depositFrom(wallet, accountId, deposit);
 }
 
 async function findOrCreatePlayer(

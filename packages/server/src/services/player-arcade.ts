@@ -6,12 +6,18 @@ import {
   type Leaderboard,
   type Units,
 } from '@coinop/core';
-import { approvalMessage, type ApprovalFields } from '@coinop/protocol';
-import type { Hex } from 'viem';
+import {
+  approvalMessage,
+  type ApprovalFields,
+  type FaucetGrant,
+  type WalletFaucetGrant,
+} from '@coinop/protocol';
+import { getAddress, type Hex } from 'viem';
 import { findApproval, insertApproval, insertPurchase } from '../store/approvals.js';
 import { applyTransfers } from '../store/ledger.js';
 import type { StoredPlay } from '../store/plays.js';
-import type { PlayerRecord } from '../store/players.js';
+import { findPlayer, type PlayerRecord } from '../store/players.js';
+import type { DevChainFunds } from '../dev-chain/dev-chain-funds.js';
 import type { WalletVerifier } from '../signin/wallet-signature.js';
 import type { ChainPlayView } from '../chain/chain-play-requests.js';
 import type { ArcadeServices } from './arcade-services.js';
@@ -37,6 +43,8 @@ export const FAUCET_CEILING_GRANTS = 10n;
 export class PlayerArcade {
   readonly #arcade: ArcadeServices;
   readonly #wallets: WalletVerifier;
+  /** The wallet grant in progress, which the next waits for. */
+  #walletGrants: Promise<unknown> = Promise.resolve();
 
   constructor(arcade: ArcadeServices, wallets: WalletVerifier) {
     this.#arcade = arcade;
@@ -178,14 +186,27 @@ export class PlayerArcade {
     });
   }
 
-  /** Grants test HST in a development arcade, up to a ceiling. */
-  async faucet(playerId: string): Promise<{ transferId: string; balance: number }> {
+  /**
+   * Grants test HST in a development arcade, up to a ceiling: to the arcade balance, or on a dev
+   * chain to the player's wallet (with a little ETH for gas), from which the player deposits it.
+   */
+  async faucet(playerId: string): Promise<FaucetGrant> {
     const { faucetHst } = this.#arcade.config;
     if (faucetHst === 0) {
       throw new CoinopError('faucet_disabled', 'this arcade has no faucet: it is not a dev arcade');
     }
     const grant = wholeHstToUnits(faucetHst);
     const ceiling = grant * FAUCET_CEILING_GRANTS;
+    const funds = this.#arcade.devChainFunds;
+    if (funds) {
+      // One grant at a time in this process (a dev chain has one): the ceiling check and the
+      // mint then cannot interleave with another grant's.
+      const granted = this.#walletGrants.then(() =>
+        this.#walletFaucet(funds, playerId, grant, ceiling),
+      );
+      this.#walletGrants = granted.catch(() => undefined);
+      return granted;
+    }
     // Checked with the player's account locked, so concurrent calls cannot all pass it.
     const minted = await mintHst(this.#arcade, { id: playerId, amountUnits: grant }, (account) => {
       const balance = availableUnits(account);
@@ -196,7 +217,40 @@ export class PlayerArcade {
         );
       }
     });
-    return { transferId: minted.transferId, balance: minted.balance };
+    return { destination: 'ledger', transferId: minted.transferId, balance: minted.balance };
+  }
+
+  async #walletFaucet(
+    funds: DevChainFunds,
+    playerId: string,
+    grant: Units,
+    ceiling: Units,
+  ): Promise<WalletFaucetGrant> {
+    const player = await findPlayer(this.#arcade.db, playerId);
+    if (!player?.wallet) {
+      throw new CoinopError(
+        'faucet_disabled',
+        `the faucet sends test HST to the player's wallet, and player ${playerId} has none`,
+      );
+    }
+    const wallet = getAddress(player.wallet);
+    const held = await funds.walletHst(wallet);
+    if (held >= ceiling) {
+      throw new CoinopError(
+        'faucet_limit_reached',
+        `the faucet tops up wallets holding less than ${unitsToHstNumber(ceiling)} HST; ` +
+          `${wallet} holds ${unitsToHstNumber(held)}`,
+      );
+    }
+    const txHash = await funds.mint(wallet, grant);
+    await funds.topUpGas(wallet);
+    return {
+      destination: 'wallet',
+      wallet,
+      txHash,
+      amount: unitsToHstNumber(grant),
+      walletBalance: unitsToHstNumber(await funds.walletHst(wallet)),
+    };
   }
 
   async #publishedGame(gameId: string): Promise<GameView> {

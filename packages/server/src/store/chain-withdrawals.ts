@@ -380,6 +380,20 @@ export async function highestNonce(
   return row?.nonce === null || row?.nonce === undefined ? null : BigInt(row.nonce);
 }
 
+/** The batch mined in the highest block, as recorded when it was settled; null if none. */
+export async function lastMinedBatch(
+  q: Queryable,
+  key: VaultKey,
+): Promise<{ txHash: string; blockNumber: bigint } | null> {
+  const [row] = await q.query<{ tx_hash: string; block_number: bigint | number }>(
+    `SELECT tx_hash, block_number FROM chain_withdrawal_batches
+     WHERE chain_id = $1 AND vault_address = $2 AND block_number IS NOT NULL
+     ORDER BY block_number DESC LIMIT 1`,
+    keyParams(key),
+  );
+  return row ? { txHash: row.tx_hash, blockNumber: BigInt(row.block_number) } : null;
+}
+
 /** Counts and amounts by status, for the admin status. */
 export async function withdrawalTotals(
   q: Queryable,

@@ -28,6 +28,8 @@ describe('chain mode in config', () => {
       retryMaxMs: 60_000,
       operatorKeyFile: null,
       withdrawalBatchMax: 50,
+      publicRpcUrl: null,
+      devChainMinter: null,
     });
   });
 

@@ -112,7 +112,7 @@ describe.each(storeVariants())('client-side play by a signed-in player on %s', (
       avatar: expect.stringMatching(/^(data:|https?:)/),
       balance: 7,
       pending: 0,
-      faucet: { amount: 100 },
+      faucet: { amount: 100, destination: 'ledger' },
     });
     const anonymous = await s.api.inject({ method: 'GET', url: '/player/me' });
     expect(anonymous.statusCode).toBe(401);
@@ -123,7 +123,11 @@ describe.each(storeVariants())('client-side play by a signed-in player on %s', (
     const player = await signedInPlayer(950);
     const first = await post(player, '/player/faucet', {});
     expect(first.statusCode).toBe(200);
-    expect(first.json()).toEqual({ transferId: expect.any(String), balance: 1050 });
+    expect(first.json()).toEqual({
+      destination: 'ledger',
+      transferId: expect.any(String),
+      balance: 1050,
+    });
     const second = await post(player, '/player/faucet', {});
     expect(second.statusCode).toBe(409);
     expect(second.json()).toMatchObject({

@@ -1,0 +1,55 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../cli/run-cli.js';
+
+/**
+ * `coinop dev-chain deposit` refuses bad input with one line and exit 2, and a data directory
+ * without a dev chain with exit 1, before touching any chain. Its deposits are in dev-chain.test.ts.
+ */
+
+const PLAYER = '01a21477-cb8d-7513-a091-85c190cedae4';
+const WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+
+let dataDir: string;
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'coinop-dev-chain-cli-'));
+});
+afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+const deposit = (flags: Record<string, string>) =>
+  runCli([
+    'dev-chain',
+    'deposit',
+    '--data-dir',
+    dataDir,
+    ...Object.entries({ from: WALLET, account: PLAYER, amount: '1', ...flags }).flatMap(
+      ([flag, value]) => [`--${flag}`, value],
+    ),
+  ]);
+
+describe('coinop dev-chain deposit', () => {
+  it.each([
+    [{ from: 'nope' }, 'coinop: --from must be a wallet address, got nope\n'],
+    [{ account: 'player-1' }, 'coinop: --account must be a coinop id (a UUID), got player-1\n'],
+    [{ amount: '0' }, 'coinop: --amount must be more than 0\n'],
+    [{ amount: '1.123456789' }, 'coinop: --amount'],
+    [{ amount: '-1' }, 'coinop: --amount must not be negative, got -1\n'],
+  ])('refuses %o with exit 2', async (flags, message) => {
+    const run = await deposit(flags);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.startsWith(message)).toBe(true);
+    expect(run.stderr.split('\n')).toHaveLength(2);
+  });
+
+  it('exits 1 naming the file when the data directory has no dev chain', async () => {
+    const run = await deposit({});
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      `coinop: no dev chain in ${join(dataDir, 'dev-chain')}: ` +
+        `${join(dataDir, 'dev-chain', 'deployment.json')} is missing (start coinop serve --dev-chain)\n`,
+    );
+  });
+});

@@ -80,7 +80,13 @@ export function AccountPage() {
             ' Test HST comes from the faucet button at the top of the page.'}
         </p>
       )}
-      {settingsChain !== null && chain === null && (
+      {settingsChain !== null && settingsChain.rpcUrl === null && (
+        <p className="notice-card" data-testid="no-public-rpc">
+          This arcade publishes no chain endpoint for browsers, so deposits and withdrawals are not
+          available on this page. Ask the arcade’s operator.
+        </p>
+      )}
+      {settingsChain !== null && settingsChain.rpcUrl !== null && chain === null && (
         <p className="notice-card" role="status">
           The arcade has not reached its chain yet: deposits and withdrawals open once it has.
           Reload the page in a minute.

@@ -34,8 +34,9 @@ export interface ReadyChain {
   readonly confirmations: number;
 }
 
+/** Null until the arcade has reached its chain, or when it publishes no RPC URL for browsers. */
 export function readyChain(settings: ChainSettings): ReadyChain | null {
-  if (settings.chainId === null || settings.hst === null) return null;
+  if (settings.chainId === null || settings.hst === null || settings.rpcUrl === null) return null;
   return {
     chainId: settings.chainId,
     rpcUrl: settings.rpcUrl,

@@ -15,8 +15,11 @@
 export interface ChainSettings {
   /** The chain's EIP-155 id; null until the arcade has first reached the chain. */
   readonly chainId: number | null;
-  /** A JSON-RPC URL of the chain, for reading balances and sending a deposit. */
-  readonly rpcUrl: string;
+  /**
+   * A JSON-RPC URL of the chain for browsers (`--chain-public-rpc-url`), for reading balances and
+   * sending a deposit; null when the operator publishes none.
+   */
+  readonly rpcUrl: string | null;
   /** The HST token's address, checksummed; null until the arcade has first reached the chain. */
   readonly hst: string | null;
   /** The vault contract players deposit into, checksummed. */

@@ -15,8 +15,10 @@ const ChainSettingsSchema = Type.Object(
     chainId: Type.Union([Type.Integer(), Type.Null()], {
       description: "The chain's EIP-155 id; null until the arcade has first reached the chain",
     }),
-    rpcUrl: Type.String({
-      description: 'A JSON-RPC URL of the chain, for reading balances and sending a deposit',
+    rpcUrl: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'A JSON-RPC URL of the chain for browsers (`--chain-public-rpc-url`), for reading ' +
+        'balances and sending a deposit; null when the operator publishes none',
     }),
     hst: Type.Union([Address('The HST token, checksummed'), Type.Null()], {
       description: "HST's address; null until the arcade has first reached the chain",
@@ -63,8 +65,8 @@ export async function arcadeSettingsPlugin(instance: FastifyInstance): Promise<v
     }
     return {
       chainId: known?.chainId ?? null,
-      // The browser's wallet reads and sends through this URL: see docs/concepts/chain.md.
-      rpcUrl: chain.rpcUrl,
+      // Only the URL published for browsers: the server's own may carry a provider's key.
+      rpcUrl: chain.publicRpcUrl,
       hst: known ? getAddress(known.hst) : null,
       vault: getAddress(chain.vaultAddress),
       confirmations: chain.confirmations,

@@ -27,7 +27,7 @@ export const WEB_DIST_DIR = fileURLToPath(new URL('../../../../apps/web/dist/', 
  * frame the arcade itself, so a page cannot overlay its Approve button.
  */
 export function webCsp(config: Pick<Config, 'chain'>): string {
-  const rpcOrigin = config.chain ? new URL(config.chain.rpcUrl).origin : null;
+  const rpcOrigin = config.chain?.publicRpcUrl ? new URL(config.chain.publicRpcUrl).origin : null;
   return [
     "default-src 'self'",
     "script-src 'self'",

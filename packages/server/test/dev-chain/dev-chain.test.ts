@@ -207,7 +207,7 @@ describe('coinop serve --demo --dev-chain', () => {
         debitsPending: 0,
         creditsPending: 0,
         minted: 0,
-        deposited: 2100,
+        vaultHeld: 2100,
         balanced: true,
       });
       expect(
@@ -289,7 +289,7 @@ describe('coinop serve --demo --dev-chain', () => {
       });
       expect((await get('/admin/hst/audit')).body).toMatchObject({
         minted: 0,
-        deposited: 2135,
+        vaultHeld: 2135,
         balanced: true,
       });
     },
@@ -323,7 +323,7 @@ describe('coinop serve --demo --dev-chain', () => {
         .toBe(30);
       expect((await get('/admin/hst/audit')).body).toMatchObject({
         minted: 0,
-        deposited: 2140,
+        vaultHeld: 2140,
         balanced: true,
       });
       await server!.close();
@@ -393,7 +393,7 @@ describe('coinop serve --demo --dev-chain', () => {
       child = await serve(args);
       expect((await api(`/admin/hst/balances/${demoTwo}`)).balance).toBe(1001);
       expect(await api('/admin/chain')).toMatchObject({ state: 'running' });
-      expect(await api('/admin/hst/audit')).toMatchObject({ minted: 0, deposited: 2141 });
+      expect(await api('/admin/hst/audit')).toMatchObject({ minted: 0, vaultHeld: 2141 });
       child.child.kill('SIGTERM');
       expect(await child.exited).toBe(0);
       child = null;
@@ -413,7 +413,7 @@ describe('coinop serve --demo --dev-chain', () => {
       // The documented reset: a new data directory, a new chain.
       await rm(dataDir, { recursive: true, force: true });
       server = await startServer(config);
-      expect((await get('/admin/hst/audit')).body).toMatchObject({ minted: 0, deposited: 2100 });
+      expect((await get('/admin/hst/audit')).body).toMatchObject({ minted: 0, vaultHeld: 2100 });
 
       // The ledger alone deleted: the chain holds deposits for accounts the new ledger lacks.
       await server.close();
@@ -495,7 +495,7 @@ describe.each(storeVariants().filter((v) => v === 'postgres'))('--dev-chain on %
       try {
         expect(await call('GET', '/admin/hst/audit')).toMatchObject({
           minted: 0,
-          deposited: 2100,
+          vaultHeld: 2100,
           balanced: true,
         });
         const { apiKey, developerId } = await call('POST', '/admin/developers', admin, {
@@ -530,7 +530,7 @@ describe.each(storeVariants().filter((v) => v === 'postgres'))('--dev-chain on %
         });
         expect(await call('GET', '/admin/hst/audit')).toMatchObject({
           minted: 0,
-          deposited: 2070,
+          vaultHeld: 2070,
           balanced: true,
         });
         expect(await call('GET', '/admin/chain')).toMatchObject({ state: 'running' });

@@ -16,6 +16,9 @@ beforeAll(async () => {
 });
 afterAll(() => chain.stop());
 
+/** The URL an operator publishes for browsers (`--chain-public-rpc-url`). */
+const PUBLIC_RPC = 'https://rpc.example.org/public';
+
 describe.each(storeVariants())('GET /arcade on %s', (variant) => {
   it('answers chain: null without chain mode, to anyone', async () => {
     const api = await buildTestApi(variant);
@@ -31,7 +34,7 @@ describe.each(storeVariants())('GET /arcade on %s', (variant) => {
   it('gives the chain settings in chain mode, the chain id and HST once read', async () => {
     const vault = await chain.newVault();
     const api = await buildTestApi(variant, {
-      chain: chainConfigFor(chain, vault, { confirmations: 4 }),
+      chain: chainConfigFor(chain, vault, { confirmations: 4, publicRpcUrl: PUBLIC_RPC }),
     });
     try {
       const before = await api.app.inject({ method: 'GET', url: '/arcade' });
@@ -39,7 +42,7 @@ describe.each(storeVariants())('GET /arcade on %s', (variant) => {
       expect(before.json()).toEqual({
         chain: {
           chainId: null,
-          rpcUrl: chain.anvil.rpcUrl,
+          rpcUrl: PUBLIC_RPC,
           hst: null,
           vault: getAddress(vault.vault),
           confirmations: 4,
@@ -56,12 +59,26 @@ describe.each(storeVariants())('GET /arcade on %s', (variant) => {
       expect(after.json()).toEqual({
         chain: {
           chainId: chain.chainId,
-          rpcUrl: chain.anvil.rpcUrl,
+          rpcUrl: PUBLIC_RPC,
           hst: getAddress(chain.hst),
           vault: getAddress(vault.vault),
           confirmations: 4,
         },
       });
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('hands out no RPC URL unless one is published for browsers', async () => {
+    const vault = await chain.newVault();
+    const api = await buildTestApi(variant, {
+      chain: { ...chainConfigFor(chain, vault), rpcUrl: `${chain.anvil.rpcUrl}/v3/secretkey` },
+    });
+    try {
+      const res = await api.app.inject({ method: 'GET', url: '/arcade' });
+      expect(res.json()).toMatchObject({ chain: { rpcUrl: null } });
+      expect(res.body).not.toContain('secretkey');
     } finally {
       await api.close();
     }

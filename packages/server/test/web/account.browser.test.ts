@@ -76,6 +76,7 @@ describe.skipIf(!hasChromium)(
             confirmations: CONFIRMATIONS,
             pollIntervalMs: 200,
             operatorKeyFile: keyFile,
+            publicRpcUrl: chain.anvil.rpcUrl,
           }),
         }),
       );

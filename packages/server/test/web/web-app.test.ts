@@ -25,6 +25,8 @@ function chainConfig(rpcUrl: string): ChainConfig {
     retryMaxMs: DEFAULTS.chainRetryMaxMs,
     operatorKeyFile: null,
     withdrawalBatchMax: DEFAULTS.chainWithdrawalBatchMax,
+    publicRpcUrl: null,
+    devChainMinter: null,
   };
 }
 
@@ -121,12 +123,17 @@ describe('the web listener', () => {
     expect((await web.inject({ method: 'POST', url: '/games/123' })).statusCode).toBe(404);
   });
 
-  it("lets the page reach the chain's JSON-RPC origin in chain mode, and no other", () => {
+  it("lets the page reach the chain's public JSON-RPC origin in chain mode, and no other", () => {
     const connectSrc = (csp: string) => csp.split('; ').find((d) => d.startsWith('connect-src'));
     expect(connectSrc(webCsp({ chain: null }))).toBe("connect-src 'self'");
+    // The server's own URL is never handed to browsers: without a public one, no chain origin.
     const chain = chainConfig('https://rpc.example.com:8545/v3/PROVIDER-KEY');
-    // The origin only: a provider's key in the path is not repeated in a header.
-    expect(connectSrc(webCsp({ chain }))).toBe("connect-src 'self' https://rpc.example.com:8545");
+    expect(connectSrc(webCsp({ chain }))).toBe("connect-src 'self'");
+    const published = { ...chain, publicRpcUrl: 'https://public.example.org:8545/rpc' };
+    // The origin only.
+    expect(connectSrc(webCsp({ chain: published }))).toBe(
+      "connect-src 'self' https://public.example.org:8545",
+    );
   });
 
   it('says to build the app when it is not built, and 502 for a listener elsewhere', async () => {

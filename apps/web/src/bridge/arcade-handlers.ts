@@ -12,14 +12,46 @@ import {
   type ScoreResult,
 } from '@coinop/protocol';
 import { ApiError } from '../api.js';
+import {
+  explainChainError,
+  noGasMessage,
+  walletHoldings,
+  type VaultPayer,
+  type WalletHoldings,
+} from '../account/chain-wallet.js';
+import { formatHstUnits, hstNumberToUnits } from '../account/hst-amounts.js';
 import { WalletError, type WalletSigner } from '../session/wallets.js';
 import { randomUuid } from './demo-handlers.js';
 import type { HostBridgeHandlers } from './host-bridge.js';
+import { lockPlayFromWallet, type WalletPlayProgress } from './wallet-play.js';
+
+/**
+ * Locking a play from the player's wallet on chain, offered beside the arcade balance in chain
+ * mode (docs/concepts/client-side-play.md).
+ */
+export interface WalletPlayOption {
+  /** The wallet's HST and ETH; null when the chain could not be read. */
+  holdings: WalletHoldings | null;
+  /** Confirmations the lock waits for before the play opens. */
+  confirmations: number;
+  /** Why the wallet cannot lock this play now, in words; null when it can. */
+  unavailable: string | null;
+}
 
 /** What the player is asked to approve in a dialog; a score needs only the wallet's signature. */
 export type ApprovalPrompt =
-  | { kind: 'play'; gameName: string; tier: Leaderboard; balance: number }
+  | {
+      kind: 'play';
+      gameName: string;
+      tier: Leaderboard;
+      balance: number;
+      /** Null outside chain mode, or without a wallet on the chain: the balance only. */
+      wallet: WalletPlayOption | null;
+    }
   | { kind: 'purchase'; gameName: string; amount: number; balance: number };
+
+/** The player's answer: no, or yes paying from the arcade balance or from the wallet. */
+export type ApprovalDecision = 'rejected' | 'balance' | 'wallet';
 
 /** What the page tells the player about their score. */
 export type ScoreOutcome = Pick<ScoreResult, 'score' | 'leaderRank' | 'isWinner'>;
@@ -31,10 +63,21 @@ export interface ArcadeHost {
   tier(): Leaderboard | undefined;
   /** The signed-in player, or null. */
   player(): { signer: WalletSigner | null; balance: number } | null;
-  /** Shows the approval dialog; true when the player clicked "Approve". */
-  ask(prompt: ApprovalPrompt): Promise<boolean>;
+  /** Shows the approval dialog; how the player answered. */
+  ask(prompt: ApprovalPrompt): Promise<ApprovalDecision>;
   /** A JSON POST to `/api{path}` with the player's token. */
   post<T>(path: string, body: unknown): Promise<T>;
+  /** A GET of `/api{path}` with the player's token. */
+  get<T>(path: string): Promise<T>;
+  /**
+   * The player's wallet on the arcade's chain, when the arcade is in chain mode, has reached its
+   * chain and the player has a wallet; `canSign` is false while a browser wallet is disconnected.
+   */
+  chainWallet(): { payer: VaultPayer; canSign: boolean } | null;
+  /** Shows how a play locked from the wallet is going. */
+  walletProgress(progress: WalletPlayProgress): void;
+  /** Aborted when the page leaves the game: work in flight stops, nothing more is answered. */
+  signal: AbortSignal;
   /** The chosen tier's current leaders, read afresh. */
   leaders(): Promise<BridgeLeader[]>;
   tell(message: string, tone: 'info' | 'error'): void;
@@ -45,7 +88,9 @@ export interface ArcadeHost {
 /**
  * The real arcade's answers to a hosted game (spec 4.10): a play or a payment happens only after
  * the player approves it in a dialog AND their wallet signs the approval message, which the API
- * checks and records; a score is signed by the wallet and submitted. A play or payment that is
+ * checks and records; a score is signed by the wallet and submitted. In chain mode the player may
+ * instead lock a play from their wallet on chain, the wallet's transaction being the consent; the
+ * game then gets the lock's transaction hash as `txid` beside `playId`. A play or payment that is
  * not approved, not signed or not affordable is answered without `playId`/`txid`, so the game
  * does not start or provision anything.
  */
@@ -88,13 +133,31 @@ export function createArcadeHandlers(host: ArcadeHost): HostBridgeHandlers {
         return {};
       }
       if (tier === undefined) return {};
-      const approved = await host.ask({
+      const chainWallet = host.chainWallet();
+      const costUnits = hstNumberToUnits(tier.cost);
+      const decision = await host.ask({
         kind: 'play',
         gameName: game.name,
         tier,
         balance: player.balance,
+        wallet: chainWallet && (await walletOption(chainWallet, costUnits)),
       });
-      if (!approved || player.balance < tier.cost) return {};
+      if (decision === 'wallet' && chainWallet !== null) {
+        const opened = await lockPlayFromWallet({
+          payer: chainWallet.payer,
+          gameId: game.id,
+          leaderboardId: tier.id,
+          costUnits,
+          post: host.post,
+          get: host.get,
+          progress: host.walletProgress,
+          signal: host.signal,
+        });
+        if (opened === null) return {};
+        host.changed();
+        return opened;
+      }
+      if (decision !== 'balance' || player.balance < tier.cost) return {};
       const signed = await sign(player.signer, {
         kind: 'play',
         gameId: game.id,
@@ -158,13 +221,13 @@ export function createArcadeHandlers(host: ArcadeHost): HostBridgeHandlers {
         host.tell('Connect a wallet to pay.', 'error');
         return {};
       }
-      const approved = await host.ask({
+      const decision = await host.ask({
         kind: 'purchase',
         gameName: game.name,
         amount,
         balance: player.balance,
       });
-      if (!approved || player.balance < amount) return {};
+      if (decision !== 'balance' || player.balance < amount) return {};
       const signed = await sign(player.signer, {
         kind: 'purchase',
         gameId: game.id,
@@ -186,4 +249,32 @@ export function createArcadeHandlers(host: ArcadeHost): HostBridgeHandlers {
       }
     },
   };
+}
+
+/** What the dialog says about locking from the wallet: its holdings, and why it cannot, if so. */
+async function walletOption(
+  chainWallet: { payer: VaultPayer; canSign: boolean },
+  costUnits: bigint,
+): Promise<WalletPlayOption> {
+  const { payer, canSign } = chainWallet;
+  const confirmations = payer.chain.confirmations;
+  let holdings: WalletHoldings;
+  try {
+    holdings = await walletHoldings(payer.reader, payer.chain, payer.address);
+  } catch (error) {
+    return {
+      holdings: null,
+      confirmations,
+      unavailable: `Could not read your wallet on the chain: ${explainChainError(error, 'lock')}`,
+    };
+  }
+  let unavailable: string | null = null;
+  if (!canSign) {
+    unavailable = 'Your browser wallet is not connected: reconnect it to lock from it.';
+  } else if (holdings.hstUnits < costUnits) {
+    unavailable = `Your wallet holds ${formatHstUnits(holdings.hstUnits)}, less than the cost.`;
+  } else if (holdings.gasWei === 0n) {
+    unavailable = noGasMessage('lock');
+  }
+  return { holdings, confirmations, unavailable };
 }

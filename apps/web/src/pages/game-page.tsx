@@ -1,15 +1,21 @@
 import { Avatar } from '../components/avatar.js';
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { BridgeLeader, Game } from '@coinop/protocol';
 import { AllowancePanel, ALLOWANCE_ANCHOR } from '../allowances/allowance-panel.js';
+import { getAddress } from 'viem';
+import { chainReader, readyChain } from '../account/chain-wallet.js';
+import { TxHash } from '../account/tx-hash.js';
 import { ApiError, getGame } from '../api.js';
+import { useArcadeSettings } from '../arcade-settings.js';
 import {
   createArcadeHandlers,
+  type ApprovalDecision,
   type ApprovalPrompt,
   type ArcadeHost,
   type ScoreOutcome,
 } from '../bridge/arcade-handlers.js';
 import { HostBridge } from '../bridge/host-bridge.js';
+import { walletPlayText, type WalletPlayProgress } from '../bridge/wallet-play.js';
 import { ApprovalDialog } from '../components/approval-dialog.js';
 import { GameFrame } from '../components/game-frame.js';
 import { Link } from '../router.js';
@@ -17,13 +23,14 @@ import { useSession } from '../session/session.js';
 
 interface PendingApproval {
   prompt: ApprovalPrompt;
-  resolve: (approved: boolean) => void;
+  resolve: (decision: ApprovalDecision) => void;
 }
 
 /**
  * One game: choose a tier (spec 4.3), see its current leaders, and play it in the frame below.
  * The page is the game's host: its bridge answers the game's plays, scores, leaderboard reads
- * and payments for the signed-in player, asking them to approve plays and payments first. Below
+ * and payments for the signed-in player, asking them to approve plays and payments first (in
+ * chain mode a play may be locked from the player's wallet instead of the balance). Below
  * the game, the player's daily allowance for it (`#allowance`, where a refused play sends them).
  */
 export function GamePage({ gameId }: { gameId: string }) {
@@ -33,6 +40,11 @@ export function GamePage({ gameId }: { gameId: string }) {
   const [tierId, setTierId] = useState('');
   const [approval, setApproval] = useState<PendingApproval | null>(null);
   const [notice, setNotice] = useState<{ text: string; tone: 'info' | 'error' } | null>(null);
+  const [walletPlay, setWalletPlay] = useState<WalletPlayProgress | null>(null);
+  const settings = useArcadeSettings();
+  const settingsChain = settings.status === 'loaded' ? settings.settings.chain : null;
+  const chain = useMemo(() => (settingsChain ? readyChain(settingsChain) : null), [settingsChain]);
+  const reader = useMemo(() => (chain ? chainReader(chain) : null), [chain]);
   const tierSelectId = useId();
   const frameBox = useRef<HTMLDivElement>(null);
 
@@ -70,13 +82,14 @@ export function GamePage({ gameId }: { gameId: string }) {
   }, [game]);
 
   // The bridge lives as long as the game's URL; it reads everything else through refs, fresh.
-  const live = useRef({ game, tierId, session, approval });
-  live.current = { game, tierId, session, approval };
+  const live = useRef({ game, tierId, session, approval, chain, reader });
+  live.current = { game, tierId, session, approval, chain, reader };
   const gameUrl = game?.url ?? '';
 
   useEffect(() => {
     if (gameUrl === '') return;
     const tierOf = (g: Game | null, id: string) => g?.leaderboards.find((b) => b.id === id);
+    const leaving = new AbortController();
     const host: ArcadeHost = {
       game: () => {
         const g = live.current.game;
@@ -90,15 +103,33 @@ export function GamePage({ gameId }: { gameId: string }) {
           ? { signer: state.wallet, balance: state.player.balance }
           : null;
       },
+      chainWallet: () => {
+        const { chain: ready, reader: read, session: current } = live.current;
+        const { state } = current;
+        if (ready === null || read === null || state.status !== 'signed-in') return null;
+        if (state.player.wallet === null) return null;
+        return {
+          payer: {
+            chain: ready,
+            reader: read,
+            kind: state.kind,
+            address: getAddress(state.player.wallet),
+          },
+          canSign: state.wallet !== null,
+        };
+      },
+      walletProgress: setWalletPlay,
+      signal: leaving.signal,
       ask: (prompt) =>
-        new Promise<boolean>((resolve) => {
+        new Promise<ApprovalDecision>((resolve) => {
           // One dialog at a time: a game asking again meanwhile is told no.
-          if (live.current.approval !== null) return resolve(false);
+          if (live.current.approval !== null) return resolve('rejected');
           const pending = { prompt, resolve };
           live.current.approval = pending;
           setApproval(pending);
         }),
       post: (path, body) => live.current.session.call(path, body),
+      get: (path) => live.current.session.call(path),
       leaders: async () => {
         const fresh = await load();
         const tier = tierOf(fresh, live.current.tierId);
@@ -123,14 +154,17 @@ export function GamePage({ gameId }: { gameId: string }) {
       gameUrl,
       handlers: createArcadeHandlers(host),
     });
-    return () => bridge.close();
+    return () => {
+      leaving.abort();
+      bridge.close();
+    };
   }, [gameUrl, load]);
 
-  const decide = (approved: boolean) => {
+  const decide = (decision: ApprovalDecision) => {
     const pending = live.current.approval;
     live.current.approval = null;
     setApproval(null);
-    pending?.resolve(approved);
+    pending?.resolve(decision);
   };
 
   if (error) {
@@ -186,6 +220,7 @@ export function GamePage({ gameId }: { gameId: string }) {
         >
           {notice?.text}
         </p>
+        {walletPlay !== null && <WalletPlayCard progress={walletPlay} />}
         {tier && (
           <section aria-labelledby="leaders-heading" className="leaders">
             <h2 id="leaders-heading">Leaders: {tier.name}</h2>
@@ -222,4 +257,29 @@ function describeScore(score: ScoreOutcome): string {
   return score.isWinner
     ? `Your score ${score.score} ranks #${score.leaderRank}: you made the leaderboard!`
     : `Your score ${score.score} ranks #${score.leaderRank}: not on the leaderboard this time.`;
+}
+
+/** How a play locked from the wallet is going: the step in words and the lock's transaction. */
+function WalletPlayCard({ progress }: { progress: WalletPlayProgress }) {
+  const done = progress.step === 'opened';
+  const bad =
+    progress.step === 'refund' ||
+    progress.step === 'reverted' ||
+    progress.step === 'lost' ||
+    progress.step === 'not-sent';
+  return (
+    <div
+      className={`progress-card${done ? ' done' : ''}${bad ? ' bad' : ''}`}
+      data-testid="wallet-play-progress"
+    >
+      <p role="status" aria-live="polite" className="progress-step" data-step={progress.step}>
+        {walletPlayText(progress)}
+      </p>
+      {'hash' in progress && (
+        <p className="progress-hash">
+          Transaction: <TxHash hash={progress.hash} />
+        </p>
+      )}
+    </div>
+  );
 }

@@ -7,7 +7,6 @@ import {
   createWalletClient,
   custom,
   defineChain,
-  formatEther,
   getAddress,
   http,
   InsufficientFundsError,
@@ -290,12 +289,4 @@ export function explainChainError(error: unknown, action: VaultAction = 'deposit
     return `The chain did not take the ${noun}: ${error.shortMessage}`;
   }
   return `The ${noun} failed: ${(error as Error).message}`;
-}
-
-/** ETH with at most 6 decimals: enough to tell whether a fee can be paid. */
-export function formatEth(wei: bigint): string {
-  const [whole = '0', fraction = ''] = formatEther(wei).split('.');
-  const kept = fraction.slice(0, 6).replace(/0+$/, '');
-  if (wei > 0n && whole === '0' && kept === '') return 'less than 0.000001';
-  return kept ? `${whole}.${kept}` : whole;
 }

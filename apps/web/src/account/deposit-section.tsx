@@ -9,13 +9,12 @@ import {
   ChainWalletError,
   NO_GAS_MESSAGE,
   explainChainError,
-  formatEth,
   sendDeposit,
   walletHoldings,
   type ReadyChain,
   type WalletHoldings,
 } from './chain-wallet.js';
-import { formatHstUnits, parseHstAmount } from './hst-amounts.js';
+import { formatEth, formatHstUnits, parseHstAmount } from './hst-amounts.js';
 import { TxHash } from './tx-hash.js';
 
 /** Where a deposit is, from the signature to the credit in the arcade's ledger. */

@@ -12,18 +12,13 @@ import {
   type ScoreResult,
 } from '@coinop/protocol';
 import { ApiError } from '../api.js';
-import {
-  explainChainError,
-  noGasMessage,
-  walletHoldings,
-  type VaultPayer,
-  type WalletHoldings,
-} from '../account/chain-wallet.js';
-import { formatHstUnits, hstNumberToUnits } from '../account/hst-amounts.js';
-import { WalletError, type WalletSigner } from '../session/wallets.js';
+import type { ChainSettings } from '@coinop/protocol';
+import type { WalletHoldings } from '../account/chain-wallet.js';
+import { hstNumberToUnits } from '../account/hst-amounts.js';
+import { WalletError, type WalletKind, type WalletSigner } from '../session/wallets.js';
 import { randomUuid } from './demo-handlers.js';
 import type { HostBridgeHandlers } from './host-bridge.js';
-import { lockPlayFromWallet, type WalletPlayProgress } from './wallet-play.js';
+import type { WalletPlayProgress } from './wallet-play-progress.js';
 
 /**
  * Locking a play from the player's wallet on chain, offered beside the arcade balance in chain
@@ -50,6 +45,15 @@ export type ApprovalPrompt =
     }
   | { kind: 'purchase'; gameName: string; amount: number; balance: number };
 
+/** The player's wallet and the arcade's chain, when the arcade is in chain mode. */
+export interface ChainWalletOfPlayer {
+  settings: ChainSettings;
+  kind: WalletKind;
+  address: string;
+  /** False while a browser wallet is disconnected after a reload: it cannot sign. */
+  canSign: boolean;
+}
+
 /** The player's answer: no, or yes paying from the arcade balance or from the wallet. */
 export type ApprovalDecision = 'rejected' | 'balance' | 'wallet';
 
@@ -69,11 +73,8 @@ export interface ArcadeHost {
   post<T>(path: string, body: unknown): Promise<T>;
   /** A GET of `/api{path}` with the player's token. */
   get<T>(path: string): Promise<T>;
-  /**
-   * The player's wallet on the arcade's chain, when the arcade is in chain mode, has reached its
-   * chain and the player has a wallet; `canSign` is false while a browser wallet is disconnected.
-   */
-  chainWallet(): { payer: VaultPayer; canSign: boolean } | null;
+  /** The player's wallet and the chain, in chain mode with a signed-in wallet; else null. */
+  chainWallet(): ChainWalletOfPlayer | null;
   /** Shows how a play locked from the wallet is going. */
   walletProgress(progress: WalletPlayProgress): void;
   /** Aborted when the page leaves the game: work in flight stops, nothing more is answered. */
@@ -133,18 +134,18 @@ export function createArcadeHandlers(host: ArcadeHost): HostBridgeHandlers {
         return {};
       }
       if (tier === undefined) return {};
-      const chainWallet = host.chainWallet();
       const costUnits = hstNumberToUnits(tier.cost);
+      const walletPlay = await prepareWalletPlay(host.chainWallet(), costUnits);
       const decision = await host.ask({
         kind: 'play',
         gameName: game.name,
         tier,
         balance: player.balance,
-        wallet: chainWallet && (await walletOption(chainWallet, costUnits)),
+        wallet: walletPlay?.option ?? null,
       });
-      if (decision === 'wallet' && chainWallet !== null) {
-        const opened = await lockPlayFromWallet({
-          payer: chainWallet.payer,
+      if (decision === 'wallet' && walletPlay !== null) {
+        const opened = await walletPlay.module.lockPlayFromWallet({
+          payer: walletPlay.payer,
           gameId: game.id,
           leaderboardId: tier.id,
           costUnits,
@@ -251,30 +252,17 @@ export function createArcadeHandlers(host: ArcadeHost): HostBridgeHandlers {
   };
 }
 
-/** What the dialog says about locking from the wallet: its holdings, and why it cannot, if so. */
-async function walletOption(
-  chainWallet: { payer: VaultPayer; canSign: boolean },
-  costUnits: bigint,
-): Promise<WalletPlayOption> {
-  const { payer, canSign } = chainWallet;
-  const confirmations = payer.chain.confirmations;
-  let holdings: WalletHoldings;
+/**
+ * The chain code and what it read of the wallet, loaded only for a play in chain mode; null
+ * outside it, or when the chunk cannot load (the balance then remains, as without chain mode).
+ */
+async function prepareWalletPlay(wallet: ChainWalletOfPlayer | null, costUnits: bigint) {
+  if (wallet === null) return null;
   try {
-    holdings = await walletHoldings(payer.reader, payer.chain, payer.address);
-  } catch (error) {
-    return {
-      holdings: null,
-      confirmations,
-      unavailable: `Could not read your wallet on the chain: ${explainChainError(error, 'lock')}`,
-    };
+    const module = await import('./wallet-play.js');
+    const prepared = await module.prepareWalletPlay(wallet, costUnits);
+    return prepared && { module, ...prepared };
+  } catch {
+    return null;
   }
-  let unavailable: string | null = null;
-  if (!canSign) {
-    unavailable = 'Your browser wallet is not connected: reconnect it to lock from it.';
-  } else if (holdings.hstUnits < costUnits) {
-    unavailable = `Your wallet holds ${formatHstUnits(holdings.hstUnits)}, less than the cost.`;
-  } else if (holdings.gasWei === 0n) {
-    unavailable = noGasMessage('lock');
-  }
-  return { holdings, confirmations, unavailable };
 }

@@ -1,18 +1,26 @@
-import type { Hash, Hex } from 'viem';
+import { getAddress, type Hash, type Hex } from 'viem';
 import {
   CHAIN_POLL_MS,
   ChainWalletError,
+  chainReader,
   explainChainError,
+  noGasMessage,
+  readyChain,
   sendPlayLock,
+  walletHoldings,
   type VaultPayer,
+  type WalletHoldings,
 } from '../account/chain-wallet.js';
 import { formatHstUnits } from '../account/hst-amounts.js';
+import type { ChainWalletOfPlayer, WalletPlayOption } from './arcade-handlers.js';
+import type { WalletPlayProgress } from './wallet-play-progress.js';
 
 /**
  * A play locked from the player's wallet (docs/concepts/chain.md "Plays locked on chain"): ask
  * the arcade for a play id, lock the tier's cost in the vault with one permit signature and one
  * `lockPlayWithPermit` transaction, follow its confirmations, then wait for the arcade's watcher
- * to open the play. The lock's transaction hash is the play's `txid`.
+ * to open the play. The lock's transaction hash is the play's `txid`. Loaded only when the game
+ * page asks for a play in chain mode (viem's wallet client and the vault's ABI are a large chunk).
  */
 
 /** `POST /player/games/{gameId}/chain-plays` and `GET /player/chain-plays/{playId}`. */
@@ -29,18 +37,6 @@ export interface ChainPlay {
   lockTxHash: string | null;
   play: { status: string; expiresAt: string } | null;
 }
-
-/** Where a wallet play is, from the signature to the open play (or why it opened none). */
-export type WalletPlayProgress =
-  | { step: 'signing'; amountUnits: bigint }
-  | { step: 'pending'; amountUnits: bigint; hash: Hash }
-  | { step: 'confirming'; amountUnits: bigint; hash: Hash; done: number; needed: number }
-  | { step: 'opening'; amountUnits: bigint; hash: Hash }
-  | { step: 'opened'; amountUnits: bigint; hash: Hash }
-  | { step: 'refund'; amountUnits: bigint; hash: Hash; reason: string }
-  | { step: 'reverted'; amountUnits: bigint; hash: Hash }
-  | { step: 'lost'; amountUnits: bigint; hash: Hash; error: string }
-  | { step: 'not-sent'; amountUnits: bigint; error: string };
 
 /** Why a lock opened no play, by the arcade's `refundReason`. */
 const REFUND_REASONS: Record<string, string> = {
@@ -159,38 +155,38 @@ export async function lockPlayFromWallet(input: {
   }
 }
 
-/** The progress in words: what is happening, and what it means for the player's HST. */
-export function walletPlayText(progress: WalletPlayProgress): string {
-  const amount = formatHstUnits(progress.amountUnits);
-  switch (progress.step) {
-    case 'signing':
-      return `Locking ${amount} from your wallet: sign in your wallet…`;
-    case 'pending':
-      return `Lock of ${amount} sent: waiting for it to be included in a block.`;
-    case 'confirming': {
-      const left = progress.needed - progress.done;
-      return (
-        `Lock of ${amount} is in a block: waiting for ${left} more ` +
-        `${left === 1 ? 'confirmation' : 'confirmations'} (${progress.done} of ${progress.needed}).`
-      );
-    }
-    case 'opening':
-      return `Lock of ${amount} confirmed on chain: waiting for the arcade to open the play.`;
-    case 'opened':
-      return `Locked ${amount} from your wallet: the play is open.`;
-    case 'refund':
-      return (
-        `The lock opened no play: ${progress.reason}. The arcade returns the ${amount} to your ` +
-        'wallet with a refund transaction, usually within a minute; only the network fee is spent.'
-      );
-    case 'reverted':
-      return `The lock of ${amount} failed on chain (the transaction reverted): nothing left your wallet but the network fee.`;
-    case 'lost':
-      return (
-        `Could not follow the lock of ${amount}: ${progress.error} If it is confirmed in time the ` +
-        'play opens and, unplayed, settles like any play when it expires; otherwise it is refunded to your wallet.'
-      );
-    case 'not-sent':
-      return progress.error;
+/**
+ * The wallet as the play dialog offers it: its holdings and why it cannot lock `costUnits`, if
+ * so, with what a lock needs. Null when the arcade has not reached its chain or publishes no RPC
+ * URL for browsers: the dialog then offers the balance only.
+ */
+export async function prepareWalletPlay(
+  wallet: ChainWalletOfPlayer,
+  costUnits: bigint,
+): Promise<{ payer: VaultPayer; option: WalletPlayOption } | null> {
+  const chain = readyChain(wallet.settings);
+  if (chain === null) return null;
+  const payer: VaultPayer = {
+    chain,
+    reader: chainReader(chain),
+    kind: wallet.kind,
+    address: getAddress(wallet.address),
+  };
+  const { confirmations } = chain;
+  let holdings: WalletHoldings;
+  try {
+    holdings = await walletHoldings(payer.reader, chain, payer.address);
+  } catch (error) {
+    const unavailable = `Could not read your wallet on the chain: ${explainChainError(error, 'lock')}`;
+    return { payer, option: { holdings: null, confirmations, unavailable } };
   }
+  let unavailable: string | null = null;
+  if (!wallet.canSign) {
+    unavailable = 'Your browser wallet is not connected: reconnect it to lock from it.';
+  } else if (holdings.hstUnits < costUnits) {
+    unavailable = `Your wallet holds ${formatHstUnits(holdings.hstUnits)}, less than the cost.`;
+  } else if (holdings.gasWei === 0n) {
+    unavailable = noGasMessage('lock');
+  }
+  return { payer, option: { holdings, confirmations, unavailable } };
 }

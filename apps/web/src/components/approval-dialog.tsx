@@ -1,6 +1,5 @@
 import { useId, useState } from 'react';
-import { formatEth } from '../account/chain-wallet.js';
-import { formatHstUnits } from '../account/hst-amounts.js';
+import { formatEth, formatHstUnits } from '../account/hst-amounts.js';
 import type {
   ApprovalDecision,
   ApprovalPrompt,

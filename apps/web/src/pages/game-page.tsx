@@ -1,9 +1,7 @@
 import { Avatar } from '../components/avatar.js';
-import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { BridgeLeader, Game } from '@coinop/protocol';
 import { AllowancePanel, ALLOWANCE_ANCHOR } from '../allowances/allowance-panel.js';
-import { getAddress } from 'viem';
-import { chainReader, readyChain } from '../account/chain-wallet.js';
 import { TxHash } from '../account/tx-hash.js';
 import { ApiError, getGame } from '../api.js';
 import { useArcadeSettings } from '../arcade-settings.js';
@@ -15,7 +13,7 @@ import {
   type ScoreOutcome,
 } from '../bridge/arcade-handlers.js';
 import { HostBridge } from '../bridge/host-bridge.js';
-import { walletPlayText, type WalletPlayProgress } from '../bridge/wallet-play.js';
+import { walletPlayText, type WalletPlayProgress } from '../bridge/wallet-play-progress.js';
 import { ApprovalDialog } from '../components/approval-dialog.js';
 import { GameFrame } from '../components/game-frame.js';
 import { Link } from '../router.js';
@@ -42,9 +40,7 @@ export function GamePage({ gameId }: { gameId: string }) {
   const [notice, setNotice] = useState<{ text: string; tone: 'info' | 'error' } | null>(null);
   const [walletPlay, setWalletPlay] = useState<WalletPlayProgress | null>(null);
   const settings = useArcadeSettings();
-  const settingsChain = settings.status === 'loaded' ? settings.settings.chain : null;
-  const chain = useMemo(() => (settingsChain ? readyChain(settingsChain) : null), [settingsChain]);
-  const reader = useMemo(() => (chain ? chainReader(chain) : null), [chain]);
+  const chain = settings.status === 'loaded' ? settings.settings.chain : null;
   const tierSelectId = useId();
   const frameBox = useRef<HTMLDivElement>(null);
 
@@ -82,8 +78,8 @@ export function GamePage({ gameId }: { gameId: string }) {
   }, [game]);
 
   // The bridge lives as long as the game's URL; it reads everything else through refs, fresh.
-  const live = useRef({ game, tierId, session, approval, chain, reader });
-  live.current = { game, tierId, session, approval, chain, reader };
+  const live = useRef({ game, tierId, session, approval, chain });
+  live.current = { game, tierId, session, approval, chain };
   const gameUrl = game?.url ?? '';
 
   useEffect(() => {
@@ -104,17 +100,15 @@ export function GamePage({ gameId }: { gameId: string }) {
           : null;
       },
       chainWallet: () => {
-        const { chain: ready, reader: read, session: current } = live.current;
+        const { chain: settings, session: current } = live.current;
         const { state } = current;
-        if (ready === null || read === null || state.status !== 'signed-in') return null;
-        if (state.player.wallet === null) return null;
+        if (settings === null || state.status !== 'signed-in' || state.player.wallet === null) {
+          return null;
+        }
         return {
-          payer: {
-            chain: ready,
-            reader: read,
-            kind: state.kind,
-            address: getAddress(state.player.wallet),
-          },
+          settings,
+          kind: state.kind,
+          address: state.player.wallet,
           canSign: state.wallet !== null,
         };
       },

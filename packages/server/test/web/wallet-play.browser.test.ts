@@ -15,6 +15,7 @@ import {
   saveScreenshot,
   seriousViolations,
 } from '@coinop/testkit/browser';
+import { injectWallet, walletCalls } from '@coinop/testkit/eip1193';
 import { writeOperatorKeyFile } from '../../src/chain/operator-key.js';
 import { testConfig } from '../../src/config.js';
 import { SecretBox } from '../../src/credentials/secret-box.js';
@@ -34,7 +35,8 @@ import { startCoverServer, type CoverServer } from '../fixtures/cover-server.js'
  * "Lock from my wallet" in the play dialog; the game receives the play id and the lock's
  * transaction hash as `txid`, the vault holds the lock, the game scores, and the sender pays the
  * leader's and the developer's shares to their wallets to the unit. The arcade balance stays the
- * default (no wallet transaction), and a wallet without ETH sees the option disabled, with why.
+ * default (no wallet transaction), a wallet without ETH sees the option disabled, with why, and a
+ * browser wallet that declines the permit leaves the game unstarted and nothing sent.
  */
 
 const PHONE = { width: 360, height: 740 };
@@ -405,5 +407,52 @@ describe.skipIf(!hasChromium)(
         await context.close();
       }
     });
+
+    it(
+      'a browser wallet that declines the permit: the game does not start, nothing is sent',
+      { timeout: 90_000 },
+      async () => {
+        const funded = await fundedWallet(100n * HST, '1');
+        const account = privateKeyToAccount(funded.key);
+        const context = await browser.newContext({ viewport: DESKTOP });
+        const page = await context.newPage();
+        await injectWallet(page, account, {
+          chain: { rpcUrl: chain.anvil.rpcUrl, chainId: chain.chainId },
+          refuseTypedData: true,
+        });
+        try {
+          await page.goto(`${server.urls['web']!}/games/${gameId}`);
+          await page.getByRole('button', { name: 'Connect wallet' }).click();
+          await page.getByRole('button', { name: 'Browser wallet' }).click();
+          await page.getByTestId('balance').waitFor();
+          const game = page.frameLocator('iframe.game-frame');
+          await game.getByRole('button', { name: 'Play' }).click();
+          const dialog = page.getByRole('dialog', { name: 'Lock HST to play?' });
+          await dialog.waitFor();
+          const fromWallet = dialog.getByRole('radio', { name: 'Lock from my wallet' });
+          await expect.poll(() => fromWallet.isEnabled()).toBe(true);
+          await fromWallet.check();
+          await dialog.getByRole('button', { name: 'Approve' }).click();
+          await expect.poll(() => reply(game, 'play-reply')).toEqual({});
+          expect(
+            await page.getByTestId('wallet-play-progress').locator('[data-step]').textContent(),
+          ).toBe('You declined the request in your wallet: nothing was sent.');
+          const calls = await walletCalls(page);
+          expect(calls).toContain('eth_signTypedData_v4');
+          expect(calls).not.toContain('eth_sendTransaction');
+          expect(await chain.admin.getTransactionCount({ address: account.address })).toBe(0);
+          expect(await hstOf(account.address)).toBe(100n * HST);
+          // The arcade was asked for a play id, and holds it only as a request: no play, no lock.
+          const requests = await server.api.arcade.db.query<{ state: string }>(
+            `SELECT l.state FROM chain_play_locks l JOIN players p ON p.id = l.player_id
+             WHERE p.wallet = $1`,
+            [account.address.toLowerCase()],
+          );
+          expect(requests).toEqual([{ state: 'requested' }]);
+        } finally {
+          await context.close();
+        }
+      },
+    );
   },
 );

@@ -49,8 +49,22 @@ const REFUND_REASONS: Record<string, string> = {
   play_voided: 'the arcade voided the play',
 };
 
+/**
+ * The dialog waits this long for the wallet's holdings before it opens without the wallet
+ * option: a slow RPC endpoint must not hold up a play from the balance.
+ */
+const HOLDINGS_READ_TIMEOUT_MS = 5_000;
+
 /** After `lockBy`, the watcher decides within a poll or two; this leaves it ample time. */
 const OPEN_WAIT_AFTER_LOCK_BY_MS = 120_000;
+
+function withTimeout<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ChainWalletError(message)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -175,7 +189,11 @@ export async function prepareWalletPlay(
   const { confirmations } = chain;
   let holdings: WalletHoldings;
   try {
-    holdings = await walletHoldings(payer.reader, chain, payer.address);
+    holdings = await withTimeout(
+      walletHoldings(payer.reader, chain, payer.address),
+      HOLDINGS_READ_TIMEOUT_MS,
+      'The chain did not answer in time.',
+    );
   } catch (error) {
     const unavailable = `Could not read your wallet on the chain: ${explainChainError(error, 'lock')}`;
     return { payer, option: { holdings: null, confirmations, unavailable } };

@@ -245,6 +245,15 @@ describe('GameService operations against a host that echoes requestId', () => {
     ]);
   });
 
+  it('a play locked from the wallet on chain resolves with its txid too (issue 15)', async () => {
+    const { win, game, events } = setup();
+    const txid = `0x${'5e'.repeat(32)}`;
+    const result = game.play();
+    win.reply({ type: 'play', data: { playId: 'play-1', txid }, requestId: win.requestIdOf(0) });
+    expect(await result).toEqual({ playId: 'play-1', txid });
+    expect(events).toEqual([['play', { playId: 'play-1', txid }]]);
+  });
+
   it('a play the player did not approve resolves without playId (rule 2)', async () => {
     const { win, game, events } = setup();
     const replies = [{}, { playId: undefined }, { playId: null }, { playId: '' }];

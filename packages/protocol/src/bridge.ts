@@ -177,17 +177,22 @@ export interface BridgeLeader {
 
 /**
  * Reply data of `play`. `playId` is absent when the player did not approve the payment: the game
- * must not start (spec 4.10 rule 2, 7.1).
+ * must not start (spec 4.10 rule 2, 7.1). `txid` is a coinop addition: present when the player
+ * locked the play from their wallet on chain, it is the lock's transaction hash; a play paid from
+ * the arcade balance has none. Games that read only `playId` are unaffected.
  *
  * @example
  * ```ts
  * import type { ReceivePlayMessage } from '@coinop/protocol';
  * const approved: ReceivePlayMessage = { playId: 'play-1' };
+ * const lockedOnChain: ReceivePlayMessage = { playId: 'play-2', txid: '0x5e1f…' };
  * const rejected: ReceivePlayMessage = {};
  * ```
  */
 export interface ReceivePlayMessage {
   playId?: string;
+  /** The on-chain lock's transaction hash, for a play locked from the player's wallet. */
+  txid?: string;
 }
 
 /**
@@ -368,8 +373,13 @@ export function parseBridgeReply(value: unknown): BridgeReply | undefined {
   switch (value.type) {
     case 'play': {
       const playId = readOptionalId(data.playId);
-      if (playId === false) return undefined;
-      reply = { type: 'play', data: playId === undefined ? {} : { playId } };
+      const txid = readOptionalId(data.txid);
+      if (playId === false || txid === false) return undefined;
+      // A txid without a play means nothing to start: the reply reads as "not paid".
+      reply = {
+        type: 'play',
+        data: playId === undefined ? {} : txid === undefined ? { playId } : { playId, txid },
+      };
       break;
     }
     case 'score':

@@ -115,6 +115,19 @@ describe('parseBridgeReply', () => {
       { type: 'play', data: { playId: '' } },
       { type: 'play', data: {} },
     ],
+    // A play locked from the wallet on chain carries the lock's transaction hash (issue 15).
+    [
+      { type: 'play', data: { playId: 'p1', txid: `0x${'ab'.repeat(32)}` } },
+      { type: 'play', data: { playId: 'p1', txid: `0x${'ab'.repeat(32)}` } },
+    ],
+    [
+      { type: 'play', data: { playId: 'p1', txid: null } },
+      { type: 'play', data: { playId: 'p1' } },
+    ],
+    [
+      { type: 'play', data: { txid: '0xab' } },
+      { type: 'play', data: {} },
+    ],
     [
       { type: 'score', data: { playId: 'p1', rank: 3 } },
       { type: 'score', data: { playId: 'p1' } },
@@ -147,6 +160,8 @@ describe('parseBridgeReply', () => {
     { type: 'play', data: null },
     { type: 'play', data: [] },
     { type: 'play', data: { playId: 1 } },
+    { type: 'play', data: { playId: 'p1', txid: 7 } },
+    { type: 'play', data: { playId: 'p1', txid: long(201) } },
     { type: 'play', data: {}, requestId: '' },
     { type: 'play', data: {}, requestId: long(65) },
     { type: 'score', data: {} },

@@ -15,14 +15,16 @@ import {
   type Address,
   type Chain,
   type Hash,
+  type Hex,
   type PublicClient,
   type WalletClient,
 } from 'viem';
 import { arcadeAccount, provider, type WalletKind } from '../session/wallets.js';
 
 /**
- * The player's wallet on the arcade's chain: what it holds, and a deposit into the vault as one
- * EIP-2612 permit signature plus one `depositWithPermit` transaction (docs/concepts/chain.md).
+ * The player's wallet on the arcade's chain: what it holds, and what it sends the vault — a
+ * deposit (`depositWithPermit`) or a play's lock (`lockPlayWithPermit`), each one EIP-2612 permit
+ * signature plus one transaction (docs/concepts/chain.md).
  */
 
 /** The chain settings once the arcade has read the chain id and HST's address. */
@@ -93,12 +95,23 @@ export async function walletHoldings(
   return { hstUnits, gasWei };
 }
 
-/** A deposit the page refused to send, or the wallet or chain refused; `message` says why. */
-export class DepositError extends Error {}
+/** A deposit or lock the page refused to send, or the wallet or chain refused; `message` says why. */
+export class ChainWalletError extends Error {}
 
-export const NO_GAS_MESSAGE =
-  'Your wallet has no ETH to pay the network fee for a deposit. Add a little ETH on this ' +
-  'chain to your wallet, then try again.';
+/** What the player's wallet sends the vault: a deposit into their balance, or a play's lock. */
+export type VaultAction = 'deposit' | 'lock';
+
+const NOUN: Record<VaultAction, string> = { deposit: 'deposit', lock: 'play lock' };
+
+/** Said when the wallet has no ETH for the fee of `action`. */
+export function noGasMessage(action: VaultAction): string {
+  return (
+    `Your wallet has no ETH to pay the network fee for a ${NOUN[action]}. Add a little ETH on ` +
+    'this chain to your wallet, then try again.'
+  );
+}
+
+export const NO_GAS_MESSAGE = noGasMessage('deposit');
 
 /** A signer for the player's wallet on this chain: the arcade wallet's key, or the extension. */
 async function walletClient(chain: ReadyChain, kind: WalletKind, address: Address) {
@@ -106,13 +119,13 @@ async function walletClient(chain: ReadyChain, kind: WalletKind, address: Addres
   if (kind === 'arcade') {
     const account = arcadeAccount();
     if (account === null || account.address !== address) {
-      throw new DepositError('The arcade wallet is not in this browser: reconnect it first.');
+      throw new ChainWalletError('The arcade wallet is not in this browser: reconnect it first.');
     }
     return createWalletClient({ account, chain: viem, transport: http(chain.rpcUrl) });
   }
   const extension = provider();
   if (extension === null) {
-    throw new DepositError('No browser wallet found: reconnect your wallet first.');
+    throw new ChainWalletError('No browser wallet found: reconnect your wallet first.');
   }
   const client = createWalletClient({
     account: address,
@@ -139,27 +152,37 @@ function hasCode(error: unknown, code: number): boolean {
   );
 }
 
-/**
- * Signs an EIP-2612 permit for the vault and sends `depositWithPermit`, crediting the coinop
- * account `accountId` (the player id). Resolves with the transaction hash once it is sent;
- * throws DepositError with a message for the player.
- */
-export async function sendDeposit(input: {
+/** The player's wallet on the chain, as a deposit or a lock needs it. */
+export interface VaultPayer {
   chain: ReadyChain;
   reader: PublicClient;
   kind: WalletKind;
   address: Address;
-  amountUnits: bigint;
-  accountId: string;
-}): Promise<Hash> {
-  const { chain, reader, address, amountUnits } = input;
+}
+
+/**
+ * Checks the wallet holds `amountUnits` HST and some ETH, has it sign an EIP-2612 permit letting
+ * the vault take exactly that, then sends the vault call `send` builds with the permit's
+ * deadline and signature. Resolves with the transaction hash once it is sent; throws
+ * ChainWalletError with a message for the player. One permit path for deposits and play locks.
+ */
+async function sendWithVaultPermit(
+  payer: VaultPayer,
+  action: VaultAction,
+  amountUnits: bigint,
+  send: (
+    wallet: WalletClient,
+    permit: { deadline: bigint; v: number; r: Hex; s: Hex },
+  ) => Promise<Hash>,
+): Promise<Hash> {
+  const { chain, reader, address } = payer;
   try {
     const holdings = await walletHoldings(reader, chain, address);
     if (holdings.hstUnits < amountUnits) {
-      throw new DepositError('Your wallet holds less HST than that.');
+      throw new ChainWalletError('Your wallet holds less HST than that.');
     }
-    if (holdings.gasWei === 0n) throw new DepositError(NO_GAS_MESSAGE);
-    const wallet: WalletClient = await walletClient(chain, input.kind, address);
+    if (holdings.gasWei === 0n) throw new ChainWalletError(noGasMessage(action));
+    const wallet: WalletClient = await walletClient(chain, payer.kind, address);
     const [{ domain }, nonce, block] = await Promise.all([
       reader.getEip712Domain({ address: chain.hst }),
       reader.readContract({
@@ -194,43 +217,76 @@ export async function sendDeposit(input: {
       message: { owner: address, spender: chain.vault, value: amountUnits, nonce, deadline },
     });
     const { r, s, v, yParity } = parseSignature(signature);
-    return await wallet.writeContract({
-      account: wallet.account ?? address,
-      chain: wallet.chain,
-      address: chain.vault,
-      abi: arcadeVaultAbi,
-      functionName: 'depositWithPermit',
-      args: [
-        amountUnits,
-        uuidToBytes16(input.accountId),
-        deadline,
-        Number(v ?? BigInt(yParity + 27)),
-        r,
-        s,
-      ],
-    });
+    return await send(wallet, { deadline, v: Number(v ?? BigInt(yParity + 27)), r, s });
   } catch (error) {
-    throw new DepositError(explainChainError(error));
+    throw new ChainWalletError(explainChainError(error, action));
   }
 }
 
+/**
+ * Deposits `amountUnits` with `depositWithPermit`, crediting the coinop account `accountId` (the
+ * player id). Resolves with the transaction hash once it is sent.
+ */
+export function sendDeposit(
+  input: VaultPayer & { amountUnits: bigint; accountId: string },
+): Promise<Hash> {
+  return sendWithVaultPermit(input, 'deposit', input.amountUnits, (wallet, permit) =>
+    wallet.writeContract({
+      account: wallet.account ?? input.address,
+      chain: wallet.chain,
+      address: input.chain.vault,
+      abi: arcadeVaultAbi,
+      functionName: 'depositWithPermit',
+      args: [
+        input.amountUnits,
+        uuidToBytes16(input.accountId),
+        permit.deadline,
+        permit.v,
+        permit.r,
+        permit.s,
+      ],
+    }),
+  );
+}
+
+/**
+ * Locks a play's cost with `lockPlayWithPermit` under the play id the arcade gave
+ * (`POST /player/games/{gameId}/chain-plays`). Resolves with the transaction hash, the play's
+ * `txid`, once it is sent.
+ */
+export function sendPlayLock(
+  input: VaultPayer & { amountUnits: bigint; playIdBytes16: Hex },
+): Promise<Hash> {
+  return sendWithVaultPermit(input, 'lock', input.amountUnits, (wallet, permit) =>
+    wallet.writeContract({
+      account: wallet.account ?? input.address,
+      chain: wallet.chain,
+      address: input.chain.vault,
+      abi: arcadeVaultAbi,
+      functionName: 'lockPlayWithPermit',
+      args: [input.playIdBytes16, input.amountUnits, permit.deadline, permit.v, permit.r, permit.s],
+    }),
+  );
+}
+
 /** What went wrong on the chain or in the wallet, in words a player can act on. */
-export function explainChainError(error: unknown): string {
-  if (error instanceof DepositError) return error.message;
+export function explainChainError(error: unknown, action: VaultAction = 'deposit'): string {
+  if (error instanceof ChainWalletError) return error.message;
+  const noun = NOUN[action];
   if (error instanceof BaseError) {
     if (error.walk((e) => e instanceof UserRejectedRequestError) || hasCode(error, 4001)) {
       return 'You declined the request in your wallet: nothing was sent.';
     }
-    if (error.walk((e) => e instanceof InsufficientFundsError)) return NO_GAS_MESSAGE;
+    if (error.walk((e) => e instanceof InsufficientFundsError)) return noGasMessage(action);
     const reverted = error.walk((e) => e instanceof ContractFunctionRevertedError);
     if (reverted instanceof ContractFunctionRevertedError) {
       const name = reverted.data?.errorName;
       if (name === 'EnforcedPause') {
-        return 'The arcade has paused deposits for now: nothing was sent. Try again later.';
+        return `The arcade has paused ${noun}s for now: nothing was sent. Try again later.`;
       }
-      return `The vault refused the deposit${name ? ` (${name})` : ''}: nothing was sent.`;
+      return `The vault refused the ${noun}${name ? ` (${name})` : ''}: nothing was sent.`;
     }
-    return `The chain did not take the deposit: ${error.shortMessage}`;
+    return `The chain did not take the ${noun}: ${error.shortMessage}`;
   }
-  return `The deposit failed: ${(error as Error).message}`;
+  return `The ${noun} failed: ${(error as Error).message}`;
 }

@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { PlayerDepositList } from '@coinop/protocol';
-import { formatEther, type Address, type Hash, type PublicClient } from 'viem';
+import { type Address, type Hash, type PublicClient } from 'viem';
 import { ErrorAlert, errorText } from '../portal/parts.js';
 import { useSession } from '../session/session.js';
 import type { WalletKind } from '../session/wallets.js';
 import {
   CHAIN_POLL_MS,
-  DepositError,
+  ChainWalletError,
   NO_GAS_MESSAGE,
   explainChainError,
   sendDeposit,
@@ -14,7 +14,7 @@ import {
   type ReadyChain,
   type WalletHoldings,
 } from './chain-wallet.js';
-import { formatHstUnits, parseHstAmount } from './hst-amounts.js';
+import { formatEth, formatHstUnits, parseHstAmount } from './hst-amounts.js';
 import { TxHash } from './tx-hash.js';
 
 /** Where a deposit is, from the signature to the credit in the arcade's ledger. */
@@ -152,7 +152,7 @@ export function DepositSection({
       hash = await sendDeposit({ chain, reader, kind, address, amountUnits, accountId: playerId });
     } catch (e) {
       setProgress(null);
-      return refuse(e instanceof DepositError ? e.message : errorText(e));
+      return refuse(e instanceof ChainWalletError ? e.message : errorText(e));
     }
     setAmount('');
     setProgress({ step: 'pending', amountUnits, hash });
@@ -279,12 +279,4 @@ function stepText(progress: Progress, amount: string): string {
     case 'lost':
       return `Could not follow the deposit of ${amount}: ${progress.error} It may still be credited: reload this page to check your balance.`;
   }
-}
-
-/** ETH with at most 6 decimals: enough to tell whether a fee can be paid. */
-function formatEth(wei: bigint): string {
-  const [whole = '0', fraction = ''] = formatEther(wei).split('.');
-  const kept = fraction.slice(0, 6).replace(/0+$/, '');
-  if (wei > 0n && whole === '0' && kept === '') return 'less than 0.000001';
-  return kept ? `${whole}.${kept}` : whole;
 }

@@ -1,5 +1,5 @@
 import { HST_DECIMALS } from '@coinop/protocol';
-import { formatUnits, parseUnits } from 'viem';
+import { formatEther, formatUnits, parseUnits } from 'viem';
 
 /**
  * HST amounts in the account page: typed as decimals, kept as base units (bigint), never as
@@ -56,4 +56,12 @@ export function hstNumberToUnits(hst: number): bigint {
     hst.toLocaleString('en', { maximumFractionDigits: HST_DECIMALS, useGrouping: false }),
     HST_DECIMALS,
   );
+}
+
+/** ETH with at most 6 decimals: enough to tell whether a fee can be paid. */
+export function formatEth(wei: bigint): string {
+  const [whole = '0', fraction = ''] = formatEther(wei).split('.');
+  const kept = fraction.slice(0, 6).replace(/0+$/, '');
+  if (wei > 0n && whole === '0' && kept === '') return 'less than 0.000001';
+  return kept ? `${whole}.${kept}` : whole;
 }

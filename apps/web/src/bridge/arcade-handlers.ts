@@ -12,14 +12,50 @@ import {
   type ScoreResult,
 } from '@coinop/protocol';
 import { ApiError } from '../api.js';
-import { WalletError, type WalletSigner } from '../session/wallets.js';
+import type { ChainSettings } from '@coinop/protocol';
+import type { WalletHoldings } from '../account/chain-wallet.js';
+import { hstNumberToUnits } from '../account/hst-amounts.js';
+import { WalletError, type WalletKind, type WalletSigner } from '../session/wallets.js';
 import { randomUuid } from './demo-handlers.js';
 import type { HostBridgeHandlers } from './host-bridge.js';
+import type { WalletPlayProgress } from './wallet-play-progress.js';
+
+/**
+ * Locking a play from the player's wallet on chain, offered beside the arcade balance in chain
+ * mode (docs/concepts/client-side-play.md).
+ */
+export interface WalletPlayOption {
+  /** The wallet's HST and ETH; null when the chain could not be read. */
+  holdings: WalletHoldings | null;
+  /** Confirmations the lock waits for before the play opens. */
+  confirmations: number;
+  /** Why the wallet cannot lock this play now, in words; null when it can. */
+  unavailable: string | null;
+}
 
 /** What the player is asked to approve in a dialog; a score needs only the wallet's signature. */
 export type ApprovalPrompt =
-  | { kind: 'play'; gameName: string; tier: Leaderboard; balance: number }
+  | {
+      kind: 'play';
+      gameName: string;
+      tier: Leaderboard;
+      balance: number;
+      /** Null outside chain mode, or without a wallet on the chain: the balance only. */
+      wallet: WalletPlayOption | null;
+    }
   | { kind: 'purchase'; gameName: string; amount: number; balance: number };
+
+/** The player's wallet and the arcade's chain, when the arcade is in chain mode. */
+export interface ChainWalletOfPlayer {
+  settings: ChainSettings;
+  kind: WalletKind;
+  address: string;
+  /** False while a browser wallet is disconnected after a reload: it cannot sign. */
+  canSign: boolean;
+}
+
+/** The player's answer: no, or yes paying from the arcade balance or from the wallet. */
+export type ApprovalDecision = 'rejected' | 'balance' | 'wallet';
 
 /** What the page tells the player about their score. */
 export type ScoreOutcome = Pick<ScoreResult, 'score' | 'leaderRank' | 'isWinner'>;
@@ -31,10 +67,18 @@ export interface ArcadeHost {
   tier(): Leaderboard | undefined;
   /** The signed-in player, or null. */
   player(): { signer: WalletSigner | null; balance: number } | null;
-  /** Shows the approval dialog; true when the player clicked "Approve". */
-  ask(prompt: ApprovalPrompt): Promise<boolean>;
+  /** Shows the approval dialog; how the player answered. */
+  ask(prompt: ApprovalPrompt): Promise<ApprovalDecision>;
   /** A JSON POST to `/api{path}` with the player's token. */
   post<T>(path: string, body: unknown): Promise<T>;
+  /** A GET of `/api{path}` with the player's token. */
+  get<T>(path: string): Promise<T>;
+  /** The player's wallet and the chain, in chain mode with a signed-in wallet; else null. */
+  chainWallet(): ChainWalletOfPlayer | null;
+  /** Shows how a play locked from the wallet is going. */
+  walletProgress(progress: WalletPlayProgress): void;
+  /** Aborted when the page leaves the game: work in flight stops, nothing more is answered. */
+  signal: AbortSignal;
   /** The chosen tier's current leaders, read afresh. */
   leaders(): Promise<BridgeLeader[]>;
   tell(message: string, tone: 'info' | 'error'): void;
@@ -45,7 +89,9 @@ export interface ArcadeHost {
 /**
  * The real arcade's answers to a hosted game (spec 4.10): a play or a payment happens only after
  * the player approves it in a dialog AND their wallet signs the approval message, which the API
- * checks and records; a score is signed by the wallet and submitted. A play or payment that is
+ * checks and records; a score is signed by the wallet and submitted. In chain mode the player may
+ * instead lock a play from their wallet on chain, the wallet's transaction being the consent; the
+ * game then gets the lock's transaction hash as `txid` beside `playId`. A play or payment that is
  * not approved, not signed or not affordable is answered without `playId`/`txid`, so the game
  * does not start or provision anything.
  */
@@ -88,13 +134,31 @@ export function createArcadeHandlers(host: ArcadeHost): HostBridgeHandlers {
         return {};
       }
       if (tier === undefined) return {};
-      const approved = await host.ask({
+      const costUnits = hstNumberToUnits(tier.cost);
+      const walletPlay = await prepareWalletPlay(host.chainWallet(), costUnits);
+      const decision = await host.ask({
         kind: 'play',
         gameName: game.name,
         tier,
         balance: player.balance,
+        wallet: walletPlay?.option ?? null,
       });
-      if (!approved || player.balance < tier.cost) return {};
+      if (decision === 'wallet' && walletPlay !== null) {
+        const opened = await walletPlay.module.lockPlayFromWallet({
+          payer: walletPlay.payer,
+          gameId: game.id,
+          leaderboardId: tier.id,
+          costUnits,
+          post: host.post,
+          get: host.get,
+          progress: host.walletProgress,
+          signal: host.signal,
+        });
+        if (opened === null) return {};
+        host.changed();
+        return opened;
+      }
+      if (decision !== 'balance' || player.balance < tier.cost) return {};
       const signed = await sign(player.signer, {
         kind: 'play',
         gameId: game.id,
@@ -158,13 +222,13 @@ export function createArcadeHandlers(host: ArcadeHost): HostBridgeHandlers {
         host.tell('Connect a wallet to pay.', 'error');
         return {};
       }
-      const approved = await host.ask({
+      const decision = await host.ask({
         kind: 'purchase',
         gameName: game.name,
         amount,
         balance: player.balance,
       });
-      if (!approved || player.balance < amount) return {};
+      if (decision !== 'balance' || player.balance < amount) return {};
       const signed = await sign(player.signer, {
         kind: 'purchase',
         gameId: game.id,
@@ -186,4 +250,19 @@ export function createArcadeHandlers(host: ArcadeHost): HostBridgeHandlers {
       }
     },
   };
+}
+
+/**
+ * The chain code and what it read of the wallet, loaded only for a play in chain mode; null
+ * outside it, or when the chunk cannot load (the balance then remains, as without chain mode).
+ */
+async function prepareWalletPlay(wallet: ChainWalletOfPlayer | null, costUnits: bigint) {
+  if (wallet === null) return null;
+  try {
+    const module = await import('./wallet-play.js');
+    const prepared = await module.prepareWalletPlay(wallet, costUnits);
+    return prepared && { module, ...prepared };
+  } catch {
+    return null;
+  }
 }

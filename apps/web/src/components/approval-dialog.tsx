@@ -1,23 +1,34 @@
-import type { ApprovalPrompt } from '../bridge/arcade-handlers.js';
+import { useId, useState } from 'react';
+import { formatEth, formatHstUnits } from '../account/hst-amounts.js';
+import type {
+  ApprovalDecision,
+  ApprovalPrompt,
+  WalletPlayOption,
+} from '../bridge/arcade-handlers.js';
 import { Modal } from './modal.js';
 
 /**
  * Asks the player to approve a play (lock a tier's cost) or a payment to the game's developer,
  * with their balance; Approve is disabled when they cannot afford it. Their wallet signs after.
+ * In chain mode a play may instead be locked from the player's wallet on chain: a radio group
+ * offers it beside the arcade balance, which stays the default (docs/concepts/chain.md).
  */
 export function ApprovalDialog({
   prompt,
   onDecide,
 }: {
   prompt: ApprovalPrompt;
-  onDecide: (approved: boolean) => void;
+  onDecide: (decision: ApprovalDecision) => void;
 }) {
+  const [payFrom, setPayFrom] = useState<'balance' | 'wallet'>('balance');
   const cost = prompt.kind === 'play' ? prompt.tier.cost : prompt.amount;
-  const affordable = prompt.balance >= cost;
+  const wallet = prompt.kind === 'play' ? prompt.wallet : null;
+  const fromWallet = payFrom === 'wallet' && wallet !== null;
+  const affordable = fromWallet ? wallet.unavailable === null : prompt.balance >= cost;
   return (
     <Modal
       title={prompt.kind === 'play' ? 'Lock HST to play?' : 'Pay the developer?'}
-      onCancel={() => onDecide(false)}
+      onCancel={() => onDecide('rejected')}
     >
       <dl className="approval-facts">
         <dt>Game</dt>
@@ -33,29 +44,110 @@ export function ApprovalDialog({
         <dt>Your balance</dt>
         <dd>{prompt.balance} HST</dd>
       </dl>
+      {wallet !== null && (
+        <PayFromChoice
+          wallet={wallet}
+          balanceShort={prompt.balance < cost}
+          value={payFrom}
+          onChange={setPayFrom}
+        />
+      )}
       <p>
-        {prompt.kind === 'play'
-          ? 'The cost is locked for this play and pays the leaders, the developer and the arcade when you score. Your wallet signs the approval.'
-          : 'The HST goes to the game’s developer for what the game offers. Your wallet signs the payment.'}
+        {prompt.kind === 'purchase'
+          ? 'The HST goes to the game’s developer for what the game offers. Your wallet signs the payment.'
+          : fromWallet
+            ? 'Your wallet signs once and sends one transaction locking the cost in the arcade’s vault. It pays the leaders, the developer and the arcade when you score, or when the play runs out.'
+            : 'The cost is locked for this play and pays the leaders, the developer and the arcade when you score. Your wallet signs the approval.'}
       </p>
-      {!affordable && (
+      {!affordable && !fromWallet && (
         <p role="alert" className="error">
           Not enough HST: you have {prompt.balance} HST.
         </p>
       )}
       <div className="dialog-actions">
-        <button type="button" onClick={() => onDecide(false)}>
+        <button type="button" onClick={() => onDecide('rejected')}>
           Reject
         </button>
         <button
           type="button"
           className="primary"
           disabled={!affordable}
-          onClick={() => onDecide(true)}
+          onClick={() => onDecide(fromWallet ? 'wallet' : 'balance')}
         >
           Approve
         </button>
       </div>
     </Modal>
+  );
+}
+
+/** The two ways to pay for a play in chain mode, as a native radio group (arrow keys move). */
+function PayFromChoice({
+  wallet,
+  balanceShort,
+  value,
+  onChange,
+}: {
+  wallet: WalletPlayOption;
+  balanceShort: boolean;
+  value: 'balance' | 'wallet';
+  onChange: (value: 'balance' | 'wallet') => void;
+}) {
+  const name = useId();
+  const balanceHint = useId();
+  const walletHint = useId();
+  const walletReason = useId();
+  const { holdings, confirmations, unavailable } = wallet;
+  return (
+    <fieldset className="pay-from">
+      <legend>Pay for this play</legend>
+      <div className="choice">
+        <input
+          type="radio"
+          id={`${name}-balance`}
+          name={name}
+          value="balance"
+          checked={value === 'balance'}
+          aria-describedby={balanceHint}
+          onChange={() => onChange('balance')}
+        />
+        <label htmlFor={`${name}-balance`}>From my arcade balance</label>
+        <p id={balanceHint} className="hint">
+          Instant, no network fee.{balanceShort ? ' Your balance is too low for this play.' : ''}
+        </p>
+      </div>
+      <div className="choice">
+        <input
+          type="radio"
+          id={`${name}-wallet`}
+          name={name}
+          value="wallet"
+          checked={value === 'wallet'}
+          disabled={unavailable !== null}
+          aria-describedby={unavailable === null ? walletHint : `${walletHint} ${walletReason}`}
+          onChange={() => onChange('wallet')}
+        />
+        <label htmlFor={`${name}-wallet`}>Lock from my wallet</label>
+        <p id={walletHint} className="hint">
+          On chain: your wallet pays a network fee in ETH, and the game starts after {confirmations}{' '}
+          {confirmations === 1 ? 'confirmation' : 'confirmations'}.
+          {holdings !== null && (
+            <>
+              {' '}
+              Your wallet holds{' '}
+              <span data-testid="wallet-play-hst">
+                {formatHstUnits(holdings.hstUnits)}
+              </span> and{' '}
+              <span data-testid="wallet-play-eth">{formatEth(holdings.gasWei)} ETH</span>.
+            </>
+          )}
+        </p>
+        {unavailable !== null && (
+          <p id={walletReason} className="unavailable" data-testid="wallet-play-unavailable">
+            {unavailable}
+          </p>
+        )}
+      </div>
+    </fieldset>
   );
 }

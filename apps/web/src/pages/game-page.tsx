@@ -2,14 +2,18 @@ import { Avatar } from '../components/avatar.js';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { BridgeLeader, Game } from '@coinop/protocol';
 import { AllowancePanel, ALLOWANCE_ANCHOR } from '../allowances/allowance-panel.js';
+import { TxHash } from '../account/tx-hash.js';
 import { ApiError, getGame } from '../api.js';
+import { useArcadeSettings } from '../arcade-settings.js';
 import {
   createArcadeHandlers,
+  type ApprovalDecision,
   type ApprovalPrompt,
   type ArcadeHost,
   type ScoreOutcome,
 } from '../bridge/arcade-handlers.js';
 import { HostBridge } from '../bridge/host-bridge.js';
+import { walletPlayText, type WalletPlayProgress } from '../bridge/wallet-play-progress.js';
 import { ApprovalDialog } from '../components/approval-dialog.js';
 import { GameFrame } from '../components/game-frame.js';
 import { Link } from '../router.js';
@@ -17,13 +21,14 @@ import { useSession } from '../session/session.js';
 
 interface PendingApproval {
   prompt: ApprovalPrompt;
-  resolve: (approved: boolean) => void;
+  resolve: (decision: ApprovalDecision) => void;
 }
 
 /**
  * One game: choose a tier (spec 4.3), see its current leaders, and play it in the frame below.
  * The page is the game's host: its bridge answers the game's plays, scores, leaderboard reads
- * and payments for the signed-in player, asking them to approve plays and payments first. Below
+ * and payments for the signed-in player, asking them to approve plays and payments first (in
+ * chain mode a play may be locked from the player's wallet instead of the balance). Below
  * the game, the player's daily allowance for it (`#allowance`, where a refused play sends them).
  */
 export function GamePage({ gameId }: { gameId: string }) {
@@ -33,6 +38,9 @@ export function GamePage({ gameId }: { gameId: string }) {
   const [tierId, setTierId] = useState('');
   const [approval, setApproval] = useState<PendingApproval | null>(null);
   const [notice, setNotice] = useState<{ text: string; tone: 'info' | 'error' } | null>(null);
+  const [walletPlay, setWalletPlay] = useState<WalletPlayProgress | null>(null);
+  const settings = useArcadeSettings();
+  const chain = settings.status === 'loaded' ? settings.settings.chain : null;
   const tierSelectId = useId();
   const frameBox = useRef<HTMLDivElement>(null);
 
@@ -70,13 +78,14 @@ export function GamePage({ gameId }: { gameId: string }) {
   }, [game]);
 
   // The bridge lives as long as the game's URL; it reads everything else through refs, fresh.
-  const live = useRef({ game, tierId, session, approval });
-  live.current = { game, tierId, session, approval };
+  const live = useRef({ game, tierId, session, approval, chain });
+  live.current = { game, tierId, session, approval, chain };
   const gameUrl = game?.url ?? '';
 
   useEffect(() => {
     if (gameUrl === '') return;
     const tierOf = (g: Game | null, id: string) => g?.leaderboards.find((b) => b.id === id);
+    const leaving = new AbortController();
     const host: ArcadeHost = {
       game: () => {
         const g = live.current.game;
@@ -90,15 +99,31 @@ export function GamePage({ gameId }: { gameId: string }) {
           ? { signer: state.wallet, balance: state.player.balance }
           : null;
       },
+      chainWallet: () => {
+        const { chain: settings, session: current } = live.current;
+        const { state } = current;
+        if (settings === null || state.status !== 'signed-in' || state.player.wallet === null) {
+          return null;
+        }
+        return {
+          settings,
+          kind: state.kind,
+          address: state.player.wallet,
+          canSign: state.wallet !== null,
+        };
+      },
+      walletProgress: setWalletPlay,
+      signal: leaving.signal,
       ask: (prompt) =>
-        new Promise<boolean>((resolve) => {
+        new Promise<ApprovalDecision>((resolve) => {
           // One dialog at a time: a game asking again meanwhile is told no.
-          if (live.current.approval !== null) return resolve(false);
+          if (live.current.approval !== null) return resolve('rejected');
           const pending = { prompt, resolve };
           live.current.approval = pending;
           setApproval(pending);
         }),
       post: (path, body) => live.current.session.call(path, body),
+      get: (path) => live.current.session.call(path),
       leaders: async () => {
         const fresh = await load();
         const tier = tierOf(fresh, live.current.tierId);
@@ -123,14 +148,17 @@ export function GamePage({ gameId }: { gameId: string }) {
       gameUrl,
       handlers: createArcadeHandlers(host),
     });
-    return () => bridge.close();
+    return () => {
+      leaving.abort();
+      bridge.close();
+    };
   }, [gameUrl, load]);
 
-  const decide = (approved: boolean) => {
+  const decide = (decision: ApprovalDecision) => {
     const pending = live.current.approval;
     live.current.approval = null;
     setApproval(null);
-    pending?.resolve(approved);
+    pending?.resolve(decision);
   };
 
   if (error) {
@@ -186,6 +214,7 @@ export function GamePage({ gameId }: { gameId: string }) {
         >
           {notice?.text}
         </p>
+        {walletPlay !== null && <WalletPlayCard progress={walletPlay} />}
         {tier && (
           <section aria-labelledby="leaders-heading" className="leaders">
             <h2 id="leaders-heading">Leaders: {tier.name}</h2>
@@ -222,4 +251,29 @@ function describeScore(score: ScoreOutcome): string {
   return score.isWinner
     ? `Your score ${score.score} ranks #${score.leaderRank}: you made the leaderboard!`
     : `Your score ${score.score} ranks #${score.leaderRank}: not on the leaderboard this time.`;
+}
+
+/** How a play locked from the wallet is going: the step in words and the lock's transaction. */
+function WalletPlayCard({ progress }: { progress: WalletPlayProgress }) {
+  const done = progress.step === 'opened';
+  const bad =
+    progress.step === 'refund' ||
+    progress.step === 'reverted' ||
+    progress.step === 'lost' ||
+    progress.step === 'not-sent';
+  return (
+    <div
+      className={`progress-card${done ? ' done' : ''}${bad ? ' bad' : ''}`}
+      data-testid="wallet-play-progress"
+    >
+      <p role="status" aria-live="polite" className="progress-step" data-step={progress.step}>
+        {walletPlayText(progress)}
+      </p>
+      {'hash' in progress && (
+        <p className="progress-hash">
+          Transaction: <TxHash hash={progress.hash} />
+        </p>
+      )}
+    </div>
+  );
 }

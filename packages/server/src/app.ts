@@ -1,3 +1,4 @@
+import { healthRoutes } from './listener/health.js';
 import type { FastifyInstance } from 'fastify';
 import { createFastify } from './listener/fastify.js';
 import type { Config } from './config.js';
@@ -42,5 +43,6 @@ export async function buildApi(config: Config, deps: ApiDeps): Promise<FastifyIn
   await app.register(catalogPlugin);
   await app.register(arcadeSettingsPlugin);
   await app.register(playerPlugin, { prefix: PLAYER_PREFIX });
+  await healthRoutes(app, deps.db);
   return app;
 }

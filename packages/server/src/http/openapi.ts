@@ -17,6 +17,7 @@ export const ApiTags = {
   admin: 'admin',
   catalog: 'catalog',
   player: 'signed-in player',
+  operations: 'operations',
 } as const;
 
 /**
@@ -85,6 +86,10 @@ export const openApiPlugin = fp(
             description:
               'What the arcade web app does for the signed-in player: balance, faucet, and ' +
               'client-side plays, scores and payments approved by wallet signatures.',
+          },
+          {
+            name: ApiTags.operations,
+            description: 'Liveness and readiness, for load balancers and orchestrators.',
           },
         ],
         components: {

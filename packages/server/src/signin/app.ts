@@ -1,3 +1,4 @@
+import { healthRoutes } from '../listener/health.js';
 import type { FastifyInstance } from 'fastify';
 import { createFastify } from '../listener/fastify.js';
 import cors from '@fastify/cors';
@@ -53,6 +54,7 @@ export async function buildAuth(config: Config, deps: AuthDeps): Promise<Fastify
   const rateLimitPerMinute = config.signinRateLimitPerMinute;
 
   await app.register(errorHandlerPlugin);
+  await healthRoutes(app, deps.db);
   await registerRateLimit(app, deps.webForwarding ?? null);
   // Only the configured web origins may call from a browser; the approval page is same-origin.
   if (config.webOrigins.length > 0) {

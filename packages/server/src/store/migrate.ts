@@ -11,7 +11,7 @@ const MIGRATION_LOCK_ID = AdvisoryLocks.migrations;
  * order, each in its own transaction. Returns the names applied.
  */
 export async function migrate(db: Db): Promise<string[]> {
-  const files = (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith('.sql')).sort();
+  const files = await knownMigrations();
   await db.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
   try {
     await db.query(
@@ -35,6 +35,29 @@ export async function migrate(db: Db): Promise<string[]> {
   } finally {
     await db.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
   }
+}
+
+/** The migrations this code knows, in order. */
+export async function knownMigrations(): Promise<string[]> {
+  return (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith('.sql')).sort();
+}
+
+/**
+ * Whether the database has exactly the migrations this code knows: none missing (not migrated
+ * yet) and none unknown (a newer coinop migrated it).
+ */
+export async function migrationState(
+  db: Pick<Db, 'query'>,
+  known: readonly string[],
+): Promise<{ missing: string[]; unknown: string[] }> {
+  const applied = new Set(
+    (await db.query<{ name: string }>('SELECT name FROM schema_migrations')).map((r) => r.name),
+  );
+  const knownSet = new Set(known);
+  return {
+    missing: known.filter((name) => !applied.has(name)),
+    unknown: [...applied].filter((name) => !knownSet.has(name)).sort(),
+  };
 }
 
 /** Splits a migration on semicolons at line ends; our migrations keep one statement per block. */

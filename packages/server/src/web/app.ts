@@ -1,3 +1,4 @@
+import { healthRoutes } from '../listener/health.js';
 import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -63,6 +64,7 @@ export interface WebDeps {
 export async function buildWeb(config: Config, deps: WebDeps): Promise<FastifyInstance> {
   const app = createFastify(config, deps.https);
   renderErrorsAsProblems(app);
+  await healthRoutes(app, null);
   const distDir = deps.distDir ?? WEB_DIST_DIR;
 
   for (const [prefix, upstream, bodyLimit] of [

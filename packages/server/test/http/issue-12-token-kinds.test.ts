@@ -118,6 +118,34 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
       ],
     },
     {
+      // Public: a load balancer probes liveness and readiness with no credential.
+      name: 'public: GET /healthz',
+      send: onApi('GET', () => '/healthz'),
+      accepts: [
+        'none',
+        'write token',
+        'game token',
+        'web session',
+        'expired web session',
+        'api key',
+        'admin token',
+      ],
+    },
+    {
+      // Public, as /healthz.
+      name: 'public: GET /readyz',
+      send: onApi('GET', () => '/readyz'),
+      accepts: [
+        'none',
+        'write token',
+        'game token',
+        'web session',
+        'expired web session',
+        'api key',
+        'admin token',
+      ],
+    },
+    {
       name: 'player: GET /player/me',
       send: onApi('GET', () => '/player/me'),
       accepts: ['web session'],

@@ -1,0 +1,78 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { knownMigrations, migrationState } from '../store/migrate.js';
+import type { Db } from '../store/db.js';
+import { ApiTags } from '../http/openapi.js';
+
+/**
+ * `/healthz` and `/readyz` for a load balancer or an orchestrator (public: they say nothing a
+ * visitor could use). Live: the process answers. Ready: its database answers and has exactly the
+ * migrations this code knows.
+ */
+
+const Health = Type.Object({ status: Type.Literal('ok') });
+const Readiness = Type.Object({
+  status: Type.Union([Type.Literal('ready'), Type.Literal('not_ready')]),
+  checks: Type.Object({
+    database: Type.Union([Type.Literal('ok'), Type.String()], {
+      description: '`ok`, or why the database is not usable',
+    }),
+    migrations: Type.Union([Type.Literal('current'), Type.String()], {
+      description: '`current`, or which migrations are missing or unknown to this code',
+    }),
+  }),
+});
+
+/**
+ * Registers both routes on a listener. `db` null: a listener without a database of its own (the
+ * web listener, which serves files and forwards), ready as soon as it answers.
+ */
+export async function healthRoutes(app: FastifyInstance, db: Db | null): Promise<void> {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const known = await knownMigrations();
+  r.get(
+    '/healthz',
+    {
+      schema: {
+        tags: [ApiTags.operations],
+        summary: 'Liveness: the process answers',
+        response: { 200: Health },
+      },
+    },
+    async () => ({ status: 'ok' as const }),
+  );
+  r.get(
+    '/readyz',
+    {
+      schema: {
+        tags: [ApiTags.operations],
+        summary: 'Readiness: the database answers and its schema is this code’s',
+        description: '503 with the failing check when not ready.',
+        response: { 200: Readiness, 503: Readiness },
+      },
+    },
+    async (_request, reply) => {
+      let database = 'ok';
+      let migrations = 'current';
+      if (db !== null) {
+        try {
+          const state = await migrationState(db, known);
+          if (state.missing.length > 0) migrations = `missing: ${state.missing.join(', ')}`;
+          else if (state.unknown.length > 0) {
+            migrations = `unknown to this code (a newer coinop migrated it): ${state.unknown.join(', ')}`;
+          }
+        } catch (error) {
+          database = `unreachable: ${(error as Error).message}`;
+          migrations = 'unknown';
+        }
+      }
+      const ready = database === 'ok' && migrations === 'current';
+      reply.code(ready ? 200 : 503);
+      return {
+        status: ready ? ('ready' as const) : ('not_ready' as const),
+        checks: { database, migrations },
+      };
+    },
+  );
+}

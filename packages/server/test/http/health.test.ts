@@ -1,0 +1,64 @@
+import { buildTestApi } from '@coinop/testkit/app';
+import { buildTestSignin } from '@coinop/testkit/signin';
+import { testConfig } from '../../src/config.js';
+import { buildWeb } from '../../src/web/app.js';
+import { storeVariants } from '@coinop/testkit/db';
+import { describe, expect, it } from 'vitest';
+
+/** Liveness and readiness, as a load balancer reads them (issue 16). */
+describe.each(storeVariants())('health on %s', (variant) => {
+  it('is live, and ready only with exactly the migrations this code knows', async () => {
+    const api = await buildTestApi(variant);
+    try {
+      const live = await api.app.inject({ method: 'GET', url: '/healthz' });
+      expect(live.statusCode).toBe(200);
+      expect(live.json()).toEqual({ status: 'ok' });
+      const ready = await api.app.inject({ method: 'GET', url: '/readyz' });
+      expect(ready.statusCode).toBe(200);
+      expect(ready.json()).toEqual({
+        status: 'ready',
+        checks: { database: 'ok', migrations: 'current' },
+      });
+
+      await api.db.query("INSERT INTO schema_migrations (name) VALUES ('999_from_the_future.sql')");
+      const newer = await api.app.inject({ method: 'GET', url: '/readyz' });
+      expect(newer.statusCode).toBe(503);
+      expect(newer.json()).toEqual({
+        status: 'not_ready',
+        checks: {
+          database: 'ok',
+          migrations: 'unknown to this code (a newer coinop migrated it): 999_from_the_future.sql',
+        },
+      });
+      await api.db.query(
+        "DELETE FROM schema_migrations WHERE name IN ('999_from_the_future.sql', '014_chain_play_locks.sql')",
+      );
+      const older = await api.app.inject({ method: 'GET', url: '/readyz' });
+      expect(older.statusCode).toBe(503);
+      expect(older.json()).toMatchObject({
+        checks: { migrations: 'missing: 014_chain_play_locks.sql' },
+      });
+    } finally {
+      await api.close();
+    }
+  });
+});
+
+describe('health on the other listeners', () => {
+  it('answers on the sign-in service (with its database) and the web listener', async () => {
+    const s = await buildTestSignin('pglite');
+    const web = await buildWeb(testConfig(), { apiUrl: null, authUrl: null });
+    try {
+      const ready = await s.auth.inject({ method: 'GET', url: '/readyz' });
+      expect(ready.statusCode).toBe(200);
+      expect(ready.json()).toMatchObject({ status: 'ready' });
+      expect((await web.inject({ method: 'GET', url: '/healthz' })).json()).toEqual({
+        status: 'ok',
+      });
+      expect((await web.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+    } finally {
+      await web.close();
+      await s.close();
+    }
+  });
+});

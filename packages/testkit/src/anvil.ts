@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { pbkdf2Sync } from 'node:crypto';
-import { anvilBinary } from '@coinop/server/dev-chain/anvil.js';
+import { anvilBinary, stopProcess } from '@coinop/server/dev-chain/anvil.js';
 import { type Hex, toHex } from 'viem';
 import { HDKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { freePort } from './net.js';
@@ -10,7 +10,6 @@ export const ANVIL_MNEMONIC = 'test test test test test test test test test test
 const ACCOUNT_COUNT = 10;
 const ACCOUNT_BALANCE_ETH = 10_000;
 const READY_TIMEOUT_MS = 15_000;
-const STOP_TIMEOUT_MS = 5_000;
 
 export interface AnvilAccount extends PrivateKeyAccount {
   privateKey: Hex;
@@ -111,16 +110,4 @@ async function waitUntilReady(child: ChildProcess, rpcUrl: string): Promise<numb
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`anvil did not answer at ${rpcUrl} within ${READY_TIMEOUT_MS} ms: ${stderr}`);
-}
-
-function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
 }

@@ -14,6 +14,7 @@ import {
   type ReadyChain,
   type WalletHoldings,
 } from './chain-wallet.js';
+import { HstAmountField } from './hst-amount-field.js';
 import { formatEth, formatHstUnits, parseHstAmount } from './hst-amounts.js';
 import { TxHash } from './tx-hash.js';
 
@@ -64,8 +65,6 @@ export function DepositSection({
 }) {
   const { call } = useSession();
   const headingId = useId();
-  const amountId = useId();
-  const amountHint = useId();
   const [amount, setAmount] = useState('');
   const [holdings, setHoldings] = useState<WalletHoldings | null>(null);
   const [holdingsError, setHoldingsError] = useState<string | null>(null);
@@ -202,22 +201,13 @@ export function DepositSection({
           noValidate
           onSubmit={(e) => void submit(e)}
         >
-          <div className="field">
-            <label htmlFor={amountId}>Amount to deposit (HST)</label>
-            <input
-              id={amountId}
-              ref={amountInput}
-              inputMode="decimal"
-              autoComplete="off"
-              spellCheck={false}
-              aria-describedby={amountHint}
-              value={amount}
-              onChange={(e) => setAmount(e.target.value)}
-            />
-            <p id={amountHint} className="hint">
-              Up to 8 decimals, at most what your wallet holds.
-            </p>
-          </div>
+          <HstAmountField
+            label="Amount to deposit (HST)"
+            ref={amountInput}
+            value={amount}
+            onChange={setAmount}
+            hint="Up to 8 decimals, at most what your wallet holds."
+          />
           <div className="form-actions">
             <button type="submit" className="primary" disabled={busy}>
               {progress?.step === 'sending' ? 'Depositing…' : 'Deposit'}

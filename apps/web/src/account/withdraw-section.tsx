@@ -3,6 +3,7 @@ import type { Withdrawal, WithdrawalStatus } from '@coinop/protocol';
 import { isAddress } from 'viem';
 import { ErrorAlert, Status, When, errorText } from '../portal/parts.js';
 import { ApiError } from '../api.js';
+import { HstAmountField } from './hst-amount-field.js';
 import { decimalToUnits, formatHstUnits, parseHstAmount, unitsToDecimal } from './hst-amounts.js';
 import { TxHash } from './tx-hash.js';
 import type { WithdrawalsApi } from './withdrawals-api.js';
@@ -42,8 +43,6 @@ export function WithdrawSection({
   onChange: () => void;
 }) {
   const headingId = useId();
-  const amountId = useId();
-  const amountHint = useId();
   const toId = useId();
   const toHint = useId();
   const [amount, setAmount] = useState('');
@@ -135,24 +134,17 @@ export function WithdrawSection({
       <h2 id={headingId}>{heading}</h2>
       <p className="muted">{intro}</p>
       <form className="money-form" aria-label={heading} noValidate onSubmit={(e) => void submit(e)}>
-        <div className="field">
-          <label htmlFor={amountId}>Amount (HST)</label>
-          <input
-            id={amountId}
-            ref={amountInput}
-            inputMode="decimal"
-            autoComplete="off"
-            spellCheck={false}
-            aria-describedby={amountHint}
-            value={amount}
-            onChange={(e) => setAmount(e.target.value)}
-          />
-          <p id={amountHint} className="hint">
-            {availableUnits === null
+        <HstAmountField
+          label="Amount (HST)"
+          ref={amountInput}
+          value={amount}
+          onChange={setAmount}
+          hint={
+            availableUnits === null
               ? 'Up to 8 decimals.'
-              : `Up to 8 decimals; ${formatHstUnits(availableUnits)} available.`}
-          </p>
-        </div>
+              : `Up to 8 decimals; ${formatHstUnits(availableUnits)} available.`
+          }
+        />
         <div className="field">
           <label htmlFor={toId}>To wallet</label>
           <input

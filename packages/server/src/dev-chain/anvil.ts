@@ -218,7 +218,8 @@ async function stopOrphan(pidFile: string, stateFile: string): Promise<void> {
   await rm(pidFile, { force: true });
 }
 
-function stopProcess(child: ChildProcess): Promise<void> {
+/** Stops an Anvil child: SIGTERM (it saves its state), SIGKILL if it has not exited in time. */
+export function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);

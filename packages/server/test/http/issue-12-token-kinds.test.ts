@@ -33,6 +33,17 @@ type Kind =
   | 'api key'
   | 'admin token';
 
+/** Every kind of credential, and none: what a public route lets through. */
+const EVERY_KIND: readonly Kind[] = [
+  'none',
+  'write token',
+  'game token',
+  'web session',
+  'expired web session',
+  'api key',
+  'admin token',
+];
+
 interface Family {
   readonly name: string;
   /** The request, with the credential's headers merged in. */
@@ -107,43 +118,19 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
       // Public: every kind, and none, reads the arcade's settings.
       name: 'public: GET /arcade',
       send: onApi('GET', () => '/arcade'),
-      accepts: [
-        'none',
-        'write token',
-        'game token',
-        'web session',
-        'expired web session',
-        'api key',
-        'admin token',
-      ],
+      accepts: EVERY_KIND,
     },
     {
       // Public: a load balancer probes liveness and readiness with no credential.
       name: 'public: GET /healthz',
       send: onApi('GET', () => '/healthz'),
-      accepts: [
-        'none',
-        'write token',
-        'game token',
-        'web session',
-        'expired web session',
-        'api key',
-        'admin token',
-      ],
+      accepts: EVERY_KIND,
     },
     {
       // Public, as /healthz.
       name: 'public: GET /readyz',
       send: onApi('GET', () => '/readyz'),
-      accepts: [
-        'none',
-        'write token',
-        'game token',
-        'web session',
-        'expired web session',
-        'api key',
-        'admin token',
-      ],
+      accepts: EVERY_KIND,
     },
     {
       name: 'player: GET /player/me',
@@ -322,15 +309,7 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
     },
   ];
 
-  const kinds: Kind[] = [
-    'none',
-    'write token',
-    'game token',
-    'web session',
-    'expired web session',
-    'api key',
-    'admin token',
-  ];
+  const kinds = EVERY_KIND;
 
   it('lets each kind of credential through only the routes it is for', async () => {
     const table: string[] = [];

@@ -141,7 +141,7 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
     words: ['player', 'token'],
     description: 'mint a player token, to test a game server without a browser',
     options: [
-      { flags: '--player <id>', description: 'player id', required: true },
+      { flags: '--player <id|wallet>', description: 'player id or wallet address', required: true },
       { flags: '--ttl <seconds>', description: 'lifetime (default: --player-token-ttl)' },
     ],
     request: (v) => ({

@@ -132,7 +132,8 @@ export const KeysRotated = Type.Object({
     description: 'The key it replaced; published until its last token has expired',
   }),
 });
-export const PlayerParams = Type.Object({ playerId: Uuid('The player') });
+/** A player by id or wallet; the path keeps its name `playerId` for the clients it has. */
+export const PlayerParams = Type.Object({ playerId: PlayerRef });
 export const PlayerTokenBody = Type.Object(
   {
     ttl: Type.Optional(

@@ -17,6 +17,7 @@ import {
   mintHst,
   publish,
   registerPlayer,
+  requirePlayer,
   unpublish,
 } from '../services/admin.js';
 import { Uuid } from './schemas.js';
@@ -328,8 +329,9 @@ export async function adminPlugin(
       },
     },
     async (request, reply) => {
+      const player = await requirePlayer(arcade, request.params.playerId);
       const minted = await mintPlayerToken(arcade.db, signin, {
-        playerId: request.params.playerId,
+        playerId: player.id,
         ttlSeconds: request.body.ttl,
         maxTtlSeconds: app.config.playerTokenTtlMaxSeconds,
       });

@@ -24,7 +24,13 @@ import {
   type AdminDeveloperRecord,
   type AdminGameRecord,
 } from '../store/admin.js';
-import { createPlayer, findPlayer, findPlayerByWallet, normalizeWallet } from '../store/players.js';
+import {
+  createPlayer,
+  findPlayer,
+  findPlayerByWallet,
+  normalizeWallet,
+  type PlayerRecord,
+} from '../store/players.js';
 import type { ArcadeServices } from './arcade-services.js';
 import { reconcileChainVault, type ChainReconciliationWire } from '../chain/reconciliation.js';
 
@@ -264,15 +270,7 @@ export async function playerProfile(
   pending: number;
   createdAt: Date;
 }> {
-  const player = WALLET_ADDRESS.test(ref)
-    ? await findPlayerByWallet(arcade.db, ref)
-    : await findPlayer(arcade.db, ref);
-  if (!player) {
-    const what = WALLET_ADDRESS.test(ref) ? `wallet ${normalizeWallet(ref)}` : `id ${ref}`;
-    throw new CoinopError('player_not_found', `no player has ${what}`, {
-      details: { player: ref },
-    });
-  }
+  const player = await requirePlayer(arcade, ref);
   const account = await findAccount(arcade.db, player.accountId);
   if (!account) throw new Error(`player ${player.id} has no account ${player.accountId}`);
   return {
@@ -284,6 +282,20 @@ export async function playerProfile(
     pending: unitsToHstNumber(lockedUnits(account)),
     createdAt: player.createdAt,
   };
+}
+
+/** The player of `ref`, a player id or a wallet address; `player_not_found` when none. */
+export async function requirePlayer(arcade: ArcadeServices, ref: string): Promise<PlayerRecord> {
+  const player = WALLET_ADDRESS.test(ref)
+    ? await findPlayerByWallet(arcade.db, ref)
+    : await findPlayer(arcade.db, ref);
+  if (!player) {
+    const what = WALLET_ADDRESS.test(ref) ? `wallet ${normalizeWallet(ref)}` : `id ${ref}`;
+    throw new CoinopError('player_not_found', `no player has ${what}`, {
+      details: { player: ref },
+    });
+  }
+  return player;
 }
 
 function nextCursor(items: readonly { id: string }[], limit: number): string | null {

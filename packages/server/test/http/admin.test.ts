@@ -1,3 +1,4 @@
+import { decodeJwt } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { wholeHstToUnits } from '@coinop/core';
 import { TEST_ADMIN_TOKEN, buildTestApi, type TestApi } from '@coinop/testkit/app';
@@ -614,6 +615,22 @@ describe.each(storeVariants())('admin API on %s', (variant) => {
       expect(byId.json()).toEqual(expected);
       const byWallet = await get(`/admin/players/${address.toUpperCase().replace('0X', '0x')}`);
       expect(byWallet.json()).toEqual(expected);
+    });
+
+    it('mints a player token for a player named by wallet', async () => {
+      const address = wallet();
+      const { playerId } = (await post('/admin/players', { wallet: address })).json();
+      const res = await post(`/admin/players/${address}/token`, { ttl: 60 });
+      expect(res.statusCode).toBe(201);
+      const claims = decodeJwt(res.json<{ access_token: string }>().access_token);
+      expect(Object.values(claims)).toContain(playerId);
+      expect(claims.exp! - claims.iat!).toBe(60);
+      const nobody = wallet();
+      expect((await post(`/admin/players/${nobody}/token`, {})).json()).toMatchObject({
+        status: 404,
+        code: 'player_not_found',
+        message: `no player has wallet ${nobody}`,
+      });
     });
 
     it('is 404 player_not_found by id and by wallet, and 400 for anything else', async () => {

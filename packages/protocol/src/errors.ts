@@ -35,6 +35,7 @@ export const ErrorCodes = {
   developer_not_found: 'Developer not found',
   play_not_found: 'Play not found',
   account_not_found: 'Account not found',
+  account_ambiguous: 'Wallet names more than one account',
   // Games and registration
   field_immutable: 'Field cannot be changed',
   cover_unreachable: 'Cover image unreachable',

@@ -1,10 +1,10 @@
 import { healthRoutes } from './listener/health.js';
 import type { FastifyInstance } from 'fastify';
 import { createFastify } from './listener/fastify.js';
-import type { Config } from './config.js';
+import { signinPublicUrl, type Config } from './config.js';
 import type { ApiDeps } from './deps.js';
 import { errorHandlerPlugin } from './listener/error-handler.js';
-import { openApiPlugin } from './http/openapi.js';
+import { apiDocument, openApiPlugin } from './http/openapi.js';
 import { gameServerPlugin } from './http/game-server.js';
 import { registrationPlugin } from './http/registration.js';
 import { adminPlugin } from './http/admin.js';
@@ -24,7 +24,7 @@ declare module 'fastify' {
   }
 }
 
-/** Builds the arcade API ({base_url}) as a Fastify instance. Listens nowhere. */
+/** Builds the arcade API (at `config.publicUrl`) as a Fastify instance. Listens nowhere. */
 export async function buildApi(config: Config, deps: ApiDeps): Promise<FastifyInstance> {
   const app = createFastify(config, deps.https);
 
@@ -35,7 +35,7 @@ export async function buildApi(config: Config, deps: ApiDeps): Promise<FastifyIn
   app.decorate('arcade', arcade);
   for (const schema of sharedSchemas) app.addSchema(schema);
   await app.register(errorHandlerPlugin);
-  await app.register(openApiPlugin);
+  await app.register(openApiPlugin, apiDocument(config.publicUrl, signinPublicUrl(config)));
   await app.register(gameServerPlugin);
   await app.register(registrationPlugin);
   await app.register(adminPlugin, { adminToken: deps.adminToken });

@@ -531,3 +531,14 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     ...overrides,
   });
 }
+
+/**
+ * The sign-in service's public address: https on its issuer's host[:port] (what its tokens
+ * name), the listener's own scheme when the issuer is this machine (localhost or an IP address,
+ * as in development).
+ */
+export function signinPublicUrl(config: Config): string {
+  const local = /^(localhost|(\d{1,3}\.){3}\d{1,3})(:\d+)?$/.test(config.authIssuer);
+  const scheme = local && config.tlsCertPath === null ? 'http' : 'https';
+  return `${scheme}://${config.authIssuer}`;
+}

@@ -66,15 +66,35 @@ function auditFailure(answer: unknown): string | null {
 
 /** What each group of admin commands is about, for `coinop admin --help`. */
 const ADMIN_GROUPS: Readonly<Record<string, string>> = {
-  developer: 'game developers: create one and issue its API key',
-  client: "game servers' client credentials",
-  player: 'players: create one, issue a token to test a game server with',
-  hst: 'the ledger: mint HST, read a balance, audit every account',
-  game: 'games in the catalog: publish, suspend, resume',
-  leaderboard: "a game's leaderboards (tiers)",
-  keys: 'the signing keys of player tokens',
+  developer: 'game developers: create one and issue it an API key, list them',
+  client: "game servers' client credentials: issue a client id and secret for a game",
+  player: 'players: create one, look one up by id or wallet, mint a token to test with',
+  hst: 'the ledger: mint HST, read a balance, audit every account (exit 1 if unbalanced)',
+  game: 'games: list them; publish, unpublish, suspend and resume one',
+  leaderboard: "a game's leaderboards (tiers): add one",
+  keys: 'the keys that sign player tokens: rotate them',
   chain: 'chain mode: deploy the contracts; deposits, withdrawals, plays, the operator key',
 };
+
+/** Accounts are named by id or by wallet: the help says so once, the same everywhere. */
+const ACCOUNT_FLAG = '--account <id|wallet>';
+const ACCOUNT_HELP =
+  'account id, a player, developer or arcade id, or the wallet of a player or developer';
+
+/** `?limit=…&before=…` from the listing flags given, or nothing. */
+function pageQuery(v: Values): string {
+  const query = new URLSearchParams();
+  for (const name of ['limit', 'before']) {
+    const value = v[name];
+    if (value !== undefined) query.set(name, value);
+  }
+  return query.size > 0 ? `?${query}` : '';
+}
+
+const PAGE_OPTIONS = (what: string) => [
+  { flags: '--limit <n>', description: `how many ${what}, newest first: 1 to 100 (default 20)` },
+  { flags: '--before <id>', description: 'the `next` of the page before, for the page after it' },
+];
 
 export const ADMIN_COMMANDS: readonly AdminCommand[] = [
   {
@@ -84,6 +104,12 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
       { flags: '--wallet <address>', description: 'wallet address (0x + 40 hex)', required: true },
     ],
     request: (v) => ({ method: 'POST', path: '/admin/developers', body: { wallet: v['wallet'] } }),
+  },
+  {
+    words: ['developer', 'list'],
+    description: 'list developers: id, wallet, how many games, when created',
+    options: PAGE_OPTIONS('developers'),
+    request: (v) => ({ method: 'GET', path: `/admin/developers${pageQuery(v)}` }),
   },
   {
     words: ['client', 'create'],
@@ -105,10 +131,17 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
     }),
   },
   {
+    words: ['player', 'get'],
+    description: 'show a player: id, wallet, name, account and HST balance',
+    argument: { name: 'player', description: 'player id, or wallet address (0x + 40 hex)' },
+    options: [],
+    request: (v) => ({ method: 'GET', path: `/admin/players/${id(v['player'])}` }),
+  },
+  {
     words: ['player', 'token'],
     description: 'mint a player token, to test a game server without a browser',
     options: [
-      { flags: '--player <id>', description: 'player id', required: true },
+      { flags: '--player <id|wallet>', description: 'player id or wallet address', required: true },
       { flags: '--ttl <seconds>', description: 'lifetime (default: --player-token-ttl)' },
     ],
     request: (v) => ({
@@ -127,11 +160,7 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
     words: ['hst', 'mint'],
     description: 'mint HST into an account',
     options: [
-      {
-        flags: '--account <id>',
-        description: 'account id, or a player, developer or arcade id',
-        required: true,
-      },
+      { flags: ACCOUNT_FLAG, description: ACCOUNT_HELP, required: true },
       {
         flags: '--amount <hst>',
         description: 'HST, at most 8 decimals (e.g. 12.5)',
@@ -153,13 +182,7 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
   {
     words: ['hst', 'balance'],
     description: "show an account's spendable and locked HST",
-    options: [
-      {
-        flags: '--account <id>',
-        description: 'account id, or a player, developer or arcade id',
-        required: true,
-      },
-    ],
+    options: [{ flags: ACCOUNT_FLAG, description: ACCOUNT_HELP, required: true }],
     request: (v) => ({ method: 'GET', path: `/admin/hst/balances/${id(v['account'])}` }),
   },
   {
@@ -185,10 +208,24 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
     failsWhen: auditFailure,
   },
   {
+    words: ['game', 'list'],
+    description: 'list games: state (published, unpublished, suspended), developer, tiers',
+    options: PAGE_OPTIONS('games'),
+    request: (v) => ({ method: 'GET', path: `/admin/games${pageQuery(v)}` }),
+  },
+  {
     words: ['game', 'publish'],
     description: "list a game in the arcade's catalog",
     options: [{ flags: '--game <id>', description: 'game id', required: true }],
     request: (v) => ({ method: 'POST', path: `/admin/games/${id(v['game'])}/publish` }),
+  },
+  {
+    words: ['game', 'unpublish'],
+    description:
+      'take a game off the catalog: only its developer and testers may play it; open plays ' +
+      'keep settling',
+    options: [{ flags: '--game <id>', description: 'game id', required: true }],
+    request: (v) => ({ method: 'POST', path: `/admin/games/${id(v['game'])}/unpublish` }),
   },
   {
     words: ['game', 'suspend'],
@@ -288,11 +325,7 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
     description: 'credit a held deposit to a player or developer account, once',
     argument: { name: 'deposit', description: 'the deposit: <txHash>:<logIndex>' },
     options: [
-      {
-        flags: '--account <id>',
-        description: 'account id, or a player or developer id',
-        required: true,
-      },
+      { flags: ACCOUNT_FLAG, description: ACCOUNT_HELP, required: true },
       { flags: '--chain-id <id>', description: 'only if the deposit was read on two chains' },
     ],
     request: (v) => ({
@@ -310,7 +343,20 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
 export function addAdminCommands(program: Command): void {
   const admin = program
     .command('admin')
-    .description('operator commands: a client of the admin API (prints JSON)');
+    .description('operator commands: a client of the admin API (prints JSON)')
+    .addHelpText(
+      'after',
+      `
+Each command calls the arcade API at --server (COINOP_SERVER, default ${DEFAULT_SERVER}) with
+the admin token: --admin-token (COINOP_ADMIN_TOKEN), else <--data-dir>/admin-token. Accounts
+and players are named by id or by wallet address (0x…). It prints the answer as JSON; exit
+1 on an API error or a failed audit (its message on stderr), 2 on a usage error.
+
+Examples:
+  coinop admin game list --limit 50
+  coinop admin player get 0x52908400098527886E0F7030069857D2E4169EE7
+  coinop admin hst mint --account 0x52908400098527886E0F7030069857D2E4169EE7 --amount 10`,
+    );
   const nouns = new Map<string, Command>();
   for (const spec of ADMIN_COMMANDS) {
     const [noun, verb] = spec.words;

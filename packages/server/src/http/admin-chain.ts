@@ -61,6 +61,7 @@ export function adminChainRoutes(app: FastifyInstance): void {
     '/admin/chain',
     {
       schema: {
+        operationId: 'adminGetChainStatus',
         tags: TAGS,
         security: Security.adminToken,
         summary: "The chain watcher's status",
@@ -78,6 +79,7 @@ export function adminChainRoutes(app: FastifyInstance): void {
     '/admin/chain/withdrawals',
     {
       schema: {
+        operationId: 'adminListWithdrawals',
         tags: TAGS,
         security: Security.adminToken,
         summary: 'Withdrawals of every account, newest first',
@@ -93,6 +95,7 @@ export function adminChainRoutes(app: FastifyInstance): void {
     '/admin/chain/plays',
     {
       schema: {
+        operationId: 'adminListChainPlays',
         tags: TAGS,
         security: Security.adminToken,
         summary: 'Plays locked from wallets, most recently changed first',
@@ -130,6 +133,7 @@ export function adminChainRoutes(app: FastifyInstance): void {
     '/admin/chain/deposits',
     {
       schema: {
+        operationId: 'adminListDeposits',
         tags: TAGS,
         security: Security.adminToken,
         summary: 'Deposits read from the vault, newest first',
@@ -151,6 +155,7 @@ export function adminChainRoutes(app: FastifyInstance): void {
     '/admin/chain/deposits/:deposit/credit',
     {
       schema: {
+        operationId: 'adminCreditHeldDeposit',
         tags: TAGS,
         security: Security.adminToken,
         summary: 'Credit a held deposit to an account',

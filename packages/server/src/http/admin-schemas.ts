@@ -16,9 +16,22 @@ export const HstAmount = Type.Union([Type.Number(), Type.String()], {
   description: 'Amount in HST (not base units), at most 8 decimals, e.g. 12.5 or "0.00000001"',
 });
 
-export const AccountRef = Uuid(
-  'An account id, or the id of a player, developer or arcade (its account)',
-);
+const UUID_PATTERN = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
+const WALLET_PATTERN = '0x[0-9a-fA-F]{40}';
+
+/** Where an operator names an account: by an id, or by the wallet of its player or developer. */
+export const AccountRef = Type.String({
+  pattern: `^(${UUID_PATTERN}|${WALLET_PATTERN})$`,
+  description:
+    'An account id, the id of a player, developer or arcade (its account), or the wallet ' +
+    'address of a player or developer (409 account_ambiguous when the wallet has both)',
+});
+
+/** A player by id or by wallet address. */
+export const PlayerRef = Type.String({
+  pattern: `^(${UUID_PATTERN}|${WALLET_PATTERN})$`,
+  description: 'A player id, or the wallet address of a player',
+});
 
 export const CreateDeveloperBody = Type.Object({ wallet: Wallet }, { additionalProperties: false });
 export const DeveloperCreated = Type.Object({
@@ -119,7 +132,8 @@ export const KeysRotated = Type.Object({
     description: 'The key it replaced; published until its last token has expired',
   }),
 });
-export const PlayerParams = Type.Object({ playerId: Uuid('The player') });
+/** A player by id or wallet; the path keeps its name `playerId` for the clients it has. */
+export const PlayerParams = Type.Object({ playerId: PlayerRef });
 export const PlayerTokenBody = Type.Object(
   {
     ttl: Type.Optional(

@@ -17,10 +17,13 @@ import {
   mintHst,
   publish,
   registerPlayer,
+  requirePlayer,
+  unpublish,
 } from '../services/admin.js';
 import { Uuid } from './schemas.js';
 import { bearerToken } from '../listener/bearer.js';
 import { adminChainRoutes } from './admin-chain.js';
+import { AdminGame, adminGameToWire, adminLookupRoutes } from './admin-lookups.js';
 
 import {
   TAGS,
@@ -74,6 +77,7 @@ export async function adminPlugin(
     '/admin/developers',
     {
       schema: {
+        operationId: 'adminCreateDeveloper',
         tags: TAGS,
         security: Security.adminToken,
         summary: 'Create a developer and an API key',
@@ -93,6 +97,7 @@ export async function adminPlugin(
     '/admin/games/:gameId/clients',
     {
       schema: {
+        operationId: 'adminCreateClient',
         tags: TAGS,
         security: Security.adminToken,
         summary: "Create a client id and secret for a game's server",
@@ -110,6 +115,7 @@ export async function adminPlugin(
     '/admin/players',
     {
       schema: {
+        operationId: 'adminCreatePlayer',
         tags: TAGS,
         security: Security.adminToken,
         summary: 'Create a player',
@@ -128,6 +134,7 @@ export async function adminPlugin(
     '/admin/hst/mints',
     {
       schema: {
+        operationId: 'adminMintHst',
         tags: TAGS,
         security: Security.adminToken,
         summary: 'Mint HST into an account',
@@ -150,6 +157,7 @@ export async function adminPlugin(
     '/admin/hst/balances/:accountId',
     {
       schema: {
+        operationId: 'adminGetBalance',
         tags: TAGS,
         security: Security.adminToken,
         summary: "An account's balance",
@@ -164,6 +172,7 @@ export async function adminPlugin(
     '/admin/hst/audit',
     {
       schema: {
+        operationId: 'adminAuditHst',
         tags: TAGS,
         security: Security.adminToken,
         summary: 'Audit the ledger, and with ?chain=true reconcile the chain vault with it',
@@ -184,6 +193,7 @@ export async function adminPlugin(
     '/admin/games/:gameId/publish',
     {
       schema: {
+        operationId: 'adminPublishGame',
         tags: TAGS,
         security: Security.adminToken,
         summary: "List a game in the arcade's catalog",
@@ -196,9 +206,29 @@ export async function adminPlugin(
   );
 
   r.post(
+    '/admin/games/:gameId/unpublish',
+    {
+      schema: {
+        tags: TAGS,
+        security: Security.adminToken,
+        operationId: 'adminUnpublishGame',
+        summary: "Take a game off the arcade's catalog",
+        description:
+          'The opposite of publish: the game leaves the catalog and, as before it was published, ' +
+          'only its developer and testers may open new plays. Plays already open keep settling ' +
+          '(a suspension voids them instead). Idempotent; publishing again gives a new publishedAt.',
+        params: GameParams,
+        response: { 200: AdminGame },
+      },
+    },
+    async (request) => adminGameToWire(await unpublish(arcade, request.params.gameId)),
+  );
+
+  r.post(
     '/admin/games/:gameId/suspend',
     {
       schema: {
+        operationId: 'adminSuspendGame',
         tags: TAGS,
         security: Security.adminToken,
         summary: 'Suspend a game: refuse its new plays and void its open ones',
@@ -226,6 +256,7 @@ export async function adminPlugin(
     '/admin/games/:gameId/resume',
     {
       schema: {
+        operationId: 'adminResumeGame',
         tags: TAGS,
         security: Security.adminToken,
         summary: 'Lift a suspension: the game takes plays again',
@@ -245,6 +276,7 @@ export async function adminPlugin(
     '/admin/leaderboards',
     {
       schema: {
+        operationId: 'adminCreateLeaderboard',
         tags: TAGS,
         security: Security.adminToken,
         summary: 'Add a leaderboard (tier) to a game',
@@ -264,6 +296,7 @@ export async function adminPlugin(
     '/admin/keys/rotate',
     {
       schema: {
+        operationId: 'adminRotateSigningKey',
         tags: TAGS,
         security: Security.adminToken,
         summary: 'Rotate the player-token signing key',
@@ -277,11 +310,13 @@ export async function adminPlugin(
   );
 
   adminChainRoutes(app);
+  adminLookupRoutes(app);
 
   r.post(
     '/admin/players/:playerId/token',
     {
       schema: {
+        operationId: 'adminMintPlayerToken',
         tags: TAGS,
         security: Security.adminToken,
         summary: 'Mint a player token',
@@ -294,8 +329,9 @@ export async function adminPlugin(
       },
     },
     async (request, reply) => {
+      const player = await requirePlayer(arcade, request.params.playerId);
       const minted = await mintPlayerToken(arcade.db, signin, {
-        playerId: request.params.playerId,
+        playerId: player.id,
         ttlSeconds: request.body.ttl,
         maxTtlSeconds: app.config.playerTokenTtlMaxSeconds,
       });

@@ -5,7 +5,7 @@ import type { ArcadeSettings, ChainSettings } from '@coinop/protocol';
 import { getAddress } from 'viem';
 import { checkpointsOfVault } from '../store/chain-checkpoints.js';
 import type { SchemaMatches } from '../listener/wire-check.js';
-import { ApiTags } from './openapi.js';
+import { ApiTags, Security } from './openapi.js';
 
 const Address = (description: string) =>
   Type.String({ pattern: '^0x[0-9a-fA-F]{40}$', description });
@@ -77,6 +77,8 @@ export async function arcadeSettingsPlugin(instance: FastifyInstance): Promise<v
     '/arcade',
     {
       schema: {
+        operationId: 'getArcade',
+        security: Security.none,
         tags: [ApiTags.catalog],
         summary: "The arcade's public settings: chain mode and where wallets deposit",
         description:

@@ -4,7 +4,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { CoinopError } from '@coinop/core';
 import type { CatalogGame, CatalogGameList, CatalogTier } from '@coinop/protocol';
 import { generatedAvatarSvg } from '../services/avatar.js';
-import { ApiTags } from './openapi.js';
+import { ApiTags, Security } from './openapi.js';
 import { GameSchema, LeaderboardSchema, Uuid } from './schemas.js';
 import { gameToWire, leaderboardToWire } from './wire.js';
 import type { SchemaMatches } from '../listener/wire-check.js';
@@ -48,6 +48,8 @@ export async function catalogPlugin(instance: FastifyInstance): Promise<void> {
     '/catalog/games',
     {
       schema: {
+        operationId: 'listCatalogGames',
+        security: Security.none,
         tags: [ApiTags.catalog],
         summary: 'Published games with their tiers, newest first',
         querystring: Type.Object({
@@ -87,6 +89,8 @@ export async function catalogPlugin(instance: FastifyInstance): Promise<void> {
     '/catalog/games/:gameId',
     {
       schema: {
+        operationId: 'getCatalogGame',
+        security: Security.none,
         tags: [ApiTags.catalog],
         summary: 'A published game with its tiers and their current leaders',
         params: Type.Object({ gameId: Uuid('the game') }),
@@ -108,6 +112,8 @@ export async function catalogPlugin(instance: FastifyInstance): Promise<void> {
     '/catalog/games/:gameId/cover',
     {
       schema: {
+        operationId: 'getCatalogGameCover',
+        security: Security.none,
         tags: [ApiTags.catalog],
         summary: "A game's uploaded cover image",
         description:
@@ -141,6 +147,8 @@ export async function catalogPlugin(instance: FastifyInstance): Promise<void> {
     '/avatars/:playerId.svg',
     {
       schema: {
+        operationId: 'getAvatar',
+        security: Security.none,
         tags: [ApiTags.catalog],
         summary: "A player's generated avatar",
         description:

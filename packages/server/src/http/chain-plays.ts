@@ -105,6 +105,7 @@ export function chainPlayRoutes(
     '/games/:gameId/chain-plays',
     {
       schema: {
+        operationId: 'playerRequestChainPlay',
         tags,
         security,
         summary: 'Ask to lock a play from the wallet (chain mode)',
@@ -134,6 +135,7 @@ export function chainPlayRoutes(
     '/chain-plays/:playId',
     {
       schema: {
+        operationId: 'playerGetChainPlay',
         tags,
         security,
         summary: 'A play locked from the wallet: its lock, play and payout',

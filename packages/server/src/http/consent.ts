@@ -99,6 +99,7 @@ export function allowanceRoutes(app: FastifyInstance, authenticate: Authenticate
     '/allowances',
     {
       schema: {
+        operationId: 'playerListAllowances',
         tags,
         security: Security.playerToken,
         summary:
@@ -120,6 +121,7 @@ export function allowanceRoutes(app: FastifyInstance, authenticate: Authenticate
     '/allowances/:gameId',
     {
       schema: {
+        operationId: 'playerGetAllowance',
         tags,
         security: Security.playerToken,
         summary: 'My allowance for one game',
@@ -138,6 +140,7 @@ export function allowanceRoutes(app: FastifyInstance, authenticate: Authenticate
     '/allowances/:gameId',
     {
       schema: {
+        operationId: 'playerSetAllowance',
         tags,
         security: Security.playerToken,
         summary: 'Allow a game to charge me up to an amount a day',
@@ -161,6 +164,7 @@ export function allowanceRoutes(app: FastifyInstance, authenticate: Authenticate
     '/allowances/:gameId',
     {
       schema: {
+        operationId: 'playerRevokeAllowance',
         tags,
         security: Security.playerToken,
         summary: 'Revoke a game’s allowance',
@@ -215,6 +219,7 @@ export function testerRoutes(app: FastifyInstance, authenticate: Authenticate): 
     '/games/:gameId/testers',
     {
       schema: {
+        operationId: 'developerListTesters',
         tags,
         security: Security.playerToken,
         summary: 'The testers of one of my games',
@@ -234,6 +239,7 @@ export function testerRoutes(app: FastifyInstance, authenticate: Authenticate): 
     '/games/:gameId/testers/:wallet',
     {
       schema: {
+        operationId: 'developerAddTester',
         tags,
         security: Security.playerToken,
         summary: 'Name a tester of one of my games',
@@ -252,6 +258,7 @@ export function testerRoutes(app: FastifyInstance, authenticate: Authenticate): 
     '/games/:gameId/testers/:wallet',
     {
       schema: {
+        operationId: 'developerRemoveTester',
         tags,
         security: Security.playerToken,
         summary: 'Remove a tester of one of my games',

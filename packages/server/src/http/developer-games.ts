@@ -56,6 +56,7 @@ export function developerGameRoutes(
     '/games',
     {
       schema: {
+        operationId: 'developerListGames',
         tags: TAGS,
         security: Security.playerToken,
         summary: 'List my games',
@@ -72,6 +73,7 @@ export function developerGameRoutes(
     '/games/:gameId',
     {
       schema: {
+        operationId: 'developerGetGame',
         tags: TAGS,
         security: Security.playerToken,
         summary: 'One of my games',
@@ -89,6 +91,7 @@ export function developerGameRoutes(
     {
       bodyLimit: GAME_BODY_LIMIT,
       schema: {
+        operationId: 'developerCreateGame',
         tags: TAGS,
         security: Security.playerToken,
         summary: 'Register a game',
@@ -117,6 +120,7 @@ export function developerGameRoutes(
     {
       bodyLimit: GAME_BODY_LIMIT,
       schema: {
+        operationId: 'developerUpdateGame',
         tags: TAGS,
         security: Security.playerToken,
         summary: 'Update one of my games',
@@ -139,6 +143,7 @@ export function developerGameRoutes(
     '/games/:gameId/leaderboards',
     {
       schema: {
+        operationId: 'developerAddLeaderboard',
         tags: TAGS,
         security: Security.playerToken,
         summary: 'Add a tier',
@@ -163,6 +168,7 @@ export function developerGameRoutes(
     '/games/:gameId/leaderboards/:leaderboardId',
     {
       schema: {
+        operationId: 'developerUpdateLeaderboard',
         tags: TAGS,
         security: Security.playerToken,
         summary: 'Rename a tier or change its cost',
@@ -191,6 +197,7 @@ export function developerGameRoutes(
     '/games/:gameId/leaderboards/:leaderboardId',
     {
       schema: {
+        operationId: 'developerRetireLeaderboard',
         tags: TAGS,
         security: Security.playerToken,
         summary: 'Retire a tier',
@@ -213,6 +220,7 @@ export function developerGameRoutes(
     '/games/:gameId/clients',
     {
       schema: {
+        operationId: 'developerCreateClient',
         tags: TAGS,
         security: Security.playerToken,
         summary: 'Create a game server client',
@@ -234,6 +242,7 @@ export function developerGameRoutes(
     '/games/:gameId/clients/:clientId/rotate',
     {
       schema: {
+        operationId: 'developerRotateClient',
         tags: TAGS,
         security: Security.playerToken,
         summary: 'Rotate a client’s secret',
@@ -256,6 +265,7 @@ export function developerGameRoutes(
     '/games/:gameId/clients/:clientId',
     {
       schema: {
+        operationId: 'developerRevokeClient',
         tags: TAGS,
         security: Security.playerToken,
         summary: 'Revoke a client',
@@ -276,6 +286,7 @@ export function developerGameRoutes(
     '/games/:gameId/stats',
     {
       schema: {
+        operationId: 'developerGetGameStats',
         tags: TAGS,
         security: Security.playerToken,
         summary: 'Plays, scores and HST earned of one of my games',

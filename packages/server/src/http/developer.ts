@@ -28,7 +28,7 @@ export const DEVELOPER_PREFIX = '/developer';
 
 const bearer =
   'Authorization: Bearer <player access token> of the developer’s wallet, from the sign-in ' +
-  'service (POST {auth_url}/wallet/verify or the CLI login). Errors: 401 missing_bearer_token / ' +
+  'service (its POST /wallet/verify, or the CLI login). Errors: 401 missing_bearer_token / ' +
   'invalid_player_token.';
 
 const KeyCreated = Type.Object({
@@ -86,6 +86,8 @@ export async function developerPlugin(app: FastifyInstance): Promise<void> {
     '/apikey',
     {
       schema: {
+        operationId: 'developerCreateApiKey',
+        security: Security.playerToken,
         tags: TAGS,
         summary: 'Create an API key',
         description:
@@ -106,6 +108,8 @@ export async function developerPlugin(app: FastifyInstance): Promise<void> {
     '/apikey',
     {
       schema: {
+        operationId: 'developerListApiKeys',
+        security: Security.playerToken,
         tags: TAGS,
         summary: 'List API keys',
         description: `The developer’s keys by prefix, live and revoked, oldest first. ${bearer}`,
@@ -122,6 +126,8 @@ export async function developerPlugin(app: FastifyInstance): Promise<void> {
     '/apikey/:prefix',
     {
       schema: {
+        operationId: 'developerRevokeApiKey',
+        security: Security.playerToken,
         tags: TAGS,
         summary: 'Revoke an API key',
         description:
@@ -152,12 +158,19 @@ export async function developerPlugin(app: FastifyInstance): Promise<void> {
     return (await portal.developerOf(playerId)).accountId;
   };
   const security = [...Security.playerToken, ...Security.apiKey];
-  withdrawalRoutes(app, { tags: TAGS, security, who: "the developer's earnings", accountOf });
+  withdrawalRoutes(app, {
+    tags: TAGS,
+    security,
+    who: "the developer's earnings",
+    operationIdPrefix: 'developer',
+    accountOf,
+  });
 
   r.get(
     '/balance',
     {
       schema: {
+        operationId: 'developerGetBalance',
         tags: TAGS,
         security: security.map((s) => ({ ...s })),
         summary: "The developer's HST: earnings available to withdraw, and what is reserved",

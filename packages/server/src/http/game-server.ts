@@ -35,6 +35,8 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
     '/oauth/writetoken',
     {
       schema: {
+        operationId: 'createWriteToken',
+        security: Security.none,
         tags: [ApiTags.gameServer],
         summary: 'Exchange client credentials for a write token (spec 4.2)',
         description:
@@ -70,6 +72,7 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
       '/arcades/:arcadeId/developergames/:gameId',
       {
         schema: {
+          operationId: 'getGame',
           tags: [ApiTags.gameServer],
           summary: 'The game with its tiers and their current leaders (spec 4.3)',
           security: Security.writeToken,
@@ -94,6 +97,7 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
       '/arcades/:arcadeId/developergames/:gameId/player/:playerId',
       {
         schema: {
+          operationId: 'getGamePlayerStandings',
           tags: [ApiTags.gameServer],
           summary: "The game's tiers with one player's best score and rank on each",
           security: Security.writeToken,
@@ -127,6 +131,7 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
       '/arcades/:arcadeId/games/:gameId/play',
       {
         schema: {
+          operationId: 'openPlay',
           tags: [ApiTags.gameServer],
           summary: 'Submit a play: lock the tier cost of the player (spec 4.4)',
           description:
@@ -154,6 +159,7 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
       '/arcades/:arcadeId/games/:gameId/score',
       {
         schema: {
+          operationId: 'submitScore',
           tags: [ApiTags.gameServer],
           summary: 'Submit the score of a play (spec 4.5)',
           description:
@@ -184,6 +190,7 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
       '/arcades/:arcadeId/games/:gameId/leaders/:leaderboardId',
       {
         schema: {
+          operationId: 'getLeaders',
           tags: [ApiTags.gameServer],
           summary: 'The current leaders of a tier',
           security: Security.writeToken,
@@ -204,6 +211,7 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
       '/arcades/:arcadeId/games/:gameId/topscore/:leaderboardId/:playerId',
       {
         schema: {
+          operationId: 'getTopScore',
           tags: [ApiTags.gameServer],
           summary: "A player's best score on a tier (null when they have none)",
           security: Security.writeToken,
@@ -235,6 +243,7 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
       '/arcades/:arcadeId/games/:gameId/payouts/:playerId',
       {
         schema: {
+          operationId: 'getPayouts',
           tags: [ApiTags.gameServer],
           summary: 'Leader payouts a player received from this game, newest first',
           security: Security.writeToken,
@@ -287,6 +296,7 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
       '/arcades/:arcadeId/games/:gameId/play/:playId',
       {
         schema: {
+          operationId: 'getPlay',
           tags: [ApiTags.gameServer],
           summary: 'A play record',
           security: Security.writeToken,
@@ -306,6 +316,7 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
       '/arcades/:arcadeId/games/:gameId/play/:playId/transaction',
       {
         schema: {
+          operationId: 'getPlayTransaction',
           tags: [ApiTags.gameServer],
           summary: "The ledger transfer that locked a play's cost, and whether it settled",
           security: Security.writeToken,
@@ -336,6 +347,7 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
       '/players/:playerId/details',
       {
         schema: {
+          operationId: 'getPlayerDetails',
           tags: [ApiTags.gameServer],
           summary: "A player's profile and HST balance",
           description:

@@ -146,6 +146,7 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
     tags: TAGS,
     security: Security.playerToken,
     who: "the player's",
+    operationIdPrefix: 'player',
     accountOf: async (request) => {
       const { playerId } = await players.authenticate(request);
       const player = await findPlayer(arcade.db, playerId);
@@ -167,6 +168,7 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
     '/me',
     {
       schema: {
+        operationId: 'playerGetMe',
         tags: TAGS,
         summary: 'The signed-in player: profile and HST balance',
         security: Security.playerToken,
@@ -195,6 +197,7 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
     '/deposits/:txHash',
     {
       schema: {
+        operationId: 'playerGetDeposit',
         tags: TAGS,
         summary: "The signed-in player's deposits made by one transaction",
         description:
@@ -233,6 +236,7 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
     '/faucet',
     {
       schema: {
+        operationId: 'playerUseFaucet',
         tags: TAGS,
         summary: 'Take test HST from the faucet (development arcades only)',
         description:
@@ -255,6 +259,7 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
     '/games/:gameId/plays',
     {
       schema: {
+        operationId: 'playerOpenPlay',
         tags: TAGS,
         summary: 'Open a client-side play: lock the tier cost (spec 4.10 play())',
         description:
@@ -282,6 +287,7 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
     '/games/:gameId/scores',
     {
       schema: {
+        operationId: 'playerSubmitScore',
         tags: TAGS,
         summary: 'Score a client-side play (spec 4.10 submitScore())',
         description:
@@ -306,6 +312,7 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
     '/games/:gameId/purchases',
     {
       schema: {
+        operationId: 'playerCreatePurchase',
         tags: TAGS,
         summary: 'Pay the game’s developer (spec 4.10 hstTransfer())',
         description:

@@ -127,6 +127,8 @@ export interface WithdrawalRouteOptions {
   readonly accountOf: (request: FastifyRequest) => Promise<string>;
   /** Who, in the route descriptions. */
   readonly who: string;
+  /** Starts each route's operationId: `playerRequestWithdrawal`, `developerListWithdrawals`. */
+  readonly operationIdPrefix: 'player' | 'developer';
 }
 
 /**
@@ -145,6 +147,7 @@ export function withdrawalRoutes(app: FastifyInstance, options: WithdrawalRouteO
     '/withdrawals',
     {
       schema: {
+        operationId: `${options.operationIdPrefix}RequestWithdrawal`,
         tags,
         security,
         summary: `Withdraw ${who} HST to a wallet`,
@@ -178,6 +181,7 @@ export function withdrawalRoutes(app: FastifyInstance, options: WithdrawalRouteO
     '/withdrawals',
     {
       schema: {
+        operationId: `${options.operationIdPrefix}ListWithdrawals`,
         tags,
         security,
         summary: `${who[0]?.toUpperCase()}${who.slice(1)} withdrawals, newest first`,
@@ -195,6 +199,7 @@ export function withdrawalRoutes(app: FastifyInstance, options: WithdrawalRouteO
     '/withdrawals/:withdrawalId',
     {
       schema: {
+        operationId: `${options.operationIdPrefix}GetWithdrawal`,
         tags,
         security,
         summary: `One of ${who} withdrawals`,

@@ -23,6 +23,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   developer_not_found: 404,
   play_not_found: 404,
   account_not_found: 404,
+  account_ambiguous: 409,
   field_immutable: 409,
   cover_unreachable: 422,
   cover_not_image: 422,

@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { knownMigrations, migrationState } from '../store/migrate.js';
 import type { Db } from '../store/db.js';
-import { ApiTags } from '../http/openapi.js';
+import { ApiTags, Security } from '../http/openapi.js';
 
 /**
  * `/healthz` and `/readyz` for a load balancer or an orchestrator (public: they say nothing a
@@ -35,6 +35,8 @@ export async function healthRoutes(app: FastifyInstance, db: Db | null): Promise
     '/healthz',
     {
       schema: {
+        operationId: 'checkLiveness',
+        security: Security.none,
         tags: [ApiTags.operations],
         summary: 'Liveness: the process answers',
         response: { 200: Health },
@@ -46,6 +48,8 @@ export async function healthRoutes(app: FastifyInstance, db: Db | null): Promise
     '/readyz',
     {
       schema: {
+        operationId: 'checkReadiness',
+        security: Security.none,
         tags: [ApiTags.operations],
         summary: 'Readiness: the database answers and its schema is this code’s',
         description: '503 with the failing check when not ready.',

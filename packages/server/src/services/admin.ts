@@ -12,10 +12,25 @@ import { LedgerSumOutOfRange } from '../store/errors.js';
 import { auditLedger, applyTransfers, findAccount, lockAccount } from '../store/ledger.js';
 import { createApiKey } from '../store/api-keys.js';
 import { createGameClient } from '../store/developer-games.js';
-import { createPlayer } from '../store/players.js';
 import { ensureDeveloper } from '../store/developers.js';
 import { findGame, insertLeaderboard, publishGame, type GameRecord } from '../store/games.js';
-import { resolveAccount } from '../store/admin.js';
+import {
+  findAdminGame,
+  listAdminDevelopers,
+  listAdminGames,
+  resolveAccount,
+  unpublishGame,
+  WALLET_ADDRESS,
+  type AdminDeveloperRecord,
+  type AdminGameRecord,
+} from '../store/admin.js';
+import {
+  createPlayer,
+  findPlayer,
+  findPlayerByWallet,
+  normalizeWallet,
+  type PlayerRecord,
+} from '../store/players.js';
 import type { ArcadeServices } from './arcade-services.js';
 import { reconcileChainVault, type ChainReconciliationWire } from '../chain/reconciliation.js';
 
@@ -205,6 +220,89 @@ export async function addLeaderboard(
   return { id: board.id };
 }
 
+/** A page of a listing: at most `limit`, after `before` (the last item of the page before). */
+export interface AdminPage {
+  readonly limit: number;
+  readonly before?: string | undefined;
+}
+
+/** Every game with where it stands, newest first; `next` is the `before` of the next page. */
+export async function listGames(
+  arcade: ArcadeServices,
+  page: AdminPage,
+): Promise<{ games: AdminGameRecord[]; next: string | null }> {
+  const games = await listAdminGames(arcade.db, page);
+  return { games, next: nextCursor(games, page.limit) };
+}
+
+/**
+ * Takes the game off the catalog: new plays are refused to everyone but its developer and
+ * testers, as before it was published. Unlike a suspension, plays already open keep settling.
+ * Idempotent; publishing again gives a new publishedAt.
+ */
+export async function unpublish(arcade: ArcadeServices, gameId: string): Promise<AdminGameRecord> {
+  if (!(await unpublishGame(arcade.db, gameId, arcade.clock.now()))) throw gameNotFound(gameId);
+  arcade.games.invalidate(gameId);
+  const game = await findAdminGame(arcade.db, gameId);
+  if (!game) throw gameNotFound(gameId);
+  return game;
+}
+
+/** Every developer with how many games it registered, newest first. */
+export async function listDevelopers(
+  arcade: ArcadeServices,
+  page: AdminPage,
+): Promise<{ developers: AdminDeveloperRecord[]; next: string | null }> {
+  const developers = await listAdminDevelopers(arcade.db, page);
+  return { developers, next: nextCursor(developers, page.limit) };
+}
+
+/** A player by id or wallet address, with its account's spendable and locked HST. */
+export async function playerProfile(
+  arcade: ArcadeServices,
+  ref: string,
+): Promise<{
+  playerId: string;
+  wallet: string | null;
+  name: string;
+  accountId: string;
+  balance: number;
+  pending: number;
+  createdAt: Date;
+}> {
+  const player = await requirePlayer(arcade, ref);
+  const account = await findAccount(arcade.db, player.accountId);
+  if (!account) throw new Error(`player ${player.id} has no account ${player.accountId}`);
+  return {
+    playerId: player.id,
+    wallet: player.wallet,
+    name: player.name,
+    accountId: player.accountId,
+    balance: unitsToHstNumber(availableUnits(account)),
+    pending: unitsToHstNumber(lockedUnits(account)),
+    createdAt: player.createdAt,
+  };
+}
+
+/** The player of `ref`, a player id or a wallet address; `player_not_found` when none. */
+export async function requirePlayer(arcade: ArcadeServices, ref: string): Promise<PlayerRecord> {
+  const player = WALLET_ADDRESS.test(ref)
+    ? await findPlayerByWallet(arcade.db, ref)
+    : await findPlayer(arcade.db, ref);
+  if (!player) {
+    const what = WALLET_ADDRESS.test(ref) ? `wallet ${normalizeWallet(ref)}` : `id ${ref}`;
+    throw new CoinopError('player_not_found', `no player has ${what}`, {
+      details: { player: ref },
+    });
+  }
+  return player;
+}
+
+function nextCursor(items: readonly { id: string }[], limit: number): string | null {
+  const last = items.at(-1);
+  return items.length === limit && last ? last.id : null;
+}
+
 async function requireGame(arcade: ArcadeServices, gameId: string): Promise<GameRecord> {
   const game = await findGame(arcade.db, gameId);
   if (!game) throw gameNotFound(gameId);
@@ -226,7 +324,9 @@ function gameNotFound(gameId: string): CoinopError {
 function accountNotFound(id: string): CoinopError {
   return new CoinopError(
     'account_not_found',
-    `no account, player, developer or arcade has id ${id}`,
+    WALLET_ADDRESS.test(id)
+      ? `no player or developer has wallet ${normalizeWallet(id)}`
+      : `no account, player, developer or arcade has id ${id}`,
     { details: { accountId: id } },
   );
 }

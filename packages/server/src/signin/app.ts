@@ -4,7 +4,8 @@ import { createFastify } from '../listener/fastify.js';
 import cors from '@fastify/cors';
 import type { Clock, Ids } from '@coinop/core';
 import type { SecretBox } from '../credentials/secret-box.js';
-import { webAppUrl, type Config } from '../config.js';
+import { signinPublicUrl, webAppUrl, type Config } from '../config.js';
+import { openApiPlugin, signinDocument } from '../http/openapi.js';
 import type { Db } from '../store/db.js';
 import { ensureServerSecret } from '../store/admin.js';
 import { errorHandlerPlugin } from '../listener/error-handler.js';
@@ -54,6 +55,7 @@ export async function buildAuth(config: Config, deps: AuthDeps): Promise<Fastify
   const rateLimitPerMinute = config.signinRateLimitPerMinute;
 
   await app.register(errorHandlerPlugin);
+  await app.register(openApiPlugin, signinDocument(signinPublicUrl(config), config.publicUrl));
   await healthRoutes(app, deps.db);
   await registerRateLimit(app, deps.webForwarding ?? null);
   // Only the configured web origins may call from a browser; the approval page is same-origin.

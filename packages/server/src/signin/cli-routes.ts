@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiTags, Security } from '../http/openapi.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import {
@@ -46,7 +47,7 @@ const StartBody = Type.Object(
   { additionalProperties: false },
 );
 const StartResponse = Type.Object({
-  browserUrl: Type.String({ description: 'Path of the approval page; append to {auth_url}' }),
+  browserUrl: Type.String({ description: 'Path of the approval page on this sign-in service' }),
   requestorId: Type.String({ format: 'uuid' }),
   cliUrl: Type.String({ description: 'Poll GET {cliUrl}/{requestorId}' }),
   token: Type.String({ description: 'Bearer token for polling this request only' }),
@@ -110,7 +111,20 @@ export async function cliRoutes(app: FastifyInstance, options: CliRoutesOptions)
 
   r.post(
     '/cli',
-    { config: limited, schema: { body: StartBody, response: { 200: StartResponse } } },
+    {
+      config: limited,
+      schema: {
+        tags: [ApiTags.cliLogin],
+        operationId: 'startCliLogin',
+        security: Security.none,
+        summary: 'Start a login for a command-line tool (spec 4.6)',
+        description:
+          'Answers the URL and code to show the player, and the poll token to poll with. The ' +
+          'player approves or rejects it in the browser.',
+        body: StartBody,
+        response: { 200: StartResponse },
+      },
+    },
     async (request) =>
       startCliLogin(deps, {
         description: request.body.description,
@@ -120,23 +134,42 @@ export async function cliRoutes(app: FastifyInstance, options: CliRoutesOptions)
 
   await app.register(async (polling) => {
     polling.setErrorHandler(withDeviceFlowError);
-    polling
-      .withTypeProvider<TypeBoxTypeProvider>()
-      .get(
-        '/cli/:requestorId',
-        { config: limited, schema: { params: RequestorParams, response: { 200: TokenResponse } } },
-        async (request, reply) => {
-          reply.header('cache-control', 'no-store');
-          return pollCliLogin(deps, request.params.requestorId, bearerToken(request));
+    polling.withTypeProvider<TypeBoxTypeProvider>().get(
+      '/cli/:requestorId',
+      {
+        config: limited,
+        schema: {
+          tags: [ApiTags.cliLogin],
+          operationId: 'pollCliLogin',
+          security: [{ pollToken: [] }],
+          summary: 'Poll for the player token of a login (spec 4.7)',
+          description:
+            'Errors carry RFC 8628 §3.5 `error` too: authorization_pending, slow_down, ' +
+            'access_denied, expired_token.',
+          params: RequestorParams,
+          response: { 200: TokenResponse },
         },
-      );
+      },
+      async (request, reply) => {
+        reply.header('cache-control', 'no-store');
+        return pollCliLogin(deps, request.params.requestorId, bearerToken(request));
+      },
+    );
   });
 
   r.get(
     '/cli/:requestorId/info',
     {
       config: limited,
-      schema: { params: RequestorParams, querystring: InfoQuery, response: { 200: InfoResponse } },
+      schema: {
+        tags: [ApiTags.cliLogin],
+        operationId: 'getCliLoginInfo',
+        security: Security.none,
+        summary: 'What a login asks for, for the approval page',
+        params: RequestorParams,
+        querystring: InfoQuery,
+        response: { 200: InfoResponse },
+      },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
@@ -152,7 +185,15 @@ export async function cliRoutes(app: FastifyInstance, options: CliRoutesOptions)
     '/cli/:requestorId/approve',
     {
       config: limited,
-      schema: { params: RequestorParams, body: ApproveBody, response: { 200: DecideResponse } },
+      schema: {
+        tags: [ApiTags.cliLogin],
+        operationId: 'approveCliLogin',
+        security: Security.playerToken,
+        summary: 'The signed-in player approves a login',
+        params: RequestorParams,
+        body: ApproveBody,
+        response: { 200: DecideResponse },
+      },
     },
     async (request) => {
       const player = await players.authenticate(request);
@@ -173,7 +214,15 @@ export async function cliRoutes(app: FastifyInstance, options: CliRoutesOptions)
     '/cli/:requestorId/reject',
     {
       config: limited,
-      schema: { params: RequestorParams, body: RejectBody, response: { 200: DecideResponse } },
+      schema: {
+        tags: [ApiTags.cliLogin],
+        operationId: 'rejectCliLogin',
+        security: Security.playerToken,
+        summary: 'The signed-in player rejects a login',
+        params: RequestorParams,
+        body: RejectBody,
+        response: { 200: DecideResponse },
+      },
     },
     async (request) => {
       const player = await players.authenticate(request);

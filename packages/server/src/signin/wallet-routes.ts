@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { ApiTags, Security } from '../http/openapi.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type {
@@ -72,7 +73,14 @@ export async function walletRoutes(
     '/wallet/challenge',
     {
       config: perClient(options.rateLimitPerMinute),
-      schema: { body: ChallengeBody, response: { 200: ChallengeResponse } },
+      schema: {
+        tags: [ApiTags.walletSignIn],
+        operationId: 'createSignInChallenge',
+        security: Security.none,
+        summary: 'Ask for a sign-in message for a wallet to sign (EIP-4361)',
+        body: ChallengeBody,
+        response: { 200: ChallengeResponse },
+      },
     },
     async (request) => {
       const origin = request.headers.origin;
@@ -89,7 +97,16 @@ export async function walletRoutes(
     '/session/renew',
     {
       config: perClient(options.rateLimitPerMinute),
-      schema: { response: { 200: VerifyResponse } },
+      schema: {
+        tags: [ApiTags.walletSignIn],
+        operationId: 'renewWebSession',
+        security: Security.playerToken,
+        summary: 'Renew a web session without signing again',
+        description:
+          "With the web session as bearer token, within the session's maximum age from the " +
+          "wallet's signature: a new web session.",
+        response: { 200: VerifyResponse },
+      },
     },
     async (request) => {
       const session = await players.authenticate(request);
@@ -107,7 +124,15 @@ export async function walletRoutes(
     '/wallet/verify',
     {
       config: perClient(options.rateLimitPerMinute),
-      schema: { body: VerifyBody, response: { 200: VerifyResponse } },
+      schema: {
+        tags: [ApiTags.walletSignIn],
+        operationId: 'verifyWalletSignIn',
+        security: Security.none,
+        summary: 'Sign in with the signed message: a player token',
+        description: 'Creates the player of the wallet on its first sign-in.',
+        body: VerifyBody,
+        response: { 200: VerifyResponse },
+      },
     },
     async (request) => {
       const signedIn = await verifySignIn(deps, request.body);

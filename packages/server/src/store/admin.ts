@@ -1,19 +1,26 @@
 import { randomBytes } from 'node:crypto';
-import type { AccountKind } from '@coinop/core';
+import { CoinopError, type AccountKind } from '@coinop/core';
 import type { SecretBox } from '../credentials/secret-box.js';
 import type { Queryable } from './db.js';
+import { normalizeWallet } from './players.js';
 import { openStored, sealedBytes, serverSecretContext } from './sealed-secrets.js';
 
 /** Storage the operator side needs: id resolution, server secrets, demo look-ups. */
 
+/** A wallet address as operators type it: 0x and 40 hex digits, in any case. */
+export const WALLET_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
 /**
- * The ledger account an operator means by `id`: the account itself, or the account of the
- * player, developer or arcade with that id. Null when nothing has that id.
+ * The ledger account an operator means by `ref`: the account itself, or the account of the
+ * player, developer or arcade with that id, or of the player or developer of that wallet
+ * (`0x…`). Null when nothing has that id or wallet. Throws `account_ambiguous` when a wallet has
+ * both a player and a developer: the operator must say which by id.
  */
 export async function resolveAccount(
   q: Queryable,
-  id: string,
+  ref: string,
 ): Promise<{ accountId: string; kind: AccountKind } | null> {
+  if (WALLET_ADDRESS.test(ref)) return resolveWalletAccount(q, ref);
   const rows = await q.query<{ id: string; kind: AccountKind }>(
     `SELECT a.id, a.kind FROM accounts a
      WHERE a.id = $1
@@ -21,10 +28,162 @@ export async function resolveAccount(
         OR a.id = (SELECT account_id FROM developers WHERE id = $1)
         OR a.id = (SELECT account_id FROM arcades WHERE id = $1)
      LIMIT 1`,
-    [id],
+    [ref],
   );
   const row = rows[0];
   return row ? { accountId: row.id, kind: row.kind } : null;
+}
+
+async function resolveWalletAccount(
+  q: Queryable,
+  wallet: string,
+): Promise<{ accountId: string; kind: AccountKind } | null> {
+  const normalized = normalizeWallet(wallet);
+  const rows = await q.query<{ owner: 'player' | 'developer'; id: string; account_id: string }>(
+    `SELECT 'player' AS owner, id, account_id FROM players WHERE wallet = $1
+     UNION ALL
+     SELECT 'developer' AS owner, id, account_id FROM developers WHERE wallet = $1
+     ORDER BY owner DESC`,
+    [normalized],
+  );
+  const [first, second] = rows;
+  if (!first) return null;
+  if (second) {
+    const ids = Object.fromEntries(rows.map((r) => [`${r.owner}Id`, r.id]));
+    throw new CoinopError(
+      'account_ambiguous',
+      `wallet ${normalized} is both player ${ids['playerId']} and developer ` +
+        `${ids['developerId']}: give the id of the one you mean`,
+      { details: { wallet: normalized, ...ids } },
+    );
+  }
+  return { accountId: first.account_id, kind: first.owner };
+}
+
+/** A game as the operator lists it: where it stands, whose it is, how many live tiers it has. */
+export interface AdminGameRecord {
+  readonly id: string;
+  readonly name: string;
+  readonly state: GameState;
+  readonly developerId: string;
+  readonly developerWallet: string;
+  /** Live leaderboards (tiers): retired ones are not counted. */
+  readonly tiers: number;
+  readonly publishedAt: Date | null;
+  readonly suspendedAt: Date | null;
+  readonly createdAt: Date;
+}
+
+/**
+ * Where a game stands for players: `suspended` (the operator refuses every play), `published`
+ * (in the catalog, open to every player), `unpublished` (off the catalog; only its developer and
+ * testers may play). A suspension wins over publication.
+ */
+export const GameStates = ['published', 'unpublished', 'suspended'] as const;
+export type GameState = (typeof GameStates)[number];
+
+interface AdminGameRow {
+  id: string;
+  name: string;
+  developer_id: string;
+  developer_wallet: string;
+  tiers: number;
+  published_at: Date | null;
+  suspended_at: Date | null;
+  created_at: Date;
+}
+
+const ADMIN_GAME_SELECT = `SELECT g.id, g.name, g.developer_id, d.wallet AS developer_wallet,
+    (SELECT count(*)::int FROM leaderboards l WHERE l.game_id = g.id AND l.retired_at IS NULL)
+      AS tiers,
+    g.published_at, g.suspended_at, g.created_at
+  FROM games g JOIN developers d ON d.id = g.developer_id`;
+
+const toAdminGame = (r: AdminGameRow): AdminGameRecord => ({
+  id: r.id,
+  name: r.name,
+  state:
+    r.suspended_at !== null ? 'suspended' : r.published_at !== null ? 'published' : 'unpublished',
+  developerId: r.developer_id,
+  developerWallet: r.developer_wallet,
+  tiers: r.tiers,
+  publishedAt: r.published_at,
+  suspendedAt: r.suspended_at,
+  createdAt: r.created_at,
+});
+
+/** Every game, newest first; after `before` (the last game of the page before) when given. */
+export async function listAdminGames(
+  q: Queryable,
+  page: { limit: number; before?: string | undefined },
+): Promise<AdminGameRecord[]> {
+  const rows = await q.query<AdminGameRow>(
+    `${ADMIN_GAME_SELECT}
+     WHERE ($1::uuid IS NULL OR (g.created_at, g.id) <
+             (SELECT created_at, id FROM games WHERE id = $1))
+     ORDER BY g.created_at DESC, g.id DESC
+     LIMIT $2`,
+    [page.before ?? null, page.limit],
+  );
+  return rows.map(toAdminGame);
+}
+
+export async function findAdminGame(q: Queryable, gameId: string): Promise<AdminGameRecord | null> {
+  const rows = await q.query<AdminGameRow>(`${ADMIN_GAME_SELECT} WHERE g.id = $1`, [gameId]);
+  return rows[0] ? toAdminGame(rows[0]) : null;
+}
+
+/**
+ * Takes the game off the catalog (published_at back to null); false when there is no such game.
+ * Its plays are untouched: the play statement now lets only its developer and testers in.
+ */
+export async function unpublishGame(q: Queryable, gameId: string, now: Date): Promise<boolean> {
+  const rows = await q.query(
+    `UPDATE games SET published_at = NULL,
+       updated_at = CASE WHEN published_at IS NULL THEN updated_at ELSE $2 END
+     WHERE id = $1 RETURNING id`,
+    [gameId, now],
+  );
+  return rows.length > 0;
+}
+
+/** A developer as the operator lists it. */
+export interface AdminDeveloperRecord {
+  readonly id: string;
+  readonly wallet: string;
+  readonly accountId: string;
+  readonly games: number;
+  readonly createdAt: Date;
+}
+
+/** Every developer, newest first; after `before` (the last of the page before) when given. */
+export async function listAdminDevelopers(
+  q: Queryable,
+  page: { limit: number; before?: string | undefined },
+): Promise<AdminDeveloperRecord[]> {
+  const rows = await q.query<{
+    id: string;
+    wallet: string;
+    account_id: string;
+    games: number;
+    created_at: Date;
+  }>(
+    `SELECT d.id, d.wallet, d.account_id,
+       (SELECT count(*)::int FROM games g WHERE g.developer_id = d.id) AS games, d.created_at
+     FROM developers d
+     WHERE ($1::uuid IS NULL OR (d.created_at, d.id) <
+             (SELECT created_at, id FROM developers WHERE id = $1))
+     ORDER BY d.created_at DESC, d.id DESC
+     LIMIT $2`,
+    [page.before ?? null, page.limit],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    wallet: r.wallet,
+    accountId: r.account_id,
+    games: r.games,
+    createdAt: r.created_at,
+  }));
 }
 
 /**

@@ -51,10 +51,16 @@ export async function createPlayer(
       );
     });
   } catch (error) {
-    if (pgErrorCode(error) === PgErrorCodes.uniqueViolation) {
-      throw new CoinopError('wallet_already_registered', `wallet ${wallet} already has a player`, {
-        details: { field: 'wallet', wallet },
-      });
+    if (pgErrorCode(error) === PgErrorCodes.uniqueViolation && wallet !== null) {
+      // The conflict names the player that has the wallet, so the caller can use it instead.
+      const existing = await findPlayerByWallet(db, wallet);
+      throw new CoinopError(
+        'wallet_already_registered',
+        existing
+          ? `wallet ${wallet} already belongs to player ${existing.id}`
+          : `wallet ${wallet} already has a player`,
+        { details: { field: 'wallet', wallet, ...(existing ? { playerId: existing.id } : {}) } },
+      );
     }
     throw error;
   }

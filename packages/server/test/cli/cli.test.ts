@@ -63,7 +63,9 @@ describe('coinop admin against a running server (PGlite on disk)', () => {
   it('describes each group of admin commands in the help, not just by its name', async () => {
     const help = await runCli(['admin', '--help']);
     expect(help.code).toBe(0);
-    const groups = help.stdout
+    // The Commands section: up to the blank line before the text that follows it.
+    const commands = help.stdout.split('Commands:\n')[1]?.split('\n\n')[0] ?? '';
+    const groups = commands
       .split('\n')
       .map((line) => /^ {2}([a-z]+) +(.+)$/.exec(line))
       .filter((m): m is RegExpExecArray => m !== null && m[1] !== 'help');
@@ -196,6 +198,90 @@ describe('coinop admin against a running server (PGlite on disk)', () => {
     expect(row).toEqual({ cost_units: 2_500_000_000n, leaders_max: 5 });
   });
 
+  it('lists games and developers, unpublishes a game, and finds a player by wallet', async () => {
+    const gameId = await createGame();
+    const listed = await admin('game', 'list', '--limit', '1');
+    expect(listed).toMatchObject({ code: 0, stderr: '' });
+    const developerWallet = `0x${'c'.repeat(40)}`;
+    expect(listed.json).toEqual({
+      games: [
+        {
+          gameId,
+          name: 'CLI game',
+          state: 'unpublished',
+          developerId: expect.any(String),
+          developerWallet,
+          tiers: 1,
+          publishedAt: null,
+          suspendedAt: null,
+          createdAt: expect.any(String),
+        },
+      ],
+      next: gameId,
+    });
+    const { developerId } = listed.json.games[0] as { developerId: string };
+
+    expect((await admin('game', 'publish', '--game', gameId)).code).toBe(0);
+    const unpublished = await admin('game', 'unpublish', '--game', gameId);
+    expect(unpublished).toMatchObject({ code: 0, stderr: '' });
+    expect(unpublished.json).toMatchObject({ gameId, state: 'unpublished', publishedAt: null });
+
+    const developers = await admin('developer', 'list', '--limit', '100');
+    expect(developers.code).toBe(0);
+    const mine = (developers.json.developers as { developerId: string }[]).find(
+      (d) => d.developerId === developerId,
+    );
+    expect(mine).toMatchObject({ wallet: developerWallet, games: expect.any(Number) });
+
+    const wallet = `0x${'9'.repeat(40)}`;
+    const created = await admin('player', 'create', '--wallet', wallet, '--name', 'Nine');
+    const { playerId } = created.json as { playerId: string };
+    const minted = await admin('hst', 'mint', '--account', wallet, '--amount', '3');
+    expect(minted).toMatchObject({ code: 0, json: { balance: 3 } });
+    const byWallet = await admin('player', 'get', wallet);
+    expect(byWallet).toMatchObject({ code: 0, stderr: '' });
+    expect(byWallet.json).toEqual({
+      playerId,
+      wallet,
+      name: 'Nine',
+      accountId: expect.any(String),
+      balance: 3,
+      pending: 0,
+      createdAt: expect.any(String),
+    });
+    expect((await admin('player', 'get', playerId)).json).toEqual(byWallet.json);
+    const balance = await admin('hst', 'balance', '--account', wallet);
+    expect(balance.json).toEqual({ accountId: byWallet.json.accountId, balance: 3, pending: 0 });
+
+    // The developer's wallet has a player too now: a wallet naming both is refused, by name.
+    await admin('player', 'create', '--wallet', developerWallet);
+    const both = await admin('hst', 'balance', '--account', developerWallet);
+    expect(both.code).toBe(1);
+    expect(both.stderr).toMatch(
+      new RegExp(
+        `^coinop: wallet ${developerWallet} is both player [0-9a-f-]{36} and developer ${developerId}: give the id of the one you mean\\n$`,
+      ),
+    );
+    const nobody = await admin('player', 'get', `0x${'8'.repeat(40)}`);
+    expect(nobody).toMatchObject({
+      code: 1,
+      stderr: `coinop: no player has wallet 0x${'8'.repeat(40)}\n`,
+    });
+  });
+
+  it('says in the help of each command of a group what it does', async () => {
+    const game = await runCli(['admin', 'game', '--help']);
+    expect(game.code).toBe(0);
+    expect(game.stdout).toContain('games: list them; publish, unpublish, suspend and resume one');
+    for (const verb of ['list', 'publish', 'unpublish', 'suspend', 'resume']) {
+      expect(game.stdout).toMatch(new RegExp(`^  ${verb} \\[options\\] +\\S`, 'm'));
+    }
+    const mint = await runCli(['admin', 'hst', 'mint', '--help']);
+    expect(mint.stdout).toContain('--account <id|wallet>');
+    const admin = await runCli(['admin', '--help']);
+    expect(admin.stdout).toContain('COINOP_ADMIN_TOKEN');
+  });
+
   it('prints the problem message on one stderr line and exits 1 for an API error', async () => {
     const run = await admin('client', 'create', '--game', UNKNOWN_ID);
     expect(run).toEqual({
@@ -311,7 +397,11 @@ describe('coinop admin against a running server (PGlite on disk)', () => {
     const balance = await admin('hst', 'balance', '--account', playerId);
     expect(balance).toMatchObject({ code: 0, json: { balance: 7, pending: 0 } });
     const again = await admin('player', 'create', '--wallet', `0x${'f'.repeat(40)}`);
-    expect(again.stderr).toBe(`coinop: wallet 0x${'f'.repeat(40)} already has a player\n`);
+    // The conflict names the player that has the wallet.
+    expect(again).toMatchObject({
+      code: 1,
+      stderr: `coinop: wallet 0x${'f'.repeat(40)} already belongs to player ${playerId}\n`,
+    });
   }, 60_000);
 });
 

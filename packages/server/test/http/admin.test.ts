@@ -1,3 +1,4 @@
+import { decodeJwt } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { wholeHstToUnits } from '@coinop/core';
 import { TEST_ADMIN_TOKEN, buildTestApi, type TestApi } from '@coinop/testkit/app';
@@ -6,9 +7,13 @@ import { auditLedger, insertAccount } from '../../src/store/ledger.js';
 import { findGameClient, insertGame } from '../../src/store/games.js';
 import { secretMatches } from '../../src/credentials/secrets.js';
 import { uuidIds } from '../../src/ids.js';
+import { fundedPlayer, gameWithTiers, writeToken } from '@coinop/testkit/arcade';
 
 const AUTH = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 const UNKNOWN_ID = '01890000-0000-7000-8000-000000000000';
+/** What an account reference may be: an id, or the wallet of a player or developer. */
+const ACCOUNT_REF_PATTERN =
+  '"^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|0x[0-9a-fA-F]{40})$"';
 
 let walletCounter = 0;
 /** A fresh wallet address per call, so tests do not collide on the unique wallet columns. */
@@ -88,6 +93,11 @@ describe.each(storeVariants())('admin API on %s', (variant) => {
       ['GET', '/admin/hst/audit'],
       ['GET', '/admin/hst/audit?chain=true'],
       ['POST', `/admin/games/${UNKNOWN_ID}/publish`],
+      ['POST', `/admin/games/${UNKNOWN_ID}/unpublish`],
+      ['GET', '/admin/games'],
+      ['GET', '/admin/developers'],
+      ['GET', `/admin/players/${UNKNOWN_ID}`],
+      ['GET', `/admin/players/0x${'b'.repeat(40)}`],
       ['POST', '/admin/leaderboards'],
       ['GET', '/admin/chain'],
       ['GET', '/admin/chain/deposits'],
@@ -228,14 +238,16 @@ describe.each(storeVariants())('admin API on %s', (variant) => {
 
     it('is 409 wallet_already_registered for a second player on one wallet', async () => {
       const address = wallet();
-      expect((await post('/admin/players', { wallet: address })).statusCode).toBe(201);
+      const first = await post('/admin/players', { wallet: address });
+      expect(first.statusCode).toBe(201);
       const res = await post('/admin/players', {
         wallet: address.replace('0x', '0X').toUpperCase().replace('0X', '0x'),
       });
       expect(res.statusCode).toBe(409);
       expect(res.json()).toMatchObject({
         code: 'wallet_already_registered',
-        message: `wallet ${address} already has a player`,
+        message: `wallet ${address} already belongs to player ${first.json().playerId}`,
+        details: { field: 'wallet', wallet: address, playerId: first.json().playerId },
       });
     });
 
@@ -348,7 +360,8 @@ describe.each(storeVariants())('admin API on %s', (variant) => {
       [{ accountId: UNKNOWN_ID }, "amount must have required property 'amount'"],
       [{ accountId: UNKNOWN_ID, amount: true }, 'amount must be number'],
       [{ amount: 1 }, "accountId must have required property 'accountId'"],
-      [{ accountId: 'player-1', amount: 1 }, 'accountId must match format "uuid"'],
+      [{ accountId: 'player-1', amount: 1 }, `accountId must match pattern ${ACCOUNT_REF_PATTERN}`],
+      [{ accountId: '0x1234', amount: 1 }, `accountId must match pattern ${ACCOUNT_REF_PATTERN}`],
       [
         { accountId: UNKNOWN_ID, amount: 1, transferId: 'x' },
         'transferId must match format "uuid"',
@@ -370,7 +383,7 @@ describe.each(storeVariants())('admin API on %s', (variant) => {
       const bad = await get('/admin/hst/balances/nobody');
       expect(bad.json()).toMatchObject({
         status: 400,
-        message: 'accountId must match format "uuid"',
+        message: `accountId must match pattern ${ACCOUNT_REF_PATTERN}`,
       });
     });
 
@@ -513,6 +526,291 @@ describe.each(storeVariants())('admin API on %s', (variant) => {
 
     it('is 404 game_not_found for an unknown game', async () => {
       const res = await post('/admin/leaderboards', { gameId: UNKNOWN_ID, name: 'T', cost: 1 });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toMatchObject({
+        code: 'game_not_found',
+        message: `game ${UNKNOWN_ID} does not exist`,
+      });
+    });
+  });
+
+  describe('accounts named by wallet', () => {
+    it('mints to and reads the balance of a player, and of a developer, by wallet', async () => {
+      const playerWallet = wallet();
+      const playerRes = await post('/admin/players', { wallet: playerWallet });
+      const { playerId } = playerRes.json<{ playerId: string }>();
+      const minted = await mint(playerWallet.toUpperCase().replace('0X', '0x'), 2.5);
+      expect(minted.statusCode).toBe(201);
+      expect(minted.json()).toMatchObject({ balance: 2.5 });
+      mintedUnits += 250_000_000n;
+      const byWallet = await get(`/admin/hst/balances/${playerWallet}`);
+      expect(byWallet.json()).toEqual((await get(`/admin/hst/balances/${playerId}`)).json());
+      expect(byWallet.json()).toMatchObject({ balance: 2.5, pending: 0 });
+
+      const developerWallet = wallet();
+      const { developerId } = (await post('/admin/developers', { wallet: developerWallet })).json();
+      expect((await mint(developerWallet, 1)).json()).toMatchObject({ balance: 1 });
+      mintedUnits += 100_000_000n;
+      expect((await get(`/admin/hst/balances/${developerId}`)).json()).toMatchObject({
+        balance: 1,
+      });
+    });
+
+    it('refuses a wallet that is both a player and a developer, naming both ids', async () => {
+      const both = wallet();
+      const { playerId } = (await post('/admin/players', { wallet: both })).json();
+      const { developerId } = (await post('/admin/developers', { wallet: both })).json();
+      const expected = {
+        code: 'account_ambiguous',
+        message:
+          `wallet ${both} is both player ${playerId} and developer ${developerId}: give the id ` +
+          'of the one you mean',
+        details: { wallet: both, playerId, developerId },
+      };
+      const minted = await mint(both, 1);
+      expect(minted.statusCode).toBe(409);
+      expect(minted.json()).toMatchObject(expected);
+      const balance = await get(`/admin/hst/balances/${both}`);
+      expect(balance.statusCode).toBe(409);
+      expect(balance.json()).toMatchObject(expected);
+      // By id, each is still reachable.
+      expect((await get(`/admin/hst/balances/${playerId}`)).statusCode).toBe(200);
+    });
+
+    it('is 404 account_not_found for a wallet nobody has', async () => {
+      const nobody = wallet();
+      const res = await get(`/admin/hst/balances/${nobody}`);
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toMatchObject({
+        code: 'account_not_found',
+        message: `no player or developer has wallet ${nobody}`,
+      });
+      expect((await mint(nobody, 1)).statusCode).toBe(404);
+    });
+  });
+
+  describe('GET /admin/players/:player', () => {
+    it('finds a player by id and by wallet, with its balance', async () => {
+      const address = wallet();
+      const { playerId } = (
+        await post('/admin/players', { wallet: address, name: 'Grace' })
+      ).json();
+      await mint(playerId, 4.25);
+      mintedUnits += 425_000_000n;
+      const [row] = await api.db.query<{ account_id: string }>(
+        'SELECT account_id FROM players WHERE id = $1',
+        [playerId],
+      );
+      const expected = {
+        playerId,
+        wallet: address,
+        name: 'Grace',
+        accountId: row?.account_id,
+        balance: 4.25,
+        pending: 0,
+        createdAt: api.clock.now().toISOString(),
+      };
+      const byId = await get(`/admin/players/${playerId}`);
+      expect(byId.statusCode).toBe(200);
+      expect(byId.json()).toEqual(expected);
+      const byWallet = await get(`/admin/players/${address.toUpperCase().replace('0X', '0x')}`);
+      expect(byWallet.json()).toEqual(expected);
+    });
+
+    it('mints a player token for a player named by wallet', async () => {
+      const address = wallet();
+      const { playerId } = (await post('/admin/players', { wallet: address })).json();
+      const res = await post(`/admin/players/${address}/token`, { ttl: 60 });
+      expect(res.statusCode).toBe(201);
+      const claims = decodeJwt(res.json<{ access_token: string }>().access_token);
+      expect(Object.values(claims)).toContain(playerId);
+      expect(claims.exp! - claims.iat!).toBe(60);
+      const nobody = wallet();
+      expect((await post(`/admin/players/${nobody}/token`, {})).json()).toMatchObject({
+        status: 404,
+        code: 'player_not_found',
+        message: `no player has wallet ${nobody}`,
+      });
+    });
+
+    it('is 404 player_not_found by id and by wallet, and 400 for anything else', async () => {
+      const byId = await get(`/admin/players/${UNKNOWN_ID}`);
+      expect(byId.statusCode).toBe(404);
+      expect(byId.json()).toMatchObject({
+        code: 'player_not_found',
+        message: `no player has id ${UNKNOWN_ID}`,
+      });
+      const nobody = wallet();
+      const byWallet = await get(`/admin/players/${nobody}`);
+      expect(byWallet.json()).toMatchObject({
+        status: 404,
+        code: 'player_not_found',
+        message: `no player has wallet ${nobody}`,
+      });
+      const bad = await get('/admin/players/ada');
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json()).toMatchObject({
+        code: 'validation_failed',
+        message: `player must match pattern ${ACCOUNT_REF_PATTERN}`,
+      });
+    });
+  });
+
+  describe('GET /admin/developers', () => {
+    it('lists developers newest first with their games, a page at a time', async () => {
+      const older = await createDeveloper();
+      api.clock.advance(1_000);
+      const gameId = await createGame();
+      const [owner] = await api.db.query<{ developer_id: string; wallet: string }>(
+        `SELECT g.developer_id, d.wallet FROM games g JOIN developers d ON d.id = g.developer_id
+         WHERE g.id = $1`,
+        [gameId],
+      );
+      const first = await get('/admin/developers?limit=1');
+      expect(first.statusCode).toBe(200);
+      expect(first.json()).toEqual({
+        developers: [
+          {
+            developerId: owner?.developer_id,
+            wallet: owner?.wallet,
+            accountId: expect.any(String),
+            games: 1,
+            createdAt: api.clock.now().toISOString(),
+          },
+        ],
+        next: owner?.developer_id,
+      });
+      const second = await get(`/admin/developers?limit=1&before=${owner?.developer_id}`);
+      expect(second.json().developers).toEqual([
+        expect.objectContaining({ developerId: older.developerId, games: 0 }),
+      ]);
+    });
+
+    it.each([
+      ['limit=0', 'limit must match pattern "^(100|[1-9][0-9]?)$"'],
+      ['limit=101', 'limit must match pattern "^(100|[1-9][0-9]?)$"'],
+      ['before=x', 'before must match format "uuid"'],
+    ])('refuses ?%s naming the field', async (query, message) => {
+      const res = await get(`/admin/developers?${query}`);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'validation_failed', message });
+    });
+  });
+
+  describe('GET /admin/games and POST /admin/games/:gameId/unpublish', () => {
+    const stateOf = async (gameId: string) => {
+      const res = await get('/admin/games?limit=100');
+      expect(res.statusCode).toBe(200);
+      const games = res.json<{ games: { gameId: string }[] }>().games;
+      return games.find((g) => g.gameId === gameId);
+    };
+
+    it('lists each game with its state as it is published, suspended, resumed, unpublished', async () => {
+      const gameId = await createGame();
+      const createdAt = api.clock.now().toISOString();
+      const [owner] = await api.db.query<{ developer_id: string; wallet: string }>(
+        `SELECT g.developer_id, d.wallet FROM games g JOIN developers d ON d.id = g.developer_id
+         WHERE g.id = $1`,
+        [gameId],
+      );
+      const base = {
+        gameId,
+        name: 'Admin test game',
+        developerId: owner?.developer_id,
+        developerWallet: owner?.wallet,
+        tiers: 1,
+        createdAt,
+      };
+      expect(await stateOf(gameId)).toEqual({
+        ...base,
+        state: 'unpublished',
+        publishedAt: null,
+        suspendedAt: null,
+      });
+      api.clock.advance(1_000);
+      await post(`/admin/games/${gameId}/publish`);
+      const publishedAt = api.clock.now().toISOString();
+      expect(await stateOf(gameId)).toMatchObject({ state: 'published', publishedAt });
+      await post('/admin/leaderboards', { gameId, name: 'Pro', cost: 5 });
+      api.clock.advance(1_000);
+      await post(`/admin/games/${gameId}/suspend`);
+      expect(await stateOf(gameId)).toMatchObject({
+        state: 'suspended',
+        tiers: 2,
+        publishedAt,
+        suspendedAt: api.clock.now().toISOString(),
+      });
+      await post(`/admin/games/${gameId}/resume`);
+      expect(await stateOf(gameId)).toMatchObject({ state: 'published', suspendedAt: null });
+
+      const unpublished = await post(`/admin/games/${gameId}/unpublish`);
+      expect(unpublished.statusCode).toBe(200);
+      expect(unpublished.json()).toEqual({
+        ...base,
+        tiers: 2,
+        state: 'unpublished',
+        publishedAt: null,
+        suspendedAt: null,
+      });
+      // Idempotent.
+      expect((await post(`/admin/games/${gameId}/unpublish`)).json()).toEqual(unpublished.json());
+      expect(await stateOf(gameId)).toEqual(unpublished.json());
+    });
+
+    it('unpublished: open plays keep settling; only its developer and testers open new ones', async () => {
+      const game = await gameWithTiers(api, { costs: [1] });
+      const tier = game.tiers[0]!.id;
+      const token = await writeToken(api, game);
+      const gameCall = (path: string, payload: object) =>
+        api.app.inject({
+          method: 'POST',
+          url: `/arcades/${game.arcadeId}/games/${game.gameId}/${path}`,
+          headers: { authorization: `Bearer ${token}` },
+          payload,
+        });
+      const player = await fundedPlayer(api, 3);
+      const own = await fundedPlayer(api, 3, 'dev', game.developerWallet);
+      mintedUnits += 600_000_000n;
+      const opened = await gameCall('play', { playerId: player.playerId, leaderboardId: tier });
+      expect(opened.statusCode).toBe(200);
+
+      expect((await post(`/admin/games/${game.gameId}/unpublish`)).json()).toMatchObject({
+        state: 'unpublished',
+      });
+      const catalog = await api.app.inject({ method: 'GET', url: '/catalog/games' });
+      expect(JSON.stringify(catalog.json())).not.toContain(game.gameId);
+
+      const refused = await gameCall('play', { playerId: player.playerId, leaderboardId: tier });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toMatchObject({ code: 'player_not_tester' });
+      const developers = await gameCall('play', { playerId: own.playerId, leaderboardId: tier });
+      expect(developers.statusCode).toBe(200);
+
+      const scored = await gameCall('score', {
+        playId: opened.json().id,
+        leaderboardId: tier,
+        score: 10,
+      });
+      expect(scored.statusCode).toBe(200);
+      const after = await get(`/admin/players/${player.playerId}`);
+      expect(after.json()).toMatchObject({ balance: 2, pending: 0 });
+    });
+
+    it('pages newest first with limit and before', async () => {
+      const a = await createGame();
+      api.clock.advance(1_000);
+      const b = await createGame();
+      api.clock.advance(1_000);
+      const c = await createGame();
+      const first = (await get('/admin/games?limit=2')).json();
+      expect(first.games.map((g: { gameId: string }) => g.gameId)).toEqual([c, b]);
+      expect(first.next).toBe(b);
+      const second = (await get(`/admin/games?limit=2&before=${first.next}`)).json();
+      expect(second.games[0].gameId).toBe(a);
+    });
+
+    it('is 404 game_not_found for an unknown game', async () => {
+      const res = await post(`/admin/games/${UNKNOWN_ID}/unpublish`);
       expect(res.statusCode).toBe(404);
       expect(res.json()).toMatchObject({
         code: 'game_not_found',

@@ -5,6 +5,7 @@ import { addAdminCommands } from './admin.js';
 import { CliError, ExitCodes } from './cli-error.js';
 import { addDemoCommand } from './demo.js';
 import { addDevChainCommands } from './dev-chain.js';
+import { addMigrateCommand } from './migrate.js';
 import { addServeCommand } from './serve.js';
 
 /** The `coinop` command: `serve` starts the arcade, `admin …` talks to a running one. */
@@ -24,6 +25,7 @@ const program = new Command('coinop')
       ),
   });
 addServeCommand(program);
+addMigrateCommand(program);
 addAdminCommands(program);
 addDemoCommand(program);
 addDevChainCommands(program);

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { addAdminCommands } from './admin.js';
 import { CliError, ExitCodes } from './cli-error.js';
+import { addDbCommands } from './db.js';
 import { addDemoCommand } from './demo.js';
 import { addDevChainCommands } from './dev-chain.js';
 import { addMigrateCommand } from './migrate.js';
@@ -26,6 +27,7 @@ const program = new Command('coinop')
   });
 addServeCommand(program);
 addMigrateCommand(program);
+addDbCommands(program);
 addAdminCommands(program);
 addDemoCommand(program);
 addDevChainCommands(program);

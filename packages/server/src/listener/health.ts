@@ -30,7 +30,8 @@ const Readiness = Type.Object({
  */
 export async function healthRoutes(app: FastifyInstance, db: Db | null): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const known = await knownMigrations();
+  // Read once per listener, and only by one with a database to compare with.
+  const known = db === null ? [] : await knownMigrations();
   r.get(
     '/healthz',
     {

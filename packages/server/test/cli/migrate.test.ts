@@ -92,4 +92,21 @@ describe('coinop migrate', () => {
     expect(apply.stderr).toBe(refusal);
     expect(apply.code).toBe(4);
   }, 60_000);
+
+  it('refuses to start on a migration changed after it was applied, naming the file', async () => {
+    const db = await openPglite(join(dataDir, 'pglite'));
+    await db.query('DELETE FROM schemaversion WHERE version = 999');
+    await db.query("UPDATE schemaversion SET md5 = 'f00d' WHERE version = 3");
+    await db.close();
+    const served = await runCli(['serve', '--data-dir', dataDir, ...ports]);
+    expect(served.stderr).toMatch(
+      /^coinop: migration 003_signing_key_next\.sql was changed after it was applied to this database \(checksum f00d recorded, [0-9a-f]{32} now\): restore the file as it was/,
+    );
+    expect(served.code).toBe(1);
+    const status = await runCli(['migrate', 'status', '--data-dir', dataDir]);
+    expect(status.stdout).toMatch(
+      /^changed {2}003_signing_key_next\.sql {2}checksum f00d recorded, [0-9a-f]{32} in the file$/m,
+    );
+    expect(status.code).toBe(4);
+  }, 60_000);
 });

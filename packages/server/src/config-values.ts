@@ -36,6 +36,7 @@ export const FLAG_ENV = {
   databaseUrl: ['--database-url', 'DATABASE_URL'],
   dataDir: ['--data-dir', 'COINOP_DATA_DIR'],
   databasePoolSize: ['--database-pool-size', 'COINOP_DATABASE_POOL_SIZE'],
+  noMigrate: ['--no-migrate', 'COINOP_NO_MIGRATE'],
   tlsCertPath: ['--tls-cert', 'COINOP_TLS_CERT'],
   tlsKeyPath: ['--tls-key', 'COINOP_TLS_KEY'],
   adminToken: ['--admin-token', 'COINOP_ADMIN_TOKEN'],

@@ -86,6 +86,11 @@ export interface Config {
   readonly databaseUrl: string | null;
   readonly dataDir: string;
   readonly databasePoolSize: number;
+  /**
+   * Apply pending migrations at start (the default); `--no-migrate` leaves that to `coinop
+   * migrate apply` and refuses to start while any are pending.
+   */
+  readonly migrate: boolean;
   readonly tlsCertPath: string | null;
   readonly tlsKeyPath: string | null;
   /** Admin bearer token; when null one is generated into `<dataDir>/admin-token`. */
@@ -357,6 +362,7 @@ export function loadConfig(
     databaseUrl: text('databaseUrl'),
     dataDir,
     databasePoolSize: int('databasePoolSize', DEFAULTS.databasePoolSize, 1, 1000),
+    migrate: !bool('noMigrate'),
     tlsCertPath,
     tlsKeyPath,
     adminToken: text('adminToken'),

@@ -8,7 +8,7 @@ import { buildAuth } from './signin/app.js';
 import { generateSecret } from './credentials/secrets.js';
 import { systemClock, uuidIds } from './ids.js';
 import type { Db } from './store/db.js';
-import { migrate } from './store/migrate.js';
+import { assertMigrated, migrate } from './store/migrate.js';
 import { openPglite } from './store/pglite.js';
 import { openPostgres } from './store/postgres.js';
 import { ensureServerSecret } from './store/admin.js';
@@ -66,9 +66,10 @@ interface Listener {
 }
 
 /**
- * Opens storage, applies migrations, loads the shared secrets, builds each listener's app and
- * listens. Everything opened is closed again if a later step fails. Rejects with a
- * SecretsKeyError, naming the flag, when the secrets key does not open the stored secrets.
+ * Opens storage, applies migrations (with `--no-migrate`, checks that none is pending), loads the
+ * shared secrets, builds each listener's app and listens. Everything opened is closed again if a
+ * later step fails. Rejects with a SecretsKeyError, naming the flag, when the secrets key does not
+ * open the stored secrets, and with a MigrationError when the schema is not this code's.
  */
 export async function startServer(
   givenConfig: Config,
@@ -95,7 +96,8 @@ export async function startServer(
     })());
 
   try {
-    await migrate(db);
+    if (config.migrate) await migrate(db);
+    else await assertMigrated(db);
     const https = await loadTls(config);
     // Only the API and the sign-in service hold secrets; a web-only process needs no key.
     let secrets: SecretsKey | null = null;
@@ -230,7 +232,8 @@ export async function startServer(
   }
 }
 
-async function openDatabase(config: Config): Promise<Db> {
+/** The database the config names: Postgres, or the embedded one in the data directory. */
+export async function openDatabase(config: Config): Promise<Db> {
   if (config.databaseUrl !== null) return openPostgres(config.databaseUrl, config.databasePoolSize);
   const dir = join(config.dataDir, PGLITE_DIR);
   await mkdir(dir, { recursive: true, mode: 0o700 });

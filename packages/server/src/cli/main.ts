@@ -3,8 +3,10 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { addAdminCommands } from './admin.js';
 import { CliError, ExitCodes } from './cli-error.js';
+import { addDbCommands } from './db.js';
 import { addDemoCommand } from './demo.js';
 import { addDevChainCommands } from './dev-chain.js';
+import { addMigrateCommand } from './migrate.js';
 import { addServeCommand } from './serve.js';
 
 /** The `coinop` command: `serve` starts the arcade, `admin …` talks to a running one. */
@@ -24,6 +26,8 @@ const program = new Command('coinop')
       ),
   });
 addServeCommand(program);
+addMigrateCommand(program);
+addDbCommands(program);
 addAdminCommands(program);
 addDemoCommand(program);
 addDevChainCommands(program);

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ConfigInput, FLAG_ENV } from '../config.js';
+import type { Config, ConfigInput, FLAG_ENV } from '../config.js';
 import { CliError, ExitCodes } from './cli-error.js';
 
 /**
@@ -54,6 +54,13 @@ const SERVE_FLAGS: {
     env: 'COINOP_DATA_DIR',
     value: 'dir',
     description: 'embedded database, generated admin token and secrets key (default ./.coinop)',
+  },
+  noMigrate: {
+    flag: '--no-migrate',
+    env: 'COINOP_NO_MIGRATE',
+    description:
+      'do not apply migrations at start; refuse to start while any are pending (run coinop ' +
+      'migrate apply first)',
   },
   databasePoolSize: {
     flag: '--database-pool-size',
@@ -275,38 +282,63 @@ export function addServeCommand(program: Command): void {
   const serve = program
     .command('serve')
     .description('start the arcade API, the player sign-in service and the web app');
-  const attributes: [keyof FlagEnv, string][] = [];
-  for (const [key, spec] of Object.entries(SERVE_FLAGS) as [
-    keyof FlagEnv,
-    (typeof SERVE_FLAGS)[keyof FlagEnv],
-  ][]) {
-    const flags = spec.value === undefined ? spec.flag : `${spec.flag} <${spec.value}>`;
-    const description = `${spec.description} [env ${spec.env}]`;
-    if (spec.repeatable) {
-      serve.option(flags, description, (value: string, previous: string | undefined) =>
-        previous === undefined ? value : `${previous},${value}`,
-      );
-    } else {
-      serve.option(flags, description);
-    }
-    attributes.push([key, camelCase(spec.flag)]);
-  }
-  serve.action(async (values: Record<string, string | boolean | undefined>) => {
-    const flags: ConfigInput = {};
-    for (const [key, attribute] of attributes) flags[key] = values[attribute];
-    await runServe(flags);
+  const configInput = addConfigFlags(serve, Object.keys(SERVE_FLAGS) as (keyof FlagEnv)[]);
+  serve.action(async (values: OptionValues) => {
+    await runServe(configInput(values));
   });
 }
 
-async function runServe(flags: ConfigInput): Promise<void> {
+/**
+ * Adds the config flags `keys` to `command` as `serve` has them (flag, value, environment variable
+ * in the help), so every command reads a setting the same way. Returns what turns the command's
+ * parsed values into `loadConfig`'s input; `loadConfig` then adds the environment.
+ */
+export function addConfigFlags(
+  command: Command,
+  keys: readonly (keyof FlagEnv)[],
+): (values: OptionValues) => ConfigInput {
+  const attributes: [keyof FlagEnv, string, boolean][] = [];
+  for (const key of keys) {
+    const spec = SERVE_FLAGS[key];
+    const flags = spec.value === undefined ? spec.flag : `${spec.flag} <${spec.value}>`;
+    const description = `${spec.description} [env ${spec.env}]`;
+    if (spec.repeatable) {
+      command.option(flags, description, (value: string, previous: string | undefined) =>
+        previous === undefined ? value : `${previous},${value}`,
+      );
+    } else {
+      command.option(flags, description);
+    }
+    // Commander keeps `--no-x` as `x`: false when given, true when not.
+    const negated = spec.flag.startsWith('--no-');
+    attributes.push([key, camelCase(spec.flag.replace(/^--no-/, '--')), negated]);
+  }
+  return (values) => {
+    const flags: ConfigInput = {};
+    for (const [key, attribute, negated] of attributes) {
+      // Absent, an on/off `--no-x` flag leaves its environment variable to decide.
+      flags[key] = negated ? (values[attribute] === false ? true : undefined) : values[attribute];
+    }
+    return flags;
+  };
+}
+
+/** Commander's parsed option values of a command. */
+type OptionValues = Record<string, string | boolean | undefined>;
+
+/** The config of a command's flags and the environment; a bad value is a usage error. */
+export async function loadCliConfig(flags: ConfigInput): Promise<Config> {
   const { loadConfig, ConfigError } = await import('../config.js');
-  let config;
   try {
-    config = loadConfig(flags);
+    return loadConfig(flags);
   } catch (error) {
     if (error instanceof ConfigError) throw new CliError(error.message, ExitCodes.usage);
     throw error;
   }
+}
+
+async function runServe(flags: ConfigInput): Promise<void> {
+  const config = await loadCliConfig(flags);
   const { clusterWorker, runClusterPrimary } = await import('../cluster.js');
   const worker = clusterWorker();
   if (config.workers > 1 && worker === null) {
@@ -319,6 +351,7 @@ async function runServe(flags: ConfigInput): Promise<void> {
   const { OperatorKeyError } = await import('../chain/operator-key.js');
   const { DevChainError } = await import('../dev-chain/dev-chain.js');
   const { AnvilError } = await import('../dev-chain/anvil.js');
+  const { MigrationError } = await import('../store/migrate.js');
   let server;
   try {
     // In a cluster only the first worker seeds the demo arcade; the others join it.
@@ -330,6 +363,8 @@ async function runServe(flags: ConfigInput): Promise<void> {
       const flag = config.devChain ? `${config.devChain.dir}/operator.key` : FLAG_ENV_OPERATOR_KEY;
       throw new CliError(`${flag}: ${error.message}`, ExitCodes.usage);
     }
+    // The schema is not this code's (newer, changed, or not migrated with --no-migrate).
+    if (error instanceof MigrationError) throw new CliError(error.message, ExitCodes.failure);
     // The dev chain cannot start, or disagrees with the ledger: the message says what to do.
     if (error instanceof DevChainError || error instanceof AnvilError) {
       throw new CliError(`--dev-chain: ${error.message}`, ExitCodes.failure);

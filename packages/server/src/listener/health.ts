@@ -19,7 +19,7 @@ const Readiness = Type.Object({
       description: '`ok`, or why the database is not usable',
     }),
     migrations: Type.Union([Type.Literal('current'), Type.String()], {
-      description: '`current`, or which migrations are missing or unknown to this code',
+      description: '`current`, or which migrations are missing, unknown to this code or changed',
     }),
   }),
 });
@@ -30,7 +30,8 @@ const Readiness = Type.Object({
  */
 export async function healthRoutes(app: FastifyInstance, db: Db | null): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const known = await knownMigrations();
+  // Read once per listener, and only by one with a database to compare with.
+  const known = db === null ? [] : await knownMigrations();
   r.get(
     '/healthz',
     {
@@ -62,10 +63,13 @@ export async function healthRoutes(app: FastifyInstance, db: Db | null): Promise
       if (db !== null) {
         try {
           const state = await migrationState(db, known);
-          if (state.missing.length > 0) migrations = `missing: ${state.missing.join(', ')}`;
+          const files = (list: readonly { file: string }[]) => list.map((m) => m.file).join(', ');
+          if (state.pending.length > 0) migrations = `missing: ${files(state.pending)}`;
           else if (state.unknown.length > 0) {
-            migrations = `unknown to this code (a newer coinop migrated it): ${state.unknown.join(', ')}`;
-          }
+            migrations = `unknown to this code (a newer coinop migrated it): ${files(state.unknown)}`;
+          } else if (state.changed.length > 0) {
+            migrations = `changed since applied: ${files(state.changed.map((c) => c.migration))}`;
+          } else if (state.legacy) migrations = 'recorded by an older coinop: not adopted yet';
         } catch (error) {
           database = `unreachable: ${(error as Error).message}`;
           migrations = 'unknown';

@@ -11,13 +11,22 @@ export interface Queryable {
   ): Promise<Row[]>;
 }
 
+/** The handle of one transaction: statements, and scripts run as they are. */
+export interface Transaction extends Queryable {
+  /**
+   * Runs SQL text of any number of statements, without parameters, as a file holds it (a
+   * migration): PGlite's `exec`, node-postgres' simple query protocol.
+   */
+  exec(script: string): Promise<void>;
+}
+
 export interface Db extends Queryable {
   readonly dialect: 'pglite' | 'postgres';
   /**
    * Runs `work` in one transaction and commits, or rolls back if it throws. On Postgres a
    * serialization failure or deadlock is retried from the start (`work` must be retry-safe).
    */
-  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
   /**
    * The same database, for the play path's batch statements outside transactions. On Postgres
    * its session plans each named statement once, without its values (`GENERIC_PLAN_SETTINGS`):

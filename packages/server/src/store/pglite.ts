@@ -1,5 +1,5 @@
 import { PGlite, protocol, types } from '@electric-sql/pglite';
-import { GENERIC_PLAN_SETTINGS, type Db, type Queryable } from './db.js';
+import { GENERIC_PLAN_SETTINGS, type Db, type Queryable, type Transaction } from './db.js';
 
 const parsers = {
   [types.INT8]: (value: string) => BigInt(value),
@@ -40,9 +40,12 @@ export function pgliteDb(pg: PGlite): Db {
         : pg._runExclusiveTransaction(() => prepared.run(name, sql, params ?? [], false)),
     transaction: (work) =>
       pg.transaction(async (tx) => {
-        const wrapped: Queryable = {
+        const wrapped: Transaction = {
           query: (sql, params, name) =>
             name === undefined ? run(tx, sql, params) : prepared.run(name, sql, params ?? [], true),
+          exec: async (script) => {
+            await tx.exec(script);
+          },
         };
         return work(wrapped);
       }),

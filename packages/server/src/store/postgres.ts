@@ -1,5 +1,11 @@
 import pg from 'pg';
-import { GENERIC_PLAN_SETTINGS, PgErrorCodes, pgErrorCode, type Db, type Queryable } from './db.js';
+import {
+  GENERIC_PLAN_SETTINGS,
+  PgErrorCodes,
+  pgErrorCode,
+  type Db,
+  type Transaction,
+} from './db.js';
 
 const INT8_OID = 20;
 
@@ -57,7 +63,13 @@ export async function openPostgres(url: string, poolSize: number): Promise<Db> {
         const conn = await pool.connect();
         try {
           await conn.query('BEGIN');
-          const tx: Queryable = { query: (sql, params, name) => run(conn, sql, params, name) };
+          const tx: Transaction = {
+            query: (sql, params, name) => run(conn, sql, params, name),
+            // No values: node-postgres sends it by the simple protocol, which takes many statements.
+            exec: async (script) => {
+              await conn.query(script);
+            },
+          };
           const result = await work(tx);
           await conn.query('COMMIT');
           return result;

@@ -20,7 +20,9 @@ describe.each(storeVariants())('health on %s', (variant) => {
         checks: { database: 'ok', migrations: 'current' },
       });
 
-      await api.db.query("INSERT INTO schema_migrations (name) VALUES ('999_from_the_future.sql')");
+      await api.db.query(
+        "INSERT INTO schemaversion (version, name, md5) VALUES (999, '999_from_the_future.sql', 'x')",
+      );
       const newer = await api.app.inject({ method: 'GET', url: '/readyz' });
       expect(newer.statusCode).toBe(503);
       expect(newer.json()).toEqual({
@@ -30,9 +32,7 @@ describe.each(storeVariants())('health on %s', (variant) => {
           migrations: 'unknown to this code (a newer coinop migrated it): 999_from_the_future.sql',
         },
       });
-      await api.db.query(
-        "DELETE FROM schema_migrations WHERE name IN ('999_from_the_future.sql', '014_chain_play_locks.sql')",
-      );
+      await api.db.query('DELETE FROM schemaversion WHERE version IN (999, 14)');
       const older = await api.app.inject({ method: 'GET', url: '/readyz' });
       expect(older.statusCode).toBe(503);
       expect(older.json()).toMatchObject({

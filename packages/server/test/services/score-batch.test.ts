@@ -5,7 +5,7 @@ import { GameCache } from '../../src/services/game-cache.js';
 import { PlayService, type ScoreOutcome } from '../../src/services/plays.js';
 import { playPolicy } from '../../src/services/arcade-services.js';
 import type { StoredPlay } from '../../src/store/plays.js';
-import type { Db, Queryable } from '../../src/store/db.js';
+import type { Db, Queryable, Transaction } from '../../src/store/db.js';
 import { buildTestApi, type TestApi } from '@coinop/testkit/app';
 import { fundedPlayer, gameWithTiers, type GameFixture } from '@coinop/testkit/arcade';
 import { storeVariants } from '@coinop/testkit/db';
@@ -89,10 +89,13 @@ function instrumented(db: Db): Db & {
       query: <Row>(sql: string, params?: unknown[], name?: string) =>
         run<Row>(db.ordered, sql, params, name),
     },
-    transaction: <T>(work: (tx: Queryable) => Promise<T>) =>
+    transaction: <T>(work: (tx: Transaction) => Promise<T>) =>
       db.transaction((tx) => {
         wrapped.transactions += 1;
-        return work({ query: (sql, params, name) => run(tx, sql, params, name) });
+        return work({
+          query: (sql, params, name) => run(tx, sql, params, name),
+          exec: (script) => tx.exec(script),
+        });
       }),
     listen: (channel: string, onNotify: (payload: string) => void) => db.listen(channel, onNotify),
     close: () => db.close(),

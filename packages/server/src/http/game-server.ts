@@ -24,16 +24,19 @@ import {
   PlayerDetailsSchema,
 } from './game-server-schemas.js';
 import { requireWriteToken } from './write-token-scope.js';
+import { perClientAddress, perKey } from '../listener/rate-limit.js';
 
 /** The server-to-server API a game's authoritative server calls (spec 4.2–4.5). */
 export async function gameServerPlugin(instance: FastifyInstance): Promise<void> {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const arcade = app.arcade;
+  const limits = app.config.rateLimits;
   const serializedViews = new WeakMap<GameView, string>();
 
   app.post(
     '/oauth/writetoken',
     {
+      config: perClientAddress(limits.token),
       schema: {
         tags: [ApiTags.gameServer],
         summary: 'Exchange client credentials for a write token (spec 4.2)',
@@ -126,6 +129,10 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
     api.post(
       '/arcades/:arcadeId/games/:gameId/play',
       {
+        config: perKey(limits.plays, 'this game client', (request) => {
+          if (!request.writeToken) throw new TypeError('the play route is behind a write token');
+          return request.writeToken.clientId;
+        }),
         schema: {
           tags: [ApiTags.gameServer],
           summary: 'Submit a play: lock the tier cost of the player (spec 4.4)',

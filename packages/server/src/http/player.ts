@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import {
@@ -25,6 +25,8 @@ import { ApiTags, Security } from './openapi.js';
 import { PlaySchema, ScoreResultSchema, Uuid } from './schemas.js';
 import { playToWire, scoreToWire } from './wire.js';
 import type { SchemaMatches } from '../listener/wire-check.js';
+import { perKey } from '../listener/rate-limit.js';
+import type { ValidPlayerToken } from '../credentials/validate-player-token.js';
 
 /** Where app.ts mounts this plugin. */
 export const PLAYER_PREFIX = '/player';
@@ -141,6 +143,19 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
     }),
   );
 
+  // A rate-limited route authenticates in its limit's hook; the handler reuses that answer.
+  const authenticated = new WeakMap<FastifyRequest, Promise<ValidPlayerToken>>();
+  const playerOf = (request: FastifyRequest): Promise<ValidPlayerToken> => {
+    let found = authenticated.get(request);
+    if (!found) {
+      found = players.authenticate(request);
+      authenticated.set(request, found);
+    }
+    return found;
+  };
+  const perPlayer = (perMinute: number) =>
+    perKey(perMinute, 'this player', async (request) => (await playerOf(request)).playerId);
+
   allowanceRoutes(app, (request) => players.authenticate(request));
   withdrawalRoutes(app, {
     tags: TAGS,
@@ -232,6 +247,7 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
   app.post(
     '/faucet',
     {
+      config: perPlayer(config.rateLimits.faucet),
       schema: {
         tags: TAGS,
         summary: 'Take test HST from the faucet (development arcades only)',
@@ -246,7 +262,7 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
       },
     },
     async (request) => {
-      const { playerId } = await players.authenticate(request);
+      const { playerId } = await playerOf(request);
       return service.faucet(playerId);
     },
   );
@@ -254,6 +270,7 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
   app.post(
     '/games/:gameId/plays',
     {
+      config: perPlayer(config.rateLimits['player-plays']),
       schema: {
         tags: TAGS,
         summary: 'Open a client-side play: lock the tier cost (spec 4.10 play())',
@@ -268,7 +285,7 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const { playerId } = await players.authenticate(request);
+      const { playerId } = await playerOf(request);
       const play = await service.openPlay(playerId, {
         gameId: request.params.gameId,
         ...request.body,

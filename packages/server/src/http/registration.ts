@@ -19,6 +19,7 @@ import {
   text,
 } from './schemas.js';
 import { gameToWire } from './wire.js';
+import { perKey } from '../listener/rate-limit.js';
 
 export interface RegistrationPluginOptions {
   /** Replaces the cover check built from config (fetch over the network, 1920×1080). */
@@ -71,10 +72,17 @@ export async function registrationPlugin(
   requireApiKey(app, arcade.db);
   const deps = registrationDeps(arcade, options.checkCover);
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
+  // Per developer rather than per key: a developer may hold several keys.
+  const limited = perKey(
+    app.config.rateLimits.registration,
+    'this developer',
+    (request) => apiKeyOf(request).developerId,
+  );
 
   routes.post(
     '/game/create',
     {
+      config: limited,
       schema: {
         tags: TAGS,
         security: Security.apiKey,
@@ -100,6 +108,7 @@ export async function registrationPlugin(
   routes.patch(
     '/game/update',
     {
+      config: limited,
       schema: {
         tags: TAGS,
         security: Security.apiKey,

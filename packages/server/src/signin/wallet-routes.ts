@@ -15,7 +15,7 @@ import {
   verifySignIn,
   type WalletSignInDeps,
 } from './wallet-sign-in.js';
-import { perClient } from './rate-limit.js';
+import { perClientAddress } from '../listener/rate-limit.js';
 
 const ChallengeBody = Type.Object(
   {
@@ -71,7 +71,7 @@ export async function walletRoutes(
   r.post(
     '/wallet/challenge',
     {
-      config: perClient(options.rateLimitPerMinute),
+      config: perClientAddress(options.rateLimitPerMinute),
       schema: { body: ChallengeBody, response: { 200: ChallengeResponse } },
     },
     async (request) => {
@@ -88,7 +88,7 @@ export async function walletRoutes(
   r.post(
     '/session/renew',
     {
-      config: perClient(options.rateLimitPerMinute),
+      config: perClientAddress(options.rateLimitPerMinute),
       schema: { response: { 200: VerifyResponse } },
     },
     async (request) => {
@@ -106,7 +106,7 @@ export async function walletRoutes(
   r.post(
     '/wallet/verify',
     {
-      config: perClient(options.rateLimitPerMinute),
+      config: perClientAddress(options.rateLimitPerMinute),
       schema: { body: VerifyBody, response: { 200: VerifyResponse } },
     },
     async (request) => {

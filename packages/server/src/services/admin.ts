@@ -16,6 +16,7 @@ import { createPlayer } from '../store/players.js';
 import { ensureDeveloper } from '../store/developers.js';
 import { findGame, insertLeaderboard, publishGame, type GameRecord } from '../store/games.js';
 import { resolveAccount } from '../store/admin.js';
+import { notifyGameChanged } from '../store/cache-notices.js';
 import type { ArcadeServices } from './arcade-services.js';
 import { reconcileChainVault, type ChainReconciliationWire } from '../chain/reconciliation.js';
 
@@ -184,8 +185,12 @@ export async function auditHst(
 
 /** Lists the game in the arcade's catalog; publishing again keeps the first `publishedAt`. */
 export async function publish(arcade: ArcadeServices, gameId: string): Promise<GameRecord> {
-  const game = await publishGame(arcade.db, arcade.clock, gameId);
-  if (!game) throw gameNotFound(gameId);
+  const game = await arcade.db.transaction(async (tx) => {
+    const published = await publishGame(tx, arcade.clock, gameId);
+    if (!published) throw gameNotFound(gameId);
+    await notifyGameChanged(tx, gameId);
+    return published;
+  });
   arcade.games.invalidate(gameId);
   return game;
 }
@@ -196,10 +201,14 @@ export async function addLeaderboard(
   input: { gameId: string; name: string; costHst: number; leadersMax?: number | undefined },
 ): Promise<{ id: string }> {
   await requireGame(arcade, input.gameId);
-  const board = await insertLeaderboard(arcade.db, arcade.clock, arcade.ids, input.gameId, {
-    name: input.name,
-    costUnits: wholeHstToUnits(input.costHst),
-    leadersMax: input.leadersMax ?? arcade.config.defaultLeadersMax,
+  const board = await arcade.db.transaction(async (tx) => {
+    const inserted = await insertLeaderboard(tx, arcade.clock, arcade.ids, input.gameId, {
+      name: input.name,
+      costUnits: wholeHstToUnits(input.costHst),
+      leadersMax: input.leadersMax ?? arcade.config.defaultLeadersMax,
+    });
+    await notifyGameChanged(tx, input.gameId);
+    return inserted;
   });
   arcade.games.invalidate(input.gameId);
   return { id: board.id };

@@ -22,7 +22,7 @@ import {
 import { seedDemo } from './services/demo-seed.js';
 import { buildWeb } from './web/app.js';
 import { newWebForwarding } from './listener/client-address.js';
-import { connectRedis } from './listener/shared-counts.js';
+import { connectRedis, redisReady } from './listener/shared-counts.js';
 import { redactRpcUrl } from './chain/rpc.js';
 import { ANVIL_CHAIN_ID } from './dev-chain/anvil.js';
 import {
@@ -78,8 +78,9 @@ export async function startServer(
   // With --dev-chain, chain mode's settings exist once the dev chain runs.
   let config = givenConfig;
   const db = await openDatabase(config);
-  // Not awaited: a Redis that is down at start must not keep the arcade from starting.
   const redis = config.redisUrl === null ? null : connectRedis(config.redisUrl);
+  // Waited for a moment only: a Redis that is down must not keep the arcade from starting.
+  if (redis) await redisReady(redis);
   const listeners: Listener[] = [];
   let stopSweep: () => Promise<void> = async () => undefined;
   let devChain: RunningDevChain | null = null;

@@ -50,6 +50,24 @@ export function connectRedis(url: string): Redis {
   return redis;
 }
 
+/**
+ * Waits until the connection is ready, at most `timeoutMs`; false if it is not by then. Start-up
+ * waits so the first requests are counted in Redis, but goes on without it: the counts fall back.
+ */
+export function redisReady(redis: Redis, timeoutMs = CONNECT_TIMEOUT_MS): Promise<boolean> {
+  if (redis.status === 'ready') return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (ready: boolean) => {
+      clearTimeout(timer);
+      redis.off('ready', onReady);
+      resolve(ready);
+    };
+    const onReady = () => done(true);
+    const timer = setTimeout(() => done(false), timeoutMs);
+    redis.on('ready', onReady);
+  });
+}
+
 /** Whether Redis failed last time, shared by a listener's route stores: one warning an outage. */
 interface Outage {
   down: boolean;

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import pino from 'pino';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ async function limitedApp(redis: Redis | null, max: number) {
     },
   });
   const app: FastifyInstance = Fastify({
-    loggerInstance: pino({ level: 'info' }, stream),
+    loggerInstance: pino({ level: 'info' }, stream) as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
   });
   await app.register(errorHandlerPlugin);

@@ -6,7 +6,7 @@ import type { PayoutsPage } from '@coinop/protocol';
 
 import type { GameView } from '../services/game-reads.js';
 import type { GameWire } from './schemas.js';
-import { ApiTags, Security } from './openapi.js';
+import { ApiTags, RateLimitedResponse, Security } from './openapi.js';
 import { GameSchema, PlaySchema, ScoreResultSchema, Uuid } from './schemas.js';
 import { gameToWire, playToWire, scoreToWire } from './wire.js';
 
@@ -44,7 +44,7 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
           "Accepts the spec's `client_id`/`client_secret` or the camelCase body that " +
           '@hastearcade/server sends (`clientId`, `clientSecret`, `environment`).',
         body: WriteTokenBody,
-        response: { 200: WriteTokenSchema },
+        response: { 200: WriteTokenSchema, 429: RateLimitedResponse },
       },
     },
     async (request) => {
@@ -143,7 +143,7 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
           params: ArcadeGameParams,
           headers: IdempotencyHeaders,
           body: PlayBody,
-          response: { 200: Type.Ref(PlaySchema) },
+          response: { 200: Type.Ref(PlaySchema), 429: RateLimitedResponse },
         },
       },
       async (request) => {

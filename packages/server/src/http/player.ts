@@ -21,7 +21,7 @@ import { allowanceRoutes } from './consent.js';
 import { chainPlayRoutes } from './chain-plays.js';
 import { withdrawalRoutes } from './withdrawals.js';
 import { findPlayer } from '../store/players.js';
-import { ApiTags, Security } from './openapi.js';
+import { ApiTags, RateLimitedResponse, Security } from './openapi.js';
 import { PlaySchema, ScoreResultSchema, Uuid } from './schemas.js';
 import { playToWire, scoreToWire } from './wire.js';
 import type { SchemaMatches } from '../listener/wire-check.js';
@@ -258,7 +258,7 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
           'wallet); 409 `faucet_limit_reached` when the balance (the wallet on a dev chain) ' +
           'holds ten grants or more.',
         security: Security.playerToken,
-        response: { 200: FaucetGrantSchema },
+        response: { 200: FaucetGrantSchema, 429: RateLimitedResponse },
       },
     },
     async (request) => {
@@ -281,7 +281,7 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
         security: Security.playerToken,
         params: GameParams,
         body: PlayBody,
-        response: { 201: Type.Ref(PlaySchema) },
+        response: { 201: Type.Ref(PlaySchema), 429: RateLimitedResponse },
       },
     },
     async (request, reply) => {

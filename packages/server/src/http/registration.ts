@@ -9,7 +9,7 @@ import {
   registrationDeps,
   updateDeveloperGame,
 } from '../services/registration.js';
-import { ApiTags, Security } from './openapi.js';
+import { ApiTags, RateLimitedResponse, Security } from './openapi.js';
 import {
   coverUrl,
   GameSchema,
@@ -95,7 +95,7 @@ export async function registrationPlugin(
           'cover_unreachable / cover_not_image / cover_wrong_size.',
         headers: Type.Object({ [API_KEY_HEADER]: apiKeyHeader }),
         body: CreateGameBody,
-        response: { 201: GameSchema },
+        response: { 201: GameSchema, 429: RateLimitedResponse },
       },
     },
     async (request, reply) => {
@@ -124,7 +124,7 @@ export async function registrationPlugin(
           'game-id': Type.String({ format: 'uuid', description: 'The game to update.' }),
         }),
         body: UpdateGameBody,
-        response: { 200: GameSchema },
+        response: { 200: GameSchema, 429: RateLimitedResponse },
       },
     },
     async (request) => {

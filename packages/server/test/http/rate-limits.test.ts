@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { testConfig, type RateLimits } from '../../src/config.js';
 import { buildTestApi, TEST_ADMIN_TOKEN, type TestApi } from '@coinop/testkit/app';
-import { fundedPlayer, gameWithTiers, nextWallet, writeToken } from '@coinop/testkit/arcade';
-import { buildTestSignin, newWallet, walletSignIn } from '@coinop/testkit/signin';
+import { fundedPlayer, gameWithTiers, nextWallet, type GameFixture } from '@coinop/testkit/arcade';
+import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coinop/testkit/signin';
 
 /** The test config's limits (far above any test) with the given groups set. */
 const limits = (set: Partial<RateLimits>): RateLimits => ({ ...testConfig().rateLimits, ...set });
@@ -23,64 +23,72 @@ function expectRateLimited(res: LightMyRequestResponse, max: number, subject: st
   );
 }
 
-// Limits count in memory per listener here; shared counts are in listener/shared-counts.test.ts.
+// Counted in memory per listener here; counts shared by processes: listener/shared-counts.test.ts.
 describe('rate limits of the API', () => {
-  let api: TestApi | undefined;
-  afterEach(async () => {
-    await api?.close();
-    api = undefined;
+  let s: TestSignin;
+  let api: TestApi;
+  /** The same arcade code with the token exchange's limit off. */
+  let unlimited: TestApi;
+  let address = 0;
+  /** Each test's own client address, so the per-address counts of one do not reach another. */
+  const nextAddress = () => `198.51.100.${++address}`;
+
+  beforeAll(async () => {
+    s = await buildTestSignin('pglite', {
+      faucetHst: 5,
+      rateLimits: limits({ token: 2, plays: 2, faucet: 1, 'player-plays': 1, registration: 2 }),
+    });
+    api = { app: s.api, db: s.db, clock: s.clock, config: s.config, close: () => s.close() };
+    unlimited = await buildTestApi('pglite', { rateLimits: limits({ token: 0 }) });
+  });
+  afterAll(async () => {
+    await Promise.all([s?.close(), unlimited?.close()]);
   });
 
-  it('limits token exchanges per client address, whatever the credentials', async () => {
-    api = await buildTestApi('pglite', { rateLimits: limits({ token: 2 }) });
-    const game = await gameWithTiers(api);
-    const exchange = (secret: string) =>
-      api!.app.inject({
-        method: 'POST',
-        url: '/oauth/writetoken',
-        payload: { client_id: game.clientId, client_secret: secret },
-      });
-    expect((await exchange(game.clientSecret)).statusCode).toBe(200);
-    expect((await exchange('wrong')).statusCode).toBe(401);
-    // A guesser meets the limit however it varies what it sends.
-    expectRateLimited(await exchange(game.clientSecret), 2, 'this address');
-    const other = await api.app.inject({
+  const exchange = (on: TestApi, game: GameFixture, remoteAddress: string, secret?: string) =>
+    on.app.inject({
       method: 'POST',
       url: '/oauth/writetoken',
-      remoteAddress: '198.51.100.7',
-      payload: { client_id: game.clientId, client_secret: game.clientSecret },
+      remoteAddress,
+      payload: { client_id: game.clientId, client_secret: secret ?? game.clientSecret },
     });
-    expect(other.statusCode).toBe(200);
+
+  it('limits token exchanges per client address, whatever the credentials', async () => {
+    const game = await gameWithTiers(api);
+    const guesser = nextAddress();
+    expect((await exchange(api, game, guesser)).statusCode).toBe(200);
+    expect((await exchange(api, game, guesser, 'wrong')).statusCode).toBe(401);
+    // A guesser meets the limit however it varies what it sends.
+    expectRateLimited(await exchange(api, game, guesser), 2, 'this address');
+    expect((await exchange(api, game, nextAddress())).statusCode).toBe(200);
   });
 
   it('limits plays per game client, each client counted apart', async () => {
-    api = await buildTestApi('pglite', { rateLimits: limits({ plays: 2 }) });
     const player = await fundedPlayer(api, 100);
     const games = [await gameWithTiers(api), await gameWithTiers(api)];
-    const [first, second] = await Promise.all(games.map(async (g) => writeToken(api!, g)));
+    const from = nextAddress();
+    const tokens: string[] = [];
+    for (const game of games) {
+      tokens.push((await exchange(api, game, from)).json<{ access_token: string }>().access_token);
+    }
     const play = (i: 0 | 1, token: string | undefined) => {
       const game = games[i]!;
-      return api!.app.inject({
+      return api.app.inject({
         method: 'POST',
         url: `/arcades/${game.arcadeId}/games/${game.gameId}/play`,
         headers: { authorization: `Bearer ${token}` },
         payload: { playerId: player.playerId, leaderboardId: game.tiers[0]!.id },
       });
     };
-    expect((await play(0, first)).statusCode).toBe(200);
-    expect((await play(0, first)).statusCode).toBe(200);
-    expectRateLimited(await play(0, first), 2, 'this game client');
-    expect((await play(1, second)).statusCode).toBe(200);
+    expect((await play(0, tokens[0])).statusCode).toBe(200);
+    expect((await play(0, tokens[0])).statusCode).toBe(200);
+    expectRateLimited(await play(0, tokens[0]), 2, 'this game client');
+    expect((await play(1, tokens[1])).statusCode).toBe(200);
     // Counted once authenticated: a request without a token is refused as such, not counted.
     expect((await play(0, undefined)).json()).toMatchObject({ code: 'invalid_write_token' });
   });
 
   it('limits the faucet and web-app plays per player', async () => {
-    const s = await buildTestSignin('pglite', {
-      faucetHst: 5,
-      rateLimits: limits({ faucet: 1, 'player-plays': 1 }),
-    });
-    api = { app: s.api, db: s.db, clock: s.clock, config: s.config, close: () => s.close() };
     const game = await gameWithTiers(api);
     const [alice, bob] = [
       await walletSignIn(s.auth, newWallet()),
@@ -110,7 +118,6 @@ describe('rate limits of the API', () => {
   });
 
   it('limits registration per developer, whichever of their keys is used', async () => {
-    api = await buildTestApi('pglite', { rateLimits: limits({ registration: 2 }) });
     const wallet = nextWallet();
     const keys: string[] = [];
     for (let i = 0; i < 2; i++) {
@@ -123,7 +130,7 @@ describe('rate limits of the API', () => {
       keys.push(res.json<{ apiKey: string }>().apiKey);
     }
     const update = (key: string) =>
-      api!.app.inject({
+      api.app.inject({
         method: 'PATCH',
         url: '/game/update',
         headers: { 'api-key': key, 'game-id': randomUUID() },
@@ -135,14 +142,10 @@ describe('rate limits of the API', () => {
   });
 
   it('turns a group off with 0', async () => {
-    api = await buildTestApi('pglite', { rateLimits: limits({ token: 0 }) });
-    const game = await gameWithTiers(api);
+    const game = await gameWithTiers(unlimited);
+    const from = nextAddress();
     for (let i = 0; i < 5; i++) {
-      const res = await api.app.inject({
-        method: 'POST',
-        url: '/oauth/writetoken',
-        payload: { client_id: game.clientId, client_secret: game.clientSecret },
-      });
+      const res = await exchange(unlimited, game, from);
       expect(res.statusCode).toBe(200);
       expect(res.headers['x-ratelimit-limit']).toBeUndefined();
     }

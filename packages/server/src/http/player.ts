@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import {
@@ -25,8 +25,7 @@ import { ApiTags, RateLimitedResponse, Security } from './openapi.js';
 import { PlaySchema, ScoreResultSchema, Uuid } from './schemas.js';
 import { playToWire, scoreToWire } from './wire.js';
 import type { SchemaMatches } from '../listener/wire-check.js';
-import { perKey } from '../listener/rate-limit.js';
-import type { ValidPlayerToken } from '../credentials/validate-player-token.js';
+import { oncePerRequest, perKey } from '../listener/rate-limit.js';
 
 /** Where app.ts mounts this plugin. */
 export const PLAYER_PREFIX = '/player';
@@ -143,16 +142,7 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
     }),
   );
 
-  // A rate-limited route authenticates in its limit's hook; the handler reuses that answer.
-  const authenticated = new WeakMap<FastifyRequest, Promise<ValidPlayerToken>>();
-  const playerOf = (request: FastifyRequest): Promise<ValidPlayerToken> => {
-    let found = authenticated.get(request);
-    if (!found) {
-      found = players.authenticate(request);
-      authenticated.set(request, found);
-    }
-    return found;
-  };
+  const playerOf = oncePerRequest((request) => players.authenticate(request));
   const perPlayer = (perMinute: number) =>
     perKey(perMinute, 'this player', async (request) => (await playerOf(request)).playerId);
 

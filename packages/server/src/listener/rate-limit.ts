@@ -49,6 +49,24 @@ export async function registerRateLimit(app: FastifyInstance, deps: RateLimitDep
   });
 }
 
+/**
+ * `authenticate` answering once per request: a route limited per player authenticates in its
+ * limit's hook (`perKey`), and its handler then gets the same answer without verifying again.
+ */
+export function oncePerRequest<T>(
+  authenticate: (request: FastifyRequest) => Promise<T>,
+): (request: FastifyRequest) => Promise<T> {
+  const answers = new WeakMap<FastifyRequest, Promise<T>>();
+  return (request) => {
+    let answer = answers.get(request);
+    if (!answer) {
+      answer = authenticate(request);
+      answers.set(request, answer);
+    }
+    return answer;
+  };
+}
+
 /** Limits each client address to `perMinute` requests a minute; 0 turns the limit off. */
 export function perClientAddress(perMinute: number): RouteRateLimit {
   if (perMinute === 0) return { rateLimit: false };

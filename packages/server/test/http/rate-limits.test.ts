@@ -117,7 +117,7 @@ describe('rate limits of the API', () => {
     expectRateLimited(await play(), 1, 'this player');
   });
 
-  it('limits registration per developer, whichever of their keys is used', async () => {
+  it('limits registration per developer, whichever of their keys is used, and in the portal', async () => {
     const wallet = nextWallet();
     const keys: string[] = [];
     for (let i = 0; i < 2; i++) {
@@ -139,6 +139,19 @@ describe('rate limits of the API', () => {
     expect((await update(keys[0]!)).json()).toMatchObject({ code: 'game_not_found' });
     expect((await update(keys[1]!)).json()).toMatchObject({ code: 'game_not_found' });
     expectRateLimited(await update(keys[0]!), 2, 'this developer');
+
+    // The portal's registration and update fetch covers too: limited alike, per signed-in wallet.
+    const session = await walletSignIn(s.auth, newWallet());
+    const portalUpdate = () =>
+      api.app.inject({
+        method: 'PATCH',
+        url: `/developer/games/${randomUUID()}`,
+        headers: { authorization: `Bearer ${session.access_token}` },
+        payload: { description: 'new' },
+      });
+    expect((await portalUpdate()).json()).toMatchObject({ code: 'game_not_found' });
+    expect((await portalUpdate()).json()).toMatchObject({ code: 'game_not_found' });
+    expectRateLimited(await portalUpdate(), 2, 'this developer');
   });
 
   it('turns a group off with 0', async () => {

@@ -296,7 +296,7 @@ export function parseChainRpcUrl(
 
 /**
  * The rate-limited groups of routes (docs/reference/rate-limits.md), each counted per minute
- * for one key: a client address, a game client, a player or a developer's API key.
+ * for one key: a client address, a game client, a player or a developer.
  */
 export const RATE_LIMITS = [
   'signin',

@@ -81,7 +81,7 @@ export interface Config {
   readonly cliPollIntervalSeconds: number;
   /**
    * Requests a minute each rate-limited group of routes takes from one key (client address, game
-   * client, player or API key); 0 turns a group's limit off (docs/reference/rate-limits.md).
+   * client, player or developer); 0 turns a group's limit off (docs/reference/rate-limits.md).
    */
   readonly rateLimits: RateLimits;
   /**
@@ -258,7 +258,7 @@ export const DEFAULTS = {
     'player-plays': 120,
     // Per player: a grant tops up a balance for many plays; the faucet stops at ten grants' worth.
     faucet: 10,
-    // Per API key: registering and updating games is occasional; each may fetch a cover image.
+    // Per developer: registering and updating games is occasional; each may fetch a cover image.
     registration: 30,
   },
   dataDir: './.coinop',

@@ -14,6 +14,7 @@ import { arcadeSettingsPlugin } from './http/arcade-settings.js';
 import { PLAYER_PREFIX, playerPlugin } from './http/player.js';
 import { ArcadeServices } from './services/arcade-services.js';
 import { sharedSchemas } from './http/schemas.js';
+import { registerRateLimit } from './listener/rate-limit.js';
 
 export type { ApiDeps } from './deps.js';
 
@@ -35,6 +36,11 @@ export async function buildApi(config: Config, deps: ApiDeps): Promise<FastifyIn
   app.decorate('arcade', arcade);
   for (const schema of sharedSchemas) app.addSchema(schema);
   await app.register(errorHandlerPlugin);
+  // Before the routes: it fits each rate-limited route with its hook as the route is added.
+  await registerRateLimit(app, {
+    forwarding: deps.webForwarding ?? null,
+    redis: deps.redis ?? null,
+  });
   await app.register(openApiPlugin, apiDocument(config.publicUrl, signinPublicUrl(config)));
   await app.register(gameServerPlugin);
   await app.register(registrationPlugin);

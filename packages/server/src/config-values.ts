@@ -69,6 +69,9 @@ export const FLAG_ENV = {
   devChain: ['--dev-chain', 'COINOP_DEV_CHAIN'],
   devChainPort: ['--dev-chain-port', 'COINOP_DEV_CHAIN_PORT'],
   secretsKeyFile: ['--secrets-key-file', 'COINOP_SECRETS_KEY_FILE'],
+  rateLimits: ['--rate-limit', 'COINOP_RATE_LIMITS'],
+  redisUrl: ['--redis-url', 'COINOP_REDIS_URL'],
+  gameCacheTtlMs: ['--game-cache-ttl-ms', 'COINOP_GAME_CACHE_TTL_MS'],
 } as const;
 
 export function describe(key: keyof typeof FLAG_ENV): string {
@@ -291,3 +294,64 @@ export function parseChainRpcUrl(
  * A config for tests and embedding: defaults, in-memory database, overrides applied. The
  * sign-in and web listeners pick free ports, so tests never contend for 8081 or 8082.
  */
+
+/**
+ * The rate-limited groups of routes (docs/reference/rate-limits.md), each counted per minute
+ * for one key: a client address, a game client, a player or a developer.
+ */
+export const RATE_LIMITS = [
+  'signin',
+  'token',
+  'plays',
+  'player-plays',
+  'faucet',
+  'registration',
+] as const;
+export type RateLimitName = (typeof RATE_LIMITS)[number];
+/** Requests a minute for each group; 0 turns a group's limit off. */
+export type RateLimits = Readonly<Record<RateLimitName, number>>;
+
+/** The most any limit may be set to: beyond it a limit is better turned off (0). */
+const RATE_LIMIT_MAX = 100_000_000;
+
+/** `name=n` pairs, comma-separated, over the defaults: `--rate-limit faucet=5,token=120`. */
+export function parseRateLimits(value: string | null, defaults: RateLimits): RateLimits {
+  const limits: Record<RateLimitName, number> = { ...defaults };
+  if (value === null) return limits;
+  for (const part of value.split(',').map((p) => p.trim())) {
+    const match = /^([a-z-]+)=(\d+)$/.exec(part);
+    const name = match?.[1] as RateLimitName | undefined;
+    if (!match || name === undefined || !RATE_LIMITS.includes(name)) {
+      throw new ConfigError(
+        `${describe('rateLimits')} takes name=requests-a-minute with a name among ` +
+          `${RATE_LIMITS.join(', ')} (0 turns it off), got ${part === '' ? 'nothing' : part}`,
+      );
+    }
+    const perMinute = Number(match[2]);
+    if (perMinute > RATE_LIMIT_MAX) {
+      throw new ConfigError(
+        `${describe('rateLimits')}: ${name} must be at most ${RATE_LIMIT_MAX} a minute (0 turns ` +
+          `it off), got ${perMinute}`,
+      );
+    }
+    limits[name] = perMinute;
+  }
+  return limits;
+}
+
+/** A redis:// or rediss:// URL; checked at start so a typo does not silently turn sharing off. */
+export function parseRedisUrl(value: string | null): string | null {
+  if (value === null) return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`${describe('redisUrl')} must be a redis:// or rediss:// URL`);
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
+    throw new ConfigError(
+      `${describe('redisUrl')} must be a redis:// or rediss:// URL, got a ${url.protocol} URL`,
+    );
+  }
+  return value;
+}

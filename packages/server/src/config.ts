@@ -4,6 +4,7 @@ import {
   ConfigError,
   ENV_ONLY,
   FLAG_ENV,
+  RATE_LIMITS,
   SERVICES,
   describe,
   parseAuthIssuer,
@@ -13,15 +14,27 @@ import {
   parseClaimsNamespace,
   parseDefaultAllowance,
   parsePublicUrl,
+  parseRateLimits,
+  parseRedisUrl,
   parseSecretsKey,
   parseServices,
   parseSplit,
   parseTrustProxy,
   parseWebOrigins,
+  type RateLimits,
   type Service,
 } from './config-values.js';
 
-export { ConfigError, ENV_ONLY, FLAG_ENV, SERVICES, type Service } from './config-values.js';
+export {
+  ConfigError,
+  ENV_ONLY,
+  FLAG_ENV,
+  RATE_LIMITS,
+  SERVICES,
+  type RateLimitName,
+  type RateLimits,
+  type Service,
+} from './config-values.js';
 
 /** Every setting of a running coinop, typed and frozen. The only module that reads the environment. */
 export interface Config {
@@ -66,8 +79,16 @@ export interface Config {
   readonly siweChallengeTtlSeconds: number;
   readonly cliLoginTtlSeconds: number;
   readonly cliPollIntervalSeconds: number;
-  /** Requests per minute one client address may make to each rate-limited sign-in route. */
-  readonly signinRateLimitPerMinute: number;
+  /**
+   * Requests a minute each rate-limited group of routes takes from one key (client address, game
+   * client, player or developer); 0 turns a group's limit off (docs/reference/rate-limits.md).
+   */
+  readonly rateLimits: RateLimits;
+  /**
+   * Redis that holds the rate limits' counts (`--redis-url`), so they hold across several API
+   * processes; null counts in each process's memory. May carry a password: never logged.
+   */
+  readonly redisUrl: string | null;
   /** Log a line per request (`--access-log`); off by default, so requests write no log. */
   readonly accessLog: boolean;
   /**
@@ -121,7 +142,11 @@ export interface Config {
   readonly bodyLimitBytes: number;
   readonly coverFetchTimeoutMs: number;
   readonly coverMaxBytes: number;
-  /** How long another API process's leaderboard writes may take to show in a cached game read. */
+  /**
+   * How long another API process's scores may take to show in a cached game read (its leaders).
+   * Changes to games, tiers and clients reach every process at once (LISTEN/NOTIFY); this also
+   * bounds how long a change whose notice was lost can linger.
+   */
   readonly gameCacheTtlMs: number;
   readonly logLevel: string;
 }
@@ -226,7 +251,21 @@ export const DEFAULTS = {
   siweChallengeTtlSeconds: 300, // Five minutes to read and sign the message in a wallet.
   cliLoginTtlSeconds: 600, // Ten minutes to open the page, connect a wallet and approve.
   cliPollIntervalSeconds: 5, // RFC 8628 §3.5's default polling interval.
-  signinRateLimitPerMinute: 60, // A person signs in a few times; a poller asks 12 times a minute.
+  rateLimits: {
+    // A person signs in a few times; a CLI-login poller asks 12 times a minute.
+    signin: 60,
+    // A game server exchanges its credentials about once every half hour per process.
+    token: 60,
+    // Per game client: well above the 3,000 plays a second one process serves (docs/benchmarks.md),
+    // so only a runaway loop meets it.
+    plays: 600_000,
+    // Per player in the web app: a person approves a play in their wallet every few seconds at most.
+    'player-plays': 120,
+    // Per player: a grant tops up a balance for many plays; the faucet stops at ten grants' worth.
+    faucet: 10,
+    // Per developer: registering and updating games is occasional; each may fetch a cover image.
+    registration: 30,
+  },
   dataDir: './.coinop',
   databasePoolSize: 20, // Enough for 50 concurrent clients without starving Postgres' 100 slots.
   writeTokenTtlSeconds: 3600, // An hour: the SDKs refresh at half-life.
@@ -241,7 +280,7 @@ export const DEFAULTS = {
   bodyLimitBytes: 64 * 1024, // Every request body here is a few hundred bytes.
   coverFetchTimeoutMs: 5000,
   coverMaxBytes: 10 * 1024 * 1024, // A 1920×1080 PNG is rarely above 5 MB.
-  gameCacheTtlMs: 1000,
+  gameCacheTtlMs: 1000, // Another process's scores show in game reads within a second.
   logLevel: 'info',
 } as const;
 
@@ -355,7 +394,8 @@ export function loadConfig(
     siweChallengeTtlSeconds: DEFAULTS.siweChallengeTtlSeconds,
     cliLoginTtlSeconds: DEFAULTS.cliLoginTtlSeconds,
     cliPollIntervalSeconds: DEFAULTS.cliPollIntervalSeconds,
-    signinRateLimitPerMinute: DEFAULTS.signinRateLimitPerMinute,
+    rateLimits: parseRateLimits(text('rateLimits'), DEFAULTS.rateLimits),
+    redisUrl: parseRedisUrl(text('redisUrl')),
     trustProxy: parseTrustProxy(text('trustProxy')),
     accessLog: bool('accessLog'),
     workers,
@@ -386,7 +426,7 @@ export function loadConfig(
     bodyLimitBytes: DEFAULTS.bodyLimitBytes,
     coverFetchTimeoutMs: DEFAULTS.coverFetchTimeoutMs,
     coverMaxBytes: DEFAULTS.coverMaxBytes,
-    gameCacheTtlMs: DEFAULTS.gameCacheTtlMs,
+    gameCacheTtlMs: int('gameCacheTtlMs', DEFAULTS.gameCacheTtlMs, 0, 86_400_000),
     logLevel: text('logLevel') ?? DEFAULTS.logLevel,
   });
 }
@@ -525,6 +565,12 @@ export function webAppUrl(config: Config): string {
   return `${scheme}://${host}:${config.webPort}`;
 }
 
+/**
+ * Far above the defaults, so that no test meets a rate limit by accident and the bench, which
+ * builds its API from this config, measures plays unlimited (thousands a second, one client).
+ */
+const TEST_RATE_LIMIT = 10_000_000;
+
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return Object.freeze({
     ...loadConfig({}, {}),
@@ -534,6 +580,10 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     defaultAllowanceUnits: null,
     authPort: 0,
     webPort: 0,
+    // Tests share one address and game clients; the rate-limit tests set their own limits.
+    rateLimits: Object.fromEntries(
+      RATE_LIMITS.map((name) => [name, TEST_RATE_LIMIT]),
+    ) as RateLimits,
     ...overrides,
   });
 }

@@ -1,6 +1,8 @@
 import type { Clock, Ids } from '@coinop/core';
 import type { SecretBox } from './credentials/secret-box.js';
+import type { Redis } from 'ioredis';
 import type { Db } from './store/db.js';
+import type { WebForwarding } from './listener/client-address.js';
 
 /**
  * Its own module so the services can name what they are built from without importing the
@@ -19,4 +21,8 @@ export interface ApiDeps {
   readonly adminToken: string;
   /** Certificate and key (PEM) to serve HTTPS; plain HTTP when absent. */
   readonly https?: { readonly cert: string | Buffer; readonly key: string | Buffer } | undefined;
+  /** This process's web listener's forwarding secret: rate limits then count each browser. */
+  readonly webForwarding?: WebForwarding | null;
+  /** Where the rate limits' counts are shared with other processes (`--redis-url`). */
+  readonly redis?: Redis | null;
 }

@@ -22,6 +22,7 @@ import {
 import { seedDemo } from './services/demo-seed.js';
 import { buildWeb } from './web/app.js';
 import { newWebForwarding } from './listener/client-address.js';
+import { connectRedis, redisReady } from './listener/shared-counts.js';
 import { redactRpcUrl } from './chain/rpc.js';
 import { ANVIL_CHAIN_ID } from './dev-chain/anvil.js';
 import {
@@ -78,6 +79,9 @@ export async function startServer(
   // With --dev-chain, chain mode's settings exist once the dev chain runs.
   let config = givenConfig;
   const db = await openDatabase(config);
+  const redis = config.redisUrl === null ? null : connectRedis(config.redisUrl);
+  // Waited for a moment only: a Redis that is down must not keep the arcade from starting.
+  if (redis) await redisReady(redis);
   const listeners: Listener[] = [];
   let stopSweep: () => Promise<void> = async () => undefined;
   let devChain: RunningDevChain | null = null;
@@ -87,6 +91,7 @@ export async function startServer(
       await stopSweep();
       // Stop taking requests everywhere first, so no request meets a closed database.
       await Promise.allSettled(listeners.map((l) => l.app.close()));
+      redis?.disconnect();
       try {
         await db.close();
       } finally {
@@ -117,6 +122,10 @@ export async function startServer(
       config = withDevChain(config, devChain.settings);
       if (config.chain) await checkLedgerAgreesWithDevChain(db, config.chain, reset);
     }
+    // The web listener forwards only to listeners in this process, so a secret of its own tells
+    // them which requests it forwarded.
+    const webForwarding = newWebForwarding();
+    const forwarding = config.services.includes('web') ? webForwarding : null;
     let api: FastifyInstance | null = null;
     let admin: AdminToken | null = null;
     if (config.services.includes('api') && secrets) {
@@ -135,12 +144,11 @@ export async function startServer(
         secrets: secrets.box,
         adminToken: admin.token,
         https,
+        webForwarding: forwarding,
+        redis,
       });
       listeners.push({ name: 'api', app: api, port: config.apiPort });
     }
-    // The web listener forwards only to listeners in this process, so a secret of its own tells
-    // them which requests it forwarded.
-    const webForwarding = newWebForwarding();
     let auth: FastifyInstance | null = null;
     if (config.services.includes('auth') && secrets) {
       auth = await buildAuth(config, {
@@ -149,7 +157,8 @@ export async function startServer(
         ids: uuidIds,
         secrets: secrets.box,
         https,
-        webForwarding: config.services.includes('web') ? webForwarding : null,
+        webForwarding: forwarding,
+        redis,
       });
       listeners.push({ name: 'auth', app: auth, port: config.authPort });
     }
@@ -157,6 +166,13 @@ export async function startServer(
 
     if (log && admin && admin.source !== 'config') warnAboutAdminToken(log, admin);
     if (log && secrets) warnAboutSecretsKey(log, secrets);
+    if (log && config.redisUrl !== null) {
+      // The host only: the URL may carry a password.
+      log.info(
+        `rate limits are counted in Redis at ${new URL(config.redisUrl).host}, shared with ` +
+          'every process using it',
+      );
+    }
     if (api && devChain && config.chain) {
       api.log.warn(
         `dev chain: Anvil on ${config.chain.rpcUrl} (chain ${ANVIL_CHAIN_ID}), its state in ` +

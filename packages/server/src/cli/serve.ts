@@ -268,6 +268,31 @@ const SERVE_FLAGS: {
     value: 'port',
     description: "the dev chain's JSON-RPC port on 127.0.0.1 (default 8545)",
   },
+  rateLimits: {
+    flag: '--rate-limit',
+    env: 'COINOP_RATE_LIMITS',
+    value: 'name=n',
+    repeatable: true,
+    description:
+      'requests a minute a group of routes takes from one client: signin (60), token (60), ' +
+      'plays (600000 per game client), player-plays (120), faucet (10), registration (30); ' +
+      '0 turns one off; repeat or comma list',
+  },
+  redisUrl: {
+    flag: '--redis-url',
+    env: 'COINOP_REDIS_URL',
+    value: 'url',
+    description:
+      'Redis holding the rate limits, shared by every process using it (default: each process ' +
+      'counts alone)',
+  },
+  gameCacheTtlMs: {
+    flag: '--game-cache-ttl-ms',
+    env: 'COINOP_GAME_CACHE_TTL_MS',
+    value: 'ms',
+    description:
+      "how long a game read (its leaders) may lag another process's scores (default 1000)",
+  },
   secretsKeyFile: {
     flag: '--secrets-key-file',
     env: 'COINOP_SECRETS_KEY_FILE',

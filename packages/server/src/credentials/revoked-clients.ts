@@ -1,32 +1,26 @@
-import type { Db, Queryable } from '../store/db.js';
+import type { Queryable } from '../store/db.js';
 
-/** The channel on which a process announces each game client it revoked. */
-export const CLIENT_REVOKED_CHANNEL = 'coinop_client_revoked';
 /** A notice lost with a connection is caught up within this long. */
 const RESYNC_INTERVAL_MS = 5000;
 
 /**
  * The game clients revoked anywhere, known in memory so a write token is checked against them on
- * every request without a query. Revoking announces the client id on `CLIENT_REVOKED_CHANNEL`,
- * which every API process sharing the database listens to: a revoked client's write tokens stop
- * working everywhere at once, not when they expire. A periodic re-read catches any notice missed
- * while a connection was down.
+ * every request without a query. A revocation is announced on the cache channel (`CacheSync`
+ * calls `remember` in every process sharing the database), so a revoked client's write tokens
+ * stop working everywhere at once, not when they expire. A periodic re-read catches up anything
+ * missed, and `reload` reads them all again after the listening connection was lost.
  */
 export class RevokedClients {
-  readonly #db: Db;
+  readonly #db: Queryable;
   readonly #ids = new Set<string>();
   #latest: Date | null = null;
-  #stopListening: (() => Promise<void>) | null = null;
   #timer: NodeJS.Timeout | undefined;
 
-  constructor(db: Db) {
+  constructor(db: Queryable) {
     this.#db = db;
   }
 
   async start(): Promise<void> {
-    this.#stopListening = await this.#db.listen(CLIENT_REVOKED_CHANNEL, (clientId) =>
-      this.#ids.add(clientId),
-    );
     await this.#catchUp();
     this.#timer = setInterval(
       () => void this.#catchUp().catch(() => undefined),
@@ -35,20 +29,26 @@ export class RevokedClients {
     this.#timer.unref();
   }
 
-  async stop(): Promise<void> {
+  stop(): void {
     clearInterval(this.#timer);
-    await this.#stopListening?.();
-    this.#stopListening = null;
   }
 
   has(clientId: string): boolean {
     return this.#ids.has(clientId);
   }
 
-  /** Tells every process (this one at once) that the client was revoked. Call after the commit. */
-  async announce(q: Queryable, clientId: string): Promise<void> {
+  /** Records a revocation this process made or was told of. */
+  remember(clientId: string): void {
     this.#ids.add(clientId);
-    await q.query('SELECT pg_notify($1, $2)', [CLIENT_REVOKED_CHANNEL, clientId]);
+  }
+
+  /**
+   * Reads every revoked client again. The periodic catch-up reads from the latest revocation
+   * seen, which another process's clock may have dated earlier; this misses none.
+   */
+  async reload(): Promise<void> {
+    this.#latest = null;
+    await this.#catchUp();
   }
 
   async #catchUp(): Promise<void> {

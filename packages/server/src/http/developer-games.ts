@@ -6,7 +6,8 @@ import type { DeveloperRecord } from '../services/developer-games.js';
 import { DeveloperPortal } from '../services/developer-games.js';
 
 import type { CoverCheck } from '../services/cover-check.js';
-import { Security } from './openapi.js';
+import { RateLimitedResponse, Security } from './openapi.js';
+import { oncePerRequest, perKey } from '../listener/rate-limit.js';
 
 import {
   TAGS,
@@ -48,8 +49,15 @@ export function developerGameRoutes(
   options: DeveloperGameRoutesOptions,
 ): void {
   const portal = new DeveloperPortal(app.arcade, options.checkCover);
+  const signedIn = oncePerRequest(options.authenticate);
   const developer = async (request: FastifyRequest): Promise<DeveloperRecord> =>
-    portal.developerOf((await options.authenticate(request)).playerId);
+    portal.developerOf((await signedIn(request)).playerId);
+  // Registering and updating games may fetch a cover image: limited as POST /game/create is.
+  const registration = perKey(
+    app.config.rateLimits.registration,
+    'this developer',
+    async (request) => (await signedIn(request)).playerId,
+  );
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
   r.get(
@@ -90,6 +98,7 @@ export function developerGameRoutes(
     '/games',
     {
       bodyLimit: GAME_BODY_LIMIT,
+      config: registration,
       schema: {
         operationId: 'developerCreateGame',
         tags: TAGS,
@@ -100,7 +109,7 @@ export function developerGameRoutes(
           'cover URL or an uploaded cover. Errors: 400 validation_failed (both or neither cover), ' +
           `422 cover_unreachable / cover_not_image / cover_wrong_size. ${bearer}`,
         body: CreateBody,
-        response: { 201: DeveloperGameSchema },
+        response: { 201: DeveloperGameSchema, 429: RateLimitedResponse },
       },
     },
     async (request, reply) => {
@@ -119,6 +128,7 @@ export function developerGameRoutes(
     '/games/:gameId',
     {
       bodyLimit: GAME_BODY_LIMIT,
+      config: registration,
       schema: {
         operationId: 'developerUpdateGame',
         tags: TAGS,
@@ -130,7 +140,7 @@ export function developerGameRoutes(
           `cover_*. ${bearer} ${ownGame}`,
         params: GameParams,
         body: UpdateBody,
-        response: { 200: DeveloperGameSchema },
+        response: { 200: DeveloperGameSchema, 429: RateLimitedResponse },
       },
     },
     async (request) =>

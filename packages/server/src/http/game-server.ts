@@ -6,7 +6,7 @@ import type { PayoutsPage } from '@coinop/protocol';
 
 import type { GameView } from '../services/game-reads.js';
 import type { GameWire } from './schemas.js';
-import { ApiTags, Security } from './openapi.js';
+import { ApiTags, RateLimitedResponse, Security } from './openapi.js';
 import { GameSchema, PlaySchema, ScoreResultSchema, Uuid } from './schemas.js';
 import { gameToWire, playToWire, scoreToWire } from './wire.js';
 
@@ -24,16 +24,19 @@ import {
   PlayerDetailsSchema,
 } from './game-server-schemas.js';
 import { requireWriteToken } from './write-token-scope.js';
+import { perClientAddress, perKey } from '../listener/rate-limit.js';
 
 /** The server-to-server API a game's authoritative server calls (spec 4.2–4.5). */
 export async function gameServerPlugin(instance: FastifyInstance): Promise<void> {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const arcade = app.arcade;
+  const limits = app.config.rateLimits;
   const serializedViews = new WeakMap<GameView, string>();
 
   app.post(
     '/oauth/writetoken',
     {
+      config: perClientAddress(limits.token),
       schema: {
         operationId: 'createWriteToken',
         security: Security.none,
@@ -43,7 +46,7 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
           "Accepts the spec's `client_id`/`client_secret` or the camelCase body that " +
           '@hastearcade/server sends (`clientId`, `clientSecret`, `environment`).',
         body: WriteTokenBody,
-        response: { 200: WriteTokenSchema },
+        response: { 200: WriteTokenSchema, 429: RateLimitedResponse },
       },
     },
     async (request) => {
@@ -130,6 +133,10 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
     api.post(
       '/arcades/:arcadeId/games/:gameId/play',
       {
+        config: perKey(limits.plays, 'this game client', (request) => {
+          if (!request.writeToken) throw new TypeError('the play route is behind a write token');
+          return request.writeToken.clientId;
+        }),
         schema: {
           operationId: 'openPlay',
           tags: [ApiTags.gameServer],
@@ -141,7 +148,7 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
           params: ArcadeGameParams,
           headers: IdempotencyHeaders,
           body: PlayBody,
-          response: { 200: Type.Ref(PlaySchema) },
+          response: { 200: Type.Ref(PlaySchema), 429: RateLimitedResponse },
         },
       },
       async (request) => {

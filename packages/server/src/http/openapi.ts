@@ -176,6 +176,17 @@ export function signinDocument(signinUrl: string, apiUrl: string): OpenApiDocume
 }
 
 /**
+ * The 429 of a rate-limited route (docs/reference/rate-limits.md): `response: { 429:
+ * RateLimitedResponse }`.
+ */
+export const RateLimitedResponse = {
+  description:
+    '`rate_limited`: too many requests in a minute from one client; the Retry-After header says ' +
+    'when to try again.',
+  content: { 'application/problem+json': { schema: { $ref: 'Problem#' } } },
+} as const;
+
+/**
  * Serves the OpenAPI 3.1 document generated from the route schemas at `/openapi.json`, and a
  * reference page at `/docs`. Registered before the route plugins so it sees every route. The
  * page's assets ship inside @fastify/swagger-ui: it loads with no internet. Every operation gets

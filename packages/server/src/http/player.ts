@@ -21,10 +21,11 @@ import { allowanceRoutes } from './consent.js';
 import { chainPlayRoutes } from './chain-plays.js';
 import { withdrawalRoutes } from './withdrawals.js';
 import { findPlayer } from '../store/players.js';
-import { ApiTags, Security } from './openapi.js';
+import { ApiTags, RateLimitedResponse, Security } from './openapi.js';
 import { PlaySchema, ScoreResultSchema, Uuid } from './schemas.js';
 import { playToWire, scoreToWire } from './wire.js';
 import type { SchemaMatches } from '../listener/wire-check.js';
+import { oncePerRequest, perKey } from '../listener/rate-limit.js';
 
 /** Where app.ts mounts this plugin. */
 export const PLAYER_PREFIX = '/player';
@@ -141,6 +142,10 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
     }),
   );
 
+  const playerOf = oncePerRequest((request) => players.authenticate(request));
+  const perPlayer = (perMinute: number) =>
+    perKey(perMinute, 'this player', async (request) => (await playerOf(request)).playerId);
+
   allowanceRoutes(app, (request) => players.authenticate(request));
   withdrawalRoutes(app, {
     tags: TAGS,
@@ -235,6 +240,7 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
   app.post(
     '/faucet',
     {
+      config: perPlayer(config.rateLimits.faucet),
       schema: {
         operationId: 'playerUseFaucet',
         tags: TAGS,
@@ -246,11 +252,11 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
           'wallet); 409 `faucet_limit_reached` when the balance (the wallet on a dev chain) ' +
           'holds ten grants or more.',
         security: Security.playerToken,
-        response: { 200: FaucetGrantSchema },
+        response: { 200: FaucetGrantSchema, 429: RateLimitedResponse },
       },
     },
     async (request) => {
-      const { playerId } = await players.authenticate(request);
+      const { playerId } = await playerOf(request);
       return service.faucet(playerId);
     },
   );
@@ -258,6 +264,7 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
   app.post(
     '/games/:gameId/plays',
     {
+      config: perPlayer(config.rateLimits['player-plays']),
       schema: {
         operationId: 'playerOpenPlay',
         tags: TAGS,
@@ -269,11 +276,11 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
         security: Security.playerToken,
         params: GameParams,
         body: PlayBody,
-        response: { 201: Type.Ref(PlaySchema) },
+        response: { 201: Type.Ref(PlaySchema), 429: RateLimitedResponse },
       },
     },
     async (request, reply) => {
-      const { playerId } = await players.authenticate(request);
+      const { playerId } = await playerOf(request);
       const play = await service.openPlay(playerId, {
         gameId: request.params.gameId,
         ...request.body,

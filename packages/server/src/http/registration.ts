@@ -9,7 +9,7 @@ import {
   registrationDeps,
   updateDeveloperGame,
 } from '../services/registration.js';
-import { ApiTags, Security } from './openapi.js';
+import { ApiTags, RateLimitedResponse, Security } from './openapi.js';
 import {
   coverUrl,
   GameSchema,
@@ -19,6 +19,7 @@ import {
   text,
 } from './schemas.js';
 import { gameToWire } from './wire.js';
+import { perKey } from '../listener/rate-limit.js';
 
 export interface RegistrationPluginOptions {
   /** Replaces the cover check built from config (fetch over the network, 1920×1080). */
@@ -71,10 +72,17 @@ export async function registrationPlugin(
   requireApiKey(app, arcade.db);
   const deps = registrationDeps(arcade, options.checkCover);
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
+  // Per developer rather than per key: a developer may hold several keys.
+  const limited = perKey(
+    app.config.rateLimits.registration,
+    'this developer',
+    (request) => apiKeyOf(request).developerId,
+  );
 
   routes.post(
     '/game/create',
     {
+      config: limited,
       schema: {
         tags: TAGS,
         security: Security.apiKey,
@@ -87,7 +95,7 @@ export async function registrationPlugin(
           'cover_unreachable / cover_not_image / cover_wrong_size.',
         headers: Type.Object({ [API_KEY_HEADER]: apiKeyHeader }),
         body: CreateGameBody,
-        response: { 201: GameSchema },
+        response: { 201: GameSchema, 429: RateLimitedResponse },
       },
     },
     async (request, reply) => {
@@ -100,6 +108,7 @@ export async function registrationPlugin(
   routes.patch(
     '/game/update',
     {
+      config: limited,
       schema: {
         tags: TAGS,
         security: Security.apiKey,
@@ -115,7 +124,7 @@ export async function registrationPlugin(
           'game-id': Type.String({ format: 'uuid', description: 'The game to update.' }),
         }),
         body: UpdateGameBody,
-        response: { 200: GameSchema },
+        response: { 200: GameSchema, 429: RateLimitedResponse },
       },
     },
     async (request) => {

@@ -31,6 +31,7 @@ import {
   normalizeWallet,
   type PlayerRecord,
 } from '../store/players.js';
+import { notifyGameChanged } from '../store/cache-notices.js';
 import type { ArcadeServices } from './arcade-services.js';
 import { reconcileChainVault, type ChainReconciliationWire } from '../chain/reconciliation.js';
 
@@ -199,8 +200,12 @@ export async function auditHst(
 
 /** Lists the game in the arcade's catalog; publishing again keeps the first `publishedAt`. */
 export async function publish(arcade: ArcadeServices, gameId: string): Promise<GameRecord> {
-  const game = await publishGame(arcade.db, arcade.clock, gameId);
-  if (!game) throw gameNotFound(gameId);
+  const game = await arcade.db.transaction(async (tx) => {
+    const published = await publishGame(tx, arcade.clock, gameId);
+    if (!published) throw gameNotFound(gameId);
+    await notifyGameChanged(tx, gameId);
+    return published;
+  });
   arcade.games.invalidate(gameId);
   return game;
 }
@@ -211,10 +216,14 @@ export async function addLeaderboard(
   input: { gameId: string; name: string; costHst: number; leadersMax?: number | undefined },
 ): Promise<{ id: string }> {
   await requireGame(arcade, input.gameId);
-  const board = await insertLeaderboard(arcade.db, arcade.clock, arcade.ids, input.gameId, {
-    name: input.name,
-    costUnits: wholeHstToUnits(input.costHst),
-    leadersMax: input.leadersMax ?? arcade.config.defaultLeadersMax,
+  const board = await arcade.db.transaction(async (tx) => {
+    const inserted = await insertLeaderboard(tx, arcade.clock, arcade.ids, input.gameId, {
+      name: input.name,
+      costUnits: wholeHstToUnits(input.costHst),
+      leadersMax: input.leadersMax ?? arcade.config.defaultLeadersMax,
+    });
+    await notifyGameChanged(tx, input.gameId);
+    return inserted;
   });
   arcade.games.invalidate(input.gameId);
   return { id: board.id };
@@ -241,7 +250,10 @@ export async function listGames(
  * Idempotent; publishing again gives a new publishedAt.
  */
 export async function unpublish(arcade: ArcadeServices, gameId: string): Promise<AdminGameRecord> {
-  if (!(await unpublishGame(arcade.db, gameId, arcade.clock.now()))) throw gameNotFound(gameId);
+  await arcade.db.transaction(async (tx) => {
+    if (!(await unpublishGame(tx, gameId, arcade.clock.now()))) throw gameNotFound(gameId);
+    await notifyGameChanged(tx, gameId);
+  });
   arcade.games.invalidate(gameId);
   const game = await findAdminGame(arcade.db, gameId);
   if (!game) throw gameNotFound(gameId);

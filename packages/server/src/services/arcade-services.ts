@@ -14,6 +14,7 @@ import {
 import { findGameClient } from '../store/games.js';
 import { RevokedClients } from '../credentials/revoked-clients.js';
 import { GameCache } from './game-cache.js';
+import { CacheSync } from './cache-sync.js';
 import { Avatars } from './avatar.js';
 import { GameReads } from './game-reads.js';
 import { PlayService, type PlayPolicy } from './plays.js';
@@ -55,6 +56,8 @@ export class ArcadeServices {
   readonly avatars: Avatars;
   /** Game clients revoked by any process on this database. */
   readonly revokedClients: RevokedClients;
+  /** Drops what other processes' changes made stale; started by `bootstrap`. */
+  readonly #cacheSync: CacheSync;
   /** Credits deposits into the chain vault (chain mode); started by the server, not here. */
   readonly chain: DepositWatcher | null;
   /** Withdrawals requested by players and developers (refused with chain_mode_off when off). */
@@ -79,7 +82,7 @@ export class ArcadeServices {
     this.#writeTokens = new WriteTokenVerifier(deps.writeTokenKey, (clientId) =>
       this.revokedClients.has(clientId),
     );
-    this.games = new GameCache(deps.db);
+    this.games = new GameCache(deps.db, config.gameCacheTtlMs);
     this.plays = new PlayService(deps.db, deps.clock, deps.ids, this.games, playPolicy(config));
     this.consent = new ConsentService(
       deps.db,
@@ -118,6 +121,11 @@ export class ArcadeServices {
       config.gameCacheTtlMs,
       this.avatars,
     );
+    this.#cacheSync = new CacheSync(deps.db, {
+      games: this.games,
+      reads: this.reads,
+      revokedClients: this.revokedClients,
+    });
   }
 
   /**
@@ -165,6 +173,8 @@ export class ArcadeServices {
   async bootstrap(): Promise<ArcadeRecord> {
     if (this.#record === null) {
       this.#record = await ensureArcade(this.db, this.clock, this.ids);
+      // Listening first: a revocation made while the list is read is then not missed.
+      await this.#cacheSync.start();
       await this.revokedClients.start();
       const chain = this.config.chain;
       if (chain) {
@@ -189,7 +199,8 @@ export class ArcadeServices {
   async stop(): Promise<void> {
     await this.chain?.stop();
     await this.#sender?.stop();
-    await this.revokedClients.stop();
+    this.revokedClients.stop();
+    await this.#cacheSync.stop();
   }
 
   /** The withdrawal sender in chain mode, once `bootstrap` ran; null otherwise. */

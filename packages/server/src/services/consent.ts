@@ -26,6 +26,7 @@ import {
   type Tester,
 } from '../store/consent.js';
 import { findGame } from '../store/games.js';
+import { notifyGameChanged } from '../store/cache-notices.js';
 import { setPlayStatus } from '../store/plays.js';
 import { normalizeWallet } from '../store/players.js';
 import type { GameCache } from './game-cache.js';
@@ -159,7 +160,11 @@ export class ConsentService {
    */
   async suspend(gameId: string): Promise<{ voidedPlays: number }> {
     const now = this.#clock.now();
-    if (!(await markGameSuspended(this.#db, gameId, now))) throw gameNotFound(gameId);
+    // Committed before the open plays are voided, so no new play opens meanwhile.
+    await this.#db.transaction(async (tx) => {
+      if (!(await markGameSuspended(tx, gameId, now))) throw gameNotFound(gameId);
+      await notifyGameChanged(tx, gameId);
+    });
     this.#games.invalidate(gameId);
     const voidedPlays = await this.#db.transaction(async (tx) => {
       const open = await lockOpenPlaysOfGame(tx, gameId);
@@ -177,7 +182,10 @@ export class ConsentService {
 
   /** Lifts a suspension: the game takes plays again. */
   async resume(gameId: string): Promise<void> {
-    if (!(await markGameResumed(this.#db, gameId, this.#clock.now()))) throw gameNotFound(gameId);
+    await this.#db.transaction(async (tx) => {
+      if (!(await markGameResumed(tx, gameId, this.#clock.now()))) throw gameNotFound(gameId);
+      await notifyGameChanged(tx, gameId);
+    });
     this.#games.invalidate(gameId);
   }
 

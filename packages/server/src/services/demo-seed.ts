@@ -16,6 +16,7 @@ import { ensureDeveloper } from '../store/developers.js';
 import type { ArcadeServices } from './arcade-services.js';
 import { accountBalance, mintHst, publish } from './admin.js';
 import { AdvisoryLocks } from '../store/advisory-locks.js';
+import { notifyGameChanged } from '../store/cache-notices.js';
 import type { DevChainFunds } from '../dev-chain/dev-chain-funds.js';
 
 /**
@@ -114,6 +115,8 @@ export async function seedDemo(arcade: ArcadeServices): Promise<DemoSeed> {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [DEMO_SEED_LOCK_ID]);
     const id = await ensureGame(tx, arcade, developer.id, REACTION_GAME);
     const highLowId = await ensureGame(tx, arcade, developer.id, HIGH_LOW_GAME);
+    // Another process may hold either game from an earlier seed.
+    for (const changed of [id, highLowId]) await notifyGameChanged(tx, changed);
     // Made in the same locked transaction as the game, so two starts never make two clients.
     const hasClient = (await countGameClients(tx, id)) > 0;
     return {

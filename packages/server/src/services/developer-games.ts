@@ -4,6 +4,7 @@ import type { DeveloperRecord } from '../store/developers.js';
 import { ensureDeveloper } from '../store/developers.js';
 import { findDeveloperByWallet } from '../store/developers.js';
 import { findGame, findGamesOfDeveloper, type GameRecord } from '../store/games.js';
+import { notifyClientRevoked, notifyGameChanged } from '../store/cache-notices.js';
 import {
   clientsOf,
   countLiveTiers,
@@ -117,10 +118,12 @@ export class DeveloperPortal {
       const found = await findTier(tx, gameId, leaderboardId, true);
       if (!found) throw tierNotFound(gameId, leaderboardId);
       if (found.retiredAt !== null) throw tierRetired(gameId, leaderboardId);
-      return updateTier(tx, leaderboardId, {
+      const updated = await updateTier(tx, leaderboardId, {
         name: input.name,
         costUnits: input.cost === undefined ? undefined : wholeHstToUnits(input.cost),
       });
+      await notifyGameChanged(tx, gameId);
+      return updated;
     });
     this.#changed(gameId);
     return tier;
@@ -151,6 +154,7 @@ export class DeveloperPortal {
         );
       }
       await retireTier(tx, this.#arcade.clock, leaderboardId);
+      await notifyGameChanged(tx, gameId);
     });
     this.#changed(gameId);
     return { id: leaderboardId, retired: true };
@@ -194,10 +198,14 @@ export class DeveloperPortal {
     clientId: string,
   ): Promise<GameClientSummary> {
     await this.#ownGame(developer, gameId);
-    const revoked = await revokeClient(this.#arcade.db, this.#arcade.clock, gameId, clientId);
+    const revoked = await this.#arcade.db.transaction(async (tx) => {
+      const found = await revokeClient(tx, this.#arcade.clock, gameId, clientId);
+      // Its write tokens stop working now, in every process, not when they expire.
+      if (found) await notifyClientRevoked(tx, clientId);
+      return found;
+    });
     if (!revoked) throw clientNotFound(gameId, clientId);
-    // Its write tokens stop working now, in every process, not when they expire.
-    await this.#arcade.revokedClients.announce(this.#arcade.db, clientId);
+    this.#arcade.revokedClients.remember(clientId);
     this.#changed(gameId);
     return revoked;
   }

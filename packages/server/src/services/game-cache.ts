@@ -4,33 +4,37 @@ import { loadGameRef, type LoadedGameRef } from '../store/games.js';
 
 /**
  * Game metadata (owners' accounts, score display, tiers) for the play and score path, read from
- * memory instead of a query. Every write in this process that changes a game, its tiers or its
- * clients calls `invalidate`; a cached entry lacking a tier another process added is refreshed
- * by `getWithLeaderboard`.
+ * memory instead of a query. A change to a game or its tiers, in any process on the database,
+ * calls `invalidate` (`CacheSync`); an entry older than `maxAgeMs` is read again in case a notice
+ * was lost, and one lacking a tier another process added is refreshed by `getWithLeaderboard`.
  */
 export class GameCache {
   readonly #db: Queryable;
-  readonly #entries = new Map<string, Promise<LoadedGameRef | null>>();
+  readonly #entries = new Map<string, { loadedAt: number; game: Promise<LoadedGameRef | null> }>();
+  readonly #maxAgeMs: number;
   readonly #maxEntries: number;
 
-  constructor(db: Queryable, maxEntries = 10_000) {
+  constructor(db: Queryable, maxAgeMs: number, maxEntries = 10_000) {
     this.#db = db;
+    this.#maxAgeMs = maxAgeMs;
     this.#maxEntries = maxEntries;
   }
 
   /** The game with its live tiers, or a `game_not_found` error naming it. */
   async get(gameId: string): Promise<LoadedGameRef> {
+    const now = Date.now();
     let entry = this.#entries.get(gameId);
-    if (!entry) {
+    if (!entry || now - entry.loadedAt > this.#maxAgeMs) {
       if (this.#entries.size >= this.#maxEntries) this.#entries.clear();
-      entry = loadGameRef(this.#db, gameId);
-      this.#entries.set(gameId, entry);
-      entry.then(
-        (game) => game === null && this.#entries.delete(gameId),
-        () => this.#entries.delete(gameId),
-      );
+      const loaded = { loadedAt: now, game: loadGameRef(this.#db, gameId) };
+      entry = loaded;
+      this.#entries.set(gameId, loaded);
+      // A missing game is not remembered; nor is a failed read. Only this entry is dropped: an
+      // invalidation may have replaced it meanwhile.
+      const forget = () => this.#entries.get(gameId) === loaded && this.#entries.delete(gameId);
+      loaded.game.then((game) => game === null && forget(), forget);
     }
-    const game = await entry;
+    const game = await entry.game;
     if (!game)
       throw new CoinopError('game_not_found', `game ${gameId} does not exist`, {
         details: { gameId },
@@ -72,5 +76,10 @@ export class GameCache {
 
   invalidate(gameId: string): void {
     this.#entries.delete(gameId);
+  }
+
+  /** Forgets every game, after notices may have been missed. */
+  clear(): void {
+    this.#entries.clear();
   }
 }

@@ -65,9 +65,9 @@ export class GameReads {
   }
 
   /**
-   * The game with every tier and its current leaders (spec 4.3). Served from memory; a score or
-   * an update in this process drops the entry at once, other processes' writes show within the
-   * cache TTL.
+   * The game with every tier and its current leaders (spec 4.3). Served from memory; a score in
+   * this process and a change to the game in any process drop the entry at once (`CacheSync`),
+   * other processes' scores show within the cache TTL.
    */
   async gameView(gameId: string): Promise<GameView> {
     const now = Date.now();
@@ -81,6 +81,11 @@ export class GameReads {
 
   invalidate(gameId: string): void {
     this.#views.delete(gameId);
+  }
+
+  /** Forgets every view, after notices may have been missed. */
+  clear(): void {
+    this.#views.clear();
   }
 
   async #loadView(gameId: string): Promise<GameView> {

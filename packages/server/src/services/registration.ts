@@ -22,6 +22,7 @@ import { toLeader } from './game-reads.js';
 import { coverPolicy, createCoverCheck, type CoverCheck } from './cover-check.js';
 import { decodeCoverImage, storeUploadedCover, type CoverUpload } from './cover-uploads.js';
 import { deleteCover } from '../store/cover-uploads.js';
+import { notifyGameChanged } from '../store/cache-notices.js';
 import type { ArcadeServices } from './arcade-services.js';
 
 /** Limits on what a developer may write into a game, in characters. */
@@ -212,6 +213,7 @@ export async function updateDeveloperGame(
   const game = await deps.db.transaction(async (tx) => {
     const updated = await updateGame(tx, deps.clock, gameId, update);
     if (!updated) throw new Error(`game ${gameId} vanished during its update`);
+    await notifyGameChanged(tx, gameId);
     if (cover?.upload) {
       return storeUploadedCover(tx, deps.clock, deps.webOrigin, gameId, cover.upload);
     }

@@ -12,7 +12,8 @@ import { errorHandlerPlugin } from '../listener/error-handler.js';
 import { cliRoutes } from './cli-routes.js';
 import { jwksRoutes } from './jwks-routes.js';
 import { cliLoginPagePlugin } from './pages/cli-login.js';
-import { registerRateLimit } from './rate-limit.js';
+import { registerRateLimit } from '../listener/rate-limit.js';
+import type { Redis } from 'ioredis';
 import type { WebForwarding } from '../listener/client-address.js';
 import { playerTokenServices } from './signin.js';
 import { walletVerifier, type WalletVerifier } from './wallet-signature.js';
@@ -31,6 +32,8 @@ export interface AuthDeps {
   readonly wallets?: WalletVerifier;
   /** This process's web listener's forwarding secret: rate limits then count each browser. */
   readonly webForwarding?: WebForwarding | null;
+  /** Where the rate limits' counts are shared with other processes (`--redis-url`). */
+  readonly redis?: Redis | null;
 }
 
 const POLL_TOKEN_KEY_NAME = 'cli_poll_token_key';
@@ -52,12 +55,15 @@ export async function buildAuth(config: Config, deps: AuthDeps): Promise<Fastify
     POLL_TOKEN_KEY_BYTES,
     deps.secrets,
   );
-  const rateLimitPerMinute = config.signinRateLimitPerMinute;
+  const rateLimitPerMinute = config.rateLimits.signin;
 
   await app.register(errorHandlerPlugin);
   await app.register(openApiPlugin, signinDocument(signinPublicUrl(config), config.publicUrl));
   await healthRoutes(app, deps.db);
-  await registerRateLimit(app, deps.webForwarding ?? null);
+  await registerRateLimit(app, {
+    forwarding: deps.webForwarding ?? null,
+    redis: deps.redis ?? null,
+  });
   // Only the configured web origins may call from a browser; the approval page is same-origin.
   if (config.webOrigins.length > 0) {
     await app.register(cors, {

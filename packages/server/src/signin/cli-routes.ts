@@ -20,7 +20,7 @@ import {
 } from './cli-login.js';
 import type { PlayerAuthenticator } from '../credentials/player-auth.js';
 import { bearerToken } from '../listener/bearer.js';
-import { perClient } from './rate-limit.js';
+import { perClientAddress } from '../listener/rate-limit.js';
 
 export interface CliRoutesOptions {
   readonly deps: CliLoginDeps;
@@ -106,7 +106,7 @@ const TokenResponse = Type.Object({ access_token: Type.String() });
 /** The login flow for desktop and mobile clients (spec 4.6, 4.7), after RFC 8628. */
 export async function cliRoutes(app: FastifyInstance, options: CliRoutesOptions): Promise<void> {
   const { deps, players } = options;
-  const limited = perClient(options.rateLimitPerMinute);
+  const limited = perClientAddress(options.rateLimitPerMinute);
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
   r.post(

@@ -16,7 +16,7 @@ import {
   verifySignIn,
   type WalletSignInDeps,
 } from './wallet-sign-in.js';
-import { perClient } from './rate-limit.js';
+import { perClientAddress } from '../listener/rate-limit.js';
 
 const ChallengeBody = Type.Object(
   {
@@ -72,7 +72,7 @@ export async function walletRoutes(
   r.post(
     '/wallet/challenge',
     {
-      config: perClient(options.rateLimitPerMinute),
+      config: perClientAddress(options.rateLimitPerMinute),
       schema: {
         tags: [ApiTags.walletSignIn],
         operationId: 'createSignInChallenge',
@@ -96,7 +96,7 @@ export async function walletRoutes(
   r.post(
     '/session/renew',
     {
-      config: perClient(options.rateLimitPerMinute),
+      config: perClientAddress(options.rateLimitPerMinute),
       schema: {
         tags: [ApiTags.walletSignIn],
         operationId: 'renewWebSession',
@@ -123,7 +123,7 @@ export async function walletRoutes(
   r.post(
     '/wallet/verify',
     {
-      config: perClient(options.rateLimitPerMinute),
+      config: perClientAddress(options.rateLimitPerMinute),
       schema: {
         tags: [ApiTags.walletSignIn],
         operationId: 'verifyWalletSignIn',

@@ -44,11 +44,15 @@ export interface Db extends Queryable {
   readonly ordered: Queryable & { readonly depth: number };
   /**
    * Calls `onNotify` with the payload of every `NOTIFY channel` (`pg_notify`) committed by any
-   * process on this database, from now until the returned function is called. Delivery is best
-   * effort across a lost connection (Postgres reconnects and listens again), so a caller that
-   * must not miss one also re-reads what it follows now and then.
+   * process on this database, from now until the returned function is called. Notices sent while
+   * the listening connection is lost are lost: Postgres connects again (waiting longer after each
+   * failure) and then calls `onReconnect`, so the caller can re-read what it follows.
    */
-  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  listen(
+    channel: string,
+    onNotify: (payload: string) => void,
+    options?: { readonly onReconnect?: () => void },
+  ): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 

@@ -50,6 +50,7 @@ export function pgliteDb(pg: PGlite): Db {
         return work(wrapped);
       }),
     ordered: { ...generic, depth: 1 },
+    // One session in this process, never lost: there is no reconnecting to report.
     listen: async (channel, onNotify) => {
       const unsubscribe = await pg.listen(channel, onNotify);
       return () => unsubscribe();

@@ -84,7 +84,7 @@ export async function openPostgres(url: string, poolSize: number): Promise<Db> {
         }
       }
     },
-    listen: (channel, onNotify) => listen(url, channel, onNotify),
+    listen: (channel, onNotify, options) => listen(url, channel, onNotify, options),
     close: async () => {
       await Promise.all([pool.end(), ordered.end()]);
     },
@@ -160,28 +160,47 @@ class PipelinedConnection {
   }
 }
 
-/** How long to wait before listening again on a lost connection. */
-const LISTEN_RETRY_MS = 1000;
+/** The first wait before listening again on a lost connection; it doubles after each failure. */
+const LISTEN_RETRY_FIRST_MS = 250;
+const LISTEN_RETRY_MAX_MS = 30_000;
 
 /**
  * A connection of its own that LISTENs on `channel` (a pooled one would be handed to others),
- * connecting again whenever it is lost until the returned function stops it.
+ * connecting again whenever it is lost, with a growing wait while that fails, until the returned
+ * function stops it. `onReconnect` is called once it listens again: notices sent meanwhile are
+ * lost.
  */
 async function listen(
   url: string,
   channel: string,
   onNotify: (payload: string) => void,
+  { onReconnect }: { readonly onReconnect?: () => void } = {},
 ): Promise<() => Promise<void>> {
   let client: pg.Client | null = null;
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
+  let waitMs = LISTEN_RETRY_FIRST_MS;
   const again = () => {
     if (stopped) return;
-    retry = setTimeout(() => void connect().catch(again), LISTEN_RETRY_MS);
+    retry = setTimeout(
+      () =>
+        void connect().then(
+          () => {
+            waitMs = LISTEN_RETRY_FIRST_MS;
+            if (!stopped) onReconnect?.();
+          },
+          () => {
+            waitMs = Math.min(waitMs * 2, LISTEN_RETRY_MAX_MS);
+            again();
+          },
+        ),
+      waitMs,
+    );
     retry.unref();
   };
   const connect = async () => {
-    const next = new pg.Client({ connectionString: url });
+    // TCP keep-alive: a connection cut without a goodbye is noticed and replaced.
+    const next = new pg.Client({ connectionString: url, keepAlive: true });
     next.on('notification', (message) => {
       if (message.channel === channel) onNotify(message.payload ?? '');
     });

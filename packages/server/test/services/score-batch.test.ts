@@ -418,7 +418,7 @@ describe.each(storeVariants())('group-committed scores on %s', (variant) => {
         api.db,
         api.clock,
         uuidIds,
-        new GameCache(api.db),
+        new GameCache(api.db, 60_000),
         playPolicy(api.config),
       );
       const [warm] = await openPlays(other, 1);

@@ -6,6 +6,7 @@ import {
   WEB_FORWARDING_HEADER,
 } from '../../src/listener/client-address.js';
 import { buildWeb } from '../../src/web/app.js';
+import { testConfig } from '../../src/config.js';
 import { storeVariants } from '@coinop/testkit/db';
 import {
   buildTestSignin,
@@ -16,11 +17,15 @@ import {
 } from '@coinop/testkit/signin';
 
 const WEB_ORIGIN = 'https://arcade.example.com';
+/** Config overrides limiting sign-in routes to `perMinute`, the other groups as in tests. */
+const signinLimit = (perMinute: number) => ({
+  rateLimits: { ...testConfig().rateLimits, signin: perMinute },
+});
 
 describe.each(storeVariants())('sign-in rate limits and CORS on %s', (variant) => {
   let s: TestSignin;
   beforeAll(async () => {
-    s = await buildTestSignin(variant, { signinRateLimitPerMinute: 3, webOrigins: [WEB_ORIGIN] });
+    s = await buildTestSignin(variant, { ...signinLimit(3), webOrigins: [WEB_ORIGIN] });
   });
   afterAll(() => s.close());
 
@@ -116,7 +121,7 @@ describe('whose address a rate limit counts', () => {
     });
 
   it('ignores X-Forwarded-For by default: a local client rotating it is still one client', async () => {
-    const s = await buildTestSignin('pglite', { signinRateLimitPerMinute: 2 });
+    const s = await buildTestSignin('pglite', { ...signinLimit(2) });
     try {
       const codes = [];
       for (const ip of ['198.51.100.1', '198.51.100.2', '198.51.100.3']) {
@@ -136,7 +141,7 @@ describe('whose address a rate limit counts', () => {
 
   it('believes X-Forwarded-For from the proxies named by --trust-proxy', async () => {
     const s = await buildTestSignin('pglite', {
-      signinRateLimitPerMinute: 2,
+      ...signinLimit(2),
       trustProxy: 'loopback',
     });
     try {
@@ -152,11 +157,7 @@ describe('whose address a rate limit counts', () => {
 
   it('counts each browser apart behind this process’s web listener', async () => {
     const forwarding = newWebForwarding();
-    const s = await buildTestSignin(
-      'pglite',
-      { signinRateLimitPerMinute: 2 },
-      { webForwarding: forwarding },
-    );
+    const s = await buildTestSignin('pglite', { ...signinLimit(2) }, { webForwarding: forwarding });
     const authUrl = await s.auth.listen({ host: '127.0.0.1', port: 0 });
     const web = await buildWeb(s.config, { apiUrl: null, authUrl, forwarding });
     try {

@@ -58,14 +58,21 @@ const STEPS = [
       'apps/web/package.json',
       'packages/protocol/dist',
       'packages/contracts/dist',
+      'packages/game-sdk/dist/game-sdk.min.js',
     ],
-    outputs: ['apps/web/dist/index.html', 'packages/server/web-dist/index.html'],
+    outputs: [
+      'apps/web/dist/index.html',
+      'packages/server/web-dist/index.html',
+      'packages/server/web-dist/game-sdk.min.js',
+    ],
     run: () => {
       exec('npm', ['run', 'build', '-w', '@coinop/web']);
-      // The server package ships the built app (see packages/server/src/web/app.ts).
+      // The server package ships the built app (see packages/server/src/web/app.ts), and the
+      // web listener serves the game SDK's bundle beside it at /game-sdk.min.js.
       const target = join(ROOT, 'packages/server/web-dist');
       rmSync(target, { recursive: true, force: true });
       cpSync(join(ROOT, 'apps/web/dist'), target, { recursive: true });
+      cpSync(join(ROOT, 'packages/game-sdk/dist/game-sdk.min.js'), join(target, 'game-sdk.min.js'));
     },
   },
 ];

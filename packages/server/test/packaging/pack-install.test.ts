@@ -23,7 +23,9 @@ const PUBLISHED = [
   '@coinop/server-sdk',
   'coinop',
 ] as const;
-const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+const require = createRequire(import.meta.url);
+const TSC = require.resolve('typescript/bin/tsc');
+const SERVER_VERSION = (require('coinop/package.json') as { version: string }).version;
 /** npm install from the registry (or its cache) of a few hundred packages. */
 const INSTALL_TIMEOUT_MS = 5 * 60_000;
 
@@ -184,6 +186,11 @@ describe('coinop from its packages, installed outside the workspace', () => {
     expect(install.stderr).not.toMatch(/EBADENGINE/);
   });
 
+  it('reports its version from the installed package.json', async () => {
+    const version = await runOk('npx', ['--no-install', 'coinop', '--version'], project);
+    expect(version.stdout.trim()).toBe(SERVER_VERSION);
+  });
+
   it('type-checks a TypeScript consumer against the installed declarations', async () => {
     await writeFile(join(project, 'consumer.ts'), CONSUMER_TS);
     await writeFile(join(project, 'tsconfig.json'), JSON.stringify(TSCONFIG));
@@ -248,6 +255,10 @@ describe('coinop from its packages, installed outside the workspace', () => {
       const page = await fetch(`http://127.0.0.1:${webPort}/`);
       expect(page.status).toBe(200);
       expect(await page.text()).toMatch(/<div id="root">/);
+      // ...and the game SDK's browser bundle, for games that load it from the arcade.
+      const bundle = await fetch(`http://127.0.0.1:${webPort}/game-sdk.min.js`);
+      expect(bundle.headers.get('content-type')).toMatch(/javascript/);
+      expect(await bundle.text()).toMatch(/\bvar Coinop=/);
     }, 90_000);
 
     afterAll(async () => {
@@ -257,6 +268,13 @@ describe('coinop from its packages, installed outside the workspace', () => {
         await exited;
       }
       await dropDatabase?.();
+    });
+
+    it('describes its API at the installed package version', async () => {
+      const openapi = (await (await fetch(`${apiUrl}/openapi.json`)).json()) as {
+        info: { version: string };
+      };
+      expect(openapi.info.version).toBe(SERVER_VERSION);
     });
 
     it('plays and scores through the installed server SDK', async () => {

@@ -7,12 +7,11 @@
 // Stamps live in node_modules/.cache/coinop-build/, so a fresh `npm ci` builds everything.
 import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
-import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { statSync, writeFileSync } from 'node:fs';
+import { cpSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runUnlessUpToDate } from './up-to-date.mjs';
 
 const require = createRequire(import.meta.url);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -84,47 +83,19 @@ function exec(command, args) {
   }
 }
 
-/** The files at a path: the file itself, or every file under a directory. */
-function filesAt(path) {
-  const full = join(ROOT, path);
-  if (!existsSync(full)) return [];
-  if (!statSync(full).isDirectory()) return [path];
-  return readdirSync(full, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)));
-}
-
-/** One hash over the names and contents of every input file. */
-function hashInputs(paths) {
-  const hash = createHash('sha256');
-  const files = [...ALWAYS, ...paths].flatMap(filesAt).sort();
-  for (const file of files) {
-    hash
-      .update(file)
-      .update('\0')
-      .update(readFileSync(join(ROOT, file)))
-      .update('\0');
-  }
-  return hash.digest('hex');
-}
-
 const started = performance.now();
 for (const step of STEPS) {
   if (!step.inputs) {
     step.run();
     continue;
   }
-  const stampFile = join(STAMP_DIR, `${step.name.replaceAll(' ', '-')}.sha256`);
-  const hash = hashInputs(step.inputs);
-  const stamp = existsSync(stampFile) ? readFileSync(stampFile, 'utf8') : null;
-  const outputsExist = step.outputs.every((output) => existsSync(join(ROOT, output)));
-  if (!force && stamp === hash && outputsExist) {
-    console.log(`build: ${step.name} is up to date`);
-    continue;
-  }
-  step.run();
-  mkdirSync(STAMP_DIR, { recursive: true });
-  // The hash from before the run: an input edited while the step ran rebuilds next time.
-  writeFileSync(stampFile, hash);
+  const inputs = [...ALWAYS, ...step.inputs];
+  const ran = runUnlessUpToDate({
+    root: ROOT,
+    stampDir: STAMP_DIR,
+    step: { ...step, inputs },
+    force,
+  });
+  if (!ran) console.log(`build: ${step.name} is up to date`);
 }
 console.log(`build: done in ${((performance.now() - started) / 1000).toFixed(1)} s`);

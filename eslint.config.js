@@ -5,7 +5,13 @@ import tseslint from 'typescript-eslint';
 
 export default defineConfig(
   {
-    ignores: ['**/dist/**', '**/node_modules/**', '**/coverage/**', '**/.coinop/**'],
+    ignores: [
+      '**/dist/**',
+      'packages/server/web-dist/**',
+      '**/node_modules/**',
+      '**/coverage/**',
+      '**/.coinop/**',
+    ],
   },
   js.configs.recommended,
   tseslint.configs.recommended,

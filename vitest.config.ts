@@ -4,7 +4,11 @@ export default defineConfig({
   resolve: { conditions: ['source'] },
   ssr: { resolve: { conditions: ['source'] } },
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'examples/*/test/**/*.test.ts'],
+    include: [
+      'packages/*/test/**/*.test.ts',
+      'examples/*/test/**/*.test.ts',
+      'scripts/test/**/*.test.ts',
+    ],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     allowOnly: false,

@@ -123,12 +123,6 @@ export class Arcade {
    */
   static async build(options: ArcadeOptions): Promise<Arcade> {
     const resolved = resolveOptions(options);
-    // jose verifies with WebCrypto, a global from Node 19 on; Node 18 needs it switched on.
-    if (typeof globalThis.crypto?.subtle === 'undefined') {
-      throw new TypeError(
-        'the Web Crypto API is missing: on Node 18 run node --experimental-global-webcrypto',
-      );
-    }
     const http = new HttpClient(resolved.baseUrl, resolved);
     const tokens = new WriteTokens(http, resolved, resolved.clock, resolved.refreshAtLifeFraction);
     const token = await tokens.current();

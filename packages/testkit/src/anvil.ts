@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { pbkdf2Sync } from 'node:crypto';
-import { anvilBinary, stopProcess } from '@coinop/server/dev-chain/anvil.js';
+import { anvilBinary, stopProcess } from 'coinop/dev-chain/anvil.js';
 import { type Hex, toHex } from 'viem';
 import { HDKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { freePort } from './net.js';

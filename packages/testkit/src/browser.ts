@@ -67,19 +67,22 @@ export const GAME_SDK_BUNDLE = fileURLToPath(
   new URL('packages/game-sdk/dist/game-sdk.min.js', REPO_ROOT),
 );
 
-const BUILT = {
-  '@coinop/web': fileURLToPath(new URL('apps/web/dist/index.html', REPO_ROOT)),
-  '@coinop/game-sdk': GAME_SDK_BUNDLE,
-};
+const BUILT = [
+  fileURLToPath(new URL('packages/server/web-dist/index.html', REPO_ROOT)),
+  GAME_SDK_BUNDLE,
+];
 
 /**
- * Builds the web app and the game SDK's browser bundle when they are missing. `npm install`
- * (and `npm run build`) build both; a checkout that has not yet still runs the browser tests.
+ * Builds the web app (into the server's web-dist/) and the game SDK's browser bundle when they
+ * are missing. `npm install` (and `npm run build`) build both; a checkout that has not yet still
+ * runs the browser tests.
  */
 export function ensureBrowserBuilds(): void {
-  for (const [workspace, output] of Object.entries(BUILT)) {
-    if (!existsSync(output))
-      execFileSync('npm', ['run', 'build', '-w', workspace], { stdio: 'ignore' });
+  if (BUILT.some((output) => !existsSync(output))) {
+    execFileSync(process.execPath, ['scripts/build.mjs'], {
+      cwd: fileURLToPath(REPO_ROOT),
+      stdio: 'ignore',
+    });
   }
 }
 

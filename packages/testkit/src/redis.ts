@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { stopProcess } from '@coinop/server/dev-chain/anvil.js';
+import { stopProcess } from 'coinop/dev-chain/anvil.js';
 import { freePort } from './net.js';
 
 /**

@@ -1,5 +1,5 @@
 // The server's entry points that other workspaces' tests start coinop through, so that only the
 // kit reaches into the server's modules.
-export { testConfig, webAppUrl, type Config } from '@coinop/server/config.js';
-export { ManualClock } from '@coinop/server/ids.js';
-export { startServer, type RunningServer } from '@coinop/server/main.js';
+export { testConfig, webAppUrl, type Config } from 'coinop/config.js';
+export { ManualClock } from 'coinop/ids.js';
+export { startServer, type RunningServer } from 'coinop/main.js';

@@ -16,8 +16,11 @@ import {
   type WebForwarding,
 } from '../listener/client-address.js';
 
-/** The built web app (`npm run build`), the same from src/ and from dist/. */
-export const WEB_DIST_DIR = fileURLToPath(new URL('../../../../apps/web/dist/', import.meta.url));
+/**
+ * The built web app: `npm run build` copies apps/web/dist into this package's web-dist/, which
+ * the published package ships. The same relative place from src/web and dist/web.
+ */
+export const WEB_DIST_DIR = fileURLToPath(new URL('../../web-dist/', import.meta.url));
 
 /**
  * The app's Content-Security-Policy. Its own scripts and styles only (Vite emits files, no

@@ -31,8 +31,8 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends tini \
  && rm -rf /var/lib/apt/lists/*
 # A fixed uid and gid, so that a host directory or a secret file can be given to this user.
-RUN groupadd --system --gid 10001 coinop \
- && useradd --system --no-log-init --uid 10001 --gid coinop --home-dir /var/lib/coinop \
+RUN groupadd --gid 10001 coinop \
+ && useradd --no-log-init --uid 10001 --gid coinop --home-dir /var/lib/coinop \
       --shell /usr/sbin/nologin coinop \
  && mkdir -p /var/lib/coinop \
  && chown coinop:coinop /var/lib/coinop

@@ -9,13 +9,17 @@
 #   scripts/container/local-node-image.sh [image]     (default localhost/coinop-node:24-bookworm-slim)
 #
 # Needs root, mmdebstrap and podman (Debian: apt-get install -y mmdebstrap podman runc).
-# Environment: NODE_MAJOR (24), NPM_MAJOR (11), DEBIAN_MIRROR (http://deb.debian.org/debian).
+# Environment: NODE_MAJOR (24), NPM_MAJOR (11), DEBIAN_MIRROR (http://deb.debian.org/debian), and
+# EXTRA_CA_CERTS (default $NODE_EXTRA_CA_CERTS): a PEM file of certificate authorities that the
+# image's Node trusts too, for a network whose proxy re-signs TLS (so that npm ci in the build
+# stage reaches the registry). The official image has none; this one takes the machine's.
 set -euo pipefail
 
 image=${1:-localhost/coinop-node:24-bookworm-slim}
 node_major=${NODE_MAJOR:-24}
 npm_major=${NPM_MAJOR:-11}
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+extra_ca_certs=${EXTRA_CA_CERTS:-${NODE_EXTRA_CA_CERTS:-}}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 export CONTAINERS_CONF=${CONTAINERS_CONF:-$here/sandbox-containers.conf}
 
@@ -38,8 +42,15 @@ mv "$work/package/bin/node" "$work/context/node"
 mkdir "$work/context/npm"
 tar -xzf "$work"/npm-*.tgz -C "$work/context/npm" --strip-components=1
 
-cat >"$work/context/Containerfile" <<'CONTAINERFILE'
-FROM localhost/coinop-bookworm-minbase:latest
+echo 'FROM localhost/coinop-bookworm-minbase:latest' >"$work/context/Containerfile"
+if [[ -n $extra_ca_certs ]]; then
+  cp "$extra_ca_certs" "$work/context/extra-ca-certs.pem"
+  cat >>"$work/context/Containerfile" <<'CONTAINERFILE'
+COPY extra-ca-certs.pem /usr/local/share/extra-ca-certs.pem
+ENV NODE_EXTRA_CA_CERTS=/usr/local/share/extra-ca-certs.pem
+CONTAINERFILE
+fi
+cat >>"$work/context/Containerfile" <<'CONTAINERFILE'
 COPY node /usr/local/bin/node
 COPY npm /usr/local/lib/node_modules/npm
 RUN ln -s ../lib/node_modules/npm/bin/npm-cli.js /usr/local/bin/npm \

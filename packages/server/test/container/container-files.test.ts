@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DCLinter } from 'dclint';
-import { DockerfileParser, type Instruction } from 'dockerfile-ast';
+import { DockerfileParser, type ImageTemplate, type Instruction } from 'dockerfile-ast';
 import { validate } from 'dockerfile-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
@@ -33,15 +33,18 @@ const KNOWN_ENV = new Set<string>([
   'COINOP_SECRETS_KEY',
 ]);
 
-/** The instructions of the last stage, the image that runs. */
-function runtimeStage(): Instruction[] {
+/** The last stage: the image that runs. */
+function runtimeStage(): ImageTemplate {
   const froms = dockerfile.getFROMs();
-  const lastFrom = froms[froms.length - 1]!.getRange().start.line;
-  return dockerfile.getInstructions().filter((i) => i.getRange().start.line > lastFrom);
+  const stage = dockerfile.getContainingImage(froms[froms.length - 1]!.getRange().start);
+  if (stage === null) throw new TypeError('the Dockerfile has no stage');
+  return stage;
 }
 
-function keyword(instructions: Instruction[], name: string): Instruction[] {
-  return instructions.filter((i) => i.getKeyword() === name);
+function keyword(name: string): Instruction[] {
+  return runtimeStage()
+    .getInstructions()
+    .filter((i) => i.getKeyword() === name);
 }
 
 function argumentsOf(instruction: Instruction): string[] {
@@ -56,12 +59,8 @@ function execForm(instruction: Instruction): string[] {
 
 function runtimeEnv(): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const instruction of keyword(runtimeStage(), 'ENV')) {
-    for (const property of (
-      instruction as unknown as {
-        getProperties(): { getName(): string; getValue(): string | null }[];
-      }
-    ).getProperties()) {
+  for (const instruction of runtimeStage().getENVs()) {
+    for (const property of instruction.getProperties()) {
       env[property.getName()] = property.getValue() ?? '';
     }
   }
@@ -69,15 +68,12 @@ function runtimeEnv(): Record<string, string> {
 }
 
 function healthcheck(): { flags: Record<string, string>; command: string[] } {
-  const [instruction, ...more] = keyword(runtimeStage(), 'HEALTHCHECK');
+  const [instruction, ...more] = runtimeStage().getHEALTHCHECKs();
+  if (instruction === undefined) throw new Error('the image has no HEALTHCHECK');
   expect(more).toEqual([]);
   const flags: Record<string, string> = {};
-  for (const flag of (
-    instruction as unknown as { getFlags(): { getName(): string; getValue(): string | null }[] }
-  ).getFlags()) {
-    flags[flag.getName()] = flag.getValue() ?? '';
-  }
-  const text = instruction!.getArgumentsContent() ?? '';
+  for (const flag of instruction.getFlags()) flags[flag.getName()] = flag.getValue() ?? '';
+  const text = instruction.getArgumentsContent() ?? '';
   const command = JSON.parse(text.slice(text.indexOf('CMD') + 'CMD'.length)) as string[];
   return { flags, command };
 }
@@ -131,32 +127,32 @@ describe('Dockerfile', () => {
   });
 
   it('builds on Node 24 slim in two stages, the base replaceable by a build argument', () => {
-    const [nodeImage, ...otherInitialArgs] = dockerfile.getInitialARGs();
-    expect(otherInitialArgs).toEqual([]);
-    const property = (
-      nodeImage as unknown as { getProperties(): { getName(): string; getValue(): string }[] }
-    ).getProperties()[0]!;
-    expect([property.getName(), property.getValue()]).toEqual([
-      'NODE_IMAGE',
-      'node:24-bookworm-slim',
-    ]);
+    const initialArgs = dockerfile
+      .getInitialARGs()
+      .flatMap((arg) => arg.getProperties().map((p) => [p.getName(), p.getValue()]));
+    expect(initialArgs).toEqual([['NODE_IMAGE', 'node:24-bookworm-slim']]);
     expect(dockerfile.getFROMs().map((f) => argumentsOf(f).join(' '))).toEqual([
       '${NODE_IMAGE} AS build',
       '${NODE_IMAGE} AS runtime',
     ]);
+    // What the other tests read is the runtime stage alone.
+    expect(
+      runtimeStage()
+        .getFROMs()
+        .map((f) => f.getBuildStage()),
+    ).toEqual(['runtime']);
   });
 
   it('runs coinop serve under tini as a non-root user with a fixed uid', () => {
-    const stage = runtimeStage();
-    expect(keyword(stage, 'USER').map(argumentsOf)).toEqual([['coinop:coinop']]);
-    const runs = keyword(stage, 'RUN')
+    expect(keyword('USER').map(argumentsOf)).toEqual([['coinop:coinop']]);
+    const runs = keyword('RUN')
       .map((r) => r.getArgumentsContent())
       .join('\n');
     expect(runs).toMatch(/groupadd --gid 10001 coinop/);
     expect(runs).toMatch(/useradd .*--uid 10001 --gid coinop/);
     expect(runs).toMatch(/chown coinop:coinop \/var\/lib\/coinop/);
-    expect(keyword(stage, 'ENTRYPOINT').map(execForm)).toEqual([['/usr/bin/tini', '--', 'coinop']]);
-    expect(keyword(stage, 'CMD').map(execForm)).toEqual([['serve']]);
+    expect(keyword('ENTRYPOINT').map(execForm)).toEqual([['/usr/bin/tini', '--', 'coinop']]);
+    expect(keyword('CMD').map(execForm)).toEqual([['serve']]);
   });
 
   it('configures coinop through its own variables: all listeners, data in the volume', () => {
@@ -164,10 +160,10 @@ describe('Dockerfile', () => {
     const coinopVariables = Object.keys(env).filter((name) => name.startsWith('COINOP_'));
     expect(coinopVariables.filter((name) => !KNOWN_ENV.has(name))).toEqual([]);
     expect(env).toMatchObject({ COINOP_HOST: '0.0.0.0', COINOP_DATA_DIR: DATA_DIR });
-    expect(keyword(runtimeStage(), 'VOLUME').map(argumentsOf)).toEqual([[DATA_DIR]]);
+    expect(keyword('VOLUME').map(argumentsOf)).toEqual([[DATA_DIR]]);
     // The ports the image exposes are the ones coinop listens on when none is given.
     const config = loadConfig({}, env);
-    expect(keyword(runtimeStage(), 'EXPOSE').map(argumentsOf)).toEqual([
+    expect(keyword('EXPOSE').map(argumentsOf)).toEqual([
       [config.apiPort, config.authPort, config.webPort].map(String),
     ]);
     expect([config.apiPort, config.authPort, config.webPort]).toEqual([
@@ -314,7 +310,7 @@ describe('the HEALTHCHECK command against coinop serve started as the image star
     // Nothing listens yet: unhealthy.
     expect(await probe()).toBe(1);
 
-    const [command] = keyword(runtimeStage(), 'CMD').map(execForm);
+    const [command] = keyword('CMD').map(execForm);
     const server = spawn(process.execPath, [CLI_PATH, ...command!], { env, stdio: 'pipe' });
     let stderr = '';
     server.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));

@@ -68,6 +68,14 @@ export const FLAG_ENV = {
   devChain: ['--dev-chain', 'COINOP_DEV_CHAIN'],
   devChainPort: ['--dev-chain-port', 'COINOP_DEV_CHAIN_PORT'],
   secretsKeyFile: ['--secrets-key-file', 'COINOP_SECRETS_KEY_FILE'],
+  metricsPort: ['--metrics-port', 'COINOP_METRICS_PORT'],
+  logFormat: ['--log-format', 'COINOP_LOG_FORMAT'],
+  overloadEventLoopDelayMs: [
+    '--overload-event-loop-delay-ms',
+    'COINOP_OVERLOAD_EVENT_LOOP_DELAY_MS',
+  ],
+  overloadHeapMb: ['--overload-heap-mb', 'COINOP_OVERLOAD_HEAP_MB'],
+  overloadRssMb: ['--overload-rss-mb', 'COINOP_OVERLOAD_RSS_MB'],
 } as const;
 
 export function describe(key: keyof typeof FLAG_ENV): string {

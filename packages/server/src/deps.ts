@@ -1,5 +1,6 @@
 import type { Clock, Ids } from '@coinop/core';
 import type { SecretBox } from './credentials/secret-box.js';
+import type { ArcadeMetrics } from './metrics/arcade-metrics.js';
 import type { Db } from './store/db.js';
 
 /**
@@ -19,4 +20,6 @@ export interface ApiDeps {
   readonly adminToken: string;
   /** Certificate and key (PEM) to serve HTTPS; plain HTTP when absent. */
   readonly https?: { readonly cert: string | Buffer; readonly key: string | Buffer } | undefined;
+  /** The process's metrics; absent, none are recorded. */
+  readonly metrics?: ArcadeMetrics | null;
 }

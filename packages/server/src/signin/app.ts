@@ -16,6 +16,9 @@ import type { WebForwarding } from '../listener/client-address.js';
 import { playerTokenServices } from './signin.js';
 import { walletVerifier, type WalletVerifier } from './wallet-signature.js';
 import { walletRoutes } from './wallet-routes.js';
+import { API_CSP } from '../listener/security-headers.js';
+import type { ArcadeMetrics } from '../metrics/arcade-metrics.js';
+import { observeSignIns } from '../metrics/signin-metrics.js';
 
 /** What the sign-in service needs from outside: the API's storage, time, ids and secrets key. */
 export interface AuthDeps {
@@ -30,6 +33,8 @@ export interface AuthDeps {
   readonly wallets?: WalletVerifier;
   /** This process's web listener's forwarding secret: rate limits then count each browser. */
   readonly webForwarding?: WebForwarding | null;
+  /** The process's metrics; absent, none are recorded. */
+  readonly metrics?: ArcadeMetrics | null;
 }
 
 const POLL_TOKEN_KEY_NAME = 'cli_poll_token_key';
@@ -41,7 +46,14 @@ const POLL_TOKEN_KEY_BYTES = 32; // HMAC-SHA256 key: as long as the hash.
  * if storage has none.
  */
 export async function buildAuth(config: Config, deps: AuthDeps): Promise<FastifyInstance> {
-  const app = createFastify(config, deps.https);
+  const app = createFastify(config, {
+    name: 'auth',
+    https: deps.https,
+    metrics: deps.metrics ?? null,
+    // The CLI login page sets its own (`CLI_LOGIN_CSP`).
+    contentSecurityPolicy: API_CSP,
+    resourcePolicy: 'same-origin',
+  });
 
   const { keys, tokens, players } = playerTokenServices(config, deps);
   await keys.ensureActive();
@@ -54,6 +66,7 @@ export async function buildAuth(config: Config, deps: AuthDeps): Promise<Fastify
   const rateLimitPerMinute = config.signinRateLimitPerMinute;
 
   await app.register(errorHandlerPlugin);
+  if (deps.metrics) observeSignIns(app, deps.metrics);
   await healthRoutes(app, deps.db);
   await registerRateLimit(app, deps.webForwarding ?? null);
   // Only the configured web origins may call from a browser; the approval page is same-origin.

@@ -9,7 +9,7 @@ import { SecretBox } from '../../src/credentials/secret-box.js';
 import { testConfig } from '../../src/config.js';
 import { startServer } from '../../src/main.js';
 import { createTestDatabase, storeVariants } from '@coinop/testkit/db';
-import { cleanEnv, runCli, serve } from './run-cli.js';
+import { cleanEnv, demoClient, runCli, serve } from './run-cli.js';
 
 describe('coinop serve', () => {
   let dataDir: string;
@@ -32,17 +32,25 @@ describe('coinop serve', () => {
     expect(first.messages).toContain(
       'demo data is on (--demo): a demo developer, game and funded players are seeded',
     );
-    expect(
-      first.messages.some((m) => /^generated a new admin token in .*admin-token/.test(m)),
-    ).toBe(true);
+    const banner = first.messages.find((m) => m.startsWith('coinop is ready')) ?? '';
+    expect(banner).toContain(`admin token  generated now, in ${join(dataDir, 'admin-token')}`);
+    expect(banner).toContain(`API          ${first.url}  (docs ${first.url}/docs)`);
+    expect(banner).toContain(
+      `the demo game's client id and secret are in ${join(dataDir, 'demo-client.json')}`,
+    );
     expect(first.messages).toContain(
       `generated a new secrets key in ${join(dataDir, 'secrets-key')}; it encrypts the token ` +
         'signing keys in the database: back it up apart from the database, or give ' +
         '--secrets-key-file (COINOP_SECRETS_KEY_FILE) or COINOP_SECRETS_KEY',
     );
-    expect(
-      first.messages.some((m) => /^demo: client secret csec_\S+ \(shown this once/.test(m)),
-    ).toBe(true);
+    // The secret is in a file only its owner reads, never in the log.
+    const client = await demoClient(dataDir);
+    expect(client.clientSecret).toMatch(/^csec_/);
+    expect(client.mode).toBe(0o600);
+    expect(first.messages.some((m) => m.includes(client.clientSecret))).toBe(false);
+    expect(first.messages.some((m) => m.startsWith(`demo: client id ${client.clientId}; `))).toBe(
+      true,
+    );
     expect(
       first.messages.filter((m) => m.startsWith('demo: player ') && m.endsWith(', 1000 HST')),
     ).toHaveLength(2);
@@ -73,12 +81,14 @@ describe('coinop serve', () => {
       dataDir,
       '--demo',
     ]);
-    expect(second.messages.some((m) => /^using the admin token in /.test(m))).toBe(true);
+    expect(second.messages.find((m) => m.startsWith('coinop is ready'))).toContain(
+      `admin token  in ${join(dataDir, 'admin-token')}`,
+    );
     expect(second.messages.some((m) => /^using the secrets key in .*secrets-key; /.test(m))).toBe(
       true,
     );
     expect(second.messages.some((m) => m.startsWith('demo: client already issued'))).toBe(true);
-    expect(second.messages.some((m) => m.startsWith('demo: client secret'))).toBe(false);
+    expect(second.messages.some((m) => m.includes(client.clientSecret))).toBe(false);
     const again = await runCli([
       'admin',
       'hst',
@@ -251,7 +261,8 @@ describe('coinop serve', () => {
         );
         expect(first).not.toBe(second);
         // Only the first worker seeds; both answer on the shared port.
-        expect(run.messages.filter((m) => m.startsWith('demo: client secret'))).toHaveLength(1);
+        expect(run.messages.filter((m) => m.startsWith('demo: client id '))).toHaveLength(1);
+        expect(run.messages.filter((m) => m.startsWith('coinop is ready'))).toHaveLength(1);
         const statuses = await Promise.all(
           Array.from({ length: 20 }, () => fetch(`${run.url}/catalog/games`).then((r) => r.status)),
         );
@@ -262,7 +273,7 @@ describe('coinop serve', () => {
         await new Promise((resolve) => setTimeout(resolve, 5_500));
         process.kill(Number(second), 'SIGKILL');
         await waitFor(new RegExp(`worker ${second} died SIGKILL; starting another`), run.stderr);
-        await waitFor(/listening on/, () => run.messages.slice(-1)[0] ?? '');
+        await waitFor(/coinop: worker \d+ serving in its place/, run.stderr);
         expect((await fetch(`${run.url}/catalog/games`)).status).toBe(200);
 
         run.child.kill('SIGTERM');

@@ -95,6 +95,7 @@ function instrumented(db: Db): Db & {
         return work({ query: (sql, params, name) => run(tx, sql, params, name) });
       }),
     listen: (channel: string, onNotify: (payload: string) => void) => db.listen(channel, onNotify),
+    poolStats: () => db.poolStats(),
     close: () => db.close(),
   };
   return wrapped;

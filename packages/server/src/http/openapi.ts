@@ -146,6 +146,13 @@ export const openApiPlugin = fp(
       routePrefix: DOCS_PATH,
       uiConfig: { deepLinking: true, docExpansion: 'list' },
       theme: { title: 'coinop arcade API' },
+      // The page's own policy (its scripts and styles by hash) over the API's, which allows
+      // nothing; upgrade-insecure-requests only when the API itself is served over TLS.
+      staticCSP: true,
+      transformStaticCSP: (header: string) =>
+        app.config.tlsCertPath === null
+          ? header.replace(/\s*upgrade-insecure-requests;?/, '')
+          : header,
     });
     app.get(OPENAPI_JSON_PATH, { schema: { hide: true } }, async () => app.swagger());
   },

@@ -11,9 +11,16 @@ import { problem } from './error-handler.js';
  * (`@fastify/under-pressure`, sampled every second): the event loop's mean delay, the V8 heap or
  * resident memory. Refusing at once keeps the requests it does take fast, and tells a load
  * balancer or a client to go elsewhere or come back. `/healthz` always answers: a busy process is
- * alive, and restarting it would only lose its work. `/readyz` is refused like any route, so a
- * balancer stops sending it work until it recovers.
+ * alive, and restarting it would only lose its work. `/readyz` answers 503 `not_ready` naming the
+ * limit passed (`checks.load`), so a balancer stops sending it work until it recovers.
  */
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Which overload limit the process is past now, described; null when none. */
+    overload(): string | null;
+  }
+}
 
 /** The heap in use past which a process spends its time collecting garbage. */
 const HEAP_LIMIT_SHARE = 0.9;
@@ -32,15 +39,29 @@ export const refuseOnOverload = fp<{ limits: OverloadLimits }>(
     app.addHook('onReady', async () => {
       setTimeout(() => (armed = true), ARMING_DELAY_MS).unref();
     });
+    const heapBytes = heapMb * MB;
+    const rssBytes = limits.rssMb * MB;
+    app.decorate('overload', (): string | null => {
+      if (!armed) return null;
+      const now = app.memoryUsage();
+      const delay = now.eventLoopDelay;
+      if (limits.eventLoopDelayMs > 0 && delay > limits.eventLoopDelayMs && delay !== Infinity) {
+        return describe('eventLoopDelay', delay);
+      }
+      if (heapBytes > 0 && now.heapUsed > heapBytes) return describe('heapUsedBytes', now.heapUsed);
+      if (rssBytes > 0 && now.rssBytes > rssBytes) return describe('rssBytes', now.rssBytes);
+      return null;
+    });
     await app.register(underPressure, {
       maxEventLoopDelay: limits.eventLoopDelayMs,
-      maxHeapUsedBytes: heapMb * MB,
-      maxRssBytes: limits.rssMb * MB,
+      maxHeapUsedBytes: heapBytes,
+      maxRssBytes: rssBytes,
       retryAfter: limits.retryAfterSeconds,
       // A handler's return value is sent as the reply (and nothing, lets the request through);
       // the plugin's types say void only.
       pressureHandler: ((request, reply, type, value) => {
-        if (!armed || request.routeOptions.url === '/healthz') return undefined;
+        const route = request.routeOptions.url;
+        if (!armed || route === '/healthz' || route === '/readyz') return undefined;
         // No delay measured in the last interval (the loop was busy since the monitor began,
         // as in a start-up that blocks): unknown, not overloaded. A busy loop in steady state
         // is still measured, as the delay it had.

@@ -35,6 +35,7 @@ export function logDestination(format: LogFormat): pino.DestinationStream {
 export const LOG_REDACT = [
   'req.headers.authorization',
   'req.headers.cookie',
+  'req.headers["api-key"]',
   'req.headers["x-coinop-web-forwarding"]',
   'headers.authorization',
   'headers.cookie',

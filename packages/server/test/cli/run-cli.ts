@@ -49,6 +49,8 @@ export interface ServeChild {
   child: ChildProcessWithoutNullStreams;
   url: string;
   messages: string[];
+  /** Everything written to standard output so far, as written. */
+  stdout: () => string;
   stderr: () => string;
   exited: Promise<number | null>;
 }
@@ -78,23 +80,27 @@ export function bannerApiUrl(record: {
 }
 
 /** Starts `coinop serve …args` and resolves once its start banner names its API URL. */
-export function serve(args: string[]): Promise<ServeChild> {
+export function serve(args: string[], env: NodeJS.ProcessEnv = cleanEnv()): Promise<ServeChild> {
   // A free web port unless the test names one (a later flag wins), so runs never contend for 8082.
   const child = spawn(process.execPath, [CLI_PATH, 'serve', '--web-port', '0', ...args], {
-    env: cleanEnv(),
+    env,
     stdio: 'pipe',
   });
   const messages: string[] = [];
+  let stdout = '';
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout });
     lines.on('line', (line) => {
+      stdout += `${line}\n`;
       const record = JSON.parse(line) as { msg: string; urls?: Record<string, string> };
       messages.push(record.msg);
       const url = bannerApiUrl(record);
-      if (url) resolve({ child, url, messages, stderr: () => stderr, exited });
+      if (url) {
+        resolve({ child, url, messages, stdout: () => stdout, stderr: () => stderr, exited });
+      }
     });
     void exited.then((code) =>
       reject(new Error(`serve exited ${code} before listening: ${stderr}`)),

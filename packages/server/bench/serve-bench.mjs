@@ -122,8 +122,13 @@ function startServe(flags) {
         found.leaderboards = [...game[2].matchAll(/\(([0-9a-f-]{36})\)/g)].map((m) => m[1]);
         found.leaderboard = found.leaderboards[0];
       }
+      // Builds before issue 16 (an A/B against an older checkout) logged the secret and the URL.
+      found.clientId ??= /^demo: client id ([^;\s]+)/.exec(msg)?.[1];
+      found.clientSecret ??= /^demo: client secret (\S+) /.exec(msg)?.[1];
       // The banner comes once everything listens; the demo client's secret is in its file.
-      const url = msg.startsWith('coinop is ready') ? urls?.api : undefined;
+      const url = msg.startsWith('coinop is ready')
+        ? urls?.api
+        : /^coinop api listening on (\S+)$/.exec(msg)?.[1];
       if (url) {
         readFile(join(dataDir, 'demo-client.json'), 'utf8').then(
           (text) => resolveReady({ ...found, ...demoClient(JSON.parse(text)), url }),

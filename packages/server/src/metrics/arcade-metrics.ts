@@ -56,6 +56,7 @@ export class ArcadeMetrics {
   readonly registry = new Registry();
 
   readonly #requests: Histogram<'listener' | 'route' | 'method' | 'status_class'>;
+  readonly #requestChildren = new Map<string, Histogram.Internal<string>>();
   readonly #plays: Counter<'outcome'>;
   readonly #scores: Counter<'outcome'>;
   readonly #signIns: Counter<'flow' | 'outcome'>;
@@ -199,10 +200,16 @@ export class ArcadeMetrics {
     statusCode: number,
     seconds: number,
   ): void {
-    this.#requests.observe(
-      { listener, route, method, status_class: `${Math.floor(statusCode / 100)}xx` },
-      seconds,
-    );
+    // One child per label set, found by a string key: prom-client would otherwise sort and
+    // hash the labels object on every request.
+    const statusClass = `${Math.floor(statusCode / 100)}xx`;
+    const key = `${listener} ${method} ${statusClass} ${route}`;
+    let child = this.#requestChildren.get(key);
+    if (child === undefined) {
+      child = this.#requests.labels({ listener, route, method, status_class: statusClass });
+      this.#requestChildren.set(key, child);
+    }
+    child.observe(seconds);
   }
 
   playOpened(outcome: Outcome): void {

@@ -9,6 +9,7 @@ import { SecretBox } from '../../src/credentials/secret-box.js';
 import { testConfig } from '../../src/config.js';
 import { startServer } from '../../src/main.js';
 import { createTestDatabase, storeVariants } from '@coinop/testkit/db';
+import { freePort } from '@coinop/testkit/net';
 import { cleanEnv, demoClient, runCli, serve } from './run-cli.js';
 
 describe('coinop serve', () => {
@@ -241,6 +242,7 @@ describe('coinop serve', () => {
         }
         return pattern.exec(text()) as RegExpExecArray;
       };
+      const metricsPort = await freePort();
       try {
         const run = await serve([
           '--api-port',
@@ -254,6 +256,8 @@ describe('coinop serve', () => {
           '--workers',
           '2',
           '--demo',
+          '--metrics-port',
+          String(metricsPort),
         ]);
         const [, first, second] = await waitFor(
           /coinop: 2 workers serving \(pids (\d+), (\d+)\)/,
@@ -267,6 +271,25 @@ describe('coinop serve', () => {
           Array.from({ length: 20 }, () => fetch(`${run.url}/catalog/games`).then((r) => r.status)),
         );
         expect(statuses).toEqual(statuses.map(() => 200));
+        // One metrics port for the cluster: the primary sums what every worker counted.
+        expect(run.stderr()).toContain(
+          `coinop: metrics of every worker at http://127.0.0.1:${metricsPort}/metrics\n`,
+        );
+        const scrape = async () => (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+        const catalogReads = new RegExp(
+          '^coinop_http_request_duration_seconds_count\\{listener="api",route="/catalog/games",' +
+            'method="GET",status_class="2xx"\\} (\\d+)$',
+          'm',
+        );
+        // A request is counted as its answer finishes: give the last ones a moment.
+        let scraped = await scrape();
+        for (let i = 0; i < 20 && Number(catalogReads.exec(scraped)?.[1]) < 20; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          scraped = await scrape();
+        }
+        expect(Number(catalogReads.exec(scraped)?.[1])).toBe(20);
+        // Both workers' pools, summed: two pools of the default 20.
+        expect(scraped).toMatch(/^coinop_db_pool_connections\{state="max"\} 40$/m);
 
         // A worker that dies after its start is replaced.
         // (Only after 5 s: one that dies sooner would die again, and stops the cluster.)

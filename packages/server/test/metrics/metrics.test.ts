@@ -33,7 +33,7 @@ const HST = 100_000_000;
 describe.each(storeVariants())('metrics on --metrics-port (%s)', (variant) => {
   let dataDir: string;
   let server: RunningServer;
-  let dropDatabase = async () => undefined;
+  let dropDatabase: () => Promise<void> = async () => undefined;
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'coinop-metrics-'));

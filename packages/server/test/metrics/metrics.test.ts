@@ -182,6 +182,13 @@ describe.each(storeVariants())('metrics on --metrics-port (%s)', (variant) => {
     // Node's own metrics come along.
     expect(sample(text, 'process_resident_memory_bytes')).toBeGreaterThan(0);
 
-    expect((await fetch(server.urls['metrics']!.replace('/metrics', '/other'))).status).toBe(404);
+    // It takes no input: other paths and methods are 404, a query string is ignored.
+    const metricsUrl = server.urls['metrics']!;
+    expect((await fetch(metricsUrl.replace('/metrics', '/other'))).status).toBe(404);
+    expect((await fetch(`${metricsUrl}/`)).status).toBe(404);
+    expect((await fetch(metricsUrl, { method: 'POST', body: '{}' })).status).toBe(404);
+    expect((await fetch(metricsUrl, { method: 'DELETE' })).status).toBe(404);
+    expect((await fetch(`${metricsUrl}?name[]=%ff%00`)).status).toBe(200);
+    expect((await fetch(metricsUrl, { method: 'HEAD' })).status).toBe(200);
   }, 60_000);
 });

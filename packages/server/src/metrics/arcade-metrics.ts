@@ -143,53 +143,6 @@ export class ArcadeMetrics {
         if (stats !== null) this.set(stats.waiting);
       },
     });
-    const ledger = () => this.#ledger;
-    // Every process reads the same ledger: across a cluster's workers the largest reading is
-    // the latest, not a sum.
-    new Gauge({
-      name: 'coinop_ledger_minted_units',
-      help: 'HST minted into the ledger, in base units (10^8 a HST), read every few seconds',
-      registers,
-      aggregator: 'max',
-      async collect() {
-        const totals = await ledger()?.get();
-        if (totals) this.set(Number(totals.mintedUnits));
-      },
-    });
-    new Gauge({
-      name: 'coinop_ledger_pending_units',
-      help: 'HST held in pending transfers (open plays), in base units, read every few seconds',
-      registers,
-      aggregator: 'max',
-      async collect() {
-        const totals = await ledger()?.get();
-        if (totals) this.set(Number(totals.pendingUnits));
-      },
-    });
-    const chain = () => this.#chain;
-    new Gauge({
-      name: 'coinop_chain_watcher_lag_blocks',
-      help: "Blocks between the chain's head and the last block the deposit watcher read",
-      registers,
-      aggregator: 'max',
-      async collect() {
-        const progress = await chain()?.get();
-        if (progress && progress.lagBlocks !== null) this.set(progress.lagBlocks);
-      },
-    });
-    new Gauge({
-      name: 'coinop_chain_withdrawals',
-      help: 'Withdrawals by state: queued (not sent yet) and sent (not yet final)',
-      labelNames: ['state'],
-      registers,
-      aggregator: 'max',
-      async collect() {
-        const progress = await chain()?.get();
-        if (!progress) return;
-        this.set({ state: 'queued' }, progress.withdrawalsQueued);
-        this.set({ state: 'sent' }, progress.withdrawalsSent);
-      },
-    });
   }
 
   /** One answered request. `route` is the pattern (`/play/:playId`), never the URL. */
@@ -236,12 +189,70 @@ export class ArcadeMetrics {
     this.#pool = stats;
   }
 
+  /**
+   * Reports the ledger's totals from now on. Their gauges exist only in a process that reads
+   * the ledger (the API), so a sign-in or web process reports no misleading zero.
+   */
   watchLedger(read: () => Promise<LedgerTotals>): void {
-    this.#ledger = new CachedSource(read);
+    const ledger = new CachedSource(read);
+    this.#ledger ??= ledger;
+    if (this.#ledger !== ledger) return;
+    const registers = [this.registry];
+    // Every process reads the same ledger: across a cluster's workers the largest reading is
+    // the latest, not a sum.
+    new Gauge({
+      name: 'coinop_ledger_minted_units',
+      help: 'HST minted into the ledger, in base units (10^8 a HST), read every few seconds',
+      registers,
+      aggregator: 'max',
+      async collect() {
+        const totals = await ledger.get();
+        if (totals) this.set(Number(totals.mintedUnits));
+      },
+    });
+    new Gauge({
+      name: 'coinop_ledger_pending_units',
+      help: 'HST held in pending transfers (open plays), in base units, read every few seconds',
+      registers,
+      aggregator: 'max',
+      async collect() {
+        const totals = await ledger.get();
+        if (totals) this.set(Number(totals.pendingUnits));
+      },
+    });
   }
 
-  watchChain(read: () => Promise<ChainProgress>): void {
-    this.#chain = new CachedSource(read);
+  /** Reports the chain watcher's lag and the withdrawal queue from now on (chain mode). */
+  watchChain(vault: string, read: () => Promise<ChainProgress>): void {
+    const chain = new CachedSource(read);
+    this.#chain ??= chain;
+    if (this.#chain !== chain) return;
+    const registers = [this.registry];
+    new Gauge({
+      name: 'coinop_chain_watcher_lag_blocks',
+      help: "Blocks between the chain's head and the last block the deposit watcher read",
+      // Labelled, so the gauge is absent (not 0) until the watcher has read the chain.
+      labelNames: ['vault'],
+      registers,
+      aggregator: 'max',
+      async collect() {
+        const progress = await chain.get();
+        if (progress && progress.lagBlocks !== null) this.set({ vault }, progress.lagBlocks);
+      },
+    });
+    new Gauge({
+      name: 'coinop_chain_withdrawals',
+      help: 'Withdrawals by state: queued (not sent yet) and sent (not yet final)',
+      labelNames: ['state'],
+      registers,
+      aggregator: 'max',
+      async collect() {
+        const progress = await chain.get();
+        if (!progress) return;
+        this.set({ state: 'queued' }, progress.withdrawalsQueued);
+        this.set({ state: 'sent' }, progress.withdrawalsSent);
+      },
+    });
   }
 
   /** The metrics in Prometheus' text format. */

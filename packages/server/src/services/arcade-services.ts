@@ -131,7 +131,9 @@ export class ArcadeServices {
     if (metrics) {
       metrics.watchLedger(() => ledgerTotals(deps.db));
       const chain = config.chain;
-      if (chain) metrics.watchChain(() => chainProgress(deps.db, chain, this.chain));
+      if (chain) {
+        metrics.watchChain(chain.vaultAddress, () => chainProgress(deps.db, chain, this.chain));
+      }
     }
   }
 

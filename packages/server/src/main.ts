@@ -246,6 +246,11 @@ export async function startServer(
         const { AggregatorRegistry } = await import('prom-client');
         AggregatorRegistry.setRegistries([metrics.registry]);
         new AggregatorRegistry();
+        // The primary listens there; a port it picked (0) is in its own log line.
+        if (config.metricsPort !== 0) {
+          const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+          urls['metrics'] = `http://${host}:${config.metricsPort}/metrics`;
+        }
       } else {
         metricsListener = await startMetricsListener(config.host, config.metricsPort, () =>
           metrics.render(),

@@ -266,7 +266,9 @@ describe('coinop serve', () => {
         expect(first).not.toBe(second);
         // Only the first worker seeds; both answer on the shared port.
         expect(run.messages.filter((m) => m.startsWith('demo: client id '))).toHaveLength(1);
-        expect(run.messages.filter((m) => m.startsWith('coinop is ready'))).toHaveLength(1);
+        const banners = run.messages.filter((m) => m.startsWith('coinop is ready'));
+        expect(banners).toHaveLength(1);
+        expect(banners[0]).toContain(`metrics      http://127.0.0.1:${metricsPort}/metrics`);
         const statuses = await Promise.all(
           Array.from({ length: 20 }, () => fetch(`${run.url}/catalog/games`).then((r) => r.status)),
         );

@@ -98,6 +98,7 @@ export const ErrorCodes = {
   // Operational
   rate_limited: 'Too many requests',
   service_unavailable: 'Service unavailable',
+  overloaded: 'Server overloaded',
   upstream_unavailable: 'Listener behind the web app unavailable',
   internal_error: 'Internal server error',
 } as const;

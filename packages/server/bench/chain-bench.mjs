@@ -62,12 +62,12 @@ function serve(flags) {
   );
   const url = new Promise((resolve, reject) => {
     createInterface({ input: child.stdout }).on('line', (line) => {
-      const { msg } = JSON.parse(line);
+      const { msg, urls } = JSON.parse(line);
       // BENCH_CHAIN_LOG=1: the watcher's and the sender's lines, timed, to see where time goes.
       if (chainLog && /^(chain watcher|withdrawal sender):/.test(msg)) {
         console.error(`${(performance.now() / 1000).toFixed(2)} s ${msg}`);
       }
-      const found = /^coinop api listening on (\S+)$/.exec(msg)?.[1];
+      const found = msg.startsWith('coinop is ready') ? urls?.api : undefined;
       if (found) resolve(found);
     });
     child.on('exit', (code) => reject(new Error(`coinop serve exited ${code}`)));

@@ -114,7 +114,7 @@ function startServe(flags) {
     const found = {};
     createInterface({ input: started.stdout }).on('line', (line) => {
       seen.lines += 1;
-      const { msg } = JSON.parse(line);
+      const { msg, urls } = JSON.parse(line);
       found.arcade ??= /^demo: arcade (\S+)$/.exec(msg)?.[1];
       const game = /^demo: game "[^"]+" (\S+) at .*leaderboards: (.*)$/.exec(msg);
       if (game && !found.game) {
@@ -122,14 +122,28 @@ function startServe(flags) {
         found.leaderboards = [...game[2].matchAll(/\(([0-9a-f-]{36})\)/g)].map((m) => m[1]);
         found.leaderboard = found.leaderboards[0];
       }
-      found.clientId ??= /^demo: client id (\S+)$/.exec(msg)?.[1];
+      // Builds before issue 16 (an A/B against an older checkout) logged the secret and the URL.
+      found.clientId ??= /^demo: client id ([^;\s]+)/.exec(msg)?.[1];
       found.clientSecret ??= /^demo: client secret (\S+) /.exec(msg)?.[1];
-      const url = /^coinop api listening on (\S+)$/.exec(msg)?.[1];
-      if (url) resolveReady({ ...found, url });
+      // The banner comes once everything listens; the demo client's secret is in its file.
+      const url = msg.startsWith('coinop is ready')
+        ? urls?.api
+        : /^coinop api listening on (\S+)$/.exec(msg)?.[1];
+      if (url) {
+        readFile(join(dataDir, 'demo-client.json'), 'utf8').then(
+          (text) => resolveReady({ ...found, ...demoClient(JSON.parse(text)), url }),
+          () => resolveReady({ ...found, url }),
+        );
+      }
     });
     started.on('exit', (code) => reject(new Error(`coinop serve exited ${code} before listening`)));
   });
   return { child: started, ready };
+}
+
+/** The demo client's id and secret, as the first start wrote them. */
+function demoClient({ clientId, clientSecret }) {
+  return { clientId, clientSecret };
 }
 
 const first = startServe(['--demo']);

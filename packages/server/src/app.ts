@@ -15,6 +15,7 @@ import { PLAYER_PREFIX, playerPlugin } from './http/player.js';
 import { ArcadeServices } from './services/arcade-services.js';
 import { sharedSchemas } from './http/schemas.js';
 import { registerRateLimit } from './listener/rate-limit.js';
+import { API_CSP } from './listener/security-headers.js';
 
 export type { ApiDeps } from './deps.js';
 
@@ -27,7 +28,14 @@ declare module 'fastify' {
 
 /** Builds the arcade API (at `config.publicUrl`) as a Fastify instance. Listens nowhere. */
 export async function buildApi(config: Config, deps: ApiDeps): Promise<FastifyInstance> {
-  const app = createFastify(config, deps.https);
+  const app = createFastify(config, {
+    name: 'api',
+    https: deps.https,
+    metrics: deps.metrics ?? null,
+    contentSecurityPolicy: API_CSP,
+    // Players' avatars and uploaded covers are images the web app and games load from here.
+    resourcePolicy: 'cross-origin',
+  });
 
   app.decorate('config', config);
   const arcade = new ArcadeServices(config, deps);

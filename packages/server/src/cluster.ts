@@ -1,5 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Config } from './config.js';
+import { startMetricsListener } from './metrics/metrics-listener.js';
 
 /**
  * `coinop serve --workers N`: N processes serving the same ports through Node's cluster (the
@@ -49,6 +50,17 @@ export async function runClusterPrimary(
       });
     });
 
+  if (config.metricsPort !== null) {
+    // Each worker keeps its own registry; a scrape asks every worker and sums (prom-client's
+    // AggregatorRegistry), so one port shows the whole cluster.
+    const { AggregatorRegistry } = await import('prom-client');
+    const aggregator = new AggregatorRegistry();
+    const metrics = await startMetricsListener(config.host, config.metricsPort, async () => ({
+      contentType: aggregator.contentType,
+      body: await aggregator.clusterMetrics(),
+    }));
+    log(`coinop: metrics of every worker at ${metrics.url}`);
+  }
   const first = await fork('first');
   const rest = await Promise.all(Array.from({ length: config.workers - 1 }, () => fork('joiner')));
   log(
@@ -72,7 +84,10 @@ export async function runClusterPrimary(
     log(
       `coinop: worker ${worker.process.pid} died ${signal ?? `with code ${code}`}; starting another`,
     );
-    fork('joiner').catch((error: unknown) => log(`coinop: ${(error as Error).message}`));
+    fork('joiner').then(
+      (replacement) => log(`coinop: worker ${replacement.process.pid} serving in its place`),
+      (error: unknown) => log(`coinop: ${(error as Error).message}`),
+    );
   });
 
   const stop = (signal: NodeJS.Signals) => {

@@ -72,6 +72,14 @@ export const FLAG_ENV = {
   rateLimits: ['--rate-limit', 'COINOP_RATE_LIMITS'],
   redisUrl: ['--redis-url', 'COINOP_REDIS_URL'],
   gameCacheTtlMs: ['--game-cache-ttl-ms', 'COINOP_GAME_CACHE_TTL_MS'],
+  metricsPort: ['--metrics-port', 'COINOP_METRICS_PORT'],
+  logFormat: ['--log-format', 'COINOP_LOG_FORMAT'],
+  overloadEventLoopDelayMs: [
+    '--overload-event-loop-delay-ms',
+    'COINOP_OVERLOAD_EVENT_LOOP_DELAY_MS',
+  ],
+  overloadHeapMb: ['--overload-heap-mb', 'COINOP_OVERLOAD_HEAP_MB'],
+  overloadRssMb: ['--overload-rss-mb', 'COINOP_OVERLOAD_RSS_MB'],
 } as const;
 
 export function describe(key: keyof typeof FLAG_ENV): string {

@@ -149,6 +149,33 @@ export interface Config {
    */
   readonly gameCacheTtlMs: number;
   readonly logLevel: string;
+  /**
+   * `json`: one JSON object a line, for a log collector; `pretty`: readable lines for a person
+   * (`--log-format`; by default pretty when standard output is a terminal, else JSON).
+   */
+  readonly logFormat: LogFormat;
+  /**
+   * Port of the Prometheus `/metrics` listener on `host` (`--metrics-port`); null: no metrics
+   * listener. Unauthenticated: a port the operator keeps off the public network.
+   */
+  readonly metricsPort: number | null;
+  /** When a listener answers 503 `overloaded` rather than take more work. */
+  readonly overload: OverloadLimits;
+}
+
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
+/** Thresholds past which the listeners refuse requests with 503 and Retry-After; 0 turns one off. */
+export interface OverloadLimits {
+  /** Mean event-loop delay over the last second. */
+  readonly eventLoopDelayMs: number;
+  /** V8 heap in use; null: 90% of the heap's limit (the `--max-old-space-size` in effect). */
+  readonly heapUsedMb: number | null;
+  /** Resident memory; 0 by default: set it under the container's memory limit. */
+  readonly rssMb: number;
+  /** What the 503's Retry-After says. */
+  readonly retryAfterSeconds: number;
 }
 
 /**
@@ -282,6 +309,10 @@ export const DEFAULTS = {
   coverMaxBytes: 10 * 1024 * 1024, // A 1920×1080 PNG is rarely above 5 MB.
   gameCacheTtlMs: 1000, // Another process's scores show in game reads within a second.
   logLevel: 'info',
+  // A mean delay of a second means every request waits that long before it is even read; a
+  // 2-core box at full benchmark load stays far below it (docs/operating/deploy.md).
+  overloadEventLoopDelayMs: 1000,
+  overloadRetryAfterSeconds: 10, // Long enough for a burst to drain, short for a client's retry.
 } as const;
 
 export type ConfigInput = Partial<Record<keyof typeof FLAG_ENV, string | boolean | undefined>>;
@@ -293,6 +324,7 @@ export type ConfigInput = Partial<Record<keyof typeof FLAG_ENV, string | boolean
 export function loadConfig(
   flags: ConfigInput,
   env: Record<string, string | undefined> = process.env,
+  stdoutIsTerminal: boolean = process.stdout.isTTY === true,
 ): Config {
   const pick = (key: keyof typeof FLAG_ENV): string | boolean | undefined => {
     const fromFlag = flags[key];
@@ -343,6 +375,8 @@ export function loadConfig(
   const authIssuer = parseAuthIssuer(text('authIssuer'), host, authPort);
 
   const apiPort = int('apiPort', DEFAULTS.apiPort, 0, 65535);
+  const metricsPort = text('metricsPort') === null ? null : int('metricsPort', 0, 0, 65535);
+  const logFormat = parseLogFormat(text('logFormat'), stdoutIsTerminal);
   const workers = int('workers', 1, 1, 64);
   if (workers > 1 && text('databaseUrl') === null) {
     throw new ConfigError(
@@ -428,7 +462,29 @@ export function loadConfig(
     coverMaxBytes: DEFAULTS.coverMaxBytes,
     gameCacheTtlMs: int('gameCacheTtlMs', DEFAULTS.gameCacheTtlMs, 0, 86_400_000),
     logLevel: text('logLevel') ?? DEFAULTS.logLevel,
+    logFormat,
+    metricsPort,
+    overload: {
+      eventLoopDelayMs: int(
+        'overloadEventLoopDelayMs',
+        DEFAULTS.overloadEventLoopDelayMs,
+        0,
+        3_600_000,
+      ),
+      heapUsedMb: text('overloadHeapMb') === null ? null : int('overloadHeapMb', 0, 0, 1_048_576),
+      rssMb: int('overloadRssMb', 0, 0, 1_048_576),
+      retryAfterSeconds: DEFAULTS.overloadRetryAfterSeconds,
+    },
   });
+}
+
+function parseLogFormat(value: string | null, stdoutIsTerminal: boolean): LogFormat {
+  if (value === null) return stdoutIsTerminal ? 'pretty' : 'json';
+  const format = LOG_FORMATS.find((f) => f === value);
+  if (format === undefined) {
+    throw new ConfigError(`${describe('logFormat')} must be json or pretty, got ${value}`);
+  }
+  return format;
 }
 
 /**
@@ -573,11 +629,14 @@ const TEST_RATE_LIMIT = 10_000_000;
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return Object.freeze({
-    ...loadConfig({}, {}),
+    ...loadConfig({}, {}, false),
     dataDir: '',
     logLevel: 'silent',
     // Tests of plays are not about consent: every published game may charge. Consent tests set it.
     defaultAllowanceUnits: null,
+    // A test process blocks its loop on purpose (the embedded database, builds): tests of
+    // overload set their own limits.
+    overload: { eventLoopDelayMs: 0, heapUsedMb: 0, rssMb: 0, retryAfterSeconds: 10 },
     authPort: 0,
     webPort: 0,
     // Tests share one address and game clients; the rate-limit tests set their own limits.

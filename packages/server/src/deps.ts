@@ -1,6 +1,7 @@
 import type { Clock, Ids } from '@coinop/core';
 import type { SecretBox } from './credentials/secret-box.js';
 import type { Redis } from 'ioredis';
+import type { ArcadeMetrics } from './metrics/arcade-metrics.js';
 import type { Db } from './store/db.js';
 import type { WebForwarding } from './listener/client-address.js';
 
@@ -25,4 +26,6 @@ export interface ApiDeps {
   readonly webForwarding?: WebForwarding | null;
   /** Where the rate limits' counts are shared with other processes (`--redis-url`). */
   readonly redis?: Redis | null;
+  /** The process's metrics; absent, none are recorded. */
+  readonly metrics?: ArcadeMetrics | null;
 }

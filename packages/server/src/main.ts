@@ -1,4 +1,4 @@
-import { mkdir, readFile, stat } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { createFileOnce } from './data-dir-files.js';
 import { join } from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
@@ -31,11 +31,19 @@ import {
   startDevChain,
   type RunningDevChain,
 } from './dev-chain/dev-chain.js';
+import { ArcadeMetrics } from './metrics/arcade-metrics.js';
+import { startMetricsListener, type MetricsListener } from './metrics/metrics-listener.js';
+import { startBanner } from './start-banner.js';
 
 /** The embedded database's directory inside the data directory. */
 export const PGLITE_DIR = 'pglite';
 /** The generated admin token's file inside the data directory. */
 export const ADMIN_TOKEN_FILE = 'admin-token';
+/**
+ * The demo game's client (id and secret) inside the data directory, mode 0600: written when the
+ * demo seed issues it, since the secret is never logged and never stored in clear elsewhere.
+ */
+export const DEMO_CLIENT_FILE = 'demo-client.json';
 const WRITE_TOKEN_KEY_NAME = 'write_token_key';
 const WRITE_TOKEN_KEY_BYTES = 32; // HMAC-SHA256 key: as long as the hash.
 
@@ -74,7 +82,17 @@ interface Listener {
  */
 export async function startServer(
   givenConfig: Config,
-  { seedDemo: seeds = true }: { readonly seedDemo?: boolean } = {},
+  {
+    seedDemo: seeds = true,
+    clusterWorker = false,
+    banner = true,
+  }: {
+    readonly seedDemo?: boolean;
+    /** A worker of `--workers N`: the primary serves the metrics, gathered from every worker. */
+    readonly clusterWorker?: boolean;
+    /** Log the start banner once everything listens (a cluster's first worker only). */
+    readonly banner?: boolean;
+  } = {},
 ): Promise<RunningServer> {
   // With --dev-chain, chain mode's settings exist once the dev chain runs.
   let config = givenConfig;
@@ -85,10 +103,12 @@ export async function startServer(
   const listeners: Listener[] = [];
   let stopSweep: () => Promise<void> = async () => undefined;
   let devChain: RunningDevChain | null = null;
+  let metricsListener: MetricsListener | null = null;
   let closed: Promise<void> | null = null;
   const close = () =>
     (closed ??= (async () => {
       await stopSweep();
+      await metricsListener?.close();
       // Stop taking requests everywhere first, so no request meets a closed database.
       await Promise.allSettled(listeners.map((l) => l.app.close()));
       redis?.disconnect();
@@ -100,6 +120,8 @@ export async function startServer(
       }
     })());
 
+  const metrics = config.metricsPort === null ? null : new ArcadeMetrics();
+  metrics?.watchPool(() => db.poolStats());
   try {
     if (config.migrate) await migrate(db);
     else await assertMigrated(db);
@@ -146,6 +168,7 @@ export async function startServer(
         https,
         webForwarding: forwarding,
         redis,
+        metrics,
       });
       listeners.push({ name: 'api', app: api, port: config.apiPort });
     }
@@ -159,12 +182,13 @@ export async function startServer(
         https,
         webForwarding: forwarding,
         redis,
+        metrics,
       });
       listeners.push({ name: 'auth', app: auth, port: config.authPort });
     }
     const log = (api ?? auth)?.log;
 
-    if (log && admin && admin.source !== 'config') warnAboutAdminToken(log, admin);
+    if (log && admin && admin.mode & 0o077) warnAboutAdminToken(log, admin);
     if (log && secrets) warnAboutSecretsKey(log, secrets);
     if (log && config.redisUrl !== null) {
       // The host only: the URL may carry a password.
@@ -189,6 +213,14 @@ export async function startServer(
         'demo data is on (--demo): a demo developer, game and funded players are seeded',
       );
       const demo = await seedDemo(api.arcade);
+      if (demo.client) {
+        await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+        await writeFile(
+          join(config.dataDir, DEMO_CLIENT_FILE),
+          `${JSON.stringify({ gameId: demo.gameId, ...demo.client }, null, 2)}\n`,
+          { mode: 0o600 },
+        );
+      }
       for (const line of demo.lines) api.log.info(`demo: ${line}`);
     } else if (config.demo && !api && log) {
       log.warn('--demo seeds through the api service, which this process does not run');
@@ -196,20 +228,29 @@ export async function startServer(
 
     const urls: Record<string, string> = {};
     const listen = async (listener: Listener) => {
-      urls[listener.name] = await listener.app.listen({
-        host: config.host,
-        port: listener.port,
-        listenTextResolver: (address) => `coinop ${listener.name} listening on ${address}`,
-      });
+      // The start banner names every address once; Fastify's own line would say it again.
+      const level = listener.app.log.level;
+      listener.app.log.level = level === 'silent' ? level : 'warn';
+      try {
+        urls[listener.name] = await listener.app.listen({
+          host: config.host,
+          port: listener.port,
+          listenTextResolver: (address) => `coinop ${listener.name} listening on ${address}`,
+        });
+      } finally {
+        listener.app.log.level = level;
+      }
     };
     for (const listener of listeners) await listen(listener);
+    let web: FastifyInstance | null = null;
     if (config.services.includes('web')) {
       // Built once the others listen: it forwards /api and /auth to their actual addresses.
-      const web = await buildWeb(config, {
+      web = await buildWeb(config, {
         apiUrl: urls['api'] ?? null,
         authUrl: urls['auth'] ?? null,
         https,
         forwarding: webForwarding,
+        metrics,
       });
       const listener = { name: 'web', app: web, port: config.webPort };
       listeners.push(listener);
@@ -217,6 +258,24 @@ export async function startServer(
     }
     const url = urls['api'] ?? urls['auth'] ?? urls['web'];
     if (url === undefined) throw new TypeError('no listener started');
+    if (metrics && config.metricsPort !== null) {
+      if (clusterWorker) {
+        // The primary answers the scrape with every worker's metrics summed.
+        const { AggregatorRegistry } = await import('prom-client');
+        AggregatorRegistry.setRegistries([metrics.registry]);
+        new AggregatorRegistry();
+        // The primary listens there; a port it picked (0) is in its own log line.
+        if (config.metricsPort !== 0) {
+          const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+          urls['metrics'] = `http://${host}:${config.metricsPort}/metrics`;
+        }
+      } else {
+        metricsListener = await startMetricsListener(config.host, config.metricsPort, () =>
+          metrics.render(),
+        );
+        urls['metrics'] = metricsListener.url;
+      }
+    }
     if (api) stopSweep = startExpirySweep(api, config.expirySweepIntervalSeconds * 1000);
     if (api && config.chain && api.arcade.chain) {
       api.log.info(
@@ -226,6 +285,28 @@ export async function startServer(
       // Stopped by the API's close, with the rest of the arcade's services.
       api.arcade.chain.start(api.log);
       api.arcade.sender?.start(api.log);
+    }
+    const bannerLog = (api ?? auth ?? web)?.log;
+    if (banner && bannerLog) {
+      const { message, fields } = startBanner({
+        urls,
+        adminToken: admin && {
+          file: admin.source === 'config' ? null : admin.path,
+          generated: admin.source === 'generated',
+        },
+        demo: config.demo && api !== null,
+        demoClientFile:
+          config.demo && api !== null && (await isFile(join(config.dataDir, DEMO_CLIENT_FILE)))
+            ? join(config.dataDir, DEMO_CLIENT_FILE)
+            : null,
+        devChain:
+          devChain && config.chain
+            ? { rpcUrl: config.chain.rpcUrl, chainId: ANVIL_CHAIN_ID }
+            : null,
+        workers: config.workers,
+      });
+      if (config.logFormat === 'json') bannerLog.info(fields, message);
+      else bannerLog.info(message);
     }
     const running = (app: FastifyInstance | null, name: string): FastifyInstance => {
       if (!app) throw new TypeError(`this process does not run the ${name} service`);
@@ -288,6 +369,13 @@ function warnAboutAdminToken(log: FastifyBaseLogger, admin: AdminToken): void {
     admin.mode & 0o077 ? ` (readable by others: mode ${admin.mode.toString(8)}; chmod 600 it)` : '';
   log.warn(
     `${verb} admin token in ${admin.path}${loose}; give --admin-token or COINOP_ADMIN_TOKEN to set your own`,
+  );
+}
+
+async function isFile(path: string): Promise<boolean> {
+  return stat(path).then(
+    (s) => s.isFile(),
+    () => false,
   );
 }
 

@@ -187,3 +187,24 @@ export function depositToWire(deposit: DepositRecord) {
     creditedAt: deposit.creditedAt?.toISOString() ?? null,
   };
 }
+
+/** The watcher's lag and the withdrawal queue, for the metrics (`coinop_chain_*`). */
+export async function chainProgress(
+  q: Queryable,
+  chain: ChainConfig,
+  watcher: DepositWatcher | null,
+): Promise<{ lagBlocks: number | null; withdrawalsQueued: number; withdrawalsSent: number }> {
+  const checkpoint = watcher?.key
+    ? await readCheckpoint(q, watcher.key)
+    : ((await checkpointsOfVault(q, chain.vaultAddress))[0] ?? null);
+  if (!checkpoint) return { lagBlocks: null, withdrawalsQueued: 0, withdrawalsSent: 0 };
+  const totals = await withdrawalTotals(q, checkpoint);
+  return {
+    lagBlocks:
+      checkpoint.headBlock === null
+        ? null
+        : Number(checkpoint.headBlock - (checkpoint.blockNumber ?? checkpoint.startBlock - 1n)),
+    withdrawalsQueued: totals.queued.count,
+    withdrawalsSent: totals.sent.count,
+  };
+}

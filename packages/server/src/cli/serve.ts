@@ -293,6 +293,38 @@ const SERVE_FLAGS: {
     description:
       "how long a game read (its leaders) may lag another process's scores (default 1000)",
   },
+  metricsPort: {
+    flag: '--metrics-port',
+    env: 'COINOP_METRICS_PORT',
+    value: 'port',
+    description:
+      'serve Prometheus metrics at /metrics on this port of --host (default off; no auth: ' +
+      'keep the port private)',
+  },
+  logFormat: {
+    flag: '--log-format',
+    env: 'COINOP_LOG_FORMAT',
+    value: 'json|pretty',
+    description: 'log as JSON lines or readable lines (default pretty on a terminal, else json)',
+  },
+  overloadEventLoopDelayMs: {
+    flag: '--overload-event-loop-delay-ms',
+    env: 'COINOP_OVERLOAD_EVENT_LOOP_DELAY_MS',
+    value: 'ms',
+    description: 'answer 503 overloaded past this mean event-loop delay (default 1000; 0: off)',
+  },
+  overloadHeapMb: {
+    flag: '--overload-heap-mb',
+    env: 'COINOP_OVERLOAD_HEAP_MB',
+    value: 'mb',
+    description: 'answer 503 overloaded past this V8 heap use (default 90% of its limit; 0: off)',
+  },
+  overloadRssMb: {
+    flag: '--overload-rss-mb',
+    env: 'COINOP_OVERLOAD_RSS_MB',
+    value: 'mb',
+    description: 'answer 503 overloaded past this resident memory (default 0: off)',
+  },
   secretsKeyFile: {
     flag: '--secrets-key-file',
     env: 'COINOP_SECRETS_KEY_FILE',
@@ -380,7 +412,11 @@ async function runServe(flags: ConfigInput): Promise<void> {
   let server;
   try {
     // In a cluster only the first worker seeds the demo arcade; the others join it.
-    server = await startServer(config, { seedDemo: worker?.seeds ?? true });
+    server = await startServer(config, {
+      seedDemo: worker?.seeds ?? true,
+      clusterWorker: worker !== null,
+      banner: worker?.seeds ?? true,
+    });
   } catch (error) {
     // The operator's key does not fit the database: a setting to fix, like a bad flag.
     if (error instanceof SecretsKeyError) throw new CliError(error.message, ExitCodes.usage);

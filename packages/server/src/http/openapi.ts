@@ -259,6 +259,13 @@ export const openApiPlugin = fp(
           },
         ],
       },
+      // The page's own policy (its scripts and styles by hash) over the API's, which allows
+      // nothing; upgrade-insecure-requests only when the API itself is served over TLS.
+      staticCSP: true,
+      transformStaticCSP: (header: string) =>
+        app.config.tlsCertPath === null
+          ? header.replace(/\s*upgrade-insecure-requests;?/, '')
+          : header,
     });
     app.get(OPENAPI_JSON_PATH, { schema: { hide: true } }, async () => app.swagger());
     // The service's root names nothing else: send a visitor to its reference page. Relative, so

@@ -78,6 +78,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   tester_not_found: 404,
   rate_limited: 429,
   service_unavailable: 503,
+  overloaded: 503,
   upstream_unavailable: 502,
   internal_error: 500,
 };

@@ -1,22 +1,49 @@
 import Fastify, { LogController, type FastifyInstance, type FastifySchema } from 'fastify';
-import pino from 'pino';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
+import type { ArcadeMetrics } from '../metrics/arcade-metrics.js';
+import { observeRequests } from '../metrics/request-metrics.js';
 import { problem, sendProblem } from './error-handler.js';
 import { refuseRoundedNumbers } from './json-numbers.js';
+import { logDestination, LOG_REDACT } from './log-destination.js';
+import { refuseOnOverload } from './overload.js';
+import { securityHeaders } from './security-headers.js';
 import { refuseUnstorableText } from './text-rule.js';
 
+/** Which listener an app is, and what it shares with the process's other listeners. */
+export interface ListenerOptions {
+  readonly name: 'api' | 'auth' | 'web';
+  /** Certificate and key (PEM) to serve HTTPS; plain HTTP when absent. */
+  readonly https: { readonly cert: string | Buffer; readonly key: string | Buffer } | undefined;
+  /** The process's metrics; null records none (tests that build one listener). */
+  readonly metrics: ArcadeMetrics | null;
+  /**
+   * The Content-Security-Policy of every response; null when the listener sets its own (the
+   * web app). Pages with needs of their own (the CLI login page, /docs) set theirs over it.
+   */
+  readonly contentSecurityPolicy: string | null;
+  /** Cross-Origin-Resource-Policy: `cross-origin` where other sites embed what it serves. */
+  readonly resourcePolicy: 'same-origin' | 'cross-origin';
+}
+
 /**
- * The Fastify options every coinop listener shares: limits, logging, strict validation, and the
- * rules on text and numbers (`refuseUnstorableText`, `refuseRoundedNumbers`).
+ * The Fastify options every coinop listener shares: limits, logging, strict validation, the
+ * rules on text and numbers (`refuseUnstorableText`, `refuseRoundedNumbers`), security headers,
+ * refusal under overload and request metrics.
  */
-export function createFastify(
-  config: Config,
-  https: { readonly cert: string | Buffer; readonly key: string | Buffer } | undefined,
-): FastifyInstance {
+export function createFastify(config: Config, listener: ListenerOptions): FastifyInstance {
+  const { https } = listener;
   const app = Fastify({
     logger:
-      config.logLevel === 'silent' ? false : { level: config.logLevel, stream: logDestination() },
+      config.logLevel === 'silent'
+        ? false
+        : {
+            level: config.logLevel,
+            stream: logDestination(config.logFormat),
+            // Fastify's request serializer logs no headers; these keep a custom log line or an
+            // error's request from carrying a credential if one ever does (docs/operating/deploy.md).
+            redact: { paths: [...LOG_REDACT], censor: '[redacted]' },
+          },
     // No line per request unless the operator asks for an access log: at the default level a
     // request costs no log write (errors and warnings are still logged).
     logController: new LogController({ disableRequestLogging: !config.accessLog }),
@@ -42,6 +69,14 @@ export function createFastify(
   }).withTypeProvider<TypeBoxTypeProvider>();
   refuseUnstorableText(app);
   refuseRoundedNumbers(app);
+  // Headers first, so a 503 refusal carries them too.
+  void app.register(securityHeaders, {
+    hsts: https !== undefined,
+    contentSecurityPolicy: listener.contentSecurityPolicy,
+    resourcePolicy: listener.resourcePolicy,
+  });
+  void app.register(refuseOnOverload, { limits: config.overload });
+  if (listener.metrics) observeRequests(app, listener.name, listener.metrics);
   const routes: ListedRoute[] = [];
   listed.set(app, routes);
   app.addHook('onRoute', (route) => {
@@ -50,17 +85,6 @@ export function createFastify(
     }
   });
   return app;
-}
-
-/**
- * Standard output, written asynchronously and shared by every listener of the process: a log
- * line never blocks a request on the terminal or the pipe. pino flushes it when the process
- * exits.
- */
-let destination: pino.DestinationStream | undefined;
-function logDestination(): pino.DestinationStream {
-  destination ??= pino.destination({ dest: 1, sync: false });
-  return destination;
 }
 
 /**

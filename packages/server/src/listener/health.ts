@@ -21,6 +21,13 @@ const Readiness = Type.Object({
     migrations: Type.Union([Type.Literal('current'), Type.String()], {
       description: '`current`, or which migrations are missing, unknown to this code or changed',
     }),
+    load: Type.Optional(
+      Type.String({
+        description:
+          'Present when the process is past an overload limit (`--overload-*`): which one. ' +
+          'Other routes answer 503 `overloaded` meanwhile.',
+      }),
+    ),
   }),
 });
 
@@ -75,11 +82,12 @@ export async function healthRoutes(app: FastifyInstance, db: Db | null): Promise
           migrations = 'unknown';
         }
       }
-      const ready = database === 'ok' && migrations === 'current';
+      const load = app.hasDecorator('overload') ? app.overload() : null;
+      const ready = database === 'ok' && migrations === 'current' && load === null;
       reply.code(ready ? 200 : 503);
       return {
         status: ready ? ('ready' as const) : ('not_ready' as const),
-        checks: { database, migrations },
+        checks: { database, migrations, ...(load === null ? {} : { load: `overloaded: ${load}` }) },
       };
     },
   );

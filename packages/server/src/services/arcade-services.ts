@@ -25,6 +25,8 @@ import { WithdrawalRequests } from '../chain/withdrawal-requests.js';
 import { WithdrawalSender } from '../chain/withdrawals.js';
 import { readOperatorKey } from '../chain/operator-key.js';
 import { DevChainFunds } from '../dev-chain/dev-chain-funds.js';
+import { ledgerTotals } from '../store/ledger.js';
+import { chainProgress } from '../chain/status.js';
 
 /** The play path's rules as the config sets them. */
 export function playPolicy(config: Config): PlayPolicy {
@@ -83,7 +85,15 @@ export class ArcadeServices {
       this.revokedClients.has(clientId),
     );
     this.games = new GameCache(deps.db, config.gameCacheTtlMs);
-    this.plays = new PlayService(deps.db, deps.clock, deps.ids, this.games, playPolicy(config));
+    const metrics = deps.metrics ?? null;
+    this.plays = new PlayService(
+      deps.db,
+      deps.clock,
+      deps.ids,
+      this.games,
+      playPolicy(config),
+      metrics,
+    );
     this.consent = new ConsentService(
       deps.db,
       deps.clock,
@@ -126,6 +136,13 @@ export class ArcadeServices {
       reads: this.reads,
       revokedClients: this.revokedClients,
     });
+    if (metrics) {
+      metrics.watchLedger(() => ledgerTotals(deps.db));
+      const chain = config.chain;
+      if (chain) {
+        metrics.watchChain(chain.vaultAddress, () => chainProgress(deps.db, chain, this.chain));
+      }
+    }
   }
 
   /**

@@ -172,8 +172,8 @@ export async function seedDemo(arcade: ArcadeServices): Promise<DemoSeed> {
     await gameLine(arcade, gameId, REACTION_GAME),
     ...(client
       ? [
-          `client id ${client.clientId}`,
-          `client secret ${client.clientSecret} (shown this once; save it now)`,
+          `client id ${client.clientId}; its secret is in the data directory's ` +
+            'demo-client.json (mode 0600), never in the log',
         ]
       : [`client already issued; for another: coinop admin client create --game ${gameId}`]),
     await gameLine(arcade, highLowGameId, HIGH_LOW_GAME),

@@ -27,6 +27,8 @@ export interface GroupCommitOptions<Job, Result> {
    * whose key is in flight waits for that batch, so batches in flight never share a key.
    */
   readonly maxInFlight?: number;
+  /** Told each batch's size as it starts (the metrics' batch-size histogram). */
+  readonly onBatch?: (size: number) => void;
 }
 
 interface Waiting<Job, Result> {
@@ -50,6 +52,16 @@ export class GroupCommit<Job, Result> {
     this.#maxInFlight = options.maxInFlight ?? 1;
   }
 
+  /** Jobs waiting for a batch. */
+  get queued(): number {
+    return this.#queue.length;
+  }
+
+  /** Batches committing now. */
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+
   /** Queues the job for the next batch; settles once that batch has committed (or failed). */
   submit(job: Job): Promise<Result> {
     return new Promise<Result>((resolve, reject) => {
@@ -69,6 +81,7 @@ export class GroupCommit<Job, Result> {
       // Every waiting job's key is in flight: the batch that holds it starts the next one.
       if (batch.length === 0) return;
       this.#inFlight += 1;
+      this.#options.onBatch?.(batch.length);
       const keys = batch.map((w) => this.#options.key(w.job));
       for (const key of keys) this.#keysInFlight.add(key);
       void this.#commit(batch).finally(() => {

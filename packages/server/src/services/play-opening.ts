@@ -50,7 +50,9 @@ export class PlayOpening {
           value: row,
         })),
       commitAlone: (item) => item.alone(),
+      onBatch: (size) => deps.metrics?.batchCommitted('plays', size),
     });
+    deps.metrics?.watchQueue('plays', this.#plays);
   }
 
   /**

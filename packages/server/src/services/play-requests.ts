@@ -1,3 +1,4 @@
+import type { ArcadeMetrics } from '../metrics/arcade-metrics.js';
 import { createHash } from 'node:crypto';
 import { CoinopError, type Clock, type Ids, type SplitRule } from '@coinop/core';
 import { insertApproval } from '../store/approvals.js';
@@ -67,6 +68,8 @@ export interface PlayPathDeps {
   readonly games: GameCache;
   readonly policy: PlayPolicy;
   readonly memory: ScoreMemory;
+  /** Counts batches and watches the queues; null records nothing. */
+  readonly metrics: ArcadeMetrics | null;
 }
 
 /** The most plays (or scores) one batch commits together. */

@@ -15,6 +15,8 @@ import {
   setPlayStatus,
   type StoredPlay,
 } from '../store/plays.js';
+import { CoinopError } from '@coinop/core';
+import type { ArcadeMetrics } from '../metrics/arcade-metrics.js';
 import type { GameCache } from './game-cache.js';
 import { PlayOpening } from './play-opening.js';
 import type { OpenPlayInput, PlayPolicy, ScoreOutcome, SubmitScoreInput } from './play-requests.js';
@@ -43,26 +45,50 @@ export class PlayService {
   readonly #policy: PlayPolicy;
   readonly #opening: PlayOpening;
   readonly #scoring: Scoring;
+  readonly #metrics: ArcadeMetrics | null;
 
-  constructor(db: Db, clock: Clock, ids: Ids, games: GameCache, policy: PlayPolicy) {
+  constructor(
+    db: Db,
+    clock: Clock,
+    ids: Ids,
+    games: GameCache,
+    policy: PlayPolicy,
+    metrics: ArcadeMetrics | null = null,
+  ) {
     this.#db = db;
     this.#clock = clock;
     this.#ids = ids;
     this.#games = games;
     this.#policy = policy;
-    const deps = { db, clock, ids, games, policy, memory: new ScoreMemory(db.ordered, clock) };
+    this.#metrics = metrics;
+    const memory = new ScoreMemory(db.ordered, clock);
+    const deps = { db, clock, ids, games, policy, memory, metrics };
     this.#opening = new PlayOpening(deps);
     this.#scoring = new Scoring(deps);
   }
 
   /** See `PlayOpening.open`. */
-  open(input: OpenPlayInput): Promise<StoredPlay> {
-    return this.#opening.open(input);
+  async open(input: OpenPlayInput): Promise<StoredPlay> {
+    try {
+      const play = await this.#opening.open(input);
+      this.#metrics?.playOpened('opened');
+      return play;
+    } catch (error) {
+      this.#metrics?.playOpened(outcomeOf(error));
+      throw error;
+    }
   }
 
   /** See `Scoring.score`. */
-  score(input: SubmitScoreInput): Promise<ScoreOutcome> {
-    return this.#scoring.score(input);
+  async score(input: SubmitScoreInput): Promise<ScoreOutcome> {
+    try {
+      const outcome = await this.#scoring.score(input);
+      this.#metrics?.scoreRecorded(outcome.replayed ? 'replayed' : 'recorded');
+      return outcome;
+    } catch (error) {
+      this.#metrics?.scoreRecorded(outcomeOf(error));
+      throw error;
+    }
   }
 
   /**
@@ -109,6 +135,11 @@ export class PlayService {
     }
     await applyTransfers(tx, transfers, now);
   }
+}
+
+/** A refusal's code as a metric label; anything else is a failure (`error`). */
+function outcomeOf(error: unknown): string {
+  return error instanceof CoinopError ? error.code : 'error';
 }
 
 export type { StoredPlay, StoredScore };

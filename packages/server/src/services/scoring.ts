@@ -69,7 +69,9 @@ export class Scoring {
         if (!one.ok) throw one.error;
         return one.value;
       },
+      onBatch: (size) => deps.metrics?.batchCommitted('scores', size),
     });
+    deps.metrics?.watchQueue('scores', this.#scores);
   }
 
   /**

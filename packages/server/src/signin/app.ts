@@ -18,6 +18,9 @@ import type { WebForwarding } from '../listener/client-address.js';
 import { playerTokenServices } from './signin.js';
 import { walletVerifier, type WalletVerifier } from './wallet-signature.js';
 import { walletRoutes } from './wallet-routes.js';
+import { API_CSP } from '../listener/security-headers.js';
+import type { ArcadeMetrics } from '../metrics/arcade-metrics.js';
+import { observeSignIns } from '../metrics/signin-metrics.js';
 
 /** What the sign-in service needs from outside: the API's storage, time, ids and secrets key. */
 export interface AuthDeps {
@@ -34,6 +37,8 @@ export interface AuthDeps {
   readonly webForwarding?: WebForwarding | null;
   /** Where the rate limits' counts are shared with other processes (`--redis-url`). */
   readonly redis?: Redis | null;
+  /** The process's metrics; absent, none are recorded. */
+  readonly metrics?: ArcadeMetrics | null;
 }
 
 const POLL_TOKEN_KEY_NAME = 'cli_poll_token_key';
@@ -45,7 +50,14 @@ const POLL_TOKEN_KEY_BYTES = 32; // HMAC-SHA256 key: as long as the hash.
  * if storage has none.
  */
 export async function buildAuth(config: Config, deps: AuthDeps): Promise<FastifyInstance> {
-  const app = createFastify(config, deps.https);
+  const app = createFastify(config, {
+    name: 'auth',
+    https: deps.https,
+    metrics: deps.metrics ?? null,
+    // The CLI login page sets its own (`CLI_LOGIN_CSP`).
+    contentSecurityPolicy: API_CSP,
+    resourcePolicy: 'same-origin',
+  });
 
   const { keys, tokens, players } = playerTokenServices(config, deps);
   await keys.ensureActive();
@@ -59,6 +71,7 @@ export async function buildAuth(config: Config, deps: AuthDeps): Promise<Fastify
 
   await app.register(errorHandlerPlugin);
   await app.register(openApiPlugin, signinDocument(signinPublicUrl(config), config.publicUrl));
+  if (deps.metrics) observeSignIns(app, deps.metrics);
   await healthRoutes(app, deps.db);
   await registerRateLimit(app, {
     forwarding: deps.webForwarding ?? null,

@@ -53,7 +53,20 @@ export interface Db extends Queryable {
     onNotify: (payload: string) => void,
     options?: { readonly onReconnect?: () => void },
   ): Promise<() => Promise<void>>;
+  /** The connections' use now, for the metrics; cheap (counters, no query). */
+  poolStats(): PoolStats;
   close(): Promise<void>;
+}
+
+/**
+ * A database's connections: how many are open and idle, how many queries wait for one, and the
+ * most there may be. PGlite has one session: busy or idle, and the calls queued behind it.
+ */
+export interface PoolStats {
+  readonly total: number;
+  readonly idle: number;
+  readonly waiting: number;
+  readonly max: number;
 }
 
 /**

@@ -351,3 +351,19 @@ export async function auditLedger(q: Queryable): Promise<LedgerAudit> {
     audit.debitsPending === big(journal?.pending);
   return { ...audit, balanced };
 }
+
+/**
+ * HST minted (the mint account's posted debits less credits) and held pending, summed over the
+ * accounts' running totals: one pass over the accounts, never the transfers. For the metrics,
+ * read every few seconds at most.
+ */
+export async function ledgerTotals(
+  q: Queryable,
+): Promise<{ mintedUnits: bigint; pendingUnits: bigint }> {
+  const [row] = await q.query<{ minted: bigint | null; pending: bigint | null }>(
+    `SELECT (sum(debits_posted - credits_posted) FILTER (WHERE kind = 'mint'))::bigint AS minted,
+            sum(debits_pending)::bigint AS pending
+     FROM accounts`,
+  );
+  return { mintedUnits: BigInt(row?.minted ?? 0n), pendingUnits: BigInt(row?.pending ?? 0n) };
+}

@@ -21,15 +21,29 @@ export async function openPglite(
 
 /** Our Db surface over an open PGlite instance. */
 export function pgliteDb(pg: PGlite): Db {
-  const run = async <Row>(q: Pick<PGlite, 'query'>, sql: string, params?: unknown[]) =>
+  // Calls in progress on the one session: one runs, the rest wait (for `poolStats`).
+  let calls = 0;
+  const counted = async <T>(work: () => Promise<T>): Promise<T> => {
+    calls += 1;
+    try {
+      return await work();
+    } finally {
+      calls -= 1;
+    }
+  };
+  const inSession = async <Row>(q: Pick<PGlite, 'query'>, sql: string, params?: unknown[]) =>
     (await q.query<Row>(sql, params)).rows;
+  const run = <Row>(q: Pick<PGlite, 'query'>, sql: string, params?: unknown[]) =>
+    counted(() => inSession<Row>(q, sql, params));
   const prepared = new PreparedStatements(pg);
   const generic: Queryable = {
     query: (sql, params, name) =>
       name === undefined
         ? run(pg, sql, params)
-        : pg._runExclusiveTransaction(() =>
-            prepared.run(name, sql, params ?? [], false, { generic: true }),
+        : counted(() =>
+            pg._runExclusiveTransaction(() =>
+              prepared.run(name, sql, params ?? [], false, { generic: true }),
+            ),
           ),
   };
   const db: Db = {
@@ -37,24 +51,36 @@ export function pgliteDb(pg: PGlite): Db {
     query: (sql, params, name) =>
       name === undefined
         ? run(pg, sql, params)
-        : pg._runExclusiveTransaction(() => prepared.run(name, sql, params ?? [], false)),
+        : counted(() =>
+            pg._runExclusiveTransaction(() => prepared.run(name, sql, params ?? [], false)),
+          ),
     transaction: (work) =>
-      pg.transaction(async (tx) => {
-        const wrapped: Transaction = {
-          query: (sql, params, name) =>
-            name === undefined ? run(tx, sql, params) : prepared.run(name, sql, params ?? [], true),
-          exec: async (script) => {
-            await tx.exec(script);
-          },
-        };
-        return work(wrapped);
-      }),
+      counted(() =>
+        pg.transaction(async (tx) => {
+          const wrapped: Transaction = {
+            query: (sql, params, name) =>
+              name === undefined
+                ? inSession(tx, sql, params)
+                : prepared.run(name, sql, params ?? [], true),
+            exec: async (script) => {
+              await tx.exec(script);
+            },
+          };
+          return work(wrapped);
+        }),
+      ),
     ordered: { ...generic, depth: 1 },
     // One session in this process, never lost: there is no reconnecting to report.
     listen: async (channel, onNotify) => {
       const unsubscribe = await pg.listen(channel, onNotify);
       return () => unsubscribe();
     },
+    poolStats: () => ({
+      total: 1,
+      idle: calls === 0 ? 1 : 0,
+      waiting: Math.max(0, calls - 1),
+      max: 1,
+    }),
     close: () => pg.close(),
   };
   return db;

@@ -85,6 +85,12 @@ export async function openPostgres(url: string, poolSize: number): Promise<Db> {
       }
     },
     listen: (channel, onNotify, options) => listen(url, channel, onNotify, options),
+    poolStats: () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      max: poolSize,
+    }),
     close: async () => {
       await Promise.all([pool.end(), ordered.end()]);
     },

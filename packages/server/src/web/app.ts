@@ -15,6 +15,7 @@ import {
   WEB_FORWARDING_HEADER,
   type WebForwarding,
 } from '../listener/client-address.js';
+import type { ArcadeMetrics } from '../metrics/arcade-metrics.js';
 
 /**
  * The built web app: `npm run build` copies apps/web/dist into this package's web-dist/, which
@@ -57,6 +58,8 @@ export interface WebDeps {
   readonly https?: { readonly cert: string | Buffer; readonly key: string | Buffer } | undefined;
   /** The secret the listeners behind know this listener by; none, and they count it as one client. */
   readonly forwarding?: WebForwarding | null;
+  /** The process's metrics; absent, none are recorded. */
+  readonly metrics?: ArcadeMetrics | null;
 }
 
 /**
@@ -65,7 +68,15 @@ export interface WebDeps {
  * prefixes stripped. The app then talks to one origin, whatever public hostname serves it.
  */
 export async function buildWeb(config: Config, deps: WebDeps): Promise<FastifyInstance> {
-  const app = createFastify(config, deps.https);
+  const app = createFastify(config, {
+    name: 'web',
+    https: deps.https,
+    metrics: deps.metrics ?? null,
+    // Set below with the app's own policy (`webCsp`).
+    contentSecurityPolicy: null,
+    // Games on other origins load the game SDK bundle and covers from the arcade.
+    resourcePolicy: 'cross-origin',
+  });
   renderErrorsAsProblems(app);
   await healthRoutes(app, null);
   const distDir = deps.distDir ?? WEB_DIST_DIR;

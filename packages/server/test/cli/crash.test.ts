@@ -2,10 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serve, type ServeChild } from './run-cli.js';
+import { demoClient, serve, type ServeChild } from './run-cli.js';
 
-/** What the demo seed logs on the start that creates it. */
-function demoFacts(messages: string[]) {
+/** What the demo seed logs on the start that creates it, and the client it saved. */
+async function demoFacts(messages: string[], dataDir: string) {
   const find = (pattern: RegExp) => {
     for (const m of messages) {
       const match = pattern.exec(m);
@@ -13,9 +13,10 @@ function demoFacts(messages: string[]) {
     }
     throw new Error(`no log line matches ${pattern}:\n${messages.join('\n')}`);
   };
+  const { clientId, clientSecret } = await demoClient(dataDir);
   return {
-    clientId: find(/^demo: client id (\S+)$/)[1]!,
-    clientSecret: find(/^demo: client secret (\S+) /)[1]!,
+    clientId,
+    clientSecret,
     highStakes: find(/High stakes 10 HST \(([0-9a-f-]{36})\)/)[1]!,
     playerId: find(/^demo: player "[^"]+" ([0-9a-f-]{36})/)[1]!,
   };
@@ -35,7 +36,7 @@ describe('a crash of the server', () => {
 
   it('loses no acknowledged play or score (SIGKILL, then restart on the same data)', async () => {
     server = await serve(['--api-port', '0', '--auth-port', '0', '--data-dir', dataDir, '--demo']);
-    const demo = demoFacts(server.messages);
+    const demo = await demoFacts(server.messages, dataDir);
     const api = (path: string, init: { method?: string; body?: unknown; token?: string } = {}) =>
       fetch(`${server!.url}${path}`, {
         method: init.method ?? 'GET',

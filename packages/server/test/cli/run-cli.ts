@@ -1,6 +1,8 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { existsSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The compiled CLI, as `npx coinop` runs it; `npm test` builds it first (via `npm run check`). */
@@ -47,28 +49,58 @@ export interface ServeChild {
   child: ChildProcessWithoutNullStreams;
   url: string;
   messages: string[];
+  /** Everything written to standard output so far, as written. */
+  stdout: () => string;
   stderr: () => string;
   exited: Promise<number | null>;
 }
 
-/** Starts `coinop serve …args` and resolves once it logs its API URL. */
-export function serve(args: string[]): Promise<ServeChild> {
+/**
+ * The demo game's client as `serve --demo` saved it in the data directory (its secret is never
+ * logged), with the file's mode.
+ */
+export async function demoClient(
+  dataDir: string,
+): Promise<{ clientId: string; clientSecret: string; gameId: string; mode: number }> {
+  const file = join(dataDir, 'demo-client.json');
+  const saved = JSON.parse(await readFile(file, 'utf8')) as {
+    clientId: string;
+    clientSecret: string;
+    gameId: string;
+  };
+  return { ...saved, mode: (await stat(file)).mode & 0o777 };
+}
+
+/** The API's URL in a start banner's JSON log line (`coinop is ready`), if the line is one. */
+export function bannerApiUrl(record: {
+  msg: string;
+  urls?: Record<string, string>;
+}): string | null {
+  return record.msg.startsWith('coinop is ready') ? (record.urls?.['api'] ?? null) : null;
+}
+
+/** Starts `coinop serve …args` and resolves once its start banner names its API URL. */
+export function serve(args: string[], env: NodeJS.ProcessEnv = cleanEnv()): Promise<ServeChild> {
   // A free web port unless the test names one (a later flag wins), so runs never contend for 8082.
   const child = spawn(process.execPath, [CLI_PATH, 'serve', '--web-port', '0', ...args], {
-    env: cleanEnv(),
+    env,
     stdio: 'pipe',
   });
   const messages: string[] = [];
+  let stdout = '';
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout });
     lines.on('line', (line) => {
-      const { msg } = JSON.parse(line) as { msg: string };
-      messages.push(msg);
-      const url = /^coinop api listening on (\S+)$/.exec(msg)?.[1];
-      if (url) resolve({ child, url, messages, stderr: () => stderr, exited });
+      stdout += `${line}\n`;
+      const record = JSON.parse(line) as { msg: string; urls?: Record<string, string> };
+      messages.push(record.msg);
+      const url = bannerApiUrl(record);
+      if (url) {
+        resolve({ child, url, messages, stdout: () => stdout, stderr: () => stderr, exited });
+      }
     });
     void exited.then((code) =>
       reject(new Error(`serve exited ${code} before listening: ${stderr}`)),

@@ -9,7 +9,8 @@ import { SecretBox } from '../../src/credentials/secret-box.js';
 import { testConfig } from '../../src/config.js';
 import { startServer } from '../../src/main.js';
 import { createTestDatabase, storeVariants } from '@coinop/testkit/db';
-import { cleanEnv, runCli, serve } from './run-cli.js';
+import { freePort } from '@coinop/testkit/net';
+import { cleanEnv, demoClient, runCli, serve } from './run-cli.js';
 
 describe('coinop serve', () => {
   let dataDir: string;
@@ -32,17 +33,25 @@ describe('coinop serve', () => {
     expect(first.messages).toContain(
       'demo data is on (--demo): a demo developer, game and funded players are seeded',
     );
-    expect(
-      first.messages.some((m) => /^generated a new admin token in .*admin-token/.test(m)),
-    ).toBe(true);
+    const banner = first.messages.find((m) => m.startsWith('coinop is ready')) ?? '';
+    expect(banner).toContain(`admin token  generated now, in ${join(dataDir, 'admin-token')}`);
+    expect(banner).toContain(`API          ${first.url}  (docs ${first.url}/docs)`);
+    expect(banner).toContain(
+      `the demo game's client id and secret are in ${join(dataDir, 'demo-client.json')}`,
+    );
     expect(first.messages).toContain(
       `generated a new secrets key in ${join(dataDir, 'secrets-key')}; it encrypts the token ` +
         'signing keys in the database: back it up apart from the database, or give ' +
         '--secrets-key-file (COINOP_SECRETS_KEY_FILE) or COINOP_SECRETS_KEY',
     );
-    expect(
-      first.messages.some((m) => /^demo: client secret csec_\S+ \(shown this once/.test(m)),
-    ).toBe(true);
+    // The secret is in a file only its owner reads, never in the log.
+    const client = await demoClient(dataDir);
+    expect(client.clientSecret).toMatch(/^csec_/);
+    expect(client.mode).toBe(0o600);
+    expect(first.messages.some((m) => m.includes(client.clientSecret))).toBe(false);
+    expect(first.messages.some((m) => m.startsWith(`demo: client id ${client.clientId}; `))).toBe(
+      true,
+    );
     expect(
       first.messages.filter((m) => m.startsWith('demo: player ') && m.endsWith(', 1000 HST')),
     ).toHaveLength(2);
@@ -73,12 +82,14 @@ describe('coinop serve', () => {
       dataDir,
       '--demo',
     ]);
-    expect(second.messages.some((m) => /^using the admin token in /.test(m))).toBe(true);
+    expect(second.messages.find((m) => m.startsWith('coinop is ready'))).toContain(
+      `admin token  in ${join(dataDir, 'admin-token')}`,
+    );
     expect(second.messages.some((m) => /^using the secrets key in .*secrets-key; /.test(m))).toBe(
       true,
     );
     expect(second.messages.some((m) => m.startsWith('demo: client already issued'))).toBe(true);
-    expect(second.messages.some((m) => m.startsWith('demo: client secret'))).toBe(false);
+    expect(second.messages.some((m) => m.includes(client.clientSecret))).toBe(false);
     const again = await runCli([
       'admin',
       'hst',
@@ -231,6 +242,7 @@ describe('coinop serve', () => {
         }
         return pattern.exec(text()) as RegExpExecArray;
       };
+      const metricsPort = await freePort();
       try {
         const run = await serve([
           '--api-port',
@@ -244,6 +256,8 @@ describe('coinop serve', () => {
           '--workers',
           '2',
           '--demo',
+          '--metrics-port',
+          String(metricsPort),
         ]);
         const [, first, second] = await waitFor(
           /coinop: 2 workers serving \(pids (\d+), (\d+)\)/,
@@ -251,18 +265,40 @@ describe('coinop serve', () => {
         );
         expect(first).not.toBe(second);
         // Only the first worker seeds; both answer on the shared port.
-        expect(run.messages.filter((m) => m.startsWith('demo: client secret'))).toHaveLength(1);
+        expect(run.messages.filter((m) => m.startsWith('demo: client id '))).toHaveLength(1);
+        const banners = run.messages.filter((m) => m.startsWith('coinop is ready'));
+        expect(banners).toHaveLength(1);
+        expect(banners[0]).toContain(`metrics      http://127.0.0.1:${metricsPort}/metrics`);
         const statuses = await Promise.all(
           Array.from({ length: 20 }, () => fetch(`${run.url}/catalog/games`).then((r) => r.status)),
         );
         expect(statuses).toEqual(statuses.map(() => 200));
+        // One metrics port for the cluster: the primary sums what every worker counted.
+        expect(run.stderr()).toContain(
+          `coinop: metrics of every worker at http://127.0.0.1:${metricsPort}/metrics\n`,
+        );
+        const scrape = async () => (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+        const catalogReads = new RegExp(
+          '^coinop_http_request_duration_seconds_count\\{listener="api",route="/catalog/games",' +
+            'method="GET",status_class="2xx"\\} (\\d+)$',
+          'm',
+        );
+        // A request is counted as its answer finishes: give the last ones a moment.
+        let scraped = await scrape();
+        for (let i = 0; i < 20 && Number(catalogReads.exec(scraped)?.[1]) < 20; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          scraped = await scrape();
+        }
+        expect(Number(catalogReads.exec(scraped)?.[1])).toBe(20);
+        // Both workers' pools, summed: two pools of the default 20.
+        expect(scraped).toMatch(/^coinop_db_pool_connections\{state="max"\} 40$/m);
 
         // A worker that dies after its start is replaced.
         // (Only after 5 s: one that dies sooner would die again, and stops the cluster.)
         await new Promise((resolve) => setTimeout(resolve, 5_500));
         process.kill(Number(second), 'SIGKILL');
         await waitFor(new RegExp(`worker ${second} died SIGKILL; starting another`), run.stderr);
-        await waitFor(/listening on/, () => run.messages.slice(-1)[0] ?? '');
+        await waitFor(/coinop: worker \d+ serving in its place/, run.stderr);
         expect((await fetch(`${run.url}/catalog/games`)).status).toBe(200);
 
         run.child.kill('SIGTERM');

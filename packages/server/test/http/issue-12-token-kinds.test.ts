@@ -5,6 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApi } from '../../src/app.js';
 import { uuidIds } from '../../src/ids.js';
 import { createDeveloper } from '../../src/services/admin.js';
+import { ArcadeMetrics } from '../../src/metrics/arcade-metrics.js';
+import { startMetricsListener, type MetricsListener } from '../../src/metrics/metrics-listener.js';
 import { gameWithTiers, writeToken, type GameFixture } from '@coinop/testkit/arcade';
 import { TEST_ADMIN_TOKEN } from '@coinop/testkit/app';
 import { storeVariants } from '@coinop/testkit/db';
@@ -58,9 +60,12 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
   /** A game the admin families may unpublish without changing what the others try. */
   let spare: GameFixture;
   let credentials: Record<Kind, Record<string, string>>;
+  let metrics: MetricsListener;
 
   beforeAll(async () => {
     s = await buildTestSignin(variant);
+    const registry = new ArcadeMetrics();
+    metrics = await startMetricsListener('127.0.0.1', 0, () => registry.render());
     const api = { app: s.api, db: s.db, clock: s.clock, config: s.config, close: () => s.close() };
     const wallet = newWallet();
     game = await gameWithTiers(api, { costs: [1], developerWallet: wallet.address });
@@ -83,7 +88,10 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
       'admin token': { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
     };
   });
-  afterAll(() => s.close());
+  afterAll(async () => {
+    await metrics.close();
+    await s.close();
+  });
 
   const onApi =
     (method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: () => string, payload?: () => object) =>
@@ -133,6 +141,17 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
       // Public, as /healthz.
       name: 'public: GET /readyz',
       send: onApi('GET', () => '/readyz'),
+      accepts: EVERY_KIND,
+    },
+    {
+      // Whoever reaches the metrics port (which the operator keeps private: metrics.md); it reads
+      // no credential at all.
+      name: 'metrics port: GET /metrics',
+      send: async (headers) => {
+        const res = await fetch(metrics.url, { headers });
+        await res.text();
+        return { statusCode: res.status, json: () => ({}) };
+      },
       accepts: EVERY_KIND,
     },
     {

@@ -98,6 +98,7 @@ function instrumented(db: Db): Db & {
         });
       }),
     listen: (channel: string, onNotify: (payload: string) => void) => db.listen(channel, onNotify),
+    poolStats: () => db.poolStats(),
     close: () => db.close(),
   };
   return wrapped;

@@ -1,0 +1,300 @@
+import {
+  Counter,
+  Gauge,
+  Histogram,
+  Registry,
+  collectDefaultMetrics,
+  type CounterConfiguration,
+} from 'prom-client';
+import type { PoolStats } from '../store/db.js';
+
+/**
+ * The process's Prometheus metrics (docs/operating/metrics.md), one registry per process. What
+ * the play and score path records is a counter increment or a histogram observation, never I/O;
+ * what costs a query (ledger totals, the chain watcher's lag) is read when Prometheus scrapes,
+ * through a source registered here, and cached for `SLOW_SOURCE_TTL_MS`.
+ */
+
+/** A scrape every few seconds reads the ledger at most this often. */
+export const SLOW_SOURCE_TTL_MS = 5_000;
+
+/** Request latency buckets (seconds): the play path answers in milliseconds, pages in tens. */
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** Group-commit batch sizes, up to the largest batch (`BATCH_MAX`). */
+const BATCH_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256];
+
+/** A group commit's queue, read on scrape. */
+export interface QueueSource {
+  /** Jobs waiting for a batch. */
+  readonly queued: number;
+  /** Batches committing now. */
+  readonly inFlight: number;
+}
+
+/** Ledger totals in base units (1 HST = 10^8). */
+export interface LedgerTotals {
+  /** HST minted into the ledger less burned: the mint account's posted debits less credits. */
+  readonly mintedUnits: bigint;
+  /** HST locked in pending transfers (open plays' escrow). */
+  readonly pendingUnits: bigint;
+}
+
+/** The chain watcher's and the withdrawal sender's state, from the database. */
+export interface ChainProgress {
+  /** Blocks between the chain's head last seen and the last block read; null before a read. */
+  readonly lagBlocks: number | null;
+  /** Withdrawals queued and not yet sent. */
+  readonly withdrawalsQueued: number;
+  /** Withdrawals sent, waiting for their transaction to be mined deep enough. */
+  readonly withdrawalsSent: number;
+}
+
+/** What a route's outcome is called in a label: its success word, or the error code. */
+export type Outcome = string;
+
+export class ArcadeMetrics {
+  readonly registry = new Registry();
+
+  readonly #requests: Histogram<'listener' | 'route' | 'method' | 'status_class'>;
+  readonly #requestChildren = new Map<string, Histogram.Internal<string>>();
+  readonly #plays: Counter<'outcome'>;
+  readonly #scores: Counter<'outcome'>;
+  readonly #signIns: Counter<'flow' | 'outcome'>;
+  readonly #batchSizes: Histogram<'queue'>;
+  readonly #queues = new Map<string, QueueSource>();
+  #pool: (() => PoolStats) | null = null;
+  #ledger: CachedSource<LedgerTotals> | null = null;
+  #chain: CachedSource<ChainProgress> | null = null;
+
+  constructor() {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry });
+    this.#requests = new Histogram({
+      name: 'coinop_http_request_duration_seconds',
+      help: 'Requests answered, by listener, route pattern, method and status class (2xx, 4xx, …)',
+      labelNames: ['listener', 'route', 'method', 'status_class'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.#plays = counter({
+      name: 'coinop_plays_opened_total',
+      help: 'Plays asked to open, by outcome: opened, replayed (an idempotent retry) or the error code',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.#scores = counter({
+      name: 'coinop_scores_recorded_total',
+      help: 'Scores submitted, by outcome: recorded, replayed (an idempotent retry) or the error code',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.#signIns = counter({
+      name: 'coinop_signins_total',
+      help: 'Sign-in steps by flow (wallet, cli_login) and outcome (the step, or the error code)',
+      labelNames: ['flow', 'outcome'],
+      registers,
+    });
+    this.#batchSizes = new Histogram({
+      name: 'coinop_group_commit_batch_size',
+      help: 'Jobs committed together in one group-commit batch, by queue (plays, scores)',
+      labelNames: ['queue'],
+      buckets: BATCH_BUCKETS,
+      registers,
+    });
+    const queues = this.#queues;
+    new Gauge({
+      name: 'coinop_group_commit_queue_depth',
+      help: 'Jobs waiting for a group-commit batch, by queue',
+      labelNames: ['queue'],
+      registers,
+      collect() {
+        for (const [name, queue] of queues) this.set({ queue: name }, queue.queued);
+      },
+    });
+    new Gauge({
+      name: 'coinop_group_commit_batches_in_flight',
+      help: 'Group-commit batches committing now, by queue',
+      labelNames: ['queue'],
+      registers,
+      collect() {
+        for (const [name, queue] of queues) this.set({ queue: name }, queue.inFlight);
+      },
+    });
+    const pool = () => this.#pool?.() ?? null;
+    new Gauge({
+      name: 'coinop_db_pool_connections',
+      help: 'Database connections of this process, by state (idle, in_use) and the pool size (max)',
+      labelNames: ['state'],
+      registers,
+      collect() {
+        const stats = pool();
+        if (stats === null) return;
+        this.set({ state: 'idle' }, stats.idle);
+        this.set({ state: 'in_use' }, stats.total - stats.idle);
+        this.set({ state: 'max' }, stats.max);
+      },
+    });
+    new Gauge({
+      name: 'coinop_db_pool_waiting',
+      help: 'Queries waiting for a free database connection',
+      registers,
+      collect() {
+        const stats = pool();
+        if (stats !== null) this.set(stats.waiting);
+      },
+    });
+  }
+
+  /** One answered request. `route` is the pattern (`/play/:playId`), never the URL. */
+  observeRequest(
+    listener: string,
+    route: string,
+    method: string,
+    statusCode: number,
+    seconds: number,
+  ): void {
+    // One child per label set, found by a string key: prom-client would otherwise sort and
+    // hash the labels object on every request.
+    const statusClass = `${Math.floor(statusCode / 100)}xx`;
+    const key = `${listener} ${method} ${statusClass} ${route}`;
+    let child = this.#requestChildren.get(key);
+    if (child === undefined) {
+      child = this.#requests.labels({ listener, route, method, status_class: statusClass });
+      this.#requestChildren.set(key, child);
+    }
+    child.observe(seconds);
+  }
+
+  playOpened(outcome: Outcome): void {
+    this.#plays.inc({ outcome });
+  }
+
+  scoreRecorded(outcome: Outcome): void {
+    this.#scores.inc({ outcome });
+  }
+
+  signIn(flow: 'wallet' | 'cli_login', outcome: Outcome): void {
+    this.#signIns.inc({ flow, outcome });
+  }
+
+  batchCommitted(queue: string, size: number): void {
+    this.#batchSizes.observe({ queue }, size);
+  }
+
+  watchQueue(name: string, queue: QueueSource): void {
+    this.#queues.set(name, queue);
+  }
+
+  watchPool(stats: () => PoolStats): void {
+    this.#pool = stats;
+  }
+
+  /**
+   * Reports the ledger's totals from now on. Their gauges exist only in a process that reads
+   * the ledger (the API), so a sign-in or web process reports no misleading zero.
+   */
+  watchLedger(read: () => Promise<LedgerTotals>): void {
+    const ledger = new CachedSource(read);
+    this.#ledger ??= ledger;
+    if (this.#ledger !== ledger) return;
+    const registers = [this.registry];
+    // Every process reads the same ledger: across a cluster's workers the largest reading is
+    // the latest, not a sum.
+    new Gauge({
+      name: 'coinop_ledger_minted_units',
+      help: 'HST minted into the ledger, in base units (10^8 a HST), read every few seconds',
+      registers,
+      aggregator: 'max',
+      async collect() {
+        const totals = await ledger.get();
+        if (totals) this.set(Number(totals.mintedUnits));
+      },
+    });
+    new Gauge({
+      name: 'coinop_ledger_pending_units',
+      help: 'HST held in pending transfers (open plays), in base units, read every few seconds',
+      registers,
+      aggregator: 'max',
+      async collect() {
+        const totals = await ledger.get();
+        if (totals) this.set(Number(totals.pendingUnits));
+      },
+    });
+  }
+
+  /** Reports the chain watcher's lag and the withdrawal queue from now on (chain mode). */
+  watchChain(vault: string, read: () => Promise<ChainProgress>): void {
+    const chain = new CachedSource(read);
+    this.#chain ??= chain;
+    if (this.#chain !== chain) return;
+    const registers = [this.registry];
+    new Gauge({
+      name: 'coinop_chain_watcher_lag_blocks',
+      help: "Blocks between the chain's head and the last block the deposit watcher read",
+      // Labelled, so the gauge is absent (not 0) until the watcher has read the chain.
+      labelNames: ['vault'],
+      registers,
+      aggregator: 'max',
+      async collect() {
+        const progress = await chain.get();
+        if (progress && progress.lagBlocks !== null) this.set({ vault }, progress.lagBlocks);
+      },
+    });
+    new Gauge({
+      name: 'coinop_chain_withdrawals',
+      help: 'Withdrawals by state: queued (not sent yet) and sent (not yet final)',
+      labelNames: ['state'],
+      registers,
+      aggregator: 'max',
+      async collect() {
+        const progress = await chain.get();
+        if (!progress) return;
+        this.set({ state: 'queued' }, progress.withdrawalsQueued);
+        this.set({ state: 'sent' }, progress.withdrawalsSent);
+      },
+    });
+  }
+
+  /** The metrics in Prometheus' text format. */
+  async render(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}
+
+function counter<L extends string>(config: CounterConfiguration<L>): Counter<L> {
+  return new Counter(config);
+}
+
+/**
+ * A value read at most once every `SLOW_SOURCE_TTL_MS`; concurrent scrapes share one read. A
+ * failed read leaves the gauge out of that scrape (Prometheus shows a gap) rather than fail it.
+ */
+class CachedSource<T> {
+  readonly #read: () => Promise<T>;
+  #value: T | null = null;
+  #readAt = 0;
+  #reading: Promise<T | null> | null = null;
+
+  constructor(read: () => Promise<T>) {
+    this.#read = read;
+  }
+
+  get(): Promise<T | null> {
+    if (this.#value !== null && Date.now() - this.#readAt < SLOW_SOURCE_TTL_MS) {
+      return Promise.resolve(this.#value);
+    }
+    this.#reading ??= this.#read().then(
+      (value) => {
+        this.#value = value;
+        this.#readAt = Date.now();
+        this.#reading = null;
+        return value;
+      },
+      () => {
+        this.#reading = null;
+        return null;
+      },
+    );
+    return this.#reading;
+  }
+}

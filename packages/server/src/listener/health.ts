@@ -7,9 +7,12 @@ import { ApiTags, Security } from '../http/openapi.js';
 
 /**
  * `/healthz` and `/readyz` for a load balancer or an orchestrator (public: they say nothing a
- * visitor could use). Live: the process answers. Ready: its database answers and has exactly the
- * migrations this code knows.
+ * visitor could use). Live: the process answers. Ready: its database answers and has every
+ * migration this code knows, unchanged (and perhaps newer ones: a rolling upgrade under way).
  */
+
+/** How `/readyz` names a schema a newer coinop migrated (still ready: see below). */
+const NEWER_SCHEMA = 'newer than this code (a newer coinop migrated it; replace this process)';
 
 const Health = Type.Object({ status: Type.Literal('ok') });
 const Readiness = Type.Object({
@@ -19,7 +22,9 @@ const Readiness = Type.Object({
       description: '`ok`, or why the database is not usable',
     }),
     migrations: Type.Union([Type.Literal('current'), Type.String()], {
-      description: '`current`, or which migrations are missing, unknown to this code or changed',
+      description:
+        '`current`; or which migrations are missing or changed (not ready); or, still ready, ' +
+        'which a newer coinop applied',
     }),
     load: Type.Optional(
       Type.String({
@@ -73,7 +78,10 @@ export async function healthRoutes(app: FastifyInstance, db: Db | null): Promise
           const files = (list: readonly { file: string }[]) => list.map((m) => m.file).join(', ');
           if (state.pending.length > 0) migrations = `missing: ${files(state.pending)}`;
           else if (state.unknown.length > 0) {
-            migrations = `unknown to this code (a newer coinop migrated it): ${files(state.unknown)}`;
+            // Ready all the same: migrations only add to the schema, so this process serves on
+            // until a rolling upgrade replaces it. Taking every old process out at once would
+            // leave no one serving while the new ones start.
+            migrations = `${NEWER_SCHEMA}: ${files(state.unknown)}`;
           } else if (state.changed.length > 0) {
             migrations = `changed since applied: ${files(state.changed.map((c) => c.migration))}`;
           } else if (state.legacy) migrations = 'recorded by an older coinop: not adopted yet';
@@ -83,7 +91,8 @@ export async function healthRoutes(app: FastifyInstance, db: Db | null): Promise
         }
       }
       const load = app.hasDecorator('overload') ? app.overload() : null;
-      const ready = database === 'ok' && migrations === 'current' && load === null;
+      const schemaServes = migrations === 'current' || migrations.startsWith(NEWER_SCHEMA);
+      const ready = database === 'ok' && schemaServes && load === null;
       reply.code(ready ? 200 : 503);
       return {
         status: ready ? ('ready' as const) : ('not_ready' as const),

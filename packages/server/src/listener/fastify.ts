@@ -24,6 +24,8 @@ export interface ListenerOptions {
   readonly contentSecurityPolicy: string | null;
   /** Cross-Origin-Resource-Policy: `cross-origin` where other sites embed what it serves. */
   readonly resourcePolicy: 'same-origin' | 'cross-origin';
+  /** Referrer-Policy; helmet's `no-referrer` unless the listener serves pages that need more. */
+  readonly referrerPolicy?: 'no-referrer' | 'strict-origin-when-cross-origin';
 }
 
 /**
@@ -74,6 +76,7 @@ export function createFastify(config: Config, listener: ListenerOptions): Fastif
     hsts: https !== undefined,
     contentSecurityPolicy: listener.contentSecurityPolicy,
     resourcePolicy: listener.resourcePolicy,
+    referrerPolicy: listener.referrerPolicy ?? 'no-referrer',
   });
   void app.register(refuseOnOverload, { limits: config.overload });
   if (listener.metrics) observeRequests(app, listener.name, listener.metrics);

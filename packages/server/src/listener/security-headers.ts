@@ -25,6 +25,7 @@ export interface SecurityHeaderOptions {
   /** The policy, or null when the listener sets its own on each response. */
   readonly contentSecurityPolicy: string | null;
   readonly resourcePolicy: 'same-origin' | 'cross-origin';
+  readonly referrerPolicy: 'no-referrer' | 'strict-origin-when-cross-origin';
 }
 
 export const securityHeaders = fp<SecurityHeaderOptions>(
@@ -38,6 +39,7 @@ export const securityHeaders = fp<SecurityHeaderOptions>(
         ? { maxAge: HSTS_MAX_AGE_SECONDS, includeSubDomains: false }
         : false,
       crossOriginResourcePolicy: { policy: options.resourcePolicy },
+      referrerPolicy: { policy: options.referrerPolicy },
       // The web app's wallet may open a popup (WalletConnect, a hardware wallet's page).
       crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
     });

@@ -76,6 +76,8 @@ export async function buildWeb(config: Config, deps: WebDeps): Promise<FastifyIn
     contentSecurityPolicy: null,
     // Games on other origins load the game SDK bundle and covers from the arcade.
     resourcePolicy: 'cross-origin',
+    // Games in the arcade's frames may read which arcade embeds them (document.referrer).
+    referrerPolicy: 'strict-origin-when-cross-origin',
   });
   renderErrorsAsProblems(app);
   await healthRoutes(app, null);
@@ -144,9 +146,8 @@ export async function buildWeb(config: Config, deps: WebDeps): Promise<FastifyIn
   }
 
   const csp = webCsp(config);
+  // nosniff and the referrer policy come from the listener's security headers.
   app.addHook('onSend', async (_request, reply) => {
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'strict-origin-when-cross-origin');
     reply.header('content-security-policy', csp);
   });
 

@@ -120,6 +120,15 @@ describe('the web listener', () => {
       expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     }
     expect((await web.inject({ method: 'GET', url: '/assets/gone.js' })).statusCode).toBe(404);
+  });
+
+  it('sends one referrer policy and one nosniff over the wire, not two side by side', async () => {
+    const url = await web.listen({ host: '127.0.0.1', port: 0 });
+    // fetch joins repeated headers with ", ": one value means one header.
+    const page = await fetch(`${url}/`, { method: 'HEAD' });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
     expect((await web.inject({ method: 'POST', url: '/games/123' })).statusCode).toBe(404);
   });
 

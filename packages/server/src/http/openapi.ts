@@ -259,13 +259,13 @@ export const openApiPlugin = fp(
           },
         ],
       },
-      // The page's own policy (its scripts and styles by hash) over the API's, which allows
-      // nothing; upgrade-insecure-requests only when the API itself is served over TLS.
+      // The page's own policy (its scripts and styles by hash) over the service's, which allows
+      // nothing; upgrade-insecure-requests only when clients reach the service over HTTPS.
       staticCSP: true,
       transformStaticCSP: (header: string) =>
-        app.config.tlsCertPath === null
-          ? header.replace(/\s*upgrade-insecure-requests;?/, '')
-          : header,
+        document.serverUrl.startsWith('https:')
+          ? header
+          : header.replace(/\s*upgrade-insecure-requests;?/, ''),
     });
     app.get(OPENAPI_JSON_PATH, { schema: { hide: true } }, async () => app.swagger());
     // The service's root names nothing else: send a visitor to its reference page. Relative, so

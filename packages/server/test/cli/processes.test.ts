@@ -214,9 +214,8 @@ describe.skipIf(!hasRedis).each(postgres)(
 
     /** A web session of `wallet` from A's sign-in service, as the developer portal asks. */
     async function signIn(wallet: PrivateKeyAccount): Promise<string> {
-      const listening = 'coinop auth listening on ';
-      await within(10_000, async () => a.messages.some((m) => m.startsWith(listening)));
-      const authUrl = a.messages.find((m) => m.startsWith(listening))!.slice(listening.length);
+      const authUrl = String(a.urls['auth']);
+      expect(authUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const challenge = await call(authUrl, 'POST', '/wallet/challenge', {
         payload: { address: wallet.address },
       });

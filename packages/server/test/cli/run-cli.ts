@@ -48,6 +48,8 @@ export function runCli(
 export interface ServeChild {
   child: ChildProcessWithoutNullStreams;
   url: string;
+  /** Every listener's URL by name (`api`, `auth`, `web`), as the start banner gives them. */
+  urls: Record<string, string>;
   messages: string[];
   /** Everything written to standard output so far, as written. */
   stdout: () => string;
@@ -99,7 +101,8 @@ export function serve(args: string[], env: NodeJS.ProcessEnv = cleanEnv()): Prom
       messages.push(record.msg);
       const url = bannerApiUrl(record);
       if (url) {
-        resolve({ child, url, messages, stdout: () => stdout, stderr: () => stderr, exited });
+        const urls = record.urls ?? {};
+        resolve({ child, url, urls, messages, stdout: () => stdout, stderr: () => stderr, exited });
       }
     });
     void exited.then((code) =>

@@ -317,8 +317,11 @@ describe('the HEALTHCHECK command against coinop serve started as the image star
     const exited = new Promise<number | null>((resolve) => server.on('close', resolve));
     try {
       await new Promise<void>((resolve, reject) => {
+        let stdout = '';
         server.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-          if (chunk.includes('coinop web listening on')) resolve();
+          stdout += chunk;
+          // The start banner comes once every listener listens.
+          if (stdout.includes('coinop is ready')) resolve();
         });
         void exited.then((code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
       });

@@ -97,13 +97,14 @@ describe('security headers over TLS', () => {
     const api = await buildTestApi('pglite', {
       tlsCertPath: join(dir, 'server.pem'),
       tlsKeyPath: join(dir, 'server.key'),
+      publicUrl: 'https://api.arcade.example',
     });
     try {
       for (const app of [signin.auth, web]) {
         const res = await app.inject({ method: 'GET', url: '/healthz' });
         expect(res.headers['strict-transport-security']).toBe('max-age=31536000');
       }
-      // The API's /docs page may then upgrade its requests.
+      // Reached over HTTPS, the API's /docs page may upgrade its requests.
       const docs = await api.app.inject({ method: 'GET', url: '/docs' });
       expect(String(docs.headers['content-security-policy'])).toContain(
         'upgrade-insecure-requests',

@@ -77,6 +77,7 @@ export function createFastify(config: Config, listener: ListenerOptions): Fastif
     contentSecurityPolicy: listener.contentSecurityPolicy,
     resourcePolicy: listener.resourcePolicy,
     referrerPolicy: listener.referrerPolicy ?? 'no-referrer',
+    originAgentCluster: listener.name !== 'web',
   });
   void app.register(refuseOnOverload, { limits: config.overload });
   if (listener.metrics) observeRequests(app, listener.name, listener.metrics);

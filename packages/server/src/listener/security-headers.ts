@@ -26,6 +26,8 @@ export interface SecurityHeaderOptions {
   readonly contentSecurityPolicy: string | null;
   readonly resourcePolicy: 'same-origin' | 'cross-origin';
   readonly referrerPolicy: 'no-referrer' | 'strict-origin-when-cross-origin';
+  /** Origin-Agent-Cluster: off where the page embeds games from other origins (see below). */
+  readonly originAgentCluster: boolean;
 }
 
 export const securityHeaders = fp<SecurityHeaderOptions>(
@@ -42,6 +44,9 @@ export const securityHeaders = fp<SecurityHeaderOptions>(
       referrerPolicy: { policy: options.referrerPolicy },
       // The web app's wallet may open a popup (WalletConnect, a hardware wallet's page).
       crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+      // Not on the arcade's page, which frames games: with it, headless Chromium lost the click
+      // that opens the connect dialog in the consent browser test (cause not yet understood).
+      originAgentCluster: options.originAgentCluster,
     });
     const csp = options.contentSecurityPolicy;
     if (csp !== null) {

@@ -26,12 +26,14 @@ describe('security headers (@fastify/helmet) on every listener', () => {
 
   it('sends helmet’s headers, each listener’s policy, and no HSTS without TLS', async () => {
     const expected = {
-      api: { csp: API_CSP, resources: 'cross-origin', referrer: 'no-referrer' },
-      auth: { csp: API_CSP, resources: 'same-origin', referrer: 'no-referrer' },
+      api: { csp: API_CSP, resources: 'cross-origin', referrer: 'no-referrer', cluster: '?1' },
+      auth: { csp: API_CSP, resources: 'same-origin', referrer: 'no-referrer', cluster: '?1' },
+      // The arcade's page, which frames games, goes without Origin-Agent-Cluster (security.md).
       web: {
         csp: webCsp({ chain: null }),
         resources: 'cross-origin',
         referrer: 'strict-origin-when-cross-origin',
+        cluster: undefined,
       },
     };
     const apps = { api: signin.api, auth: signin.auth, web };
@@ -43,6 +45,7 @@ describe('security headers (@fastify/helmet) on every listener', () => {
         csp: res.headers['content-security-policy'],
         resources: res.headers['cross-origin-resource-policy'],
         referrer: res.headers['referrer-policy'],
+        cluster: res.headers['origin-agent-cluster'],
         opener: res.headers['cross-origin-opener-policy'],
         nosniff: res.headers['x-content-type-options'],
         frame: res.headers['x-frame-options'],

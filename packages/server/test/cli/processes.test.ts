@@ -15,6 +15,7 @@ import { createTestDatabase, storeVariants } from '@coinop/testkit/db';
 import { newWallet } from '@coinop/testkit/signin';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { hasRedis, NO_REDIS_REASON, startRedis, type RedisNode } from '@coinop/testkit/redis';
+import { within } from '@coinop/testkit/poll';
 import { serve, type ServeChild } from './run-cli.js';
 
 /**
@@ -56,16 +57,6 @@ async function call(
     headers: res.headers,
     body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>),
   };
-}
-
-/** Polls until `check` holds; how long it took. Fails past `withinMs`. */
-async function within(withinMs: number, check: () => Promise<boolean>): Promise<number> {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > withinMs) throw new Error(`not within ${withinMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return Date.now() - started;
 }
 
 const postgres = storeVariants().filter((v) => v === 'postgres');

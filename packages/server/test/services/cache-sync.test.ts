@@ -11,16 +11,7 @@ import { insertLeaderboard } from '../../src/store/games.js';
 import { buildTestApi, type TestApi } from '@coinop/testkit/app';
 import { gameWithTiers, type GameFixture } from '@coinop/testkit/arcade';
 import { openTestDb, storeVariants } from '@coinop/testkit/db';
-
-/** Polls `check` every 20 ms until it holds; the time it took, or an error after `withinMs`. */
-async function within(withinMs: number, check: () => Promise<boolean>): Promise<number> {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > withinMs) throw new Error(`not within ${withinMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return Date.now() - started;
-}
+import { within } from '@coinop/testkit/poll';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

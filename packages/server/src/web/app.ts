@@ -101,48 +101,52 @@ export async function buildWeb(config: Config, deps: WebDeps): Promise<FastifyIn
     const loopbackTls = upstream.startsWith('https:')
       ? { undici: { connect: { rejectUnauthorized: false } } }
       : {};
-    await app.register(async (scope) => {
-      // Bodies are read whole before they are forwarded, so one over the limit is refused here
-      // with a problem (413), and the listener behind never answers part-way through one.
-      scope.removeAllContentTypeParsers();
-      scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_request, body, done) =>
-        done(null, Readable.from([body])),
-      );
-      await scope.register(proxy, {
-        upstream,
-        prefix,
-        proxyPayloads: false,
-        ...loopbackTls,
-        replyOptions: {
-          // The listeners behind know the browser's address by the forwarding secret, so their
-          // rate limits count each browser apart; a browser's own copies of those headers go.
-          rewriteRequestHeaders: (request, headers) => {
-            // Node has already told the client to continue; the body is read.
-            const {
-              expect: _continue,
-              [WEB_FORWARDING_HEADER]: _secret,
-              [WEB_CLIENT_HEADER]: _client,
-              ...forwarded
-            } = headers;
-            return {
-              ...forwarded,
-              ...(deps.forwarding ? forwardingHeaders(deps.forwarding, request.ip) : {}),
-              'x-forwarded-for': request.ip,
-              'x-forwarded-proto': request.protocol,
-              'x-forwarded-host': request.host,
-            };
+    await app.register(
+      async (scope) => {
+        // Bodies are read whole before they are forwarded, so one over the limit is refused here
+        // with a problem (413), and the listener behind never answers part-way through one.
+        scope.removeAllContentTypeParsers();
+        scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_request, body, done) =>
+          done(null, Readable.from([body])),
+        );
+        await scope.register(proxy, {
+          upstream,
+          prefix,
+          proxyPayloads: false,
+          ...loopbackTls,
+          replyOptions: {
+            // The listeners behind know the browser's address by the forwarding secret, so their
+            // rate limits count each browser apart; a browser's own copies of those headers go.
+            rewriteRequestHeaders: (request, headers) => {
+              // Node has already told the client to continue; the body is read.
+              const {
+                expect: _continue,
+                [WEB_FORWARDING_HEADER]: _secret,
+                [WEB_CLIENT_HEADER]: _client,
+                ...forwarded
+              } = headers;
+              return {
+                ...forwarded,
+                ...(deps.forwarding ? forwardingHeaders(deps.forwarding, request.ip) : {}),
+                'x-forwarded-for': request.ip,
+                'x-forwarded-proto': request.protocol,
+                'x-forwarded-host': request.host,
+              };
+            },
+            onError: (reply, { error }) => {
+              reply.log.warn({ err: error }, `forwarding to the ${listener} listener failed`);
+              const body = unavailable(
+                listener,
+                `the ${listener} listener did not answer; retry shortly`,
+              );
+              reply.code(body.status).type('application/problem+json').send(body);
+            },
           },
-          onError: (reply, { error }) => {
-            reply.log.warn({ err: error }, `forwarding to the ${listener} listener failed`);
-            const body = unavailable(
-              listener,
-              `the ${listener} listener did not answer; retry shortly`,
-            );
-            reply.code(body.status).type('application/problem+json').send(body);
-          },
-        },
-      });
-    });
+        });
+      },
+      // The proxy logs each forwarded response at info: an access log, so only when asked for.
+      config.accessLog ? {} : { logLevel: 'warn' as const },
+    );
   }
 
   const csp = webCsp(config);

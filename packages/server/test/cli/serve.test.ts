@@ -106,19 +106,25 @@ describe('coinop serve', () => {
   }, 120_000);
 
   it('logs no line per request by default, and one per request with --access-log', async () => {
-    const requestsLogged = async (extra: string[]) => {
+    const requestsLogged = async (extra: string[], { throughWeb = false } = {}) => {
       const dir = await mkdtemp(join(tmpdir(), 'coinop-access-log-'));
       const run = await serve(['--api-port', '0', '--auth-port', '0', '--data-dir', dir, ...extra]);
       for (let i = 0; i < 3; i++) {
         expect((await fetch(`${run.url}/catalog/games`)).status).toBe(200);
       }
+      // The web listener's forwarding logs a line per response unless asked to (an access log).
+      if (throughWeb) {
+        expect((await fetch(`${run.urls['web']}/api/catalog/games`)).status).toBe(200);
+      }
       // Read after the exit: the asynchronous log is flushed by then, whatever was still queued.
       run.child.kill('SIGTERM');
       expect(await run.exited).toBe(0);
       await rm(dir, { recursive: true, force: true });
-      return run.messages.filter((m) => m === 'incoming request' || m === 'request completed');
+      return run.messages.filter((m) =>
+        ['incoming request', 'request completed', 'response received'].includes(m),
+      );
     };
-    expect(await requestsLogged([])).toEqual([]);
+    expect(await requestsLogged([], { throughWeb: true })).toEqual([]);
     expect(await requestsLogged(['--access-log'])).toEqual([
       'incoming request',
       'request completed',

@@ -26,6 +26,8 @@ export interface ListenerOptions {
   readonly resourcePolicy: 'same-origin' | 'cross-origin';
   /** Referrer-Policy; helmet's `no-referrer` unless the listener serves pages that need more. */
   readonly referrerPolicy?: 'no-referrer' | 'strict-origin-when-cross-origin';
+  /** Origin-Agent-Cluster (helmet's default, on) unless the listener's pages frame games. */
+  readonly originAgentCluster?: boolean;
 }
 
 /**
@@ -77,7 +79,7 @@ export function createFastify(config: Config, listener: ListenerOptions): Fastif
     contentSecurityPolicy: listener.contentSecurityPolicy,
     resourcePolicy: listener.resourcePolicy,
     referrerPolicy: listener.referrerPolicy ?? 'no-referrer',
-    originAgentCluster: listener.name !== 'web',
+    originAgentCluster: listener.originAgentCluster ?? true,
   });
   void app.register(refuseOnOverload, { limits: config.overload });
   if (listener.metrics) observeRequests(app, listener.name, listener.metrics);

@@ -44,8 +44,6 @@ export const securityHeaders = fp<SecurityHeaderOptions>(
       referrerPolicy: { policy: options.referrerPolicy },
       // The web app's wallet may open a popup (WalletConnect, a hardware wallet's page).
       crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
-      // Not on the arcade's page, which frames games: with it, headless Chromium lost the click
-      // that opens the connect dialog in the consent browser test (cause not yet understood).
       originAgentCluster: options.originAgentCluster,
     });
     const csp = options.contentSecurityPolicy;

@@ -78,6 +78,8 @@ export async function buildWeb(config: Config, deps: WebDeps): Promise<FastifyIn
     resourcePolicy: 'cross-origin',
     // Games in the arcade's frames may read which arcade embeds them (document.referrer).
     referrerPolicy: 'strict-origin-when-cross-origin',
+    // With it, headless Chromium lost the click that opens the connect dialog (security.md).
+    originAgentCluster: false,
   });
   renderErrorsAsProblems(app);
   await healthRoutes(app, null);

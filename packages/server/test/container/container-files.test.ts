@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { DCLinter } from 'dclint';
 import { DockerfileParser, type ImageTemplate, type Instruction } from 'dockerfile-ast';
@@ -10,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { freePort } from '@coinop/testkit/net';
 import { DEFAULTS, FLAG_ENV, loadConfig } from '../../src/config.js';
-import { CLI_PATH, cleanEnv } from '../cli/run-cli.js';
+import { bannerApiUrl, CLI_PATH, cleanEnv } from '../cli/run-cli.js';
 
 /**
  * The container files at the repository root (Dockerfile, compose.yaml, .dockerignore), checked
@@ -277,29 +278,34 @@ describe('compose.yaml', () => {
 
 describe('the HEALTHCHECK command against coinop serve started as the image starts it', () => {
   let dataDir: string;
-  let apiPort: number;
   let env: NodeJS.ProcessEnv;
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'coinop-healthcheck-'));
-    apiPort = await freePort();
-    // The image's environment, with a data directory and ports of this test's own.
+    // The image's environment, with a data directory of this test's own and ports the system
+    // picks (a port probed free can be taken by another test before coinop binds it).
     env = cleanEnv({
       ...runtimeEnv(),
       PATH: process.env['PATH'] ?? '',
       COINOP_DATA_DIR: dataDir,
-      COINOP_API_PORT: String(apiPort),
-      COINOP_AUTH_PORT: String(await freePort()),
-      COINOP_WEB_PORT: String(await freePort()),
+      COINOP_API_PORT: '0',
+      COINOP_AUTH_PORT: '0',
+      COINOP_WEB_PORT: '0',
     });
   });
   afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
-  /** Runs the HEALTHCHECK's command as the engine would, with the container's environment. */
-  function probe(): Promise<number | null> {
+  /**
+   * Runs the HEALTHCHECK's command as the engine would, with the container's environment and
+   * the API port coinop listens on.
+   */
+  function probe(apiPort: number): Promise<number | null> {
     const [program, ...args] = healthcheck().command;
     expect(program).toBe('node');
-    const child = spawn(process.execPath, args, { env, stdio: 'ignore' });
+    const child = spawn(process.execPath, args, {
+      env: { ...env, COINOP_API_PORT: String(apiPort) },
+      stdio: 'ignore',
+    });
     return new Promise((resolve, reject) => {
       child.on('error', reject);
       child.on('close', resolve);
@@ -308,31 +314,32 @@ describe('the HEALTHCHECK command against coinop serve started as the image star
 
   it('is healthy while coinop is ready, and unhealthy once it has stopped', async () => {
     // Nothing listens yet: unhealthy.
-    expect(await probe()).toBe(1);
+    expect(await probe(await freePort())).toBe(1);
 
     const [command] = keyword('CMD').map(execForm);
     const server = spawn(process.execPath, [CLI_PATH, ...command!], { env, stdio: 'pipe' });
     let stderr = '';
     server.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const exited = new Promise<number | null>((resolve) => server.on('close', resolve));
+    let apiPort = 0;
     try {
-      await new Promise<void>((resolve, reject) => {
-        let stdout = '';
-        server.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-          stdout += chunk;
-          // The start banner comes once every listener listens.
-          if (stdout.includes('coinop is ready')) resolve();
+      // The start banner comes once every listener listens, and names the API's address.
+      const apiUrl = await new Promise<string>((resolve, reject) => {
+        createInterface({ input: server.stdout }).on('line', (line) => {
+          const url = bannerApiUrl(JSON.parse(line) as { msg: string });
+          if (url) resolve(url);
         });
         void exited.then((code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
       });
+      apiPort = Number(new URL(apiUrl).port);
       const readiness = await fetch(`http://127.0.0.1:${apiPort}/readyz`);
       expect(readiness.status).toBe(200);
-      expect(await probe()).toBe(0);
+      expect(await probe(apiPort)).toBe(0);
     } finally {
       server.kill('SIGTERM');
     }
     expect(await exited).toBe(0);
     expect(stderr).toBe('coinop: SIGTERM: closing listeners, then the database\n');
-    expect(await probe()).toBe(1);
+    expect(await probe(apiPort)).toBe(1);
   }, 120_000);
 });

@@ -1,9 +1,9 @@
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wholeHstToUnits } from '@coinop/core';
+import { freePort } from '@coinop/testkit/net';
 import { testConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/main.js';
 import { insertGame } from '../../src/store/games.js';
@@ -404,19 +404,6 @@ describe('coinop admin against a running server (PGlite on disk)', () => {
     });
   }, 60_000);
 });
-
-/** A port nothing listens on: one the system just handed out and took back. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 describe('coinop demo', () => {
   it('prints the demo arcade address hosting the game', async () => {

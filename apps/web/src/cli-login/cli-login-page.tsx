@@ -207,9 +207,9 @@ export function CliLoginPage({ search }: { search: string }) {
           <h2 id="cli-decision-heading" ref={decisionHeading} tabIndex={-1}>
             Step 2: approve or reject
           </h2>
-          <p>
-            Signed in as <strong>{signedIn.player.name}</strong>, wallet{' '}
-            <code className="cli-login-address">{signedIn.player.wallet}</code>.{' '}
+          <p className="cli-login-account">
+            Signed in as <strong>{signedIn.player.name}</strong> with the wallet
+            <code className="cli-login-address">{signedIn.player.wallet}</code>
             <button type="button" className="cli-login-switch" onClick={() => setSwitching(true)}>
               Use another wallet
             </button>
@@ -242,7 +242,7 @@ export function CliLoginPage({ search }: { search: string }) {
             </p>
           )}
           <div className="dialog-actions">
-            <button type="submit" disabled={busy}>
+            <button type="submit" className="primary" disabled={busy}>
               Approve
             </button>
             <button type="button" disabled={busy} onClick={() => void decide(false)}>

@@ -106,7 +106,7 @@ export function ImportKeyDialog({ onDone }: { onDone: () => void }) {
             </section>
           )}
           <div className="dialog-actions">
-            <button type="submit" disabled={busy}>
+            <button className="primary" type="submit" disabled={busy}>
               Import and sign in
             </button>
             <button type="button" onClick={onDone}>
@@ -130,7 +130,12 @@ export function ImportKeyDialog({ onDone }: { onDone: () => void }) {
             </p>
           )}
           <div className="dialog-actions">
-            <button type="button" disabled={busy} onClick={() => void useKey(pending.key)}>
+            <button
+              className="primary"
+              type="button"
+              disabled={busy}
+              onClick={() => void useKey(pending.key)}
+            >
               Replace and sign in
             </button>
             <button type="button" disabled={busy} onClick={() => setPending(null)}>

@@ -31,6 +31,8 @@ export function CliLoginPage({ search }: { search: string }) {
   const [switching, setSwitching] = useState(false);
   const [importing, setImporting] = useState(false);
   const [dailyLimit, setDailyLimit] = useState('');
+  /** Set on signing in here, so step 2's heading takes the focus once it is shown. */
+  const [justSignedIn, setJustSignedIn] = useState(false);
   const resultHeading = useRef<HTMLHeadingElement>(null);
   const decisionHeading = useRef<HTMLHeadingElement>(null);
 
@@ -63,6 +65,12 @@ export function CliLoginPage({ search }: { search: string }) {
     if (outcome) resultHeading.current?.focus();
   }, [outcome]);
 
+  useEffect(() => {
+    if (!justSignedIn || decisionHeading.current === null) return;
+    decisionHeading.current.focus();
+    setJustSignedIn(false);
+  }, [justSignedIn, session.state]);
+
   const signedIn = session.state.status === 'signed-in' ? session.state : null;
   const allowanceAsked = info?.game?.published === true;
 
@@ -72,7 +80,7 @@ export function CliLoginPage({ search }: { search: string }) {
     try {
       await session.connect(choice);
       setSwitching(false);
-      decisionHeading.current?.focus();
+      setJustSignedIn(true);
     } catch (e) {
       setError(
         e instanceof WalletError && e.rejected

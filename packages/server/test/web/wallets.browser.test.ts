@@ -37,6 +37,7 @@ const ARCADE_KEY_STORAGE = 'coinop.arcadeWallet.privateKey';
 
 interface HighLowLoginOptions {
   authUrl: string;
+  description?: string;
   gameId?: string;
   onPrompt: (prompt: { url: string; userCode: string; expiresInSeconds: number }) => void;
 }
@@ -151,7 +152,7 @@ describe.skipIf(!hasChromium)(
     };
 
     /** The High-Low client starts its login; resolves the page it would show and its token. */
-    async function startHighLowLogin() {
+    async function startHighLowLogin(description?: string) {
       let prompted!: (prompt: { url: string; userCode: string }) => void;
       const prompt = new Promise<{ url: string; userCode: string }>((resolve) => {
         prompted = resolve;
@@ -160,6 +161,7 @@ describe.skipIf(!hasChromium)(
         authUrl: server.urls['auth']!,
         gameId: highLowGameId,
         onPrompt: prompted,
+        ...(description === undefined ? {} : { description }),
       });
       token.catch(() => undefined);
       return { prompt: await prompt, token };
@@ -235,7 +237,9 @@ describe.skipIf(!hasChromium)(
         await page.getByRole('button', { name: 'Sign out' }).waitFor();
         const address = await arcadeKeyAddress(page);
 
-        const { prompt, token } = await startHighLowLogin();
+        // Whoever starts a login chooses its description: it must stay text.
+        const markup = '<img src=x onerror="window.__pwned=1"><b>High-Low</b> on my laptop';
+        const { prompt, token } = await startHighLowLogin(markup);
         const requestorId = new URL(prompt.url).searchParams.get('requestorId');
         await page.goto(`${web}/cli-login?requestorId=${requestorId}&code=AAAA-BBBB`);
         await expect(page.getByRole('alert').textContent()).resolves.toContain(
@@ -245,6 +249,8 @@ describe.skipIf(!hasChromium)(
         await page.goto(prompt.url);
         await page.getByRole('heading', { name: 'Step 2: approve or reject' }).waitFor();
         expect(await page.getByTestId('cli-user-code').textContent()).toBe(prompt.userCode);
+        expect(await page.getByTestId('cli-description').textContent()).toBe(markup);
+        expect(await page.evaluate('window.__pwned')).toBeUndefined();
         await expect(page.getByText(address).isVisible()).resolves.toBe(true);
         await checkPage(page, 'cli-login-approve-phone', PHONE.width);
         await page.getByRole('button', { name: 'Approve' }).click();

@@ -227,7 +227,7 @@ describe.skipIf(!hasChromium)(
       }
     });
 
-    it('approves with the arcade wallet already signed in (phone); a wrong code finds nothing', async () => {
+    it('approves with the arcade wallet already signed in (phone); rejects; a wrong code finds nothing', async () => {
       const { context, page, pageErrors } = await open(PHONE);
       try {
         // The player signed in in the arcade earlier, with its arcade wallet.
@@ -245,6 +245,13 @@ describe.skipIf(!hasChromium)(
         await expect(page.getByRole('alert').textContent()).resolves.toContain(
           'was not found, or its code does not match',
         );
+
+        // A login the player did not start is rejected, and the client is told so.
+        const unwanted = await startHighLowLogin();
+        await page.goto(unwanted.prompt.url);
+        await page.getByRole('button', { name: 'Reject' }).click();
+        await page.getByRole('heading', { name: 'Request rejected' }).waitFor();
+        await expect(unwanted.token).rejects.toMatchObject({ code: 'access_denied' });
 
         await page.goto(prompt.url);
         await page.getByRole('heading', { name: 'Step 2: approve or reject' }).waitFor();

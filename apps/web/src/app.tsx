@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { AllowancesPage } from './allowances/allowances-page.js';
 import { ArcadeSettingsProvider } from './arcade-settings.js';
+import { CliLoginPage } from './cli-login/cli-login-page.js';
 import { CatalogPage } from './pages/catalog-page.js';
 import { DemoPage } from './pages/demo-page.js';
 import { GamePage } from './pages/game-page.js';
@@ -16,11 +17,12 @@ const AccountPage = lazy(() =>
 );
 
 export function App() {
-  const { path } = useLocation();
+  const { path, search } = useLocation();
   const gameMatch = /^\/games\/([^/]+)\/?$/.exec(path);
   let page;
   if (path === '/') page = <CatalogPage />;
   else if (path === '/demo') page = <DemoPage />;
+  else if (path === '/cli-login') page = <CliLoginPage search={search} />;
   else if (path === '/account' || path === '/account/')
     page = (
       <Suspense

@@ -2,13 +2,11 @@ import { Avatar } from './avatar.js';
 import { useState } from 'react';
 import { Link } from '../router.js';
 import { useSession } from '../session/session.js';
-import {
-  arcadeWalletKey,
-  hasBrowserWallet,
-  WalletError,
-  type WalletKind,
-} from '../session/wallets.js';
+import type { WalletChoice } from '../session/session.js';
+import { arcadeWalletKey, WalletError } from '../session/wallets.js';
+import { ImportKeyDialog } from './import-key-dialog.js';
 import { Modal } from './modal.js';
+import { WalletChooser } from './wallet-chooser.js';
 
 /**
  * The header's account corner: connect a wallet, or the player's name, avatar, balance and
@@ -18,6 +16,7 @@ export function AccountMenu() {
   const session = useSession();
   const [connecting, setConnecting] = useState(false);
   const [exporting, setExporting] = useState(false);
+  const [importing, setImporting] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const { state } = session;
 
@@ -63,6 +62,9 @@ export function AccountMenu() {
           Export key
         </button>
       )}
+      <button type="button" onClick={() => setImporting(true)}>
+        Import key
+      </button>
       {state.wallet === null && (
         <button type="button" onClick={() => setConnecting(true)}>
           Reconnect wallet
@@ -76,6 +78,7 @@ export function AccountMenu() {
       </span>
       {connecting && <ConnectDialog onDone={() => setConnecting(false)} />}
       {exporting && <ExportKeyDialog onDone={() => setExporting(false)} />}
+      {importing && <ImportKeyDialog onDone={() => setImporting(false)} />}
     </div>
   );
 }
@@ -85,13 +88,13 @@ export function ConnectDialog({ onDone }: { onDone: () => void }) {
   const session = useSession();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const browser = hasBrowserWallet();
+  const [importing, setImporting] = useState(false);
 
-  const connect = async (kind: WalletKind) => {
+  const connect = async (choice: WalletChoice) => {
     setBusy(true);
     setError(null);
     try {
-      await session.connect(kind);
+      await session.connect(choice);
       onDone();
     } catch (e) {
       setError(
@@ -104,22 +107,15 @@ export function ConnectDialog({ onDone }: { onDone: () => void }) {
     }
   };
 
+  if (importing) return <ImportKeyDialog onDone={onDone} />;
   return (
     <Modal title="Connect a wallet" onCancel={onDone}>
       <p>Sign in with a wallet to play for HST. Signing in is free and sends no transaction.</p>
-      <div className="choices">
-        <button type="button" disabled={busy || !browser} onClick={() => void connect('browser')}>
-          Browser wallet
-        </button>
-        {!browser && <p className="muted">No wallet extension found in this browser.</p>}
-        <button type="button" disabled={busy} onClick={() => void connect('arcade')}>
-          Arcade wallet
-        </button>
-        <p className="muted">
-          The arcade wallet is a key made and kept in this browser only. Export it to keep it: if
-          this browser&apos;s data is cleared, the key and its HST are gone.
-        </p>
-      </div>
+      <WalletChooser
+        busy={busy}
+        onChoose={(choice) => void connect(choice)}
+        onImportKey={() => setImporting(true)}
+      />
       {error !== null && (
         <p role="alert" className="error">
           {error}

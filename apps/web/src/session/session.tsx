@@ -21,9 +21,14 @@ import {
   arcadeWalletKey,
   connectBrowserWallet,
   reconnectBrowserWallet,
+  type BrowserWallet,
   type WalletKind,
   type WalletSigner,
 } from './wallets.js';
+import { currentBrowserWallets } from './wallet-discovery.js';
+
+/** What the player chose to sign in with. */
+export type WalletChoice = { kind: 'arcade' } | { kind: 'browser'; wallet: BrowserWallet };
 
 export type SessionState =
   | { status: 'loading' }
@@ -41,7 +46,7 @@ export type SessionState =
 export interface Session {
   state: SessionState;
   /** Signs in with the wallet (sign-in service, EIP-4361); throws WalletError or ApiError. */
-  connect(kind: WalletKind): Promise<void>;
+  connect(choice: WalletChoice): Promise<void>;
   signOut(): void;
   /** Reads the profile and balance again. */
   refresh(): Promise<void>;
@@ -60,6 +65,8 @@ export interface Session {
 interface StoredSession {
   kind: WalletKind;
   address: string;
+  /** The browser wallet's EIP-6963 rdns, to find the same extension after a reload. */
+  walletRdns?: string;
   token: string;
   /** Milliseconds since the epoch. */
   expiresAt: number;
@@ -85,6 +92,7 @@ function readStored(): StoredSession | null {
     if (
       (s.kind === 'browser' || s.kind === 'arcade') &&
       typeof s.address === 'string' &&
+      (s.walletRdns === undefined || typeof s.walletRdns === 'string') &&
       typeof s.token === 'string' &&
       typeof s.expiresAt === 'number'
     ) {
@@ -94,6 +102,12 @@ function readStored(): StoredSession | null {
     // A damaged entry is as good as none.
   }
   return null;
+}
+
+/** The browser wallets, the one with `rdns` (signed in with before a reload) first. */
+function signedInFirst(rdns: string | undefined): BrowserWallet[] {
+  const wallets = currentBrowserWallets();
+  return [...wallets.filter((w) => w.rdns === rdns), ...wallets.filter((w) => w.rdns !== rdns)];
 }
 
 /** A new session token for the same sign-in, from the one about to expire. */
@@ -208,7 +222,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         const arcade =
           stored.kind === 'arcade' && arcadeWalletKey() !== null ? arcadeWallet() : null;
         const wallet =
-          stored.kind === 'arcade' ? arcade : await reconnectBrowserWallet(stored.address);
+          stored.kind === 'arcade'
+            ? arcade
+            : await reconnectBrowserWallet(stored.address, signedInFirst(stored.walletRdns));
         if (wallet !== null && wallet.address !== stored.address) throw new Error('wallet changed');
         const fresh =
           stored.expiresAt - EXPIRY_MARGIN_MS > Date.now()
@@ -227,9 +243,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [enter, signedOut]);
 
   const connect = useCallback(
-    async (kind: WalletKind) => {
-      const wallet = kind === 'arcade' ? arcadeWallet() : await connectBrowserWallet();
-      await enter(await signIn(wallet), wallet);
+    async (choice: WalletChoice) => {
+      const wallet =
+        choice.kind === 'arcade' ? arcadeWallet() : await connectBrowserWallet(choice.wallet);
+      const stored = await signIn(wallet);
+      const rdns = choice.kind === 'browser' ? choice.wallet.rdns : null;
+      await enter(rdns === null ? stored : { ...stored, walletRdns: rdns }, wallet);
     },
     [enter],
   );

@@ -1,10 +1,13 @@
 import { getAddress, stringToHex, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import type { BrowserWallet, Eip1193Provider } from './wallet-discovery.js';
+
+export type { BrowserWallet, Eip1193Provider } from './wallet-discovery.js';
 
 /**
- * The two ways a player signs: a wallet extension in the browser (any EIP-1193 provider at
- * `window.ethereum`), or the arcade wallet — a key generated and kept in this browser's storage
- * for people without an extension. Both sign EIP-191 `personal_sign` messages.
+ * The two ways a player signs: a wallet extension in the browser (any EIP-1193 provider, found
+ * through EIP-6963 or at `window.ethereum`), or the arcade wallet — a key kept in this browser's
+ * storage for people without an extension. Both sign EIP-191 `personal_sign` messages.
  */
 export type WalletKind = 'browser' | 'arcade';
 
@@ -28,12 +31,14 @@ export class WalletError extends Error {
   }
 }
 
-export interface Eip1193Provider {
-  request(args: { method: string; params?: unknown[] }): Promise<unknown>;
-}
+/**
+ * The extension the player signed in with in this page, so deposits and play locks ask the same
+ * wallet that signed in, not whichever extension won `window.ethereum`.
+ */
+let connectedProvider: Eip1193Provider | null = null;
 
-/** The browser wallet's EIP-1193 provider (`window.ethereum`), if there is one. */
-export function provider(): Eip1193Provider | null {
+/** `window.ethereum`, if the browser has one. */
+export function injectedProvider(): Eip1193Provider | null {
   const candidate = (window as { ethereum?: unknown }).ethereum;
   if (typeof candidate !== 'object' || candidate === null) return null;
   return typeof (candidate as Eip1193Provider).request === 'function'
@@ -41,16 +46,14 @@ export function provider(): Eip1193Provider | null {
     : null;
 }
 
-export function hasBrowserWallet(): boolean {
-  return provider() !== null;
+/** The browser wallet's EIP-1193 provider: the one signed in with, else `window.ethereum`. */
+export function provider(): Eip1193Provider | null {
+  return connectedProvider ?? injectedProvider();
 }
 
-async function ask(method: string, params?: unknown[]): Promise<unknown> {
-  const p = provider();
-  if (!p)
-    throw new WalletError('No browser wallet found: install one or use the arcade wallet', false);
+async function ask(wallet: Eip1193Provider, method: string, params?: unknown[]): Promise<unknown> {
   try {
-    return await p.request(params === undefined ? { method } : { method, params });
+    return await wallet.request(params === undefined ? { method } : { method, params });
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     const message = (error as { message?: unknown }).message;
@@ -61,13 +64,14 @@ async function ask(method: string, params?: unknown[]): Promise<unknown> {
   }
 }
 
-function browserSigner(address: string): WalletSigner {
+function browserSigner(wallet: Eip1193Provider, address: string): WalletSigner {
+  connectedProvider = wallet;
   return {
     kind: 'browser',
     address,
     signMessage: async (message) => {
       // personal_sign takes the message as 0x-hex UTF-8, then the address (EIP-1193 wallets).
-      const signature = await ask('personal_sign', [stringToHex(message), address]);
+      const signature = await ask(wallet, 'personal_sign', [stringToHex(message), address]);
       if (typeof signature !== 'string')
         throw new WalletError('The wallet gave no signature', false);
       return signature;
@@ -76,33 +80,44 @@ function browserSigner(address: string): WalletSigner {
 }
 
 /** Asks the extension for an account (it may show its own prompt). */
-export async function connectBrowserWallet(): Promise<WalletSigner> {
-  const accounts = await ask('eth_requestAccounts');
+export async function connectBrowserWallet(wallet: BrowserWallet): Promise<WalletSigner> {
+  const accounts = await ask(wallet.provider, 'eth_requestAccounts');
   const first = Array.isArray(accounts) ? accounts[0] : undefined;
   if (typeof first !== 'string') throw new WalletError('The wallet shared no account', false);
-  return browserSigner(getAddress(first));
+  return browserSigner(wallet.provider, getAddress(first));
 }
 
-/** The browser wallet again after a reload, without a prompt, if it still has the account. */
-export async function reconnectBrowserWallet(address: string): Promise<WalletSigner | null> {
-  if (!hasBrowserWallet()) return null;
-  try {
-    const accounts = await ask('eth_accounts');
-    const match = Array.isArray(accounts)
-      ? accounts.find((a) => typeof a === 'string' && a.toLowerCase() === address.toLowerCase())
-      : undefined;
-    return typeof match === 'string' ? browserSigner(getAddress(match)) : null;
-  } catch {
-    return null;
+/**
+ * The browser wallet again after a reload, without a prompt, if one of `wallets` (the one
+ * signed in with first) still has the account.
+ */
+export async function reconnectBrowserWallet(
+  address: string,
+  wallets: readonly BrowserWallet[],
+): Promise<WalletSigner | null> {
+  for (const wallet of wallets) {
+    try {
+      const accounts = await ask(wallet.provider, 'eth_accounts');
+      const match = Array.isArray(accounts)
+        ? accounts.find((a) => typeof a === 'string' && a.toLowerCase() === address.toLowerCase())
+        : undefined;
+      if (typeof match === 'string') return browserSigner(wallet.provider, getAddress(match));
+    } catch {
+      // A wallet that fails here is just not the one; try the next.
+    }
   }
+  return null;
 }
 
 const ARCADE_KEY_STORAGE = 'coinop.arcadeWallet.privateKey';
+/** Keys an import replaced, newest first: never thrown away, so an import can be undone. */
+const REPLACED_KEYS_STORAGE = 'coinop.arcadeWallet.replacedKeys';
+const KEY_PATTERN = /^0x[0-9a-f]{64}$/;
 
 /** The arcade wallet's key, if this browser has one. */
 export function arcadeWalletKey(): Hex | null {
   const stored = localStorage.getItem(ARCADE_KEY_STORAGE);
-  return stored !== null && /^0x[0-9a-f]{64}$/.test(stored) ? (stored as Hex) : null;
+  return stored !== null && KEY_PATTERN.test(stored) ? (stored as Hex) : null;
 }
 
 /** The arcade wallet's key as a viem account, to sign transactions; null without one. */
@@ -124,4 +139,64 @@ export function arcadeWallet(): WalletSigner {
     address: account.address,
     signMessage: (message) => account.signMessage({ message }),
   };
+}
+
+/** A pasted private key that is not one; the message says what is wrong, never the key. */
+export class InvalidKeyError extends Error {}
+
+/**
+ * The private key typed or pasted by a player, normalised (`0x`, lower case), with the address
+ * it controls. Throws InvalidKeyError naming the problem.
+ */
+export function parsePrivateKey(typed: string): { key: Hex; address: string } {
+  const trimmed = typed.trim();
+  if (trimmed === '') throw new InvalidKeyError('Paste the private key first.');
+  const hex = (/^0x/i.test(trimmed) ? trimmed.slice(2) : trimmed).toLowerCase();
+  if (/^[0-9a-f]{40}$/.test(hex)) {
+    throw new InvalidKeyError(
+      'That is a wallet address, not a private key: the key is 64 hexadecimal characters.',
+    );
+  }
+  if (/[^0-9a-f]/.test(hex)) {
+    throw new InvalidKeyError(
+      'A private key has only the characters 0–9 and a–f (after an optional 0x).',
+    );
+  }
+  if (hex.length !== 64) {
+    throw new InvalidKeyError(
+      `A private key is 64 hexadecimal characters; this one has ${hex.length}.`,
+    );
+  }
+  const key = `0x${hex}` as Hex;
+  try {
+    return { key, address: privateKeyToAccount(key).address };
+  } catch {
+    // Zero, or not below the secp256k1 group order: no account has it.
+    throw new InvalidKeyError('This is not a valid Ethereum private key.');
+  }
+}
+
+/**
+ * Makes `key` the arcade wallet of this browser. The key it replaces is kept (replacedArcadeKeys)
+ * so the player can export it and import it back.
+ */
+export function importArcadeKey(key: Hex): void {
+  const current = arcadeWalletKey();
+  if (current !== null && current !== key) {
+    const replaced = [current, ...replacedArcadeKeys().filter((k) => k !== current && k !== key)];
+    localStorage.setItem(REPLACED_KEYS_STORAGE, JSON.stringify(replaced));
+  }
+  localStorage.setItem(ARCADE_KEY_STORAGE, key);
+}
+
+/** Arcade wallet keys an import replaced in this browser, newest first. */
+export function replacedArcadeKeys(): Hex[] {
+  try {
+    const stored = JSON.parse(localStorage.getItem(REPLACED_KEYS_STORAGE) ?? '[]') as unknown;
+    return Array.isArray(stored)
+      ? stored.filter((k): k is Hex => typeof k === 'string' && KEY_PATTERN.test(k))
+      : [];
+  } catch {
+    return [];
+  }
 }

@@ -204,7 +204,8 @@ const SERVE_FLAGS: {
     value: 'origin',
     repeatable: true,
     description:
-      'browser origin allowed to call sign-in and developer routes (CORS); repeat or comma list',
+      'browser origin of the web app, allowed to call sign-in and developer routes (CORS); the ' +
+      'first is where CLI logins are approved; repeat or comma list',
   },
   chainRpcUrl: {
     flag: '--chain-rpc-url',

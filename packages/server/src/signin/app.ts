@@ -115,8 +115,19 @@ export async function buildAuth(config: Config, deps: AuthDeps): Promise<Fastify
       pollIntervalSeconds: config.cliPollIntervalSeconds,
     },
   });
-  await app.register(cliLoginPagePlugin);
+  await app.register(cliLoginPagePlugin, { webApprovalPageUrl: webApprovalPageUrl(config) });
   return app;
+}
+
+/**
+ * Where players approve CLI logins: the web app's `/cli-login`, when this installation serves the
+ * web app (`--web-origin` names it, or this process runs it on a known port); otherwise null,
+ * and the sign-in listener serves its own page.
+ */
+export function webApprovalPageUrl(config: Config): string | null {
+  const servesWebApp =
+    config.webOrigins.length > 0 || (config.services.includes('web') && config.webPort !== 0);
+  return servesWebApp ? `${webAppUrl(config)}/cli-login` : null;
 }
 
 /**

@@ -94,6 +94,20 @@ the testers they name can play it for HST.</p>
 `;
 }
 
+/** The web app's approval page for the request the query names; only its id and code pass. */
+export function webApprovalPageLocation(pageUrl: string, query: unknown): string {
+  const url = new URL(pageUrl);
+  const given = (typeof query === 'object' && query !== null ? query : {}) as Record<
+    string,
+    unknown
+  >;
+  for (const name of ['requestorId', 'code']) {
+    const value = given[name];
+    if (typeof value === 'string') url.searchParams.set(name, value);
+  }
+  return url.href;
+}
+
 function securityHeaders(reply: FastifyReply): FastifyReply {
   return reply
     .header('content-security-policy', CLI_LOGIN_CSP)
@@ -103,21 +117,37 @@ function securityHeaders(reply: FastifyReply): FastifyReply {
     .header('cross-origin-opener-policy', 'same-origin');
 }
 
+export interface CliLoginPageOptions {
+  /**
+   * The web app's approval page (`https://arcade.example/cli-login`), where the player's session
+   * and every wallet are, the arcade wallet included: `/cli/login` then sends the player there
+   * with the request's id and code. Null serves this listener's own page (extension wallets only),
+   * for a sign-in service that runs without the web app.
+   */
+  readonly webApprovalPageUrl: string | null;
+}
+
 /**
  * Serves the approval page and its assets on the sign-in listener: `GET /cli/login`,
  * `GET /assets/cli-login.js`, `GET /assets/cli-login.css`. Register it alongside the CLI routes;
  * the page calls `/cli/{requestorId}/info`, `/wallet/challenge`, `/wallet/verify` and
- * `/cli/{requestorId}/approve|reject` on the same origin.
+ * `/cli/{requestorId}/approve|reject` on the same origin. With `webApprovalPageUrl`,
+ * `GET /cli/login` redirects there instead.
  */
-export async function cliLoginPagePlugin(app: FastifyInstance): Promise<void> {
+export async function cliLoginPagePlugin(
+  app: FastifyInstance,
+  options: CliLoginPageOptions,
+): Promise<void> {
   const html = renderCliLoginPage();
+  const { webApprovalPageUrl } = options;
   // The page URL carries the user code, so neither it nor its answer may be cached or leaked.
-  app.get(CLI_LOGIN_PAGE_PATH, { schema: { hide: true } }, (_request, reply) =>
-    securityHeaders(reply)
-      .header('cache-control', 'no-store')
-      .type('text/html; charset=utf-8')
-      .send(html),
-  );
+  app.get(CLI_LOGIN_PAGE_PATH, { schema: { hide: true } }, (request, reply) => {
+    securityHeaders(reply).header('cache-control', 'no-store');
+    if (webApprovalPageUrl !== null) {
+      return reply.redirect(webApprovalPageLocation(webApprovalPageUrl, request.query), 303);
+    }
+    return reply.type('text/html; charset=utf-8').send(html);
+  });
   app.get(CLI_LOGIN_SCRIPT_PATH, { schema: { hide: true } }, (_request, reply) =>
     securityHeaders(reply)
       .header('cache-control', 'no-cache')

@@ -239,7 +239,11 @@ export function CliLoginPage({ search }: { search: string }) {
                 autoComplete="off"
                 spellCheck={false}
                 value={dailyLimit}
-                onChange={(event) => setDailyLimit(event.target.value)}
+                onChange={(event) => {
+                  setDailyLimit(event.target.value);
+                  // The complaint was about the old value.
+                  setError(null);
+                }}
               />
             </fieldset>
           )}

@@ -211,6 +211,8 @@ describe.skipIf(!hasChromium)(
           'Enter the HST a day as a number',
         );
         await page.getByLabel('HST a day').fill('5');
+        // Correcting the value clears the complaint about the old one.
+        await expect(page.getByRole('alert').count()).resolves.toBe(0);
         await checkPage(page, 'cli-login-approve-desktop', DESKTOP.width);
         await page.getByRole('button', { name: 'Approve' }).click();
         await page.getByRole('heading', { name: 'Approved — return to your game' }).waitFor();

@@ -124,3 +124,12 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.help}`);
 }
+
+/**
+ * Opens the header's account menu (the chip with the player's avatar and balance), where the
+ * Account and Allowances links, the faucet and Sign out are.
+ */
+export async function openAccountMenu(page: Page): Promise<void> {
+  await page.getByRole('button', { name: /^Account menu/ }).click();
+  await page.locator('.account-menu:popover-open').waitFor();
+}

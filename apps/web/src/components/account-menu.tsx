@@ -31,7 +31,7 @@ export function AccountMenu() {
     return (
       <div className="account">
         <button type="button" className="primary" onClick={() => setConnecting(true)}>
-          Connect wallet
+          Connect<span className="wide-only"> wallet</span>
         </button>
         {connecting && <ConnectDialog onDone={() => setConnecting(false)} />}
       </div>

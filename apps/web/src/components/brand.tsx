@@ -13,11 +13,16 @@ export function LogoMark() {
           <stop offset="0" stopColor="#7a68ff" />
           <stop offset="1" stopColor="#e0409b" />
         </linearGradient>
+        <clipPath id={`${id}-above-slot`}>
+          <rect x="0" y="0" width="32" height="20.5" />
+        </clipPath>
       </defs>
       <rect x="2" y="2" width="28" height="28" rx="8" fill={`url(#${id}-cab)`} />
-      <rect x="14.5" y="17" width="3" height="9" rx="1.5" fill="#0d0c1a" opacity="0.55" />
-      <circle cx="16" cy="12" r="6.5" fill="#ffc940" stroke="#b8860b" strokeWidth="1.5" />
-      <rect x="15" y="8.5" width="2" height="7" rx="1" fill="#b8860b" />
+      <g clipPath={`url(#${id}-above-slot)`}>
+        <circle cx="16" cy="15" r="7.5" fill="#ffc940" stroke="#b8860b" strokeWidth="1.5" />
+        <circle cx="16" cy="15" r="4" fill="none" stroke="#b8860b" strokeWidth="1.2" />
+      </g>
+      <rect x="7" y="20.5" width="18" height="3.5" rx="1.75" fill="#0d0c1a" />
     </svg>
   );
 }

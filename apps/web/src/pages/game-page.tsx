@@ -251,10 +251,10 @@ export function GamePage({ gameId }: { gameId: string }) {
                     onChange={() => changeTier(b.id)}
                   />
                   <label htmlFor={`${tierGroupName}-${b.id}`}>
-                    <span>{b.name}</span>
+                    {b.name}
+                    <span className="visually-hidden"> — </span>
                     <span className="tier-cost">
-                      <Hst hst={b.cost} />
-                      <span className="visually-hidden"> per play</span>
+                      <Hst hst={b.cost} /> per play
                     </span>
                   </label>
                 </div>
@@ -334,9 +334,7 @@ export function GamePage({ gameId }: { gameId: string }) {
 /** What the player just decided, confirmed in a toast; the wallet's signature comes next. */
 function approvalToast(prompt: ApprovalPrompt, decision: ApprovalDecision): string {
   if (decision === 'rejected') return 'Not approved: nothing was charged.';
-  return prompt.kind === 'play'
-    ? 'Play approved: confirm it in your wallet.'
-    : 'Payment approved: confirm it in your wallet.';
+  return prompt.kind === 'play' ? 'Play approved.' : 'Payment approved.';
 }
 
 function describeScore(score: ScoreOutcome): string {

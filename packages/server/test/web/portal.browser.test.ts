@@ -18,7 +18,7 @@ import { injectWallet } from '@coinop/testkit/eip1193';
 import { pngImage } from '../fixtures/images.js';
 
 const PHONE = { width: 360, height: 740 };
-const DESKTOP = { width: 1280, height: 900 };
+const DESKTOP = { width: 1366, height: 900 };
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 
 describe.skipIf(!hasChromium)(

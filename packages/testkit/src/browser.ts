@@ -116,13 +116,24 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     await page.evaluate(await axeSource);
   }
   const results = (await page.evaluate('window.axe.run(document)')) as {
-    violations: { id: string; impact: string | null; help: string }[];
+    violations: {
+      id: string;
+      impact: string | null;
+      help: string;
+      nodes: { target: unknown[] }[];
+    }[];
     passes: unknown[];
   };
   expect(results.passes.length).toBeGreaterThan(10);
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help}`);
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} at ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(' '))
+          .join(', ')}`,
+    );
 }
 
 /**

@@ -169,7 +169,7 @@ describe.skipIf(!hasChromium)(
         )[0]!;
 
         // The Gold tier, 5 HST a play.
-        await page.getByRole('radio', { name: /^Gold/ }).check();
+        await page.getByRole('radio', { name: new RegExp(`^${tiers[1]!.name} `) }).check();
         const game = page.frameLocator('iframe.game-frame');
         await expectStatus(game, 'Ready. Press Play to start.');
 
@@ -275,14 +275,14 @@ describe.skipIf(!hasChromium)(
         await saveScreenshot(page, 'game-page');
 
         // Another tier: the last score's rank no longer holds, and that tier's board shows.
-        await page.getByRole('radio', { name: /^Bronze/ }).check();
+        await page.getByRole('radio', { name: new RegExp(`^${tiers[0]!.name} `) }).check();
         expect(await notice.textContent()).toBe('');
         const bronze = page.getByRole('region', { name: 'Leaders: Bronze' });
         await bronze.waitFor();
         expect(await bronze.locator('li').count()).toBe(0);
         expect(await bronze.locator('p').textContent()).toBe('No scores yet');
         expect(await page.locator('.celebration').count()).toBe(0);
-        await page.getByRole('radio', { name: /^Gold/ }).check();
+        await page.getByRole('radio', { name: new RegExp(`^${tiers[1]!.name} `) }).check();
         await expect
           .poll(() => leaders.locator('li').first().textContent())
           .toBe(`${player.name}${reactionMs}`);

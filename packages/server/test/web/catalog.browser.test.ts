@@ -97,11 +97,8 @@ describe.skipIf(!hasChromium)(
         await page.waitForURL(`${server.urls['web']}/games/${demo!.id}`);
         const tiers = page.getByRole('radiogroup', { name: 'Leaderboard tier' });
         await tiers.waitFor();
-        const options = await tiers
-          .getByRole('radio')
-          .evaluateAll((radios) =>
-            radios.map((radio) => (radio as HTMLInputElement).labels?.[0]?.textContent),
-          );
+        expect(await tiers.getByRole('radio').count()).toBe(2);
+        const options = await tiers.locator('label').allTextContents();
         expect(options).toEqual(['Practice — 1 HST per play', 'High stakes — 10 HST per play']);
         await tiers.getByRole('radio', { name: /^High stakes/ }).check();
         await page.getByRole('heading', { name: 'Leaders: High stakes' }).waitFor();

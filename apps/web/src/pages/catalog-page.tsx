@@ -53,7 +53,7 @@ export function CatalogPage() {
       <div className="catalog-head">
         <div>
           <h1>Games</h1>
-          <p>Pick a game, pick a tier, play for HST. The best scores share each play&apos;s pot.</p>
+          <p>Pick a game, pick a tier, and play for a place on its leaderboard.</p>
         </div>
       </div>
       <form className="filters" role="search" onSubmit={(e) => e.preventDefault()}>

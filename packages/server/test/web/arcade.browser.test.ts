@@ -320,9 +320,18 @@ describe.skipIf(!hasChromium)(
 
         // Connecting a wallet answers the prompt: it goes.
         await page.getByRole('button', { name: 'Connect wallet' }).click();
+        await page.getByRole('dialog', { name: 'Connect a wallet' }).waitFor();
+        await saveScreenshot(page, 'connect-dialog-phone');
         await page.getByRole('button', { name: 'Arcade wallet' }).click();
         await page.getByTestId('balance').waitFor();
         await expect.poll(() => page.getByTestId('arcade-notice').textContent()).toBe('');
+
+        // The account menu opens from the header's chip, on a phone too.
+        await openAccountMenu(page);
+        expect(await seriousViolations(page)).toEqual([]);
+        await saveScreenshot(page, 'account-menu-phone');
+        await page.keyboard.press('Escape');
+        await page.locator('.account-menu:popover-open').waitFor({ state: 'detached' });
         expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
           360,
         );

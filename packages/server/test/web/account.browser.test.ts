@@ -463,6 +463,7 @@ describe.skipIf(!hasChromium)(
         await ledgerOnly.close();
         await rm(ledgerDir, { recursive: true, force: true });
       }
-    });
+      // It starts a second arcade of its own: more than the default on a busy machine.
+    }, 60_000);
   },
 );

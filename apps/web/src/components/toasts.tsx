@@ -13,9 +13,14 @@ interface Toast {
   id: number;
   text: string;
   tone: ToastTone;
+  announce: boolean;
 }
 
-type Show = (text: string, tone?: ToastTone) => void;
+/**
+ * `announce: false` shows a toast without saying it again to screen readers, for text that a
+ * live region on the page already says (the game page's message, seen wherever one scrolled).
+ */
+type Show = (text: string, tone?: ToastTone, options?: { announce?: boolean }) => void;
 
 /** How long a toast stays: long enough to read a sentence, longer for an error. */
 const TOAST_MS = 4_000;
@@ -32,9 +37,10 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     setToasts((all) => all.filter((t) => t.id !== id));
   }, []);
   const show = useCallback<Show>(
-    (text, tone = 'ok') => {
+    (text, tone = 'ok', options = {}) => {
       const id = ++next.current;
-      setToasts((all) => [...all.slice(-(TOASTS_MAX - 1)), { id, text, tone }]);
+      const toast = { id, text, tone, announce: options.announce ?? true };
+      setToasts((all) => [...all.slice(-(TOASTS_MAX - 1)), toast]);
       setTimeout(() => dismiss(id), tone === 'error' ? ERROR_TOAST_MS : TOAST_MS);
     },
     [dismiss],
@@ -45,7 +51,11 @@ export function ToastProvider({ children }: { children: ReactNode }) {
       {children}
       <div className="toasts" role="status" aria-live="polite" data-testid="toasts">
         {toasts.map((toast) => (
-          <div key={toast.id} className={`toast ${toast.tone}`}>
+          <div
+            key={toast.id}
+            className={`toast ${toast.tone}`}
+            aria-hidden={toast.announce ? undefined : true}
+          >
             {toast.text}
           </div>
         ))}

@@ -163,6 +163,9 @@ export function GamePage({ gameId }: { gameId: string }) {
       tell: (text, tone) => {
         setNotice({ text, tone });
         setCelebration(null);
+        // On a phone the message sits above the game, out of sight of its Play button: a
+        // problem is also shown where the player is looking.
+        if (tone === 'error') toast(text, 'error', { announce: false });
       },
       changed: (score?: ScoreOutcome) => {
         void live.current.session.refresh();
@@ -183,7 +186,7 @@ export function GamePage({ gameId }: { gameId: string }) {
       leaving.abort();
       bridge.close();
     };
-  }, [gameUrl, load]);
+  }, [gameUrl, load, toast]);
 
   const decide = (decision: ApprovalDecision) => {
     const pending = live.current.approval;

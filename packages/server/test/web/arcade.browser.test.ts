@@ -312,6 +312,10 @@ describe.skipIf(!hasChromium)(
         await expect
           .poll(() => page.getByTestId('arcade-notice').textContent())
           .toBe('Connect a wallet to play.');
+        // On a phone that message is above the game, out of sight: a toast shows it too.
+        expect(await page.getByTestId('toasts').textContent()).toContain(
+          'Connect a wallet to play.',
+        );
         expect(await count('FROM plays')).toBe(playsBefore);
         expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
           360,

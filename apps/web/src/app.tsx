@@ -6,6 +6,8 @@ import { CatalogPage } from './pages/catalog-page.js';
 import { DemoPage } from './pages/demo-page.js';
 import { GamePage } from './pages/game-page.js';
 import { AccountMenu } from './components/account-menu.js';
+import { LogoMark } from './components/brand.js';
+import { ToastProvider } from './components/toasts.js';
 import { PortalPage } from './portal/portal-page.js';
 import { Link, useLocation } from './router.js';
 import { SessionProvider } from './session/session.js';
@@ -19,6 +21,8 @@ const AccountPage = lazy(() =>
 export function App() {
   const { path, search } = useLocation();
   const gameMatch = /^\/games\/([^/]+)\/?$/.exec(path);
+  const section =
+    path === '/' || gameMatch ? 'games' : path.startsWith('/developer') ? 'developers' : null;
   let page;
   if (path === '/') page = <CatalogPage />;
   else if (path === '/demo') page = <DemoPage />;
@@ -47,18 +51,28 @@ export function App() {
         <a className="skip-link" href="#main">
           Skip to content
         </a>
-        <header className="site-header">
-          <Link href="/" className="brand">
-            coinop arcade
-          </Link>
-          <nav className="site-nav" aria-label="Main">
-            <Link href="/developer">Developers</Link>
-          </nav>
-          <AccountMenu />
-        </header>
-        <main id="main" tabIndex={-1}>
-          {page}
-        </main>
+        <ToastProvider>
+          <header className="site-header">
+            <Link href="/" className="brand">
+              <LogoMark />
+              <span className="brand-name">
+                coinop <span className="brand-sub">arcade</span>
+              </span>
+            </Link>
+            <nav className="site-nav" aria-label="Main">
+              <Link href="/" aria-current={section === 'games' ? 'page' : undefined}>
+                Games
+              </Link>
+              <Link href="/developer" aria-current={section === 'developers' ? 'page' : undefined}>
+                Developers
+              </Link>
+            </nav>
+            <AccountMenu />
+          </header>
+          <main id="main" tabIndex={-1}>
+            {page}
+          </main>
+        </ToastProvider>
       </SessionProvider>
     </ArcadeSettingsProvider>
   );

@@ -155,7 +155,10 @@ async function loadLeaders() {
     const { leaderboard } = await game.getLeaderboard();
     leadersList.replaceChildren();
     if (!Array.isArray(leaderboard) || leaderboard.length === 0) {
-      leadersList.append(item('No scores yet.'));
+      // A message, not a first place: no rank number before it.
+      const empty = item('No scores yet.');
+      empty.className = 'empty';
+      leadersList.append(empty);
       return;
     }
     for (const leader of leaderboard) {

@@ -116,11 +116,31 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     await page.evaluate(await axeSource);
   }
   const results = (await page.evaluate('window.axe.run(document)')) as {
-    violations: { id: string; impact: string | null; help: string }[];
+    violations: {
+      id: string;
+      impact: string | null;
+      help: string;
+      nodes: { target: unknown[] }[];
+    }[];
     passes: unknown[];
   };
   expect(results.passes.length).toBeGreaterThan(10);
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help}`);
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} at ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(' '))
+          .join(', ')}`,
+    );
+}
+
+/**
+ * Opens the header's account menu (the chip with the player's avatar and balance), where the
+ * Account and Allowances links, the faucet and Sign out are.
+ */
+export async function openAccountMenu(page: Page): Promise<void> {
+  await page.getByRole('button', { name: /^Account menu/ }).click();
+  await page.locator('.account-menu:popover-open').waitFor();
 }

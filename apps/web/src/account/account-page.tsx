@@ -6,7 +6,8 @@ import { Link } from '../router.js';
 import { useSession } from '../session/session.js';
 import { chainReader, readyChain } from './chain-wallet.js';
 import { DepositSection } from './deposit-section.js';
-import { formatHstUnits, hstNumberToUnits } from './hst-amounts.js';
+import { Hst } from '../components/hst.js';
+import { hstNumberToUnits } from './hst-amounts.js';
 import { WithdrawSection } from './withdraw-section.js';
 import { withdrawalsApi } from './withdrawals-api.js';
 
@@ -53,11 +54,15 @@ export function AccountPage() {
         <dl className="balance-facts">
           <div>
             <dt>Available</dt>
-            <dd data-testid="available">{formatHstUnits(available)}</dd>
+            <dd data-testid="available">
+              <Hst units={available} />
+            </dd>
           </div>
           <div>
             <dt>Reserved</dt>
-            <dd data-testid="reserved">{formatHstUnits(reserved)}</dd>
+            <dd data-testid="reserved">
+              <Hst units={reserved} />
+            </dd>
           </div>
         </dl>
         <p className="muted">

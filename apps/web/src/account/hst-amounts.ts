@@ -37,9 +37,14 @@ export function unitsToDecimal(units: bigint): string {
 
 /** Base units as people read them, grouped, with the ticker: `1,250.5 HST`. */
 export function formatHstUnits(units: bigint): string {
+  return `${groupHstUnits(units)} HST`;
+}
+
+/** Base units as a grouped decimal without the ticker: `1,250.5`. */
+export function groupHstUnits(units: bigint): string {
   const [whole = '0', fraction] = unitsToDecimal(units).split('.');
   const grouped = BigInt(whole).toLocaleString('en');
-  return `${grouped}${fraction ? `.${fraction}` : ''} HST`;
+  return `${grouped}${fraction ? `.${fraction}` : ''}`;
 }
 
 /** An exact decimal string from the API (`"12.5"`) in base units. */

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useCopy } from '../components/toasts.js';
 
 /**
  * A transaction hash: shortened on screen unless `full`, whole for screen readers, copy and the tooltip. The
@@ -18,25 +18,15 @@ export function TxHash({ hash, full = false }: { hash: string; full?: boolean })
 }
 
 function CopyHash({ hash }: { hash: string }) {
-  const [copied, setCopied] = useState(false);
+  const copy = useCopy();
   return (
-    <>
-      <button
-        type="button"
-        className="small"
-        aria-label={`Copy transaction hash ${hash}`}
-        onClick={() =>
-          void navigator.clipboard.writeText(hash).then(
-            () => setCopied(true),
-            () => setCopied(false),
-          )
-        }
-      >
-        Copy
-      </button>
-      <span className="visually-hidden" role="status">
-        {copied ? 'Transaction hash copied' : ''}
-      </span>
-    </>
+    <button
+      type="button"
+      className="small"
+      aria-label={`Copy transaction hash ${hash}`}
+      onClick={() => void copy(hash, 'Transaction hash')}
+    >
+      Copy
+    </button>
   );
 }

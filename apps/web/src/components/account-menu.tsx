@@ -1,31 +1,36 @@
 import { Avatar } from './avatar.js';
-import { useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { Link } from '../router.js';
 import { useSession } from '../session/session.js';
 import type { WalletChoice } from '../session/session.js';
 import { arcadeWalletKey, WalletError } from '../session/wallets.js';
+import { Hst } from './hst.js';
 import { ImportKeyDialog } from './import-key-dialog.js';
 import { Modal } from './modal.js';
+import { useCopy, useToast } from './toasts.js';
 import { WalletChooser } from './wallet-chooser.js';
 
 /**
- * The header's account corner: connect a wallet, or the player's name, avatar, balance and
- * links to their account (deposits, withdrawals) and allowances.
+ * The header's account corner: a Connect button, or one chip with the player's avatar and
+ * balance that opens their menu (account, allowances, the test faucet, key export, sign out).
+ * The menu is a native popover: the browser closes it on Escape or a click outside.
  */
 export function AccountMenu() {
   const session = useSession();
+  const toast = useToast();
   const [connecting, setConnecting] = useState(false);
   const [exporting, setExporting] = useState(false);
   const [importing, setImporting] = useState(false);
-  const [notice, setNotice] = useState<string | null>(null);
+  const menu = useRef<HTMLDivElement>(null);
+  const menuId = useId();
   const { state } = session;
 
   if (state.status === 'loading') return <span className="account muted">…</span>;
   if (state.status === 'signed-out') {
     return (
       <div className="account">
-        <button type="button" onClick={() => setConnecting(true)}>
-          Connect wallet
+        <button type="button" className="primary" onClick={() => setConnecting(true)}>
+          Connect<span className="wide-only"> wallet</span>
         </button>
         {connecting && <ConnectDialog onDone={() => setConnecting(false)} />}
       </div>
@@ -33,49 +38,109 @@ export function AccountMenu() {
   }
 
   const { player } = state;
+  const close = () => menu.current?.hidePopover();
   const takeFaucet = async () => {
-    setNotice(null);
+    close();
     try {
       await session.call('/player/faucet', {});
       await session.refresh();
-      setNotice(`Added ${player.faucet.amount} test HST`);
+      toast(`Added ${player.faucet.amount} test HST to your balance.`);
     } catch (error) {
-      setNotice((error as Error).message);
+      toast(`The faucet did not pay: ${(error as Error).message}`, 'error');
     }
   };
+  const balance = (
+    <span className="balance" data-testid="balance">
+      <Hst hst={player.balance} />
+    </span>
+  );
   return (
     <div className="account">
-      <Avatar src={player.avatar} size={32} />
-      <span className="account-name">{player.name}</span>
-      <span className="balance" data-testid="balance">
-        {player.balance} HST
-      </span>
-      <Link href="/account">Account</Link>
-      <Link href="/account/allowances">Allowances</Link>
-      {player.faucet.amount > 0 && (
-        <button type="button" onClick={() => void takeFaucet()}>
-          Get {player.faucet.amount} test HST
-        </button>
-      )}
-      {state.kind === 'arcade' && (
-        <button type="button" onClick={() => setExporting(true)}>
-          Export key
-        </button>
-      )}
-      <button type="button" onClick={() => setImporting(true)}>
-        Import key
+      <button type="button" className="account-chip" popoverTarget={menuId}>
+        <Avatar src={player.avatar} size={32} />
+        <span className="visually-hidden">Account menu: {player.name}, balance</span>
+        {balance}
+        <svg className="chevron" viewBox="0 0 12 12" aria-hidden="true" focusable="false">
+          <path d="M2 4.5 6 8.5 10 4.5" stroke="currentColor" strokeWidth="1.6" fill="none" />
+        </svg>
       </button>
-      {state.wallet === null && (
-        <button type="button" onClick={() => setConnecting(true)}>
-          Reconnect wallet
+      <div id={menuId} ref={menu} popover="auto" className="account-menu">
+        <p className="account-who">
+          <Avatar src={player.avatar} size={32} />
+          <span>
+            <span className="account-name">{player.name}</span>
+            <span className="balance">
+              <Hst hst={player.balance} />
+            </span>
+          </span>
+        </p>
+        <ul>
+          <li>
+            <Link href="/account" onClick={close}>
+              Account
+            </Link>
+          </li>
+          <li>
+            <Link href="/account/allowances" onClick={close}>
+              Allowances
+            </Link>
+          </li>
+          {player.faucet.amount > 0 && (
+            <li>
+              <button type="button" className="faucet" onClick={() => void takeFaucet()}>
+                Get {player.faucet.amount} test HST
+              </button>
+            </li>
+          )}
+          {state.kind === 'arcade' && (
+            <li>
+              <button
+                type="button"
+                onClick={() => {
+                  close();
+                  setExporting(true);
+                }}
+              >
+                Export key
+              </button>
+            </li>
+          )}
+          <li>
+            <button
+              type="button"
+              onClick={() => {
+                close();
+                setImporting(true);
+              }}
+            >
+              Import key
+            </button>
+          </li>
+          {state.wallet === null && (
+            <li>
+              <button
+                type="button"
+                onClick={() => {
+                  close();
+                  setConnecting(true);
+                }}
+              >
+                Reconnect wallet
+              </button>
+            </li>
+          )}
+        </ul>
+        <hr />
+        <button
+          type="button"
+          onClick={() => {
+            close();
+            session.signOut();
+          }}
+        >
+          Sign out
         </button>
-      )}
-      <button type="button" onClick={session.signOut}>
-        Sign out
-      </button>
-      <span className="visually-hidden" role="status">
-        {notice}
-      </span>
+      </div>
       {connecting && <ConnectDialog onDone={() => setConnecting(false)} />}
       {exporting && <ExportKeyDialog onDone={() => setExporting(false)} />}
       {importing && <ImportKeyDialog onDone={() => setImporting(false)} />}
@@ -132,6 +197,7 @@ export function ConnectDialog({ onDone }: { onDone: () => void }) {
 
 function ExportKeyDialog({ onDone }: { onDone: () => void }) {
   const key = arcadeWalletKey();
+  const copy = useCopy();
   return (
     <Modal title="Export the arcade wallet" onCancel={onDone}>
       <p>
@@ -149,7 +215,7 @@ function ExportKeyDialog({ onDone }: { onDone: () => void }) {
         <button
           type="button"
           disabled={key === null}
-          onClick={() => void navigator.clipboard?.writeText(key ?? '')}
+          onClick={() => void copy(key ?? '', 'Private key')}
         >
           Copy
         </button>

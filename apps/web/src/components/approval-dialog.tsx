@@ -5,6 +5,7 @@ import type {
   ApprovalPrompt,
   WalletPlayOption,
 } from '../bridge/arcade-handlers.js';
+import { Hst } from './hst.js';
 import { Modal } from './modal.js';
 
 /**
@@ -40,9 +41,13 @@ export function ApprovalDialog({
           </>
         )}
         <dt>{prompt.kind === 'play' ? 'Cost' : 'Amount'}</dt>
-        <dd>{cost} HST</dd>
+        <dd>
+          <Hst hst={cost} />
+        </dd>
         <dt>Your balance</dt>
-        <dd>{prompt.balance} HST</dd>
+        <dd>
+          <Hst hst={prompt.balance} />
+        </dd>
       </dl>
       {wallet !== null && (
         <PayFromChoice

@@ -2,9 +2,10 @@ import { useEffect, useId, useState } from 'react';
 import type { CatalogGame } from '@coinop/protocol';
 import { listGames } from '../api.js';
 import { Cover } from '../components/cover.js';
+import { Hst } from '../components/hst.js';
 import { Link } from '../router.js';
 
-/** Published games: search by words, filter by category. */
+/** Published games as cards: search by words, filter by category chips. */
 export function CatalogPage() {
   const [search, setSearch] = useState('');
   const [category, setCategory] = useState('');
@@ -12,7 +13,7 @@ export function CatalogPage() {
   const [categories, setCategories] = useState<string[]>([]);
   const [error, setError] = useState<string | null>(null);
   const searchId = useId();
-  const categoryId = useId();
+  const categoryName = useId();
 
   // The category choices come from the whole catalog, not from the filtered list.
   useEffect(() => {
@@ -49,29 +50,47 @@ export function CatalogPage() {
 
   return (
     <section className="page">
-      <h1>Games</h1>
+      <div className="catalog-head">
+        <div>
+          <h1>Games</h1>
+          <p>Pick a game, pick a tier, and play for a place on its leaderboard.</p>
+        </div>
+      </div>
       <form className="filters" role="search" onSubmit={(e) => e.preventDefault()}>
-        <div className="field">
-          <label htmlFor={searchId}>Search</label>
+        <div className="search-field">
+          <label htmlFor={searchId} className="visually-hidden">
+            Search
+          </label>
+          <svg viewBox="0 0 16 16" aria-hidden="true" focusable="false">
+            <circle cx="7" cy="7" r="5" stroke="currentColor" strokeWidth="1.8" fill="none" />
+            <path d="m11 11 3.5 3.5" stroke="currentColor" strokeWidth="1.8" />
+          </svg>
           <input
             id={searchId}
             type="search"
             value={search}
-            placeholder="Name or tag line"
+            placeholder="Search by name or tag line"
             onChange={(e) => setSearch(e.target.value)}
           />
         </div>
-        <div className="field">
-          <label htmlFor={categoryId}>Category</label>
-          <select id={categoryId} value={category} onChange={(e) => setCategory(e.target.value)}>
-            <option value="">All categories</option>
-            {categories.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
+        {categories.length > 0 && (
+          <fieldset className="chips">
+            <legend className="visually-hidden">Category</legend>
+            {['', ...categories].map((c) => (
+              <span key={c}>
+                <input
+                  type="radio"
+                  name={categoryName}
+                  id={`${categoryName}-${c}`}
+                  value={c}
+                  checked={category === c}
+                  onChange={() => setCategory(c)}
+                />
+                <label htmlFor={`${categoryName}-${c}`}>{c === '' ? 'All games' : c}</label>
+              </span>
             ))}
-          </select>
-        </div>
+          </fieldset>
+        )}
       </form>
       {error !== null && (
         <p role="alert" className="error">
@@ -80,24 +99,47 @@ export function CatalogPage() {
       )}
       {games === null && error === null && <p aria-live="polite">Loading games…</p>}
       {games !== null && games.length === 0 && (
-        <p aria-live="polite">No games match. Try other words or another category.</p>
+        <div className="empty-state" aria-live="polite">
+          <strong>No games match.</strong>
+          <p>Try other words or another category.</p>
+        </div>
       )}
       {games !== null && games.length > 0 && (
         <ul className="game-grid" aria-label="Games">
           {games.map((game) => (
             <li key={game.id} className="game-card">
-              <Cover url={game.coverUrl} name={game.name} />
+              <div className="cover-frame">
+                <Cover url={game.coverUrl} name={game.name} />
+              </div>
               <div className="game-card-body">
                 <h2>
                   <Link href={`/games/${game.id}`}>{game.name}</Link>
                 </h2>
                 {game.tagLine !== '' && <p className="tag-line">{game.tagLine}</p>}
-                {game.category !== '' && <p className="category">{game.category}</p>}
+                <div className="card-foot">
+                  {game.category !== '' && <span className="category">{game.category}</span>}
+                  <CheapestPlay game={game} />
+                </div>
               </div>
             </li>
           ))}
         </ul>
       )}
     </section>
+  );
+}
+
+/** What the cheapest tier costs a play, so a player knows the stakes before opening the game. */
+function CheapestPlay({ game }: { game: CatalogGame }) {
+  const cheapest = game.leaderboards.reduce<CatalogGame['leaderboards'][number] | null>(
+    (best, tier) => (best === null || tier.cost < best.cost ? tier : best),
+    null,
+  );
+  if (cheapest === null) return null;
+  return (
+    <span className="from">
+      {game.leaderboards.length > 1 ? 'From ' : ''}
+      <Hst hst={cheapest.cost} /> a play
+    </span>
   );
 }

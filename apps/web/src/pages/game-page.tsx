@@ -15,6 +15,9 @@ import {
 import { HostBridge } from '../bridge/host-bridge.js';
 import { walletPlayText, type WalletPlayProgress } from '../bridge/wallet-play-progress.js';
 import { ApprovalDialog } from '../components/approval-dialog.js';
+import { Cover } from '../components/cover.js';
+import { Hst } from '../components/hst.js';
+import { useToast } from '../components/toasts.js';
 import { GameFrame } from '../components/game-frame.js';
 import { Link } from '../router.js';
 import { useSession } from '../session/session.js';
@@ -25,7 +28,8 @@ interface PendingApproval {
 }
 
 /**
- * One game: choose a tier (spec 4.3), see its current leaders, and play it in the frame below.
+ * One game: choose a tier (spec 4.3), see its current leaders, and play it in the frame beside
+ * them (above the fold on a laptop, stacked on a phone).
  * The page is the game's host: its bridge answers the game's plays, scores, leaderboard reads
  * and payments for the signed-in player, asking them to approve plays and payments first (in
  * chain mode a play may be locked from the player's wallet instead of the balance). Below
@@ -39,9 +43,11 @@ export function GamePage({ gameId }: { gameId: string }) {
   const [approval, setApproval] = useState<PendingApproval | null>(null);
   const [notice, setNotice] = useState<{ text: string; tone: 'info' | 'error' } | null>(null);
   const [walletPlay, setWalletPlay] = useState<WalletPlayProgress | null>(null);
+  const [celebration, setCelebration] = useState<ScoreOutcome | null>(null);
   const settings = useArcadeSettings();
+  const toast = useToast();
   const chain = settings.status === 'loaded' ? settings.settings.chain : null;
-  const tierSelectId = useId();
+  const tierGroupName = useId();
   const frameBox = useRef<HTMLDivElement>(null);
 
   const load = useCallback(
@@ -76,6 +82,25 @@ export function GamePage({ gameId }: { gameId: string }) {
       document.title = 'coinop arcade';
     };
   }, [game]);
+
+  // A message is about the player it was said to: signing in (or out, or as someone else) clears
+  // it, so "Connect a wallet to play." goes once a wallet is connected.
+  const playerId = session.state.status === 'signed-in' ? session.state.player.playerId : null;
+  useEffect(() => {
+    setNotice(null);
+    setCelebration(null);
+  }, [playerId]);
+
+  /**
+   * The player picks another tier: what was said about the last one (a score's rank) no longer
+   * holds, and the leaders shown become that tier's. The game itself is told here too (the
+   * bridge's tier-change event, issue 17).
+   */
+  const changeTier = (id: string) => {
+    setTierId(id);
+    setNotice(null);
+    setCelebration(null);
+  };
 
   // The bridge lives as long as the game's URL; it reads everything else through refs, fresh.
   const live = useRef({ game, tierId, session, approval, chain });
@@ -135,11 +160,20 @@ export function GamePage({ gameId }: { gameId: string }) {
           avatarUrl: l.avatar,
         }));
       },
-      tell: (text, tone) => setNotice({ text, tone }),
+      tell: (text, tone) => {
+        setNotice({ text, tone });
+        setCelebration(null);
+        // On a phone the message sits above the game, out of sight of its Play button: a
+        // problem is also shown where the player is looking.
+        if (tone === 'error') toast(text, 'error', { announce: false });
+      },
       changed: (score?: ScoreOutcome) => {
         void live.current.session.refresh();
         void load().catch(() => undefined);
-        if (score) setNotice({ text: describeScore(score), tone: 'info' });
+        if (score) {
+          setNotice({ text: describeScore(score), tone: 'info' });
+          setCelebration(score.isWinner ? score : null);
+        }
       },
     };
     const bridge = new HostBridge({
@@ -152,13 +186,14 @@ export function GamePage({ gameId }: { gameId: string }) {
       leaving.abort();
       bridge.close();
     };
-  }, [gameUrl, load]);
+  }, [gameUrl, load, toast]);
 
   const decide = (decision: ApprovalDecision) => {
     const pending = live.current.approval;
     live.current.approval = null;
     setApproval(null);
     pending?.resolve(decision);
+    if (pending) toast(approvalToast(pending.prompt, decision), 'info');
   };
 
   if (error) {
@@ -181,49 +216,102 @@ export function GamePage({ gameId }: { gameId: string }) {
   }
 
   const tier = game.leaderboards.find((b) => b.id === tierId);
+  const lowerWins = game.scoreDisplay === 'REVERSE';
   return (
-    <>
-      <section className="page game-head">
-        <h1>{game.name}</h1>
-        {game.tagLine !== '' && <p className="tag-line">{game.tagLine}</p>}
-        {game.description !== '' && <p>{game.description}</p>}
-        {game.published && (
-          <p>
-            <a href={`#${ALLOWANCE_ANCHOR}`}>What this game may charge you a day</a>
-          </p>
-        )}
-        {game.leaderboards.length === 0 ? (
-          <p>This game has no tiers yet.</p>
-        ) : (
-          <div className="field">
-            <label htmlFor={tierSelectId}>Leaderboard tier</label>
-            <select id={tierSelectId} value={tierId} onChange={(e) => setTierId(e.target.value)}>
+    <div className="game-page">
+      <header className="game-title">
+        <div className="cover-frame">
+          <Cover url={game.coverUrl} name={game.name} />
+        </div>
+        <div>
+          <h1>{game.name}</h1>
+          {game.tagLine !== '' && <p className="tag-line">{game.tagLine}</p>}
+          <ul className="game-facts" aria-label="About this game">
+            {game.category !== '' && <li className="chip">{game.category}</li>}
+            <li className="chip">{lowerWins ? 'Lowest score wins' : 'Highest score wins'}</li>
+          </ul>
+        </div>
+      </header>
+      <div className="game-layout">
+        <section className="tier-panel panel" aria-labelledby={`${tierGroupName}-label`}>
+          <h2 id={`${tierGroupName}-label`}>Leaderboard tier</h2>
+          {game.leaderboards.length === 0 ? (
+            <p>This game has no tiers yet.</p>
+          ) : (
+            <div
+              className="tier-options"
+              role="radiogroup"
+              aria-labelledby={`${tierGroupName}-label`}
+            >
               {game.leaderboards.map((b) => (
-                <option key={b.id} value={b.id}>
-                  {b.name} — {b.formattedCostString} per play
-                </option>
+                <div className="tier-option" key={b.id}>
+                  <input
+                    type="radio"
+                    id={`${tierGroupName}-${b.id}`}
+                    name={tierGroupName}
+                    value={b.id}
+                    checked={b.id === tierId}
+                    onChange={() => changeTier(b.id)}
+                  />
+                  <label htmlFor={`${tierGroupName}-${b.id}`}>
+                    {b.name}
+                    <span className="visually-hidden"> — </span>
+                    <span className="tier-cost">
+                      <Hst hst={b.cost} /> per play
+                    </span>
+                  </label>
+                </div>
               ))}
-            </select>
+            </div>
+          )}
+          <div className={celebration ? 'celebration' : undefined}>
+            {celebration && (
+              <strong aria-hidden="true">
+                {celebration.leaderRank === 1 ? 'Top of the board!' : 'You made the board!'}
+              </strong>
+            )}
+            <p
+              className={notice?.tone === 'error' ? 'notice error' : 'notice'}
+              role="status"
+              aria-live="polite"
+              data-testid="arcade-notice"
+            >
+              {notice?.text}
+            </p>
+            {celebration && (
+              <div className="burst" aria-hidden="true">
+                {Array.from({ length: 9 }, (_, i) => (
+                  <i key={`${celebration.score}-${i}`} />
+                ))}
+              </div>
+            )}
           </div>
-        )}
-        <p
-          className={notice?.tone === 'error' ? 'notice error' : 'notice'}
-          role="status"
-          aria-live="polite"
-          data-testid="arcade-notice"
-        >
-          {notice?.text}
-        </p>
-        {walletPlay !== null && <WalletPlayCard progress={walletPlay} />}
+          {walletPlay !== null && <WalletPlayCard progress={walletPlay} />}
+          {game.published && (
+            <p className="panel-links">
+              <a href={`#${ALLOWANCE_ANCHOR}`}>What this game may charge you a day</a>
+            </p>
+          )}
+        </section>
+        <div className="game-stage" ref={frameBox}>
+          {game.url === '' ? (
+            <p className="no-url panel">The developer has not set this game&apos;s URL yet.</p>
+          ) : (
+            <GameFrame url={game.url} title={`${game.name} (game)`} />
+          )}
+        </div>
         {tier && (
-          <section aria-labelledby="leaders-heading" className="leaders">
+          <section aria-labelledby="leaders-heading" className="leaders panel">
             <h2 id="leaders-heading">Leaders: {tier.name}</h2>
             {tier.leaders.length === 0 ? (
-              <p>No scores yet. Be the first.</p>
+              <p className="empty-board">No scores yet</p>
             ) : (
               <ol>
                 {tier.leaders.map((leader) => (
-                  <li key={leader.playerId}>
+                  <li
+                    key={leader.playerId}
+                    className={leader.playerId === playerId ? 'me' : undefined}
+                  >
                     <Avatar src={leader.avatar} size={24} />
                     <span className="leader-name">{leader.name}</span>
                     <span className="leader-score">{leader.score}</span>
@@ -233,18 +321,23 @@ export function GamePage({ gameId }: { gameId: string }) {
             )}
           </section>
         )}
-      </section>
-      {game.url === '' ? (
-        <p className="page">The developer has not set this game&apos;s URL yet.</p>
-      ) : (
-        <div ref={frameBox}>
-          <GameFrame url={game.url} title={`${game.name} (game)`} />
-        </div>
+      </div>
+      {game.description !== '' && (
+        <section className="game-about" aria-labelledby="about-heading">
+          <h2 id="about-heading">About {game.name}</h2>
+          <p>{game.description}</p>
+        </section>
       )}
       {game.published && <AllowancePanel gameId={game.id} gameName={game.name} />}
       {approval && <ApprovalDialog prompt={approval.prompt} onDecide={decide} />}
-    </>
+    </div>
   );
+}
+
+/** What the player just decided, confirmed in a toast; the wallet's signature comes next. */
+function approvalToast(prompt: ApprovalPrompt, decision: ApprovalDecision): string {
+  if (decision === 'rejected') return 'Not approved: nothing was charged.';
+  return prompt.kind === 'play' ? 'Play approved.' : 'Payment approved.';
 }
 
 function describeScore(score: ScoreOutcome): string {

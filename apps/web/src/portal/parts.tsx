@@ -1,5 +1,6 @@
 import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import { Modal } from '../components/modal.js';
+import { useCopy } from '../components/toasts.js';
 import { useSession } from '../session/session.js';
 import { portalApi, type PortalApi } from './portal-api.js';
 
@@ -44,26 +45,27 @@ export function Status({ text }: { text: string | null }) {
 }
 
 function CopyButton({ value, label }: { value: string; label: string }) {
+  const copy = useCopy();
   const [copied, setCopied] = useState(false);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(value);
-      setCopied(true);
-    } catch {
-      setCopied(false);
-    }
-  };
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), COPIED_MS);
+    return () => clearTimeout(timer);
+  }, [copied]);
   return (
-    <>
-      <button type="button" onClick={() => void copy()} aria-label={`Copy ${label}`}>
-        Copy
-      </button>
-      <span className="visually-hidden" role="status">
-        {copied ? `${label} copied` : ''}
-      </span>
-    </>
+    <button
+      type="button"
+      className={copied ? 'copied' : undefined}
+      onClick={() => void copy(value, label).then(setCopied)}
+      aria-label={`Copy ${label}`}
+    >
+      {copied ? 'Copied' : 'Copy'}
+    </button>
   );
 }
+
+/** How long a Copy button reads "Copied". */
+const COPIED_MS = 2_000;
 
 /** A read-only, selectable value with a Copy button: ids, keys, secrets. */
 export function CopyField({ label, value }: { label: string; value: string }) {

@@ -19,6 +19,7 @@ import {
   launchChromium,
   saveScreenshot,
   seriousViolations,
+  openAccountMenu,
   brokenImages,
 } from '@coinop/testkit/browser';
 import { injectWallet } from '@coinop/testkit/eip1193';
@@ -139,7 +140,7 @@ describe.skipIf(!hasChromium)(
 
     it('a player plays, scores and pays with approvals; rejections record nothing', async () => {
       const account = privateKeyToAccount(generatePrivateKey());
-      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
       const page = await context.newPage();
       await injectWallet(page, account);
       const web = server.urls['web']!;
@@ -153,8 +154,13 @@ describe.skipIf(!hasChromium)(
         await page.getByRole('button', { name: 'Browser wallet' }).click();
         const balance = page.getByTestId('balance');
         await expect.poll(() => balance.textContent()).toBe('0 HST');
+        await openAccountMenu(page);
         await page.getByRole('button', { name: 'Get 100 test HST' }).click();
         await expect.poll(() => balance.textContent()).toBe('100 HST');
+        // The faucet says it paid, in a toast (not only in a visually hidden span).
+        await expect
+          .poll(() => page.getByTestId('toasts').textContent())
+          .toContain('Added 100 test HST to your balance.');
         const player = (
           await server.api.arcade.db.query<{ id: string; name: string; account_id: string }>(
             'SELECT id, name, account_id FROM players WHERE wallet = $1',
@@ -163,7 +169,7 @@ describe.skipIf(!hasChromium)(
         )[0]!;
 
         // The Gold tier, 5 HST a play.
-        await page.getByLabel('Leaderboard tier').selectOption(tiers[1]!.id);
+        await page.getByRole('radio', { name: new RegExp(`^${tiers[1]!.name} `) }).check();
         const game = page.frameLocator('iframe.game-frame');
         await expectStatus(game, 'Ready. Press Play to start.');
 
@@ -203,6 +209,9 @@ describe.skipIf(!hasChromium)(
         await expect
           .poll(() => leaders.locator('li').first().textContent())
           .toBe(`${player.name}${reactionMs}`);
+        // Leading the board is celebrated beside it.
+        expect(await page.locator('.celebration strong').textContent()).toBe('Top of the board!');
+        await saveScreenshot(page, 'game-page-scored');
         const plays = await server.api.arcade.db.query<{
           id: string;
           status: string;
@@ -265,6 +274,19 @@ describe.skipIf(!hasChromium)(
         expect(await brokenImages(page)).toEqual([]);
         await saveScreenshot(page, 'game-page');
 
+        // Another tier: the last score's rank no longer holds, and that tier's board shows.
+        await page.getByRole('radio', { name: new RegExp(`^${tiers[0]!.name} `) }).check();
+        expect(await notice.textContent()).toBe('');
+        const bronze = page.getByRole('region', { name: 'Leaders: Bronze' });
+        await bronze.waitFor();
+        expect(await bronze.locator('li').count()).toBe(0);
+        expect(await bronze.locator('p').textContent()).toBe('No scores yet');
+        expect(await page.locator('.celebration').count()).toBe(0);
+        await page.getByRole('radio', { name: new RegExp(`^${tiers[1]!.name} `) }).check();
+        await expect
+          .poll(() => leaders.locator('li').first().textContent())
+          .toBe(`${player.name}${reactionMs}`);
+
         // The session and the balance survive a reload.
         await page.reload();
         await expect.poll(() => page.getByTestId('balance').textContent()).toBe('94 HST');
@@ -290,11 +312,35 @@ describe.skipIf(!hasChromium)(
         await expect
           .poll(() => page.getByTestId('arcade-notice').textContent())
           .toBe('Connect a wallet to play.');
+        // On a phone that message is above the game, out of sight: a toast shows it too.
+        expect(await page.getByTestId('toasts').textContent()).toContain(
+          'Connect a wallet to play.',
+        );
         expect(await count('FROM plays')).toBe(playsBefore);
         expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
           360,
         );
         expect(await seriousViolations(page)).toEqual([]);
+
+        // Connecting a wallet answers the prompt: it goes.
+        await page.getByRole('button', { name: 'Connect wallet' }).click();
+        await page.getByRole('dialog', { name: 'Connect a wallet' }).waitFor();
+        await saveScreenshot(page, 'connect-dialog-phone');
+        await page.getByRole('button', { name: 'Arcade wallet' }).click();
+        await page.getByTestId('balance').waitFor();
+        await expect.poll(() => page.getByTestId('arcade-notice').textContent()).toBe('');
+
+        // The account menu opens from the header's chip, on a phone too.
+        await openAccountMenu(page);
+        expect(await seriousViolations(page)).toEqual([]);
+        await saveScreenshot(page, 'account-menu-phone');
+        await page.keyboard.press('Escape');
+        await page.locator('.account-menu:popover-open').waitFor({ state: 'detached' });
+        expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
+          360,
+        );
+        expect(await seriousViolations(page)).toEqual([]);
+        await saveScreenshot(page, 'game-page-phone');
       } finally {
         await context.close();
       }

@@ -19,6 +19,7 @@ import {
 } from '@coinop/testkit/browser';
 
 const VIEWPORT = { width: 360, height: 740 };
+const DESKTOP = { width: 1366, height: 900 };
 
 /** A stand-in game on its own origin (another port), so the frame is cross-origin. */
 function startGameSite(): Promise<Server> {
@@ -80,21 +81,26 @@ describe.skipIf(!hasChromium)(
           VIEWPORT.width,
         );
         await saveScreenshot(page, 'web-catalog');
+        await page.setViewportSize(DESKTOP);
+        expect(await seriousViolations(page)).toEqual([]);
+        await saveScreenshot(page, 'web-catalog-desktop');
+        await page.setViewportSize(VIEWPORT);
 
         // A search that matches nothing, then the category filter.
         await page.getByLabel('Search').fill('no such game');
         await page.getByText('No games match.').waitFor();
         await page.getByLabel('Search').fill('');
-        await page.getByLabel('Category').selectOption('Arcade');
+        await page.getByRole('radio', { name: 'Arcade' }).check();
         await link.waitFor();
 
         await link.click();
         await page.waitForURL(`${server.urls['web']}/games/${demo!.id}`);
-        const tiers = page.getByLabel('Leaderboard tier');
+        const tiers = page.getByRole('radiogroup', { name: 'Leaderboard tier' });
         await tiers.waitFor();
-        const options = await tiers.locator('option').allTextContents();
+        expect(await tiers.getByRole('radio').count()).toBe(2);
+        const options = await tiers.locator('label').allTextContents();
         expect(options).toEqual(['Practice — 1 HST per play', 'High stakes — 10 HST per play']);
-        await tiers.selectOption({ label: 'High stakes — 10 HST per play' });
+        await tiers.getByRole('radio', { name: /^High stakes/ }).check();
         await page.getByRole('heading', { name: 'Leaders: High stakes' }).waitFor();
 
         const frame = page.locator('iframe.game-frame');

@@ -19,13 +19,14 @@ import {
   launchChromium,
   saveScreenshot,
   seriousViolations,
+  openAccountMenu,
   brokenImages,
 } from '@coinop/testkit/browser';
 import { startCoverServer, type CoverServer } from '../fixtures/cover-server.js';
 import { injectWallet } from '@coinop/testkit/eip1193';
 
 const PHONE = { width: 360, height: 740 };
-const DESKTOP = { width: 1280, height: 900 };
+const DESKTOP = { width: 1366, height: 900 };
 
 /**
  * Consent to charges in the web app (docs/concepts/consent.md): a player whose game server was
@@ -300,6 +301,7 @@ describe.skipIf(!hasChromium)(
         expect(
           (await apiCall(token, 'PUT', `/player/allowances/${cometId}`, { dailyLimit: 2 })).status,
         ).toBe(200);
+        await openAccountMenu(page);
         await page.getByRole('banner').getByRole('link', { name: 'Allowances' }).click();
         await page.waitForURL(`${web}/account/allowances`);
         await main.getByRole('heading', { name: 'Your allowances', level: 1 }).waitFor();

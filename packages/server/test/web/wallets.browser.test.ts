@@ -12,6 +12,7 @@ import {
   ensureBrowserBuilds,
   hasChromium,
   launchChromium,
+  openAccountMenu,
   saveScreenshot,
   seriousViolations,
 } from '@coinop/testkit/browser';
@@ -236,7 +237,7 @@ describe.skipIf(!hasChromium)(
         await page.goto(`${web}/`);
         await page.getByRole('button', { name: 'Connect wallet' }).click();
         await page.getByRole('button', { name: 'Arcade wallet' }).click();
-        await page.getByRole('button', { name: 'Sign out' }).waitFor();
+        await page.getByRole('button', { name: /^Account menu/ }).waitFor();
         const address = await arcadeKeyAddress(page);
 
         // Whoever starts a login chooses its description: it must stay text.
@@ -310,7 +311,7 @@ describe.skipIf(!hasChromium)(
           await checkPage(page, `wallet-chooser-${label}`, viewport.width);
 
           await wallets.getByRole('button', { name: 'Blue Wallet' }).click();
-          await page.getByRole('button', { name: 'Sign out' }).waitFor();
+          await page.getByRole('button', { name: /^Account menu/ }).waitFor();
           expect(await sessionAddress(page)).toBe(blue.address);
           expect(await announcedWalletCalls(page)).toEqual([
             'Blue Wallet eth_requestAccounts',
@@ -319,8 +320,10 @@ describe.skipIf(!hasChromium)(
 
           // After a reload the same extension is found again, without a prompt.
           await page.reload();
-          await page.getByRole('button', { name: 'Sign out' }).waitFor();
+          await page.getByRole('button', { name: /^Account menu/ }).waitFor();
           expect(await sessionAddress(page)).toBe(blue.address);
+          await openAccountMenu(page);
+          await page.getByRole('button', { name: 'Sign out' }).waitFor();
           await expect(
             page.getByRole('button', { name: 'Reconnect wallet' }).count(),
           ).resolves.toBe(0);
@@ -367,10 +370,11 @@ describe.skipIf(!hasChromium)(
 
           // Without 0x and in capitals, as some wallets export it.
           await importKey(page, first.slice(2).toUpperCase());
-          await page.getByRole('button', { name: 'Sign out' }).waitFor();
+          await page.getByRole('button', { name: /^Account menu/ }).waitFor();
           expect(await sessionAddress(page)).toBe(privateKeyToAccount(first).address);
 
           // A second key replaces the arcade wallet only once the player confirms.
+          await openAccountMenu(page);
           await page.getByRole('button', { name: 'Import key' }).click();
           await expect(
             dialog.getByText(privateKeyToAccount(first).address).isVisible(),
@@ -383,6 +387,7 @@ describe.skipIf(!hasChromium)(
           await expect.poll(() => sessionAddress(page)).toBe(privateKeyToAccount(second).address);
 
           // The replaced key stayed in this browser: one click switches back.
+          await openAccountMenu(page);
           await page.getByRole('button', { name: 'Import key' }).click();
           await dialog.getByRole('button', { name: 'Switch back' }).click();
           await dialog.waitFor({ state: 'detached' });

@@ -13,6 +13,7 @@ import {
   type ScoreOutcome,
 } from '../bridge/arcade-handlers.js';
 import { HostBridge } from '../bridge/host-bridge.js';
+import { useLoginApproval } from '../bridge/login-approval.js';
 import { walletPlayText, type WalletPlayProgress } from '../bridge/wallet-play-progress.js';
 import { ApprovalDialog } from '../components/approval-dialog.js';
 import { GameFrame } from '../components/game-frame.js';
@@ -43,6 +44,8 @@ export function GamePage({ gameId }: { gameId: string }) {
   const chain = settings.status === 'loaded' ? settings.settings.chain : null;
   const tierSelectId = useId();
   const frameBox = useRef<HTMLDivElement>(null);
+  const bridgeRef = useRef<HostBridge | null>(null);
+  const loginApproval = useLoginApproval();
 
   const load = useCallback(
     async (signal?: AbortSignal) => {
@@ -136,6 +139,7 @@ export function GamePage({ gameId }: { gameId: string }) {
         }));
       },
       tell: (text, tone) => setNotice({ text, tone }),
+      login: loginApproval.host,
       changed: (score?: ScoreOutcome) => {
         void live.current.session.refresh();
         void load().catch(() => undefined);
@@ -148,11 +152,18 @@ export function GamePage({ gameId }: { gameId: string }) {
       gameUrl,
       handlers: createArcadeHandlers(host),
     });
+    bridgeRef.current = bridge;
     return () => {
+      bridgeRef.current = null;
       leaving.abort();
       bridge.close();
     };
-  }, [gameUrl, load]);
+  }, [gameUrl, load, loginApproval.host]);
+
+  // The game hears of a new tier (bridge `tierChange`), if it asked to.
+  useEffect(() => {
+    bridgeRef.current?.tierChanged();
+  }, [tierId]);
 
   const decide = (decision: ApprovalDecision) => {
     const pending = live.current.approval;
@@ -243,6 +254,7 @@ export function GamePage({ gameId }: { gameId: string }) {
       )}
       {game.published && <AllowancePanel gameId={game.id} gameName={game.name} />}
       {approval && <ApprovalDialog prompt={approval.prompt} onDecide={decide} />}
+      {loginApproval.dialog}
     </>
   );
 }

@@ -86,7 +86,10 @@ export async function startHighLowServer(options) {
   const arcadeOrigin = (options.arcadeOrigin ?? DEFAULT_ARCADE).replace(/\/+$/, '');
   const pageTemplate = await readFile(new URL('index.html', WEB_DIR), 'utf8');
   /** Sign-ins the web page started: its own handle → the login, whose poll token stays here. */
-  /** @type {Map<string, { login: import('./login.js').StartedLogin, expiresAt: number }>} */
+  /**
+   * @type {Map<string, {
+   *   login: import('./login.js').StartedLogin, expiresAt: number, polledAt: number }>}
+   */
   const logins = new Map();
   let selfUrl = '';
 
@@ -228,7 +231,11 @@ export async function startHighLowServer(options) {
         gameId: arcade.game.id,
       });
       const loginId = randomUUID();
-      logins.set(loginId, { login, expiresAt: now() + login.expiresInSeconds * 1000 });
+      logins.set(loginId, {
+        login,
+        expiresAt: now() + login.expiresInSeconds * 1000,
+        polledAt: Number.NEGATIVE_INFINITY,
+      });
       return {
         status: 201,
         body: { loginId, requestorId: login.requestorId, userCode: login.userCode },
@@ -239,6 +246,12 @@ export async function startHighLowServer(options) {
       const loginId = /** @type {string} */ (loginMatch[1]);
       const pending = logins.get(loginId);
       if (!pending) throw new HttpError(404, 'login_not_found', `no sign-in ${loginId} here`);
+      // The sign-in service wants its interval between polls while pending (RFC 8628 §3.5); an
+      // approved login is handed out at once, and the page asks only once the arcade approved.
+      if (now() - pending.polledAt < pending.login.intervalSeconds * 1000) {
+        return { status: 202, body: { status: 'pending' } };
+      }
+      pending.polledAt = now();
       let polled;
       try {
         polled = await pollLogin(pending.login);

@@ -48,9 +48,10 @@ export interface LoginHost {
 
 /**
  * The login dialog's state and the calls behind it, for a page hosting a game: pass `host` to the
- * arcade handlers and render `dialog`.
+ * arcade handlers and render `dialog`. `approvals` counts the logins approved here, so what shows
+ * the game's allowance can read it again (an approval may have granted one).
  */
-export function useLoginApproval(): { host: LoginHost; dialog: ReactNode } {
+export function useLoginApproval(): { host: LoginHost; dialog: ReactNode; approvals: number } {
   const session = useSession();
   const sessionRef = useRef(session);
   sessionRef.current = session;
@@ -59,6 +60,7 @@ export function useLoginApproval(): { host: LoginHost; dialog: ReactNode } {
     resolve: (decision: LoginDecision) => void;
   } | null>(null);
   const pendingRef = useRef(pending);
+  const [approvals, setApprovals] = useState(0);
 
   const cli = (requestorId: string) => `/cli/${encodeURIComponent(requestorId)}`;
 
@@ -87,6 +89,7 @@ export function useLoginApproval(): { host: LoginHost; dialog: ReactNode } {
         `${cli(requestorId)}/approve`,
         dailyLimit === null ? { userCode } : { userCode, dailyLimit },
       );
+      setApprovals((n) => n + 1);
     },
     reject: async (requestorId, userCode) => {
       await sessionRef.current.callAuth(`${cli(requestorId)}/reject`, { userCode });
@@ -103,6 +106,7 @@ export function useLoginApproval(): { host: LoginHost; dialog: ReactNode } {
   return {
     host: hostRef.current,
     dialog: pending && <LoginDialog prompt={pending.prompt} onDecide={decide} />,
+    approvals,
   };
 }
 

@@ -128,6 +128,8 @@ export function GamePage({ gameId }: { gameId: string }) {
       post: (path, body) => live.current.session.call(path, body),
       get: (path) => live.current.session.call(path),
       leaders: async () => {
+        // A server-side game reads its board after a round its server charged: the balance too.
+        void live.current.session.refresh();
         const fresh = await load();
         const tier = tierOf(fresh, live.current.tierId);
         return (tier?.leaders ?? []).map((l): BridgeLeader => ({
@@ -252,7 +254,9 @@ export function GamePage({ gameId }: { gameId: string }) {
           <GameFrame url={game.url} title={`${game.name} (game)`} />
         </div>
       )}
-      {game.published && <AllowancePanel gameId={game.id} gameName={game.name} />}
+      {game.published && (
+        <AllowancePanel key={loginApproval.approvals} gameId={game.id} gameName={game.name} />
+      )}
       {approval && <ApprovalDialog prompt={approval.prompt} onDecide={decide} />}
       {loginApproval.dialog}
     </>

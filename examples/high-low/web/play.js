@@ -1,5 +1,5 @@
 // @ts-check
-/* global document, Coinop, URLSearchParams, location */
+/* global document, window, Coinop, URLSearchParams, location */
 
 /**
  * High-Low's web page, shown in the arcade's game frame. The game server deals and judges every
@@ -259,6 +259,16 @@ async function init() {
     tierSelect.disabled = false;
   } catch (error) {
     say(`The game server did not answer: ${errorText(error)}.`);
+    return;
+  }
+  if (window.parent === window) {
+    // Opened on its own: there is no arcade around the page to sign the player in.
+    signInButton.hidden = true;
+    leadersList.replaceChildren(item('The leaderboard shows in the arcade.'));
+    say(
+      'Open High-Low from the arcade’s catalog to play it here, or play it in a terminal ' +
+        '(below).',
+    );
     return;
   }
   // The arcade's tier picker leads: this page follows it, and its board is that tier's.

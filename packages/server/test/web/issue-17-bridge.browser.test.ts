@@ -331,5 +331,36 @@ describe.skipIf(!hasChromium)(
         }
       }
     }, 180_000);
+
+    it('High-Low opened on its own says to open it from the arcade, at phone width', async () => {
+      const context = await browser.newContext({ viewport: PHONE });
+      const page = await context.newPage();
+      try {
+        await page.goto(highLow.url);
+        await expect
+          .poll(() => page.locator('#status').textContent())
+          .toBe(
+            'Open High-Low from the arcade’s catalog to play it here, or play it in a terminal ' +
+              '(below).',
+          );
+        expect(await page.getByRole('button', { name: 'Sign in with the arcade' }).count()).toBe(0);
+        expect(await page.locator('#tier option').allTextContents()).toEqual([
+          'Practice — 1 HST a play',
+          'High stakes — 10 HST a play',
+        ]);
+        expect(await page.locator('#leaders').textContent()).toBe(
+          'The leaderboard shows in the arcade.',
+        );
+        await page.getByText('Play in a terminal instead').click();
+        expect(await page.getByText(`--server ${highLow.url}`).count()).toBe(1);
+        expect(await seriousViolations(page)).toEqual([]);
+        expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
+          PHONE.width,
+        );
+        await saveScreenshot(page, 'high-low-standalone-phone');
+      } finally {
+        await context.close();
+      }
+    });
   },
 );

@@ -1,17 +1,19 @@
 #!/usr/bin/env node
-// The high-low game server: `node server.mjs [--port 8091] [--host 127.0.0.1]`. Credentials and
-// arcade from the environment: COINOP_CLIENT_ID, COINOP_CLIENT_SECRET, COINOP_API_URL,
-// COINOP_AUTH_URL, COINOP_GAME_ID (see examples/README.md).
+// The high-low game server: `node server.mjs [--port 8091] [--host 127.0.0.1]
+// [--arcade http://127.0.0.1:8082]`. Credentials and arcade from the environment:
+// COINOP_CLIENT_ID, COINOP_CLIENT_SECRET, COINOP_API_URL, COINOP_AUTH_URL, COINOP_GAME_ID,
+// COINOP_ARCADE (the web app embedding the game's page; see examples/README.md).
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Arcade, ArcadeNetworkError } from '@coinop/server-sdk';
 import { ARCADE_WAIT_MS, resolveCredentials, retry } from './src/credentials.js';
-import { DEFAULT_HOST, DEFAULT_PORT, startHighLowServer } from './src/server.js';
+import { DEFAULT_ARCADE, DEFAULT_HOST, DEFAULT_PORT, startHighLowServer } from './src/server.js';
 
 const { values } = parseArgs({
   options: {
     port: { type: 'string' },
     host: { type: 'string' },
+    arcade: { type: 'string' },
     'data-dir': { type: 'string' },
   },
 });
@@ -52,11 +54,12 @@ const arcade = await retry(ARCADE_WAIT_MS, `the arcade API at ${apiUrl}`, async 
 const server = await startHighLowServer({
   arcade,
   authUrl,
+  arcadeOrigin: values.arcade ?? env.COINOP_ARCADE ?? DEFAULT_ARCADE,
   port,
   host: values.host ?? env.HOST ?? DEFAULT_HOST,
 });
 log(`game "${arcade.game.name}" ${arcade.game.id} on ${apiUrl}; serving ${server.url}`);
-log(`play it: npm run play -w @coinop/example-high-low`);
+log(`play it in the arcade's catalog, or in a terminal: npm run play -w @coinop/example-high-low`);
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => void server.close().then(() => process.exit(0)));
 }

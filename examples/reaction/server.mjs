@@ -26,7 +26,8 @@ const server = await startReactionServer({
 });
 console.log(`reaction: serving the game at ${server.url} for the arcade ${arcade}`);
 console.log(
-  `reaction: try it in the demo arcade: ${arcade}/demo?game=${encodeURIComponent(server.url)}`,
+  `reaction: try it in the demo arcade: ${arcade}/demo?game=${encodeURIComponent(server.url)}` +
+    '&scoreDisplay=REVERSE',
 );
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => void server.close().then(() => process.exit(0)));

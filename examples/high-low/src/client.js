@@ -30,12 +30,23 @@ export function gameServer(serverUrl, token) {
     const headers = {};
     if (token !== null) headers['authorization'] = `Bearer ${token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers,
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(30_000),
-    });
+    let response;
+    try {
+      response = await fetch(`${base}${path}`, {
+        method,
+        headers,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(30_000),
+      });
+    } catch (error) {
+      // fetch says only "fetch failed"; its cause names the refusal or the timeout.
+      const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+      throw new Error(
+        `cannot reach the High-Low server at ${base} (${cause instanceof Error ? cause.message : String(cause)}); ` +
+          'is it running? Start the arcade with npm start, or pass --server',
+        { cause: error },
+      );
+    }
     /** @type {any} */
     const answer = await response.json().catch(() => ({}));
     if (answer.code === 'consent_required' && typeof answer.grantUrl === 'string') {

@@ -42,68 +42,108 @@ export class LoginError extends Error {
  */
 
 /**
+ * @typedef {object} StartedLogin
+ * @property {string} authUrl the sign-in service, without a trailing slash
+ * @property {string} requestorId the login's id
+ * @property {string} userCode the code the approval shows
+ * @property {string} url the absolute page where the player approves the login
+ * @property {string} pollToken the bearer token that polls this login only: keep it private
+ * @property {number} intervalSeconds how long to wait between polls (grows on `slow_down`)
+ * @property {number} expiresInSeconds
+ */
+
+/**
+ * Starts a login (spec 4.6): the sign-in service answers the approval page, the code and the
+ * token to poll with.
+ * @param {{ authUrl: string, description: string, gameId?: string }} options
+ * @returns {Promise<StartedLogin>}
+ */
+export async function startLogin({ authUrl, description, gameId }) {
+  const auth = authUrl.replace(/\/+$/, '');
+  const response = await fetch(`${auth}/cli`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(gameId ? { description, gameId } : { description }),
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+  });
+  const start = /** @type {Record<string, unknown>} */ (await response.json().catch(() => ({})));
+  if (!response.ok) {
+    throw new LoginError(
+      'login_failed',
+      `the sign-in service refused: ${String(start['message'] ?? response.status)}`,
+    );
+  }
+  return {
+    authUrl: auth,
+    requestorId: String(start['requestorId']),
+    userCode: String(start['userCode']),
+    // browserUrl is a path on the sign-in service.
+    url: new URL(String(start['browserUrl']), `${auth}/`).href,
+    pollToken: String(start['token']),
+    intervalSeconds: Number(start['interval']) || 5,
+    expiresInSeconds: Number(start['expires_in']) || 600,
+  };
+}
+
+/**
+ * Polls a login once (spec 4.7): the player's token once approved, `pending` before, or a
+ * LoginError when it was rejected, expired or refused. On `slow_down` (RFC 8628 §3.5) the
+ * login's interval grows by 5 seconds and the answer is `pending`.
+ * @param {StartedLogin} started
+ * @returns {Promise<{ status: 'pending' } | { status: 'approved', token: string }>}
+ */
+export async function pollLogin(started) {
+  const response = await fetch(
+    `${started.authUrl}/cli/${encodeURIComponent(started.requestorId)}`,
+    {
+      headers: { authorization: `Bearer ${started.pollToken}` },
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    },
+  );
+  const body = /** @type {Record<string, unknown>} */ (await response.json().catch(() => ({})));
+  if (response.ok && typeof body['access_token'] === 'string') {
+    return { status: 'approved', token: body['access_token'] };
+  }
+  const error = body['error'];
+  if (error === 'authorization_pending') return { status: 'pending' };
+  if (error === 'slow_down') {
+    started.intervalSeconds += SLOW_DOWN_STEP_SECONDS;
+    return { status: 'pending' };
+  }
+  if (error === 'access_denied') {
+    throw new LoginError('access_denied', 'the login was rejected in the browser');
+  }
+  if (error === 'expired_token') {
+    throw new LoginError('expired_token', 'the login expired before it was approved');
+  }
+  throw new LoginError(
+    'login_failed',
+    `the sign-in service answered ${response.status}: ${String(body['message'] ?? '')}`,
+  );
+}
+
+/**
  * Logs the player in and returns their access token.
  * @param {LoginOptions} options
  * @returns {Promise<string>}
  */
 export async function login(options) {
-  const auth = options.authUrl.replace(/\/+$/, '');
   const sleep = options.sleep ?? delay;
-  const description = options.description ?? `High-Low terminal on ${platform()} ${hostname()}`;
-  const startResponse = await fetch(`${auth}/cli`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(
-      options.gameId ? { description, gameId: options.gameId } : { description },
-    ),
-    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+  const started = await startLogin({
+    authUrl: options.authUrl,
+    description: options.description ?? `High-Low terminal on ${platform()} ${hostname()}`,
+    ...(options.gameId ? { gameId: options.gameId } : {}),
   });
-  const start = /** @type {Record<string, unknown>} */ (await startResponse.json());
-  if (!startResponse.ok) {
-    throw new LoginError(
-      'login_failed',
-      `the sign-in service refused: ${String(start['message'])}`,
-    );
-  }
-  const { browserUrl, requestorId, token, userCode } = /** @type {Record<string, string>} */ (
-    start
-  );
-  let intervalSeconds = Number(start['interval']) || 5;
-  const expiresInSeconds = Number(start['expires_in']) || 600;
-  // browserUrl is a path on the sign-in service.
   options.onPrompt({
-    url: new URL(String(browserUrl), `${auth}/`).href,
-    userCode: String(userCode),
-    expiresInSeconds,
+    url: started.url,
+    userCode: started.userCode,
+    expiresInSeconds: started.expiresInSeconds,
   });
-
-  const deadline = Date.now() + expiresInSeconds * 1000;
+  const deadline = Date.now() + started.expiresInSeconds * 1000;
   for (;;) {
-    await sleep(intervalSeconds * 1000);
-    const response = await fetch(`${auth}/cli/${encodeURIComponent(String(requestorId))}`, {
-      headers: { authorization: `Bearer ${token}` },
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-    });
-    const body = /** @type {Record<string, unknown>} */ (await response.json().catch(() => ({})));
-    if (response.ok && typeof body['access_token'] === 'string') return body['access_token'];
-    const error = body['error'];
-    if (error === 'authorization_pending') {
-      if (Date.now() > deadline) throw new LoginError('expired_token', 'the login expired');
-      continue;
-    }
-    if (error === 'slow_down') {
-      intervalSeconds += SLOW_DOWN_STEP_SECONDS;
-      continue;
-    }
-    if (error === 'access_denied') {
-      throw new LoginError('access_denied', 'the login was rejected in the browser');
-    }
-    if (error === 'expired_token') {
-      throw new LoginError('expired_token', 'the login expired before it was approved');
-    }
-    throw new LoginError(
-      'login_failed',
-      `the sign-in service answered ${response.status}: ${String(body['message'] ?? '')}`,
-    );
+    await sleep(started.intervalSeconds * 1000);
+    const polled = await pollLogin(started);
+    if (polled.status === 'approved') return polled.token;
+    if (Date.now() > deadline) throw new LoginError('expired_token', 'the login expired');
   }
 }

@@ -1,10 +1,12 @@
 // @ts-check
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
 import { ArcadeApiError, ArcadeNetworkError, PlayerTokenError } from '@coinop/server-sdk';
 import { highLowCover } from './cover.js';
 import { HighLowGame, cardName, orderedDeck, shuffle } from './game.js';
-import { infoPage } from './info-page.js';
+import { LoginError, pollLogin, startLogin } from './login.js';
 
 /**
  * The authoritative game server (spec 4.1): the player's token is validated before its playerId
@@ -21,6 +23,20 @@ export const SESSION_IDLE_MS = 30 * 60 * 1000;
 export const SESSIONS_MAX = 10_000;
 /** Request bodies here are a few dozen bytes. */
 const BODY_LIMIT_BYTES = 4096;
+/** The arcade whose page embeds the web client unless told otherwise: the game-sdk's `Origin.DEV`. */
+export const DEFAULT_ARCADE = 'http://127.0.0.1:8082';
+/** Sign-ins started from the web page and not yet finished, kept at once; more are refused. */
+export const LOGINS_MAX = 1000;
+/** How the web page names itself on the sign-in approval. */
+const WEB_LOGIN_DESCRIPTION = 'High-Low web page in the arcade';
+
+const WEB_DIR = new URL('../web/', import.meta.url);
+const SDK_BUNDLE = createRequire(import.meta.url).resolve('@coinop/game-sdk/game-sdk.min.js');
+const WEB_FILES = {
+  '/play.js': { file: new URL('play.js', WEB_DIR), type: 'text/javascript; charset=utf-8' },
+  '/style.css': { file: new URL('style.css', WEB_DIR), type: 'text/css; charset=utf-8' },
+  '/game-sdk.min.js': { file: SDK_BUNDLE, type: 'text/javascript; charset=utf-8' },
+};
 
 /**
  * @typedef {import('@coinop/server-sdk').Arcade} Arcade
@@ -39,6 +55,7 @@ const BODY_LIMIT_BYTES = 4096;
  * @typedef {object} HighLowServerOptions
  * @property {Arcade} arcade the SDK, built with the game's client credentials
  * @property {string} authUrl the sign-in service the client logs the player in with
+ * @property {string} [arcadeOrigin] the arcade web app whose page embeds the web client
  * @property {number} [port]
  * @property {string} [host]
  * @property {() => Card[]} [newDeck] the deck of each new game; default a crypto shuffle
@@ -66,6 +83,14 @@ export async function startHighLowServer(options) {
   /** @type {Map<string, Session>} */
   const sessions = new Map();
   const cover = highLowCover();
+  const arcadeOrigin = (options.arcadeOrigin ?? DEFAULT_ARCADE).replace(/\/+$/, '');
+  const pageTemplate = await readFile(new URL('index.html', WEB_DIR), 'utf8');
+  /** Sign-ins the web page started: its own handle → the login, whose poll token stays here. */
+  /**
+   * @type {Map<string, {
+   *   login: import('./login.js').StartedLogin, expiresAt: number, polledAt: number }>}
+   */
+  const logins = new Map();
   let selfUrl = '';
 
   /** @param {import('node:http').IncomingMessage} req */
@@ -193,6 +218,55 @@ export async function startHighLowServer(options) {
       if (turn.over) await submitScore(session);
       return { status: 200, body: { ...answer, score: scoreView(session) } };
     }
+    if (method === 'POST' && path === '/api/logins') {
+      // The web page's sign-in: a CLI login naming this game, which the arcade page around it
+      // has the player approve (bridge `login`). The poll token never leaves this server.
+      for (const [id, pending] of logins) if (pending.expiresAt < now()) logins.delete(id);
+      if (logins.size >= LOGINS_MAX) {
+        throw new HttpError(503, 'too_many_logins', 'too many sign-ins at once; retry shortly');
+      }
+      const login = await startLogin({
+        authUrl,
+        description: WEB_LOGIN_DESCRIPTION,
+        gameId: arcade.game.id,
+      });
+      const loginId = randomUUID();
+      logins.set(loginId, {
+        login,
+        expiresAt: now() + login.expiresInSeconds * 1000,
+        polledAt: Number.NEGATIVE_INFINITY,
+      });
+      return {
+        status: 201,
+        body: { loginId, requestorId: login.requestorId, userCode: login.userCode },
+      };
+    }
+    const loginMatch = /^\/api\/logins\/([0-9a-f-]{36})\/token$/.exec(path);
+    if (method === 'POST' && loginMatch) {
+      const loginId = /** @type {string} */ (loginMatch[1]);
+      const pending = logins.get(loginId);
+      if (!pending) throw new HttpError(404, 'login_not_found', `no sign-in ${loginId} here`);
+      // The sign-in service wants its interval between polls while pending (RFC 8628 §3.5); an
+      // approved login is handed out at once, and the page asks only once the arcade approved.
+      if (now() - pending.polledAt < pending.login.intervalSeconds * 1000) {
+        return { status: 202, body: { status: 'pending' } };
+      }
+      pending.polledAt = now();
+      let polled;
+      try {
+        polled = await pollLogin(pending.login);
+      } catch (error) {
+        logins.delete(loginId);
+        throw error;
+      }
+      if (polled.status === 'pending') return { status: 202, body: { status: 'pending' } };
+      logins.delete(loginId);
+      const player = await arcade.validatePlayerToken(polled.token);
+      return {
+        status: 200,
+        body: { status: 'approved', token: polled.token, displayName: player.displayName },
+      };
+    }
     const gameMatch = /^\/api\/games\/([0-9a-f-]{36})$/.exec(path);
     if (method === 'GET' && gameMatch) {
       const playerId = await playerOf(req);
@@ -205,9 +279,28 @@ export async function startHighLowServer(options) {
   const server = createServer((req, res) => {
     const method = req.method ?? 'GET';
     const path = new URL(req.url ?? '/', 'http://x').pathname;
-    if (method === 'GET' && path === '/') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...SAFE_HEADERS });
-      res.end(infoPage({ selfUrl, name: arcade.game.name }));
+    if (method === 'GET' && (path === '/' || path === '/index.html')) {
+      const page = pageTemplate
+        .replaceAll('%GAME_ID%', escapeHtml(arcade.game.id))
+        .replaceAll('%ARCADE%', escapeHtml(arcadeOrigin))
+        .replaceAll('%SELF_URL%', escapeHtml(selfUrl))
+        .replaceAll('%NAME%', escapeHtml(arcade.game.name));
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...PAGE_HEADERS });
+      res.end(page);
+      return;
+    }
+    const webFile = WEB_FILES[/** @type {keyof typeof WEB_FILES} */ (path)];
+    if (method === 'GET' && webFile) {
+      readFile(webFile.file).then(
+        (content) => {
+          res.writeHead(200, { 'content-type': webFile.type, ...PAGE_HEADERS });
+          res.end(content);
+        },
+        (error) => {
+          console.error('high-low:', error);
+          res.writeHead(500, { 'content-type': 'text/plain' }).end('internal error\n');
+        },
+      );
       return;
     }
     if (method === 'GET' && path === '/cover.png') {
@@ -248,8 +341,26 @@ export async function startHighLowServer(options) {
 
 const SAFE_HEADERS = {
   'x-content-type-options': 'nosniff',
-  'content-security-policy': "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'",
+  'content-security-policy': "default-src 'none'; img-src 'self'",
 };
+
+/** The web client: everything from this origin, no inline script. */
+const PAGE_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'content-security-policy':
+    "default-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; " +
+    "form-action 'none'",
+  'cache-control': 'no-cache',
+};
+
+/** @param {string} value */
+function escapeHtml(value) {
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
+}
 
 /**
  * What to answer for an error: the player-token errors are 401 with the SDK's code, the
@@ -262,6 +373,11 @@ function problemOf(error) {
   if (error instanceof HttpError) return error;
   if (error instanceof PlayerTokenError) {
     return { status: 401, code: error.code, message: error.message };
+  }
+  if (error instanceof LoginError) {
+    const status =
+      error.code === 'access_denied' ? 403 : error.code === 'expired_token' ? 410 : 502;
+    return { status, code: error.code, message: error.message };
   }
   if (error instanceof ArcadeApiError && error.status < 500) {
     // A player who has not allowed the game to charge them is sent where they can.

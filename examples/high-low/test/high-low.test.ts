@@ -1,7 +1,9 @@
 /* eslint-disable @typescript-eslint/no-non-null-assertion -- as in the packages tests: fixtures exist */
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Arcade } from '@coinop/server-sdk';
 import { SignJWT, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,6 +48,7 @@ describe.each(storeVariants())('High-Low against a running coinop on %s', (varia
       authUrl: coinop.authUrl,
       port: 0,
       newDeck: () => [...DECK],
+      now: () => coinop.clock.now().getTime(),
     });
   });
   afterAll(async () => {
@@ -220,14 +223,148 @@ describe.each(storeVariants())('High-Low against a running coinop on %s', (varia
     expect(await balanceOf(coinop, player.accountId)).toMatchObject({ available: 5n * UNITS });
   });
 
-  it('serves an info page and a 1920×1080 cover', async () => {
+  it('serves its web page with the game SDK, under a CSP, and a 1920×1080 cover', async () => {
     const page = await fetch(server.url);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(await page.text()).toContain('npm run play -w @coinop/example-high-low');
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+    const html = await page.text();
+    expect(html).toContain(`<meta name="coinop-game-id" content="${game.gameId}" />`);
+    expect(html).toContain('<meta name="coinop-arcade" content="http://127.0.0.1:8082" />');
+    expect(html).toContain('<button id="sign-in" type="button" disabled>');
+    // Still says how to play from a terminal.
+    expect(html).toContain('npm run play -w @coinop/example-high-low');
+    expect(html).toContain(`node examples/high-low/client.mjs --server ${server.url}`);
+    for (const [path, type] of [
+      ['play.js', 'text/javascript; charset=utf-8'],
+      ['style.css', 'text/css; charset=utf-8'],
+      ['game-sdk.min.js', 'text/javascript; charset=utf-8'],
+    ]) {
+      const file = await fetch(`${server.url}${path}`);
+      expect([path, file.status, file.headers.get('content-type')]).toEqual([path, 200, type]);
+    }
+    expect(await (await fetch(`${server.url}game-sdk.min.js`)).text()).toContain('GameService');
     const cover = Buffer.from(await (await fetch(`${server.url}cover.png`)).arrayBuffer());
     expect(cover.subarray(1, 4).toString()).toBe('PNG');
     expect([cover.readUInt32BE(16), cover.readUInt32BE(20)]).toEqual([1920, 1080]);
     expect(cover.length).toBeLessThan(50_000);
+  });
+
+  it('issue 17: signs a player in from its web page with a login the arcade approves', async () => {
+    const player = await walletPlayer(20);
+    const call = gameServer(server.url, null);
+    const login = (await call('POST', '/api/logins')) as {
+      loginId: string;
+      requestorId: string;
+      userCode: string;
+    };
+    expect(Object.keys(login).sort()).toEqual(['loginId', 'requestorId', 'userCode']);
+    // The login names this game, so the arcade can check it is the game's own.
+    const info = (await (
+      await fetch(`${coinop.authUrl}/cli/${login.requestorId}/info?code=${login.userCode}`)
+    ).json()) as { game: { id: string } | null; description: string; status: string };
+    expect(info).toMatchObject({
+      game: { id: game.gameId },
+      description: 'High-Low web page in the arcade',
+      status: 'pending',
+    });
+    const token = `/api/logins/${login.loginId}/token`;
+    expect(await call('POST', token)).toEqual({ status: 'pending' });
+    // Asked again at once: the server keeps the sign-in service's pace and does not poll.
+    expect(await call('POST', token)).toEqual({ status: 'pending' });
+
+    // The arcade page approves it with the player's web session (bridge `login`).
+    const approved = await decide(
+      coinop.auth,
+      'approve',
+      login.requestorId,
+      login.userCode,
+      player.access_token,
+    );
+    expect(approved.statusCode).toBe(200);
+    coinop.clock.advance(5000);
+    const signedIn = (await call('POST', token)) as {
+      status: string;
+      token: string;
+      displayName: string;
+    };
+    expect(signedIn.status).toBe('approved');
+    const [named] = await coinop.db.query<{ name: string }>(
+      'SELECT name FROM players WHERE id = $1',
+      [player.playerId],
+    );
+    expect(signedIn.displayName).toBe(named!.name);
+    // A game token: it identifies the player to game servers, and opens nothing of the arcade.
+    const claims = JSON.parse(
+      Buffer.from(signedIn.token.split('.')[1]!, 'base64url').toString(),
+    ) as { aud: string };
+    expect(claims.aud).toBe('coinop:game');
+    // Handed out once.
+    await expect(call('POST', token)).rejects.toThrow(
+      `no sign-in ${login.loginId} here (login_not_found)`,
+    );
+
+    const play = gameServer(server.url, signedIn.token);
+    const started = await play('POST', '/api/games', { leaderboardId: game.tiers[0]!.id });
+    expect(started).toMatchObject({ card: '7♣', streak: 0, over: false });
+    expect(await balanceOf(coinop, player.accountId)).toMatchObject({
+      available: 19n * UNITS,
+      pending: 1n * UNITS,
+    });
+  });
+
+  it('issue 17: a sign-in the player rejects is refused, and an unknown one is not found', async () => {
+    const player = await walletPlayer(1);
+    const call = gameServer(server.url, null);
+    const login = (await call('POST', '/api/logins')) as {
+      loginId: string;
+      requestorId: string;
+      userCode: string;
+    };
+    await decide(coinop.auth, 'reject', login.requestorId, login.userCode, player.access_token);
+    await expect(call('POST', `/api/logins/${login.loginId}/token`)).rejects.toThrow(
+      'the login was rejected in the browser (access_denied)',
+    );
+    await expect(
+      call('POST', '/api/logins/00000000-0000-4000-8000-000000000000/token'),
+    ).rejects.toThrow('no sign-in 00000000-0000-4000-8000-000000000000 here (login_not_found)');
+  });
+});
+
+describe('the terminal client command', () => {
+  const client = fileURLToPath(new URL('../client.mjs', import.meta.url));
+  const run = (...args: string[]) =>
+    spawnSync(process.execPath, [client, ...args], { encoding: 'utf8', input: '' });
+
+  it('issue 17: --help prints the usage and exits 0 (it crashed with a stack trace)', () => {
+    const help = run('--help');
+    expect([help.status, help.stderr]).toEqual([0, '']);
+    expect(help.stdout).toMatch(/^Usage: node client\.mjs \[--server URL\] \[--auth URL\]\n/);
+    expect(help.stdout).toContain('  -h, --help    show this help and exit');
+    expect(run('-h').stdout).toBe(help.stdout);
+  });
+
+  it.each([
+    [['--bogus'], "high-low: Unknown option '--bogus'"],
+    [['--server'], "high-low: Option '--server <value>' argument missing"],
+    [['--server', 'ftp://x'], 'high-low: --server must be an http(s) URL, got "ftp://x"'],
+    [['--auth', 'nowhere'], 'high-low: --auth must be an http(s) URL, got "nowhere"'],
+    [['extra'], "high-low: Unexpected argument 'extra'"],
+  ])('%j is a usage error naming the problem, without a stack trace', (args, first) => {
+    const result = run(...args);
+    expect(result.status).toBe(2);
+    expect(result.stderr.split('\n').slice(0, 2)).toEqual([
+      expect.stringContaining(first),
+      'Run "node client.mjs --help" for usage.',
+    ]);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('says when the game server cannot be reached', () => {
+    const result = run('--server', 'http://127.0.0.1:9');
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(
+      /^high-low: cannot reach the High-Low server at http:\/\/127\.0\.0\.1:9 \(.+\); is it running\? Start the arcade with npm start, or pass --server\n$/,
+    );
   });
 });
 

@@ -32,6 +32,7 @@ const playButton = /** @type {HTMLButtonElement} */ ($('#play'));
 const buyButton = /** @type {HTMLButtonElement} */ ($('#buy-gold'));
 const statusLine = /** @type {HTMLElement} */ ($('#status'));
 const leadersList = /** @type {HTMLOListElement} */ ($('#leaders'));
+const leadersHeading = /** @type {HTMLElement} */ ($('#leaders-heading'));
 
 /** @param {string} name */
 const meta = (name) => {
@@ -238,6 +239,12 @@ function init() {
     }
   });
   window.addEventListener('resize', () => draw(label()));
+  // The arcade says which tier the player chose, and again when they pick another: the board
+  // shown here is that tier's. An arcade that does not know the event shows the default tier's.
+  game.onTierChange(({ tier }) => {
+    leadersHeading.textContent = `Leaderboard: ${tier.name}`;
+    void loadLeaders();
+  });
   void loadLeaders();
 }
 

@@ -9,7 +9,8 @@ import { BridgeErrorCodes, type BridgeErrorCode } from '@coinop/protocol';
  * const operation: GameServiceOperation = 'submitScore';
  * ```
  */
-export type GameServiceOperation = 'play' | 'submitScore' | 'getLeaderboard' | 'hstTransfer';
+export type GameServiceOperation =
+  'play' | 'submitScore' | 'getLeaderboard' | 'hstTransfer' | 'approveLogin';
 
 /**
  * An operation was called before `init()`: no reply could ever reach it, so it fails at once.

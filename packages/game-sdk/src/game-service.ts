@@ -8,8 +8,10 @@ import {
   type BridgeRequest,
   type ReceiveHstTransferMessage,
   type ReceiveLeaderboardMessage,
+  type ReceiveLoginMessage,
   type ReceivePlayMessage,
   type ReceiveSubmitScoreMessage,
+  type ReceiveTierChangeMessage,
 } from '@coinop/protocol';
 import {
   BridgeNotInitializedError,
@@ -83,7 +85,9 @@ export interface GameServiceOptions {
 
 /**
  * The data each event hands its handlers: the same object the operation resolves with.
- * `transferHst` is the published library's name of the `hstTransfer` event.
+ * `transferHst` is the published library's name of the `hstTransfer` event. `tierChange` (a
+ * coinop addition) has no operation: registering a handler for it asks the arcade to report the
+ * player's tier, now and on every change.
  *
  * @example
  * ```ts
@@ -97,6 +101,8 @@ export interface GameServiceEvents {
   leaderboard: ReceiveLeaderboardMessage;
   hstTransfer: ReceiveHstTransferMessage;
   transferHst: ReceiveHstTransferMessage;
+  tierChange: ReceiveTierChangeMessage;
+  login: ReceiveLoginMessage;
 }
 
 type ReplyData = GameServiceEvents[BridgeEventName];
@@ -144,6 +150,10 @@ export class GameService {
   readonly #handlers = new Map<BridgeEventName, Set<Handler>>();
   /** Requests in the order they were sent, per event, for hosts that do not echo `requestId`. */
   readonly #pending = new Map<BridgeEventName, PendingRequest[]>();
+  /** Whether this instance has asked the arcade to report the tier (once is enough). */
+  #tierWatched = false;
+  /** The last tier the arcade reported, handed at once to a handler registered later. */
+  #tier: ReceiveTierChangeMessage | undefined;
 
   /**
    * @param gameId The game's id (spec 4.10).
@@ -192,6 +202,7 @@ export class GameService {
     if (win === undefined) throw new TypeError('GameService.init() needs a browser window');
     win.addEventListener('message', this.#onMessage);
     this.#initializedWindow = win;
+    if ((this.#handlers.get('tierChange')?.size ?? 0) > 0) this.#watchTier();
   }
 
   /**
@@ -222,9 +233,43 @@ export class GameService {
       this.#handlers.set(name, handlers);
     }
     handlers.add(handler as Handler);
+    if (name === 'tierChange') {
+      this.#watchTier();
+      // A handler registered after the arcade reported the tier learns it too, once.
+      const known = this.#tier;
+      if (known !== undefined) {
+        queueMicrotask(() => {
+          if (this.#handlers.get('tierChange')?.has(handler as Handler)) {
+            runHandler('tierChange', handler as Handler, known);
+          }
+        });
+      }
+    }
     return () => {
       this.#handlers.get(name)?.delete(handler as Handler);
     };
+  }
+
+  /**
+   * Calls `handler` with the tier the player has chosen in the arcade, as soon as the arcade says
+   * (once the handler is registered and `init()` has run), then each time the player picks
+   * another tier: a game that shows its own leaderboard reads it again for the new tier. The same
+   * as `on('tierChange', handler)`; returns a function that removes it. An arcade that does not
+   * know this coinop addition never calls it.
+   *
+   * @example
+   * ```ts
+   * import { GameService, Origin } from '@coinop/game-sdk';
+   * const game = new GameService('demo', Origin.DEV);
+   * game.init();
+   * game.onTierChange(async ({ tier }) => {
+   *   const { leaderboard } = await game.getLeaderboard();
+   *   console.log(`${tier.name} (${tier.formattedCostString}): ${leaderboard.length} leaders`);
+   * });
+   * ```
+   */
+  onTierChange(handler: (data: ReceiveTierChangeMessage) => void): () => void {
+    return this.on('tierChange', handler);
   }
 
   /**
@@ -340,6 +385,58 @@ export class GameService {
     return this.hstTransfer(amount);
   }
 
+  /**
+   * Asks the arcade to have the signed-in player approve a login that the game's own server
+   * started with `POST {auth_url}/cli` (naming this game's id). For server-side games with a
+   * page in the arcade: the page gets `requestorId` and `userCode` from its server, the arcade
+   * shows the player what signs in and approves the login with their session, and the server's
+   * next poll of the login returns the player's game token. Resolves with `approved: false` when
+   * the player declined, is not signed in, or the login is not this game's. Fires `login`.
+   *
+   * @example
+   * ```ts
+   * import { GameService, Origin } from '@coinop/game-sdk';
+   * const game = new GameService('c0ffee00-0000-4000-8000-000000000001', Origin.DEV);
+   * game.init();
+   * // The page's own server started the login and passed these on.
+   * const login = { requestorId: '5d1c0e9a-0000-4000-8000-000000000002', userCode: 'WDJB-MJHT' };
+   * const { approved } = await game.approveLogin(login.requestorId, login.userCode);
+   * if (!approved) console.log('not signed in: stay on the start screen');
+   * ```
+   */
+  approveLogin(requestorId: string, userCode: string): Promise<ReceiveLoginMessage> {
+    if (typeof requestorId !== 'string' || requestorId === '') {
+      return Promise.reject(
+        new TypeError(`requestorId must be a non-empty string, got ${JSON.stringify(requestorId)}`),
+      );
+    }
+    if (typeof userCode !== 'string' || userCode === '') {
+      return Promise.reject(
+        new TypeError(`userCode must be a non-empty string, got ${JSON.stringify(userCode)}`),
+      );
+    }
+    return this.#request('approveLogin', (requestId) => ({
+      type: 'login',
+      gameId: this.gameId,
+      requestorId,
+      userCode,
+      requestId,
+    }));
+  }
+
+  /** Asks the arcade once to report the tier; its answers are events, never a promise. */
+  #watchTier(): void {
+    const win = this.#initializedWindow;
+    if (win === undefined || this.#tierWatched) return;
+    this.#tierWatched = true;
+    try {
+      win.parent.postMessage({ type: 'tierChange', gameId: this.gameId }, this.origin);
+    } catch (error) {
+      this.#tierWatched = false;
+      console.error('GameService: could not ask the arcade for the tier', error);
+    }
+  }
+
   #request<T extends ReplyData>(
     operation: GameServiceOperation,
     build: (requestId: string) => BridgeRequest,
@@ -405,13 +502,18 @@ export class GameService {
     if (pending !== undefined) clearTimeout(pending.timer);
     // Events fire for every reply, even a late or unasked one: a play the player paid for after
     // the timeout is still a paid play (spec 4.10 rule 1).
+    if (reply.type === 'tierChange') this.#tier = reply.data;
     for (const handler of [...(this.#handlers.get(event) ?? [])]) {
-      try {
-        (handler as (data: ReplyData) => void)(reply.data);
-      } catch (error) {
-        console.error(`GameService: a "${event}" handler threw`, error);
-      }
+      runHandler(event, handler, reply.data);
     }
     pending?.resolve(reply.data);
+  }
+}
+
+function runHandler(event: BridgeEventName, handler: Handler, data: ReplyData): void {
+  try {
+    (handler as (data: ReplyData) => void)(data);
+  } catch (error) {
+    console.error(`GameService: a "${event}" handler threw`, error);
   }
 }

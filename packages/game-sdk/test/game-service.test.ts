@@ -528,3 +528,99 @@ describe('GameService argument checks', () => {
     expect(await next).toEqual({ playId: 'p' });
   });
 });
+
+describe('GameService tier changes and logins (issue 17)', () => {
+  const GOLD = {
+    id: 't-2',
+    name: 'Gold',
+    cost: 5,
+    currency: 'HST',
+    formattedCostString: '5 HST',
+  } as const;
+  const BRONZE = { ...GOLD, id: 't-1', name: 'Bronze', cost: 1, formattedCostString: '1 HST' };
+
+  it('asks for the tier once, when a handler is registered after init(), and fires on each change', async () => {
+    const { win, game } = setup();
+    expect(win.messages).toEqual([]);
+    const seen: string[] = [];
+    game.onTierChange(({ tier }) => seen.push(`a:${tier.name}`));
+    const off = game.on('tierChange', ({ tier }) => seen.push(`b:${tier.name}`));
+    // One subscription however many handlers; it carries no requestId and waits for nothing.
+    expect(win.posted).toEqual([
+      { message: { type: 'tierChange', gameId: GAME_ID }, targetOrigin: ARCADE_ORIGIN },
+    ]);
+    win.reply({ type: 'tierChange', data: { tier: BRONZE } });
+    win.reply({ type: 'tierChange', data: { tier: { ...GOLD, extra: 1 } } });
+    off();
+    win.reply({ type: 'tierChange', data: { tier: BRONZE } });
+    await flush();
+    expect(seen).toEqual(['a:Bronze', 'b:Bronze', 'a:Gold', 'b:Gold', 'a:Bronze']);
+  });
+
+  it('a handler registered before init() subscribes at init(); a later one gets the last tier', async () => {
+    const win = new FakeGameWindow();
+    const game = new GameService(GAME_ID, ARCADE_ORIGIN, { window: win });
+    const first: unknown[] = [];
+    game.onTierChange((data) => first.push(data));
+    expect(win.posted).toEqual([]);
+    game.init();
+    expect(win.messages).toEqual([{ type: 'tierChange', gameId: GAME_ID }]);
+    win.reply({ type: 'tierChange', data: { tier: GOLD } });
+    const late: unknown[] = [];
+    game.onTierChange((data) => late.push(data));
+    await flush();
+    expect(first).toEqual([{ tier: GOLD }]);
+    expect(late).toEqual([{ tier: GOLD }]);
+    expect(win.posted).toHaveLength(1);
+  });
+
+  it('a game that never subscribes posts nothing, and ignores a tier it did not ask for', async () => {
+    const { win, game, events } = setup();
+    win.reply({ type: 'tierChange', data: { tier: GOLD } });
+    await flush();
+    expect(win.posted).toEqual([]);
+    expect(events).toEqual([]);
+    expect(game.gameId).toBe(GAME_ID);
+  });
+
+  it('approveLogin posts the login, resolves with the arcade answer and fires "login"', async () => {
+    const { win, game } = setup();
+    const fired: unknown[] = [];
+    game.on('login', (data) => fired.push(data));
+    const requestorId = '5d1c0e9a-0000-4000-8000-000000000002';
+    const approved = track(game.approveLogin(requestorId, 'WDJB-MJHT'));
+    expect(win.messages).toEqual([
+      {
+        type: 'login',
+        gameId: GAME_ID,
+        requestorId,
+        userCode: 'WDJB-MJHT',
+        requestId: expect.stringMatching(ID),
+      },
+    ]);
+    win.reply({ type: 'login', data: { approved: true }, requestId: win.requestIdOf(0) });
+    await flush();
+    expect(approved.value).toEqual({ approved: true });
+    const refused = track(game.approveLogin(requestorId, 'WDJB-MJHT'));
+    win.reply({ type: 'login', data: { approved: false }, requestId: win.requestIdOf(1) });
+    await flush();
+    expect(refused.value).toEqual({ approved: false });
+    expect(fired).toEqual([{ approved: true }, { approved: false }]);
+  });
+
+  it('approveLogin checks its arguments and needs init()', async () => {
+    const { win, game } = setup();
+    await expect(game.approveLogin('', 'CODE')).rejects.toThrow(
+      new TypeError('requestorId must be a non-empty string, got ""'),
+    );
+    await expect(game.approveLogin('r-1', 7 as unknown as string)).rejects.toThrow(
+      new TypeError('userCode must be a non-empty string, got 7'),
+    );
+    expect(win.posted).toEqual([]);
+    const early = new GameService(GAME_ID, ARCADE_ORIGIN, { window: new FakeGameWindow() });
+    await expect(early.approveLogin('r-1', 'CODE')).rejects.toMatchObject({
+      code: 'bridge_not_initialized',
+      operation: 'approveLogin',
+    });
+  });
+});

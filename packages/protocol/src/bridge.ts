@@ -26,6 +26,8 @@ export const BridgeMessageTypes = {
   leaderboard: 'leaderboard',
   transferHst: 'hstTransfer',
   hstTransfer: 'hstTransfer',
+  tierChange: 'tierChange',
+  login: 'login',
 } as const;
 
 /**
@@ -71,6 +73,17 @@ export const BRIDGE_REQUEST_ID_MAX_LENGTH = 64;
  * ```
  */
 export const BRIDGE_ID_MAX_LENGTH = 200;
+
+/**
+ * Longest CLI-login user code a `login` request may carry; the sign-in service's are 9 characters.
+ *
+ * @example
+ * ```ts
+ * import { BRIDGE_USER_CODE_MAX_LENGTH } from '@coinop/protocol';
+ * console.log(BRIDGE_USER_CODE_MAX_LENGTH); // 32
+ * ```
+ */
+export const BRIDGE_USER_CODE_MAX_LENGTH = 32;
 
 /**
  * Fields every request carries. `requestId` is coinop's addition: a host that knows it echoes it
@@ -145,6 +158,48 @@ export interface SendTransferHstMessage extends BridgeRequestBase {
 }
 
 /**
+ * Game → arcade: tell me the tier the player has chosen, now and whenever they change it (a coinop
+ * addition). The host answers at once with the current tier, then posts a `tierChange` message
+ * each time the player picks another tier. A host answers only games that sent this, so a game
+ * that never asks (every game on `haste-arcade-sdk@1.1.5`) never receives the message.
+ *
+ * @example
+ * ```ts
+ * import type { SendTierChangeMessage } from '@coinop/protocol';
+ * const up: SendTierChangeMessage = { type: 'tierChange', gameId: 'demo' };
+ * ```
+ */
+export interface SendTierChangeMessage extends BridgeRequestBase {
+  type: 'tierChange';
+}
+
+/**
+ * Game → arcade: ask the signed-in player to approve a CLI login that the game's own server
+ * started (a coinop addition, for server-side games with a web page in the arcade). The arcade
+ * checks that the login names this game, asks the player, and approves it with their session;
+ * the game server then receives the player's game token by polling, as for any CLI login (spec
+ * 4.6, 4.7). The token never passes through the page.
+ *
+ * @example
+ * ```ts
+ * import type { SendLoginMessage } from '@coinop/protocol';
+ * const up: SendLoginMessage = {
+ *   type: 'login',
+ *   gameId: 'c0ffee00-0000-4000-8000-000000000001',
+ *   requestorId: '5d1c0e9a-0000-4000-8000-000000000002',
+ *   userCode: 'WDJB-MJHT',
+ * };
+ * ```
+ */
+export interface SendLoginMessage extends BridgeRequestBase {
+  type: 'login';
+  /** The login's id, from `POST {auth_url}/cli`. */
+  requestorId: string;
+  /** The login's user code, from the same answer. */
+  userCode: string;
+}
+
+/**
  * Any message a game posts up to the arcade.
  *
  * @example
@@ -154,7 +209,12 @@ export interface SendTransferHstMessage extends BridgeRequestBase {
  * ```
  */
 export type BridgeRequest =
-  SendPlayMessage | SendScoreMessage | SendLeaderboardMessage | SendTransferHstMessage;
+  | SendPlayMessage
+  | SendScoreMessage
+  | SendLeaderboardMessage
+  | SendTransferHstMessage
+  | SendTierChangeMessage
+  | SendLoginMessage;
 
 /**
  * One leader in a leaderboard reply, field for field as the published library names them.
@@ -239,6 +299,57 @@ export interface ReceiveHstTransferMessage {
 }
 
 /**
+ * A tier as the bridge names it: the fields of a catalog tier (`CatalogTier`), cost in HST.
+ *
+ * @example
+ * ```ts
+ * import type { BridgeTier } from '@coinop/protocol';
+ * const tier: BridgeTier = { id: 't-1', name: 'Practice', cost: 1, currency: 'HST',
+ *   formattedCostString: '1 HST' };
+ * ```
+ */
+export interface BridgeTier {
+  id: string;
+  name: string;
+  /** What one play costs, in HST (a JSON number with at most 8 decimals). */
+  cost: number;
+  currency: 'HST';
+  /** The cost for display, for example "1 HST". */
+  formattedCostString: string;
+}
+
+/**
+ * Data of `tierChange`: the tier the player has chosen. The first one answers the game's
+ * `tierChange` request; later ones arrive, without `requestId`, each time the player picks
+ * another tier.
+ *
+ * @example
+ * ```ts
+ * import type { ReceiveTierChangeMessage } from '@coinop/protocol';
+ * const down: ReceiveTierChangeMessage = {
+ *   tier: { id: 't-2', name: 'Gold', cost: 5, currency: 'HST', formattedCostString: '5 HST' },
+ * };
+ * ```
+ */
+export interface ReceiveTierChangeMessage {
+  tier: BridgeTier;
+}
+
+/**
+ * Reply data of `login`: whether the player approved the login. Once `approved` is true the game
+ * server's next poll of `GET {auth_url}/cli/{requestorId}` returns the player's game token.
+ *
+ * @example
+ * ```ts
+ * import type { ReceiveLoginMessage } from '@coinop/protocol';
+ * const down: ReceiveLoginMessage = { approved: true };
+ * ```
+ */
+export interface ReceiveLoginMessage {
+  approved: boolean;
+}
+
+/**
  * The reply data of each message type.
  *
  * @example
@@ -253,6 +364,8 @@ export interface BridgeReplyDataByType {
   leaderboard: ReceiveLeaderboardMessage;
   transferHst: ReceiveHstTransferMessage;
   hstTransfer: ReceiveHstTransferMessage;
+  tierChange: ReceiveTierChangeMessage;
+  login: ReceiveLoginMessage;
 }
 
 /**
@@ -336,7 +449,16 @@ export function parseBridgeRequest(value: unknown): BridgeRequest | undefined {
   switch (value.type) {
     case 'play':
     case 'leaderboard':
+    case 'tierChange':
       return { type: value.type, ...base };
+    case 'login':
+      if (!isId(value.requestorId) || !isUserCode(value.userCode)) return undefined;
+      return {
+        type: 'login',
+        ...base,
+        requestorId: value.requestorId,
+        userCode: value.userCode,
+      };
     case 'score':
       if (!isId(value.playId) || !isFiniteNumber(value.score)) return undefined;
       return { type: 'score', ...base, playId: value.playId, score: value.score };
@@ -399,6 +521,16 @@ export function parseBridgeReply(value: unknown): BridgeReply | undefined {
       reply = { type: value.type, data: txid === undefined ? {} : { txid } };
       break;
     }
+    case 'tierChange': {
+      const tier = readTier(data.tier);
+      if (tier === undefined) return undefined;
+      reply = { type: 'tierChange', data: { tier } };
+      break;
+    }
+    case 'login':
+      if (typeof data.approved !== 'boolean') return undefined;
+      reply = { type: 'login', data: { approved: data.approved } };
+      break;
   }
   if (requestId !== undefined) reply.requestId = requestId;
   return reply;
@@ -440,6 +572,29 @@ function isRequestId(value: unknown): value is string {
   return (
     typeof value === 'string' && value.length > 0 && value.length <= BRIDGE_REQUEST_ID_MAX_LENGTH
   );
+}
+
+/** A CLI login's user code: short, printable ASCII (the sign-in service's are `XXXX-XXXX`). */
+function isUserCode(value: unknown): value is string {
+  return (
+    typeof value === 'string' &&
+    value.length > 0 &&
+    value.length <= BRIDGE_USER_CODE_MAX_LENGTH &&
+    /^[\x21-\x7e]+$/.test(value)
+  );
+}
+
+function readTier(value: unknown): BridgeTier | undefined {
+  if (!isRecord(value) || !isId(value.id) || typeof value.name !== 'string') return undefined;
+  if (!isFiniteNumber(value.cost) || value.cost < 0 || value.currency !== 'HST') return undefined;
+  if (typeof value.formattedCostString !== 'string') return undefined;
+  return {
+    id: value.id,
+    name: value.name,
+    cost: value.cost,
+    currency: 'HST',
+    formattedCostString: value.formattedCostString,
+  };
 }
 
 /** An id, `undefined` for "absent" (missing, null or empty), or `false` for a malformed value. */

@@ -18,6 +18,8 @@ describe('bridge message types', () => {
       leaderboard: 'leaderboard',
       transferHst: 'hstTransfer',
       hstTransfer: 'hstTransfer',
+      tierChange: 'tierChange',
+      login: 'login',
     });
     expect(BridgeErrorCodes).toEqual({
       bridge_timeout: 'Bridge reply timed out',
@@ -29,6 +31,8 @@ describe('bridge message types', () => {
     ['play', true],
     ['transferHst', true],
     ['hstTransfer', true],
+    ['tierChange', true],
+    ['login', true],
     ['transfer', false],
     ['toString', false],
     ['__proto__', false],
@@ -65,6 +69,15 @@ describe('parseBridgeRequest', () => {
       { type: 'hstTransfer', gameId: long(200), amount: 3, requestId: 'r' },
       { type: 'hstTransfer', gameId: long(200), amount: 3, requestId: 'r' },
     ],
+    // Issue 17: asking to be told the tier, and a server's login to approve.
+    [
+      { type: 'tierChange', gameId: 'g', tier: 'ignored' },
+      { type: 'tierChange', gameId: 'g' },
+    ],
+    [
+      { type: 'login', gameId: 'g', requestorId: 'r-1', userCode: 'WDJB-MJHT', requestId: 'q.1' },
+      { type: 'login', gameId: 'g', requestorId: 'r-1', userCode: 'WDJB-MJHT', requestId: 'q.1' },
+    ],
   ])('reads %j', (message, expected) => {
     expect(parseBridgeRequest(message)).toEqual(expected);
   });
@@ -90,6 +103,15 @@ describe('parseBridgeRequest', () => {
     { type: 'transferHst', gameId: 'g', amount: 0 },
     { type: 'hstTransfer', gameId: 'g', amount: -1 },
     { type: 'hstTransfer', gameId: 'g', amount: Infinity },
+    { type: 'tierChange', gameId: '' },
+    { type: 'login', gameId: 'g', userCode: 'WDJB-MJHT' },
+    { type: 'login', gameId: 'g', requestorId: '', userCode: 'WDJB-MJHT' },
+    { type: 'login', gameId: 'g', requestorId: long(201), userCode: 'WDJB-MJHT' },
+    { type: 'login', gameId: 'g', requestorId: 'r-1' },
+    { type: 'login', gameId: 'g', requestorId: 'r-1', userCode: '' },
+    { type: 'login', gameId: 'g', requestorId: 'r-1', userCode: long(33) },
+    { type: 'login', gameId: 'g', requestorId: 'r-1', userCode: 'WDJB MJHT' },
+    { type: 'login', gameId: 'g', requestorId: 'r-1', userCode: 42 },
   ])('ignores %j', (message) => {
     expect(parseBridgeRequest(message)).toBeUndefined();
   });
@@ -97,6 +119,13 @@ describe('parseBridgeRequest', () => {
 
 describe('parseBridgeReply', () => {
   const leader = { txid: 't', userId: 'u', score: 10, displayName: 'Ada', avatarUrl: 'a.png' };
+  const tier = {
+    id: 't-2',
+    name: 'Gold',
+    cost: 5,
+    currency: 'HST',
+    formattedCostString: '5 HST',
+  } as const;
 
   it.each([
     [
@@ -150,6 +179,22 @@ describe('parseBridgeReply', () => {
       { type: 'hstTransfer', data: { txid: null } },
       { type: 'hstTransfer', data: {} },
     ],
+    [
+      { type: 'tierChange', data: { tier: { ...tier, leadersMax: 10 } } },
+      { type: 'tierChange', data: { tier } },
+    ],
+    [
+      { type: 'tierChange', data: { tier: { ...tier, cost: 0 } }, requestId: 'r.3' },
+      { type: 'tierChange', data: { tier: { ...tier, cost: 0 } }, requestId: 'r.3' },
+    ],
+    [
+      { type: 'login', data: { approved: true }, requestId: 'r.4' },
+      { type: 'login', data: { approved: true }, requestId: 'r.4' },
+    ],
+    [
+      { type: 'login', data: { approved: false, token: 'never-here' } },
+      { type: 'login', data: { approved: false } },
+    ],
   ])('reads %j', (message, expected) => {
     expect(parseBridgeReply(message)).toEqual(expected);
   });
@@ -172,6 +217,15 @@ describe('parseBridgeReply', () => {
     { type: 'leaderboard', data: { leaderboard: [null] } },
     { type: 'transferHst', data: { txid: 5 } },
     { type: 'hello', data: {} },
+    { type: 'tierChange', data: {} },
+    { type: 'tierChange', data: { tier: { ...tier, id: '' } } },
+    { type: 'tierChange', data: { tier: { ...tier, name: 7 } } },
+    { type: 'tierChange', data: { tier: { ...tier, cost: '5' } } },
+    { type: 'tierChange', data: { tier: { ...tier, cost: -1 } } },
+    { type: 'tierChange', data: { tier: { ...tier, currency: 'ETH' } } },
+    { type: 'tierChange', data: { tier: { ...tier, formattedCostString: undefined } } },
+    { type: 'login', data: {} },
+    { type: 'login', data: { approved: 'yes' } },
   ])('ignores %j', (message) => {
     expect(parseBridgeReply(message)).toBeUndefined();
   });

@@ -18,6 +18,7 @@ import { hstNumberToUnits } from '../account/hst-amounts.js';
 import { WalletError, type WalletKind, type WalletSigner } from '../session/wallets.js';
 import { randomUuid } from './demo-handlers.js';
 import type { HostBridgeHandlers } from './host-bridge.js';
+import type { LoginHost } from './login-approval.js';
 import type { WalletPlayProgress } from './wallet-play-progress.js';
 
 /**
@@ -84,6 +85,8 @@ export interface ArcadeHost {
   tell(message: string, tone: 'info' | 'error'): void;
   /** Money moved or a score landed: read the balance and leaders again. */
   changed(score?: ScoreOutcome): void;
+  /** Reads and approves the CLI logins a game's server started (bridge `login`). */
+  login: LoginHost;
 }
 
 /**
@@ -214,6 +217,57 @@ export function createArcadeHandlers(host: ArcadeHost): HostBridgeHandlers {
     },
 
     getLeaderboard: () => host.leaders(),
+
+    tier() {
+      const tier = host.tier();
+      return (
+        tier && {
+          id: tier.id,
+          name: tier.name,
+          cost: tier.cost,
+          currency: tier.currency,
+          formattedCostString: tier.formattedCostString,
+        }
+      );
+    },
+
+    async approveLogin(requestorId, userCode) {
+      const game = host.game();
+      if (host.player() === null) {
+        host.tell(`Connect a wallet to sign in to ${game.name}.`, 'error');
+        return { approved: false };
+      }
+      try {
+        const info = await host.login.info(requestorId, userCode);
+        // A game may only sign the player in to itself: its login must name it.
+        if (info.game?.id !== game.id) {
+          host.tell(`${game.name} asked to sign you in to another game; refused.`, 'error');
+          return { approved: false };
+        }
+        if (info.status !== 'pending') {
+          host.tell(`That sign-in is ${info.status}: start it again in the game.`, 'error');
+          return { approved: false };
+        }
+        const decision = await host.login.ask({
+          gameName: game.name,
+          description: info.description,
+          userCode: info.userCode,
+          allowance: info.game.published ? await host.login.allowance(game.id) : null,
+          canGrantAllowance: info.game.published,
+        });
+        if (!decision.approved) {
+          // The game's server hears "access_denied" at its next poll instead of waiting it out.
+          await host.login.reject(requestorId, userCode).catch(() => undefined);
+          return { approved: false };
+        }
+        await host.login.approve(requestorId, userCode, decision.dailyLimit);
+        host.changed();
+        return { approved: true };
+      } catch (error) {
+        failed('The sign-in', error);
+        return { approved: false };
+      }
+    },
 
     async hstTransfer(amount) {
       const player = host.player();

@@ -1,13 +1,18 @@
-import type { BridgeLeader } from '@coinop/protocol';
+import type { BridgeLeader, BridgeTier, ScoreDisplay } from '@coinop/protocol';
 import type { HostBridgeHandlers } from './host-bridge.js';
 
 /**
  * The demo arcade's answers (spec 1.4): fixed mock data, every approval granted with a made-up
- * id, and nothing sent anywhere, so a developer can try an integration without an account.
+ * id, and nothing sent anywhere, so a developer can try an integration without an account. A
+ * submitted score joins the mock board of its play's tier as the demo player's, kept in the page
+ * only, so the developer sees where it would rank under the board's order.
  */
 
 /** The demo gameId a game may use; the demo accepts any other gameId as well. */
 export const DEMO_GAME_ID = '00000000-0000-4000-8000-000000000000';
+
+/** The player id and name the demo gives the developer trying their game. */
+export const DEMO_PLAYER = { userId: 'demo-you', displayName: 'You (demo)' } as const;
 
 export interface DemoTier {
   id: string;
@@ -38,13 +43,93 @@ export const DEMO_TIERS: readonly [DemoTier, ...DemoTier[]] = [
   },
 ];
 
-/** Handlers that approve everything; `tier()` names the tier whose leaders a game is sent. */
-export function createDemoHandlers(tier: () => DemoTier): HostBridgeHandlers {
+/** The demo player's best score on a tier, and the play that set it. */
+export interface DemoBest {
+  playId: string;
+  score: number;
+}
+
+/** A score the game submitted to the demo, and where it ranks on its tier's mock board. */
+export interface DemoScore {
+  tierId: string;
+  playId: string;
+  score: number;
+  /** 1-based rank of the demo player's best on the board after this score. */
+  rank: number;
+  /** Whether this score is the demo player's new best on the tier. */
+  isBest: boolean;
+}
+
+/** Whether `a` is a better score than `b` on a board of this order. */
+export function isBetterScore(a: number, b: number, order: ScoreDisplay): boolean {
+  return order === 'REVERSE' ? a < b : a > b;
+}
+
+/**
+ * A tier's mock leaders with the demo player's best among them, best first under `order`
+ * (NORMAL: higher is better; REVERSE: lower). Equal scores keep the mock leaders first.
+ */
+export function demoLeaders(tier: DemoTier, order: ScoreDisplay, best?: DemoBest): BridgeLeader[] {
+  const leaders = tier.leaders.map((leader) => ({ ...leader }));
+  if (best !== undefined) leaders.push({ txid: best.playId, score: best.score, ...DEMO_PLAYER });
+  // Array.prototype.sort is stable: ties stay in the order above.
+  return leaders.sort((a, b) => (order === 'REVERSE' ? a.score - b.score : b.score - a.score));
+}
+
+/** A demo tier as the bridge names a tier. */
+export function demoBridgeTier(tier: DemoTier): BridgeTier {
   return {
-    play: () => Promise.resolve({ playId: randomUuid() }),
-    submitScore: (playId) => Promise.resolve({ playId }),
-    getLeaderboard: () => Promise.resolve(tier().leaders.map((leader) => ({ ...leader }))),
+    id: tier.id,
+    name: tier.name,
+    cost: tier.costHst,
+    currency: 'HST',
+    formattedCostString: `${tier.costHst} HST`,
+  };
+}
+
+/** What the demo page holds: the chosen tier, the board order and the demo player's bests. */
+export interface DemoState {
+  tier: DemoTier;
+  order: ScoreDisplay;
+  bests: ReadonlyMap<string, DemoBest>;
+}
+
+/**
+ * Handlers that approve everything. `state()` is read per request; `scored` receives each
+ * submitted score with the bests it leads to, which the page keeps (nothing leaves the page).
+ */
+export function createDemoHandlers(
+  state: () => DemoState,
+  scored: (score: DemoScore, bests: ReadonlyMap<string, DemoBest>) => void,
+): HostBridgeHandlers {
+  // A score counts on the tier its play was opened on, as in the real arcade.
+  const tierOfPlay = new Map<string, DemoTier>();
+  return {
+    play: () => {
+      const playId = randomUuid();
+      tierOfPlay.set(playId, state().tier);
+      return Promise.resolve({ playId });
+    },
+    submitScore: (playId, score) => {
+      const { tier: current, order, bests } = state();
+      const tier = tierOfPlay.get(playId) ?? current;
+      const previous = bests.get(tier.id);
+      const isBest = previous === undefined || isBetterScore(score, previous.score, order);
+      const next = new Map(bests);
+      if (isBest) next.set(tier.id, { playId, score });
+      const board = demoLeaders(tier, order, next.get(tier.id));
+      const rank = board.findIndex((leader) => leader.userId === DEMO_PLAYER.userId) + 1;
+      scored({ tierId: tier.id, playId, score, rank, isBest }, next);
+      return Promise.resolve({ playId });
+    },
+    getLeaderboard: () => {
+      const { tier, order, bests } = state();
+      return Promise.resolve(demoLeaders(tier, order, bests.get(tier.id)));
+    },
     hstTransfer: () => Promise.resolve({ txid: `demo-tx-${randomHex(16)}` }),
+    tier: () => demoBridgeTier(state().tier),
+    // The demo signs no one in: a server-side game's login needs a real arcade and player.
+    approveLogin: () => Promise.resolve({ approved: false }),
   };
 }
 

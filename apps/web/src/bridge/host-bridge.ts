@@ -4,7 +4,9 @@ import {
   type BridgeLeader,
   type BridgeReply,
   type BridgeRequest,
+  type BridgeTier,
   type ReceiveHstTransferMessage,
+  type ReceiveLoginMessage,
   type ReceivePlayMessage,
   type ReceiveSubmitScoreMessage,
 } from '@coinop/protocol';
@@ -25,6 +27,14 @@ export interface HostBridgeHandlers {
   ): Promise<ReceiveSubmitScoreMessage>;
   getLeaderboard(request: BridgeRequest): Promise<BridgeLeader[]>;
   hstTransfer(amount: number, request: BridgeRequest): Promise<ReceiveHstTransferMessage>;
+  /** The tier the player has chosen now; undefined while there is none. */
+  tier(): BridgeTier | undefined;
+  /** Has the player approve a CLI login the game's server started (`login`). */
+  approveLogin(
+    requestorId: string,
+    userCode: string,
+    request: BridgeRequest,
+  ): Promise<ReceiveLoginMessage>;
 }
 
 /** One line of the exchange, for a log a developer reads. */
@@ -58,12 +68,26 @@ export class HostBridge {
   readonly #pendingMax: number;
   #pending = 0;
   #closed = false;
+  /** Whether the game asked to be told the tier: only then is it sent `tierChange` messages. */
+  #tierWatched = false;
 
   constructor(options: HostBridgeOptions) {
     this.#options = options;
     this.gameOrigin = new URL(options.gameUrl).origin;
     this.#pendingMax = options.pendingMax ?? HOST_BRIDGE_PENDING_MAX;
     options.host.addEventListener('message', this.#onMessage);
+  }
+
+  /**
+   * The player picked another tier: tells the game, if it asked to be told (a game on the
+   * original `haste-arcade-sdk` never asks, and logs an error for any message it does not know).
+   */
+  tierChanged(): void {
+    const frame = this.#options.frame();
+    if (this.#closed || !this.#tierWatched || frame === null) return;
+    const tier = this.#options.handlers.tier();
+    if (tier === undefined) return;
+    this.#send(frame, { type: 'tierChange', data: { tier: { ...tier } } });
   }
 
   /** Stops listening; replies still in flight are dropped. */
@@ -87,6 +111,13 @@ export class HostBridge {
       return;
     }
     this.#log({ direction: 'in', type: request.type, payload: request });
+    if (request.type === 'tierChange') {
+      // A subscription, answered at once from the page's state: nothing to wait for.
+      this.#tierWatched = true;
+      const tier = this.#options.handlers.tier();
+      if (tier !== undefined) this.#send(frame, createBridgeReply(request, { tier: { ...tier } }));
+      return;
+    }
     this.#pending += 1;
     void this.#answer(request)
       .then(
@@ -119,6 +150,13 @@ export class HostBridge {
       case 'hstTransfer':
         // The same type it was asked with: createBridgeReply copies `request.type`.
         return createBridgeReply(request, await handlers.hstTransfer(request.amount, request));
+      case 'login':
+        return createBridgeReply(
+          request,
+          await handlers.approveLogin(request.requestorId, request.userCode, request),
+        );
+      case 'tierChange':
+        throw new TypeError('tierChange is answered as it arrives');
     }
   }
 

@@ -1,9 +1,14 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import type { ScoreDisplay } from '@coinop/protocol';
 import {
   DEMO_GAME_ID,
+  DEMO_PLAYER,
   DEMO_TIERS,
   createDemoHandlers,
-  type DemoTier,
+  demoLeaders,
+  type DemoBest,
+  type DemoScore,
+  type DemoState,
 } from '../bridge/demo-handlers.js';
 import { HostBridge, type BridgeLogEntry } from '../bridge/host-bridge.js';
 import { GameFrame } from '../components/game-frame.js';
@@ -18,6 +23,11 @@ interface LogLine extends BridgeLogEntry {
   text: string;
 }
 
+const ORDER_LABELS: Record<ScoreDisplay, string> = {
+  NORMAL: 'Higher is better',
+  REVERSE: 'Lower is better',
+};
+
 const DIRECTION_LABELS: Record<BridgeLogEntry['direction'], string> = {
   in: 'game → arcade',
   out: 'arcade → game',
@@ -28,11 +38,14 @@ const DIRECTION_LABELS: Record<BridgeLogEntry['direction'], string> = {
 /**
  * The demo arcade (spec 1.4): `/demo?game=<url>` hosts any game with mock data and approves
  * everything, creating no records (it makes no requests at all), and logs every message.
+ * `&scoreDisplay=REVERSE` starts it with a lower-is-better board (the page has a picker too).
  */
 export function DemoPage() {
   const { search } = useLocation();
-  const raw = new URLSearchParams(search).get('game');
+  const query = new URLSearchParams(search);
+  const raw = query.get('game');
   const parsed = raw === null ? null : parseGameUrl(raw);
+  const initialOrder: ScoreDisplay = query.get('scoreDisplay') === 'REVERSE' ? 'REVERSE' : 'NORMAL';
 
   useEffect(() => {
     document.title = 'Demo arcade · coinop arcade';
@@ -57,19 +70,27 @@ export function DemoPage() {
         )}
         {(parsed === null || 'error' in parsed) && <GameUrlForm initial={raw ?? ''} />}
       </section>
-      {parsed !== null && 'url' in parsed && <DemoHost key={parsed.url} gameUrl={parsed.url} />}
+      {parsed !== null && 'url' in parsed && (
+        <DemoHost key={parsed.url} gameUrl={parsed.url} initialOrder={initialOrder} />
+      )}
     </>
   );
 }
 
-function DemoHost({ gameUrl }: { gameUrl: string }) {
+function DemoHost({ gameUrl, initialOrder }: { gameUrl: string; initialOrder: ScoreDisplay }) {
   const [tierId, setTierId] = useState(DEMO_TIERS[0].id);
+  const [order, setOrder] = useState<ScoreDisplay>(initialOrder);
+  const [bests, setBests] = useState<ReadonlyMap<string, DemoBest>>(new Map());
+  const [lastScore, setLastScore] = useState<DemoScore | null>(null);
   const [log, setLog] = useState<LogLine[]>([]);
   const frameBox = useRef<HTMLDivElement>(null);
-  const tierRef = useRef<DemoTier>(DEMO_TIERS[0]);
+  const bridgeRef = useRef<HostBridge | null>(null);
   const tierSelectId = useId();
+  const orderSelectId = useId();
   const tier = DEMO_TIERS.find((t) => t.id === tierId) ?? DEMO_TIERS[0];
-  tierRef.current = tier;
+  // The bridge reads the page's state through this ref, so a score lands at once.
+  const live = useRef<DemoState>({ tier, order, bests });
+  live.current = { ...live.current, tier, order };
 
   useEffect(() => {
     let next = 0;
@@ -78,15 +99,33 @@ function DemoHost({ gameUrl }: { gameUrl: string }) {
       host: window,
       frame: () => frameBox.current?.querySelector('iframe')?.contentWindow ?? null,
       gameUrl,
-      handlers: createDemoHandlers(() => tierRef.current),
+      handlers: createDemoHandlers(
+        () => live.current,
+        (score, nextBests) => {
+          live.current = { ...live.current, bests: nextBests };
+          setBests(nextBests);
+          setLastScore(score);
+        },
+      ),
       onLog: (entry) => {
         const line = { ...entry, id: next++, text: payloadText(entry.payload) };
         setLog((lines) => [...lines, line].slice(-LOG_MAX));
       },
     });
-    return () => bridge.close();
+    bridgeRef.current = bridge;
+    return () => {
+      bridgeRef.current = null;
+      bridge.close();
+    };
   }, [gameUrl]);
 
+  // A game that asked to be told the tier hears of each change.
+  useEffect(() => {
+    bridgeRef.current?.tierChanged();
+  }, [tierId]);
+
+  const leaders = demoLeaders(tier, order, bests.get(tier.id));
+  const scoredTier = DEMO_TIERS.find((t) => t.id === lastScore?.tierId);
   return (
     <>
       <section className="page game-head">
@@ -106,15 +145,43 @@ function DemoHost({ gameUrl }: { gameUrl: string }) {
             ))}
           </select>
         </div>
-        <section aria-labelledby="demo-leaders-heading" className="leaders">
-          <h2 id="demo-leaders-heading">Leaders: {tier.name}</h2>
-          <ol>
-            {tier.leaders.map((leader) => (
-              <li key={leader.txid}>
-                <span className="leader-name">{leader.displayName ?? leader.userId}</span>
-                <span className="leader-score">{leader.score}</span>
-              </li>
+        <div className="field">
+          <label htmlFor={orderSelectId}>Score order (the game&apos;s setting)</label>
+          <select
+            id={orderSelectId}
+            value={order}
+            onChange={(e) => setOrder(e.target.value === 'REVERSE' ? 'REVERSE' : 'NORMAL')}
+          >
+            {(['NORMAL', 'REVERSE'] as const).map((value) => (
+              <option key={value} value={value}>
+                {ORDER_LABELS[value]} ({value})
+              </option>
             ))}
+          </select>
+        </div>
+        <p role="status" aria-live="polite" data-testid="demo-score">
+          {lastScore !== null &&
+            `Submitted score ${lastScore.score} on ${scoredTier?.name ?? lastScore.tierId}: ` +
+              (lastScore.isBest
+                ? `your best there, ranked #${lastScore.rank} on the mock board.`
+                : `not better than your best there, which ranks #${lastScore.rank}.`)}
+        </p>
+        <section aria-labelledby="demo-leaders-heading" className="leaders">
+          <h2 id="demo-leaders-heading">
+            Leaders: {tier.name} ({ORDER_LABELS[order].toLowerCase()})
+          </h2>
+          <ol data-testid="demo-leaders">
+            {leaders.map((leader) => {
+              const mine = leader.userId === DEMO_PLAYER.userId;
+              return (
+                <li key={leader.txid} data-mine={mine || undefined}>
+                  <span className="leader-name">
+                    {mine ? <strong>{leader.displayName}</strong> : leader.displayName}
+                  </span>
+                  <span className="leader-score">{leader.score}</span>
+                </li>
+              );
+            })}
           </ol>
         </section>
         <section aria-labelledby="demo-log-heading">

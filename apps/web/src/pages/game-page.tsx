@@ -13,6 +13,7 @@ import {
   type ScoreOutcome,
 } from '../bridge/arcade-handlers.js';
 import { HostBridge } from '../bridge/host-bridge.js';
+import { useLoginApproval } from '../bridge/login-approval.js';
 import { walletPlayText, type WalletPlayProgress } from '../bridge/wallet-play-progress.js';
 import { ApprovalDialog } from '../components/approval-dialog.js';
 import { Cover } from '../components/cover.js';
@@ -49,6 +50,8 @@ export function GamePage({ gameId }: { gameId: string }) {
   const chain = settings.status === 'loaded' ? settings.settings.chain : null;
   const tierGroupName = useId();
   const frameBox = useRef<HTMLDivElement>(null);
+  const bridgeRef = useRef<HostBridge | null>(null);
+  const loginApproval = useLoginApproval();
 
   const load = useCallback(
     async (signal?: AbortSignal) => {
@@ -150,6 +153,8 @@ export function GamePage({ gameId }: { gameId: string }) {
       post: (path, body) => live.current.session.call(path, body),
       get: (path) => live.current.session.call(path),
       leaders: async () => {
+        // A server-side game reads its board after a round its server charged: the balance too.
+        void live.current.session.refresh();
         const fresh = await load();
         const tier = tierOf(fresh, live.current.tierId);
         return (tier?.leaders ?? []).map((l): BridgeLeader => ({
@@ -167,6 +172,7 @@ export function GamePage({ gameId }: { gameId: string }) {
         // problem is also shown where the player is looking.
         if (tone === 'error') toast(text, 'error', { announce: false });
       },
+      login: loginApproval.host,
       changed: (score?: ScoreOutcome) => {
         void live.current.session.refresh();
         void load().catch(() => undefined);
@@ -182,11 +188,18 @@ export function GamePage({ gameId }: { gameId: string }) {
       gameUrl,
       handlers: createArcadeHandlers(host),
     });
+    bridgeRef.current = bridge;
     return () => {
+      bridgeRef.current = null;
       leaving.abort();
       bridge.close();
     };
-  }, [gameUrl, load, toast]);
+  }, [gameUrl, load, toast, loginApproval.host]);
+
+  // The game hears of a new tier (bridge `tierChange`), if it asked to.
+  useEffect(() => {
+    bridgeRef.current?.tierChanged();
+  }, [tierId]);
 
   const decide = (decision: ApprovalDecision) => {
     const pending = live.current.approval;
@@ -328,8 +341,11 @@ export function GamePage({ gameId }: { gameId: string }) {
           <p>{game.description}</p>
         </section>
       )}
-      {game.published && <AllowancePanel gameId={game.id} gameName={game.name} />}
+      {game.published && (
+        <AllowancePanel key={loginApproval.approvals} gameId={game.id} gameName={game.name} />
+      )}
       {approval && <ApprovalDialog prompt={approval.prompt} onDecide={decide} />}
+      {loginApproval.dialog}
     </div>
   );
 }

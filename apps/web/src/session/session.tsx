@@ -60,6 +60,8 @@ export interface Session {
     method?: string,
     headers?: Record<string, string>,
   ): Promise<T>;
+  /** A JSON POST to the sign-in service, `/auth{path}`, with the player's token. */
+  callAuth<T>(path: string, body: unknown): Promise<T>;
 }
 
 interface StoredSession {
@@ -293,9 +295,20 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     [freshSession, signedOut],
   );
 
+  const callAuth = useCallback(
+    async <T,>(path: string, body: unknown): Promise<T> => {
+      const session = stateRef.current.status === 'signed-in' ? await freshSession() : null;
+      if (session === null) {
+        throw new ApiError(401, 'missing_bearer_token', 'Connect a wallet first');
+      }
+      return requestJson<T>(`/auth${path}`, { body, token: session.token });
+    },
+    [freshSession],
+  );
+
   const session = useMemo<Session>(
-    () => ({ state, connect, signOut: signedOut, refresh, call }),
-    [state, connect, signedOut, refresh, call],
+    () => ({ state, connect, signOut: signedOut, refresh, call, callAuth }),
+    [state, connect, signedOut, refresh, call, callAuth],
   );
   return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;
 }

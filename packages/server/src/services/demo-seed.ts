@@ -70,11 +70,17 @@ const REACTION_GAME: DemoGame = {
   scoreDisplay: 'REVERSE',
 };
 
+/** What an older seed said of High-Low, when it could only be played from a terminal. */
+const HIGH_LOW_TERMINAL_ONLY_DESCRIPTION =
+  'Guess whether the next card is higher or lower. The game server deals and keeps the ' +
+  'score; play it from a terminal.';
+
 const HIGH_LOW_GAME: DemoGame = {
   name: HIGH_LOW_GAME_NAME,
   description:
-    'Guess whether the next card is higher or lower. The game server deals and keeps the ' +
-    'score; play it from a terminal.',
+    'Guess whether the next card is higher or lower; each right call adds to your streak. The ' +
+    'game server deals and keeps the score. Play it here: press Sign in with the arcade, then ' +
+    'Deal. Or in a terminal: npm run play -w @coinop/example-high-low in a checkout of coinop.',
   category: 'Cards',
   tagLine: 'Call the next card',
   url: HIGH_LOW_EXAMPLE_URL,
@@ -193,7 +199,8 @@ export async function seedDemo(arcade: ArcadeServices): Promise<DemoSeed> {
 
 /**
  * Finds the developer's game by name or registers it. A game an older seed made without a URL
- * or cover gets the example's; one that has its own keeps it.
+ * or cover gets the example's; one that has its own keeps it. High-Low's terminal-only text of
+ * an older seed gives way to the one that says how to play in the browser.
  */
 async function ensureGame(
   tx: Queryable,
@@ -221,6 +228,9 @@ async function ensureGame(
   const update: GameUpdate = {};
   if (found?.url === '') update.url = game.url;
   if (found?.coverUrl === '') update.coverUrl = game.coverUrl;
+  if (found?.description === HIGH_LOW_TERMINAL_ONLY_DESCRIPTION) {
+    update.description = game.description;
+  }
   if (Object.keys(update).length > 0) await updateGame(tx, arcade.clock, id, update);
   return id;
 }

@@ -81,4 +81,23 @@ describe.each(storeVariants())('the demo seed on %s', (variant) => {
       coverUrl: 'http://127.0.0.1:8091/cover.png',
     });
   });
+
+  it('issue 17: replaces the terminal-only High-Low text of an older seed, keeps one edited', async () => {
+    const seed = await seedDemo(t.app.arcade);
+    const terminalOnly =
+      'Guess whether the next card is higher or lower. The game server deals and keeps the ' +
+      'score; play it from a terminal.';
+    await updateGame(t.db, t.clock, seed.highLowGameId, { description: terminalOnly });
+    await seedDemo(t.app.arcade);
+    const described = (await findGame(t.db, seed.highLowGameId))?.description;
+    expect(described).toBe(
+      'Guess whether the next card is higher or lower; each right call adds to your streak. The ' +
+        'game server deals and keeps the score. Play it here: press Sign in with the arcade, ' +
+        'then Deal. Or in a terminal: npm run play -w @coinop/example-high-low in a checkout of ' +
+        'coinop.',
+    );
+    await updateGame(t.db, t.clock, seed.highLowGameId, { description: 'My own words.' });
+    await seedDemo(t.app.arcade);
+    expect((await findGame(t.db, seed.highLowGameId))?.description).toBe('My own words.');
+  });
 });

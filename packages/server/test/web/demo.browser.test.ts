@@ -84,6 +84,51 @@ const GAME_PAGE = `<!doctype html>
   </body>
 </html>`;
 
+/**
+ * A game that follows the arcade's tier (issue 17): it subscribes with `onTierChange`, shows the
+ * tier and reads its board on each change, and plays and scores the number typed.
+ */
+const TIERS_GAME_PAGE = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <title>Tier test game</title>
+    <script src="/game-sdk.min.js"></script>
+  </head>
+  <body style="background:#fff;color:#111">
+    <h1>Tier test game</h1>
+    <p id="tier">no tier yet</p>
+    <label for="score">Score</label> <input id="score" type="number" />
+    <button id="go">Play and score</button>
+    <ol id="board"></ol>
+    <script>
+      'use strict';
+      const arcade = new URLSearchParams(location.search).get('arcade');
+      const game = new Coinop.GameService('c0ffee00-0000-4000-8000-000000000001', arcade);
+      game.init();
+      const board = document.getElementById('board');
+      async function showBoard() {
+        const { leaderboard } = await game.getLeaderboard();
+        board.replaceChildren(...leaderboard.map((leader) => {
+          const li = document.createElement('li');
+          li.textContent = leader.displayName + ' ' + leader.score;
+          return li;
+        }));
+      }
+      game.onTierChange(({ tier }) => {
+        document.getElementById('tier').textContent =
+          tier.name + ' (' + tier.formattedCostString + ')';
+        void showBoard();
+      });
+      document.getElementById('go').addEventListener('click', async () => {
+        const { playId } = await game.play();
+        await game.submitScore(playId, Number(document.getElementById('score').value));
+        await showBoard();
+      });
+    </script>
+  </body>
+</html>`;
+
 /** A page that posts a well-formed request to the arcade (the top window) as it loads. */
 const postingPage = (requestId: string) => `<!doctype html><html lang="en"><title>Other</title>
 <script>
@@ -122,6 +167,7 @@ describe.skipIf(!hasChromium)(
       );
       gameSite = await serve({
         '/game.html': { type: 'text/html; charset=utf-8', body: GAME_PAGE },
+        '/tiers.html': { type: 'text/html; charset=utf-8', body: TIERS_GAME_PAGE },
         '/sibling.html': { type: 'text/html; charset=utf-8', body: postingPage('sibling.1') },
         '/game-sdk.min.js': {
           type: 'text/javascript; charset=utf-8',
@@ -182,8 +228,15 @@ describe.skipIf(!hasChromium)(
         };
         expect(got.play.playId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-/);
         expect(got.score).toEqual({ playId: got.play.playId });
-        expect(got.leaders.leaderboard.map((l) => l.score)).toEqual([4200, 3100, 1800]);
+        // The submitted score joins the mock board as the demo player's (issue 17).
+        expect(got.leaders.leaderboard.map((l) => l.score)).toEqual([4200, 3100, 1800, 1234]);
         expect(got.leaders.leaderboard[0]).toMatchObject({ userId: 'demo-player-1' });
+        expect(got.leaders.leaderboard[3]).toEqual({
+          txid: got.play.playId,
+          userId: 'demo-you',
+          displayName: 'You (demo)',
+          score: 1234,
+        });
         expect(got.transfer.txid).toMatch(/^demo-tx-[0-9a-f]{32}$/);
         // Answered with the type it was asked with.
         expect(got.alias.type).toBe('hstTransfer');
@@ -217,6 +270,10 @@ describe.skipIf(!hasChromium)(
         ]);
         // Payloads are shown as text.
         expect(lines[1]).toContain(`"playId":"${got.play.playId}"`);
+        // A game that never asked to be told the tier (as on haste-arcade-sdk) is sent nothing.
+        await page.getByLabel('Leaderboard tier').selectOption('demo-high-stakes');
+        await page.getByRole('heading', { name: /^Leaders: High stakes/ }).waitFor();
+        expect(await log.locator('li').count()).toBe(heads.length);
         const text = lines.join('\n');
         expect(text).not.toContain('foreign.1');
         expect(text).not.toContain('sibling.1');
@@ -237,6 +294,78 @@ describe.skipIf(!hasChromium)(
       expect(requests.filter((url) => new URL(url).pathname.startsWith('/api'))).toEqual([]);
       expect(requests.filter((url) => new URL(url).pathname.startsWith('/auth'))).toEqual([]);
       expect(await recordCounts(server.api.arcade.db)).toEqual(before);
+    });
+
+    it('issue 17: sorts a lower-is-better board lowest first, shows the submitted score, and tells a subscribed game the tier', async () => {
+      const web = server.urls['web']!;
+      const gameUrl = `${originOf(gameSite)}/tiers.html?arcade=${encodeURIComponent(web)}`;
+      for (const [viewport, name] of [
+        [{ width: 1366, height: 900 }, 'web-demo-reverse'],
+        [VIEWPORT, 'web-demo-reverse-phone'],
+      ] as const) {
+        const context = await browser.newContext({ viewport });
+        const page = await context.newPage();
+        try {
+          await page.goto(`${web}/demo?game=${encodeURIComponent(gameUrl)}&scoreDisplay=REVERSE`);
+          expect(await page.getByLabel('Score order').inputValue()).toBe('REVERSE');
+          const demoBoard = page.getByTestId('demo-leaders').locator('li');
+          const game = page.frameLocator('iframe.game-frame');
+          const gameBoard = game.locator('#board li');
+          // Lower is better: the mock leaders lowest first, on the page and in the game.
+          await expect
+            .poll(() => demoBoard.allTextContents())
+            .toEqual(['Linus1800', 'Grace3100', 'Ada4200']);
+          await expect.poll(() => game.locator('#tier').textContent()).toBe('Practice (1 HST)');
+          await expect
+            .poll(() => gameBoard.allTextContents())
+            .toEqual(['Linus 1800', 'Grace 3100', 'Ada 4200']);
+
+          // A score of 2500 ranks second on a lower-is-better board; the page says so.
+          await game.getByLabel('Score').fill('2500');
+          await game.getByRole('button', { name: 'Play and score' }).click();
+          await expect
+            .poll(() => page.getByTestId('demo-score').textContent())
+            .toBe(
+              'Submitted score 2500 on Practice: your best there, ranked #2 on the mock board.',
+            );
+          expect(await demoBoard.allTextContents()).toEqual([
+            'Linus1800',
+            'You (demo)2500',
+            'Grace3100',
+            'Ada4200',
+          ]);
+          await expect
+            .poll(() => gameBoard.allTextContents())
+            .toEqual(['Linus 1800', 'You (demo) 2500', 'Grace 3100', 'Ada 4200']);
+          // A worse score does not replace the best.
+          await game.getByLabel('Score').fill('5000');
+          await game.getByRole('button', { name: 'Play and score' }).click();
+          await expect
+            .poll(() => page.getByTestId('demo-score').textContent())
+            .toBe(
+              'Submitted score 5000 on Practice: not better than your best there, which ranks #2.',
+            );
+
+          // The player picks another tier: the game hears of it and shows that tier's board.
+          await page.getByLabel('Leaderboard tier').selectOption('demo-high-stakes');
+          await expect.poll(() => game.locator('#tier').textContent()).toBe('High stakes (10 HST)');
+          await expect
+            .poll(() => gameBoard.allTextContents())
+            .toEqual(['Grace 7500', 'Margaret 9900']);
+          // Higher is better again: the page's board turns round.
+          await page.getByLabel('Score order').selectOption('NORMAL');
+          expect(await demoBoard.allTextContents()).toEqual(['Margaret9900', 'Grace7500']);
+
+          expect(await seriousViolations(page)).toEqual([]);
+          expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
+            viewport.width,
+          );
+          await page.locator('iframe.game-frame').scrollIntoViewIfNeeded();
+          await saveScreenshot(page, name);
+        } finally {
+          await context.close();
+        }
+      }
     });
 
     it('refuses a game URL that is not http or https', async () => {

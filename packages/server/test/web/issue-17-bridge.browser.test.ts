@@ -1,0 +1,366 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, FrameLocator, Page } from 'playwright-core';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { wholeHstToUnits } from '@coinop/core';
+import { Arcade } from '@coinop/server-sdk';
+import { testConfig } from '../../src/config.js';
+import { startServer, type RunningServer } from '../../src/main.js';
+import { uuidIds } from '../../src/ids.js';
+import { publish } from '../../src/services/admin.js';
+import { insertGame, updateGame } from '../../src/store/games.js';
+import { ensureDeveloper } from '../../src/store/developers.js';
+import { fundedPlayer } from '@coinop/testkit/arcade';
+import type { TestApi } from '@coinop/testkit/app';
+import { freePort } from '@coinop/testkit/net';
+import {
+  NO_CHROMIUM_REASON,
+  hasChromium,
+  ensureBrowserBuilds,
+  launchChromium,
+  saveScreenshot,
+  seriousViolations,
+} from '@coinop/testkit/browser';
+import { injectWallet } from '@coinop/testkit/eip1193';
+
+/**
+ * The example games, started from their own modules (JavaScript workspaces without types, so
+ * imported by names the type checker does not follow).
+ */
+const REACTION_SERVER = '@coinop/example-reaction/src/server.js';
+const HIGH_LOW_SERVER = '@coinop/example-high-low/src/server.js';
+interface ExampleServer {
+  url: string;
+  close(): Promise<void>;
+}
+type Card = { rank: number; suit: string };
+
+const ADMIN_TOKEN = 'bridge-admin';
+const DESKTOP = { width: 1366, height: 900 };
+const PHONE = { width: 360, height: 740 };
+/** 7, then 9 (higher: right), then 3 (higher: wrong): a streak of 1 for "higher, higher". */
+const DECK: Card[] = [7, 9, 3, 12, 2, 5].map((rank) => ({ rank, suit: '♣' }));
+
+/**
+ * Issue 17 in headless Chromium: the reaction example follows the tier the player picks on the
+ * game page (bridge `tierChange`), and High-Low, a server-side game, is played in the arcade
+ * from its own web page: the player signs in to it through the arcade (bridge `login`), and its
+ * server opens the play and scores it.
+ */
+describe.skipIf(!hasChromium)(
+  `issue 17: the bridge's tier event and High-Low in the arcade${hasChromium ? '' : ` (${NO_CHROMIUM_REASON})`}`,
+  () => {
+    let dataDir: string;
+    let server: RunningServer;
+    let reaction: ExampleServer;
+    let highLow: ExampleServer;
+    let browser: Browser;
+    let reactionId: string;
+    let highLowId: string;
+    let reactionTiers: { id: string; name: string }[];
+    let highLowTiers: { id: string; name: string }[];
+
+    const db = () => server.api.arcade.db;
+
+    async function addGame(
+      developerId: string,
+      name: string,
+      scoreDisplay: 'NORMAL' | 'REVERSE',
+      tiers: [string, number][],
+    ) {
+      const { arcade } = server.api;
+      const game = await arcade.db.transaction((tx) =>
+        insertGame(
+          tx,
+          arcade.clock,
+          uuidIds,
+          arcade.record.id,
+          {
+            developerId,
+            name,
+            description: `${name}, for issue 17.`,
+            category: 'Arcade',
+            developerInfo: '',
+            tagLine: '',
+            url: '',
+            coverUrl: '',
+            scoreDisplay,
+            prodDomain: null,
+          },
+          tiers.map(([tier, hst]) => ({
+            name: tier,
+            costUnits: wholeHstToUnits(hst),
+            leadersMax: 10,
+          })),
+        ),
+      );
+      return game.id;
+    }
+
+    /** A client of the game through the admin API, and the SDK built with it. */
+    async function sdkFor(gameId: string): Promise<Arcade> {
+      const response = await fetch(`${server.urls['api']}/admin/games/${gameId}/clients`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      });
+      const client = (await response.json()) as { clientId: string; clientSecret: string };
+      return Arcade.build({
+        ...client,
+        baseUrl: server.urls['api']!,
+        authUrl: server.urls['auth']!,
+      });
+    }
+
+    beforeAll(async () => {
+      ensureBrowserBuilds();
+      dataDir = await mkdtemp(join(tmpdir(), 'coinop-issue-17-'));
+      const authPort = await freePort();
+      server = await startServer(
+        testConfig({
+          apiPort: 0,
+          authPort,
+          authIssuer: `127.0.0.1:${authPort}`,
+          claimsNamespace: '127.0.0.1',
+          dataDir,
+          adminToken: ADMIN_TOKEN,
+          faucetHst: 100,
+        }),
+      );
+      const web = server.urls['web']!;
+      const { arcade } = server.api;
+      const developer = await ensureDeveloper(
+        arcade.db,
+        arcade.clock,
+        uuidIds,
+        '0x00000000000000000000000000000000000d1717',
+      );
+      reactionId = await addGame(developer.id, 'Reaction', 'REVERSE', [
+        ['Bronze', 1],
+        ['Gold', 5],
+      ]);
+      highLowId = await addGame(developer.id, 'High-Low', 'NORMAL', [
+        ['Practice', 1],
+        ['High stakes', 10],
+      ]);
+
+      const { startReactionServer } = (await import(REACTION_SERVER)) as {
+        startReactionServer: (o: object) => Promise<ExampleServer>;
+      };
+      reaction = await startReactionServer({ port: 0, arcade: web, gameId: reactionId });
+      const { startHighLowServer } = (await import(HIGH_LOW_SERVER)) as {
+        startHighLowServer: (o: object) => Promise<ExampleServer>;
+      };
+      highLow = await startHighLowServer({
+        arcade: await sdkFor(highLowId),
+        authUrl: server.urls['auth'],
+        arcadeOrigin: web,
+        port: 0,
+        newDeck: () => [...DECK],
+      });
+      for (const [id, url] of [
+        [reactionId, reaction.url],
+        [highLowId, highLow.url],
+      ] as const) {
+        await updateGame(arcade.db, arcade.clock, id, { url });
+        await publish(arcade, id);
+      }
+      const tiersOf = async (id: string) =>
+        (await arcade.games.get(id)).leaderboards.map((b) => ({ id: b.id, name: b.name }));
+      reactionTiers = await tiersOf(reactionId);
+      highLowTiers = await tiersOf(highLowId);
+
+      // A leader on each reaction tier, played through the SDK as a game server would.
+      const api = { db: arcade.db, clock: arcade.clock, app: server.api } as unknown as TestApi;
+      const sdk = await sdkFor(reactionId);
+      for (const [name, tier, ms] of [
+        ['Ada', reactionTiers[0]!, 250],
+        ['Grace', reactionTiers[1]!, 180],
+      ] as const) {
+        const player = await fundedPlayer(api, 10, name);
+        const play = await sdk.play(player.playerId, tier.id);
+        await sdk.score(play, ms);
+      }
+      browser = await launchChromium();
+    }, 180_000);
+
+    afterAll(async () => {
+      await browser?.close();
+      await highLow?.close();
+      await reaction?.close();
+      await server?.close();
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    });
+
+    async function statusIs(game: FrameLocator, text: string | RegExp) {
+      await expect
+        .poll(() => game.locator('#status').textContent(), { timeout: 15_000 })
+        .toMatch(text);
+    }
+
+    it('changing tier on the game page shows the new tier’s board in the game', async () => {
+      for (const [viewport, name] of [
+        [DESKTOP, 'tier-change'],
+        [PHONE, 'tier-change-phone'],
+      ] as const) {
+        const context = await browser.newContext({ viewport });
+        const page = await context.newPage();
+        try {
+          await page.goto(`${server.urls['web']}/games/${reactionId}`);
+          const game = page.frameLocator('iframe.game-frame');
+          const heading = game.locator('#leaders-heading');
+          const board = game.locator('#leaders li');
+          await expect.poll(() => heading.textContent()).toBe('Leaderboard: Bronze');
+          await expect.poll(() => board.allTextContents()).toEqual(['Ada 250 ms']);
+
+          await page.getByLabel('Leaderboard tier').selectOption(reactionTiers[1]!.id);
+          await expect.poll(() => heading.textContent()).toBe('Leaderboard: Gold');
+          await expect.poll(() => board.allTextContents()).toEqual(['Grace 180 ms']);
+          // And back: each change is told.
+          await page.getByLabel('Leaderboard tier').selectOption(reactionTiers[0]!.id);
+          await expect.poll(() => board.allTextContents()).toEqual(['Ada 250 ms']);
+
+          expect(await seriousViolations(page)).toEqual([]);
+          expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
+            viewport.width,
+          );
+          await page.locator('iframe.game-frame').scrollIntoViewIfNeeded();
+          await saveScreenshot(page, name);
+        } finally {
+          await context.close();
+        }
+      }
+    }, 90_000);
+
+    /** Connects a new browser wallet on the page and takes test HST; the player's row. */
+    async function connect(page: Page) {
+      await page.getByRole('button', { name: 'Connect wallet' }).click();
+      await page.getByRole('dialog', { name: 'Connect a wallet' }).waitFor();
+      await page.getByRole('button', { name: 'Browser wallet' }).click();
+      const balance = page.getByTestId('balance');
+      await expect.poll(() => balance.textContent()).toBe('0 HST');
+      await page.getByRole('button', { name: 'Get 100 test HST' }).click();
+      await expect.poll(() => balance.textContent()).toBe('100 HST');
+    }
+
+    it('plays a round of High-Low in the arcade: sign in through the arcade, deal, call, score', async () => {
+      for (const [viewport, name] of [
+        [DESKTOP, 'high-low'],
+        [PHONE, 'high-low-phone'],
+      ] as const) {
+        const account = privateKeyToAccount(generatePrivateKey());
+        const context = await browser.newContext({ viewport });
+        const page = await context.newPage();
+        await injectWallet(page, account);
+        try {
+          await page.goto(`${server.urls['web']}/games/${highLowId}`);
+          await page.getByRole('heading', { name: 'High-Low', level: 1 }).waitFor();
+          await connect(page);
+          const [player] = await db().query<{ id: string; name: string; account_id: string }>(
+            'SELECT id, name, account_id FROM players WHERE wallet = $1',
+            [account.address.toLowerCase()],
+          );
+          const game = page.frameLocator('iframe.game-frame');
+          await statusIs(game, 'Sign in with your arcade account to play.');
+
+          // The page's server starts a login for this game; the arcade asks the player.
+          await game.getByRole('button', { name: 'Sign in with the arcade' }).click();
+          const dialog = page.getByRole('dialog', { name: 'Sign in to High-Low?' });
+          await dialog.waitFor();
+          const [login] = await db().query<{ user_code: string; description: string }>(
+            'SELECT user_code, description FROM cli_logins WHERE game_id = $1 ' +
+              "AND status = 'pending' ORDER BY created_at DESC LIMIT 1",
+            [highLowId],
+          );
+          expect(await dialog.textContent()).toContain(login!.user_code);
+          expect(await dialog.textContent()).toContain('High-Low web page in the arcade');
+          await dialog.getByLabel('HST a day this game may charge you').fill('20');
+          expect(await seriousViolations(page)).toEqual([]);
+          await saveScreenshot(page, `${name}-sign-in`);
+          await dialog.getByRole('button', { name: 'Sign in' }).click();
+          await statusIs(game, `Signed in as ${player!.name}. Press Deal to play this tier.`);
+          const [allowance] = await db().query<{ daily_units: bigint }>(
+            'SELECT daily_units FROM allowances WHERE player_id = $1 AND game_id = $2',
+            [player!.id, highLowId],
+          );
+          expect(allowance?.daily_units).toBe(wholeHstToUnits(20));
+          // The panel under the game reads the allowance the approval granted.
+          await expect
+            .poll(() => page.getByText('This game may charge you up to 20 HST a day.').count())
+            .toBe(1);
+
+          // The tier picked in the arcade is the one the game plays.
+          await page.getByLabel('Leaderboard tier').selectOption(highLowTiers[1]!.id);
+          await expect
+            .poll(() => game.locator('#leaders-heading').textContent())
+            .toBe('Leaderboard: High stakes');
+          expect(await game.locator('#tier').inputValue()).toBe(highLowTiers[1]!.id);
+
+          await game.getByRole('button', { name: 'Deal' }).click();
+          await statusIs(
+            game,
+            'Play opened. The card is 7♣: will the next one be higher or lower?',
+          );
+          await game.getByRole('button', { name: 'Higher' }).click();
+          await statusIs(game, '9♣: Right! Streak 1. Higher or lower?');
+          await game.getByRole('button', { name: 'Higher' }).click();
+          await statusIs(game, /^3♣: Wrong\. Game over: streak 1 scored\./);
+
+          // The server opened the play on the chosen tier for this player, and scored it.
+          const plays = await db().query<{ status: string; cost_units: bigint; score: number }>(
+            'SELECT p.status, p.cost_units, s.score FROM plays p JOIN scores s ON s.play_id = p.id ' +
+              'WHERE p.player_id = $1',
+            [player!.id],
+          );
+          expect(plays).toEqual([{ status: 'scored', cost_units: wholeHstToUnits(10), score: 1 }]);
+          await expect
+            .poll(() => game.locator('#leaders li').allTextContents())
+            .toContain(`${player!.name} streak 1`);
+          // The game read its board after the round: the header's balance follows the play.
+          await expect.poll(() => page.getByTestId('balance').textContent()).toBe('90 HST');
+
+          expect(await seriousViolations(page)).toEqual([]);
+          expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
+            viewport.width,
+          );
+          await page.locator('iframe.game-frame').scrollIntoViewIfNeeded();
+          await saveScreenshot(page, name);
+        } finally {
+          await context.close();
+        }
+      }
+    }, 180_000);
+
+    it('High-Low opened on its own says to open it from the arcade, at phone width', async () => {
+      const context = await browser.newContext({ viewport: PHONE });
+      const page = await context.newPage();
+      try {
+        await page.goto(highLow.url);
+        await expect
+          .poll(() => page.locator('#status').textContent())
+          .toBe(
+            'Open High-Low from the arcade’s catalog to play it here, or play it in a terminal ' +
+              '(below).',
+          );
+        expect(await page.getByRole('button', { name: 'Sign in with the arcade' }).count()).toBe(0);
+        expect(await page.locator('#tier option').allTextContents()).toEqual([
+          'Practice — 1 HST a play',
+          'High stakes — 10 HST a play',
+        ]);
+        expect(await page.locator('#leaders').textContent()).toBe(
+          'The leaderboard shows in the arcade.',
+        );
+        await page.getByText('Play in a terminal instead').click();
+        expect(await page.getByText(`--server ${highLow.url}`).count()).toBe(1);
+        expect(await seriousViolations(page)).toEqual([]);
+        expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
+          PHONE.width,
+        );
+        await saveScreenshot(page, 'high-low-standalone-phone');
+      } finally {
+        await context.close();
+      }
+    });
+  },
+);

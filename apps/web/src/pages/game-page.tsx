@@ -3,7 +3,9 @@ import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { BridgeLeader, Game } from '@coinop/protocol';
 import { AllowancePanel, ALLOWANCE_ANCHOR } from '../allowances/allowance-panel.js';
 import { TxHash } from '../account/tx-hash.js';
-import { ApiError, getGame } from '../api.js';
+import { ApiError } from '../api.js';
+import { loadGameOrPreview } from '../preview/preview-game.js';
+import { PreviewBanner } from '../preview/preview-banner.js';
 import { useArcadeSettings } from '../arcade-settings.js';
 import {
   createArcadeHandlers,
@@ -44,9 +46,12 @@ export function GamePage({ gameId }: { gameId: string }) {
   const tierSelectId = useId();
   const frameBox = useRef<HTMLDivElement>(null);
 
+  // Read through a ref: a renewed token must not reload the page (and restart the game).
+  const sessionNow = useRef(session);
+  sessionNow.current = session;
   const load = useCallback(
     async (signal?: AbortSignal) => {
-      const loaded = await getGame(gameId, signal);
+      const loaded = await loadGameOrPreview(gameId, sessionNow.current, signal);
       setGame(loaded);
       setTierId((current) =>
         loaded.leaderboards.some((b) => b.id === current)
@@ -69,6 +74,18 @@ export function GamePage({ gameId }: { gameId: string }) {
     });
     return () => abort.abort();
   }, [load]);
+
+  // Signing in on a "not found" page may reveal a preview: the developer's or a tester's game.
+  const viewer = session.state.status === 'signed-in' ? session.state.player.playerId : null;
+  const missing = error?.missing === true;
+  useEffect(() => {
+    if (viewer === null || !missing) return;
+    const abort = new AbortController();
+    load(abort.signal)
+      .then(() => setError(null))
+      .catch(() => undefined);
+    return () => abort.abort();
+  }, [viewer, missing, load]);
 
   useEffect(() => {
     if (game) document.title = `${game.name} · coinop arcade`;
@@ -184,6 +201,7 @@ export function GamePage({ gameId }: { gameId: string }) {
   return (
     <>
       <section className="page game-head">
+        {!game.published && <PreviewBanner />}
         <h1>{game.name}</h1>
         {game.tagLine !== '' && <p className="tag-line">{game.tagLine}</p>}
         {game.description !== '' && <p>{game.description}</p>}

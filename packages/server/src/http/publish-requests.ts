@@ -11,8 +11,8 @@ import {
 } from '../store/publish-requests.js';
 import { GameStates } from '../store/admin.js';
 import type { SchemaMatches } from '../listener/wire-check.js';
-import { oncePerRequest } from '../listener/rate-limit.js';
-import { Security } from './openapi.js';
+import { oncePerRequest, perKey } from '../listener/rate-limit.js';
+import { RateLimitedResponse, Security } from './openapi.js';
 import { Uuid } from './schemas.js';
 import { bearer, ownGame } from './developer-games-schemas.js';
 import { TAGS as ADMIN_TAGS } from './admin-schemas.js';
@@ -155,6 +155,12 @@ export function developerPublishRequestRoutes(
     const developer = await portal.developerOf((await signedIn(request)).playerId);
     return (await portal.getGame(developer, gameId)).game.id;
   };
+  // Requesting and withdrawing write rows: limited per developer as registering a game is.
+  const writes = perKey(
+    app.config.rateLimits.registration,
+    'this developer',
+    async (request) => (await signedIn(request)).playerId,
+  );
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
   r.get(
@@ -179,6 +185,7 @@ export function developerPublishRequestRoutes(
   r.post(
     '/games/:gameId/publish-requests',
     {
+      config: writes,
       schema: {
         operationId: 'developerRequestPublishing',
         tags: ['developer'],
@@ -190,7 +197,11 @@ export function developerPublishRequestRoutes(
           `the catalog. ${bearer} ${ownGame}`,
         params: GameParams,
         body: RequestBody,
-        response: { 200: PublishRequestSchema, 201: PublishRequestSchema },
+        response: {
+          200: PublishRequestSchema,
+          201: PublishRequestSchema,
+          429: RateLimitedResponse,
+        },
       },
     },
     async (request, reply) => {
@@ -204,6 +215,7 @@ export function developerPublishRequestRoutes(
   r.post(
     '/games/:gameId/publish-requests/:requestId/withdraw',
     {
+      config: writes,
       schema: {
         operationId: 'developerWithdrawPublishRequest',
         tags: ['developer'],
@@ -213,7 +225,7 @@ export function developerPublishRequestRoutes(
           'Withdrawing again answers the same; 409 publish_request_decided once the operator ' +
           `decided; 404 publish_request_not_found for a request of another game. ${bearer} ${ownGame}`,
         params: GameRequestParams,
-        response: { 200: PublishRequestSchema },
+        response: { 200: PublishRequestSchema, 429: RateLimitedResponse },
       },
     },
     async (request) => {

@@ -183,6 +183,9 @@ export function GamePage({ gameId }: { gameId: string }) {
       <section className="page">
         <h1>{error.missing ? 'Game not found' : 'Could not load the game'}</h1>
         <p role="alert">{error.missing ? 'This game is not in the arcade.' : error.message}</p>
+        {error.missing && session.state.status === 'signed-out' && (
+          <p>Developing or testing this game? Connect your wallet to preview it.</p>
+        )}
         <p>
           <Link href="/">Back to the games</Link>
         </p>

@@ -168,6 +168,7 @@ describe.skipIf(!hasChromium)(
         // Anyone else is told the game does not exist, as before.
         await stranger.goto(`${web}/games/${gameId}`);
         await stranger.getByRole('heading', { name: 'Game not found', level: 1 }).waitFor();
+        await stranger.getByText('Connect your wallet to preview it.', { exact: false }).waitFor();
 
         // The developer asks for publishing.
         await dev.goto(`${web}/developer/games/${gameId}`);

@@ -18,8 +18,20 @@ const AccountPage = lazy(() =>
   import('./account/account-page.js').then((m) => ({ default: m.AccountPage })),
 );
 
+// The operator console is its own shell, loaded only at /admin: players never download it.
+const AdminConsole = lazy(() =>
+  import('./admin/admin-console.js').then((m) => ({ default: m.AdminConsole })),
+);
+
 export function App() {
   const { path, search } = useLocation();
+  if (path === '/admin' || path.startsWith('/admin/')) {
+    return (
+      <Suspense fallback={<p role="status">Loading the operator console…</p>}>
+        <AdminConsole path={path} />
+      </Suspense>
+    );
+  }
   const gameMatch = /^\/games\/([^/]+)\/?$/.exec(path);
   const section =
     path === '/' || gameMatch ? 'games' : path.startsWith('/developer') ? 'developers' : null;

@@ -95,6 +95,10 @@ export const ErrorCodes = {
   player_not_tester: 'Player is not a tester of this game',
   game_suspended: 'Game suspended',
   tester_not_found: 'Tester not found',
+  // Publish requests
+  publish_request_not_found: 'Publish request not found',
+  publish_request_decided: 'Publish request already decided',
+  game_already_published: 'Game already published',
   // Operational
   rate_limited: 'Too many requests',
   service_unavailable: 'Service unavailable',

@@ -3,7 +3,9 @@ import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { BridgeLeader, Game } from '@coinop/protocol';
 import { AllowancePanel, ALLOWANCE_ANCHOR } from '../allowances/allowance-panel.js';
 import { TxHash } from '../account/tx-hash.js';
-import { ApiError, getGame } from '../api.js';
+import { ApiError } from '../api.js';
+import { loadGameOrPreview } from '../preview/preview-game.js';
+import { PreviewBanner } from '../preview/preview-banner.js';
 import { useArcadeSettings } from '../arcade-settings.js';
 import {
   createArcadeHandlers,
@@ -53,9 +55,12 @@ export function GamePage({ gameId }: { gameId: string }) {
   const bridgeRef = useRef<HostBridge | null>(null);
   const loginApproval = useLoginApproval();
 
+  // Read through a ref: a renewed token must not reload the page (and restart the game).
+  const sessionNow = useRef(session);
+  sessionNow.current = session;
   const load = useCallback(
     async (signal?: AbortSignal) => {
-      const loaded = await getGame(gameId, signal);
+      const loaded = await loadGameOrPreview(gameId, sessionNow.current, signal);
       setGame(loaded);
       setTierId((current) =>
         loaded.leaderboards.some((b) => b.id === current)
@@ -78,6 +83,18 @@ export function GamePage({ gameId }: { gameId: string }) {
     });
     return () => abort.abort();
   }, [load]);
+
+  // Signing in on a "not found" page may reveal a preview: the developer's or a tester's game.
+  const viewer = session.state.status === 'signed-in' ? session.state.player.playerId : null;
+  const missing = error?.missing === true;
+  useEffect(() => {
+    if (viewer === null || !missing) return;
+    const abort = new AbortController();
+    load(abort.signal)
+      .then(() => setError(null))
+      .catch(() => undefined);
+    return () => abort.abort();
+  }, [viewer, missing, load]);
 
   useEffect(() => {
     if (game) document.title = `${game.name} · coinop arcade`;
@@ -214,6 +231,9 @@ export function GamePage({ gameId }: { gameId: string }) {
       <section className="page">
         <h1>{error.missing ? 'Game not found' : 'Could not load the game'}</h1>
         <p role="alert">{error.missing ? 'This game is not in the arcade.' : error.message}</p>
+        {error.missing && session.state.status === 'signed-out' && (
+          <p>Developing or testing this game? Connect your wallet to preview it.</p>
+        )}
         <p>
           <Link href="/">Back to the games</Link>
         </p>
@@ -232,6 +252,7 @@ export function GamePage({ gameId }: { gameId: string }) {
   const lowerWins = game.scoreDisplay === 'REVERSE';
   return (
     <div className="game-page">
+      {!game.published && <PreviewBanner />}
       <header className="game-title">
         <div className="cover-frame">
           <Cover url={game.coverUrl} name={game.name} />

@@ -6,6 +6,7 @@ import { CredentialsSection } from './credentials-section.js';
 import { GameDetailsSection } from './game-details-section.js';
 import { CopyField, ErrorAlert, errorText, usePortalApi, useTitle } from './parts.js';
 import { StatsSection } from './stats-section.js';
+import { PublishSection } from './publish-section.js';
 import { TestersSection } from './testers-section.js';
 import { TiersSection } from './tiers-section.js';
 
@@ -74,7 +75,9 @@ export function GameAdminPage({ gameId }: { gameId: string }) {
           </Link>
         </li>
         <li>
-          <Link href={`/games/${encodeURIComponent(game.id)}`}>Open it in the arcade</Link>
+          <Link href={`/games/${encodeURIComponent(game.id)}`}>
+            {game.published ? 'Open it in the arcade' : 'Preview it in the arcade'}
+          </Link>
         </li>
         <li>
           {game.url === '' ? (
@@ -91,6 +94,7 @@ export function GameAdminPage({ gameId }: { gameId: string }) {
       <GameDetailsSection game={game} onSaved={setGame} />
       <TiersSection game={game} onChange={reload} />
       <CredentialsSection game={game} onChange={reload} />
+      <PublishSection game={game} onChange={reload} />
       <TestersSection game={game} />
       <StatsSection gameId={game.id} />
     </section>

@@ -11,6 +11,8 @@ import type {
   GameClient,
   GameStats,
   NewApiKey,
+  PublishRequest,
+  PublishRequestList,
   RetiredTier,
   Tester,
   TesterList,
@@ -69,6 +71,16 @@ export function portalApi(call: Call) {
       call<undefined>(tester(gameId, wallet), undefined, 'DELETE'),
 
     stats: (gameId: string) => call<GameStats>(`${game(gameId)}/stats`),
+
+    listPublishRequests: async (gameId: string) =>
+      (await call<PublishRequestList>(`${game(gameId)}/publish-requests`)).requests,
+    requestPublishing: (gameId: string, note: string) =>
+      call<PublishRequest>(`${game(gameId)}/publish-requests`, note === '' ? {} : { note }),
+    withdrawPublishRequest: (gameId: string, requestId: string) =>
+      call<PublishRequest>(
+        `${game(gameId)}/publish-requests/${encodeURIComponent(requestId)}/withdraw`,
+        {},
+      ),
 
     balance: () => call<DeveloperBalance>('/developer/balance'),
   };

@@ -297,3 +297,45 @@ export interface Tester {
 export interface TesterList {
   readonly testers: readonly Tester[];
 }
+
+/**
+ * A developer's request that the operator list a game in the catalog
+ * (`/developer/games/{gameId}/publish-requests`): pending until the operator approves it (the
+ * game is published) or declines it with a reason, or the developer withdraws it.
+ *
+ * @example
+ * ```ts
+ * import type { PublishRequest } from '@coinop/protocol';
+ * const request: PublishRequest = { requestId: '0190a1b2-0000-7000-8000-000000000001',
+ *   gameId: '0190a1b2-0000-7000-8000-000000000002', gameName: 'Reaction', state: 'declined',
+ *   note: '', declineReason: 'Add a cover image first', requestedAt: '2026-01-01T00:00:00.000Z',
+ *   decidedAt: '2026-01-02T00:00:00.000Z' };
+ * ```
+ */
+export interface PublishRequest {
+  readonly requestId: string;
+  readonly gameId: string;
+  readonly gameName: string;
+  readonly state: 'pending' | 'approved' | 'declined' | 'withdrawn';
+  /** What the developer told the operator; empty when nothing. */
+  readonly note: string;
+  /** The operator's reason; null unless declined. */
+  readonly declineReason: string | null;
+  readonly requestedAt: string;
+  /** When it was approved, declined or withdrawn; null while pending. */
+  readonly decidedAt: string | null;
+}
+
+/**
+ * A game's publish requests, newest first (`GET /developer/games/{gameId}/publish-requests`):
+ * the first is where the game stands.
+ *
+ * @example
+ * ```ts
+ * import type { PublishRequestList } from '@coinop/protocol';
+ * const isWaiting = (list: PublishRequestList) => list.requests[0]?.state === 'pending';
+ * ```
+ */
+export interface PublishRequestList {
+  readonly requests: readonly PublishRequest[];
+}

@@ -68,9 +68,10 @@ function auditFailure(answer: unknown): string | null {
 const ADMIN_GROUPS: Readonly<Record<string, string>> = {
   developer: 'game developers: create one and issue it an API key, list them',
   client: "game servers' client credentials: issue a client id and secret for a game",
-  player: 'players: create one, look one up by id or wallet, mint a token to test with',
+  player: 'players: create one, search them, look one up by id or wallet, mint a test token',
   hst: 'the ledger: mint HST, read a balance, audit every account (exit 1 if unbalanced)',
   game: 'games: list them; publish, unpublish, suspend and resume one',
+  publish: "developers' publish requests: the queue; approve or decline one",
   leaderboard: "a game's leaderboards (tiers): add one",
   keys: 'the keys that sign player tokens: rotate them',
   chain: 'chain mode: deploy the contracts; deposits, withdrawals, plays, the operator key',
@@ -107,9 +108,16 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
   },
   {
     words: ['developer', 'list'],
-    description: 'list developers: id, wallet, how many games, when created',
-    options: PAGE_OPTIONS('developers'),
-    request: (v) => ({ method: 'GET', path: `/admin/developers${pageQuery(v)}` }),
+    description: 'list developers: id, wallet, how many games, balance, when created',
+    options: [
+      { flags: '--search <id|wallet>', description: 'only the developer of this id or wallet' },
+      ...PAGE_OPTIONS('developers'),
+    ],
+    request: (v) => {
+      const query = new URLSearchParams(pageQuery(v));
+      if (v['search'] !== undefined) query.set('search', v['search']);
+      return { method: 'GET', path: `/admin/developers${query.size > 0 ? `?${query}` : ''}` };
+    },
   },
   {
     words: ['client', 'create'],
@@ -136,6 +144,19 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
     argument: { name: 'player', description: 'player id, or wallet address (0x + 40 hex)' },
     options: [],
     request: (v) => ({ method: 'GET', path: `/admin/players/${id(v['player'])}` }),
+  },
+  {
+    words: ['player', 'list'],
+    description: 'list players, newest first, with balances; --search by id, wallet or name',
+    options: [
+      { flags: '--search <text>', description: 'a player id, a wallet, or words of the name' },
+      ...PAGE_OPTIONS('players'),
+    ],
+    request: (v) => {
+      const query = new URLSearchParams(pageQuery(v));
+      if (v['search'] !== undefined) query.set('search', v['search']);
+      return { method: 'GET', path: `/admin/players${query.size > 0 ? `?${query}` : ''}` };
+    },
   },
   {
     words: ['player', 'token'],
@@ -238,6 +259,54 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
     description: 'lift a suspension: the game takes plays again',
     options: [{ flags: '--game <id>', description: 'game id', required: true }],
     request: (v) => ({ method: 'POST', path: `/admin/games/${id(v['game'])}/resume` }),
+  },
+  {
+    words: ['publish', 'list'],
+    description: 'the publish queue: pending requests with their games, oldest first',
+    options: [
+      {
+        flags: '--state <state>',
+        description: 'pending (default), approved, declined or withdrawn',
+      },
+      { flags: '--all', description: 'requests in every state' },
+      { flags: '--limit <n>', description: 'how many, oldest first: 1 to 100 (default 20)' },
+      {
+        flags: '--after <id>',
+        description: 'the `next` of the page before, for the page after it',
+      },
+    ],
+    request: (v) => {
+      const query = new URLSearchParams();
+      for (const name of ['state', 'limit', 'after']) {
+        const value = v[name];
+        if (value !== undefined) query.set(name, value);
+      }
+      // An on/off flag: commander gives true, not text.
+      if ((v as Record<string, unknown>)['all'] === true) query.set('all', 'true');
+      const search = query.size > 0 ? `?${query}` : '';
+      return { method: 'GET', path: `/admin/publish-requests${search}` };
+    },
+  },
+  {
+    words: ['publish', 'approve'],
+    description: 'approve a publish request: its game is listed in the catalog',
+    argument: { name: 'request', description: 'the publish request id' },
+    options: [],
+    request: (v) => ({
+      method: 'POST',
+      path: `/admin/publish-requests/${id(v['request'])}/approve`,
+    }),
+  },
+  {
+    words: ['publish', 'decline'],
+    description: 'decline a publish request with a reason the developer reads in the portal',
+    argument: { name: 'request', description: 'the publish request id' },
+    options: [{ flags: '--reason <text>', description: 'why, for the developer', required: true }],
+    request: (v) => ({
+      method: 'POST',
+      path: `/admin/publish-requests/${id(v['request'])}/decline`,
+      body: { reason: v['reason'] },
+    }),
   },
   {
     words: ['leaderboard', 'create'],

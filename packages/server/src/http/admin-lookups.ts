@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
-import { listDevelopers, listGames, playerProfile } from '../services/admin.js';
+import { availableUnits, lockedUnits, unitsToHstNumber } from '@coinop/core';
+import { listDevelopers, listGames, playerProfile, searchPlayers } from '../services/admin.js';
 import { GameStates, type AdminDeveloperRecord, type AdminGameRecord } from '../store/admin.js';
 import { PlayerRef, TAGS } from './admin-schemas.js';
 import { Security } from './openapi.js';
@@ -59,6 +60,8 @@ export const AdminDeveloper = Type.Object({
   wallet: Type.String({ description: 'Its wallet (lower-case)' }),
   accountId: Uuid('Its ledger account'),
   games: Type.Integer({ description: 'Games it has registered' }),
+  balance: Type.Number({ description: 'HST it can withdraw (its earnings)' }),
+  pending: Type.Number({ description: 'HST reserved by its withdrawals not yet paid' }),
   createdAt: DateTime('When it was created'),
 });
 export const DeveloperList = Type.Object({ developers: Type.Array(AdminDeveloper), next: Next });
@@ -76,9 +79,54 @@ export const PlayerProfile = Type.Object({
   createdAt: DateTime('When it was created'),
 });
 
+export const PlayerList = Type.Object({ players: Type.Array(PlayerProfile), next: Next });
+const PlayerSearchQuery = Type.Composite([
+  PageQuery('players'),
+  Type.Object({
+    search: Type.Optional(
+      Type.String({
+        maxLength: 100,
+        description:
+          'A player id, a wallet address, or words of the display name (any letter case); ' +
+          'every player when absent',
+      }),
+    ),
+  }),
+]);
+
 export function adminLookupRoutes(app: FastifyInstance): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const arcade = app.arcade;
+
+  r.get(
+    '/admin/players',
+    {
+      schema: {
+        tags: TAGS,
+        security: Security.adminToken,
+        operationId: 'adminSearchPlayers',
+        summary: 'Search players by id, wallet or name, with their balances',
+        description: 'Newest first; page with `limit` and `before` (the `next` of a page).',
+        querystring: PlayerSearchQuery,
+        response: { 200: PlayerList },
+      },
+    },
+    async (request) => {
+      const search = request.query.search?.trim() ?? '';
+      const { players, next } = await searchPlayers(arcade, {
+        ...pageOf(request.query),
+        search: search === '' ? null : search,
+      });
+      return {
+        players: players.map(({ id, createdAt, ...rest }) => ({
+          playerId: id,
+          ...rest,
+          createdAt: createdAt.toISOString(),
+        })),
+        next,
+      };
+    },
+  );
 
   r.get(
     '/admin/games',
@@ -107,12 +155,25 @@ export function adminLookupRoutes(app: FastifyInstance): void {
         operationId: 'adminListDevelopers',
         summary: 'List every developer with its wallet and how many games it has',
         description: 'Newest first; page with `limit` and `before` (the `next` of a page).',
-        querystring: PageQuery('developers'),
+        querystring: Type.Composite([
+          PageQuery('developers'),
+          Type.Object({
+            search: Type.Optional(
+              Type.String({
+                maxLength: 100,
+                description: 'A developer id or wallet address; every developer when absent',
+              }),
+            ),
+          }),
+        ]),
         response: { 200: DeveloperList },
       },
     },
     async (request) => {
-      const { developers, next } = await listDevelopers(arcade, pageOf(request.query));
+      const { developers, next } = await listDevelopers(arcade, {
+        ...pageOf(request.query),
+        search: request.query.search ?? null,
+      });
       return { developers: developers.map(adminDeveloperToWire), next };
     },
   );
@@ -160,6 +221,8 @@ function adminDeveloperToWire(developer: AdminDeveloperRecord): Static<typeof Ad
     wallet: developer.wallet,
     accountId: developer.accountId,
     games: developer.games,
+    balance: unitsToHstNumber(availableUnits(developer.account)),
+    pending: unitsToHstNumber(lockedUnits(developer.account)),
     createdAt: developer.createdAt.toISOString(),
   };
 }

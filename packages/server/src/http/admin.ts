@@ -24,6 +24,7 @@ import { Uuid } from './schemas.js';
 import { bearerToken } from '../listener/bearer.js';
 import { adminChainRoutes } from './admin-chain.js';
 import { AdminGame, adminGameToWire, adminLookupRoutes } from './admin-lookups.js';
+import { adminPublishRequestRoutes } from './publish-requests.js';
 
 import {
   TAGS,
@@ -311,6 +312,7 @@ export async function adminPlugin(
 
   adminChainRoutes(app);
   adminLookupRoutes(app);
+  adminPublishRequestRoutes(app);
 
   r.post(
     '/admin/players/:playerId/token',

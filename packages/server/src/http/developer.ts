@@ -13,6 +13,7 @@ import {
 import { playerTokenServices } from '../signin/signin.js';
 import type { ApiKeySummary } from '../credentials/api-keys.js';
 import { testerRoutes } from './consent.js';
+import { developerPublishRequestRoutes } from './publish-requests.js';
 import { developerGameRoutes } from './developer-games.js';
 import { withdrawalRoutes } from './withdrawals.js';
 import { API_KEY_HEADER, verifyApiKey } from '../credentials/api-keys.js';
@@ -145,6 +146,7 @@ export async function developerPlugin(app: FastifyInstance): Promise<void> {
 
   developerGameRoutes(app, { authenticate: (request) => players.authenticate(request) });
   testerRoutes(app, (request) => players.authenticate(request));
+  developerPublishRequestRoutes(app, (request) => players.authenticate(request));
   const portal = new DeveloperPortal(arcade);
   // The portal's session, or the developer's API key (for scripts paying earnings out).
   const accountOf = async (request: FastifyRequest): Promise<string> => {

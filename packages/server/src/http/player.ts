@@ -12,7 +12,7 @@ import {
   type PlayerProfile,
   type Purchase,
 } from '@coinop/protocol';
-import { formatHst, parseHst, unitsToHstNumber } from '@coinop/core';
+import { CoinopError, formatHst, parseHst, unitsToHstNumber } from '@coinop/core';
 import { depositsOfTransaction } from '../store/chain-deposits.js';
 import { PlayerArcade } from '../services/player-arcade.js';
 import { playerTokenServices } from '../signin/signin.js';
@@ -22,8 +22,8 @@ import { chainPlayRoutes } from './chain-plays.js';
 import { withdrawalRoutes } from './withdrawals.js';
 import { findPlayer } from '../store/players.js';
 import { ApiTags, RateLimitedResponse, Security } from './openapi.js';
-import { PlaySchema, ScoreResultSchema, Uuid } from './schemas.js';
-import { playToWire, scoreToWire } from './wire.js';
+import { GameSchema, PlaySchema, ScoreResultSchema, Uuid } from './schemas.js';
+import { gameToWire, playToWire, scoreToWire } from './wire.js';
 import type { SchemaMatches } from '../listener/wire-check.js';
 import { oncePerRequest, perKey } from '../listener/rate-limit.js';
 
@@ -258,6 +258,38 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
     async (request) => {
       const { playerId } = await playerOf(request);
       return service.faucet(playerId);
+    },
+  );
+
+  app.get(
+    '/games/:gameId',
+    {
+      schema: {
+        operationId: 'playerGetGame',
+        tags: TAGS,
+        summary: 'A game as the signed-in player may open it, previews included',
+        description:
+          'A published game, as `GET /catalog/games/{gameId}` answers it; an unpublished one ' +
+          'only to its developer (the wallet that registered it) and its testers, so they can ' +
+          'preview it in the arcade (`published: false`). Anyone else, and every game of ' +
+          'another arcade, 404 `game_not_found`, as if it did not exist.',
+        security: Security.playerToken,
+        params: GameParams,
+        response: { 200: Type.Ref(GameSchema) },
+      },
+    },
+    async (request) => {
+      const { playerId } = await playerOf(request);
+      const { gameId } = request.params;
+      const [view, facts] = await Promise.all([
+        arcade.reads.gameView(gameId),
+        arcade.consent.facts(gameId, playerId),
+      ]);
+      const visible = view.game.publishedAt !== null || facts?.insider === true;
+      if (!visible || view.game.arcadeId !== arcade.record.id) {
+        throw new CoinopError('game_not_found', `game ${gameId} does not exist`);
+      }
+      return gameToWire(view.game, view.leaderboards, view.leaders);
     },
   );
 

@@ -18,6 +18,7 @@ import {
   findAdminGame,
   listAdminDevelopers,
   listAdminGames,
+  searchAdminPlayers,
   resolveAccount,
   unpublishGame,
   WALLET_ADDRESS,
@@ -32,6 +33,7 @@ import {
   type PlayerRecord,
 } from '../store/players.js';
 import { notifyGameChanged } from '../store/cache-notices.js';
+import { approvePendingRequestOfGame } from '../store/publish-requests.js';
 import type { ArcadeServices } from './arcade-services.js';
 import { reconcileChainVault, type ChainReconciliationWire } from '../chain/reconciliation.js';
 
@@ -203,6 +205,8 @@ export async function publish(arcade: ArcadeServices, gameId: string): Promise<G
   const game = await arcade.db.transaction(async (tx) => {
     const published = await publishGame(tx, arcade.clock, gameId);
     if (!published) throw gameNotFound(gameId);
+    // Publishing answers the developer's request too, if one is waiting.
+    await approvePendingRequestOfGame(tx, gameId, arcade.clock.now());
     await notifyGameChanged(tx, gameId);
     return published;
   });
@@ -260,10 +264,10 @@ export async function unpublish(arcade: ArcadeServices, gameId: string): Promise
   return game;
 }
 
-/** Every developer with how many games it registered, newest first. */
+/** Every developer (or the one of an id or wallet) with how many games it registered, newest first. */
 export async function listDevelopers(
   arcade: ArcadeServices,
-  page: AdminPage,
+  page: AdminPage & { search?: string | null },
 ): Promise<{ developers: AdminDeveloperRecord[]; next: string | null }> {
   const developers = await listAdminDevelopers(arcade.db, page);
   return { developers, next: nextCursor(developers, page.limit) };
@@ -294,6 +298,38 @@ export async function playerProfile(
     pending: unitsToHstNumber(lockedUnits(account)),
     createdAt: player.createdAt,
   };
+}
+
+/**
+ * Players whose id, wallet or name matches `search` (every player when null), newest first,
+ * each with its spendable and locked HST.
+ */
+export async function searchPlayers(
+  arcade: ArcadeServices,
+  page: AdminPage & { search: string | null },
+): Promise<{
+  players: {
+    id: string;
+    wallet: string | null;
+    name: string;
+    accountId: string;
+    balance: number;
+    pending: number;
+    createdAt: Date;
+  }[];
+  next: string | null;
+}> {
+  const found = await searchAdminPlayers(arcade.db, page);
+  const players = found.map((p) => ({
+    id: p.id,
+    wallet: p.wallet,
+    name: p.name,
+    accountId: p.account.id,
+    balance: unitsToHstNumber(availableUnits(p.account)),
+    pending: unitsToHstNumber(lockedUnits(p.account)),
+    createdAt: p.createdAt,
+  }));
+  return { players, next: nextCursor(players, page.limit) };
 }
 
 /** The player of `ref`, a player id or a wallet address; `player_not_found` when none. */

@@ -51,12 +51,12 @@ export class PlayerArcade {
     this.#wallets = wallets;
   }
 
-  /** Locks the tier's cost for a play of a published game. */
+  /** Locks the tier's cost for a play of a published game, or of one the player previews. */
   async openPlay(
     playerId: string,
     input: Signed & { gameId: string; leaderboardId: string },
   ): Promise<StoredPlay> {
-    const { view, board } = await this.#playableTier(input.gameId, input.leaderboardId);
+    const { view, board } = await this.#playableTier(input.gameId, playerId, input.leaderboardId);
     const approval = await this.#checkApproval(playerId, input, {
       kind: 'play',
       gameId: view.game.id,
@@ -84,7 +84,7 @@ export class PlayerArcade {
     playerId: string,
     input: { gameId: string; leaderboardId: string },
   ): Promise<ChainPlayView> {
-    const { view, board } = await this.#playableTier(input.gameId, input.leaderboardId);
+    const { view, board } = await this.#playableTier(input.gameId, playerId, input.leaderboardId);
     return this.#arcade.chainPlays.request({ playerId, gameId: view.game.id, board });
   }
 
@@ -98,7 +98,7 @@ export class PlayerArcade {
     playerId: string,
     input: Signed & { gameId: string; playId: string; score: number },
   ): Promise<ScoreOutcome> {
-    const view = await this.#publishedGame(input.gameId);
+    const view = await this.#visibleGame(input.gameId, playerId);
     const approval = await this.#checkApproval(playerId, input, {
       kind: 'score',
       gameId: view.game.id,
@@ -132,7 +132,7 @@ export class PlayerArcade {
         details: { field: 'amount' },
       });
     }
-    const view = await this.#publishedGame(input.gameId);
+    const view = await this.#visibleGame(input.gameId, playerId);
     const game = await this.#arcade.games.get(view.game.id);
     const approval = await this.#checkApproval(playerId, input, {
       kind: 'purchase',
@@ -253,10 +253,18 @@ export class PlayerArcade {
     };
   }
 
-  async #publishedGame(gameId: string): Promise<GameView> {
+  /**
+   * The game, if the player may play it in the arcade: a published game, or an unpublished one
+   * its developer or a tester previews (issue 17). The play statement checks the same consent
+   * rule again when it locks HST.
+   */
+  async #visibleGame(gameId: string, playerId: string): Promise<GameView> {
     const view = await this.#arcade.reads.gameView(gameId);
-    // An unpublished game is not in the arcade; its developer tries it in the demo arcade.
-    if (view.game.publishedAt === null) {
+    // To anyone else an unpublished game is not in the arcade.
+    if (
+      view.game.publishedAt === null &&
+      (await this.#arcade.consent.facts(gameId, playerId))?.insider !== true
+    ) {
       throw new CoinopError('game_not_found', `game ${gameId} is not in the arcade`, {
         details: { gameId },
       });
@@ -266,14 +274,15 @@ export class PlayerArcade {
 
   async #playableTier(
     gameId: string,
+    playerId: string,
     leaderboardId: string,
   ): Promise<{ view: GameView; board: Leaderboard }> {
-    let view = await this.#publishedGame(gameId);
+    let view = await this.#visibleGame(gameId, playerId);
     let board = view.leaderboards.find((b) => b.id === leaderboardId);
     if (!board) {
       // A tier added a moment ago may not be in the cached view yet.
       this.#arcade.reads.invalidate(gameId);
-      view = await this.#publishedGame(gameId);
+      view = await this.#visibleGame(gameId, playerId);
       board = view.leaderboards.find((b) => b.id === leaderboardId);
     }
     if (!board) {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { CoinopError, type AccountKind } from '@coinop/core';
+import { CoinopError, type Account, type AccountKind } from '@coinop/core';
+import { toAccount, type AccountRow } from './ledger.js';
 import type { SecretBox } from '../credentials/secret-box.js';
 import type { Queryable } from './db.js';
 import { normalizeWallet } from './players.js';
@@ -152,37 +153,45 @@ export interface AdminDeveloperRecord {
   readonly id: string;
   readonly wallet: string;
   readonly accountId: string;
+  readonly account: Account;
   readonly games: number;
   readonly createdAt: Date;
 }
 
-/** Every developer, newest first; after `before` (the last of the page before) when given. */
+/**
+ * Every developer, or those whose id or wallet is `search`, newest first; after `before` (the
+ * last of the page before) when given.
+ */
 export async function listAdminDevelopers(
   q: Queryable,
-  page: { limit: number; before?: string | undefined },
+  page: { limit: number; before?: string | undefined; search?: string | null | undefined },
 ): Promise<AdminDeveloperRecord[]> {
-  const rows = await q.query<{
-    id: string;
-    wallet: string;
-    account_id: string;
-    games: number;
-    created_at: Date;
-  }>(
-    `SELECT d.id, d.wallet, d.account_id,
-       (SELECT count(*)::int FROM games g WHERE g.developer_id = d.id) AS games, d.created_at
-     FROM developers d
+  const rows = await q.query<
+    AccountRow & {
+      developer_id: string;
+      wallet: string;
+      games: number;
+      developer_created_at: Date;
+    }
+  >(
+    `SELECT d.id AS developer_id, d.wallet, d.created_at AS developer_created_at,
+       (SELECT count(*)::int FROM games g WHERE g.developer_id = d.id) AS games,
+       a.id, a.kind, a.debits_pending, a.debits_posted, a.credits_pending, a.credits_posted
+     FROM developers d JOIN accounts a ON a.id = d.account_id
      WHERE ($1::uuid IS NULL OR (d.created_at, d.id) <
              (SELECT created_at, id FROM developers WHERE id = $1))
+       AND ($3 = '' OR d.id::text = lower($3) OR d.wallet = lower($3))
      ORDER BY d.created_at DESC, d.id DESC
      LIMIT $2`,
-    [page.before ?? null, page.limit],
+    [page.before ?? null, page.limit, page.search?.trim() ?? ''],
   );
   return rows.map((r) => ({
-    id: r.id,
+    id: r.developer_id,
     wallet: r.wallet,
-    accountId: r.account_id,
+    accountId: r.id,
+    account: toAccount(r),
     games: r.games,
-    createdAt: r.created_at,
+    createdAt: r.developer_created_at,
   }));
 }
 
@@ -229,4 +238,50 @@ export async function countGameClients(q: Queryable, gameId: string): Promise<nu
     [gameId],
   );
   return row?.n ?? 0;
+}
+
+/** A player as the operator's search lists it, with its account. */
+export interface AdminPlayerRecord {
+  readonly id: string;
+  readonly wallet: string | null;
+  readonly name: string;
+  readonly account: Account;
+  readonly createdAt: Date;
+}
+
+/**
+ * Players matching `search` (its id, its wallet, or words of its name, any letter case), or every
+ * player when null; newest first, after `before` (the last of the page before) when given.
+ */
+export async function searchAdminPlayers(
+  q: Queryable,
+  page: { search: string | null; limit: number; before?: string | undefined },
+): Promise<AdminPlayerRecord[]> {
+  const search = page.search?.trim() ?? '';
+  const rows = await q.query<
+    AccountRow & { player_id: string; wallet: string | null; name: string; player_created_at: Date }
+  >(
+    `SELECT p.id AS player_id, p.wallet, p.name, p.created_at AS player_created_at,
+       a.id, a.kind, a.debits_pending, a.debits_posted, a.credits_pending, a.credits_posted
+     FROM players p JOIN accounts a ON a.id = p.account_id
+     WHERE ($1 = '' OR p.id::text = lower($1) OR p.wallet = lower($1)
+            OR p.name ILIKE '%' || $2 || '%')
+       AND ($3::uuid IS NULL OR (p.created_at, p.id) <
+             (SELECT created_at, id FROM players WHERE id = $3))
+     ORDER BY p.created_at DESC, p.id DESC
+     LIMIT $4`,
+    [search, escapeLike(search), page.before ?? null, page.limit],
+  );
+  return rows.map((r) => ({
+    id: r.player_id,
+    wallet: r.wallet,
+    name: r.name,
+    account: toAccount(r),
+    createdAt: r.player_created_at,
+  }));
+}
+
+/** `text` matched literally inside a LIKE pattern (its `%`, `_` and `\` escaped). */
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }

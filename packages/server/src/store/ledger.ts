@@ -13,7 +13,7 @@ import {
 import type { Queryable } from './db.js';
 import { translated } from './errors.js';
 
-interface AccountRow {
+export interface AccountRow {
   id: string;
   kind: AccountKind;
   debits_pending: bigint;

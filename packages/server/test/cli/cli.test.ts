@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PublishRequests } from '../../src/services/publish-requests.js';
 import { wholeHstToUnits } from '@coinop/core';
 import { freePort } from '@coinop/testkit/net';
 import { testConfig } from '../../src/config.js';
@@ -76,6 +77,7 @@ describe('coinop admin against a running server (PGlite on disk)', () => {
       'keys',
       'hst',
       'game',
+      'publish',
       'leaderboard',
       'chain',
     ]);
@@ -198,6 +200,46 @@ describe('coinop admin against a running server (PGlite on disk)', () => {
     expect(row).toEqual({ cost_units: 2_500_000_000n, leaders_max: 5 });
   });
 
+  it('serves the publish queue: lists, declines with a reason, approves once', async () => {
+    const gameId = await createGame();
+    const requests = new PublishRequests(server.api.arcade);
+    const first = (await requests.request(gameId, 'Ready for players')).request;
+    const queue = await admin('publish', 'list', '--limit', '100');
+    expect(queue).toMatchObject({ code: 0, stderr: '' });
+    expect(queue.json.requests).toContainEqual(
+      expect.objectContaining({
+        requestId: first.id,
+        gameId,
+        gameName: 'CLI game',
+        state: 'pending',
+        note: 'Ready for players',
+        game: expect.objectContaining({ developerWallet: `0x${'c'.repeat(40)}`, tiers: 1 }),
+      }),
+    );
+
+    const declined = await admin('publish', 'decline', first.id, '--reason', 'Set its URL first');
+    expect(declined).toMatchObject({ code: 0, stderr: '' });
+    expect(declined.json).toMatchObject({ state: 'declined', declineReason: 'Set its URL first' });
+    const late = await admin('publish', 'approve', first.id);
+    expect(late.code).toBe(1);
+    expect(late.stderr).toContain(`publish request ${first.id} was declined already`);
+
+    const second = (await requests.request(gameId, '')).request;
+    const approved = await admin('publish', 'approve', second.id);
+    expect(approved).toMatchObject({ code: 0, stderr: '' });
+    expect(approved.json).toMatchObject({ state: 'approved', game: { state: 'published' } });
+    const again = await admin('publish', 'approve', second.id);
+    expect(again.json).toEqual(approved.json);
+    const history = await admin('publish', 'list', '--all', '--limit', '100');
+    const states = (history.json.requests as { requestId: string; state: string }[])
+      .filter((r) => r.requestId === first.id || r.requestId === second.id)
+      .map((r) => r.state);
+    expect(states).toEqual(['declined', 'approved']);
+    const bad = await admin('publish', 'decline', second.id, '--reason', '');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('reason');
+  });
+
   it('lists games and developers, unpublishes a game, and finds a player by wallet', async () => {
     const gameId = await createGame();
     const listed = await admin('game', 'list', '--limit', '1');
@@ -239,6 +281,10 @@ describe('coinop admin against a running server (PGlite on disk)', () => {
     const minted = await admin('hst', 'mint', '--account', wallet, '--amount', '3');
     expect(minted).toMatchObject({ code: 0, json: { balance: 3 } });
     const byWallet = await admin('player', 'get', wallet);
+    const searched = await admin('player', 'list', '--search', 'nine');
+    expect(searched.json.players).toEqual([
+      expect.objectContaining({ playerId: created.json.playerId, name: 'Nine', balance: 3 }),
+    ]);
     expect(byWallet).toMatchObject({ code: 0, stderr: '' });
     expect(byWallet.json).toEqual({
       playerId,

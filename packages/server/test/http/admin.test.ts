@@ -675,6 +675,8 @@ describe.each(storeVariants())('admin API on %s', (variant) => {
             wallet: owner?.wallet,
             accountId: expect.any(String),
             games: 1,
+            balance: 0,
+            pending: 0,
             createdAt: api.clock.now().toISOString(),
           },
         ],
@@ -684,6 +686,19 @@ describe.each(storeVariants())('admin API on %s', (variant) => {
       expect(second.json().developers).toEqual([
         expect.objectContaining({ developerId: older.developerId, games: 0 }),
       ]);
+      // Issue 17: the console finds one by wallet or id, with its earnings.
+      const mint = await post('/admin/hst/mints', { accountId: older.developerId, amount: '2.5' });
+      expect(mint.statusCode).toBe(201);
+      for (const search of [older.developerId, owner!.wallet.toUpperCase().replace('0X', '0x')]) {
+        const found = await get(`/admin/developers?search=${search}`);
+        expect(found.json().developers, search).toEqual([
+          expect.objectContaining({
+            developerId: search === older.developerId ? older.developerId : owner?.developer_id,
+          }),
+        ]);
+      }
+      const byId = await get(`/admin/developers?search=${older.developerId}`);
+      expect(byId.json().developers[0]).toMatchObject({ balance: 2.5, pending: 0 });
     });
 
     it.each([

@@ -243,6 +243,36 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
       accepts: ['web session'],
     },
     {
+      // Issue 17: the developer previews their game in the arcade.
+      name: 'player: GET /player/games/{g}',
+      send: onApi('GET', () => `/player/games/${game.gameId}`),
+      accepts: ['web session'],
+    },
+    {
+      name: 'portal: GET /developer/games/{g}/publish-requests',
+      send: onApi('GET', () => `/developer/games/${game.gameId}/publish-requests`),
+      accepts: ['web session'],
+    },
+    {
+      // The game is published: the credential gets through to the refusal (409).
+      name: 'portal: POST /developer/games/{g}/publish-requests',
+      send: onApi(
+        'POST',
+        () => `/developer/games/${game.gameId}/publish-requests`,
+        () => ({}),
+      ),
+      accepts: ['web session'],
+    },
+    {
+      // No such request: the credential gets through to the lookup (404).
+      name: 'portal: POST /developer/games/{g}/publish-requests/{r}/withdraw',
+      send: onApi(
+        'POST',
+        () => `/developer/games/${game.gameId}/publish-requests/${randomUUIDv4()}/withdraw`,
+      ),
+      accepts: ['web session'],
+    },
+    {
       name: 'registration: PATCH /game/update',
       send: onApi(
         'PATCH',
@@ -311,6 +341,31 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
     {
       name: 'admin: GET /admin/players/{wallet}',
       send: onApi('GET', () => `/admin/players/${newWallet().address}`),
+      accepts: ['admin token'],
+    },
+    {
+      name: 'admin: GET /admin/players?search=',
+      send: onApi('GET', () => '/admin/players?search=player&limit=5'),
+      accepts: ['admin token'],
+    },
+    {
+      name: 'admin: GET /admin/publish-requests',
+      send: onApi('GET', () => '/admin/publish-requests?all=true'),
+      accepts: ['admin token'],
+    },
+    {
+      // No such request: the admin token gets through to the lookup (404).
+      name: 'admin: POST /admin/publish-requests/{r}/approve',
+      send: onApi('POST', () => `/admin/publish-requests/${randomUUIDv4()}/approve`),
+      accepts: ['admin token'],
+    },
+    {
+      name: 'admin: POST /admin/publish-requests/{r}/decline',
+      send: onApi(
+        'POST',
+        () => `/admin/publish-requests/${randomUUIDv4()}/decline`,
+        () => ({ reason: 'not yet' }),
+      ),
       accepts: ['admin token'],
     },
     {
@@ -395,6 +450,8 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
             'deposit_not_found',
             'withdrawal_not_found',
             'chain_mode_off',
+            'game_already_published',
+            'publish_request_not_found',
           ].includes(code);
         table.push(`${family.name} × ${kind}: ${res.statusCode} ${code}`);
         expect(accepted, `${family.name} × ${kind}: ${res.statusCode} ${code}`).toBe(

@@ -294,6 +294,51 @@ describe.each(storeVariants())('client-side play by a signed-in player on %s', (
     expect(res.json()).toMatchObject({ code: 'game_not_found' });
   });
 
+  it('issue 17: its developer plays an unpublished game in preview, approved and charged', async () => {
+    const developer = await signedInPlayer(5);
+    const preview = await gameWithTiers(api, {
+      costs: [1],
+      published: false,
+      developerWallet: developer.wallet.address,
+    });
+    const view = (await s.api.arcade.reads.gameView(preview.gameId)).game;
+    const tier = preview.tiers[0]!;
+    const body = async (who: SignedInPlayer) => ({
+      leaderboardId: tier.id,
+      ...(await signed(who.wallet, {
+        kind: 'play',
+        gameId: preview.gameId,
+        gameName: view.name,
+        leaderboardId: tier.id,
+        tierName: tier.name,
+        cost: tier.cost,
+        nonce: nonce(),
+      })),
+    });
+    const opened = await post(
+      developer,
+      `/player/games/${preview.gameId}/plays`,
+      await body(developer),
+    );
+    expect(opened.statusCode).toBe(201);
+    expect(await balanceOf(api, developer.accountId)).toMatchObject({
+      available: wholeHstToUnits(4),
+      pending: wholeHstToUnits(1),
+    });
+    // Anyone else: the game is not there, and nothing is recorded.
+    const stranger = await signedInPlayer(5);
+    const refused = await post(
+      stranger,
+      `/player/games/${preview.gameId}/plays`,
+      await body(stranger),
+    );
+    expect(refused.statusCode).toBe(404);
+    expect(refused.json()).toMatchObject({ code: 'game_not_found' });
+    expect(
+      await countRows('SELECT count(*) AS n FROM plays WHERE player_id = $1', [stranger.playerId]),
+    ).toBe(0);
+  });
+
   it('a signed score settles the play, ranks the player and records the signature', async () => {
     const player = await signedInPlayer(10);
     const developerBefore = await balanceOf(api, game.developerAccountId);

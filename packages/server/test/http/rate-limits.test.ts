@@ -152,6 +152,19 @@ describe('rate limits of the API', () => {
     expect((await portalUpdate()).json()).toMatchObject({ code: 'game_not_found' });
     expect((await portalUpdate()).json()).toMatchObject({ code: 'game_not_found' });
     expectRateLimited(await portalUpdate(), 2, 'this developer');
+
+    // Issue 17: publish requests write a row each, limited alike.
+    const requester = await walletSignIn(s.auth, newWallet());
+    const request = () =>
+      api.app.inject({
+        method: 'POST',
+        url: `/developer/games/${randomUUID()}/publish-requests`,
+        headers: { authorization: `Bearer ${requester.access_token}` },
+        payload: {},
+      });
+    expect((await request()).json()).toMatchObject({ code: 'game_not_found' });
+    expect((await request()).json()).toMatchObject({ code: 'game_not_found' });
+    expectRateLimited(await request(), 2, 'this developer');
   });
 
   it('turns a group off with 0', async () => {

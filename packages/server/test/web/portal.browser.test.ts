@@ -140,7 +140,9 @@ describe.skipIf(!hasChromium)(
           )
           .toBe(1920);
         expect(
-          await main.getByRole('link', { name: 'Open it in the arcade' }).getAttribute('href'),
+          await main
+            .getByRole('link', { name: 'Preview it in the arcade', exact: true })
+            .getAttribute('href'),
         ).toBe(`/games/${gameId}`);
         expect(
           await main.getByRole('link', { name: 'Try it in the demo arcade' }).getAttribute('href'),

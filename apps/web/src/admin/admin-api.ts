@@ -1,0 +1,156 @@
+import { requestJson } from '../api.js';
+
+/**
+ * The operator console's client of the admin API (`/api/admin/*` through this origin), the same
+ * routes `coinop admin` calls. The admin token the operator pasted is kept in this tab's
+ * sessionStorage only (docs/operating/security.md): closing the tab or signing out forgets it.
+ */
+
+const TOKEN_STORAGE = 'coinop.admin-token';
+
+export function storedAdminToken(): string | null {
+  try {
+    return sessionStorage.getItem(TOKEN_STORAGE);
+  } catch {
+    return null;
+  }
+}
+
+export function storeAdminToken(token: string | null): void {
+  if (token === null) sessionStorage.removeItem(TOKEN_STORAGE);
+  else sessionStorage.setItem(TOKEN_STORAGE, token);
+}
+
+export type GameState = 'published' | 'unpublished' | 'suspended';
+
+export interface AdminGame {
+  gameId: string;
+  name: string;
+  state: GameState;
+  developerId: string;
+  developerWallet: string;
+  tiers: number;
+  publishedAt: string | null;
+  suspendedAt: string | null;
+  createdAt: string;
+}
+
+export interface QueuedPublishRequest {
+  requestId: string;
+  gameId: string;
+  gameName: string;
+  state: 'pending' | 'approved' | 'declined' | 'withdrawn';
+  note: string;
+  declineReason: string | null;
+  requestedAt: string;
+  decidedAt: string | null;
+  game: {
+    tagLine: string;
+    description: string;
+    category: string;
+    url: string;
+    coverUrl: string;
+    developerId: string;
+    developerWallet: string;
+    state: GameState;
+    tiers: number;
+  };
+}
+
+export interface AdminPlayer {
+  playerId: string;
+  wallet: string | null;
+  name: string;
+  accountId: string;
+  balance: number;
+  pending: number;
+  createdAt: string;
+}
+
+export interface AdminDeveloper {
+  developerId: string;
+  wallet: string;
+  accountId: string;
+  games: number;
+  balance: number;
+  pending: number;
+  createdAt: string;
+}
+
+export interface Audit {
+  debitsPosted: number;
+  creditsPosted: number;
+  debitsPending: number;
+  creditsPending: number;
+  minted: number;
+  vaultHeld: number;
+  balanced: boolean;
+}
+
+export interface Page<T> {
+  items: T[];
+  next: string | null;
+}
+
+const query = (params: Record<string, string | null | undefined>) => {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    if (value !== null && value !== undefined && value !== '') search.set(name, value);
+  }
+  return search.size > 0 ? `?${search}` : '';
+};
+const id = encodeURIComponent;
+
+/** A typed client bound to one admin token. */
+export function adminApi(token: string) {
+  const call = <T>(path: string, body?: unknown) =>
+    requestJson<T>(`/api/admin${path}`, {
+      token,
+      ...(body === undefined ? {} : { body }),
+    });
+  return {
+    publishQueue: async (options: { all: boolean; after?: string | null }) => {
+      const page = await call<{ requests: QueuedPublishRequest[]; next: string | null }>(
+        `/publish-requests${query({ all: options.all ? 'true' : null, after: options.after, limit: '20' })}`,
+      );
+      return { items: page.requests, next: page.next };
+    },
+    approve: (requestId: string) =>
+      call<QueuedPublishRequest>(`/publish-requests/${id(requestId)}/approve`, {}),
+    decline: (requestId: string, reason: string) =>
+      call<QueuedPublishRequest>(`/publish-requests/${id(requestId)}/decline`, { reason }),
+
+    games: async (before?: string | null) => {
+      const page = await call<{ games: AdminGame[]; next: string | null }>(
+        `/games${query({ before, limit: '20' })}`,
+      );
+      return { items: page.games, next: page.next };
+    },
+    gameAction: (gameId: string, action: 'publish' | 'unpublish' | 'suspend' | 'resume') =>
+      call<unknown>(`/games/${id(gameId)}/${action}`, {}),
+
+    players: async (search: string, before?: string | null) => {
+      const page = await call<{ players: AdminPlayer[]; next: string | null }>(
+        `/players${query({ search, before, limit: '20' })}`,
+      );
+      return { items: page.players, next: page.next };
+    },
+    developers: async (search: string, before?: string | null) => {
+      const page = await call<{ developers: AdminDeveloper[]; next: string | null }>(
+        `/developers${query({ search, before, limit: '20' })}`,
+      );
+      return { items: page.developers, next: page.next };
+    },
+
+    audit: () => call<Audit>('/hst/audit'),
+    mint: (accountId: string, amount: string) =>
+      call<{ transferId: string; balance: number }>('/hst/mints', { accountId, amount }),
+    balance: (accountId: string) =>
+      call<{ accountId: string; balance: number; pending: number }>(
+        `/hst/balances/${id(accountId)}`,
+      ),
+    rotateKeys: () => call<{ kid: string; retiredKid: string | null }>('/keys/rotate', {}),
+  };
+}
+
+export type AdminApi = ReturnType<typeof adminApi>;

@@ -1,0 +1,193 @@
+import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import type { AdminApi, Audit } from './admin-api.js';
+import { Hst, Outcome, errorText } from './parts.js';
+
+/** As the API takes it: whole HST with at most 8 decimals, typed as text so no digit is lost. */
+const HST_TEXT = /^\d+(\.\d{1,8})?$/;
+
+/**
+ * The ledger: the audit of every account (does it balance?), a balance look-up, and minting HST
+ * into an account — the only way HST comes into existence, so it asks first.
+ */
+export function LedgerScreen({ api }: { api: AdminApi }) {
+  const [audit, setAudit] = useState<Audit | null>(null);
+  const [auditError, setAuditError] = useState<string | null>(null);
+
+  const reloadAudit = useCallback(async () => {
+    try {
+      setAudit(await api.audit());
+      setAuditError(null);
+    } catch (e) {
+      setAuditError(errorText(e));
+    }
+  }, [api]);
+  useEffect(() => {
+    void reloadAudit();
+  }, [reloadAudit]);
+
+  return (
+    <>
+      <h1>Ledger</h1>
+      <section aria-labelledby="audit-heading" className="admin-panel">
+        <h2 id="audit-heading">Audit</h2>
+        {auditError !== null && (
+          <Outcome text={`Could not audit the ledger: ${auditError}`} tone="error" />
+        )}
+        {audit === null ? (
+          auditError === null && <p role="status">Auditing…</p>
+        ) : (
+          <>
+            <p
+              className={audit.balanced ? 'admin-verdict ok' : 'admin-verdict bad'}
+              data-testid="audit-verdict"
+            >
+              {audit.balanced
+                ? 'Balanced: debits equal credits, no account below zero.'
+                : 'NOT balanced: stop and investigate (docs/concepts/ledger.md).'}
+            </p>
+            <dl className="admin-facts">
+              <dt>Minted (net)</dt>
+              <dd>
+                <Hst amount={audit.minted} />
+              </dd>
+              <dt>Posted debits</dt>
+              <dd>
+                <Hst amount={audit.debitsPosted} />
+              </dd>
+              <dt>Posted credits</dt>
+              <dd>
+                <Hst amount={audit.creditsPosted} />
+              </dd>
+              <dt>Pending debits</dt>
+              <dd>
+                <Hst amount={audit.debitsPending} />
+              </dd>
+              <dt>Pending credits</dt>
+              <dd>
+                <Hst amount={audit.creditsPending} />
+              </dd>
+              <dt>Held by chain vaults</dt>
+              <dd>
+                <Hst amount={audit.vaultHeld} />
+              </dd>
+            </dl>
+            <button type="button" onClick={() => void reloadAudit()}>
+              Audit again
+            </button>
+          </>
+        )}
+      </section>
+      <MintPanel api={api} onMinted={reloadAudit} />
+      <BalancePanel api={api} />
+    </>
+  );
+}
+
+function MintPanel({ api, onMinted }: { api: AdminApi; onMinted: () => Promise<void> }) {
+  const accountId = useId();
+  const amountId = useId();
+  const [account, setAccount] = useState('');
+  const [amount, setAmount] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<{ text: string; tone: 'ok' | 'error' } | null>(null);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const to = account.trim();
+    const hst = amount.trim();
+    if (to === '' || !HST_TEXT.test(hst)) {
+      setOutcome({
+        text: 'Give an account (id, player or developer id, or wallet) and an amount such as 12.5.',
+        tone: 'error',
+      });
+      return;
+    }
+    if (!window.confirm(`Mint ${hst} HST into ${to}? New HST comes into existence.`)) return;
+    setBusy(true);
+    setOutcome(null);
+    try {
+      const minted = await api.mint(to, hst);
+      setOutcome({
+        text: `Minted ${hst} HST into ${to}: its balance is now ${minted.balance} HST.`,
+        tone: 'ok',
+      });
+      setAmount('');
+      await onMinted();
+    } catch (e) {
+      setOutcome({ text: `Could not mint: ${errorText(e)}`, tone: 'error' });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section aria-labelledby="mint-heading" className="admin-panel">
+      <h2 id="mint-heading">Mint HST</h2>
+      <form onSubmit={(e) => void submit(e)} noValidate>
+        <div className="field">
+          <label htmlFor={accountId}>Account, player, developer id or wallet</label>
+          <input
+            id={accountId}
+            value={account}
+            spellCheck={false}
+            autoComplete="off"
+            onChange={(e) => setAccount(e.target.value)}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor={amountId}>Amount (HST)</label>
+          <input
+            id={amountId}
+            value={amount}
+            inputMode="decimal"
+            autoComplete="off"
+            onChange={(e) => setAmount(e.target.value)}
+          />
+        </div>
+        <button type="submit" className="primary" disabled={busy}>
+          Mint
+        </button>
+      </form>
+      <Outcome text={outcome?.text ?? null} tone={outcome?.tone ?? 'ok'} />
+    </section>
+  );
+}
+
+function BalancePanel({ api }: { api: AdminApi }) {
+  const inputId = useId();
+  const [account, setAccount] = useState('');
+  const [outcome, setOutcome] = useState<{ text: string; tone: 'ok' | 'error' } | null>(null);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    try {
+      const found = await api.balance(account.trim());
+      setOutcome({
+        text: `Account ${found.accountId}: ${found.balance} HST spendable, ${found.pending} HST locked.`,
+        tone: 'ok',
+      });
+    } catch (e) {
+      setOutcome({ text: `Could not read the balance: ${errorText(e)}`, tone: 'error' });
+    }
+  };
+
+  return (
+    <section aria-labelledby="balance-heading" className="admin-panel">
+      <h2 id="balance-heading">Balance of an account</h2>
+      <form onSubmit={(e) => void submit(e)} className="admin-search">
+        <div className="field">
+          <label htmlFor={inputId}>Account, player, developer id or wallet</label>
+          <input
+            id={inputId}
+            value={account}
+            spellCheck={false}
+            autoComplete="off"
+            onChange={(e) => setAccount(e.target.value)}
+          />
+        </div>
+        <button type="submit">Look up</button>
+      </form>
+      <Outcome text={outcome?.text ?? null} tone={outcome?.tone ?? 'ok'} />
+    </section>
+  );
+}

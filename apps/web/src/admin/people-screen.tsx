@@ -1,0 +1,107 @@
+import { useCallback, useId, useState, type FormEvent } from 'react';
+import type { AdminApi, AdminDeveloper, AdminPlayer } from './admin-api.js';
+import { Hst, Outcome, When, usePaged } from './parts.js';
+
+/**
+ * Players or developers, newest first, searched by id, wallet or (players) name, with their
+ * balances. A player's history of plays has no admin endpoint yet: the ledger screen reads any
+ * account's balance, and `coinop admin` the rest.
+ */
+export function PeopleScreen({ api, kind }: { api: AdminApi; kind: 'players' | 'developers' }) {
+  const inputId = useId();
+  const [typed, setTyped] = useState('');
+  const [search, setSearch] = useState('');
+  const players = kind === 'players';
+  const load = useCallback(
+    (before: string | null) =>
+      players ? api.players(search, before) : api.developers(search, before),
+    [api, players, search],
+  );
+  const { items, next, error, more } = usePaged<AdminPlayer | AdminDeveloper>(load);
+  const title = players ? 'Players' : 'Developers';
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setSearch(typed.trim());
+  };
+
+  return (
+    <section aria-labelledby="people-heading">
+      <h1 id="people-heading">{title}</h1>
+      <form className="admin-search" role="search" onSubmit={submit}>
+        <div className="field">
+          <label htmlFor={inputId}>
+            {players ? 'Search by id, wallet or name' : 'Search by id or wallet'}
+          </label>
+          <input
+            id={inputId}
+            value={typed}
+            spellCheck={false}
+            autoComplete="off"
+            maxLength={100}
+            onChange={(e) => setTyped(e.target.value)}
+          />
+        </div>
+        <button type="submit">Search</button>
+      </form>
+      {error !== null && <Outcome text={`Could not load the ${kind}: ${error}`} tone="error" />}
+      {items === null ? (
+        error === null && <p role="status">Loading…</p>
+      ) : items.length === 0 ? (
+        <p className="admin-empty">
+          {search === '' ? `No ${kind} yet.` : `No ${kind} match “${search}”.`}
+        </p>
+      ) : (
+        <div className="admin-table-wrap">
+          <table className="admin-table">
+            <caption className="visually-hidden">
+              {title}
+              {search === '' ? ', newest first' : ` matching ${search}`}
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">{players ? 'Name' : 'Developer'}</th>
+                <th scope="col">Wallet</th>
+                <th scope="col">{players ? 'Balance' : 'Earnings'}</th>
+                <th scope="col">{players ? 'In open plays' : 'Reserved'}</th>
+                {!players && <th scope="col">Games</th>}
+                <th scope="col">Since</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((p) => {
+                const id = 'playerId' in p ? p.playerId : p.developerId;
+                return (
+                  <tr key={id}>
+                    <th scope="row">
+                      {'name' in p ? p.name : 'Developer'}
+                      <span className="admin-mono admin-sub">{id}</span>
+                    </th>
+                    <td className="admin-mono" data-label="Wallet">
+                      {p.wallet ?? '—'}
+                    </td>
+                    <td data-label={players ? 'Balance' : 'Earnings'}>
+                      <Hst amount={p.balance} />
+                    </td>
+                    <td data-label={players ? 'In open plays' : 'Reserved'}>
+                      <Hst amount={p.pending} />
+                    </td>
+                    {'games' in p && <td data-label="Games">{p.games}</td>}
+                    <td data-label="Since">
+                      <When iso={p.createdAt} />
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {next !== null && (
+        <button type="button" onClick={() => void more()}>
+          More {kind}
+        </button>
+      )}
+    </section>
+  );
+}

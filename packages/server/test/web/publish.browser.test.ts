@@ -1,0 +1,319 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, FrameLocator, Page } from 'playwright-core';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { wholeHstToUnits } from '@coinop/core';
+import { testConfig } from '../../src/config.js';
+import { startServer, type RunningServer } from '../../src/main.js';
+import { uuidIds } from '../../src/ids.js';
+import { insertGame, updateGame } from '../../src/store/games.js';
+import { ensureDeveloper } from '../../src/store/developers.js';
+import {
+  NO_CHROMIUM_REASON,
+  SCREENSHOT_DIR,
+  hasChromium,
+  ensureBrowserBuilds,
+  launchChromium,
+  saveScreenshot,
+  seriousViolations,
+} from '@coinop/testkit/browser';
+import { injectWallet } from '@coinop/testkit/eip1193';
+
+/** The client-side example game, imported by a name the type checker does not follow. */
+const REACTION_SERVER = '@coinop/example-reaction/src/server.js';
+type StartReaction = (options: {
+  port: number;
+  arcade: string;
+  gameId: string;
+}) => Promise<{ url: string; close(): Promise<void> }>;
+
+const DESKTOP = { width: 1366, height: 900 };
+const PHONE = { width: 360, height: 740 };
+const ADMIN_TOKEN = 'publish-admin-token';
+
+/**
+ * Issue 17: "Open it in the arcade" on an unpublished game said "Game not found", a developer
+ * could not ask for publishing, and everything an operator did was the CLI. Here a developer
+ * previews and plays their unpublished game, requests publishing from the portal, reads the
+ * operator's decline, asks again, and the operator approves in /admin: the game is in the
+ * catalog. The console's other screens show real data: a balanced audit, a mint that moves a
+ * balance, a key rotation. Every page is checked with axe at 1366×900 and 360 px.
+ */
+describe.skipIf(!hasChromium)(
+  `preview, publish requests and the operator console in headless Chromium${hasChromium ? '' : ` (${NO_CHROMIUM_REASON})`}`,
+  () => {
+    let dataDir: string;
+    let server: RunningServer;
+    let browser: Browser;
+    let reaction: { close(): Promise<void> };
+    let gameId: string;
+    const developerKey = privateKeyToAccount(generatePrivateKey());
+
+    beforeAll(async () => {
+      ensureBrowserBuilds();
+      dataDir = await mkdtemp(join(tmpdir(), 'coinop-publish-'));
+      server = await startServer(
+        testConfig({ apiPort: 0, dataDir, adminToken: ADMIN_TOKEN, faucetHst: 100 }),
+      );
+      const { arcade } = server.api;
+      const developer = await ensureDeveloper(
+        arcade.db,
+        arcade.clock,
+        uuidIds,
+        developerKey.address,
+      );
+      const game = await arcade.db.transaction((tx) =>
+        insertGame(
+          tx,
+          arcade.clock,
+          uuidIds,
+          arcade.record.id,
+          {
+            developerId: developer.id,
+            name: 'Quick Draw',
+            description: 'Click when it turns green; the fastest hand tops the board.',
+            category: 'Arcade',
+            developerInfo: '',
+            tagLine: 'How fast are you?',
+            url: '',
+            coverUrl: '',
+            scoreDisplay: 'REVERSE',
+            prodDomain: null,
+          },
+          [{ name: 'Bronze', costUnits: wholeHstToUnits(1), leadersMax: 10 }],
+        ),
+      );
+      gameId = game.id;
+      const { startReactionServer } = (await import(REACTION_SERVER)) as {
+        startReactionServer: StartReaction;
+      };
+      const started = await startReactionServer({ port: 0, arcade: server.urls['web']!, gameId });
+      reaction = started;
+      await updateGame(arcade.db, arcade.clock, gameId, { url: started.url });
+      browser = await launchChromium();
+    }, 180_000);
+    afterAll(async () => {
+      await browser?.close();
+      await reaction?.close();
+      await server?.close();
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    });
+
+    /** axe clean and no sideways scroll at desktop and phone widths, a screenshot of each. */
+    async function checkBoth(page: Page, name: string) {
+      for (const [size, suffix] of [
+        [DESKTOP, ''],
+        [PHONE, '-phone'],
+      ] as const) {
+        await page.setViewportSize(size);
+        expect(await seriousViolations(page), `${name}${suffix}`).toEqual([]);
+        expect(
+          await page.evaluate('document.documentElement.scrollWidth'),
+          `${name}${suffix} scrolls sideways`,
+        ).toBeLessThanOrEqual(size.width);
+        await saveScreenshot(page, `${name}${suffix}`);
+      }
+      await page.setViewportSize(DESKTOP);
+    }
+
+    const status = (game: FrameLocator, text: string | RegExp) =>
+      expect.poll(() => game.locator('#status').textContent(), { timeout: 15_000 }).toMatch(text);
+
+    it('a developer previews and requests publishing; the operator approves in /admin', async () => {
+      const web = server.urls['web']!;
+      const developerContext = await browser.newContext({ viewport: DESKTOP });
+      const operatorContext = await browser.newContext({ viewport: DESKTOP });
+      const strangerContext = await browser.newContext({ viewport: DESKTOP });
+      const dev = await developerContext.newPage();
+      const op = await operatorContext.newPage();
+      const stranger = await strangerContext.newPage();
+      op.on('dialog', (dialog) => void dialog.accept());
+      await injectWallet(dev, developerKey);
+      try {
+        // Signed in with the developer's wallet, the portal links to a preview of the game.
+        await dev.goto(`${web}/developer`);
+        await dev.getByRole('main').getByRole('button', { name: 'Connect wallet' }).click();
+        await dev.getByRole('dialog', { name: 'Connect a wallet' }).waitFor();
+        await dev.getByRole('button', { name: 'Browser wallet' }).click();
+        await dev.getByRole('main').getByRole('link', { name: 'Quick Draw' }).click();
+        await dev.getByRole('heading', { name: 'Publishing', level: 2 }).waitFor();
+        await dev
+          .getByRole('main')
+          .getByRole('link', { name: 'Preview it in the arcade', exact: true })
+          .click();
+
+        // The preview: a clear banner, and a real play approved and charged as any play.
+        await dev.waitForURL(`${web}/games/${gameId}`);
+        await dev.getByRole('heading', { name: 'Quick Draw', level: 1 }).waitFor();
+        expect(await dev.getByTestId('preview-banner').textContent()).toContain(
+          'Preview — not listed in the catalog.',
+        );
+        const balance = dev.getByTestId('balance');
+        await dev.getByRole('button', { name: 'Get 100 test HST' }).click();
+        await expect.poll(() => balance.textContent()).toBe('100 HST');
+        const frame = dev.frameLocator('iframe.game-frame');
+        await status(frame, 'Ready. Press Play to start.');
+        await frame.getByRole('button', { name: 'Play' }).click();
+        const approval = dev.getByRole('dialog', { name: 'Lock HST to play?' });
+        await approval.waitFor();
+        await approval.getByRole('button', { name: 'Approve' }).click();
+        await expect.poll(() => balance.textContent()).toBe('99 HST');
+        await status(frame, 'Green! Press now.');
+        await frame.locator('#pad').click();
+        await status(frame, /^\d+ ms: score submitted\./);
+        await checkBoth(dev, 'preview-game');
+
+        // Anyone else is told the game does not exist, as before.
+        await stranger.goto(`${web}/games/${gameId}`);
+        await stranger.getByRole('heading', { name: 'Game not found', level: 1 }).waitFor();
+        await stranger.getByText('Connect your wallet to preview it.', { exact: false }).waitFor();
+
+        // The developer asks for publishing.
+        await dev.goto(`${web}/developer/games/${gameId}`);
+        const publishing = dev.getByRole('region', { name: 'Publishing' });
+        await publishing.getByLabel('Note to the operator (optional)').fill('First release.');
+        await publishing.getByRole('button', { name: 'Request publishing' }).click();
+        await publishing.getByText('Waiting for review').waitFor();
+        await checkBoth(dev, 'portal-publish-pending');
+        await publishing.screenshot({
+          path: `${SCREENSHOT_DIR}portal-publish-section-pending.png`,
+        });
+
+        // The operator signs in to the console with the admin token; a wrong one is refused.
+        await op.goto(`${web}/admin`);
+        await op.getByRole('heading', { name: 'Operator sign-in', level: 1 }).waitFor();
+        await checkBoth(op, 'admin-sign-in');
+        await op.getByLabel('Admin token').fill('not-the-token');
+        await op.getByRole('button', { name: 'Sign in' }).click();
+        await op
+          .getByRole('alert')
+          .getByText('That is not the admin token of this arcade.')
+          .waitFor();
+        await op.getByLabel('Admin token').fill(ADMIN_TOKEN);
+        await op.getByRole('button', { name: 'Sign in' }).click();
+        const queue = op.getByRole('list', { name: 'Publish requests' });
+        const card = queue.getByRole('listitem').filter({ hasText: 'Quick Draw' });
+        await card.getByText('First release.').waitFor();
+        await card.getByText(developerKey.address.toLowerCase()).waitFor();
+        await checkBoth(op, 'admin-queue');
+
+        // Declined with a reason, which the developer reads; they ask again.
+        await card.getByRole('button', { name: 'Decline…' }).click();
+        await card.getByLabel('Reason for the developer').fill('Add a cover image first.');
+        await card.getByRole('button', { name: 'Decline request' }).click();
+        await op.getByText('Quick Draw: declined.').waitFor();
+        await op.getByText('No requests waiting.').waitFor();
+        await dev.reload();
+        await publishing.getByText('Add a cover image first.').waitFor();
+        await checkBoth(dev, 'portal-publish-declined');
+        await publishing.screenshot({
+          path: `${SCREENSHOT_DIR}portal-publish-section-declined.png`,
+        });
+        await publishing.getByLabel('Note to the operator (optional)').fill('Cover added.');
+        await publishing.getByRole('button', { name: 'Request publishing' }).click();
+        await publishing.getByText('Waiting for review').waitFor();
+
+        // Approved: the game is in the catalog, its page without the preview banner.
+        await op.reload();
+        await card.getByText('Cover added.').waitFor();
+        await card.getByRole('button', { name: 'Approve and publish' }).click();
+        await op.getByText('Quick Draw: approved and published.').waitFor();
+        await stranger.goto(`${web}/`);
+        await stranger.getByRole('main').getByText('Quick Draw').first().waitFor();
+        await stranger.goto(`${web}/games/${gameId}`);
+        await stranger.getByRole('heading', { name: 'Quick Draw', level: 1 }).waitFor();
+        expect(await stranger.getByTestId('preview-banner').count()).toBe(0);
+        await dev.reload();
+        await publishing.getByText("The game is in the arcade's catalog.").waitFor();
+      } finally {
+        await developerContext.close();
+        await strangerContext.close();
+        await operatorContext.close();
+      }
+    }, 180_000);
+
+    it('the console shows real data: games, people, a balanced audit, a mint, a key rotation', async () => {
+      const web = server.urls['web']!;
+      const context = await browser.newContext({ viewport: DESKTOP });
+      const op = await context.newPage();
+      op.on('dialog', (dialog) => void dialog.accept());
+      const { arcade } = server.api;
+      const [player] = await arcade.db.query<{ id: string; name: string }>(
+        'SELECT id, name FROM players WHERE wallet = $1',
+        [developerKey.address.toLowerCase()],
+      );
+      try {
+        await op.goto(`${web}/admin/games`);
+        await op.getByLabel('Admin token').fill(ADMIN_TOKEN);
+        await op.getByRole('button', { name: 'Sign in' }).click();
+        const row = op.getByRole('row').filter({ hasText: 'Quick Draw' });
+        await row.getByText('published', { exact: true }).waitFor();
+        await checkBoth(op, 'admin-games');
+
+        // Suspend and resume from the table.
+        await row.getByRole('button', { name: 'Suspend Quick Draw' }).click();
+        await row.getByText('suspended', { exact: true }).waitFor();
+        await row.getByRole('button', { name: 'Resume Quick Draw' }).click();
+        await row.getByText('published', { exact: true }).waitFor();
+
+        // The player who previewed, found by name: 99 HST after one play's lock settled.
+        await op
+          .getByRole('navigation', { name: 'Console' })
+          .getByRole('link', { name: 'Players' })
+          .click();
+        await op.getByLabel('Search by id, wallet or name').fill(player!.name);
+        await op.getByRole('button', { name: 'Search' }).click();
+        const playerRow = op.getByRole('row').filter({ hasText: player!.id });
+        await playerRow.getByText('99 HST').waitFor();
+        await checkBoth(op, 'admin-players');
+
+        await op
+          .getByRole('navigation', { name: 'Console' })
+          .getByRole('link', { name: 'Developers' })
+          .click();
+        await op.getByRole('row').filter({ hasText: developerKey.address.toLowerCase() }).waitFor();
+        await checkBoth(op, 'admin-developers');
+
+        // The ledger balances; a mint of 12.5 HST moves the player's balance to 111.5 HST.
+        await op
+          .getByRole('navigation', { name: 'Console' })
+          .getByRole('link', { name: 'Ledger' })
+          .click();
+        await expect
+          .poll(() => op.getByTestId('audit-verdict').textContent())
+          .toBe('Balanced: debits equal credits, no account below zero.');
+        await op.getByLabel('Account, player, developer id or wallet').first().fill(player!.id);
+        await op.getByLabel('Amount (HST)').fill('12.5');
+        await op.getByRole('button', { name: 'Mint', exact: true }).click();
+        await op
+          .getByText(`Minted 12.5 HST into ${player!.id}: its balance is now 111.5 HST.`)
+          .waitFor();
+        await expect
+          .poll(() => op.getByTestId('audit-verdict').textContent())
+          .toContain('Balanced');
+        await checkBoth(op, 'admin-ledger');
+
+        // A key rotation names the new key and the one it retired.
+        const [before] = await arcade.db.query<{ kid: string }>(
+          'SELECT kid FROM signing_keys WHERE retired_at IS NULL AND activated_at IS NOT NULL',
+        );
+        await op
+          .getByRole('navigation', { name: 'Console' })
+          .getByRole('link', { name: 'Sign-in keys' })
+          .click();
+        await op.getByRole('button', { name: 'Rotate the signing key' }).click();
+        await op.getByText(`${before!.kid} is retired`, { exact: false }).waitFor();
+        await checkBoth(op, 'admin-keys');
+
+        // Signing out forgets the token: the console asks for it again.
+        await op.getByRole('button', { name: 'Sign out' }).click();
+        await op.getByRole('heading', { name: 'Operator sign-in', level: 1 }).waitFor();
+        expect(await op.evaluate('sessionStorage.length')).toBe(0);
+      } finally {
+        await context.close();
+      }
+    }, 120_000);
+  },
+);

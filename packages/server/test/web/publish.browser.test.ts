@@ -16,6 +16,7 @@ import {
   hasChromium,
   ensureBrowserBuilds,
   launchChromium,
+  openAccountMenu,
   saveScreenshot,
   seriousViolations,
 } from '@coinop/testkit/browser';
@@ -151,6 +152,7 @@ describe.skipIf(!hasChromium)(
           'Preview — not listed in the catalog.',
         );
         const balance = dev.getByTestId('balance');
+        await openAccountMenu(dev);
         await dev.getByRole('button', { name: 'Get 100 test HST' }).click();
         await expect.poll(() => balance.textContent()).toBe('100 HST');
         const frame = dev.frameLocator('iframe.game-frame');

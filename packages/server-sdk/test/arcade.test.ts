@@ -144,7 +144,7 @@ describe.each(storeVariants())('Arcade against a running coinop on %s', (variant
 
   it('pages a board with exact ranks and finds a player with those around them', async () => {
     const tier = game.tiers[0]!.id;
-    const players = [];
+    const players: string[] = [];
     for (const score of [30, 70, 50, 10]) {
       const p = await fundedPlayer(coinop, 1);
       await arcade.score(await arcade.play(p.playerId, tier), score);

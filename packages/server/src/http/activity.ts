@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { formatHst } from '@coinop/core';
+import { getAddress } from 'viem';
 import {
   ActivityKinds,
   type ActivityItem,
@@ -84,7 +85,7 @@ const ActivityItemSchema = Type.Union([
       id: Uuid('The withdrawal.'),
       at: At,
       amount: Hst('Withdrawn'),
-      to: Type.String({ description: 'The wallet paid.' }),
+      to: Type.String({ description: 'The wallet paid, checksummed.' }),
       status: Type.Union([
         Type.Literal('queued'),
         Type.Literal('sent'),
@@ -160,7 +161,7 @@ function toWire(item: StoredActivity): ActivityItem {
         kind: 'withdrawal',
         ...common,
         amount,
-        to: item.toAddress ?? '',
+        to: item.toAddress === null ? '' : getAddress(item.toAddress),
         status: item.status as 'queued',
         txHash: item.txHash,
       };

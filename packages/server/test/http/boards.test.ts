@@ -197,6 +197,41 @@ describe.each(storeVariants())('board reads on %s', (variant) => {
     expect(own.json()).toMatchObject({ players: 0, entries: [], nextCursor: null });
   });
 
+  it('ranks a lower-is-better board lowest first', async () => {
+    const fastest = await gameWithTiers(api, { costs: [0], scoreDisplay: 'REVERSE' });
+    const fastestToken = await writeToken(api, fastest);
+    const headers = { authorization: `Bearer ${fastestToken}` };
+    const base = `/arcades/${fastest.arcadeId}/games/${fastest.gameId}`;
+    const leaderboardId = fastest.tiers[0]!.id;
+    for (const [n, score] of [12.5, 9.75, 30, 9.75].entries()) {
+      const { playerId } = await fundedPlayer(api, 0, `R${n}`);
+      const play = await api.app.inject({
+        method: 'POST',
+        url: `${base}/play`,
+        headers,
+        payload: { playerId, leaderboardId },
+      });
+      await api.app.inject({
+        method: 'POST',
+        url: `${base}/score`,
+        headers,
+        payload: { playId: play.json().id, leaderboardId, score },
+      });
+      api.clock.advance(1000);
+    }
+    const page = await get(`${base}/boards/${leaderboardId}?limit=3`, headers);
+    expect(page.json<BoardPage>().entries.map((e) => [e.rank, e.name, e.score])).toEqual([
+      [1, 'R1', 9.75],
+      [2, 'R3', 9.75],
+      [3, 'R0', 12.5],
+    ]);
+    const next = await get(
+      `${base}/boards/${leaderboardId}?limit=3&cursor=${page.json<BoardPage>().nextCursor}`,
+      headers,
+    );
+    expect(next.json<BoardPage>().entries.map((e) => [e.rank, e.name])).toEqual([[4, 'R2']]);
+  });
+
   it('serves game servers the same pages and ranks as the catalog', async () => {
     const url = `/arcades/${game.arcadeId}/games/${game.gameId}/boards/${game.tiers[0]!.id}`;
     const headers = { authorization: `Bearer ${token}` };

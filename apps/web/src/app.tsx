@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { AllowancesPage } from './allowances/allowances-page.js';
+import { BoardPage } from './boards/board-page.js';
 import { ArcadeSettingsProvider } from './arcade-settings.js';
 import { CliLoginPage } from './cli-login/cli-login-page.js';
 import { CatalogPage } from './pages/catalog-page.js';
@@ -35,6 +36,7 @@ export function App() {
   const gameMatch = /^\/games\/([^/]+)\/?$/.exec(path);
   const section =
     path === '/' || gameMatch ? 'games' : path.startsWith('/developer') ? 'developers' : null;
+  const boardMatch = /^\/games\/([^/]+)\/boards\/([^/]+)\/?$/.exec(path);
   let page;
   if (path === '/') page = <CatalogPage />;
   else if (path === '/demo') page = <DemoPage />;
@@ -55,6 +57,13 @@ export function App() {
     page = <AllowancesPage />;
   else if (path === '/developer' || path.startsWith('/developer/'))
     page = <PortalPage path={path} />;
+  else if (boardMatch?.[1] && boardMatch[2])
+    page = (
+      <BoardPage
+        gameId={decodeURIComponent(boardMatch[1])}
+        leaderboardId={decodeURIComponent(boardMatch[2])}
+      />
+    );
   else if (gameMatch?.[1]) page = <GamePage gameId={decodeURIComponent(gameMatch[1])} />;
   else page = <NotFound />;
   return (

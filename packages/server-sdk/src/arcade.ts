@@ -4,6 +4,8 @@ import { HttpClient } from './http-client.js';
 import { resolveOptions, type ArcadeOptions } from './options.js';
 import { PlayerTokenVerifier } from './player-token.js';
 import type {
+  BoardAround,
+  BoardPage,
   Game,
   Leader,
   Leaderboard,
@@ -55,7 +57,26 @@ export interface PayoutsOptions {
   readonly endingBefore?: string;
 }
 
+/**
+ * Which page of a board to read.
+ *
+ * @example
+ * ```ts
+ * import type { BoardPageOptions } from '@coinop/server-sdk';
+ * const options: BoardPageOptions = { limit: 50, cursor: previous.nextCursor ?? undefined };
+ * const page = await arcade.boardPage(leaderboardId, options);
+ * ```
+ */
+export interface BoardPageOptions {
+  /** Rows per page, 1 to 100. Default 25. */
+  readonly limit?: number;
+  /** The previous page's `nextCursor`; from the top when absent. */
+  readonly cursor?: string;
+}
+
 const PAYOUTS_LIMIT_MAX = 100;
+const BOARD_LIMIT_MAX = 100;
+const AROUND_COUNT_MAX = 50;
 const IDEMPOTENCY_KEY_MAX_CHARS = 255;
 
 /**
@@ -255,6 +276,64 @@ export class Arcade {
   async leaders(leaderboardId: string): Promise<readonly Leader[]> {
     const path = this.#gamePath('leaders', id(leaderboardId, 'leaderboardId'));
     return (await this.#get<LeaderList>(path)).leaders;
+  }
+
+  /**
+   * A page of a tier's board with exact ranks, best first. Pass `nextCursor` back as `cursor`
+   * for the next page; ranks are exact when each page is read (see the README on paging).
+   *
+   * @example
+   * ```ts
+   * let page = await arcade.boardPage(leaderboardId, { limit: 100 });
+   * for (;;) {
+   *   page.entries.forEach((e) => console.log(`#${e.rank} ${e.name} ${e.score}`));
+   *   if (page.nextCursor === null) break;
+   *   page = await arcade.boardPage(leaderboardId, { limit: 100, cursor: page.nextCursor });
+   * }
+   * ```
+   */
+  async boardPage(leaderboardId: string, options: BoardPageOptions = {}): Promise<BoardPage> {
+    const { limit, cursor } = options;
+    if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > BOARD_LIMIT_MAX)) {
+      throw new TypeError(`limit must be an integer from 1 to ${BOARD_LIMIT_MAX}`);
+    }
+    return this.#get<BoardPage>(this.#gamePath('boards', id(leaderboardId, 'leaderboardId')), {
+      limit: limit?.toString(),
+      cursor,
+    });
+  }
+
+  /**
+   * A player's exact rank on a tier with up to `count` (default 5, at most 50) players just
+   * above and below; `player` is null when they have no score on the tier.
+   *
+   * @example
+   * ```ts
+   * const { above, player, below } = await arcade.boardAround(leaderboardId, playerId);
+   * console.log(player === null ? 'no score yet' : `you are #${player.rank}`);
+   * ```
+   */
+  async boardAround(
+    leaderboardId: string,
+    playerId: string,
+    options: { readonly count?: number } = {},
+  ): Promise<BoardAround> {
+    const { count } = options;
+    if (
+      count !== undefined &&
+      (!Number.isInteger(count) || count < 0 || count > AROUND_COUNT_MAX)
+    ) {
+      throw new TypeError(`count must be an integer from 0 to ${AROUND_COUNT_MAX}`);
+    }
+    return this.#get<BoardAround>(
+      this.#gamePath(
+        'boards',
+        id(leaderboardId, 'leaderboardId'),
+        'players',
+        id(playerId, 'playerId'),
+      ),
+      { count: count?.toString() },
+    );
   }
 
   /**

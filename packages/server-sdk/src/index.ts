@@ -1,4 +1,9 @@
-export { Arcade, type IdempotentCallOptions, type PayoutsOptions } from './arcade.js';
+export {
+  Arcade,
+  type BoardPageOptions,
+  type IdempotentCallOptions,
+  type PayoutsOptions,
+} from './arcade.js';
 export type { ArcadeOptions, Clock } from './options.js';
 export {
   ArcadeApiError,
@@ -16,6 +21,9 @@ export {
   type PlayerTokenErrorCode,
 } from './errors.js';
 export type {
+  BoardAround,
+  BoardEntry,
+  BoardPage,
   Game,
   Leader,
   Leaderboard,

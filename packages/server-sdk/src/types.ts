@@ -150,3 +150,37 @@ export interface PlayerIdentity {
   /** URL of the player's avatar; null when they have not set one. */
   readonly picture: string | null;
 }
+
+/**
+ * One player's place on a tier's board: exact 1-based rank, best score, name and avatar.
+ *
+ * @example
+ * ```ts
+ * import type { BoardEntry } from '@coinop/server-sdk';
+ * const line = (e: BoardEntry) => `#${e.rank} ${e.name} ${e.score}`;
+ * ```
+ */
+export type BoardEntry = wire.BoardEntry;
+
+/**
+ * A page of a tier's board, best first; `nextCursor` is null on the last page.
+ *
+ * @example
+ * ```ts
+ * import type { BoardPage } from '@coinop/server-sdk';
+ * const page: BoardPage = await arcade.boardPage(leaderboardId, { limit: 50 });
+ * ```
+ */
+export type BoardPage = wire.BoardPage;
+
+/**
+ * A player's rank on a tier with the players just above and below (`player` null when they have
+ * no score there).
+ *
+ * @example
+ * ```ts
+ * import type { BoardAround } from '@coinop/server-sdk';
+ * const around: BoardAround = await arcade.boardAround(leaderboardId, playerId, { count: 3 });
+ * ```
+ */
+export type BoardAround = wire.BoardAround;

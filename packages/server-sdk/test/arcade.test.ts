@@ -142,6 +142,40 @@ describe.each(storeVariants())('Arcade against a running coinop on %s', (variant
     });
   });
 
+  it('pages a board with exact ranks and finds a player with those around them', async () => {
+    const tier = game.tiers[0]!.id;
+    const players: string[] = [];
+    for (const score of [30, 70, 50, 10]) {
+      const p = await fundedPlayer(coinop, 1);
+      await arcade.score(await arcade.play(p.playerId, tier), score);
+      players.push(p.playerId);
+    }
+    const first = await arcade.boardPage(tier, { limit: 2 });
+    expect(first.entries.map((e) => e.rank)).toEqual([1, 2]);
+    const rest = [];
+    for (let cursor = first.nextCursor; cursor !== null;) {
+      const page = await arcade.boardPage(tier, { limit: 2, cursor });
+      rest.push(...page.entries);
+      cursor = page.nextCursor;
+    }
+    const all = [...first.entries, ...rest];
+    expect(all.map((e) => e.rank)).toEqual(all.map((_, i) => i + 1));
+    expect(all).toHaveLength(first.players);
+    const scores = all.map((e) => e.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    const around = await arcade.boardAround(tier, players[2]!, { count: 1 });
+    const at = all.findIndex((e) => e.playerId === players[2]);
+    expect(around.player).toEqual(all[at]);
+    expect(around.above).toEqual([all[at - 1]]);
+    expect(around.below).toEqual([all[at + 1]]);
+    const newcomer = await fundedPlayer(coinop, 0);
+    expect((await arcade.boardAround(tier, newcomer.playerId)).player).toBeNull();
+    await expect(arcade.boardPage(tier, { cursor: 'nope' })).rejects.toMatchObject({
+      status: 400,
+      code: 'validation_failed',
+    });
+  });
+
   it('throws ArcadeApiError with the problem body on a 402, and does not retry it', async () => {
     const poor = await fundedPlayer(coinop, 0.5);
     const before = count(coinop.apiLog, 'POST', /\/play$/);
@@ -223,6 +257,12 @@ describe.each(storeVariants())('Arcade against a running coinop on %s', (variant
     );
     await expect(arcade.payouts('x', { limit: 101 })).rejects.toThrow(
       new TypeError('limit must be an integer from 1 to 100'),
+    );
+    await expect(arcade.boardPage('l', { limit: 0 })).rejects.toThrow(
+      new TypeError('limit must be an integer from 1 to 100'),
+    );
+    await expect(arcade.boardAround('l', 'p', { count: 51 })).rejects.toThrow(
+      new TypeError('count must be an integer from 0 to 50'),
     );
     await expect(arcade.play('', 'l')).rejects.toThrow(
       new TypeError('playerId must be a non-empty string id'),

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { getAddress } from 'viem';
 import { useArcadeSettings } from '../arcade-settings.js';
+import { HistorySection } from '../history/history-section.js';
 import { useTitle } from '../portal/parts.js';
 import { Link } from '../router.js';
 import { useSession } from '../session/session.js';
@@ -122,6 +123,7 @@ export function AccountPage() {
           />
         </>
       )}
+      <HistorySection call={session.call} />
       <p>
         <Link href="/account/allowances">What games may charge you: your allowances</Link>
       </p>

@@ -353,6 +353,13 @@ export function GamePage({ gameId }: { gameId: string }) {
                 ))}
               </ol>
             )}
+            <p className="leaders-more">
+              <Link
+                href={`/games/${encodeURIComponent(game.id)}/boards/${encodeURIComponent(tier.id)}`}
+              >
+                Full leaderboard
+              </Link>
+            </p>
           </section>
         )}
       </div>

@@ -4,3 +4,4 @@ export * from './player.js';
 export * from './developer.js';
 export * from './sign-in.js';
 export * from './chain.js';
+export * from './boards.js';

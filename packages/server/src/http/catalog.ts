@@ -4,6 +4,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { CoinopError } from '@coinop/core';
 import type { CatalogGame, CatalogGameList, CatalogTier } from '@coinop/protocol';
 import { generatedAvatarSvg } from '../services/avatar.js';
+import { boardRoutes } from './boards.js';
 import { ApiTags, Security } from './openapi.js';
 import { GameSchema, LeaderboardSchema, Uuid } from './schemas.js';
 import { gameToWire, leaderboardToWire } from './wire.js';
@@ -107,6 +108,22 @@ export async function catalogPlugin(instance: FastifyInstance): Promise<void> {
       return gameToWire(view.game, view.leaderboards, view.leaders);
     },
   );
+
+  boardRoutes(app, {
+    path: '/catalog/games/:gameId/boards/:leaderboardId',
+    params: Type.Object({ gameId: Uuid('the game'), leaderboardId: Uuid('the tier') }),
+    tags: [ApiTags.catalog],
+    security: Security.none,
+    operationIds: { page: 'getCatalogBoardPage', around: 'getCatalogBoardAround' },
+    who: 'Public, for a published game: leaders are what any visitor of the arcade sees.',
+    reads: arcade.reads,
+    allow: async (_request, gameId) => {
+      const { game } = await arcade.reads.gameView(gameId);
+      if (game.publishedAt === null || game.arcadeId !== arcade.record.id) {
+        throw new CoinopError('game_not_found', `game ${gameId} does not exist`);
+      }
+    },
+  });
 
   app.get(
     '/catalog/games/:gameId/cover',

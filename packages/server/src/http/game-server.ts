@@ -24,6 +24,7 @@ import {
   PlayerDetailsSchema,
 } from './game-server-schemas.js';
 import { requireWriteToken } from './write-token-scope.js';
+import { boardRoutes } from './boards.js';
 import { perClientAddress, perKey } from '../listener/rate-limit.js';
 
 /** The server-to-server API a game's authoritative server calls (spec 4.2–4.5). */
@@ -213,6 +214,22 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
         leaders: await arcade.reads.leaders(request.params.gameId, request.params.leaderboardId),
       }),
     );
+
+    boardRoutes(api, {
+      path: '/arcades/:arcadeId/games/:gameId/boards/:leaderboardId',
+      params: Type.Object({
+        arcadeId: Uuid('the arcade'),
+        gameId: Uuid('the game'),
+        leaderboardId: Uuid('the tier'),
+      }),
+      tags: [ApiTags.gameServer],
+      security: Security.writeToken,
+      operationIds: { page: 'getBoardPage', around: 'getBoardAround' },
+      who: "The game's write token, published or not.",
+      reads: arcade.reads,
+      // The scope's hooks checked the token is this game's.
+      allow: async () => {},
+    });
 
     api.get(
       '/arcades/:arcadeId/games/:gameId/topscore/:leaderboardId/:playerId',

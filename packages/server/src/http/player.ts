@@ -17,6 +17,7 @@ import { depositsOfTransaction } from '../store/chain-deposits.js';
 import { PlayerArcade } from '../services/player-arcade.js';
 import { playerTokenServices } from '../signin/signin.js';
 import { walletVerifier } from '../signin/wallet-signature.js';
+import { activityRoutes } from './activity.js';
 import { allowanceRoutes } from './consent.js';
 import { chainPlayRoutes } from './chain-plays.js';
 import { withdrawalRoutes } from './withdrawals.js';
@@ -147,6 +148,7 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
     perKey(perMinute, 'this player', async (request) => (await playerOf(request)).playerId);
 
   allowanceRoutes(app, (request) => players.authenticate(request));
+  activityRoutes(app, (request) => players.authenticate(request));
   withdrawalRoutes(app, {
     tags: TAGS,
     security: Security.playerToken,

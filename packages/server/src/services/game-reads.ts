@@ -9,6 +9,14 @@ import {
 } from '@coinop/core';
 import { listCatalogGames, type CatalogFilter, type CatalogGame } from '../store/catalog.js';
 import type { Db } from '../store/db.js';
+import {
+  boardAround,
+  boardPage,
+  type BoardPosition,
+  type RankedBest,
+  type StoredBoardAround,
+  type StoredBoardPage,
+} from '../store/board-pages.js';
 import { findCover, type StoredCover } from '../store/cover-uploads.js';
 import { findGame, type GameRecord } from '../store/games.js';
 import { findAccount } from '../store/ledger.js';
@@ -128,6 +136,42 @@ export class GameReads {
     return (await topLeaders(this.#db, board.id, board.leadersMax)).map((row) =>
       toLeader(row, this.#avatars),
     );
+  }
+
+  /** A page of a tier's board with exact ranks, after `cursor` (docs/reference/boards-and-history.md). */
+  async boardPage(
+    gameId: string,
+    leaderboardId: string,
+    cursor: BoardPosition | null,
+    limit: number,
+  ): Promise<StoredBoardPage> {
+    const board = await this.#boardOf(gameId, leaderboardId);
+    return boardPage(this.#db, board, cursor, limit);
+  }
+
+  /**
+   * A player's place on a tier's board with `count` players above and below; `player` null when
+   * they have no score there, 404 `player_not_found` when there is no such player.
+   */
+  async boardAround(
+    gameId: string,
+    leaderboardId: string,
+    playerId: string,
+    count: number,
+  ): Promise<StoredBoardAround> {
+    const board = await this.#boardOf(gameId, leaderboardId);
+    const around = await boardAround(this.#db, board, playerId, count);
+    if (around.player === null) await this.player(playerId);
+    return around;
+  }
+
+  avatarOf(best: RankedBest): string {
+    return this.#avatars.urlOf(best.playerId, best.avatarUrl);
+  }
+
+  async #boardOf(gameId: string, leaderboardId: string): Promise<string> {
+    const ref = await this.#games.getWithLeaderboard(gameId, leaderboardId);
+    return leaderboardOf(ref, leaderboardId).id;
   }
 
   /** The leaders a score answers with: those it computed, or read afresh for a replayed score. */

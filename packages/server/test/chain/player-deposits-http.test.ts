@@ -66,6 +66,19 @@ describe.each(storeVariants())('a player reads their deposits by transaction on 
     expect((await get(byAccount.txHash)).json()).toMatchObject({
       deposits: [{ amount: '0.00000001', status: 'credited' }],
     });
+    // The player's history lists both credits (issue 17), newest first, with their transactions.
+    const history = await s.api.inject({ method: 'GET', url: '/player/activity', headers });
+    expect(
+      history
+        .json<{ items: { kind: string; amount: string; txHash: string }[] }>()
+        .items.map((i) => [i.kind, i.amount, i.txHash]),
+    ).toEqual(
+      expect.arrayContaining([
+        ['deposit', '5', byPlayer.txHash],
+        ['deposit', '0.00000001', byAccount.txHash],
+      ]),
+    );
+    expect(history.json().items).toHaveLength(2);
     const me = await s.api.inject({ method: 'GET', url: '/player/me', headers });
     expect(me.json()).toMatchObject({ balance: 5.00000001 });
 

@@ -106,6 +106,26 @@ describe.each(storeVariants())('withdrawals over HTTP on %s', (variant) => {
       headers,
     });
     expect(one.json()).toEqual(body);
+    // The player's history shows it too (issue 17), with where it stands.
+    const history = await s.api.inject({
+      method: 'GET',
+      url: '/player/activity?kind=withdrawal',
+      headers,
+    });
+    expect(history.json()).toEqual({
+      items: [
+        {
+          kind: 'withdrawal',
+          id: body.withdrawalId,
+          at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+          amount: '12.5',
+          to,
+          status: 'queued',
+          txHash: null,
+        },
+      ],
+      nextCursor: null,
+    });
     const other = await walletSignIn(s.auth, newWallet());
     const theirs = await s.api.inject({
       method: 'GET',

@@ -59,6 +59,9 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
   let game: GameFixture;
   /** A game the admin families may unpublish without changing what the others try. */
   let spare: GameFixture;
+  /** The signed-in player: a known id, with no score (the around-me read answers player null). */
+  let signedInPlayerId: string;
+  const credentialsPlayer = () => signedInPlayerId;
   let credentials: Record<Kind, Record<string, string>>;
   let metrics: MetricsListener;
 
@@ -78,6 +81,7 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
     s.clock.advance(16 * 60_000);
     const fresh = await walletSignIn(s.auth, wallet);
     expect(session.playerId).toBe(fresh.playerId);
+    signedInPlayerId = fresh.playerId;
     credentials = {
       none: {},
       'write token': { authorization: `Bearer ${await writeToken(api, game)}` },
@@ -109,6 +113,44 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
       send: onApi('GET', () => `/players/${randomUUIDv4()}/details`),
       // A write token gets through to the lookup: this player is unknown (404).
       accepts: ['write token'],
+    },
+    {
+      // Issue 17: a game's own server reads its boards, published or not.
+      name: 'game server: GET /arcades/{a}/games/{g}/boards/{b}',
+      send: onApi(
+        'GET',
+        () => `/arcades/${game.arcadeId}/games/${game.gameId}/boards/${game.tiers[0]!.id}`,
+      ),
+      accepts: ['write token'],
+    },
+    {
+      name: 'game server: GET /arcades/{a}/games/{g}/boards/{b}/players/{p}',
+      send: onApi(
+        'GET',
+        () =>
+          `/arcades/${game.arcadeId}/games/${game.gameId}/boards/${game.tiers[0]!.id}/players/${credentialsPlayer()}`,
+      ),
+      accepts: ['write token'],
+    },
+    {
+      // Public: a published game's boards are what any visitor sees.
+      name: 'public: GET /catalog/games/{g}/boards/{b}',
+      send: onApi('GET', () => `/catalog/games/${game.gameId}/boards/${game.tiers[0]!.id}`),
+      accepts: EVERY_KIND,
+    },
+    {
+      name: 'public: GET /catalog/games/{g}/boards/{b}/players/{p}',
+      send: onApi(
+        'GET',
+        () =>
+          `/catalog/games/${game.gameId}/boards/${game.tiers[0]!.id}/players/${credentialsPlayer()}`,
+      ),
+      accepts: EVERY_KIND,
+    },
+    {
+      name: 'player: GET /player/activity',
+      send: onApi('GET', () => '/player/activity'),
+      accepts: ['web session'],
     },
     {
       name: 'portal: GET /developer/games',

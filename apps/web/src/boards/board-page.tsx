@@ -1,0 +1,177 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { BoardAround, BoardEntry, BoardPage as BoardPageWire, Game } from '@coinop/protocol';
+import { getGame, requestJson } from '../api.js';
+import { Avatar } from '../components/avatar.js';
+import { ErrorAlert, errorText, useTitle } from '../portal/parts.js';
+import { Link } from '../router.js';
+import { useSession } from '../session/session.js';
+import './boards.css';
+
+const PAGE_SIZE = 20;
+const AROUND = 3;
+
+function BoardRows({ entries, me }: { entries: readonly BoardEntry[]; me: string | null }) {
+  return (
+    <>
+      {entries.map((e) => (
+        <tr key={e.playerId} aria-current={e.playerId === me ? 'true' : undefined}>
+          <td className="board-rank">#{e.rank}</td>
+          <td>
+            <span className="board-player">
+              <Avatar src={e.avatar} size={24} />
+              <span>
+                {e.name}
+                {e.playerId === me && <strong className="board-you"> (you)</strong>}
+              </span>
+            </span>
+          </td>
+          <td className="board-score">{e.score}</td>
+        </tr>
+      ))}
+    </>
+  );
+}
+
+function BoardTable({
+  caption,
+  entries,
+  me,
+}: {
+  caption: string;
+  entries: readonly BoardEntry[];
+  me: string | null;
+}) {
+  return (
+    <table className="board-table">
+      <caption className="visually-hidden">{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Rank</th>
+          <th scope="col">Player</th>
+          <th scope="col" className="board-score">
+            Best score
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        <BoardRows entries={entries} me={me} />
+      </tbody>
+    </table>
+  );
+}
+
+/**
+ * `/games/:gameId/boards/:leaderboardId`: one tier's whole board with exact ranks, twenty at a
+ * time ("Load more" follows the API's cursor), and "Around me" for the signed-in player.
+ */
+export function BoardPage({ gameId, leaderboardId }: { gameId: string; leaderboardId: string }) {
+  const { state } = useSession();
+  const me = state.status === 'signed-in' ? state.player.playerId : null;
+  const [game, setGame] = useState<Game | null>(null);
+  const [entries, setEntries] = useState<readonly BoardEntry[]>([]);
+  const [players, setPlayers] = useState<number | null>(null);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<string | null>(null);
+  const [around, setAround] = useState<BoardAround | null>(null);
+  const tier = game?.leaderboards.find((b) => b.id === leaderboardId);
+  useTitle(tier && game ? `${game.name}: ${tier.name} leaderboard` : 'Leaderboard');
+
+  const base = `/api/catalog/games/${encodeURIComponent(gameId)}/boards/${encodeURIComponent(leaderboardId)}`;
+  const load = useCallback(
+    async (after: string | null) => {
+      setLoading(true);
+      setError(null);
+      try {
+        const query = `limit=${PAGE_SIZE}${after === null ? '' : `&cursor=${after}`}`;
+        const page = await requestJson<BoardPageWire>(`${base}?${query}`);
+        setEntries((shown) => (after === null ? page.entries : [...shown, ...page.entries]));
+        setPlayers(page.players);
+        setCursor(page.nextCursor);
+      } catch (e) {
+        setError(`Could not load the leaderboard: ${errorText(e)}`);
+      } finally {
+        setLoading(false);
+      }
+    },
+    [base],
+  );
+  useEffect(() => {
+    const controller = new AbortController();
+    getGame(gameId, controller.signal).then(setGame, (e: unknown) => {
+      if (!controller.signal.aborted) setError(`Could not load the game: ${errorText(e)}`);
+    });
+    void load(null);
+    return () => controller.abort();
+  }, [gameId, load]);
+
+  const showAroundMe = async () => {
+    if (me === null) return;
+    setError(null);
+    try {
+      setAround(await requestJson<BoardAround>(`${base}/players/${me}?count=${AROUND}`));
+    } catch (e) {
+      setError(`Could not find your place: ${errorText(e)}`);
+    }
+  };
+
+  return (
+    <section className="page board-page">
+      <p className="board-back">
+        <Link href={`/games/${encodeURIComponent(gameId)}`}>
+          ← {game ? `Back to ${game.name}` : 'Back to the game'}
+        </Link>
+      </p>
+      <h1>
+        {game?.name ?? 'Leaderboard'}
+        {tier && <span className="board-tier">{tier.name} leaderboard</span>}
+      </h1>
+      {players !== null && (
+        <p className="board-count">
+          {players === 0
+            ? 'Nobody has a score on this tier yet.'
+            : `${players} ${players === 1 ? 'player' : 'players'}, best score first. Equal scores rank by who reached them first.`}
+        </p>
+      )}
+      {me !== null && players !== null && players > 0 && (
+        <section className="board-around" aria-labelledby="around-heading">
+          <h2 id="around-heading">Around me</h2>
+          {around === null ? (
+            <button type="button" onClick={() => void showAroundMe()}>
+              Show my place
+            </button>
+          ) : around.player === null ? (
+            <p>You have no score on this tier yet. Play it to join the board.</p>
+          ) : (
+            <>
+              <p role="status">
+                You rank #{around.player.rank} of {around.players}.
+              </p>
+              <BoardTable
+                caption="Your place and the players around you"
+                entries={[...around.above, around.player, ...around.below]}
+                me={me}
+              />
+              <button type="button" onClick={() => void showAroundMe()}>
+                Refresh my place
+              </button>
+            </>
+          )}
+        </section>
+      )}
+      {entries.length > 0 && (
+        <section aria-labelledby="board-heading">
+          <h2 id="board-heading">All players</h2>
+          <BoardTable caption="The leaderboard" entries={entries} me={me} />
+        </section>
+      )}
+      <ErrorAlert error={error} />
+      {loading && <p role="status">Loading the leaderboard…</p>}
+      {!loading && cursor !== null && (
+        <button type="button" className="board-more" onClick={() => void load(cursor)}>
+          Load more
+        </button>
+      )}
+    </section>
+  );
+}

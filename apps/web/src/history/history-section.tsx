@@ -1,0 +1,126 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { ActivityItem, ActivityPage } from '@coinop/protocol';
+import { ErrorAlert, When, errorText } from '../portal/parts.js';
+import { Link } from '../router.js';
+import type { Session } from '../session/session.js';
+import './history.css';
+
+const PAGE_SIZE = 10;
+
+/** What a line says, and the HST it moved: + into the balance, − out of it. */
+function describe(item: ActivityItem): { what: string; amount: string } {
+  switch (item.kind) {
+    case 'play': {
+      const result =
+        item.status === 'scored'
+          ? `scored ${item.score ?? ''}, ranked #${item.rank ?? ''}`
+          : item.status === 'open'
+            ? 'in progress'
+            : item.status === 'voided'
+              ? 'voided, cost returned'
+              : 'expired without a score';
+      return {
+        what: `Played ${item.tierName}: ${result}`,
+        amount: item.cost === '0' ? 'free' : `−${item.cost} HST`,
+      };
+    }
+    case 'payout':
+      return { what: `Leader payout from ${item.tierName}`, amount: `+${item.amount} HST` };
+    case 'payment':
+      return { what: 'Payment in the game', amount: `−${item.amount} HST` };
+    case 'deposit':
+      return { what: 'Deposit from your wallet', amount: `+${item.amount} HST` };
+    case 'withdrawal':
+      return { what: `Withdrawal to a wallet (${item.status})`, amount: `−${item.amount} HST` };
+    case 'grant':
+      return { what: 'HST added by the arcade (faucet or grant)', amount: `+${item.amount} HST` };
+  }
+}
+
+/**
+ * The player's history on `/account`: plays with their scores, payouts, payments, deposits and
+ * withdrawals, newest first, ten at a time with "Load more" (the API's cursor).
+ */
+export function HistorySection({ call }: { call: Session['call'] }) {
+  const [items, setItems] = useState<readonly ActivityItem[]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [state, setState] = useState<'loading' | 'idle' | 'done'>('loading');
+  const [error, setError] = useState<string | null>(null);
+
+  const load = useCallback(
+    async (after: string | null) => {
+      setState('loading');
+      setError(null);
+      try {
+        const query = `limit=${PAGE_SIZE}${after === null ? '' : `&cursor=${after}`}`;
+        const page = await call<ActivityPage>(`/player/activity?${query}`);
+        setItems((shown) => (after === null ? page.items : [...shown, ...page.items]));
+        setCursor(page.nextCursor);
+        setState(page.nextCursor === null ? 'done' : 'idle');
+      } catch (e) {
+        setError(`Could not load your history: ${errorText(e)}`);
+        setState('idle');
+      }
+    },
+    [call],
+  );
+  useEffect(() => void load(null), [load]);
+
+  return (
+    <section className="history" aria-labelledby="history-heading">
+      <h2 id="history-heading">History</h2>
+      {items.length === 0 && state === 'done' && (
+        <p className="history-empty">Nothing yet: your plays, scores and payouts will show here.</p>
+      )}
+      {items.length > 0 && (
+        <div className="history-scroll">
+          <table className="history-table">
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">What</th>
+                <th scope="col">Game</th>
+                <th scope="col" className="history-amount">
+                  HST
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((item) => {
+                const { what, amount } = describe(item);
+                return (
+                  <tr key={`${item.kind}-${item.id}`} data-kind={item.kind}>
+                    <td>
+                      <When iso={item.at} />
+                    </td>
+                    <td>{what}</td>
+                    <td>
+                      {'gameId' in item && item.gameId !== '' ? (
+                        <Link href={`/games/${encodeURIComponent(item.gameId)}`}>
+                          {item.gameName}
+                        </Link>
+                      ) : (
+                        '—'
+                      )}
+                    </td>
+                    <td className="history-amount">{amount}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <ErrorAlert error={error} />
+      {state === 'loading' && <p role="status">Loading your history…</p>}
+      {state === 'idle' && cursor !== null && (
+        <button type="button" onClick={() => void load(cursor)}>
+          Load more
+        </button>
+      )}
+      {state === 'done' && items.length > 0 && (
+        <p className="history-end">That is everything since you joined.</p>
+      )}
+    </section>
+  );
+}

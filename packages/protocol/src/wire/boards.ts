@@ -1,0 +1,171 @@
+/**
+ * One player's place on a tier's board. Ranks are exact and 1-based, and the order is total:
+ * best score first, an equal score ranked by who reached it first (then by player id), so no two
+ * players share a rank.
+ *
+ * @example
+ * ```ts
+ * import type { BoardEntry } from '@coinop/protocol';
+ * const line = (e: BoardEntry) => `#${e.rank} ${e.name} ${e.score}`;
+ * ```
+ */
+export interface BoardEntry {
+  readonly rank: number;
+  readonly playerId: string;
+  readonly name: string;
+  /** Avatar image URL. */
+  readonly avatar: string;
+  /** The player's best score on the tier. */
+  readonly score: number;
+}
+
+/**
+ * A page of a tier's board, best first. Pass `nextCursor` back as `cursor` for the next page; it
+ * is null on the last page. Each page is read in one snapshot, so its ranks agree with each
+ * other; see docs/reference/boards-and-history.md for what moves between pages.
+ *
+ * @example
+ * ```ts
+ * import type { BoardPage } from '@coinop/protocol';
+ * const isLast = (page: BoardPage) => page.nextCursor === null;
+ * ```
+ */
+export interface BoardPage {
+  readonly leaderboardId: string;
+  /** How many players have a score on the tier, when the page was read. */
+  readonly players: number;
+  readonly entries: readonly BoardEntry[];
+  readonly nextCursor: string | null;
+}
+
+/**
+ * A player's place on a tier's board with the players just above and below, read in one
+ * snapshot. `player` is null (and the lists empty) when the player has no score on the tier.
+ *
+ * @example
+ * ```ts
+ * import type { BoardAround } from '@coinop/protocol';
+ * const rankOf = (around: BoardAround) => around.player?.rank ?? null;
+ * ```
+ */
+export interface BoardAround {
+  readonly leaderboardId: string;
+  readonly players: number;
+  /** Up to `count` players ranked just above, best first. */
+  readonly above: readonly BoardEntry[];
+  readonly player: BoardEntry | null;
+  /** Up to `count` players ranked just below, best first. */
+  readonly below: readonly BoardEntry[];
+}
+
+/** What a line of a player's activity records. */
+export const ActivityKinds = [
+  'play',
+  'payout',
+  'payment',
+  'deposit',
+  'withdrawal',
+  'grant',
+] as const;
+export type ActivityKind = (typeof ActivityKinds)[number];
+
+/** The game (and tier) an activity line belongs to. */
+export interface ActivityGame {
+  readonly gameId: string;
+  readonly gameName: string;
+}
+
+/** A play the player opened, with its score once scored. */
+export interface PlayActivity extends ActivityGame {
+  readonly kind: 'play';
+  /** The play id. */
+  readonly id: string;
+  readonly at: string;
+  readonly leaderboardId: string;
+  readonly tierName: string;
+  /** HST the play cost, as an exact decimal string ("0" for a free play). */
+  readonly cost: string;
+  readonly status: 'open' | 'scored' | 'expired' | 'voided';
+  /** The score submitted; null until scored. */
+  readonly score: number | null;
+  /** The player's rank on the tier when the score was recorded; null until scored. */
+  readonly rank: number | null;
+}
+
+/** HST the player received as a leader when someone else's play settled. */
+export interface PayoutActivity extends ActivityGame {
+  readonly kind: 'payout';
+  /** The payout transfer id. */
+  readonly id: string;
+  readonly at: string;
+  readonly amount: string;
+  readonly leaderboardId: string;
+  readonly tierName: string;
+  /** The play whose cost paid it. */
+  readonly playId: string;
+}
+
+/** HST the player paid a game's developer in the game (spec 4.10 hstTransfer). */
+export interface PaymentActivity extends ActivityGame {
+  readonly kind: 'payment';
+  /** The payment transfer id. */
+  readonly id: string;
+  readonly at: string;
+  readonly amount: string;
+}
+
+/** HST deposited into the vault on chain and credited to the player. */
+export interface DepositActivity {
+  readonly kind: 'deposit';
+  /** The crediting transfer id. */
+  readonly id: string;
+  readonly at: string;
+  readonly amount: string;
+  /** The deposit's transaction. */
+  readonly txHash: string | null;
+}
+
+/** HST the player withdrew to a wallet, and where the withdrawal stands. */
+export interface WithdrawalActivity {
+  readonly kind: 'withdrawal';
+  /** The withdrawal id. */
+  readonly id: string;
+  readonly at: string;
+  readonly amount: string;
+  readonly to: string;
+  readonly status: 'queued' | 'sent' | 'paid' | 'failed';
+  /** The vault transaction that paid it, once sent. */
+  readonly txHash: string | null;
+}
+
+/** HST minted to the player: the development faucet or an operator's grant. */
+export interface GrantActivity {
+  readonly kind: 'grant';
+  /** The mint transfer id. */
+  readonly id: string;
+  readonly at: string;
+  readonly amount: string;
+}
+
+export type ActivityItem =
+  | PlayActivity
+  | PayoutActivity
+  | PaymentActivity
+  | DepositActivity
+  | WithdrawalActivity
+  | GrantActivity;
+
+/**
+ * A page of the signed-in player's activity, newest first. Pass `nextCursor` back as `cursor`
+ * for older lines; it is null on the last page.
+ *
+ * @example
+ * ```ts
+ * import type { ActivityPage } from '@coinop/protocol';
+ * const plays = (page: ActivityPage) => page.items.filter((i) => i.kind === 'play');
+ * ```
+ */
+export interface ActivityPage {
+  readonly items: readonly ActivityItem[];
+  readonly nextCursor: string | null;
+}

@@ -1,0 +1,52 @@
+import { CoinopError } from '@coinop/core';
+import type { ActivityPosition } from '../store/activity.js';
+import type { BoardPosition } from '../store/board-pages.js';
+
+/**
+ * Page cursors: the keyset position of a page's last row, as base64url text. Opaque to clients
+ * (the format may change); a cursor that does not decode is a 400 naming the `cursor` field.
+ */
+
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+const BOARD_CURSOR = new RegExp(`^b1\\.(\\d{1,19})\\.(-?\\d{1,20})\\.(${UUID})$`);
+const ACTIVITY_CURSOR = new RegExp(`^a1\\.(-?\\d{1,20})\\.(${UUID})$`);
+const MAX_BIGINT = (1n << 63n) - 1n;
+
+const encode = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
+
+/** The cursor's fields, or a 400 naming `cursor`. */
+function decode(cursor: string, pattern: RegExp): string[] {
+  const match = /^[A-Za-z0-9_-]{1,200}$/.test(cursor)
+    ? pattern.exec(Buffer.from(cursor, 'base64url').toString('utf8'))
+    : null;
+  if (!match) throw notACursor();
+  return match.slice(1).map((field) => field ?? '');
+}
+
+function notACursor(): CoinopError {
+  return new CoinopError(
+    'validation_failed',
+    'cursor is not a cursor this list gave: pass nextCursor back as it came',
+    { details: { field: 'cursor', in: 'querystring' } },
+  );
+}
+
+export function boardCursor(position: BoardPosition): string {
+  return encode(`b1.${position.rankKey}.${position.achievedAtMicros}.${position.playerId}`);
+}
+
+export function parseBoardCursor(cursor: string): BoardPosition {
+  const [key = '', micros = '', playerId = ''] = decode(cursor, BOARD_CURSOR);
+  const rankKey = BigInt(key);
+  if (rankKey > MAX_BIGINT) throw notACursor();
+  return { rankKey, achievedAtMicros: BigInt(micros), playerId };
+}
+
+export function activityCursor(position: ActivityPosition): string {
+  return encode(`a1.${position.atMicros}.${position.id}`);
+}
+
+export function parseActivityCursor(cursor: string): ActivityPosition {
+  const [micros = '', id = ''] = decode(cursor, ACTIVITY_CURSOR);
+  return { atMicros: BigInt(micros), id };
+}

@@ -1,0 +1,143 @@
+import type { ActivityKind } from '@coinop/protocol';
+import type { Queryable } from './db.js';
+
+/** Where a line stands in a player's activity: newest first, then the larger id first. */
+export interface ActivityPosition {
+  /** Microseconds since the epoch: the exact timestamp, which a JS Date would round. */
+  readonly atMicros: bigint;
+  readonly id: string;
+}
+
+export interface StoredActivity {
+  readonly kind: ActivityKind;
+  readonly id: string;
+  readonly at: Date;
+  readonly position: ActivityPosition;
+  /** Base units: a play's cost, or the HST the line moved. */
+  readonly amountUnits: bigint;
+  readonly gameId: string | null;
+  readonly gameName: string | null;
+  readonly leaderboardId: string | null;
+  readonly tierName: string | null;
+  readonly playId: string | null;
+  readonly status: string | null;
+  readonly score: number | null;
+  readonly rank: number | null;
+  readonly txHash: string | null;
+  readonly toAddress: string | null;
+}
+
+/** The ledger reasons of the transfers credited to a player that their activity lists. */
+const CREDIT_REASONS: Partial<Record<ActivityKind, string>> = {
+  payout: 'payout_leader',
+  deposit: 'deposit',
+  grant: 'mint',
+};
+
+const after = (at: string, id: string) => `AND (${at}, ${id}) <
+  (timestamptz 'epoch' + $6::bigint * interval '1 microsecond', $7::uuid)`;
+
+/**
+ * Each source is read newest first down its own index (plays and payments by player, credits by
+ * account, withdrawals by account), at most `limit` rows each, and the sources merged: one
+ * statement, however many lines, with no query per line.
+ */
+const activitySql = (afterCursor: boolean) => {
+  const cut = (at: string, id: string) => (afterCursor ? after(at, id) : '');
+  return `
+  WITH items AS (
+    (SELECT 'play'::text AS kind, p.id, p.created_at AS at, p.cost_units AS amount, p.game_id,
+            p.leaderboard_id, NULL::uuid AS play_id, p.status, s.score, s.leader_rank AS rank,
+            NULL::text AS tx_hash, NULL::text AS to_address
+     FROM plays p LEFT JOIN scores s ON s.play_id = p.id
+     WHERE 'play' = ANY($3::text[]) AND p.player_id = $1 ${cut('p.created_at', 'p.id')}
+     ORDER BY p.created_at DESC, p.id DESC LIMIT $4)
+    UNION ALL
+    (SELECT CASE t.reason WHEN 'payout_leader' THEN 'payout' WHEN 'deposit' THEN 'deposit'
+                 ELSE 'grant' END,
+            t.id, t.created_at, t.amount, pp.game_id, pp.leaderboard_id, t.play_id, NULL, NULL,
+            NULL, d.tx_hash, NULL
+     FROM transfers t
+       LEFT JOIN plays pp ON pp.id = t.play_id
+       LEFT JOIN chain_deposits d ON d.transfer_id = t.id
+     WHERE t.credit_account_id = $2 AND t.reason = ANY($5::text[])
+       ${cut('t.created_at', 't.id')}
+     ORDER BY t.created_at DESC, t.id DESC LIMIT $4)
+    UNION ALL
+    (SELECT 'payment', gp.transfer_id, gp.created_at, gp.amount_units, gp.game_id, NULL, NULL,
+            NULL, NULL, NULL, NULL, NULL
+     FROM game_purchases gp
+     WHERE 'payment' = ANY($3::text[]) AND gp.player_id = $1
+       ${cut('gp.created_at', 'gp.transfer_id')}
+     ORDER BY gp.created_at DESC, gp.transfer_id DESC LIMIT $4)
+    UNION ALL
+    (SELECT 'withdrawal', w.id, w.requested_at, w.amount_units, NULL, NULL, NULL, w.status, NULL,
+            NULL, w.tx_hash, w.to_address
+     FROM chain_withdrawals w
+     WHERE 'withdrawal' = ANY($3::text[]) AND w.account_id = $2
+       ${cut('w.requested_at', 'w.id')}
+     ORDER BY w.requested_at DESC, w.id DESC LIMIT $4))
+  SELECT i.kind, i.id, i.at, (extract(epoch FROM i.at) * 1000000)::bigint::text AS micros,
+         i.amount::text AS amount, i.game_id, g.name AS game_name, i.leaderboard_id,
+         lb.name AS tier_name, i.play_id, i.status, i.score, i.rank, i.tx_hash, i.to_address
+  FROM (SELECT * FROM items ORDER BY at DESC, id DESC LIMIT $4) i
+    LEFT JOIN games g ON g.id = i.game_id
+    LEFT JOIN leaderboards lb ON lb.id = i.leaderboard_id
+  ORDER BY i.at DESC, i.id DESC`;
+};
+
+/**
+ * A page of a player's activity, newest first, after `cursor` (from the newest when null), of
+ * the given kinds. `more` says whether older lines follow.
+ */
+export async function playerActivity(
+  q: Queryable,
+  player: { id: string; accountId: string },
+  kinds: readonly ActivityKind[],
+  cursor: ActivityPosition | null,
+  limit: number,
+): Promise<{ items: StoredActivity[]; more: boolean }> {
+  const reasons = kinds.flatMap((k) => CREDIT_REASONS[k] ?? []);
+  const base = [player.id, player.accountId, kinds, limit + 1, reasons];
+  const rows = await q.query<{
+    kind: ActivityKind;
+    id: string;
+    at: Date;
+    micros: string;
+    amount: string;
+    game_id: string | null;
+    game_name: string | null;
+    leaderboard_id: string | null;
+    tier_name: string | null;
+    play_id: string | null;
+    status: string | null;
+    score: number | null;
+    rank: number | null;
+    tx_hash: string | null;
+    to_address: string | null;
+  }>(
+    activitySql(cursor !== null),
+    cursor === null ? base : [...base, cursor.atMicros.toString(), cursor.id],
+    cursor === null ? 'player_activity_first' : 'player_activity_after',
+  );
+  return {
+    items: rows.slice(0, limit).map((r) => ({
+      kind: r.kind,
+      id: r.id,
+      at: r.at,
+      position: { atMicros: BigInt(r.micros), id: r.id },
+      amountUnits: BigInt(r.amount),
+      gameId: r.game_id,
+      gameName: r.game_name,
+      leaderboardId: r.leaderboard_id,
+      tierName: r.tier_name,
+      playId: r.play_id,
+      status: r.status,
+      score: r.score,
+      rank: r.rank,
+      txHash: r.tx_hash,
+      toAddress: r.to_address,
+    })),
+    more: rows.length > limit,
+  };
+}

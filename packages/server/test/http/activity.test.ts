@@ -1,0 +1,186 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { approvalMessage, type ActivityItem, type ActivityPage } from '@coinop/protocol';
+import { publish } from '../../src/services/admin.js';
+import { storeVariants } from '@coinop/testkit/db';
+import { fundedPlayer, gameWithTiers, writeToken, type GameFixture } from '@coinop/testkit/arcade';
+import type { TestApi } from '@coinop/testkit/app';
+import { expectLedgerBalanced } from '@coinop/testkit/invariants';
+import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coinop/testkit/signin';
+
+/** Issue 17: the signed-in player's history, merged newest first, a page at a time. */
+describe.each(storeVariants())("a player's activity on %s", (variant) => {
+  let s: TestSignin;
+  let api: TestApi;
+  let game: GameFixture;
+  let token: string;
+  let me: { playerId: string; token: string };
+  let rival: { playerId: string };
+
+  const asMe = (url: string) =>
+    s.api.inject({ method: 'GET', url, headers: { authorization: `Bearer ${me.token}` } });
+
+  async function playAndScore(playerId: string, score: number | null) {
+    const headers = { authorization: `Bearer ${token}` };
+    const base = `/arcades/${game.arcadeId}/games/${game.gameId}`;
+    const leaderboardId = game.tiers[0]!.id;
+    const play = await s.api.inject({
+      method: 'POST',
+      url: `${base}/play`,
+      headers,
+      payload: { playerId, leaderboardId },
+    });
+    expect(play.statusCode, play.body).toBe(200);
+    if (score !== null) {
+      const res = await s.api.inject({
+        method: 'POST',
+        url: `${base}/score`,
+        headers,
+        payload: { playId: play.json().id, leaderboardId, score },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    s.clock.advance(1000);
+  }
+
+  async function walk(limit: number, query = ''): Promise<ActivityPage[]> {
+    const pages: ActivityPage[] = [];
+    let cursor: string | null = null;
+    do {
+      const after: string = cursor === null ? '' : `&cursor=${cursor}`;
+      const res = await asMe(`/player/activity?limit=${limit}${query}${after}`);
+      expect(res.statusCode, res.body).toBe(200);
+      pages.push(res.json<ActivityPage>());
+      cursor = pages.at(-1)!.nextCursor;
+    } while (cursor !== null);
+    return pages;
+  }
+
+  beforeAll(async () => {
+    s = await buildTestSignin(variant, { faucetHst: 100 });
+    api = { app: s.api, db: s.db, clock: s.clock, config: s.config, close: () => s.close() };
+    game = await gameWithTiers(api, { costs: [10], scoreDisplay: 'NORMAL' });
+    await publish(s.api.arcade, game.gameId);
+    token = await writeToken(api, game);
+    const wallet = newWallet();
+    const signedIn = await walletSignIn(s.auth, wallet);
+    me = { playerId: signedIn.playerId, token: signedIn.access_token };
+    rival = await fundedPlayer(api, 1000, 'Rival');
+
+    // A faucet grant, then plays: the first leads the board, so the rival's plays pay it.
+    const faucet = await s.api.inject({
+      method: 'POST',
+      url: '/player/faucet',
+      headers: { authorization: `Bearer ${me.token}` },
+    });
+    expect(faucet.statusCode, faucet.body).toBe(200);
+    s.clock.advance(1000);
+    await playAndScore(me.playerId, 900);
+    for (const score of [100, 200]) await playAndScore(rival.playerId, score);
+    for (const score of [10, 20, 30, 40, 50]) await playAndScore(me.playerId, score);
+    await playAndScore(me.playerId, null); // still open
+    const gameName = (await s.api.arcade.reads.gameView(game.gameId)).game.name;
+    const nonce = randomUUID();
+    const purchase = await s.api.inject({
+      method: 'POST',
+      url: `/player/games/${game.gameId}/purchases`,
+      headers: { authorization: `Bearer ${me.token}` },
+      payload: {
+        amount: 1.5,
+        nonce,
+        signature: await wallet.signMessage({
+          message: approvalMessage({
+            kind: 'purchase',
+            gameId: game.gameId,
+            gameName,
+            amount: 1.5,
+            nonce,
+          }),
+        }),
+      },
+    });
+    expect(purchase.statusCode, purchase.body).toBe(201);
+  });
+  afterAll(async () => {
+    await expectLedgerBalanced(s.db);
+    await s.close();
+  });
+
+  it('merges plays, scores, payouts, payments and grants newest first, across pages', async () => {
+    const pages = await walk(4);
+    const items = pages.flatMap((p) => p.items);
+    expect(pages.length).toBeGreaterThan(2);
+    expect(pages.slice(0, -1).every((p) => p.items.length === 4)).toBe(true);
+    expect(new Set(items.map((i) => i.id)).size).toBe(items.length);
+    const times = items.map((i) => Date.parse(i.at));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    const count = (kind: string) => items.filter((i) => i.kind === kind).length;
+    // The leader's share of each settled play: the rival's two and this player's own five
+    // (they lead the board, so their own later plays pay them too).
+    expect([count('play'), count('payout'), count('payment'), count('grant')]).toEqual([
+      7, 7, 1, 1,
+    ]);
+    expect(items.length).toBe(16);
+    const [payment, open] = items as [ActivityItem, ActivityItem];
+    const lastScored = items.find((i) => i.kind === 'play' && i.status === 'scored');
+    expect(payment).toMatchObject({ kind: 'payment', amount: '1.5', gameId: game.gameId });
+    expect(open).toMatchObject({
+      kind: 'play',
+      status: 'open',
+      score: null,
+      rank: null,
+      cost: '10',
+    });
+    expect(lastScored).toMatchObject({
+      kind: 'play',
+      status: 'scored',
+      score: 50,
+      rank: 2,
+      leaderboardId: game.tiers[0]!.id,
+      tierName: game.tiers[0]!.name,
+    });
+    const payouts = items.filter((i) => i.kind === 'payout');
+    // 70% of each 10 HST play goes to its leaders: all to this player while they lead alone,
+    // half once the rival is on the board too. Exact decimal strings.
+    expect(new Set(payouts.map((p) => p.kind === 'payout' && p.amount))).toEqual(
+      new Set(['7', '3.5']),
+    );
+    expect(payouts[0]).toMatchObject({ gameId: game.gameId, tierName: game.tiers[0]!.name });
+    expect(items.at(-1)).toMatchObject({ kind: 'grant', amount: '100' });
+    // Nothing of the rival's own: their plays are not in this player's history.
+    expect(items.filter((i) => i.kind === 'play')).toHaveLength(7);
+  });
+
+  it('filters by kind', async () => {
+    const only = (await walk(2, '&kind=payout,grant')).flatMap((p) => p.items);
+    expect(only.map((i) => i.kind)).toEqual([...Array<string>(7).fill('payout'), 'grant']);
+    const plays = (await walk(100, '&kind=play')).flatMap((p) => p.items);
+    expect(plays).toHaveLength(7);
+  });
+
+  it('refuses a bad cursor, limit or kind with 400 naming the field', async () => {
+    for (const [query, field] of [
+      ['cursor=nope', 'cursor'],
+      [`cursor=${Buffer.from(`b1.1.1.${randomUUID()}`).toString('base64url')}`, 'cursor'],
+      ['limit=0', 'limit'],
+      ['limit=101', 'limit'],
+      ['kind=plays', 'kind'],
+      ['kind=play,', 'kind'],
+    ] as const) {
+      const res = await asMe(`/player/activity?${query}`);
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'validation_failed', details: { field } });
+    }
+  });
+
+  it('is empty for a new player, and needs their token', async () => {
+    const other = await walletSignIn(s.auth, newWallet());
+    const res = await s.api.inject({
+      method: 'GET',
+      url: '/player/activity',
+      headers: { authorization: `Bearer ${other.access_token}` },
+    });
+    expect(res.json()).toEqual({ items: [], nextCursor: null });
+    expect((await s.api.inject({ method: 'GET', url: '/player/activity' })).statusCode).toBe(401);
+  });
+});

@@ -280,7 +280,7 @@ describe.skipIf(!hasChromium)(
         const bronze = page.getByRole('region', { name: 'Leaders: Bronze' });
         await bronze.waitFor();
         expect(await bronze.locator('li').count()).toBe(0);
-        expect(await bronze.locator('p').textContent()).toBe('No scores yet');
+        expect(await bronze.locator('p.empty-board').textContent()).toBe('No scores yet');
         expect(await page.locator('.celebration').count()).toBe(0);
         await page.getByRole('radio', { name: new RegExp(`^${tiers[1]!.name} `) }).check();
         await expect

@@ -1,5 +1,4 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeJwt } from 'jose';
@@ -17,6 +16,7 @@ import {
   seriousViolations,
 } from '@coinop/testkit/browser';
 import { announceWallets, announcedWalletCalls } from '@coinop/testkit/eip1193';
+import { freePort } from '@coinop/testkit/net';
 import { systemClock, uuidIds } from '../../src/ids.js';
 import { testConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/main.js';
@@ -43,16 +43,7 @@ interface HighLowLoginOptions {
   onPrompt: (prompt: { url: string; userCode: string; expiresInSeconds: number }) => void;
 }
 /** The High-Low terminal client's own login module (plain JS): the flow its players go through. */
-const HIGH_LOW_LOGIN = new URL('../../../../examples/high-low/src/login.js', import.meta.url).href;
-
-/** A port free right now: the sign-in service must know the web app's address to send players. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+const HIGH_LOW_LOGIN = '@coinop/example-high-low/src/login.js';
 
 describe.skipIf(!hasChromium)(
   `wallets and the CLI login in the web app${hasChromium ? '' : ` (${NO_CHROMIUM_REASON})`}`,

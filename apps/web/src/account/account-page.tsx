@@ -1,4 +1,5 @@
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
+import type { ActivityPage } from '@coinop/protocol';
 import { getAddress } from 'viem';
 import { useArcadeSettings } from '../arcade-settings.js';
 import { HistorySection } from '../history/history-section.js';
@@ -25,6 +26,10 @@ export function AccountPage() {
   const chain = useMemo(() => (settingsChain ? readyChain(settingsChain) : null), [settingsChain]);
   const reader = useMemo(() => (chain ? chainReader(chain) : null), [chain]);
   const withdrawals = useMemo(() => withdrawalsApi(session.call, '/player'), [session.call]);
+  const readOwnActivity = useCallback(
+    (query: string) => session.call<ActivityPage>(`/player/activity?${query}`),
+    [session.call],
+  );
   // Bumped when a withdrawal settles, so the wallet's on-chain balance is read again.
   const [walletReads, setWalletReads] = useState(0);
 
@@ -123,7 +128,7 @@ export function AccountPage() {
           />
         </>
       )}
-      <HistorySection call={session.call} />
+      <HistorySection read={readOwnActivity} />
       <p>
         <Link href="/account/allowances">What games may charge you: your allowances</Link>
       </p>

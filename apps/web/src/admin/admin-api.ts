@@ -1,3 +1,4 @@
+import type { ActivityPage } from '@coinop/protocol';
 import { requestJson } from '../api.js';
 
 /**
@@ -135,6 +136,10 @@ export function adminApi(token: string) {
       );
       return { items: page.players, next: page.next };
     },
+    player: (player: string) => call<AdminPlayer>(`/players/${id(player)}`),
+    /** A page of a player's activity; `pageQuery` is `limit=…` and, later, `&cursor=…`. */
+    playerActivity: (player: string, pageQuery: string) =>
+      call<ActivityPage>(`/players/${id(player)}/activity?${pageQuery}`),
     developers: async (search: string, before?: string | null) => {
       const page = await call<{ developers: AdminDeveloper[]; next: string | null }>(
         `/developers${query({ search, before, limit: '20' })}`,

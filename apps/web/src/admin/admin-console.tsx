@@ -6,6 +6,7 @@ import { GamesScreen } from './games-screen.js';
 import { KeysScreen } from './keys-screen.js';
 import { LedgerScreen } from './ledger-screen.js';
 import { PeopleScreen } from './people-screen.js';
+import { PlayerScreen } from './player-screen.js';
 import { QueueScreen } from './queue-screen.js';
 import './admin.css';
 
@@ -28,7 +29,9 @@ export function AdminConsole({ path }: { path: string }) {
   const [token, setToken] = useState<string | null>(storedAdminToken);
   const [signedOutWhy, setSignedOutWhy] = useState<string | null>(null);
   const screen = path.replace(/^\/admin\/?/, '').replace(/\/$/, '');
-  const current = SCREENS.find((s) => s.path === screen);
+  // One player's screen, /admin/players/<id or wallet>, sits under the Players screen.
+  const onePlayer = /^players\/([^/]+)$/.exec(screen)?.[1];
+  const current = SCREENS.find((s) => s.path === (onePlayer === undefined ? screen : 'players'));
 
   useEffect(() => {
     document.title = `${current?.label ?? 'Not found'} · coinop operator console`;
@@ -61,7 +64,9 @@ export function AdminConsole({ path }: { path: string }) {
               <li key={s.path}>
                 <Link
                   href={s.path === '' ? '/admin' : `/admin/${s.path}`}
-                  aria-current={s === current ? 'page' : undefined}
+                  aria-current={
+                    s !== current ? undefined : onePlayer === undefined ? 'page' : 'true'
+                  }
                 >
                   {s.label}
                 </Link>
@@ -87,6 +92,8 @@ export function AdminConsole({ path }: { path: string }) {
               No console screen here. <Link href="/admin">Back to the publish queue</Link>
             </p>
           </section>
+        ) : onePlayer !== undefined ? (
+          <PlayerScreen key={onePlayer} api={api} player={decodeURIComponent(onePlayer)} />
         ) : (
           <Screen path={current.path} api={api} />
         )}

@@ -1,11 +1,11 @@
 import { useCallback, useId, useState, type FormEvent } from 'react';
 import type { AdminApi, AdminDeveloper, AdminPlayer } from './admin-api.js';
+import { Link } from '../router.js';
 import { Hst, Outcome, When, usePaged } from './parts.js';
 
 /**
  * Players or developers, newest first, searched by id, wallet or (players) name, with their
- * balances. A player's history of plays has no admin endpoint yet: the ledger screen reads any
- * account's balance, and `coinop admin` the rest.
+ * balances. A player's name opens their screen: balances and history.
  */
 export function PeopleScreen({ api, kind }: { api: AdminApi; kind: 'players' | 'developers' }) {
   const inputId = useId();
@@ -74,7 +74,11 @@ export function PeopleScreen({ api, kind }: { api: AdminApi; kind: 'players' | '
                 return (
                   <tr key={id}>
                     <th scope="row">
-                      {'name' in p ? p.name : 'Developer'}
+                      {'name' in p ? (
+                        <Link href={`/admin/players/${encodeURIComponent(id)}`}>{p.name}</Link>
+                      ) : (
+                        'Developer'
+                      )}
                       <span className="admin-mono admin-sub">{id}</span>
                     </th>
                     <td className="admin-mono" data-label="Wallet">

@@ -4,13 +4,22 @@ import { getGame, requestJson } from '../api.js';
 import { Avatar } from '../components/avatar.js';
 import { ErrorAlert, errorText, useTitle } from '../portal/parts.js';
 import { Link } from '../router.js';
+import { scoreText } from '../components/score.js';
 import { useSession } from '../session/session.js';
 import './boards.css';
 
 const PAGE_SIZE = 20;
 const AROUND = 3;
 
-function BoardRows({ entries, me }: { entries: readonly BoardEntry[]; me: string | null }) {
+function BoardRows({
+  entries,
+  me,
+  unit,
+}: {
+  entries: readonly BoardEntry[];
+  me: string | null;
+  unit: string;
+}) {
   return (
     <>
       {entries.map((e) => (
@@ -25,7 +34,7 @@ function BoardRows({ entries, me }: { entries: readonly BoardEntry[]; me: string
               </span>
             </span>
           </td>
-          <td className="board-score">{e.score}</td>
+          <td className="board-score">{scoreText(e.score, unit)}</td>
         </tr>
       ))}
     </>
@@ -36,10 +45,12 @@ function BoardTable({
   caption,
   entries,
   me,
+  unit,
 }: {
   caption: string;
   entries: readonly BoardEntry[];
   me: string | null;
+  unit: string;
 }) {
   return (
     <table className="board-table">
@@ -54,7 +65,7 @@ function BoardTable({
         </tr>
       </thead>
       <tbody>
-        <BoardRows entries={entries} me={me} />
+        <BoardRows entries={entries} me={me} unit={unit} />
       </tbody>
     </table>
   );
@@ -75,6 +86,7 @@ export function BoardPage({ gameId, leaderboardId }: { gameId: string; leaderboa
   const [error, setError] = useState<string | null>(null);
   const [around, setAround] = useState<BoardAround | null>(null);
   const tier = game?.leaderboards.find((b) => b.id === leaderboardId);
+  const unit = game?.scoreUnit ?? '';
   useTitle(tier && game ? `${game.name}: ${tier.name} leaderboard` : 'Leaderboard');
 
   const base = `/api/catalog/games/${encodeURIComponent(gameId)}/boards/${encodeURIComponent(leaderboardId)}`;
@@ -151,6 +163,7 @@ export function BoardPage({ gameId, leaderboardId }: { gameId: string; leaderboa
                 caption="Your place and the players around you"
                 entries={[...around.above, around.player, ...around.below]}
                 me={me}
+                unit={unit}
               />
               <button type="button" onClick={() => void showAroundMe()}>
                 Refresh my place
@@ -162,7 +175,7 @@ export function BoardPage({ gameId, leaderboardId }: { gameId: string; leaderboa
       {entries.length > 0 && (
         <section aria-labelledby="board-heading">
           <h2 id="board-heading">All players</h2>
-          <BoardTable caption="The leaderboard" entries={entries} me={me} />
+          <BoardTable caption="The leaderboard" entries={entries} me={me} unit={unit} />
         </section>
       )}
       <ErrorAlert error={error} />

@@ -1,19 +1,35 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ActivityItem, ActivityPage } from '@coinop/protocol';
+import { scoreText } from '../components/score.js';
 import { ErrorAlert, When, errorText } from '../portal/parts.js';
 import { Link } from '../router.js';
-import type { Session } from '../session/session.js';
 import './history.css';
 
 const PAGE_SIZE = 10;
 
+/** Whose history it is: the signed-in player's own, or a player the operator looks at. */
+export type HistoryViewer = 'player' | 'operator';
+
+const WORDS = {
+  player: {
+    whose: 'your',
+    empty: 'Nothing yet: your plays, scores and payouts will show here.',
+    end: 'That is everything since you joined.',
+  },
+  operator: {
+    whose: 'their',
+    empty: 'Nothing yet: this player has no plays, scores or payouts.',
+    end: 'That is everything since they joined.',
+  },
+} as const;
+
 /** What a line says, and the HST it moved: + into the balance, − out of it. */
-function describe(item: ActivityItem): { what: string; amount: string } {
+function describe(item: ActivityItem, viewer: HistoryViewer): { what: string; amount: string } {
   switch (item.kind) {
     case 'play': {
       const result =
         item.status === 'scored'
-          ? `scored ${item.score ?? ''}, ranked #${item.rank ?? ''}`
+          ? `scored ${scoreText(item.score ?? '', item.scoreUnit)}, ranked #${item.rank ?? ''}`
           : item.status === 'open'
             ? 'in progress'
             : item.status === 'voided'
@@ -29,7 +45,7 @@ function describe(item: ActivityItem): { what: string; amount: string } {
     case 'payment':
       return { what: 'Payment in the game', amount: `−${item.amount} HST` };
     case 'deposit':
-      return { what: 'Deposit from your wallet', amount: `+${item.amount} HST` };
+      return { what: `Deposit from ${WORDS[viewer].whose} wallet`, amount: `+${item.amount} HST` };
     case 'withdrawal':
       return { what: `Withdrawal to a wallet (${item.status})`, amount: `−${item.amount} HST` };
     case 'grant':
@@ -38,10 +54,20 @@ function describe(item: ActivityItem): { what: string; amount: string } {
 }
 
 /**
- * The player's history on `/account`: plays with their scores, payouts, payments, deposits and
- * withdrawals, newest first, ten at a time with "Load more" (the API's cursor).
+ * A player's history: plays with their scores, payouts, payments, deposits and withdrawals,
+ * newest first, ten at a time with "Load more" (the API's cursor). On `/account` it reads the
+ * player's own (`GET /player/activity`); in the operator console, the player's the operator
+ * opened (`GET /admin/players/{player}/activity`), which pages the same way.
  */
-export function HistorySection({ call }: { call: Session['call'] }) {
+export function HistorySection({
+  read,
+  viewer = 'player',
+}: {
+  /** A page of the activity: `query` is `limit=…` and, after the first page, `&cursor=…`. */
+  read: (query: string) => Promise<ActivityPage>;
+  viewer?: HistoryViewer;
+}) {
+  const words = WORDS[viewer];
   const [items, setItems] = useState<readonly ActivityItem[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const [state, setState] = useState<'loading' | 'idle' | 'done'>('loading');
@@ -53,25 +79,23 @@ export function HistorySection({ call }: { call: Session['call'] }) {
       setError(null);
       try {
         const query = `limit=${PAGE_SIZE}${after === null ? '' : `&cursor=${after}`}`;
-        const page = await call<ActivityPage>(`/player/activity?${query}`);
+        const page = await read(query);
         setItems((shown) => (after === null ? page.items : [...shown, ...page.items]));
         setCursor(page.nextCursor);
         setState(page.nextCursor === null ? 'done' : 'idle');
       } catch (e) {
-        setError(`Could not load your history: ${errorText(e)}`);
+        setError(`Could not load ${words.whose} history: ${errorText(e)}`);
         setState('idle');
       }
     },
-    [call],
+    [read, words],
   );
   useEffect(() => void load(null), [load]);
 
   return (
     <section className="history" aria-labelledby="history-heading">
       <h2 id="history-heading">History</h2>
-      {items.length === 0 && state === 'done' && (
-        <p className="history-empty">Nothing yet: your plays, scores and payouts will show here.</p>
-      )}
+      {items.length === 0 && state === 'done' && <p className="history-empty">{words.empty}</p>}
       {items.length > 0 && (
         <div className="history-scroll">
           <table className="history-table">
@@ -87,7 +111,7 @@ export function HistorySection({ call }: { call: Session['call'] }) {
             </thead>
             <tbody>
               {items.map((item) => {
-                const { what, amount } = describe(item);
+                const { what, amount } = describe(item, viewer);
                 return (
                   <tr key={`${item.kind}-${item.id}`} data-kind={item.kind}>
                     <td>
@@ -112,15 +136,13 @@ export function HistorySection({ call }: { call: Session['call'] }) {
         </div>
       )}
       <ErrorAlert error={error} />
-      {state === 'loading' && <p role="status">Loading your history…</p>}
+      {state === 'loading' && <p role="status">Loading {words.whose} history…</p>}
       {state === 'idle' && cursor !== null && (
         <button type="button" onClick={() => void load(cursor)}>
           Load more
         </button>
       )}
-      {state === 'done' && items.length > 0 && (
-        <p className="history-end">That is everything since you joined.</p>
-      )}
+      {state === 'done' && items.length > 0 && <p className="history-end">{words.end}</p>}
     </section>
   );
 }

@@ -23,6 +23,7 @@ import { Hst } from '../components/hst.js';
 import { useToast } from '../components/toasts.js';
 import { GameFrame } from '../components/game-frame.js';
 import { Link } from '../router.js';
+import { scoreText } from '../components/score.js';
 import { useSession } from '../session/session.js';
 
 interface PendingApproval {
@@ -194,7 +195,10 @@ export function GamePage({ gameId }: { gameId: string }) {
         void live.current.session.refresh();
         void load().catch(() => undefined);
         if (score) {
-          setNotice({ text: describeScore(score), tone: 'info' });
+          setNotice({
+            text: describeScore(score, live.current.game?.scoreUnit ?? ''),
+            tone: 'info',
+          });
           setCelebration(score.isWinner ? score : null);
         }
       },
@@ -348,7 +352,7 @@ export function GamePage({ gameId }: { gameId: string }) {
                   >
                     <Avatar src={leader.avatar} size={24} />
                     <span className="leader-name">{leader.name}</span>
-                    <span className="leader-score">{leader.score}</span>
+                    <span className="leader-score">{scoreText(leader.score, game.scoreUnit)}</span>
                   </li>
                 ))}
               </ol>
@@ -384,10 +388,11 @@ function approvalToast(prompt: ApprovalPrompt, decision: ApprovalDecision): stri
   return prompt.kind === 'play' ? 'Play approved.' : 'Payment approved.';
 }
 
-function describeScore(score: ScoreOutcome): string {
+function describeScore(score: ScoreOutcome, unit: string): string {
+  const yours = `Your score ${scoreText(score.score, unit)} ranks #${score.leaderRank}`;
   return score.isWinner
-    ? `Your score ${score.score} ranks #${score.leaderRank}: you made the leaderboard!`
-    : `Your score ${score.score} ranks #${score.leaderRank}: not on the leaderboard this time.`;
+    ? `${yours}: you made the leaderboard!`
+    : `${yours}: not on the leaderboard this time.`;
 }
 
 /** How a play locked from the wallet is going: the step in words and the lock's transaction. */

@@ -96,7 +96,7 @@ export function GameAdminPage({ gameId }: { gameId: string }) {
       <CredentialsSection game={game} onChange={reload} />
       <PublishSection game={game} onChange={reload} />
       <TestersSection game={game} />
-      <StatsSection gameId={game.id} />
+      <StatsSection gameId={game.id} scoreUnit={game.scoreUnit} />
     </section>
   );
 }

@@ -10,6 +10,8 @@ import { ErrorAlert, Status, errorText } from './parts.js';
 /** The arcade refuses larger uploads (2 MB decoded); saying so here saves the round trip. */
 const MAX_COVER_BYTES = 2 * 1024 * 1024;
 const COVER_TYPES = ['image/png', 'image/jpeg'];
+/** The arcade's limit on a score unit, in characters. */
+const SCORE_UNIT_MAX = 12;
 
 type CoverChoice = 'keep' | 'upload' | 'url' | 'none';
 
@@ -20,6 +22,7 @@ interface Values {
   tagLine: string;
   developerInfo: string;
   scoreDisplay: ScoreDisplay;
+  scoreUnit: string;
   url: string;
   prodDomain: string;
   coverUrl: string;
@@ -33,6 +36,7 @@ function initialValues(game: DeveloperGame | null): Values {
     tagLine: game?.tagLine ?? '',
     developerInfo: game?.developerInfo ?? '',
     scoreDisplay: game?.scoreDisplay ?? 'NORMAL',
+    scoreUnit: game?.scoreUnit ?? '',
     url: game?.url ?? '',
     prodDomain: game?.prodDomain ?? '',
     coverUrl: '',
@@ -84,6 +88,9 @@ export function GameForm(props: GameFormProps) {
     for (const name of text) {
       if (!editing || values[name] !== initial[name]) fields[name] = values[name];
     }
+    // The unit may be cleared (empty means none); the API refuses spaces around it.
+    const unit = values.scoreUnit.trim();
+    if (editing ? unit !== initial.scoreUnit : unit !== '') fields.scoreUnit = unit;
     // The API takes a URL and a domain or nothing: an empty field leaves them as they are.
     for (const name of ['url', 'prodDomain'] as const) {
       const value = values[name].trim();
@@ -179,6 +186,23 @@ export function GameForm(props: GameFormProps) {
           </fieldset>
         </>
       )}
+      <div className="field">
+        <label htmlFor={field('scoreUnit')}>Score unit</label>
+        <input
+          id={field('scoreUnit')}
+          maxLength={SCORE_UNIT_MAX}
+          placeholder="ms"
+          spellCheck={false}
+          autoComplete="off"
+          value={values.scoreUnit}
+          onChange={set('scoreUnit')}
+          aria-describedby={`${field('scoreUnit')}-hint`}
+        />
+        <p id={`${field('scoreUnit')}-hint`} className="hint">
+          Shown after every score in the arcade, e.g. “109 ms”: ms, s, pts… Up to {SCORE_UNIT_MAX}{' '}
+          characters of plain text; leave empty for none.
+        </p>
+      </div>
       <div className="field">
         <label htmlFor={field('description')}>Description</label>
         <textarea

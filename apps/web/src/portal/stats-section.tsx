@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
+import { scoreText } from '../components/score.js';
 import type { GameStats } from '@coinop/protocol';
 import { ErrorAlert, When, errorText, usePortalApi } from './parts.js';
 
 /** Plays, scores and HST earned of the game, and its recent plays. */
-export function StatsSection({ gameId }: { gameId: string }) {
+export function StatsSection({ gameId, scoreUnit }: { gameId: string; scoreUnit: string }) {
   const api = usePortalApi();
   const [stats, setStats] = useState<GameStats | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -83,7 +84,7 @@ export function StatsSection({ gameId }: { gameId: string }) {
                       <td>{play.leaderboardName}</td>
                       <td>{play.cost} HST</td>
                       <td>{play.status}</td>
-                      <td>{play.score ?? '—'}</td>
+                      <td>{play.score === null ? '—' : scoreText(play.score, scoreUnit)}</td>
                     </tr>
                   ))}
                 </tbody>

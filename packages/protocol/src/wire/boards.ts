@@ -88,6 +88,8 @@ export interface PlayActivity extends ActivityGame {
   readonly status: 'open' | 'scored' | 'expired' | 'voided';
   /** The score submitted; null until scored. */
   readonly score: number | null;
+  /** The game's unit to show after the score, e.g. "ms"; empty for none. */
+  readonly scoreUnit: string;
   /** The player's rank on the tier when the score was recorded; null until scored. */
   readonly rank: number | null;
 }

@@ -54,6 +54,8 @@ export interface DeveloperGame {
   /** The cover URL given, or where the arcade serves an uploaded cover. */
   readonly coverUrl: string;
   readonly scoreDisplay: ScoreDisplay;
+  /** Shown after each score, e.g. "ms"; empty for none. */
+  readonly scoreUnit: string;
   readonly prodDomain: string | null;
   /** Whether an operator listed it in the catalog. */
   readonly published: boolean;
@@ -103,6 +105,8 @@ export interface DeveloperGameRequest {
   category?: string;
   tagLine?: string;
   developerInfo?: string;
+  /** Shown after each score, e.g. "ms": at most 12 characters of plain text; empty for none. */
+  scoreUnit?: string;
 }
 
 /**

@@ -82,6 +82,8 @@ export interface Game {
   readonly coverUrl: string;
   /** NORMAL: higher scores are better; REVERSE: lower. */
   readonly scoreDisplay: ScoreDisplay;
+  /** The unit to show after each score, e.g. "ms" for "109 ms"; empty for none. */
+  readonly scoreUnit: string;
   readonly prodDomain: string | null;
   /** Whether the arcade lists the game in its catalog. */
   readonly published: boolean;

@@ -68,7 +68,9 @@ function auditFailure(answer: unknown): string | null {
 const ADMIN_GROUPS: Readonly<Record<string, string>> = {
   developer: 'game developers: create one and issue it an API key, list them',
   client: "game servers' client credentials: issue a client id and secret for a game",
-  player: 'players: create one, search them, look one up by id or wallet, mint a test token',
+  player:
+    'players: create one, search them, look one up by id or wallet, read their history, mint a ' +
+    'test token',
   hst: 'the ledger: mint HST, read a balance, audit every account (exit 1 if unbalanced)',
   game: 'games: list them; publish, unpublish, suspend and resume one',
   publish: "developers' publish requests: the queue; approve or decline one",
@@ -144,6 +146,31 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
     argument: { name: 'player', description: 'player id, or wallet address (0x + 40 hex)' },
     options: [],
     request: (v) => ({ method: 'GET', path: `/admin/players/${id(v['player'])}` }),
+  },
+  {
+    words: ['player', 'activity'],
+    description:
+      "a player's history, newest first: plays with scores, payouts, payments, deposits, " +
+      'withdrawals and grants; --cursor for older lines',
+    argument: { name: 'player', description: 'player id, or wallet address (0x + 40 hex)' },
+    options: [
+      { flags: '--limit <n>', description: 'how many lines: 1 to 100 (default 25)' },
+      { flags: '--cursor <cursor>', description: 'the `nextCursor` of the page before' },
+      {
+        flags: '--kind <kinds>',
+        description:
+          'only these kinds, comma-separated: play,payout,payment,deposit,withdrawal,grant',
+      },
+    ],
+    request: (v) => {
+      const query = new URLSearchParams();
+      for (const name of ['limit', 'cursor', 'kind']) {
+        const value = v[name];
+        if (value !== undefined) query.set(name, value);
+      }
+      const path = `/admin/players/${id(v['player'])}/activity`;
+      return { method: 'GET', path: query.size > 0 ? `${path}?${query}` : path };
+    },
   },
   {
     words: ['player', 'list'],

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { formatHst } from '@coinop/core';
 import { getAddress } from 'viem';
 import {
@@ -11,12 +11,21 @@ import {
 } from '@coinop/protocol';
 import { playerActivity, type StoredActivity } from '../store/activity.js';
 import { findPlayer } from '../store/players.js';
+import type { Queryable } from '../store/db.js';
 import { activityCursor, parseActivityCursor } from './cursors.js';
 import { ApiTags, Security } from './openapi.js';
 import { Uuid } from './schemas.js';
 import type { SchemaMatches } from '../listener/wire-check.js';
 
 export const ACTIVITY_PAGE_MAX = 100;
+const ACTIVITY_PAGE_DEFAULT = 25;
+
+/** What the activity routes answer, for their OpenAPI descriptions. */
+export const ACTIVITY_DESCRIPTION =
+  'Plays (with their scores), payouts received as a leader, payments to games, deposits, ' +
+  'withdrawals and faucet or operator grants, merged newest first in one list, a page at a ' +
+  'time: pass `nextCursor` back as `cursor` for older lines. 400 `validation_failed` naming ' +
+  '`cursor`, `limit` or `kind` when one is not valid.';
 
 const Hst = (description: string) =>
   Type.String({ description: `${description}: HST, as an exact decimal string` });
@@ -40,6 +49,9 @@ const ActivityItemSchema = Type.Union([
         Type.Literal('voided'),
       ]),
       score: Type.Union([Type.Number(), Type.Null()], { description: 'Null until scored.' }),
+      scoreUnit: Type.String({
+        description: 'The game\'s unit to show after the score, e.g. "ms"; empty for none.',
+      }),
       rank: Type.Union([Type.Integer(), Type.Null()], {
         description:
           "The player's rank on the tier when the score was recorded; null until scored.",
@@ -103,7 +115,7 @@ const ActivityItemSchema = Type.Union([
     { description: "HST minted to the player: the development faucet or an operator's grant." },
   ),
 ]);
-const ActivityPageSchema = Type.Object({
+export const ActivityPageSchema = Type.Object({
   items: Type.Array(ActivityItemSchema, { description: 'Newest first.' }),
   nextCursor: Type.Union([Type.String(), Type.Null()], {
     description: 'Pass as `cursor` for older lines; null on the last page.',
@@ -113,12 +125,12 @@ const ActivityPageSchema = Type.Object({
 declare const _activityPage: SchemaMatches<typeof ActivityPageSchema, ActivityPage>;
 
 const KIND = ActivityKinds.join('|');
-const ActivityQuery = Type.Object({
+export const ActivityQuery = Type.Object({
   // Query values arrive as text, and the API never coerces types.
   limit: Type.Optional(
     Type.String({
       pattern: '^(100|[1-9][0-9]?)$',
-      description: `lines per page, 1 to ${ACTIVITY_PAGE_MAX} (default 25)`,
+      description: `lines per page, 1 to ${ACTIVITY_PAGE_MAX} (default ${ACTIVITY_PAGE_DEFAULT})`,
     }),
   ),
   cursor: Type.Optional(
@@ -148,6 +160,7 @@ function toWire(item: StoredActivity): ActivityItem {
         cost: amount,
         status: item.status as 'open',
         score: item.score,
+        scoreUnit: item.scoreUnit,
         rank: item.rank,
       };
     case 'payout':
@@ -170,6 +183,32 @@ function toWire(item: StoredActivity): ActivityItem {
   }
 }
 
+/**
+ * A page of a player's activity as the API answers it, for a query of `ActivityQuery`: the one
+ * read behind GET /player/activity and the operator's GET /admin/players/{player}/activity.
+ */
+export async function activityPageOf(
+  db: Queryable,
+  player: { id: string; accountId: string },
+  query: Static<typeof ActivityQuery>,
+): Promise<Static<typeof ActivityPageSchema>> {
+  const { limit, cursor, kind } = query;
+  const after = cursor === undefined ? null : parseActivityCursor(cursor);
+  const kinds = kind === undefined ? ActivityKinds : [...new Set(kind.split(','))];
+  const page = await playerActivity(
+    db,
+    player,
+    kinds as ActivityKind[],
+    after,
+    Number(limit ?? ACTIVITY_PAGE_DEFAULT),
+  );
+  const last = page.items.at(-1);
+  return {
+    items: page.items.map(toWire),
+    nextCursor: page.more && last ? activityCursor(last.position) : null,
+  };
+}
+
 /** The signed-in player's activity: GET /player/activity. */
 export function activityRoutes(
   instance: FastifyInstance,
@@ -184,12 +223,7 @@ export function activityRoutes(
         operationId: 'playerListActivity',
         tags: [ApiTags.player],
         summary: "The signed-in player's activity, newest first",
-        description:
-          'Plays (with their scores), payouts received as a leader, payments to games, deposits, ' +
-          'withdrawals and faucet or operator grants, merged newest first in one list, a page at ' +
-          'a time: pass `nextCursor` back as `cursor` for older lines. Only the signed-in ' +
-          "player's own. 400 `validation_failed` naming `cursor`, `limit` or `kind` when one is " +
-          'not valid.',
+        description: `${ACTIVITY_DESCRIPTION} Only the signed-in player's own.`,
         security: Security.playerToken,
         querystring: ActivityQuery,
         response: { 200: ActivityPageSchema },
@@ -197,23 +231,9 @@ export function activityRoutes(
     },
     async (request) => {
       const { playerId } = await authenticate(request);
-      const { limit, cursor, kind } = request.query;
-      const after = cursor === undefined ? null : parseActivityCursor(cursor);
       const player = await findPlayer(db, playerId);
       if (!player) throw new TypeError(`player ${playerId} of a valid token has no row`);
-      const kinds = kind === undefined ? ActivityKinds : [...new Set(kind.split(','))];
-      const page = await playerActivity(
-        db,
-        player,
-        kinds as ActivityKind[],
-        after,
-        Number(limit ?? 25),
-      );
-      const last = page.items.at(-1);
-      return {
-        items: page.items.map(toWire),
-        nextCursor: page.more && last ? activityCursor(last.position) : null,
-      };
+      return activityPageOf(db, player, request.query);
     },
   );
 }

@@ -2,9 +2,21 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import { availableUnits, lockedUnits, unitsToHstNumber } from '@coinop/core';
-import { listDevelopers, listGames, playerProfile, searchPlayers } from '../services/admin.js';
+import {
+  listDevelopers,
+  listGames,
+  playerProfile,
+  requirePlayer,
+  searchPlayers,
+} from '../services/admin.js';
 import { GameStates, type AdminDeveloperRecord, type AdminGameRecord } from '../store/admin.js';
 import { PlayerRef, TAGS } from './admin-schemas.js';
+import {
+  ACTIVITY_DESCRIPTION,
+  ActivityPageSchema,
+  ActivityQuery,
+  activityPageOf,
+} from './activity.js';
 import { Security } from './openapi.js';
 import { Uuid } from './schemas.js';
 
@@ -192,6 +204,27 @@ export function adminLookupRoutes(app: FastifyInstance): void {
     async (request) => {
       const player = await playerProfile(arcade, request.params.player);
       return { ...player, createdAt: player.createdAt.toISOString() };
+    },
+  );
+  r.get(
+    '/admin/players/:player/activity',
+    {
+      schema: {
+        tags: TAGS,
+        security: Security.adminToken,
+        operationId: 'adminListPlayerActivity',
+        summary: "A player's activity, newest first, by id or wallet",
+        description:
+          `${ACTIVITY_DESCRIPTION} The same lines and paging as the player's own ` +
+          'GET /player/activity. 404 `player_not_found` when no player has the id or wallet.',
+        params: PlayerRefParams,
+        querystring: ActivityQuery,
+        response: { 200: ActivityPageSchema },
+      },
+    },
+    async (request) => {
+      const player = await requirePlayer(arcade, request.params.player);
+      return activityPageOf(arcade.db, player, request.query);
     },
   );
 }

@@ -47,6 +47,9 @@ export const GameSchema = Type.Object(
     scoreDisplay: Type.Union([Type.Literal('NORMAL'), Type.Literal('REVERSE')], {
       description: 'NORMAL: higher scores are better; REVERSE: lower. Fixed at registration.',
     }),
+    scoreUnit: Type.String({
+      description: 'The unit to show after each score, e.g. "ms" ("109 ms"); empty for none.',
+    }),
     prodDomain: Type.Union([Type.String(), Type.Null()], {
       description: 'Production domain of the game; null until set.',
     }),
@@ -152,6 +155,11 @@ export const mutableFields = {
   category: text(GAME_FIELD_LIMITS.category, 'Catalog category.'),
   tagLine: text(GAME_FIELD_LIMITS.tagLine, 'One-line pitch.'),
   developerInfo: text(GAME_FIELD_LIMITS.developerInfo, 'About the developer.'),
+  scoreUnit: text(
+    GAME_FIELD_LIMITS.scoreUnit,
+    'The unit shown after each score, e.g. "ms", "pts" or "s": at most 12 characters of plain ' +
+      'text (no control characters, line breaks, <, > or &, no spaces around it); empty for none.',
+  ),
 };
 
 /** The listing fields every game body may leave out, in the order the documents list them. */
@@ -161,4 +169,5 @@ export const optionalListingFields = {
   category: Type.Optional(mutableFields.category),
   tagLine: Type.Optional(mutableFields.tagLine),
   developerInfo: Type.Optional(mutableFields.developerInfo),
+  scoreUnit: Type.Optional(mutableFields.scoreUnit),
 };

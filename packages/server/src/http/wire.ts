@@ -33,6 +33,7 @@ export function gameToWire(
     url: game.url,
     coverUrl: game.coverUrl,
     scoreDisplay: game.scoreDisplay,
+    scoreUnit: game.scoreUnit,
     prodDomain: game.prodDomain,
     published: game.publishedAt !== null,
     leaderboards: boards.map((b) => leaderboardToWire(b, leaders.get(b.id) ?? [])),

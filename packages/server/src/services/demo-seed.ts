@@ -68,6 +68,7 @@ const REACTION_GAME: DemoGame = {
   url: REACTION_EXAMPLE_URL,
   coverUrl: `${REACTION_EXAMPLE_URL}cover.png`,
   scoreDisplay: 'REVERSE',
+  scoreUnit: 'ms',
 };
 
 /** What an older seed said of High-Low, when it could only be played from a terminal. */
@@ -86,6 +87,8 @@ const HIGH_LOW_GAME: DemoGame = {
   url: HIGH_LOW_EXAMPLE_URL,
   coverUrl: `${HIGH_LOW_EXAMPLE_URL}cover.png`,
   scoreDisplay: 'NORMAL',
+  // The score is the streak of right calls: "7 in a row" reads right for 1 and for 7.
+  scoreUnit: 'in a row',
 };
 
 export interface DemoSeed {
@@ -198,9 +201,9 @@ export async function seedDemo(arcade: ArcadeServices): Promise<DemoSeed> {
 }
 
 /**
- * Finds the developer's game by name or registers it. A game an older seed made without a URL
- * or cover gets the example's; one that has its own keeps it. High-Low's terminal-only text of
- * an older seed gives way to the one that says how to play in the browser.
+ * Finds the developer's game by name or registers it. A game an older seed made without a URL,
+ * cover or score unit gets the example's; one that has its own keeps it. High-Low's
+ * terminal-only text of an older seed gives way to the one that says how to play in the browser.
  */
 async function ensureGame(
   tx: Queryable,
@@ -228,6 +231,7 @@ async function ensureGame(
   const update: GameUpdate = {};
   if (found?.url === '') update.url = game.url;
   if (found?.coverUrl === '') update.coverUrl = game.coverUrl;
+  if (found?.scoreUnit === '') update.scoreUnit = game.scoreUnit;
   if (found?.description === HIGH_LOW_TERMINAL_ONLY_DESCRIPTION) {
     update.description = game.description;
   }

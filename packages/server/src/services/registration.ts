@@ -34,6 +34,8 @@ export const GAME_FIELD_LIMITS = {
   developerInfo: 2000,
   url: 2048, // What browsers and CDNs reliably handle.
   prodDomain: 253, // The longest DNS name.
+  // A suffix after a number on a phone's leaderboard line. The schema's CHECK repeats this.
+  scoreUnit: 12,
 } as const;
 
 /** Spec 2.9 plus the Game fields of 2.2 a developer owns. */
@@ -44,6 +46,8 @@ export interface CreateGameInput {
   coverUrl?: string | undefined;
   coverImage?: string | undefined;
   scoreDisplay: ScoreDisplay;
+  /** Shown after each score, e.g. "ms"; empty or absent for none. */
+  scoreUnit?: string | undefined;
   prodDomain?: string | undefined;
   url?: string | undefined;
   category?: string | undefined;
@@ -64,6 +68,7 @@ export interface UpdateGameInput {
   category?: string | undefined;
   tagLine?: string | undefined;
   developerInfo?: string | undefined;
+  scoreUnit?: string | undefined;
   name?: unknown;
   scoreDisplay?: unknown;
 }
@@ -132,6 +137,7 @@ export async function registerGame(
   if (!cover) throw invalidField('coverUrl', 'is required (or coverImage, an uploaded image)');
   const url = input.url === undefined ? '' : httpUrl(input.url, 'url');
   const prodDomain = input.prodDomain === undefined ? null : domain(input.prodDomain);
+  const unit = input.scoreUnit === undefined ? '' : scoreUnit(input.scoreUnit);
   // Outside the transaction: a slow image host must not hold a database connection.
   if (cover.url !== undefined) await deps.checkCover(cover.url);
 
@@ -156,6 +162,7 @@ export async function registerGame(
         url,
         coverUrl: cover.url ?? '',
         scoreDisplay: input.scoreDisplay,
+        scoreUnit: unit,
         prodDomain,
       },
       tiers,
@@ -188,6 +195,7 @@ export async function updateDeveloperGame(
   if (input.tagLine !== undefined) update.tagLine = input.tagLine;
   if (input.developerInfo !== undefined) update.developerInfo = input.developerInfo;
   if (input.url !== undefined) update.url = httpUrl(input.url, 'url');
+  if (input.scoreUnit !== undefined) update.scoreUnit = scoreUnit(input.scoreUnit);
   const cover = coverOf(input);
   if (cover?.url !== undefined) update.coverUrl = cover.url;
   if (input.prodDomain !== undefined) update.prodDomain = domain(input.prodDomain);
@@ -292,6 +300,30 @@ function domain(value: string): string {
     );
   }
   return value.toLowerCase();
+}
+
+/** Control and format characters, line breaks and the characters that start markup. */
+const NOT_IN_SCORE_UNIT = /[\p{C}\p{Zl}\p{Zp}<>&]/u;
+
+/**
+ * A score unit as the arcade shows it after a number ("109 ms"): at most 12 characters, plain
+ * text (the web app escapes it anyway, but other clients may not), no spaces around it.
+ */
+export function scoreUnit(value: string): string {
+  const field = 'scoreUnit';
+  if ([...value].length > GAME_FIELD_LIMITS.scoreUnit) {
+    throw invalidField(field, `must be at most ${GAME_FIELD_LIMITS.scoreUnit} characters`);
+  }
+  if (NOT_IN_SCORE_UNIT.test(value)) {
+    throw invalidField(
+      field,
+      'must be plain text: no control characters, line breaks, <, > or &, got ' + quote(value),
+    );
+  }
+  if (value !== value.trim()) {
+    throw invalidField(field, `must not have spaces around it, got ${quote(value)}`);
+  }
+  return value;
 }
 
 /** Echoes a bad value back, cut short so an error message stays one line. */

@@ -22,6 +22,8 @@ export interface StoredActivity {
   readonly playId: string | null;
   readonly status: string | null;
   readonly score: number | null;
+  /** The game's score unit; empty for none or a line of no game. */
+  readonly scoreUnit: string;
   readonly rank: number | null;
   readonly txHash: string | null;
   readonly toAddress: string | null;
@@ -78,7 +80,8 @@ const activitySql = (afterCursor: boolean) => {
        ${cut('w.requested_at', 'w.id')}
      ORDER BY w.requested_at DESC, w.id DESC LIMIT $4))
   SELECT i.kind, i.id, i.at, (extract(epoch FROM i.at) * 1000000)::bigint::text AS micros,
-         i.amount::text AS amount, i.game_id, g.name AS game_name, i.leaderboard_id,
+         i.amount::text AS amount, i.game_id, g.name AS game_name,
+         coalesce(g.score_unit, '') AS score_unit, i.leaderboard_id,
          lb.name AS tier_name, i.play_id, i.status, i.score, i.rank, i.tx_hash, i.to_address
   FROM (SELECT * FROM items ORDER BY at DESC, id DESC LIMIT $4) i
     LEFT JOIN games g ON g.id = i.game_id
@@ -112,6 +115,7 @@ export async function playerActivity(
     play_id: string | null;
     status: string | null;
     score: number | null;
+    score_unit: string;
     rank: number | null;
     tx_hash: string | null;
     to_address: string | null;
@@ -134,6 +138,7 @@ export async function playerActivity(
       playId: r.play_id,
       status: r.status,
       score: r.score,
+      scoreUnit: r.score_unit,
       rank: r.rank,
       txHash: r.tx_hash,
       toAddress: r.to_address,

@@ -14,6 +14,8 @@ export interface GameRecord {
   url: string;
   coverUrl: string;
   scoreDisplay: ScoreDisplay;
+  /** Shown after each score ("109 ms"); empty for none. */
+  scoreUnit: string;
   prodDomain: string | null;
   publishedAt: Date | null;
   createdAt: Date;
@@ -22,14 +24,21 @@ export interface GameRecord {
 
 export type NewGame = Omit<
   GameRecord,
-  'id' | 'arcadeId' | 'publishedAt' | 'createdAt' | 'updatedAt'
->;
+  'id' | 'arcadeId' | 'scoreUnit' | 'publishedAt' | 'createdAt' | 'updatedAt'
+> & { scoreUnit?: string };
 
 /** Fields a developer may change after registration (name and scoreDisplay are fixed). */
 export type GameUpdate = Partial<
   Pick<
     GameRecord,
-    'description' | 'coverUrl' | 'prodDomain' | 'url' | 'category' | 'tagLine' | 'developerInfo'
+    | 'description'
+    | 'coverUrl'
+    | 'prodDomain'
+    | 'url'
+    | 'category'
+    | 'tagLine'
+    | 'developerInfo'
+    | 'scoreUnit'
   >
 >;
 
@@ -45,6 +54,7 @@ interface GameRow {
   url: string;
   cover_url: string;
   score_display: ScoreDisplay;
+  score_unit: string;
   prod_domain: string | null;
   published_at: Date | null;
   created_at: Date;
@@ -52,7 +62,8 @@ interface GameRow {
 }
 
 const GAME_COLUMNS = `id, arcade_id, developer_id, name, description, category, developer_info,
-  tag_line, url, cover_url, score_display, prod_domain, published_at, created_at, updated_at`;
+  tag_line, url, cover_url, score_display, score_unit, prod_domain, published_at, created_at,
+  updated_at`;
 
 const toGame = (r: GameRow): GameRecord => ({
   id: r.id,
@@ -66,6 +77,7 @@ const toGame = (r: GameRow): GameRecord => ({
   url: r.url,
   coverUrl: r.cover_url,
   scoreDisplay: r.score_display,
+  scoreUnit: r.score_unit,
   prodDomain: r.prod_domain,
   publishedAt: r.published_at,
   createdAt: r.created_at,
@@ -84,8 +96,9 @@ export async function insertGame(
   const id = ids.next();
   const [row] = await tx.query<GameRow>(
     `INSERT INTO games (id, arcade_id, developer_id, name, description, category, developer_info,
-                        tag_line, url, cover_url, score_display, prod_domain, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13)
+                        tag_line, url, cover_url, score_display, score_unit, prod_domain,
+                        created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)
      RETURNING ${GAME_COLUMNS}`,
     [
       id,
@@ -99,6 +112,7 @@ export async function insertGame(
       game.url,
       game.coverUrl,
       game.scoreDisplay,
+      game.scoreUnit ?? '',
       game.prodDomain,
       now,
     ],
@@ -122,6 +136,7 @@ export async function updateGame(
     category: 'category',
     tagLine: 'tag_line',
     developerInfo: 'developer_info',
+    scoreUnit: 'score_unit',
   };
   const sets: string[] = [];
   const params: unknown[] = [id, clock.now()];

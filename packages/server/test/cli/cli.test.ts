@@ -296,6 +296,17 @@ describe('coinop admin against a running server (PGlite on disk)', () => {
       createdAt: expect.any(String),
     });
     expect((await admin('player', 'get', playerId)).json).toEqual(byWallet.json);
+    // Their history: the operator's mint, then paged one line at a time.
+    const activity = await admin('player', 'activity', wallet, '--limit', '1');
+    expect(activity).toMatchObject({ code: 0, stderr: '' });
+    expect(activity.json).toEqual({
+      items: [{ kind: 'grant', id: minted.json.transferId, at: expect.any(String), amount: '3' }],
+      nextCursor: null,
+    });
+    expect((await admin('player', 'activity', playerId, '--kind', 'play')).json).toEqual({
+      items: [],
+      nextCursor: null,
+    });
     const balance = await admin('hst', 'balance', '--account', wallet);
     expect(balance.json).toEqual({ accountId: byWallet.json.accountId, balance: 3, pending: 0 });
 

@@ -4,7 +4,7 @@ import { approvalMessage, type ActivityItem, type ActivityPage } from '@coinop/p
 import { publish } from '../../src/services/admin.js';
 import { storeVariants } from '@coinop/testkit/db';
 import { fundedPlayer, gameWithTiers, writeToken, type GameFixture } from '@coinop/testkit/arcade';
-import type { TestApi } from '@coinop/testkit/app';
+import { TEST_ADMIN_TOKEN, type TestApi } from '@coinop/testkit/app';
 import { expectLedgerBalanced } from '@coinop/testkit/invariants';
 import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coinop/testkit/signin';
 
@@ -15,6 +15,7 @@ describe.each(storeVariants())("a player's activity on %s", (variant) => {
   let game: GameFixture;
   let token: string;
   let me: { playerId: string; token: string };
+  let meWallet: string;
   let rival: { playerId: string };
 
   const asMe = (url: string) =>
@@ -65,6 +66,7 @@ describe.each(storeVariants())("a player's activity on %s", (variant) => {
     const wallet = newWallet();
     const signedIn = await walletSignIn(s.auth, wallet);
     me = { playerId: signedIn.playerId, token: signedIn.access_token };
+    meWallet = wallet.address;
     rival = await fundedPlayer(api, 1000, 'Rival');
 
     // A faucet grant, then plays: the first leads the board, so the rival's plays pay it.
@@ -138,6 +140,7 @@ describe.each(storeVariants())("a player's activity on %s", (variant) => {
       rank: 2,
       leaderboardId: game.tiers[0]!.id,
       tierName: game.tiers[0]!.name,
+      scoreUnit: '',
     });
     const payouts = items.filter((i) => i.kind === 'payout');
     // 70% of each 10 HST play goes to its leaders: all to this player while they lead alone,
@@ -171,6 +174,68 @@ describe.each(storeVariants())("a player's activity on %s", (variant) => {
       expect(res.statusCode, query).toBe(400);
       expect(res.json()).toMatchObject({ code: 'validation_failed', details: { field } });
     }
+  });
+
+  describe("the operator's read: GET /admin/players/{player}/activity", () => {
+    const asAdmin = (url: string) =>
+      s.api.inject({
+        method: 'GET',
+        url,
+        headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+      });
+
+    it("pages through the same lines as the player's own read, by id or by wallet", async () => {
+      const own = (await walk(5)).flatMap((p) => p.items);
+      for (const ref of [me.playerId, meWallet, meWallet.toUpperCase().replace('0X', '0x')]) {
+        const items: ActivityItem[] = [];
+        let cursor: string | null = null;
+        let pages = 0;
+        do {
+          const after: string = cursor === null ? '' : `&cursor=${cursor}`;
+          const res = await asAdmin(`/admin/players/${ref}/activity?limit=5${after}`);
+          expect(res.statusCode, res.body).toBe(200);
+          const page = res.json<ActivityPage>();
+          items.push(...page.items);
+          cursor = page.nextCursor;
+          pages += 1;
+        } while (cursor !== null);
+        expect(pages, ref).toBe(4);
+        expect(items, ref).toEqual(own);
+      }
+      const plays = await asAdmin(`/admin/players/${rival.playerId}/activity?kind=play`);
+      expect(plays.json<ActivityPage>().items.map((i) => i.kind === 'play' && i.score)).toEqual([
+        200, 100,
+      ]);
+    });
+
+    it('answers 404 for no such player and 400 naming a bad field, and needs the admin token', async () => {
+      const missing = await asAdmin(`/admin/players/${randomUUID()}/activity`);
+      expect(missing.statusCode).toBe(404);
+      expect(missing.json()).toMatchObject({ code: 'player_not_found' });
+      const noWallet = await asAdmin(`/admin/players/${newWallet().address}/activity`);
+      expect(noWallet.statusCode).toBe(404);
+      for (const [query, field] of [
+        ['cursor=nope', 'cursor'],
+        ['limit=101', 'limit'],
+        ['kind=plays', 'kind'],
+      ] as const) {
+        const res = await asAdmin(`/admin/players/${me.playerId}/activity?${query}`);
+        expect(res.statusCode, query).toBe(400);
+        expect(res.json()).toMatchObject({ code: 'validation_failed', details: { field } });
+      }
+      const badRef = await asAdmin('/admin/players/nobody/activity');
+      expect(badRef.statusCode).toBe(400);
+      expect(badRef.json()).toMatchObject({
+        code: 'validation_failed',
+        details: { field: 'player' },
+      });
+      const asPlayer = await s.api.inject({
+        method: 'GET',
+        url: `/admin/players/${me.playerId}/activity`,
+        headers: { authorization: `Bearer ${me.token}` },
+      });
+      expect(asPlayer.statusCode).toBe(401);
+    });
   });
 
   it('is empty for a new player, and needs their token', async () => {

@@ -4,7 +4,7 @@ import { uuidIds } from '../../src/ids.js';
 import { publishGame } from '../../src/store/games.js';
 import { applyTransfers } from '../../src/store/ledger.js';
 import { uploadedCoverUrl } from '../../src/services/cover-uploads.js';
-import type { TestApi } from '@coinop/testkit/app';
+import { TEST_ADMIN_TOKEN, type TestApi } from '@coinop/testkit/app';
 import { balanceOf, fundedPlayer } from '@coinop/testkit/arcade';
 import { serve, startCoverServer, type CoverServer } from '../fixtures/cover-server.js';
 import { storeVariants } from '@coinop/testkit/db';
@@ -144,6 +144,7 @@ describe.each(storeVariants())('developer portal games on %s', (variant) => {
         url: 'https://orbit.example/play',
         coverUrl: covers.url('/cover.png'),
         scoreDisplay: 'NORMAL',
+        scoreUnit: '',
         prodDomain: 'orbit.example',
         published: false,
         createdAt: s.clock.now().toISOString(),
@@ -287,6 +288,74 @@ describe.each(storeVariants())('developer portal games on %s', (variant) => {
       expect(renamed.json()).toMatchObject({
         code: 'field_immutable',
         message: 'name cannot be changed after registration',
+      });
+    });
+
+    it('sets, changes and clears the score unit, which the catalog and the activity show', async () => {
+      const game = await register({ scoreUnit: 'ms', scoreDisplay: 'REVERSE' });
+      expect(game.scoreUnit).toBe('ms');
+      expect((await call('GET', `/developer/games/${game.id}`)).json()).toMatchObject({
+        scoreUnit: 'ms',
+      });
+      // The catalog shows it to players once the game is listed.
+      await publishGame(s.db, s.clock, game.id);
+      const catalog = await s.api.inject({ method: 'GET', url: `/catalog/games/${game.id}` });
+      expect(catalog.json()).toMatchObject({ id: game.id, scoreUnit: 'ms' });
+      // A player's history shows each scored play in its game's unit.
+      const player = await fundedPlayer(testApi(), 5);
+      const server = await gameServer(game.id);
+      const tier = game.leaderboards[0]!;
+      const play = (await server.play(player.playerId, tier.id)).json<{ id: string }>();
+      expect((await server.score(play.id, tier.id, 109)).statusCode).toBe(200);
+      const activity = await s.api.inject({
+        method: 'GET',
+        url: `/admin/players/${player.playerId}/activity?kind=play`,
+        headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+      });
+      expect(activity.json<{ items: unknown[] }>().items).toEqual([
+        expect.objectContaining({ kind: 'play', score: 109, scoreUnit: 'ms', gameId: game.id }),
+      ]);
+
+      for (const unit of ['pts', 'µs', 'km/h', '12 chars ok!', '']) {
+        const res = await call('PATCH', `/developer/games/${game.id}`, { scoreUnit: unit });
+        expect(res.statusCode, res.body).toBe(200);
+        expect(res.json()).toMatchObject({ scoreUnit: unit });
+        const read = await s.api.inject({ method: 'GET', url: `/catalog/games/${game.id}` });
+        expect(read.json()).toMatchObject({ scoreUnit: unit });
+      }
+      expect((await register({ name: 'Unitless' })).scoreUnit).toBe('');
+    });
+
+    it('refuses a bad score unit with 400 naming scoreUnit, and writes nothing', async () => {
+      const game = await register({ scoreUnit: 'pts' });
+      const before = await gameCount();
+      const bad = [
+        ['13 characters', 'x'.repeat(13), 'scoreUnit must NOT have more than 12 characters'],
+        ['markup', '<b>ms</b>', 'scoreUnit must be plain text'],
+        ['an entity', '&lt;', 'scoreUnit must be plain text'],
+        ['a line break', 'm\ns', 'scoreUnit must be plain text'],
+        ['a NUL', 'm\u0000s', 'scoreUnit contains a NUL character'],
+        ['a right-to-left override', 'm\u202es', 'scoreUnit must be plain text'],
+        ['spaces around it', ' ms ', 'scoreUnit must not have spaces around it'],
+        ['a number', 5, 'scoreUnit'],
+      ] as const;
+      for (const [what, value, message] of bad) {
+        const created = await call('POST', '/developer/games', {
+          name: 'Bad unit',
+          coverUrl: covers.url('/cover.png'),
+          scoreUnit: value,
+        });
+        const updated = await call('PATCH', `/developer/games/${game.id}`, { scoreUnit: value });
+        for (const res of [created, updated]) {
+          expect(res.statusCode, what).toBe(400);
+          const problem = res.json<{ code: string; message: string }>();
+          expect(problem.code, what).toBe('validation_failed');
+          expect(problem.message, what).toContain(message);
+        }
+      }
+      expect(await gameCount()).toBe(before);
+      expect((await call('GET', `/developer/games/${game.id}`)).json()).toMatchObject({
+        scoreUnit: 'pts',
       });
     });
 

@@ -386,6 +386,12 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
       accepts: ['admin token'],
     },
     {
+      // A player nobody is: the admin token gets through to the lookup (404).
+      name: 'admin: GET /admin/players/{p}/activity',
+      send: onApi('GET', () => `/admin/players/${randomUUIDv4()}/activity?limit=5`),
+      accepts: ['admin token'],
+    },
+    {
       name: 'admin: GET /admin/players?search=',
       send: onApi('GET', () => '/admin/players?search=player&limit=5'),
       accepts: ['admin token'],

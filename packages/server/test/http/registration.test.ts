@@ -93,6 +93,7 @@ describe.each(storeVariants())('game registration and update on %s', (variant) =
         url: '',
         coverUrl: covers.url('/cover.png'),
         scoreDisplay: 'NORMAL',
+        scoreUnit: '',
         prodDomain: null,
         published: false,
         leaderboards: [
@@ -351,6 +352,7 @@ describe.each(storeVariants())('game registration and update on %s', (variant) =
         category: 'shooter',
         tagLine: 'Pew.',
         developerInfo: 'Us.',
+        scoreUnit: 'pts',
       });
       expect(res.statusCode).toBe(200);
       const game = res.json();
@@ -365,6 +367,7 @@ describe.each(storeVariants())('game registration and update on %s', (variant) =
         tagLine: 'Pew.',
         developerInfo: 'Us.',
         scoreDisplay: 'NORMAL',
+        scoreUnit: 'pts',
         playerId: developer.id,
       });
       expect(game.leaderboards.map((b: { name: string }) => b.name)).toEqual([
@@ -375,6 +378,7 @@ describe.each(storeVariants())('game registration and update on %s', (variant) =
         description: 'Shoot more rocks.',
         cover_url: covers.url('/other-cover.png'),
         prod_domain: 'rocks.example.com',
+        score_unit: 'pts',
         updated_at: api.clock.now(),
       });
       expect(invalidate).toHaveBeenCalledWith(gameId);

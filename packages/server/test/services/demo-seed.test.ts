@@ -27,6 +27,7 @@ describe.each(storeVariants())('the demo seed on %s', (variant) => {
       url: REACTION_EXAMPLE_URL,
       coverUrl: 'http://127.0.0.1:8090/cover.png',
       scoreDisplay: 'REVERSE',
+      scoreUnit: 'ms',
       category: 'Arcade',
     });
     expect(highLow).toMatchObject({
@@ -34,6 +35,7 @@ describe.each(storeVariants())('the demo seed on %s', (variant) => {
       url: HIGH_LOW_EXAMPLE_URL,
       coverUrl: 'http://127.0.0.1:8091/cover.png',
       scoreDisplay: 'NORMAL',
+      scoreUnit: 'in a row',
       category: 'Cards',
       tagLine: 'Call the next card',
     });
@@ -72,14 +74,18 @@ describe.each(storeVariants())('the demo seed on %s', (variant) => {
     expect((await findGame(t.db, first.gameId))?.url).toBe('http://127.0.0.1:9999/');
   });
 
-  it('gives a game an older seed made without a URL the example URL and cover', async () => {
+  it('gives a game an older seed made without a URL, cover or unit the example ones', async () => {
     const seed = await seedDemo(t.app.arcade);
-    await updateGame(t.db, t.clock, seed.highLowGameId, { url: '', coverUrl: '' });
+    await updateGame(t.db, t.clock, seed.highLowGameId, { url: '', coverUrl: '', scoreUnit: '' });
+    await updateGame(t.db, t.clock, seed.gameId, { scoreUnit: 'msec' });
     await seedDemo(t.app.arcade);
     expect(await findGame(t.db, seed.highLowGameId)).toMatchObject({
       url: HIGH_LOW_EXAMPLE_URL,
       coverUrl: 'http://127.0.0.1:8091/cover.png',
+      scoreUnit: 'in a row',
     });
+    // A unit someone set is kept.
+    expect((await findGame(t.db, seed.gameId))?.scoreUnit).toBe('msec');
   });
 
   it('issue 17: replaces the terminal-only High-Low text of an older seed, keeps one edited', async () => {

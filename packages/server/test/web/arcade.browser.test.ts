@@ -87,6 +87,7 @@ describe.skipIf(!hasChromium)(
             url: '',
             coverUrl: '',
             scoreDisplay: 'REVERSE',
+            scoreUnit: 'ms',
             prodDomain: null,
           },
           [
@@ -204,11 +205,11 @@ describe.skipIf(!hasChromium)(
         const notice = page.getByTestId('arcade-notice');
         await expect
           .poll(() => notice.textContent())
-          .toBe(`Your score ${reactionMs} ranks #1: you made the leaderboard!`);
+          .toBe(`Your score ${reactionMs} ms ranks #1: you made the leaderboard!`);
         const leaders = page.getByRole('region', { name: 'Leaders: Gold' });
         await expect
           .poll(() => leaders.locator('li').first().textContent())
-          .toBe(`${player.name}${reactionMs}`);
+          .toBe(`${player.name}${reactionMs} ms`);
         // Leading the board is celebrated beside it.
         expect(await page.locator('.celebration strong').textContent()).toBe('Top of the board!');
         await saveScreenshot(page, 'game-page-scored');
@@ -285,7 +286,7 @@ describe.skipIf(!hasChromium)(
         await page.getByRole('radio', { name: new RegExp(`^${tiers[1]!.name} `) }).check();
         await expect
           .poll(() => leaders.locator('li').first().textContent())
-          .toBe(`${player.name}${reactionMs}`);
+          .toBe(`${player.name}${reactionMs} ms`);
 
         // The session and the balance survive a reload.
         await page.reload();

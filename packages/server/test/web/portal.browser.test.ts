@@ -114,6 +114,7 @@ describe.skipIf(!hasChromium)(
         await main.getByLabel('Tag line').fill('Fewest strokes wins');
         await main.getByLabel('Developer info').fill('Made for the portal test.');
         await main.getByLabel(/^Reverse: lower is better/).check();
+        await main.getByLabel('Score unit').fill('strokes');
         await main.getByLabel('Game URL').fill('https://putt.example.com/play');
         await main.getByLabel('Production domain').fill('putt.example.com');
         await main.getByLabel('Upload a file').check();
@@ -209,8 +210,16 @@ describe.skipIf(!hasChromium)(
           .poll(() => details.getByLabel('Tag line').inputValue())
           .toBe('Fewest strokes wins');
         await details.getByLabel('Tag line').fill('Sink it in one');
+        // The score unit set at registration may change: it is how scores read, not how they rank.
+        expect(await details.getByLabel('Score unit').inputValue()).toBe('strokes');
+        await details.getByLabel('Score unit').fill('shots');
         await details.getByRole('button', { name: 'Save changes' }).click();
         await details.getByText('Changes saved.').waitFor();
+        const stored = await server.api.arcade.db.query<{ score_unit: string; tag_line: string }>(
+          'SELECT score_unit, tag_line FROM games WHERE id = $1',
+          [gameId],
+        );
+        expect(stored).toEqual([{ score_unit: 'shots', tag_line: 'Sink it in one' }]);
 
         const stats = main.getByRole('region', { name: 'Plays and earnings' });
         await stats.getByText('No plays yet.').waitFor();

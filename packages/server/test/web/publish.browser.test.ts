@@ -81,6 +81,7 @@ describe.skipIf(!hasChromium)(
             url: '',
             coverUrl: '',
             scoreDisplay: 'REVERSE',
+            scoreUnit: 'ms',
             prodDomain: null,
           },
           [{ name: 'Bronze', costUnits: wholeHstToUnits(1), leadersMax: 10 }],
@@ -270,6 +271,22 @@ describe.skipIf(!hasChromium)(
         const playerRow = op.getByRole('row').filter({ hasText: player!.id });
         await playerRow.getByText('99 HST').waitFor();
         await checkBoth(op, 'admin-players');
+
+        // Their screen: balances and their history, the preview's play with its score in ms.
+        await playerRow.getByRole('link', { name: player!.name }).click();
+        await op.waitForURL(`${web}/admin/players/${player!.id}`);
+        await op.getByRole('heading', { name: player!.name, level: 1 }).waitFor();
+        const history = op.getByRole('region', { name: 'History' });
+        const playLine = history.locator('tr[data-kind="play"]');
+        await expect
+          .poll(() => playLine.locator('td').nth(1).textContent())
+          .toMatch(/^Played Bronze: scored \d+ ms, ranked #1$/);
+        expect(await playLine.locator('td').nth(2).textContent()).toBe('Quick Draw');
+        expect(await history.locator('tr[data-kind="grant"] td').nth(3).textContent()).toBe(
+          '+100 HST',
+        );
+        await history.getByText('That is everything since they joined.').waitFor();
+        await checkBoth(op, 'admin-player');
 
         await op
           .getByRole('navigation', { name: 'Console' })

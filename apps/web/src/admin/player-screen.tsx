@@ -1,0 +1,65 @@
+import { useCallback, useEffect, useState } from 'react';
+import { HistorySection } from '../history/history-section.js';
+import { Link } from '../router.js';
+import type { AdminApi, AdminPlayer } from './admin-api.js';
+import { Hst, Outcome, When, errorText } from './parts.js';
+
+/**
+ * `/admin/players/<id or wallet>`: one player's balances and their history, the same lines the
+ * player sees on `/account`, newest first with "Load more".
+ */
+export function PlayerScreen({ api, player }: { api: AdminApi; player: string }) {
+  const [profile, setProfile] = useState<AdminPlayer | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let current = true;
+    setProfile(null);
+    setError(null);
+    api.player(player).then(
+      (found) => current && setProfile(found),
+      (e: unknown) => current && setError(errorText(e)),
+    );
+    return () => {
+      current = false;
+    };
+  }, [api, player]);
+  const read = useCallback((query: string) => api.playerActivity(player, query), [api, player]);
+
+  return (
+    <section aria-labelledby="player-heading" className="admin-player">
+      <p>
+        <Link href="/admin/players">← All players</Link>
+      </p>
+      <h1 id="player-heading">{profile?.name ?? 'Player'}</h1>
+      {error !== null && <Outcome text={`Could not load the player: ${error}`} tone="error" />}
+      {profile === null ? (
+        error === null && <p role="status">Loading…</p>
+      ) : (
+        <>
+          <dl className="admin-facts">
+            <dt>Player id</dt>
+            <dd className="admin-mono">{profile.playerId}</dd>
+            <dt>Wallet</dt>
+            <dd className="admin-mono">{profile.wallet ?? '—'}</dd>
+            <dt>Ledger account</dt>
+            <dd className="admin-mono">{profile.accountId}</dd>
+            <dt>Balance</dt>
+            <dd>
+              <Hst amount={profile.balance} />
+            </dd>
+            <dt>In open plays</dt>
+            <dd>
+              <Hst amount={profile.pending} />
+            </dd>
+            <dt>Since</dt>
+            <dd>
+              <When iso={profile.createdAt} />
+            </dd>
+          </dl>
+          <HistorySection read={read} viewer="operator" />
+        </>
+      )}
+    </section>
+  );
+}

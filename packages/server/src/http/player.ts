@@ -283,12 +283,8 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
     async (request) => {
       const { playerId } = await playerOf(request);
       const { gameId } = request.params;
-      const [view, facts] = await Promise.all([
-        arcade.reads.gameView(gameId),
-        arcade.consent.facts(gameId, playerId),
-      ]);
-      const visible = view.game.publishedAt !== null || facts?.insider === true;
-      if (!visible || view.game.arcadeId !== arcade.record.id) {
+      const view = await service.visibleGame(gameId, playerId);
+      if (view.game.arcadeId !== arcade.record.id) {
         throw new CoinopError('game_not_found', `game ${gameId} does not exist`);
       }
       return gameToWire(view.game, view.leaderboards, view.leaders);

@@ -98,7 +98,7 @@ export class PlayerArcade {
     playerId: string,
     input: Signed & { gameId: string; playId: string; score: number },
   ): Promise<ScoreOutcome> {
-    const view = await this.#visibleGame(input.gameId, playerId);
+    const view = await this.visibleGame(input.gameId, playerId);
     const approval = await this.#checkApproval(playerId, input, {
       kind: 'score',
       gameId: view.game.id,
@@ -132,7 +132,7 @@ export class PlayerArcade {
         details: { field: 'amount' },
       });
     }
-    const view = await this.#visibleGame(input.gameId, playerId);
+    const view = await this.visibleGame(input.gameId, playerId);
     const game = await this.#arcade.games.get(view.game.id);
     const approval = await this.#checkApproval(playerId, input, {
       kind: 'purchase',
@@ -258,7 +258,7 @@ export class PlayerArcade {
    * its developer or a tester previews (issue 17). The play statement checks the same consent
    * rule again when it locks HST.
    */
-  async #visibleGame(gameId: string, playerId: string): Promise<GameView> {
+  async visibleGame(gameId: string, playerId: string): Promise<GameView> {
     const view = await this.#arcade.reads.gameView(gameId);
     // To anyone else an unpublished game is not in the arcade.
     if (
@@ -277,12 +277,12 @@ export class PlayerArcade {
     playerId: string,
     leaderboardId: string,
   ): Promise<{ view: GameView; board: Leaderboard }> {
-    let view = await this.#visibleGame(gameId, playerId);
+    let view = await this.visibleGame(gameId, playerId);
     let board = view.leaderboards.find((b) => b.id === leaderboardId);
     if (!board) {
       // A tier added a moment ago may not be in the cached view yet.
       this.#arcade.reads.invalidate(gameId);
-      view = await this.#visibleGame(gameId, playerId);
+      view = await this.visibleGame(gameId, playerId);
       board = view.leaderboards.find((b) => b.id === leaderboardId);
     }
     if (!board) {

@@ -20,7 +20,8 @@ interface Toast {
  * `announce: false` shows a toast without saying it again to screen readers, for text that a
  * live region on the page already says (the game page's message, seen wherever one scrolled).
  */
-type Show = (text: string, tone?: ToastTone, options?: { announce?: boolean }) => void;
+/** Shows a toast; the function it returns takes it down early (when what it says stops being true). */
+type Show = (text: string, tone?: ToastTone, options?: { announce?: boolean }) => () => void;
 
 /** How long a toast stays: long enough to read a sentence, longer for an error. */
 const TOAST_MS = 4_000;
@@ -28,7 +29,7 @@ const ERROR_TOAST_MS = 8_000;
 /** At most this many at once: older ones go first. */
 const TOASTS_MAX = 3;
 
-const ToastContext = createContext<Show>(() => undefined);
+const ToastContext = createContext<Show>(() => () => undefined);
 
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
@@ -42,6 +43,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
       const toast = { id, text, tone, announce: options.announce ?? true };
       setToasts((all) => [...all.slice(-(TOASTS_MAX - 1)), toast]);
       setTimeout(() => dismiss(id), tone === 'error' ? ERROR_TOAST_MS : TOAST_MS);
+      return () => dismiss(id);
     },
     [dismiss],
   );

@@ -1,5 +1,5 @@
 import { Avatar } from '../components/avatar.js';
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type CSSProperties } from 'react';
 import type { BridgeLeader, Game } from '@coinop/protocol';
 import { AllowancePanel, ALLOWANCE_ANCHOR } from '../allowances/allowance-panel.js';
 import { TxHash } from '../account/tx-hash.js';
@@ -54,6 +54,8 @@ export function GamePage({ gameId }: { gameId: string }) {
   const tierGroupName = useId();
   const frameBox = useRef<HTMLDivElement>(null);
   const bridgeRef = useRef<HostBridge | null>(null);
+  // The toast that repeats the page's error message, taken down with the message.
+  const noticeToast = useRef<() => void>(() => undefined);
   const loginApproval = useLoginApproval();
 
   // Read through a ref: a renewed token must not reload the page (and restart the game).
@@ -107,10 +109,12 @@ export function GamePage({ gameId }: { gameId: string }) {
   // A message is about the player it was said to: signing in (or out, or as someone else) clears
   // it, so "Connect a wallet to play." goes once a wallet is connected.
   const playerId = session.state.status === 'signed-in' ? session.state.player.playerId : null;
-  useEffect(() => {
+  const clearNotice = useCallback(() => {
     setNotice(null);
+    noticeToast.current();
     setCelebration(null);
-  }, [playerId]);
+  }, []);
+  useEffect(clearNotice, [playerId, clearNotice]);
 
   /**
    * The player picks another tier: what was said about the last one (a score's rank) no longer
@@ -119,8 +123,7 @@ export function GamePage({ gameId }: { gameId: string }) {
    */
   const changeTier = (id: string) => {
     setTierId(id);
-    setNotice(null);
-    setCelebration(null);
+    clearNotice();
   };
 
   // The bridge lives as long as the game's URL; it reads everything else through refs, fresh.
@@ -188,7 +191,9 @@ export function GamePage({ gameId }: { gameId: string }) {
         setCelebration(null);
         // On a phone the message sits above the game, out of sight of its Play button: a
         // problem is also shown where the player is looking.
-        if (tone === 'error') toast(text, 'error', { announce: false });
+        noticeToast.current();
+        noticeToast.current =
+          tone === 'error' ? toast(text, 'error', { announce: false }) : () => undefined;
       },
       login: loginApproval.host,
       changed: (score?: ScoreOutcome) => {
@@ -318,8 +323,17 @@ export function GamePage({ gameId }: { gameId: string }) {
             </p>
             {celebration && (
               <div className="burst" aria-hidden="true">
-                {Array.from({ length: 9 }, (_, i) => (
-                  <i key={`${celebration.score}-${i}`} />
+                {BURST_COINS.map(([x, y, delay], i) => (
+                  <i
+                    key={`${celebration.score}-${i}`}
+                    style={
+                      {
+                        '--x': `${x}rem`,
+                        '--y': `${y}rem`,
+                        '--delay': `${delay}ms`,
+                      } as CSSProperties
+                    }
+                  />
                 ))}
               </div>
             )}
@@ -419,3 +433,16 @@ function WalletPlayCard({ progress }: { progress: WalletPlayProgress }) {
     </div>
   );
 }
+
+/** The celebration's coins: where each flies to (rem from the banner's centre) and its delay (ms). */
+const BURST_COINS: readonly (readonly [x: number, y: number, delay: number])[] = [
+  [-9, -3, 0],
+  [-6, -4.5, 40],
+  [-3, -5, 80],
+  [0, -5.5, 20],
+  [3, -5, 60],
+  [6, -4.5, 100],
+  [9, -3, 30],
+  [-7, 1, 70],
+  [7, 1, 50],
+];

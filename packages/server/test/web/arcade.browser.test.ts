@@ -330,6 +330,10 @@ describe.skipIf(!hasChromium)(
         await page.getByRole('button', { name: 'Arcade wallet' }).click();
         await page.getByTestId('balance').waitFor();
         await expect.poll(() => page.getByTestId('arcade-notice').textContent()).toBe('');
+        // And so does the toast that repeated it.
+        expect(await page.getByTestId('toasts').textContent()).not.toContain(
+          'Connect a wallet to play.',
+        );
 
         // The account menu opens from the header's chip, on a phone too.
         await openAccountMenu(page);

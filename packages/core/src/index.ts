@@ -17,3 +17,4 @@ export * from './plays/lifecycle.js';
 export * from './plays/chain-lock.js';
 export * from './leaderboards/ranked-board.js';
 export * from './consent/allowance.js';
+export * from './tournaments/index.js';

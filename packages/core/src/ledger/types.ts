@@ -5,7 +5,16 @@ import type { Units } from '../money.js';
  * issues HST, and a vault account stands for the HST a chain vault holds, so its negative balance
  * is what the ledger owes for deposits (one per chain vault).
  */
-export const AccountKinds = ['player', 'developer', 'arcade', 'escrow', 'mint', 'vault'] as const;
+export const AccountKinds = [
+  'player',
+  'developer',
+  'arcade',
+  'escrow',
+  'mint',
+  'vault',
+  /** A tournament round's prize pool (its id is the round's). */
+  'pool',
+] as const;
 export type AccountKind = (typeof AccountKinds)[number];
 
 /** An account's balances in base units, TigerBeetle style: debits and credits, pending and posted. */
@@ -42,6 +51,18 @@ export const TransferReasons = [
   'chain_play_lock',
   /** A payee's share of a play locked on chain, reserved until the vault pays it to them. */
   'chain_payout',
+  /** A round's guarantee, from its creator into the round's pool. */
+  'tournament_guarantee',
+  /** The leaders' part of a settled round play, into the round's pool. */
+  'tournament_pool',
+  /** A place's prize, from the pool to the player. */
+  'tournament_prize',
+  /** What dividing the pool left over, to the arcade. */
+  'tournament_remainder',
+  /** A round nobody ranked on: its guarantee back to whoever put it in. */
+  'tournament_refund',
+  /** A round nobody ranked on: the fees' part of its pool to the developer. */
+  'tournament_unclaimed',
 ] as const;
 export type TransferReason = (typeof TransferReasons)[number];
 

@@ -1,0 +1,3 @@
+export * from './payout-table.js';
+export * from './round-schedule.js';
+export * from './round-close.js';

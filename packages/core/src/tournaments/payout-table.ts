@@ -1,0 +1,77 @@
+import type { Units } from '../money.js';
+
+/**
+ * How a round's pool is divided among its final standings (docs/concepts/tournaments.md):
+ * basis points for places 1, 2, 3…, or an equal share for the top `topPercent` of the field.
+ */
+export type PayoutTable = { readonly places: readonly number[] } | { readonly topPercent: number };
+
+export const MAX_PAID_PLACES = 100;
+const BASIS_POINTS = 10_000;
+
+/**
+ * The payout table in `value`, or a message naming what is wrong with it (for a 400 that names
+ * the field). Accepts exactly the two documented shapes.
+ */
+export function parsePayoutTable(value: unknown): PayoutTable | { readonly problem: string } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { problem: 'payoutTable must be { "places": [...] } or { "topPercent": n }' };
+  }
+  const keys = Object.keys(value);
+  if (keys.length !== 1) {
+    return { problem: 'payoutTable must have exactly one of "places" and "topPercent"' };
+  }
+  if ('places' in value) {
+    const places: unknown = value.places;
+    if (!Array.isArray(places) || places.length < 1 || places.length > MAX_PAID_PLACES) {
+      return { problem: `payoutTable.places must list 1 to ${MAX_PAID_PLACES} places` };
+    }
+    if (!places.every((p): p is number => Number.isInteger(p) && (p as number) >= 1)) {
+      return { problem: 'payoutTable.places must be whole basis points, each at least 1' };
+    }
+    const sum = places.reduce((a, b) => a + b, 0);
+    if (sum !== BASIS_POINTS) {
+      return { problem: `payoutTable.places must sum to ${BASIS_POINTS} basis points, got ${sum}` };
+    }
+    return { places: [...places] };
+  }
+  if ('topPercent' in value) {
+    const q: unknown = value.topPercent;
+    if (!Number.isInteger(q) || (q as number) < 1 || (q as number) > 100) {
+      return { problem: 'payoutTable.topPercent must be a whole percent from 1 to 100' };
+    }
+    return { topPercent: q as number };
+  }
+  return { problem: 'payoutTable must have exactly one of "places" and "topPercent"' };
+}
+
+/** How many places are paid when `rankedPlayers` have a score. */
+export function paidPlaces(table: PayoutTable, rankedPlayers: number): number {
+  if (rankedPlayers <= 0) return 0;
+  if ('places' in table) return Math.min(table.places.length, rankedPlayers);
+  return Math.min(rankedPlayers, Math.ceil((rankedPlayers * table.topPercent) / 100));
+}
+
+export interface PoolDivision {
+  /** The prize of places 1, 2, … (a place whose prize rounds down to 0 is listed with 0). */
+  readonly prizes: readonly Units[];
+  /** What integer division leaves: it goes to the arcade. */
+  readonly remainder: Units;
+}
+
+/**
+ * Divides `pool` exactly: place i of the m paid places gets floor(pool × wi / W) with W the sum of
+ * the paid places' weights (a table longer than the field is renormalized over the places that
+ * exist); `topPercent` pays each place floor(pool / m). The prizes and the remainder sum to `pool`.
+ */
+export function dividePool(pool: Units, table: PayoutTable, rankedPlayers: number): PoolDivision {
+  if (pool < 0n) throw new TypeError(`pool must not be negative, got ${pool}`);
+  const m = paidPlaces(table, rankedPlayers);
+  if (m === 0) return { prizes: [], remainder: pool };
+  const weights =
+    'places' in table ? table.places.slice(0, m).map(BigInt) : Array.from({ length: m }, () => 1n);
+  const total = weights.reduce((a, b) => a + b, 0n);
+  const prizes = weights.map((w) => (pool * w) / total);
+  const paid = prizes.reduce((a, b) => a + b, 0n);
+  return { prizes, remainder: pool - paid };
+}

@@ -1,0 +1,94 @@
+import type { TransferRequest } from '../ledger/types.js';
+import type { Units } from '../money.js';
+import { dividePool, type PayoutTable } from './payout-table.js';
+
+/** A player in a round's final standings, best first (the board's total order). */
+export interface Standing {
+  readonly playerId: string;
+  readonly accountId: string;
+  readonly score: number;
+}
+
+export interface RoundClose {
+  /** The round's id, which is its pool account's id. */
+  readonly roundId: string;
+  /** The pool account's balance at the close. */
+  readonly pool: Units;
+  /** The part of the pool its creator put in when the round opened. */
+  readonly guarantee: Units;
+  /** How many players have a score on the round. */
+  readonly rankedPlayers: number;
+  /** The leading standings, at least as many as the table pays (more are ignored). */
+  readonly standings: readonly Standing[];
+  readonly table: PayoutTable;
+  readonly arcadeAccountId: string;
+  readonly developerAccountId: string;
+  readonly funderAccountId: string;
+}
+
+export interface RoundResult {
+  readonly place: number;
+  readonly playerId: string;
+  readonly score: number;
+  readonly prize: Units;
+  readonly transferId: string;
+}
+
+export interface RoundPayout {
+  readonly transfers: readonly TransferRequest[];
+  readonly results: readonly RoundResult[];
+}
+
+/**
+ * The transfers that empty a closing round's pool (docs/concepts/tournaments.md, "Closing"): each
+ * paid place its prize, the remainder to the arcade; with nobody ranked, the guarantee back to
+ * its funder and the rest to the developer. They always sum to `pool`, leaving the pool at 0.
+ */
+export function roundPayout(close: RoundClose, nextId: () => string): RoundPayout {
+  const transfers: TransferRequest[] = [];
+  const results: RoundResult[] = [];
+  const pay = (creditAccountId: string, amount: Units, reason: TransferRequest['reason']) => {
+    const id = nextId();
+    if (amount > 0n) {
+      transfers.push({
+        id,
+        kind: 'posted',
+        debitAccountId: close.roundId,
+        creditAccountId,
+        amount,
+        pendingId: null,
+        reason,
+        playId: null,
+      });
+    }
+    return id;
+  };
+
+  if (close.rankedPlayers === 0) {
+    const refund = close.guarantee < close.pool ? close.guarantee : close.pool;
+    pay(close.funderAccountId, refund, 'tournament_refund');
+    pay(close.developerAccountId, close.pool - refund, 'tournament_unclaimed');
+    return { transfers, results };
+  }
+
+  const { prizes, remainder } = dividePool(close.pool, close.table, close.rankedPlayers);
+  if (close.standings.length < prizes.length) {
+    throw new TypeError(
+      `round ${close.roundId} pays ${prizes.length} places but only ${close.standings.length} standings were given`,
+    );
+  }
+  prizes.forEach((prize, i) => {
+    const standing = close.standings[i] as Standing;
+    if (prize === 0n) return;
+    const transferId = pay(standing.accountId, prize, 'tournament_prize');
+    results.push({
+      place: i + 1,
+      playerId: standing.playerId,
+      score: standing.score,
+      prize,
+      transferId,
+    });
+  });
+  pay(close.arcadeAccountId, remainder, 'tournament_remainder');
+  return { transfers, results };
+}

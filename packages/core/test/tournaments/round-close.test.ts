@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { roundPayout, type RoundClose } from '../../src/tournaments/round-close.js';
+
+function ids() {
+  let n = 0;
+  return () => `t${++n}`;
+}
+
+const base: RoundClose = {
+  roundId: 'round',
+  pool: 1_840_000_000n,
+  guarantee: 1_000_000_000n,
+  rankedPlayers: 3,
+  standings: [
+    { playerId: 'p1', accountId: 'a1', score: 900 },
+    { playerId: 'p2', accountId: 'a2', score: 800 },
+    { playerId: 'p3', accountId: 'a3', score: 700 },
+  ],
+  table: { places: [5000, 3000, 2000] },
+  arcadeAccountId: 'arcade',
+  developerAccountId: 'dev',
+  funderAccountId: 'funder',
+};
+
+const moved = (p: ReturnType<typeof roundPayout>) =>
+  p.transfers.map((t) => [t.debitAccountId, t.creditAccountId, t.amount, t.reason]);
+
+describe('roundPayout', () => {
+  it('pays the places of the worked example from the pool', () => {
+    const payout = roundPayout(base, ids());
+    expect(moved(payout)).toEqual([
+      ['round', 'a1', 920_000_000n, 'tournament_prize'],
+      ['round', 'a2', 552_000_000n, 'tournament_prize'],
+      ['round', 'a3', 368_000_000n, 'tournament_prize'],
+    ]);
+    expect(payout.results.map((r) => [r.place, r.playerId, r.prize])).toEqual([
+      [1, 'p1', 920_000_000n],
+      [2, 'p2', 552_000_000n],
+      [3, 'p3', 368_000_000n],
+    ]);
+    // Each result names the transfer that paid it.
+    expect(payout.results.map((r) => r.transferId)).toEqual(payout.transfers.map((t) => t.id));
+  });
+
+  it('sends the remainder to the arcade', () => {
+    const payout = roundPayout({ ...base, pool: 1_000_000_001n }, ids());
+    expect(moved(payout).at(-1)).toEqual(['round', 'arcade', 1n, 'tournament_remainder']);
+    expect(payout.transfers.reduce((a, t) => a + t.amount, 0n)).toBe(1_000_000_001n);
+  });
+
+  it('returns the guarantee and gives the fees to the developer when nobody ranked', () => {
+    const payout = roundPayout({ ...base, rankedPlayers: 0, standings: [] }, ids());
+    expect(moved(payout)).toEqual([
+      ['round', 'funder', 1_000_000_000n, 'tournament_refund'],
+      ['round', 'dev', 840_000_000n, 'tournament_unclaimed'],
+    ]);
+    expect(payout.results).toEqual([]);
+  });
+
+  it('pays nothing for places whose prize rounds to 0, and moves nothing from an empty pool', () => {
+    const tiny = roundPayout({ ...base, pool: 3n, guarantee: 0n }, ids());
+    expect(moved(tiny)).toEqual([
+      ['round', 'a1', 1n, 'tournament_prize'],
+      ['round', 'arcade', 2n, 'tournament_remainder'],
+    ]);
+    expect(tiny.results.map((r) => r.place)).toEqual([1]);
+    expect(roundPayout({ ...base, pool: 0n, guarantee: 0n }, ids()).transfers).toEqual([]);
+  });
+
+  it('refuses standings shorter than the places it pays', () => {
+    expect(() => roundPayout({ ...base, standings: base.standings.slice(0, 2) }, ids())).toThrow(
+      /pays 3 places but only 2 standings/,
+    );
+  });
+});

@@ -1,3 +1,5 @@
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { Config } from '../config.js';
 import type { Db } from '../store/db.js';
@@ -33,7 +35,15 @@ export function addMigrateCommand(program: Command): void {
     );
   const statusInput = addConfigFlags(status, ['databaseUrl', 'dataDir']);
   status.action(async (values: Record<string, string | undefined>) => {
-    await withDatabase(await loadCliConfig(statusInput(values)), showStatus);
+    const config = await loadCliConfig(statusInput(values));
+    // Asking must not create: an embedded database that does not exist yet has every
+    // migration pending, and stays absent until `apply` or `serve` makes it.
+    if (config.databaseUrl === null && !(await embeddedDatabaseExists(config))) {
+      const { knownMigrations } = await import('../store/migrate.js');
+      reportStatus({ ...NO_DATABASE, pending: await knownMigrations() });
+      return;
+    }
+    await withDatabase(config, showStatus);
   });
   const apply = group
     .command('apply')
@@ -54,9 +64,28 @@ async function withDatabase(config: Config, work: (db: Db) => Promise<void>): Pr
   }
 }
 
+const NO_DATABASE: MigrationState = {
+  applied: [],
+  pending: [],
+  changed: [],
+  unknown: [],
+  legacy: false,
+};
+
+async function embeddedDatabaseExists(config: Config): Promise<boolean> {
+  const { PGLITE_DIR } = await import('../main.js');
+  return stat(join(config.dataDir, PGLITE_DIR)).then(
+    () => true,
+    () => false,
+  );
+}
+
 async function showStatus(db: Db): Promise<void> {
   const { knownMigrations, migrationState } = await import('../store/migrate.js');
-  const state = await migrationState(db, await knownMigrations());
+  reportStatus(await migrationState(db, await knownMigrations()));
+}
+
+function reportStatus(state: MigrationState): void {
   for (const line of statusLines(state)) process.stdout.write(`${line}\n`);
   if (state.changed.length > 0 || state.unknown.length > 0) {
     throw new CliError(

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +25,8 @@ describe('coinop migrate', () => {
       `coinop: migrations ${files.length} pending: run coinop migrate apply\n`,
     );
     expect(status.code).toBe(3);
+    // Asking created nothing: the embedded database is made by apply or serve.
+    await expect(stat(join(dataDir, 'pglite'))).rejects.toThrow(/ENOENT/);
 
     const refused = await runCli(['serve', '--no-migrate', '--data-dir', dataDir, ...ports]);
     expect(refused.stderr).toBe(

@@ -9,6 +9,7 @@ import {
   fillPoolTo,
   mintTo,
   postedBalance,
+  seedEntrants,
   tournamentWithRound,
   type TestTournament,
 } from '../fixtures/tournaments.js';
@@ -242,6 +243,70 @@ describe.each(storeVariants())('closing tournament rounds on %s', (variant) => {
     ]);
     expect(await postedBalance(api.db, game.arcadeAccountId)).toBe(arcade + 1n);
     expect(await postedBalance(api.db, t.roundId)).toBe(0n);
+  });
+
+  it('pays the top 10% equally over a large field, the remainder to the arcade', async () => {
+    const t = await round({ payoutTable: { topPercent: 10 } });
+    const players = await seedEntrants(api.db, t.roundId, 205, api.clock.now());
+    await fillPoolTo(api.db, mint(), t.roundId, 1_000_000_007n, api.clock.now());
+    const arcade = await postedBalance(api.db, game.arcadeAccountId);
+    api.clock.advance(HOUR_MS);
+    const [closed] = (await closeDue()).closed;
+    // ceil(205 × 10 / 100) = 21 places of floor(1,000,000,007 / 21) = 47,619,047 units; the
+    // 20 units left go to the arcade.
+    expect(closed).toMatchObject({ rankedPlayers: 205, paidPlaces: 21, payoutTransfers: 22 });
+    const paid = await results(t.roundId);
+    expect(paid.map((r) => r.player_id)).toEqual(players.slice(0, 21));
+    expect(new Set(paid.map((r) => r.prize_units))).toEqual(new Set(['47619047']));
+    expect(await postedBalance(api.db, game.arcadeAccountId)).toBe(arcade + 20n);
+    expect(await postedBalance(api.db, t.roundId)).toBe(0n);
+  });
+
+  it('counts a score that commits before the close and refuses one that comes after', async () => {
+    const t = await round({ entryFeeUnits: FEE, payoutTable: { places: [5000, 3000, 2000] } });
+    const racers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => fundedPlayer(api, 10, `Racer ${i}`)),
+    );
+    const plays = [];
+    for (const racer of racers) plays.push(await play(racer.playerId, t.roundId));
+    await fillPoolTo(api.db, mint(), t.roundId, 1_000_000n, api.clock.now());
+    // Just past the round's end, before the plays' hour runs out.
+    api.clock.advance(t.endsAt.getTime() - api.clock.now().getTime() + 1000);
+    // Every score and the close at once.
+    const [, ...answers] = await Promise.all([
+      closeDue(),
+      ...plays.map((playId, i) =>
+        post('score', { playId, leaderboardId: t.roundId, score: 100 + i }),
+      ),
+    ]);
+    const statuses = await api.db.query<{ id: string; status: string }>(
+      'SELECT id, status FROM plays WHERE id = ANY($1::uuid[])',
+      [plays],
+    );
+    const statusOf = new Map(statuses.map((r) => [r.id, r.status]));
+    answers.forEach((answer, i) => {
+      // Counted (its play scored before the close voided it), or refused (voided first).
+      if (answer.statusCode === 200) expect(statusOf.get(plays[i]!)).toBe('scored');
+      else {
+        expect(answer.json()).toMatchObject({ code: 'play_not_open' });
+        expect(statusOf.get(plays[i]!)).toBe('voided');
+      }
+    });
+    const scored = plays
+      .map((playId, i) => ({ playId, score: 100 + i, player: racers[i]!.playerId }))
+      .filter((p) => statusOf.get(p.playId) === 'scored')
+      .sort((a, b) => b.score - a.score);
+    // The results are the board as the close froze it: the scores that were counted.
+    expect((await results(t.roundId)).map((r) => [r.player_id, r.score])).toEqual(
+      scored.slice(0, 3).map((p) => [p.player, p.score]),
+    );
+    const [board] = await api.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM leaders WHERE leaderboard_id = $1',
+      [t.roundId],
+    );
+    expect(board?.n).toBe(scored.length);
+    expect(await postedBalance(api.db, t.roundId)).toBe(0n);
+    await expectLedgerBalanced(api.db);
   });
 
   it('breaks a tie by the earlier score', async () => {

@@ -3,7 +3,11 @@ import { buildTestApi, type TestApi } from '@coinop/testkit/app';
 import { storeVariants } from '@coinop/testkit/db';
 import { fundedPlayer, gameWithTiers, writeToken, type GameFixture } from '@coinop/testkit/arcade';
 import { expectLedgerBalanced, expectRankTreeConsistent } from '@coinop/testkit/invariants';
+import { within } from '@coinop/testkit/poll';
 import { uuidIds } from '../../src/ids.js';
+import { ArcadeMetrics } from '../../src/metrics/arcade-metrics.js';
+import { TournamentCloser } from '../../src/services/tournament-closer.js';
+import type { Db } from '../../src/store/db.js';
 import { closeRound } from '../../src/store/tournament-close.js';
 import {
   fillPoolTo,
@@ -434,5 +438,47 @@ describe.each(storeVariants())('closing tournament rounds on %s', (variant) => {
       [fundedNext],
     );
     expect(board).toEqual({ name: 'Weekly Cup #2', tournament_id: funded.tournamentId });
+  });
+
+  it('closes due rounds by itself, counts them in the metrics, and outlives a failing database', async () => {
+    const metrics = new ArcadeMetrics();
+    const closerOn = (db: Db) =>
+      new TournamentCloser({
+        db,
+        clock: api.clock,
+        ids: uuidIds,
+        arcadeAccountId: () => game.arcadeAccountId,
+        metrics,
+        closePauseMs: 0,
+      });
+    const metric = async (name: string) => {
+      const { body } = await metrics.render();
+      const line = body.split('\n').find((l) => l.startsWith(`${name} `));
+      return line === undefined ? undefined : Number(line.slice(name.length + 1));
+    };
+    const t = await round({ payoutTable: { places: [10000] } });
+    const player = await fundedPlayer(api, 10, 'Solo');
+    await score(await play(player.playerId, t.roundId), t.roundId, 3);
+    await fillPoolTo(api.db, mint(), t.roundId, 5_000n, api.clock.now());
+
+    // A database whose transactions fail: the close is counted as failed, and left due.
+    const down = new Error('database down');
+    const failing: Db = { ...api.db, transaction: () => Promise.reject(down) };
+    api.clock.advance(HOUR_MS);
+    expect(await closerOn(failing).closeDue(api.app.log)).toEqual({ closed: [], leftDue: true });
+    expect(await metric('coinop_tournament_round_close_failures_total')).toBe(1);
+    expect((await roundRow(t.roundId))?.status).toBe('open');
+
+    // The loop, started as the server starts it, closes the round at its next look.
+    const closer = closerOn(api.db);
+    closer.start(api.app.log);
+    try {
+      await within(5_000, async () => (await roundRow(t.roundId))?.status === 'closed');
+    } finally {
+      await closer.stop();
+    }
+    expect(await metric('coinop_tournament_round_close_seconds_count')).toBe(1);
+    expect(await metric('coinop_tournament_round_payout_transfers_sum')).toBe(1);
+    expect(await postedBalance(api.db, t.roundId)).toBe(0n);
   });
 });

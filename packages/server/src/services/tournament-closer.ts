@@ -103,6 +103,9 @@ export class TournamentCloser {
               : undefined,
         }),
       );
+      if (!outcome.closed && outcome.reason === 'busy') {
+        log.debug({ roundId }, `tournament round ${roundId} is being closed by another process`);
+      }
       if (outcome.closed) {
         const ms = Math.round(performance.now() - started);
         const round = outcome.round;

@@ -35,6 +35,7 @@ const POOL = 1_000_000_013n;
 const PAUSE_ENV = 'COINOP_TEST_CLOSE_PAUSE_MS';
 const CLOSED = /^closed tournament round ([0-9a-f-]{36}) /;
 const PAUSED = /^test hook: round ([0-9a-f-]{36}) closed, pausing/;
+const BUSY = /^tournament round ([0-9a-f-]{36}) is being closed by another process/;
 
 interface Seeded {
   roundId: string;
@@ -130,9 +131,10 @@ function matching(server: ServeChild, pattern: RegExp): string[] {
   return server.messages.flatMap((m) => pattern.exec(m)?.[1] ?? []);
 }
 
+/** Stops a server as an operator does; it stops its closer with the rest, and exits cleanly. */
 async function stop(server: ServeChild): Promise<void> {
   server.child.kill('SIGTERM');
-  await server.exited;
+  expect(await server.exited).toBe(0);
 }
 
 describe.each(storeVariants())('a round closed by coinop serve on %s', (variant) => {
@@ -190,16 +192,19 @@ describe.each(storeVariants())('a round closed by coinop serve on %s', (variant)
       const { flags, open } = await store();
       const db = await open();
       const seeded = await seedDueRound(db);
-      // Each close holds its transaction open for 3 s: the other process finds the round busy,
-      // then closed.
-      const env = cleanEnv({ [PAUSE_ENV]: '3000' });
-      const servers = await Promise.all([serve(flags, env), serve(flags, env)]);
+      // Each close holds its transaction open for 8 s: the other process, started at the same
+      // time, finds the round busy (and says so at debug level), then closed.
+      const env = cleanEnv({ [PAUSE_ENV]: '8000' });
+      const debug = [...flags, '--log-level', 'debug'];
+      const servers = await Promise.all([serve(debug, env), serve(debug, env)]);
       cleanups.push(async () => servers.forEach((s) => s.child.kill('SIGKILL')));
       await within(30_000, async () => servers.some((s) => matching(s, CLOSED).length > 0));
       // A moment for the other process to look again and find the round closed.
       await new Promise((resolve) => setTimeout(resolve, 2_500));
       await Promise.all(servers.map(stop));
       expect(servers.flatMap((s) => matching(s, CLOSED))).toEqual([seeded.roundId]);
+      const loser = servers.find((s) => matching(s, CLOSED).length === 0)!;
+      expect(matching(loser, BUSY)).toContain(seeded.roundId);
       try {
         await expectClosedOnce(db, seeded);
       } finally {

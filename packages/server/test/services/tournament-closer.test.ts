@@ -5,6 +5,7 @@ import { fundedPlayer, gameWithTiers, writeToken, type GameFixture } from '@coin
 import { expectLedgerBalanced, expectRankTreeConsistent } from '@coinop/testkit/invariants';
 import { within } from '@coinop/testkit/poll';
 import { uuidIds } from '../../src/ids.js';
+import { loadConfig } from '../../src/config.js';
 import { ArcadeMetrics } from '../../src/metrics/arcade-metrics.js';
 import { TournamentCloser } from '../../src/services/tournament-closer.js';
 import type { Db } from '../../src/store/db.js';
@@ -271,7 +272,7 @@ describe.each(storeVariants())('closing tournament rounds on %s', (variant) => {
     const racers = await Promise.all(
       Array.from({ length: 12 }, (_, i) => fundedPlayer(api, 10, `Racer ${i}`)),
     );
-    const plays = [];
+    const plays: string[] = [];
     for (const racer of racers) plays.push(await play(racer.playerId, t.roundId));
     await fillPoolTo(api.db, mint(), t.roundId, 1_000_000n, api.clock.now());
     // Just past the round's end, before the plays' hour runs out.
@@ -486,5 +487,17 @@ describe.each(storeVariants())('closing tournament rounds on %s', (variant) => {
       [player.playerId, '5000'],
     ]);
     expect(await postedBalance(api.db, t.roundId)).toBe(0n);
+  });
+});
+
+describe("the close's test hook (COINOP_TEST_CLOSE_PAUSE_MS)", () => {
+  it('is off unless set, and refuses a value that is not whole milliseconds, naming itself', () => {
+    expect(loadConfig({}, {}, false).closeTestPauseMs).toBe(0);
+    expect(loadConfig({}, { COINOP_TEST_CLOSE_PAUSE_MS: '250' }, false).closeTestPauseMs).toBe(250);
+    for (const bad of ['-1', '1.5', 'soon', '600001']) {
+      expect(() => loadConfig({}, { COINOP_TEST_CLOSE_PAUSE_MS: bad }, false)).toThrow(
+        `COINOP_TEST_CLOSE_PAUSE_MS must be whole milliseconds from 0 to 600000, got ${bad}`,
+      );
+    }
   });
 });

@@ -14,6 +14,11 @@ import {
 export const CLOSER_POLL_MS = 1_000;
 /** Rounds closed per look; the next look follows at once while more are due. */
 const DUE_ROUNDS_PER_LOOK = 100;
+/**
+ * A round whose close failed is tried again after 1 s, then 2 s, 4 s… up to a minute: a close
+ * that fails every time (a bug, a broken row) logs once a minute, not every second.
+ */
+const RETRY_MAX_MS = 60_000;
 
 export interface TournamentCloserDeps {
   readonly db: Db;
@@ -40,6 +45,8 @@ export class TournamentCloser {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | null = null;
   #stopped = true;
+  /** Rounds whose close failed: how often, and not before when to try again. */
+  readonly #failures = new Map<string, { count: number; retryAt: number }>();
 
   constructor(deps: TournamentCloserDeps) {
     this.#deps = deps;
@@ -57,6 +64,11 @@ export class TournamentCloser {
       const due = await dueRounds(this.#deps.db, this.#deps.clock.now(), DUE_ROUNDS_PER_LOOK);
       let progressed = false;
       for (const roundId of due) {
+        const failed = this.#failures.get(roundId);
+        if (failed && failed.retryAt > this.#deps.clock.now().getTime()) {
+          leftDue = true;
+          continue;
+        }
         const outcome = await this.#closeOne(roundId, log);
         if (outcome === null || (!outcome.closed && outcome.reason === 'busy')) leftDue = true;
         if (outcome?.closed) {
@@ -85,10 +97,11 @@ export class TournamentCloser {
   async #closeOne(roundId: string, log: FastifyBaseLogger): Promise<CloseOutcome | null> {
     const { db, clock, ids, metrics, closePauseMs } = this.#deps;
     const started = performance.now();
+    const now = clock.now();
     try {
       const outcome = await db.transaction((tx) =>
         closeRound(tx, roundId, {
-          now: clock.now(),
+          now,
           arcadeAccountId: this.#deps.arcadeAccountId(),
           nextId: () => ids.next(),
           beforeCommit:
@@ -134,10 +147,17 @@ export class TournamentCloser {
           );
         }
       }
+      this.#failures.delete(roundId);
       return outcome;
     } catch (error) {
       metrics?.roundCloseFailed();
-      log.error({ err: error, roundId }, `closing tournament round ${roundId} failed; retrying`);
+      const count = (this.#failures.get(roundId)?.count ?? 0) + 1;
+      const retryInMs = Math.min(RETRY_MAX_MS, 1000 * 2 ** (count - 1));
+      this.#failures.set(roundId, { count, retryAt: now.getTime() + retryInMs });
+      log.error(
+        { err: error, roundId, failures: count },
+        `closing tournament round ${roundId} failed; retrying in ${retryInMs / 1000} s`,
+      );
       return null;
     }
   }

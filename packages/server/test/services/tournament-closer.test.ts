@@ -466,10 +466,17 @@ describe.each(storeVariants())('closing tournament rounds on %s', (variant) => {
     const down = new Error('database down');
     const failing: Db = { ...api.db, transaction: () => Promise.reject(down) };
     api.clock.advance(HOUR_MS);
-    expect(await closerOn(failing).closeDue(api.app.log)).toEqual({ closed: [], leftDue: true });
+    const broken = closerOn(failing);
+    expect(await broken.closeDue(api.app.log)).toEqual({ closed: [], leftDue: true });
     // This round, and any round of the tests before that the hour made due.
     const failed = (await metric('coinop_tournament_round_close_failures_total')) ?? 0;
     expect(failed).toBeGreaterThanOrEqual(1);
+    // A failed close is tried again after a second, not at once.
+    expect(await broken.closeDue(api.app.log)).toEqual({ closed: [], leftDue: true });
+    expect(await metric('coinop_tournament_round_close_failures_total')).toBe(failed);
+    api.clock.advance(1000);
+    await broken.closeDue(api.app.log);
+    expect(await metric('coinop_tournament_round_close_failures_total')).toBe(2 * failed);
     expect((await roundRow(t.roundId))?.status).toBe('open');
 
     // The loop, started as the server starts it, closes the round at its next look.

@@ -180,6 +180,21 @@ export function rankingTable(results) {
   return table(header, lines);
 }
 
+/** Closing a tournament round: the field, the close's time and its payout batch. */
+export function closeTable(results) {
+  return table(
+    ['store', 'entrants', 'paid places', 'payout transfers', 'close s', 'balanced'],
+    results.map((r) => [
+      r.store,
+      r.entrants.toLocaleString('en'),
+      r.paidPlaces.toLocaleString('en'),
+      r.payoutTransfers.toLocaleString('en'),
+      r.seconds.toFixed(2),
+      String(r.balanced),
+    ]),
+  );
+}
+
 /** Each target with its measured figure and met/missed. */
 export function verdicts(rows, ranking) {
   const out = [];

@@ -6,7 +6,8 @@
 // Knobs (environment): BENCH_DURATION seconds per measurement (10), BENCH_WARMUP (2),
 // BENCH_CONNECTIONS (10,50), BENCH_STORES (pglite,postgres), BENCH_PLAYERS (2000),
 // BENCH_RANK_ROWS (1000000), BENCH_RANK_SAMPLES (2000), BENCH_RANK_BUDGET (20 seconds per
-// ranking measurement at most), BENCH_RANK_STORES (postgres,pglite),
+// ranking measurement at most), BENCH_RANK_STORES (postgres,pglite), BENCH_CLOSE_ENTRANTS
+// (100000: entrants of the tournament round the `close` part closes, on BENCH_RANK_STORES),
 // BENCH_PARTS (serve,http,ranking: `serve` runs serve-bench.mjs against `coinop serve`), BENCH_OUT (bench/results/latest.json), DATABASE_URL (use that
 // server instead of a throwaway cluster). For diagnosis: BENCH_SERVER_NODE_ARGS (node flags for
 // the API process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") and BENCH_PG_SETTINGS (extra
@@ -24,6 +25,7 @@ import { cpuShares, cpuSnapshot } from './cpu.mjs';
 import { measureGet, measurePlayScore } from './load.mjs';
 import { createDatabase, startPostgres } from './postgres.mjs';
 import { rankingBench } from './ranking.mjs';
+import { closeBench } from './tournament-close.mjs';
 import { forkTarget } from './target.mjs';
 import {
   httpTable,
@@ -32,6 +34,7 @@ import {
   table,
   loopDetailTable,
   rankingTable,
+  closeTable,
   readCpuTable,
   verdictTable,
   verdicts,
@@ -55,7 +58,8 @@ const options = {
   rankSamples: Number(env['BENCH_RANK_SAMPLES'] ?? 2000),
   rankBudget: Number(env['BENCH_RANK_BUDGET'] ?? 20),
   rankStores: list(env['BENCH_RANK_STORES'], 'postgres,pglite'),
-  parts: list(env['BENCH_PARTS'], 'serve,http,ranking,chain'),
+  closeEntrants: Number(env['BENCH_CLOSE_ENTRANTS'] ?? 100_000),
+  parts: list(env['BENCH_PARTS'], 'serve,http,ranking,chain,close'),
   out: env['BENCH_OUT'] ?? join(here, 'results', 'latest.json'),
   serverNodeArgs: (env['BENCH_SERVER_NODE_ARGS'] ?? '').split(' ').filter(Boolean),
   pgSettings: Object.fromEntries(
@@ -131,7 +135,8 @@ async function main() {
 
   const needPostgres =
     (options.parts.includes('http') && options.stores.includes('postgres')) ||
-    (options.parts.includes('ranking') && options.rankStores.includes('postgres'));
+    ((options.parts.includes('ranking') || options.parts.includes('close')) &&
+      options.rankStores.includes('postgres'));
   const postgres = needPostgres
     ? await startPostgres(options.pgSettings)
     : { skipped: 'not asked for' };
@@ -149,6 +154,14 @@ async function main() {
     for (const store of options.rankStores) {
       if (store === 'postgres' && postgres.skipped) continue;
       ranking.push(await rankingOn(store, postgres));
+    }
+  }
+
+  const close = [];
+  if (options.parts.includes('close')) {
+    for (const store of options.rankStores) {
+      if (store === 'postgres' && postgres.skipped) continue;
+      close.push(await closeOn(store, postgres));
     }
   }
 
@@ -282,6 +295,10 @@ async function main() {
       if (r.plan) out.push('', '```', ...r.plan, '```');
     }
   }
+  if (close.length > 0) {
+    out.push('', '## Closing a tournament round (closeRound in one transaction, top 10% paid)');
+    out.push(closeTable(close));
+  }
   if (verdictList.length > 0) out.push('', '## Targets', verdictTable(verdictList));
   console.log(out.join('\n'));
 
@@ -289,7 +306,18 @@ async function main() {
   await writeFile(
     options.out,
     JSON.stringify(
-      { started, options, machine, serve, chain, chainLoop, http, ranking, verdicts: verdictList },
+      {
+        started,
+        options,
+        machine,
+        serve,
+        chain,
+        chainLoop,
+        http,
+        ranking,
+        close,
+        verdicts: verdictList,
+      },
       null,
       2,
     ),
@@ -490,6 +518,42 @@ async function rankingOn(store, postgres) {
     log(
       `${store}: countAtOrAbove p99 ${result.countAtOrAbove.p99.toFixed(2)} ms, ` +
         `topLeaders p99 ${result.topLeaders.p99.toFixed(2)} ms`,
+    );
+    return { store, ...result };
+  } finally {
+    await release();
+  }
+}
+
+async function closeOn(store, postgres) {
+  log(`close on ${store}: a round of ${options.closeEntrants.toLocaleString('en')} entrants`);
+  let db;
+  let done;
+  if (store === 'postgres') {
+    const database = await createDatabase(postgres.adminUrl, 'coinop_close');
+    db = await openPostgres(database.url, 4);
+    done = async () => {
+      await db.close();
+      await database.drop();
+    };
+  } else {
+    const dir = await mkdtemp(join(tmpdir(), 'coinop-bench-close-'));
+    db = await openPglite(dir);
+    done = async () => {
+      await db.close();
+      await rm(dir, { recursive: true, force: true });
+    };
+  }
+  const release = deferred(done);
+  try {
+    await migrate(db);
+    const result = await closeBench(db, {
+      entrants: options.closeEntrants,
+      log: (line) => log(`${store} close: ${line}`),
+    });
+    log(
+      `${store}: closed ${result.entrants.toLocaleString('en')} entrants in ` +
+        `${result.seconds.toFixed(2)} s, ${result.payoutTransfers} transfers`,
     );
     return { store, ...result };
   } finally {

@@ -23,6 +23,15 @@ export const ENV_ONLY = {
   secretsKey: 'COINOP_SECRETS_KEY',
 } as const;
 
+/**
+ * Hooks for coinop's own tests, from the environment only and left out of the documented
+ * settings: never set them in production.
+ */
+export const TEST_HOOK_ENV = {
+  /** Milliseconds each tournament round's close waits before it commits (the crash tests). */
+  closePauseMs: 'COINOP_TEST_CLOSE_PAUSE_MS',
+} as const;
+
 /** A config error names the flag and its environment variable. */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';

@@ -2,6 +2,7 @@ import { join, resolve } from 'node:path';
 import { type SplitRule } from '@coinop/core';
 import {
   ConfigError,
+  TEST_HOOK_ENV,
   ENV_ONLY,
   FLAG_ENV,
   RATE_LIMITS,
@@ -31,6 +32,7 @@ export {
   FLAG_ENV,
   RATE_LIMITS,
   SERVICES,
+  TEST_HOOK_ENV,
   type RateLimitName,
   type RateLimits,
   type Service,
@@ -148,6 +150,8 @@ export interface Config {
    * bounds how long a change whose notice was lost can linger.
    */
   readonly gameCacheTtlMs: number;
+  /** Test hook (`COINOP_TEST_CLOSE_PAUSE_MS`, undocumented): a pause inside each round's close. */
+  readonly closeTestPauseMs: number;
   readonly logLevel: string;
   /**
    * `json`: one JSON object a line, for a log collector; `pretty`: readable lines for a person
@@ -461,6 +465,7 @@ export function loadConfig(
     coverFetchTimeoutMs: DEFAULTS.coverFetchTimeoutMs,
     coverMaxBytes: DEFAULTS.coverMaxBytes,
     gameCacheTtlMs: int('gameCacheTtlMs', DEFAULTS.gameCacheTtlMs, 0, 86_400_000),
+    closeTestPauseMs: parseTestPauseMs(env[TEST_HOOK_ENV.closePauseMs]),
     logLevel: text('logLevel') ?? DEFAULTS.logLevel,
     logFormat,
     metricsPort,
@@ -619,6 +624,18 @@ export function webAppUrl(config: Config): string {
   const host = config.host === '0.0.0.0' || config.host.includes(':') ? 'localhost' : config.host;
   const scheme = config.tlsCertPath === null ? 'http' : 'https';
   return `${scheme}://${host}:${config.webPort}`;
+}
+
+/** A test hook's pause: whole milliseconds up to ten minutes, 0 when unset. */
+function parseTestPauseMs(value: string | undefined): number {
+  if (value === undefined || value === '') return 0;
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < 0 || ms > 600_000) {
+    throw new ConfigError(
+      `${TEST_HOOK_ENV.closePauseMs} must be whole milliseconds from 0 to 600000, got ${value}`,
+    );
+  }
+  return ms;
 }
 
 /**

@@ -277,6 +277,8 @@ export async function startServer(
       }
     }
     if (api) stopSweep = startExpirySweep(api, config.expirySweepIntervalSeconds * 1000);
+    // Stopped by the API's close, with the rest of the arcade's services.
+    api?.arcade.closer.start(api.log);
     if (api && config.chain && api.arcade.chain) {
       api.log.info(
         `chain mode: crediting deposits into vault ${config.chain.vaultAddress} after ` +

@@ -94,7 +94,7 @@ export function assertScorable(play: Play, leaderboardId: string, now: Date): vo
   if (play.status === 'voided') {
     throw new CoinopError(
       'play_not_open',
-      `play ${play.id} was voided (its game was suspended) and its HST returned; it takes no score`,
+      `play ${play.id} was voided (its game was suspended, or its tournament round closed) and its HST returned; it takes no score`,
       { details: { playId: play.id } },
     );
   }

@@ -22,6 +22,10 @@ export const SLOW_SOURCE_TTL_MS = 5_000;
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 /** Group-commit batch sizes, up to the largest batch (`BATCH_MAX`). */
 const BATCH_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256];
+/** A round's close (seconds): a few milliseconds for a small field, seconds for 100,000. */
+const CLOSE_BUCKETS = [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60];
+/** A payout batch's transfers: a few places, up to a top-percent table over a large field. */
+const PAYOUT_BUCKETS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536];
 
 /** A group commit's queue, read on scrape. */
 export interface QueueSource {
@@ -61,6 +65,9 @@ export class ArcadeMetrics {
   readonly #scores: Counter<'outcome'>;
   readonly #signIns: Counter<'flow' | 'outcome'>;
   readonly #batchSizes: Histogram<'queue'>;
+  readonly #roundCloses: Histogram;
+  readonly #roundPayoutTransfers: Histogram;
+  readonly #roundCloseFailures: Counter;
   readonly #queues = new Map<string, QueueSource>();
   #pool: (() => PoolStats) | null = null;
   #ledger: CachedSource<LedgerTotals> | null = null;
@@ -99,6 +106,23 @@ export class ArcadeMetrics {
       help: 'Jobs committed together in one group-commit batch, by queue (plays, scores)',
       labelNames: ['queue'],
       buckets: BATCH_BUCKETS,
+      registers,
+    });
+    this.#roundCloses = new Histogram({
+      name: 'coinop_tournament_round_close_seconds',
+      help: 'Tournament rounds closed by this process, by how long each close took',
+      buckets: CLOSE_BUCKETS,
+      registers,
+    });
+    this.#roundPayoutTransfers = new Histogram({
+      name: 'coinop_tournament_round_payout_transfers',
+      help: "Transfers in a closed round's payout batch (prizes and the remainder)",
+      buckets: PAYOUT_BUCKETS,
+      registers,
+    });
+    this.#roundCloseFailures = counter({
+      name: 'coinop_tournament_round_close_failures_total',
+      help: 'Closes of tournament rounds that failed (rolled back, retried at the next look)',
       registers,
     });
     const queues = this.#queues;
@@ -179,6 +203,16 @@ export class ArcadeMetrics {
 
   batchCommitted(queue: string, size: number): void {
     this.#batchSizes.observe({ queue }, size);
+  }
+
+  /** A tournament round closed by this process, in `seconds`, paying `transfers` transfers. */
+  roundClosed(seconds: number, transfers: number): void {
+    this.#roundCloses.observe(seconds);
+    this.#roundPayoutTransfers.observe(transfers);
+  }
+
+  roundCloseFailed(): void {
+    this.#roundCloseFailures.inc();
   }
 
   watchQueue(name: string, queue: QueueSource): void {

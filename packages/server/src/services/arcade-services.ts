@@ -27,6 +27,7 @@ import { readOperatorKey } from '../chain/operator-key.js';
 import { DevChainFunds } from '../dev-chain/dev-chain-funds.js';
 import { ledgerTotals } from '../store/ledger.js';
 import { chainProgress } from '../chain/status.js';
+import { TournamentCloser } from './tournament-closer.js';
 
 /** The play path's rules as the config sets them. */
 export function playPolicy(config: Config): PlayPolicy {
@@ -68,6 +69,8 @@ export class ArcadeServices {
   readonly chainPlays: ChainPlayRequests;
   /** Test HST and ETH on a dev chain (`--dev-chain`) for the faucet and the demo; else null. */
   readonly devChainFunds: DevChainFunds | null;
+  /** Closes tournament rounds as they end; started by the server, stopped by `stop`. */
+  readonly closer: TournamentCloser;
   /** Pays the queued withdrawals (chain mode); made by `bootstrap`, started by the server. */
   #sender: WithdrawalSender | null = null;
   readonly #writeTokens: WriteTokenVerifier;
@@ -135,6 +138,14 @@ export class ArcadeServices {
       games: this.games,
       reads: this.reads,
       revokedClients: this.revokedClients,
+    });
+    this.closer = new TournamentCloser({
+      db: deps.db,
+      clock: deps.clock,
+      ids: deps.ids,
+      arcadeAccountId: () => this.record.accountId,
+      metrics,
+      closePauseMs: config.closeTestPauseMs,
     });
     if (metrics) {
       metrics.watchLedger(() => ledgerTotals(deps.db));
@@ -214,6 +225,7 @@ export class ArcadeServices {
 
   /** Stops what `bootstrap` and the server started; the app's close calls it. */
   async stop(): Promise<void> {
+    await this.closer.stop();
     await this.chain?.stop();
     await this.#sender?.stop();
     this.revokedClients.stop();

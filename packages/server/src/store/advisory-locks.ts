@@ -15,4 +15,9 @@ export const AdvisoryLocks = {
   sealedSecrets: 7_311_008,
   /** A chain vault's checkpoint and ledger account are made once. */
   chainCheckpoints: 7_311_009,
+  /**
+   * A tournament round's close: the two-key form (this id, a hash of the round id), so each round
+   * has its own lock and none shares one with the one-key locks above.
+   */
+  tournamentRoundClose: 7_311_010,
 } as const;

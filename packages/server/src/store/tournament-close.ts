@@ -1,0 +1,306 @@
+import {
+  nextRound,
+  paidPlaces,
+  roundPayout,
+  voidLockTransfer,
+  type PayoutTable,
+  type Standing,
+  type TransferRequest,
+} from '@coinop/core';
+import { AdvisoryLocks } from './advisory-locks.js';
+import type { Queryable } from './db.js';
+import { applyTransfers, lockAccount } from './ledger.js';
+import { PLAY_COLUMNS_OF_P, toPlay, type PlayRow } from './plays.js';
+import { openRound } from './tournament-rounds.js';
+
+/** What the close of one round needs beyond the database (docs/concepts/tournaments.md). */
+export interface CloseContext {
+  readonly now: Date;
+  /** The arcade's account: it takes the remainder of the pool's division. */
+  readonly arcadeAccountId: string;
+  readonly nextId: () => string;
+  /**
+   * Runs last inside the close's transaction, before it commits. Only the crash tests use it
+   * (to stop a process mid-close); the closer passes nothing otherwise.
+   */
+  readonly beforeCommit?: ((round: ClosedRound) => Promise<void>) | undefined;
+}
+
+/** A round the close has just closed, and what it did. */
+export interface ClosedRound {
+  readonly roundId: string;
+  readonly tournamentId: string;
+  readonly number: number;
+  /** Players who entered the round (made a play on it). */
+  readonly entrants: number;
+  /** Players with a score on the round's board. */
+  readonly rankedPlayers: number;
+  readonly poolUnits: bigint;
+  /** Places that received a prize (a place whose prize rounds down to 0 is not counted). */
+  readonly paidPlaces: number;
+  /** Transfers in the payout's linked batch. */
+  readonly payoutTransfers: number;
+  /** Open plays voided, their fee back to their players. */
+  readonly voidedPlays: number;
+  /** The season's next round, opened by this close; null when the tournament ended. */
+  readonly next: {
+    readonly roundId: string;
+    readonly number: number;
+    readonly startsAt: Date;
+    readonly endsAt: Date;
+    readonly guaranteeFunded: boolean;
+  } | null;
+}
+
+export type CloseOutcome =
+  | { readonly closed: true; readonly round: ClosedRound }
+  /** Nothing done: another process is closing it, it is closed already, or it is not due yet. */
+  | { readonly closed: false; readonly reason: 'busy' | 'already_closed' | 'not_due' | 'missing' };
+
+interface RoundRow {
+  id: string;
+  tournament_id: string;
+  number: number;
+  ends_at: Date;
+  status: 'open' | 'closed';
+  entrants: number;
+  guarantee_units: string;
+  game_id: string;
+  name: string;
+  entry_fee_units: string;
+  tournament_guarantee_units: string;
+  funder_account_id: string;
+  payout_table: PayoutTable;
+  starts_at: Date;
+  duration_seconds: number;
+  recurrence: string | null;
+  stopped_at: Date | null;
+  developer_account_id: string;
+}
+
+/**
+ * Closes round `roundId` inside `tx` (a transaction), as docs/concepts/tournaments.md
+ * ("Closing") states: locks it (skipping it when another process holds its close), voids its
+ * open plays, reads its final standings and its pool, pays the pool out in one linked batch,
+ * records the results, marks it closed, and opens a season's next round or ends the tournament.
+ * Lock order: the round, its open plays, its board (the score path locks a play before its
+ * board, so the two never wait on each other in a cycle).
+ */
+export async function closeRound(
+  tx: Queryable,
+  roundId: string,
+  ctx: CloseContext,
+): Promise<CloseOutcome> {
+  const [lock] = await tx.query<{ locked: boolean }>(
+    'SELECT pg_try_advisory_xact_lock($1::int, hashtext($2::text)) AS locked',
+    [AdvisoryLocks.tournamentRoundClose, roundId],
+    'tournament_close_try_lock',
+  );
+  if (!lock?.locked) return { closed: false, reason: 'busy' };
+
+  // FOR UPDATE waits for plays being opened on the round, which hold a key-share lock on it.
+  const [round] = await tx.query<RoundRow>(
+    `SELECT r.id, r.tournament_id, r.number, r.ends_at, r.status, r.entrants,
+            r.guarantee_units::text AS guarantee_units,
+            t.game_id, t.name, t.entry_fee_units::text AS entry_fee_units,
+            t.guarantee_units::text AS tournament_guarantee_units, t.funder_account_id,
+            t.payout_table, t.starts_at, t.duration_seconds, t.recurrence, t.stopped_at,
+            d.account_id AS developer_account_id
+     FROM tournament_rounds r JOIN tournaments t ON t.id = r.tournament_id
+       JOIN games g ON g.id = t.game_id JOIN developers d ON d.id = g.developer_id
+     WHERE r.id = $1 FOR UPDATE OF r`,
+    [roundId],
+    'tournament_close_lock_round',
+  );
+  if (!round) return { closed: false, reason: 'missing' };
+  if (round.status === 'closed') return { closed: false, reason: 'already_closed' };
+  if (round.ends_at > ctx.now) return { closed: false, reason: 'not_due' };
+
+  let voidedPlays = await voidOpenPlays(tx, roundId, ctx);
+  // Plays opened meanwhile hold a key-share lock on the board until they commit: wait for them,
+  // then void those too. A play opened after this waits for the close to commit.
+  await tx.query(
+    'SELECT 1 FROM leaderboards WHERE id = $1 FOR UPDATE',
+    [roundId],
+    'tournament_close_lock_board',
+  );
+  voidedPlays += await voidOpenPlays(tx, roundId, ctx);
+
+  const [counted] = await tx.query<{ n: string }>(
+    `SELECT coalesce(sum(players), 0)::text AS n FROM rank_buckets
+     WHERE leaderboard_id = $1 AND level = 1`,
+    [roundId],
+    'tournament_close_ranked',
+  );
+  const rankedPlayers = Number(counted?.n ?? 0);
+  const table = round.payout_table;
+  const standings = await tx.query<{ player_id: string; account_id: string; score: number }>(
+    `SELECT l.player_id, pl.account_id, l.score
+     FROM leaders l JOIN players pl ON pl.id = l.player_id
+     WHERE l.leaderboard_id = $1
+     ORDER BY l.rank_key DESC, l.achieved_at, l.player_id LIMIT $2`,
+    [roundId, paidPlaces(table, rankedPlayers)],
+    'tournament_close_standings',
+  );
+
+  const pool = await lockAccount(tx, roundId);
+  if (!pool) throw new TypeError(`round ${roundId} has no pool account`);
+  const poolUnits = pool.creditsPosted - pool.debitsPosted;
+  const payout = roundPayout(
+    {
+      roundId,
+      pool: poolUnits,
+      guarantee: BigInt(round.guarantee_units),
+      rankedPlayers,
+      standings: standings.map((s): Standing => ({
+        playerId: s.player_id,
+        accountId: s.account_id,
+        score: s.score,
+      })),
+      table,
+      arcadeAccountId: ctx.arcadeAccountId,
+      developerAccountId: round.developer_account_id,
+      funderAccountId: round.funder_account_id,
+    },
+    ctx.nextId,
+  );
+  await applyTransfers(tx, payout.transfers, ctx.now);
+  if (payout.results.length > 0) {
+    await tx.query(
+      `INSERT INTO tournament_results (round_id, place, player_id, score, prize_units, transfer_id)
+       SELECT $1, * FROM unnest($2::int[], $3::uuid[], $4::float8[], $5::bigint[], $6::uuid[])`,
+      [
+        roundId,
+        payout.results.map((r) => r.place),
+        payout.results.map((r) => r.playerId),
+        payout.results.map((r) => r.score),
+        payout.results.map((r) => r.prize.toString()),
+        payout.results.map((r) => r.transferId),
+      ],
+      'tournament_close_results',
+    );
+  }
+  await tx.query(
+    `UPDATE tournament_rounds SET status = 'closed', pool_units = $2, closed_at = $3 WHERE id = $1`,
+    [roundId, poolUnits.toString(), ctx.now],
+    'tournament_close_mark_closed',
+  );
+
+  const next = await openNextRound(tx, round, ctx);
+  const closed: ClosedRound = {
+    roundId,
+    tournamentId: round.tournament_id,
+    number: round.number,
+    entrants: round.entrants,
+    rankedPlayers,
+    poolUnits,
+    paidPlaces: payout.results.length,
+    payoutTransfers: payout.transfers.length,
+    voidedPlays,
+    next,
+  };
+  await ctx.beforeCommit?.(closed);
+  return { closed: true, round: closed };
+}
+
+/**
+ * Voids the round's open plays in one batch (fee back to each player, nobody paid), as a game's
+ * suspension does. An open play whose time ran out but that the expiry sweep has not settled yet
+ * is open too: voided like the others.
+ */
+async function voidOpenPlays(tx: Queryable, roundId: string, ctx: CloseContext): Promise<number> {
+  const rows = await tx.query<PlayRow & { player_account_id: string }>(
+    `SELECT ${PLAY_COLUMNS_OF_P}, pl.account_id AS player_account_id
+     FROM plays p JOIN players pl ON pl.id = p.player_id
+     WHERE p.leaderboard_id = $1 AND p.status = 'open' ORDER BY p.id FOR UPDATE OF p`,
+    [roundId],
+    'tournament_close_open_plays',
+  );
+  if (rows.length === 0) return 0;
+  const transfers = rows
+    .map((r) => voidLockTransfer(toPlay(r), r.player_account_id, ctx.nextId()))
+    .filter((t): t is TransferRequest => t !== null);
+  await applyTransfers(tx, transfers, ctx.now);
+  await tx.query(
+    `UPDATE plays SET status = 'voided', updated_at = $2 WHERE id = ANY($1::uuid[])`,
+    [rows.map((r) => r.id), ctx.now],
+    'tournament_close_void_plays',
+  );
+  return rows.length;
+}
+
+/**
+ * A season not stopped opens its next round in the close's transaction (funded if its funder
+ * can cover the guarantee, else without it); a tournament with no next round is stopped.
+ */
+async function openNextRound(
+  tx: Queryable,
+  round: RoundRow,
+  ctx: CloseContext,
+): Promise<ClosedRound['next']> {
+  if (round.stopped_at !== null) return null;
+  const window = nextRound(
+    {
+      startsAt: round.starts_at,
+      durationSeconds: round.duration_seconds,
+      recurrence: round.recurrence,
+    },
+    round.ends_at,
+    ctx.now,
+  );
+  if (window === null) {
+    await tx.query(
+      'UPDATE tournaments SET stopped_at = $2, updated_at = $2 WHERE id = $1',
+      [round.tournament_id, ctx.now],
+      'tournament_close_stop',
+    );
+    return null;
+  }
+  const id = ctx.nextId();
+  const number = round.number + 1;
+  const { guaranteeFunded } = await openRound(
+    tx,
+    {
+      id,
+      tournamentId: round.tournament_id,
+      gameId: round.game_id,
+      number,
+      boardName: roundBoardName(round.name, number),
+      entryFeeUnits: BigInt(round.entry_fee_units),
+      startsAt: window.startsAt,
+      endsAt: window.endsAt,
+      guaranteeUnits: BigInt(round.tournament_guarantee_units),
+      funderAccountId: round.funder_account_id,
+      guaranteeTransferId: ctx.nextId(),
+      shortGuarantee: 'open_without',
+    },
+    ctx.now,
+  );
+  return { roundId: id, number, ...window, guaranteeFunded };
+}
+
+/** A round's board name, as board reads show it: the tournament's name and the round's number. */
+export function roundBoardName(tournamentName: string, number: number): string {
+  return `${tournamentName} #${number}`;
+}
+
+/** Up to `limit` open rounds whose end has come, earliest first: the closer's work. */
+export async function dueRounds(q: Queryable, now: Date, limit: number): Promise<string[]> {
+  const rows = await q.query<{ id: string }>(
+    `SELECT id FROM tournament_rounds WHERE status = 'open' AND ends_at <= $1
+     ORDER BY ends_at, id LIMIT $2`,
+    [now, limit],
+    'tournament_due_rounds',
+  );
+  return rows.map((r) => r.id);
+}
+
+/** When the next open round ends, or null when no round is open. */
+export async function nextRoundEnd(q: Queryable): Promise<Date | null> {
+  const [row] = await q.query<{ ends_at: Date | null }>(
+    `SELECT min(ends_at) AS ends_at FROM tournament_rounds WHERE status = 'open'`,
+    [],
+    'tournament_next_round_end',
+  );
+  return row?.ends_at ?? null;
+}

@@ -5,7 +5,13 @@ import { createDeveloper } from '../../src/services/admin.js';
 import { applyTransfers } from '../../src/store/ledger.js';
 import { buildTestApi, TEST_ADMIN_TOKEN, type TestApi } from '@coinop/testkit/app';
 import { storeVariants } from '@coinop/testkit/db';
-import { balanceOf, gameWithTiers, writeToken, type GameFixture } from '@coinop/testkit/arcade';
+import {
+  balanceOf,
+  fundedPlayer,
+  gameWithTiers,
+  writeToken,
+  type GameFixture,
+} from '@coinop/testkit/arcade';
 import { expectLedgerBalanced } from '@coinop/testkit/invariants';
 
 /** Issue 18: creating tournaments (developer and operator), and reading them. */
@@ -289,5 +295,68 @@ describe.each(storeVariants())('tournaments: creating and reading on %s', (varia
     expect((await inject('GET', `/catalog/tournaments/${id}`)).statusCode).toBe(404);
     const catalog = await inject('GET', '/catalog/tournaments');
     expect(catalog.json().tournaments.map((x: Tournament) => x.id)).not.toContain(id);
+  });
+
+  it('keeps a closed round readable: its pool paid, its results, its board', async () => {
+    const t = (await asDeveloper('GET', created()))
+      .json()
+      .tournaments.find((x: Tournament) => x.name === 'Weekly Cup') as Tournament;
+    const round = t.currentRound!;
+    const winner = await fundedPlayer(api, 0, 'Winner');
+    // What the close (another part of issue 18) leaves: the round marked closed with the pool it
+    // paid, and its paid places.
+    const closedAt = new Date(Date.parse(round.endsAt) + 1000);
+    await api.db.transaction(async (tx) => {
+      await tx.query(
+        `UPDATE tournament_rounds SET status = 'closed', closed_at = $2, pool_units = $3
+         WHERE id = $1`,
+        [round.id, closedAt, (10n * 100_000_000n).toString()],
+      );
+      await tx.query(
+        `INSERT INTO tournament_results (round_id, place, player_id, score, prize_units, transfer_id)
+         VALUES ($1, 1, $2, 912, $3, $4)`,
+        [round.id, winner.playerId, (5n * 100_000_000n).toString(), uuidIds.next()],
+      );
+    });
+    api.app.arcade.games.invalidate(game.gameId);
+    api.clock.advance(closedAt.getTime() + 1000 - api.clock.now().getTime());
+
+    const detail = await inject('GET', `/catalog/tournaments/${t.id}/rounds/${round.id}`);
+    expect(detail.statusCode, detail.body).toBe(200);
+    expect(detail.json<TournamentRoundDetail>()).toMatchObject({
+      id: round.id,
+      status: 'closed',
+      closedAt: closedAt.toISOString(),
+      pool: '10',
+      results: [{ place: 1, playerId: winner.playerId, name: 'Winner', score: 912, prize: '5' }],
+    });
+    expect(detail.json<TournamentRoundDetail>().results[0]!.avatar).toContain(winner.playerId);
+    expect((await inject('GET', `/catalog/tournaments/${t.id}`)).json().currentRound).toBeNull();
+    const board = await inject('GET', `/catalog/games/${game.gameId}/boards/${round.id}`);
+    expect(board.statusCode, board.body).toBe(200);
+    const missing = await inject('GET', `/catalog/tournaments/${t.id}/rounds/${game.gameId}`);
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().code).toBe('tournament_round_not_found');
+    const badCursor = await inject('GET', `/catalog/tournaments/${t.id}/rounds?cursor=nope`);
+    expect(badCursor.statusCode).toBe(400);
+    expect(badCursor.json().details.field).toBe('cursor');
+
+    // A play naming the closed round, or its tournament with no round to come, is refused.
+    const token = await writeToken(api, game);
+    const player = await fundedPlayer(api, 5);
+    for (const named of [round.id, t.id]) {
+      const res = await inject(
+        'POST',
+        `/arcades/${game.arcadeId}/games/${game.gameId}/play`,
+        { playerId: player.playerId, leaderboardId: named },
+        { authorization: `Bearer ${token}` },
+      );
+      expect(res.statusCode, res.body).toBe(409);
+      expect(res.json()).toMatchObject({
+        code: 'tournament_closed',
+        details: { field: 'leaderboardId' },
+      });
+    }
+    expect((await balanceOf(api, player.accountId)).available).toBe(5n * 100_000_000n);
   });
 });

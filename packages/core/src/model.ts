@@ -9,6 +9,20 @@ export interface Leaderboard {
   readonly costUnits: Units;
   readonly leadersMax: number;
   readonly position: number;
+  /** Set when the board is a tournament's round (docs/concepts/tournaments.md); absent for a tier. */
+  readonly round?: RoundRules | undefined;
+}
+
+/** What the play and score path needs of a tournament round; fixed when the round opens. */
+export interface RoundRules {
+  readonly tournamentId: string;
+  readonly number: number;
+  readonly startsAt: Date;
+  readonly endsAt: Date;
+  /** At most this many players enter the round; null: no limit. */
+  readonly maxEntrants: number | null;
+  /** At most this many plays per player in the round; null: no limit. */
+  readonly maxAttempts: number | null;
 }
 
 /** What the play and score path needs of a game; read from a cache, never changed by a play. */
@@ -20,6 +34,11 @@ export interface GameRef {
   readonly arcadeAccountId: string;
   readonly scoreDisplay: ScoreDisplay;
   readonly leaderboards: readonly Leaderboard[];
+  /**
+   * The game's tournament rounds not yet closed (boards with `round` set): plays may name them,
+   * but they are not tiers, so nothing that lists `leaderboards` sees them.
+   */
+  readonly rounds?: readonly Leaderboard[] | undefined;
 }
 
 /** `voided`: the operator suspended the game while the play was open; its lock was returned. */

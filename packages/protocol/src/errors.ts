@@ -99,6 +99,14 @@ export const ErrorCodes = {
   publish_request_not_found: 'Publish request not found',
   publish_request_decided: 'Publish request already decided',
   game_already_published: 'Game already published',
+  // Tournaments (docs/concepts/tournaments.md)
+  tournament_not_found: 'Tournament not found',
+  tournament_round_not_found: 'Tournament round not found',
+  tournament_not_started: 'Tournament round not started',
+  tournament_closed: 'Tournament round closed',
+  tournament_full: 'Tournament round full',
+  tournament_attempts_exhausted: 'Tournament attempts used up',
+  tournament_chain_play_refused: 'Tournament plays are not locked on chain',
   // Operational
   rate_limited: 'Too many requests',
   service_unavailable: 'Service unavailable',

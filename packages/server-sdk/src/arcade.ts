@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { LeaderList, PlayRequest, ScoreRequest } from '@coinop/protocol';
+import type { LeaderList, PlayRequest, ScoreRequest, TournamentList } from '@coinop/protocol';
 import { HttpClient } from './http-client.js';
 import { resolveOptions, type ArcadeOptions } from './options.js';
 import { PlayerTokenVerifier } from './player-token.js';
@@ -16,6 +16,7 @@ import type {
   PlayTransaction,
   ScoreResult,
   TopScore,
+  Tournament,
 } from './types.js';
 import { WriteTokens } from './write-token.js';
 
@@ -262,6 +263,25 @@ export class Arcade {
       idempotencyKey: idempotencyKey(options),
       isRetrySafe: true,
     });
+  }
+
+  /**
+   * The game's tournaments, newest first, each with its current round. A play on a round passes
+   * the round's id (or the tournament's: its round open now) to `play` as the leaderboard id; the
+   * arcade refuses it with {@link ArcadeApiError} 409 `tournament_not_started`,
+   * `tournament_closed`, `tournament_full` or `tournament_attempts_exhausted` (nothing charged).
+   *
+   * @example
+   * ```ts
+   * const [cup] = await arcade.tournaments();
+   * if (cup?.currentRound?.status === 'open') {
+   *   const play = await arcade.play(playerId, cup.currentRound.id);
+   *   await arcade.score(play, 1200);
+   * }
+   * ```
+   */
+  async tournaments(): Promise<readonly Tournament[]> {
+    return (await this.#get<TournamentList>(this.#gamePath('tournaments'))).tournaments;
   }
 
   /**

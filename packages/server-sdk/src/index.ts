@@ -35,4 +35,6 @@ export type {
   PlayTransaction,
   ScoreResult,
   TopScore,
+  Tournament,
+  TournamentRound,
 } from './types.js';

@@ -184,3 +184,29 @@ export type BoardPage = wire.BoardPage;
  * ```
  */
 export type BoardAround = wire.BoardAround;
+
+/**
+ * A tournament of the game (docs/reference/tournaments.md): a board with a start and an end whose
+ * plays fill a prize pool, paid to its standings at the close. `currentRound` is the round open
+ * now (or the next one); play it by passing its `id`, or the tournament's `id`, as the
+ * leaderboard id.
+ *
+ * @example
+ * ```ts
+ * import type { Tournament } from '@coinop/server-sdk';
+ * const [cup]: readonly Tournament[] = await arcade.tournaments();
+ * console.log(cup?.name, cup?.currentRound?.pool);
+ * ```
+ */
+export type Tournament = wire.Tournament;
+
+/**
+ * One round of a tournament: its window, entrants and pool (HST as an exact decimal string).
+ *
+ * @example
+ * ```ts
+ * import type { TournamentRound } from '@coinop/server-sdk';
+ * const open = (round: TournamentRound | null) => round?.status === 'open';
+ * ```
+ */
+export type TournamentRound = wire.TournamentRound;

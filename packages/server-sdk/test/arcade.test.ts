@@ -12,6 +12,7 @@ import { expectLedgerBalanced } from '@coinop/testkit/invariants';
 import { gameSignIn, newWallet } from '@coinop/testkit/signin';
 import { count, fund, sdkOptions, startCoinop, type Coinop } from '@coinop/testkit/coinop';
 import { freePort } from '@coinop/testkit/net';
+import { TEST_ADMIN_TOKEN } from '@coinop/testkit/app';
 
 const UNITS = 100_000_000n;
 
@@ -174,6 +175,41 @@ describe.each(storeVariants())('Arcade against a running coinop on %s', (variant
       status: 400,
       code: 'validation_failed',
     });
+  });
+
+  it("lists the game's tournaments and plays a round by the tournament's id", async () => {
+    const created = await coinop.app.inject({
+      method: 'POST',
+      url: '/admin/tournaments',
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+      payload: {
+        gameId: game.gameId,
+        name: 'SDK Cup',
+        entryFee: '1',
+        startsAt: coinop.clock.now().toISOString(),
+        durationSeconds: 3600,
+        maxAttempts: 1,
+        payoutTable: { places: [10000] },
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const [cup] = await arcade.tournaments();
+    expect(cup).toMatchObject({
+      name: 'SDK Cup',
+      entryFee: '1',
+      currentRound: { number: 1, status: 'open', pool: '0', entrants: 0 },
+    });
+    const p = await fundedPlayer(coinop, 2);
+    const play = await arcade.play(p.playerId, cup!.id);
+    expect(play.leaderboardId).toBe(cup!.currentRound!.id);
+    await arcade.score(play, 42);
+    const [after] = await arcade.tournaments();
+    expect(after?.currentRound).toMatchObject({ entrants: 1, pool: '0.7' });
+    await expect(arcade.play(p.playerId, cup!.id)).rejects.toMatchObject({
+      status: 409,
+      code: 'tournament_attempts_exhausted',
+    });
+    expect((await balanceOf(coinop, p.accountId)).available).toBe(1n * UNITS);
   });
 
   it('throws ArcadeApiError with the problem body on a 402, and does not retry it', async () => {

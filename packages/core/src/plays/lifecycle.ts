@@ -4,9 +4,11 @@ import type { Account, Transfer, TransferRequest } from '../ledger/types.js';
 import type { LedgerSnapshot } from '../ledger/create-transfers.js';
 import { splitCost, type SplitRule } from '../settlement/split.js';
 
-/** Finds a tier of the game, or throws naming the id. */
+/** Finds a tier (or a tournament round not yet closed) of the game, or throws naming the id. */
 export function leaderboardOf(game: GameRef, leaderboardId: string): Leaderboard {
-  const board = game.leaderboards.find((b) => b.id === leaderboardId);
+  const board =
+    game.leaderboards.find((b) => b.id === leaderboardId) ??
+    game.rounds?.find((b) => b.id === leaderboardId);
   if (!board) {
     throw new CoinopError(
       'leaderboard_not_in_game',
@@ -118,6 +120,10 @@ export function assertScorable(play: Play, leaderboardId: string, now: Date): vo
  * The transfers that settle a play, scored or expired: post the locked cost into the play's
  * escrow, then pay it out by the split rule. Linked: applied all together or not at all.
  *
+ * A play on a tournament round names the round's pool account (`poolAccountId`, the round's id):
+ * the leaders' part goes there (`tournament_pool`) instead of to the leaders of the moment, who
+ * are then ignored; the developer's and the arcade's parts are as for a tier.
+ *
  * A play locked on chain is paid on chain: each leader's and the developer's share is also
  * reserved from them to the vault's account (`chain_payout`, pending), posted once the vault's
  * `settleBatch` paid it to their wallet. The arcade's share stays in the vault, on its account.
@@ -129,6 +135,7 @@ export function settlementTransfers(
   game: Pick<GameRef, 'developerAccountId' | 'arcadeAccountId'>,
   rule: SplitRule,
   nextId: () => string,
+  poolAccountId: string | null = null,
 ): TransferRequest[] {
   if (play.lockTransferId === null || play.costUnits === 0n) return [];
   const transfers: TransferRequest[] = [
@@ -145,7 +152,7 @@ export function settlementTransfers(
   ];
   const shares = splitCost(
     play.costUnits,
-    leaderAccountIds,
+    poolAccountId === null ? leaderAccountIds : [poolAccountId],
     game.developerAccountId,
     game.arcadeAccountId,
     rule,
@@ -160,7 +167,9 @@ export function settlementTransfers(
       pendingId: null,
       reason:
         share.role === 'leader'
-          ? 'payout_leader'
+          ? poolAccountId === null
+            ? 'payout_leader'
+            : 'tournament_pool'
           : share.role === 'developer'
             ? 'payout_developer'
             : 'payout_arcade',

@@ -1,3 +1,4 @@
 export * from './payout-table.js';
 export * from './round-schedule.js';
 export * from './round-close.js';
+export * from './round-entry.js';

@@ -103,6 +103,23 @@ describe('settlementTransfers', () => {
     expect(payouts.every((t) => t.debitAccountId === 'play-1' && t.playId === 'play-1')).toBe(true);
   });
 
+  it("pays a round play's leaders' part into the round's pool, ignoring the leaders", () => {
+    const transfers = settlementTransfers(
+      play({ costUnits: 999n }),
+      ['l1', 'l2'],
+      'player-acct',
+      game,
+      DEFAULT_SPLIT_RULE,
+      nextId,
+      'round-1',
+    );
+    expect(transfers.slice(1).map((t) => [t.reason, t.creditAccountId, t.amount])).toEqual([
+      ['tournament_pool', 'round-1', 699n],
+      ['payout_developer', 'dev-acct', 199n],
+      ['payout_arcade', 'arcade-acct', 101n],
+    ]);
+  });
+
   it('draws a play locked on chain on the vault and reserves the payees’ shares for the chain', () => {
     const chainPlay = play({ vaultAccountId: 'vault-acct' });
     const transfers = settlementTransfers(

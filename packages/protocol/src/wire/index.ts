@@ -5,3 +5,4 @@ export * from './developer.js';
 export * from './sign-in.js';
 export * from './chain.js';
 export * from './boards.js';
+export * from './tournaments.js';

@@ -75,6 +75,7 @@ const ADMIN_GROUPS: Readonly<Record<string, string>> = {
   game: 'games: list them; publish, unpublish, suspend and resume one',
   publish: "developers' publish requests: the queue; approve or decline one",
   leaderboard: "a game's leaderboards (tiers): add one",
+  tournament: 'tournaments and seasons: create one (funded by the arcade), list them, stop one',
   keys: 'the keys that sign player tokens: rotate them',
   chain: 'chain mode: deploy the contracts; deposits, withdrawals, plays, the operator key',
 };
@@ -353,6 +354,75 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
         cost: numberOrText(v['cost']),
         ...(v['leadersMax'] === undefined ? {} : { leadersMax: numberOrText(v['leadersMax']) }),
       },
+    }),
+  },
+  {
+    words: ['tournament', 'create'],
+    description:
+      "create a tournament of a game, its guarantee funded by the arcade's account " +
+      '(docs/concepts/tournaments.md)',
+    options: [
+      { flags: '--game <id>', description: 'game id', required: true },
+      { flags: '--name <name>', description: 'shown in the catalog', required: true },
+      {
+        flags: '--entry-fee <hst>',
+        description: 'HST a play costs ("0" for free)',
+        required: true,
+      },
+      {
+        flags: '--starts-at <time>',
+        description: 'RFC 3339 time of the first round (default now)',
+      },
+      { flags: '--ends-at <time>', description: 'end of the first round (or --duration)' },
+      { flags: '--duration <seconds>', description: "a round's length: 60 to 31622400" },
+      { flags: '--recurrence <cron>', description: "five-field cron (UTC) of the rounds' starts" },
+      { flags: '--places <bp,bp,…>', description: 'payout by place in basis points (sum 10000)' },
+      { flags: '--top-percent <q>', description: 'or: the top q% of the ranked players equally' },
+      { flags: '--guarantee <hst>', description: "HST the arcade puts in each round's pool" },
+      { flags: '--max-entrants <n>', description: 'at most this many players per round' },
+      { flags: '--max-attempts <n>', description: 'at most this many plays per player per round' },
+    ],
+    request: (v) => {
+      const payoutTable: Record<string, unknown> = {};
+      if (v['places'] !== undefined)
+        payoutTable['places'] = v['places'].split(',').map(numberOrText);
+      if (v['topPercent'] !== undefined) payoutTable['topPercent'] = numberOrText(v['topPercent']);
+      const optional: Record<string, unknown> = {
+        endsAt: v['endsAt'],
+        durationSeconds: numberOrText(v['duration']),
+        recurrence: v['recurrence'],
+        guaranteedPool: v['guarantee'],
+        maxEntrants: numberOrText(v['maxEntrants']),
+        maxAttempts: numberOrText(v['maxAttempts']),
+      };
+      return {
+        method: 'POST',
+        path: '/admin/tournaments',
+        body: {
+          gameId: v['game'],
+          name: v['name'],
+          entryFee: v['entryFee'],
+          startsAt: v['startsAt'] ?? new Date().toISOString(),
+          payoutTable,
+          ...Object.fromEntries(Object.entries(optional).filter(([, x]) => x !== undefined)),
+        },
+      };
+    },
+  },
+  {
+    words: ['tournament', 'list'],
+    description: 'list tournaments: those with a round to come first, each with its current round',
+    options: [],
+    request: () => ({ method: 'GET', path: '/admin/tournaments' }),
+  },
+  {
+    words: ['tournament', 'stop'],
+    description: 'stop a tournament: its current round runs to its end, and no round follows',
+    argument: { name: 'tournament', description: 'the tournament id' },
+    options: [],
+    request: (v) => ({
+      method: 'POST',
+      path: `/admin/tournaments/${id(v['tournament'])}/stop`,
     }),
   },
   {

@@ -25,6 +25,7 @@ import { bearerToken } from '../listener/bearer.js';
 import { adminChainRoutes } from './admin-chain.js';
 import { AdminGame, adminGameToWire, adminLookupRoutes } from './admin-lookups.js';
 import { adminPublishRequestRoutes } from './publish-requests.js';
+import { adminTournamentRoutes } from './tournaments.js';
 
 import {
   TAGS,
@@ -313,6 +314,7 @@ export async function adminPlugin(
   adminChainRoutes(app);
   adminLookupRoutes(app);
   adminPublishRequestRoutes(app);
+  adminTournamentRoutes(app, TAGS);
 
   r.post(
     '/admin/players/:playerId/token',

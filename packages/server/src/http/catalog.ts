@@ -5,6 +5,7 @@ import { CoinopError } from '@coinop/core';
 import type { CatalogGame, CatalogGameList, CatalogTier } from '@coinop/protocol';
 import { generatedAvatarSvg } from '../services/avatar.js';
 import { boardRoutes } from './boards.js';
+import { catalogTournamentRoutes } from './tournaments.js';
 import { ApiTags, Security } from './openapi.js';
 import { GameSchema, LeaderboardSchema, Uuid } from './schemas.js';
 import { gameToWire, leaderboardToWire } from './wire.js';
@@ -108,6 +109,8 @@ export async function catalogPlugin(instance: FastifyInstance): Promise<void> {
       return gameToWire(view.game, view.leaderboards, view.leaders);
     },
   );
+
+  catalogTournamentRoutes(app);
 
   boardRoutes(app, {
     path: '/catalog/games/:gameId/boards/:leaderboardId',

@@ -50,3 +50,15 @@ export function parseActivityCursor(cursor: string): ActivityPosition {
   const [micros = '', id = ''] = decode(cursor, ACTIVITY_CURSOR);
   return { atMicros: BigInt(micros), id };
 }
+
+const ROUND_CURSOR = /^r1\.(\d{1,9})$/;
+
+/** The position after a page of a tournament's rounds (newest first): the last round's number. */
+export function roundCursor(number: number): string {
+  return encode(`r1.${number}`);
+}
+
+export function parseRoundCursor(cursor: string): number {
+  const [number = ''] = decode(cursor, ROUND_CURSOR);
+  return Number(number);
+}

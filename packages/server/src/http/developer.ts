@@ -16,6 +16,8 @@ import { testerRoutes } from './consent.js';
 import { developerPublishRequestRoutes } from './publish-requests.js';
 import { developerGameRoutes } from './developer-games.js';
 import { withdrawalRoutes } from './withdrawals.js';
+import { developerTournamentRoutes } from './tournaments.js';
+import { developerById } from '../services/tournaments.js';
 import { API_KEY_HEADER, verifyApiKey } from '../credentials/api-keys.js';
 import { DeveloperPortal } from '../services/developer-games.js';
 import { findDeveloper } from '../store/developers.js';
@@ -160,6 +162,21 @@ export async function developerPlugin(app: FastifyInstance): Promise<void> {
     return (await portal.developerOf(playerId)).accountId;
   };
   const security = [...Security.playerToken, ...Security.apiKey];
+  developerTournamentRoutes(app, {
+    tags: TAGS,
+    security,
+    who:
+      "The game's developer: the portal's session or the developer's API key; another " +
+      "developer's game answers 404 game_not_found.",
+    developerOf: async (request) => {
+      if (request.headers[API_KEY_HEADER] !== undefined) {
+        const { developerId } = await verifyApiKey(arcade.db, request.headers[API_KEY_HEADER]);
+        return { kind: 'developer', developer: await developerById(arcade, developerId) };
+      }
+      const { playerId } = await players.authenticate(request);
+      return { kind: 'developer', developer: await portal.developerOf(playerId) };
+    },
+  });
   withdrawalRoutes(app, {
     tags: TAGS,
     security,

@@ -25,6 +25,7 @@ import {
 } from './game-server-schemas.js';
 import { requireWriteToken } from './write-token-scope.js';
 import { boardRoutes } from './boards.js';
+import { gameServerTournamentRoutes } from './tournaments.js';
 import { perClientAddress, perKey } from '../listener/rate-limit.js';
 
 /** The server-to-server API a game's authoritative server calls (spec 4.2–4.5). */
@@ -71,6 +72,7 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
   await app.register(async (scoped) => {
     const api = scoped.withTypeProvider<TypeBoxTypeProvider>();
     requireWriteToken(api);
+    gameServerTournamentRoutes(api);
 
     api.get(
       '/arcades/:arcadeId/developergames/:gameId',

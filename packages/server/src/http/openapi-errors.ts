@@ -34,6 +34,8 @@ const NOT_FOUND_BY_PARAM: Readonly<Record<string, ErrorCode>> = {
   deposit: 'deposit_not_found',
   txHash: 'deposit_not_found',
   prefix: 'api_key_not_found',
+  tournamentId: 'tournament_not_found',
+  roundId: 'tournament_round_not_found',
   requestorId: 'login_request_not_found',
 };
 
@@ -50,8 +52,13 @@ const PLAY_REFUSALS: readonly ErrorCode[] = [
   'consent_required',
   'player_not_tester',
   'idempotency_key_reused',
+  'tournament_not_started',
+  'tournament_closed',
+  'tournament_full',
+  'tournament_attempts_exhausted',
 ];
 const SCORE_REFUSALS: readonly ErrorCode[] = [
+  'tournament_closed',
   'play_already_scored',
   'play_expired',
   'play_not_open',
@@ -119,7 +126,9 @@ export const OPERATION_PROBLEMS: Readonly<Record<string, readonly ErrorCode[]>> 
   playerRequestWithdrawal: WITHDRAWAL_REFUSALS,
   developerGetBalance: ['developer_not_found'],
   playerSetAllowance: ['invalid_amount'],
-  playerRequestChainPlay: ['chain_mode_off', ...PLAY_REFUSALS],
+  playerRequestChainPlay: ['chain_mode_off', 'tournament_chain_play_refused', ...PLAY_REFUSALS],
+  developerCreateTournament: ['insufficient_funds'],
+  adminCreateTournament: ['insufficient_funds', 'game_not_found'],
   playerGetDeposit: ['chain_mode_off'],
   playerUseFaucet: ['faucet_disabled', 'faucet_limit_reached'],
   playerOpenPlay: [...PLAY_REFUSALS, 'invalid_approval_signature'],

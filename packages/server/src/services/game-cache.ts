@@ -1,6 +1,14 @@
-import { CoinopError, type GameRef } from '@coinop/core';
+import {
+  CoinopError,
+  leaderboardOf,
+  roundClosed,
+  roundNamed,
+  type GameRef,
+  type Leaderboard,
+} from '@coinop/core';
 import type { Queryable } from '../store/db.js';
 import { loadGameRef, type LoadedGameRef } from '../store/games.js';
+import { findRoundBoard, tournamentOfGameExists } from '../store/tournaments.js';
 
 /**
  * Game metadata (owners' accounts, score display, tiers) for the play and score path, read from
@@ -50,7 +58,47 @@ export class GameCache {
   async getWithLeaderboard(gameId: string, leaderboardId: string): Promise<GameRef> {
     const game = await this.#knowing(gameId, leaderboardId);
     const retired = game.retiredLeaderboards.find((b) => b.id === leaderboardId);
-    return retired ? { ...game, leaderboards: [...game.leaderboards, retired] } : game;
+    if (retired) return { ...game, leaderboards: [...game.leaderboards, retired] };
+    if (isKnown(game, leaderboardId)) return game;
+    // A closed round is not cached (the play path has no use for it); its standings stay
+    // readable, so its board is read for this answer.
+    const closed = await findRoundBoard(this.#db, gameId, leaderboardId);
+    if (!closed) return game;
+    const board: Leaderboard = { ...closed, gameId, position: 0 };
+    return { ...game, rounds: [...(game.rounds ?? []), board] };
+  }
+
+  /**
+   * The game and the board a new play names: a live tier, a round not yet closed, or a
+   * tournament's id, which means its round open now (the next round, which may have been opened
+   * by another process's close, is read if this process does not know it yet). A tournament with
+   * no round to come is refused `tournament_closed`.
+   */
+  async boardForNewPlay(
+    gameId: string,
+    leaderboardId: string,
+    now: Date,
+  ): Promise<{ game: GameRef; board: Leaderboard }> {
+    const cached = await this.get(gameId);
+    const tier = cached.leaderboards.find((b) => b.id === leaderboardId);
+    if (tier) return { game: cached, board: tier };
+    const known = roundNamed(cached, leaderboardId, now);
+    // A round named by its id is taken as cached: the play's transaction refuses it if it
+    // ended. A tournament's id whose known rounds all ended may have a next round by now.
+    if (known && (known.id === leaderboardId || (known.round?.endsAt ?? now) > now)) {
+      return { game: cached, board: known };
+    }
+    const game = await this.getForNewPlay(gameId, leaderboardId);
+    const round = roundNamed(game, leaderboardId, now);
+    if (round) return { game, board: round };
+    if (await tournamentOfGameExists(this.#db, gameId, leaderboardId)) {
+      throw roundClosed(leaderboardId, null);
+    }
+    if (!isKnown(game, leaderboardId)) {
+      const closed = await findRoundBoard(this.#db, gameId, leaderboardId);
+      if (closed) throw roundClosed(leaderboardId, closed.round.endsAt);
+    }
+    return { game, board: leaderboardOf(game, leaderboardId) };
   }
 
   /** The game for a new play on `leaderboardId`: 409 `leaderboard_retired` for a retired tier. */
@@ -68,8 +116,7 @@ export class GameCache {
 
   async #knowing(gameId: string, leaderboardId: string): Promise<LoadedGameRef> {
     const game = await this.get(gameId);
-    const known = [...game.leaderboards, ...game.retiredLeaderboards];
-    if (known.some((b) => b.id === leaderboardId)) return game;
+    if (isKnown(game, leaderboardId)) return game;
     this.invalidate(gameId);
     return this.get(gameId);
   }
@@ -82,4 +129,12 @@ export class GameCache {
   clear(): void {
     this.#entries.clear();
   }
+}
+
+/** Whether the game names this board: a tier, live or retired, or a round not yet closed. */
+function isKnown(game: LoadedGameRef | GameRef, leaderboardId: string): boolean {
+  const retired = 'retiredLeaderboards' in game ? game.retiredLeaderboards : [];
+  return [...game.leaderboards, ...retired, ...(game.rounds ?? [])].some(
+    (b) => b.id === leaderboardId,
+  );
 }

@@ -4,7 +4,6 @@ import {
   allowanceDay,
   availableUnits,
   chargeRefusal,
-  leaderboardOf,
 } from '@coinop/core';
 import type { Queryable } from '../store/db.js';
 import { AllowanceRaced, IdempotencyKeyTaken } from '../store/errors.js';
@@ -16,6 +15,7 @@ import {
   type OpenPlayRow,
 } from '../store/open-plays.js';
 import { findPlayByIdempotencyKey, type StoredPlay } from '../store/plays.js';
+import { enterRound } from '../store/tournament-entries.js';
 
 import { GroupCommit } from './group-commit.js';
 import {
@@ -104,12 +104,15 @@ export class PlayOpening {
       );
       if (earlier) return replayedPlay(earlier, requestHash);
     }
-    const game = await this.#deps.games.getForNewPlay(input.gameId, input.leaderboardId);
-    const board = leaderboardOf(game, input.leaderboardId);
+    const now = this.#deps.clock.now();
+    const { game, board } = await this.#deps.games.boardForNewPlay(
+      input.gameId,
+      input.leaderboardId,
+      now,
+    );
     if (input.approval !== undefined && input.approval.costUnits !== board.costUnits) {
       return TIER_CHANGED;
     }
-    const now = this.#deps.clock.now();
     const play: StoredPlay = {
       id: this.#deps.ids.next(),
       arcadeId: game.arcadeId,
@@ -151,18 +154,22 @@ export class PlayOpening {
     const { approval } = input;
     let opened;
     try {
-      // Server-to-server plays are group-committed (`#plays`); an approved play records
-      // its signature with it, in a transaction of its own.
+      // Server-to-server plays on tiers are group-committed (`#plays`); an approved play
+      // records its signature with it, in a transaction of its own. A play on a tournament
+      // round is counted as an entry in the transaction that opens it: a refusal, or a play
+      // that does not open, undoes the count (docs/concepts/tournaments.md, "Entering").
       opened =
-        approval === undefined
-          ? await openAlone()
-          : await this.#deps.db.transaction(async (tx) => {
-              const result = await openIn(tx);
-              if (result.tierCurrent && result.leaderPlayerIds !== null) {
-                await recordApproval(tx, approval, 'play', play.id, now, this.#deps.ids.next());
-              }
-              return result;
-            });
+        board.round !== undefined
+          ? await this.#openOnRound(board.id, play, now, openIn, approval)
+          : approval === undefined
+            ? await openAlone()
+            : await this.#deps.db.transaction(async (tx) => {
+                const result = await openIn(tx);
+                if (result.tierCurrent && result.leaderPlayerIds !== null) {
+                  await recordApproval(tx, approval, 'play', play.id, now, this.#deps.ids.next());
+                }
+                return result;
+              });
     } catch (error) {
       // Two identical retries raced; the other one opened the play.
       if (input.idempotencyKey !== null && error instanceof IdempotencyKeyTaken) {
@@ -211,12 +218,52 @@ export class PlayOpening {
     return result;
   }
 
+  /**
+   * Opens a play on a round in one transaction: the entry first (`enterRound` locks the round
+   * and refuses by the round's window and limits), then the play. A play the statement did not
+   * open (funds, consent, a changed board) rolls the entry back with it.
+   */
+  async #openOnRound(
+    roundId: string,
+    play: StoredPlay,
+    now: Date,
+    openIn: (q: Queryable) => Promise<OpenPlayRow>,
+    approval: OpenPlayInput['approval'],
+  ): Promise<OpenPlayRow> {
+    try {
+      return await this.#deps.db.transaction(async (tx) => {
+        await enterRound(tx, roundId, play.playerId, now);
+        const result = await openIn(tx);
+        const isOpened =
+          result.playerAccountId !== null &&
+          result.tierCurrent &&
+          result.refusal === null &&
+          result.leaderPlayerIds !== null;
+        if (!isOpened) throw new PlayNotOpened(result);
+        if (approval !== undefined) {
+          await recordApproval(tx, approval, 'play', play.id, now, this.#deps.ids.next());
+        }
+        return result;
+      });
+    } catch (error) {
+      if (error instanceof PlayNotOpened) return error.result;
+      throw error;
+    }
+  }
+
   /** The consent policy a play statement applies now. */
   #consent(): ConsentPolicy {
     return {
       defaultAllowanceUnits: this.#deps.policy.defaultAllowanceUnits,
       day: allowanceDay(this.#deps.clock.now()),
     };
+  }
+}
+
+/** Thrown inside a round play's transaction to roll its entry back; carries why. */
+class PlayNotOpened extends Error {
+  constructor(readonly result: OpenPlayRow) {
+    super('the play did not open');
   }
 }
 

@@ -85,6 +85,14 @@ export class PlayerArcade {
     input: { gameId: string; leaderboardId: string },
   ): Promise<ChainPlayView> {
     const { view, board } = await this.#playableTier(input.gameId, playerId, input.leaderboardId);
+    if (board.round !== undefined) {
+      // A round's fees go to its pool, paid at the close: a vault lock pays out at the score.
+      throw new CoinopError(
+        'tournament_chain_play_refused',
+        `leaderboardId ${input.leaderboardId} is a tournament round: its plays are locked from the arcade balance (POST /player/games/{gameId}/plays), not on chain`,
+        { details: { field: 'leaderboardId', leaderboardId: input.leaderboardId } },
+      );
+    }
     return this.#arcade.chainPlays.request({ playerId, gameId: view.game.id, board });
   }
 
@@ -284,6 +292,16 @@ export class PlayerArcade {
       this.#arcade.reads.invalidate(gameId);
       view = await this.visibleGame(gameId, playerId);
       board = view.leaderboards.find((b) => b.id === leaderboardId);
+    }
+    if (!board) {
+      // A tournament's round (or a tournament's id: its round open now), which is not a tier.
+      const named = await this.#arcade.games
+        .boardForNewPlay(gameId, leaderboardId, this.#arcade.clock.now())
+        .catch((error: unknown) => {
+          if (error instanceof CoinopError && error.code === 'leaderboard_not_in_game') return null;
+          throw error;
+        });
+      if (named?.board.round !== undefined) board = named.board;
     }
     if (!board) {
       throw new CoinopError(

@@ -1,4 +1,5 @@
 import {
+  leaderboardOf,
   settlementTransfers,
   type Clock,
   type GameRef,
@@ -130,10 +131,23 @@ export class PlayService {
           game,
           this.#policy.splitRule,
           () => this.#ids.next(),
+          (await this.#isRoundPlay(game, play)) ? play.leaderboardId : null,
         ),
       );
     }
     await applyTransfers(tx, transfers, now);
+  }
+
+  /** Whether the play is on a tournament round: its leaders' part then goes to the pool. */
+  async #isRoundPlay(game: GameRef, play: Play): Promise<boolean> {
+    const onBoard = (b: { id: string }) => b.id === play.leaderboardId;
+    if (game.rounds?.some(onBoard) === true) return true;
+    if (game.leaderboards.some(onBoard)) return false;
+    const board = leaderboardOf(
+      await this.#games.getWithLeaderboard(play.gameId, play.leaderboardId),
+      play.leaderboardId,
+    );
+    return board.round !== undefined;
   }
 }
 

@@ -1,5 +1,6 @@
 import {
   CoinopError,
+  assertRoundTakesScore,
   assertScorable,
   createTransfers,
   decideScoreBatch,
@@ -174,7 +175,11 @@ export class Scoring {
       key: rankKey(j.input.score, j.game.scoreDisplay),
     }));
     const leadersMax = new Map(
-      jobs.flatMap((j) => j.game.leaderboards.map((b) => [b.id, b.leadersMax] as const)),
+      jobs.flatMap((j) =>
+        [...j.game.leaderboards, ...(j.game.rounds ?? [])].map(
+          (b) => [b.id, b.leadersMax] as const,
+        ),
+      ),
     );
     const remembered = fromMemory
       ? await this.#deps.memory.read(queries, (id) => leadersMax.get(id))
@@ -221,7 +226,7 @@ export class Scoring {
       const { rank, isWinner, leaders } = decided.placed[nth] as PlacedScore<BoardEntry>;
       const scoreId = scoreIds[nth] as string;
       nth += 1;
-      const outcome = this.#settlement(play, standing.scoring, game);
+      const outcome = this.#settlement(play, standing.scoring, game, board);
       ledger.add(outcome.toInsert, outcome.deltas, now);
       const stored: StoredScore = {
         id: scoreId,
@@ -350,11 +355,22 @@ export class Scoring {
         };
       }
     }
-    assertScorable(play, input.leaderboardId ?? play.leaderboardId, now);
-    const fresh = game.leaderboards.some((b) => b.id === play.leaderboardId)
-      ? game
-      : await this.#deps.games.getWithLeaderboard(input.gameId, play.leaderboardId);
+    // A play that is not open is refused by its status alone, whatever its board.
+    if (play.status !== 'open')
+      assertScorable(play, input.leaderboardId ?? play.leaderboardId, now);
+    const isCached = (b: Leaderboard) => b.id === play.leaderboardId;
+    const fresh =
+      game.leaderboards.some(isCached) || game.rounds?.some(isCached) === true
+        ? game
+        : await this.#deps.games.getWithLeaderboard(input.gameId, play.leaderboardId);
     const board = leaderboardOf(fresh, play.leaderboardId);
+    let named = input.leaderboardId ?? play.leaderboardId;
+    if (board.round !== undefined) {
+      assertRoundTakesScore(play, board.round, now);
+      // A game server may name the round by its tournament, as it opened the play.
+      if (named === board.round.tournamentId) named = board.id;
+    }
+    assertScorable(play, named, now);
     return {
       job,
       standing,
@@ -365,8 +381,12 @@ export class Scoring {
     };
   }
 
-  /** The ledger transfers that settle a play's escrow by the split rule, decided. */
-  #settlement(play: Play, locked: ScoringPlay, game: GameRef) {
+  /**
+   * The ledger transfers that settle a play's escrow by the split rule, decided. A round's
+   * play pays the leaders' part into the round's pool account (its id) instead.
+   */
+  #settlement(play: Play, locked: ScoringPlay, game: GameRef, board: Leaderboard) {
+    const poolAccountId = board.round === undefined ? null : board.id;
     const transfers = settlementTransfers(
       play,
       locked.leaderAccountIds,
@@ -374,12 +394,17 @@ export class Scoring {
       game,
       this.#deps.policy.splitRule,
       () => this.#deps.ids.next(),
+      poolAccountId,
     );
     const outcome = createTransfers(
       transfers,
       settlementSnapshot(
         [{ play, playerAccountId: locked.playerAccountId }],
-        [...locked.leaderAccountIds, game.developerAccountId, game.arcadeAccountId],
+        [
+          ...(poolAccountId === null ? locked.leaderAccountIds : [poolAccountId]),
+          game.developerAccountId,
+          game.arcadeAccountId,
+        ],
       ),
     );
     if (!outcome.ok)

@@ -95,7 +95,8 @@ interface AdminGameRow {
 }
 
 const ADMIN_GAME_SELECT = `SELECT g.id, g.name, g.developer_id, d.wallet AS developer_wallet,
-    (SELECT count(*)::int FROM leaderboards l WHERE l.game_id = g.id AND l.retired_at IS NULL)
+    (SELECT count(*)::int FROM leaderboards l
+     WHERE l.game_id = g.id AND l.retired_at IS NULL AND l.tournament_id IS NULL)
       AS tiers,
     g.published_at, g.suspended_at, g.created_at
   FROM games g JOIN developers d ON d.id = g.developer_id`;

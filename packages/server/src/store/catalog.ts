@@ -59,7 +59,8 @@ export async function listCatalogGames(
             l.id AS lb_id, l.name AS lb_name, l.cost_units AS lb_cost_units,
             l.leaders_max AS lb_leaders_max, l.position AS lb_position
      FROM listed g
-     LEFT JOIN leaderboards l ON l.game_id = g.id AND l.retired_at IS NULL
+     LEFT JOIN leaderboards l
+       ON l.game_id = g.id AND l.retired_at IS NULL AND l.tournament_id IS NULL
      ORDER BY g.published_at DESC, g.id, l.position`,
     [arcadeId, search, category, CATALOG_MAX_GAMES],
     'catalog_list_games',

@@ -42,7 +42,8 @@ export async function liveTiersOf(
 ): Promise<Map<string, TierRecord[]>> {
   const rows = await q.query<TierRow>(
     `SELECT ${TIER_COLUMNS} FROM leaderboards
-     WHERE game_id = ANY($1::uuid[]) AND retired_at IS NULL ORDER BY game_id, position`,
+     WHERE game_id = ANY($1::uuid[]) AND retired_at IS NULL AND tournament_id IS NULL
+     ORDER BY game_id, position`,
     [gameIds],
     'developer_live_tiers',
   );
@@ -72,7 +73,8 @@ export async function findTier(
   forUpdate = false,
 ): Promise<TierRecord | null> {
   const rows = await q.query<TierRow>(
-    `SELECT ${TIER_COLUMNS} FROM leaderboards WHERE id = $1 AND game_id = $2
+    `SELECT ${TIER_COLUMNS} FROM leaderboards
+     WHERE id = $1 AND game_id = $2 AND tournament_id IS NULL
      ${forUpdate ? 'FOR UPDATE' : ''}`,
     [leaderboardId, gameId],
   );
@@ -97,7 +99,8 @@ export async function updateTier(
 /** How many tiers of the game still take plays. Lock the game row first to count reliably. */
 export async function countLiveTiers(q: Queryable, gameId: string): Promise<number> {
   const [row] = await q.query<{ n: number }>(
-    'SELECT count(*)::int AS n FROM leaderboards WHERE game_id = $1 AND retired_at IS NULL',
+    `SELECT count(*)::int AS n FROM leaderboards
+     WHERE game_id = $1 AND retired_at IS NULL AND tournament_id IS NULL`,
     [gameId],
   );
   return row?.n ?? 0;

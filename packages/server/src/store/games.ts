@@ -1,5 +1,6 @@
 import type { Clock, GameRef, Ids, Leaderboard, ScoreDisplay } from '@coinop/core';
 import type { Queryable } from './db.js';
+import { openRoundsOfGame } from './tournaments.js';
 
 /** A game as stored: every field the developer owns plus what the arcade tracks. */
 export interface GameRecord {
@@ -198,7 +199,8 @@ export async function insertLeaderboard(
   const [row] = await q.query<{ position: number }>(
     `INSERT INTO leaderboards (id, game_id, name, cost_units, leaders_max, position, created_at)
      VALUES ($1, $2, $3, $4, $5,
-             (SELECT coalesce(max(position), 0) + 1 FROM leaderboards WHERE game_id = $2), $6)
+             (SELECT coalesce(max(position), 0) + 1 FROM leaderboards
+              WHERE game_id = $2 AND tournament_id IS NULL), $6)
      RETURNING position`,
     [id, gameId, tier.name, tier.costUnits.toString(), tier.leadersMax, clock.now()],
   );
@@ -221,7 +223,10 @@ export interface LoadedGameRef extends GameRef {
   readonly retiredLeaderboards: readonly Leaderboard[];
 }
 
-/** What the play and score path needs of a game, in one query; null when there is no such game. */
+/**
+ * What the play and score path needs of a game: its tiers in one query, its tournament rounds not
+ * yet closed in another; null when there is no such game.
+ */
 export async function loadGameRef(q: Queryable, gameId: string): Promise<LoadedGameRef | null> {
   const rows = await q.query<{
     id: string;
@@ -245,7 +250,7 @@ export async function loadGameRef(q: Queryable, gameId: string): Promise<LoadedG
      FROM games g
      JOIN developers d ON d.id = g.developer_id
      JOIN arcades a ON a.id = g.arcade_id
-     LEFT JOIN leaderboards l ON l.game_id = g.id
+     LEFT JOIN leaderboards l ON l.game_id = g.id AND l.tournament_id IS NULL
      WHERE g.id = $1
      ORDER BY l.position`,
     [gameId],
@@ -266,6 +271,11 @@ export async function loadGameRef(q: Queryable, gameId: string): Promise<LoadedG
       position: r.lb_position ?? 0,
     });
   }
+  const rounds = (await openRoundsOfGame(q, gameId)).map((r): Leaderboard => ({
+    ...r,
+    gameId,
+    position: 0,
+  }));
   return {
     id: first.id,
     arcadeId: first.arcade_id,
@@ -275,6 +285,7 @@ export async function loadGameRef(q: Queryable, gameId: string): Promise<LoadedG
     scoreDisplay: first.score_display,
     leaderboards,
     retiredLeaderboards,
+    rounds,
   };
 }
 

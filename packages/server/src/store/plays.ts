@@ -110,7 +110,9 @@ export async function setPlayStatus(
 
 /**
  * Open plays past their expiry, oldest first, locked; rows another process is already settling
- * are skipped, so several API processes can sweep at once.
+ * are skipped, so several API processes can sweep at once. A tournament round's play still open
+ * when its round ended is left to the round's close, which voids it
+ * (docs/concepts/tournaments.md, "Fees and the pool").
  */
 export async function lockExpiredPlays(
   tx: Queryable,
@@ -118,8 +120,10 @@ export async function lockExpiredPlays(
   limit: number,
 ): Promise<StoredPlay[]> {
   const rows = await tx.query<PlayRow>(
-    `SELECT ${PLAY_COLUMNS} FROM plays WHERE status = 'open' AND expires_at <= $1
-     ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
+    `SELECT ${PLAY_COLUMNS_OF_P} FROM plays p WHERE p.status = 'open' AND p.expires_at <= $1
+       AND NOT EXISTS (SELECT 1 FROM tournament_rounds r
+                       WHERE r.id = p.leaderboard_id AND p.expires_at >= r.ends_at)
+     ORDER BY p.expires_at LIMIT $2 FOR UPDATE OF p SKIP LOCKED`,
     [now, limit],
     'plays_lock_expired',
   );

@@ -69,7 +69,8 @@ const REQUEST_SELECT = `SELECT r.id, r.game_id, g.name AS game_name, r.state, r.
 const QUEUED_SELECT = `SELECT r.id, r.game_id, g.name AS game_name, r.state, r.note,
     r.decline_reason, r.requested_at, r.decided_at, g.tag_line, g.description, g.category, g.url,
     g.cover_url, g.developer_id, d.wallet AS developer_wallet, g.published_at, g.suspended_at,
-    (SELECT count(*)::int FROM leaderboards l WHERE l.game_id = g.id AND l.retired_at IS NULL)
+    (SELECT count(*)::int FROM leaderboards l
+     WHERE l.game_id = g.id AND l.retired_at IS NULL AND l.tournament_id IS NULL)
       AS tiers
   FROM publish_requests r JOIN games g ON g.id = r.game_id
     JOIN developers d ON d.id = g.developer_id`;

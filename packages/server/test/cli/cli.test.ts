@@ -79,12 +79,48 @@ describe('coinop admin against a running server (PGlite on disk)', () => {
       'game',
       'publish',
       'leaderboard',
+      'tournament',
       'chain',
     ]);
     for (const [, name, description] of groups) {
       expect(description).not.toBe(`${name} commands`);
       expect(description!.length).toBeGreaterThan(20);
     }
+  });
+
+  it('creates, lists and stops a tournament (issue 18), and names a bad field', async () => {
+    const gameId = await createGame();
+    const bad = await admin(
+      'tournament',
+      'create',
+      ...['--game', gameId, '--name', 'CLI Cup', '--entry-fee', '1', '--duration', '3600'],
+      ...['--places', '6000,3000'],
+    );
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('payoutTable.places must sum to 10000');
+    const made = await admin(
+      'tournament',
+      'create',
+      ...['--game', gameId, '--name', 'CLI Cup', '--entry-fee', '0.5', '--duration', '3600'],
+      ...['--recurrence', '0 0 * * 1', '--places', '7000,3000', '--max-attempts', '3'],
+    );
+    expect(made).toMatchObject({ code: 0, stderr: '' });
+    expect(made.json).toMatchObject({
+      gameId,
+      name: 'CLI Cup',
+      entryFee: '0.5',
+      guaranteedPool: '0',
+      payoutTable: { places: [7000, 3000] },
+      recurrence: '0 0 * * 1',
+      maxAttempts: 3,
+      createdBy: 'operator',
+      currentRound: { number: 1, status: 'open', boardName: 'CLI Cup #1' },
+    });
+    const list = await admin('tournament', 'list');
+    expect(list.json.tournaments.map((t: { id: string }) => t.id)).toContain(made.json.id);
+    const stopped = await admin('tournament', 'stop', made.json.id);
+    expect(stopped).toMatchObject({ code: 0, json: { id: made.json.id } });
+    expect(stopped.json.stoppedAt).toEqual(expect.any(String));
   });
 
   it('generates the admin token into <data-dir>/admin-token with mode 0600', async () => {

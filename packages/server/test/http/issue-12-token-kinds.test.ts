@@ -102,6 +102,14 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
     (headers: Record<string, string>) =>
       s.api.inject({ method, url: url(), headers, ...(payload ? { payload: payload() } : {}) });
 
+  const newTournament = () => ({
+    name: 'Token Cup',
+    entryFee: '1',
+    startsAt: s.clock.now().toISOString(),
+    durationSeconds: 3600,
+    payoutTable: { topPercent: 10 },
+  });
+
   const families = (): Family[] => [
     {
       name: 'game server: GET /arcades/{a}/developergames/{g}',
@@ -421,6 +429,80 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
       send: onApi('POST', () => `/admin/games/${spare.gameId}/unpublish`),
       accepts: ['admin token'],
     },
+    // Issue 18: tournaments. A credential that gets through creates a tournament with no
+    // guarantee, or reaches the lookup of an id nobody has (404 tournament_not_found).
+    {
+      name: 'portal: POST /developer/games/{g}/tournaments',
+      send: onApi('POST', () => `/developer/games/${game.gameId}/tournaments`, newTournament),
+      accepts: ['web session', 'api key'],
+    },
+    {
+      name: 'portal: GET /developer/games/{g}/tournaments',
+      send: onApi('GET', () => `/developer/games/${game.gameId}/tournaments`),
+      accepts: ['web session', 'api key'],
+    },
+    {
+      name: 'portal: GET /developer/games/{g}/tournaments/{t}',
+      send: onApi('GET', () => `/developer/games/${game.gameId}/tournaments/${randomUUIDv4()}`),
+      accepts: ['web session', 'api key'],
+    },
+    {
+      name: 'portal: POST /developer/games/{g}/tournaments/{t}/stop',
+      send: onApi(
+        'POST',
+        () => `/developer/games/${game.gameId}/tournaments/${randomUUIDv4()}/stop`,
+      ),
+      accepts: ['web session', 'api key'],
+    },
+    {
+      name: 'admin: POST /admin/tournaments',
+      send: onApi(
+        'POST',
+        () => '/admin/tournaments',
+        () => ({ ...newTournament(), gameId: game.gameId }),
+      ),
+      accepts: ['admin token'],
+    },
+    {
+      name: 'admin: GET /admin/tournaments',
+      send: onApi('GET', () => '/admin/tournaments'),
+      accepts: ['admin token'],
+    },
+    {
+      name: 'admin: POST /admin/tournaments/{t}/stop',
+      send: onApi('POST', () => `/admin/tournaments/${randomUUIDv4()}/stop`),
+      accepts: ['admin token'],
+    },
+    {
+      name: 'game server: GET /arcades/{a}/games/{g}/tournaments',
+      send: onApi('GET', () => `/arcades/${game.arcadeId}/games/${game.gameId}/tournaments`),
+      accepts: ['write token'],
+    },
+    {
+      name: 'public: GET /catalog/tournaments',
+      send: onApi('GET', () => '/catalog/tournaments'),
+      accepts: EVERY_KIND,
+    },
+    {
+      name: 'public: GET /catalog/games/{g}/tournaments',
+      send: onApi('GET', () => `/catalog/games/${game.gameId}/tournaments`),
+      accepts: EVERY_KIND,
+    },
+    {
+      name: 'public: GET /catalog/tournaments/{t}',
+      send: onApi('GET', () => `/catalog/tournaments/${randomUUIDv4()}`),
+      accepts: EVERY_KIND,
+    },
+    {
+      name: 'public: GET /catalog/tournaments/{t}/rounds',
+      send: onApi('GET', () => `/catalog/tournaments/${randomUUIDv4()}/rounds`),
+      accepts: EVERY_KIND,
+    },
+    {
+      name: 'public: GET /catalog/tournaments/{t}/rounds/{r}',
+      send: onApi('GET', () => `/catalog/tournaments/${randomUUIDv4()}/rounds/${randomUUIDv4()}`),
+      accepts: EVERY_KIND,
+    },
     {
       // Public: the API's root sends a visitor to its reference page.
       name: 'public: GET /',
@@ -500,6 +582,7 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
             'chain_mode_off',
             'game_already_published',
             'publish_request_not_found',
+            'tournament_not_found',
           ].includes(code);
         table.push(`${family.name} × ${kind}: ${res.statusCode} ${code}`);
         expect(accepted, `${family.name} × ${kind}: ${res.statusCode} ${code}`).toBe(

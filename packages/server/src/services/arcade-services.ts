@@ -145,6 +145,10 @@ export class ArcadeServices {
       ids: deps.ids,
       arcadeAccountId: () => this.record.accountId,
       metrics,
+      gameChanged: (gameId) => {
+        this.games.invalidate(gameId);
+        this.reads.invalidate(gameId);
+      },
       closePauseMs: config.closeTestPauseMs,
     });
     if (metrics) {

@@ -27,6 +27,8 @@ export interface TournamentCloserDeps {
   /** The arcade's account, known once the arcade has started. */
   readonly arcadeAccountId: () => string;
   readonly metrics: ArcadeMetrics | null;
+  /** Called after a close commits: this process's caches forget the game's rounds. */
+  readonly gameChanged: (gameId: string) => void;
   /**
    * Test hook (the crash tests only, `COINOP_TEST_CLOSE_PAUSE_MS`): milliseconds to wait inside
    * each close's transaction before it commits, so that a test can kill the process mid-close.
@@ -122,6 +124,7 @@ export class TournamentCloser {
       if (outcome.closed) {
         const ms = Math.round(performance.now() - started);
         const round = outcome.round;
+        this.#deps.gameChanged(round.gameId);
         metrics?.roundClosed(ms / 1000, round.payoutTransfers);
         log.info(
           {

@@ -1,6 +1,7 @@
 import {
   nextRound,
   paidPlaces,
+  roundBoardName,
   roundPayout,
   voidLockTransfer,
   type PayoutTable,
@@ -8,6 +9,7 @@ import {
   type TransferRequest,
 } from '@coinop/core';
 import { AdvisoryLocks } from './advisory-locks.js';
+import { notifyGameChanged } from './cache-notices.js';
 import type { Queryable } from './db.js';
 import { applyTransfers, lockAccount } from './ledger.js';
 import { PLAY_COLUMNS_OF_P, toPlay, type PlayRow } from './plays.js';
@@ -29,6 +31,7 @@ export interface CloseContext {
 /** A round the close has just closed, and what it did. */
 export interface ClosedRound {
   readonly roundId: string;
+  readonly gameId: string;
   readonly tournamentId: string;
   readonly number: number;
   /** Players who entered the round (made a play on it). */
@@ -187,8 +190,11 @@ export async function closeRound(
   );
 
   const next = await openNextRound(tx, round, ctx);
+  // Every process's game cache drops the closed round's board and learns the next one.
+  await notifyGameChanged(tx, round.game_id);
   const closed: ClosedRound = {
     roundId,
+    gameId: round.game_id,
     tournamentId: round.tournament_id,
     number: round.number,
     entrants: round.entrants,
@@ -277,11 +283,6 @@ async function openNextRound(
     ctx.now,
   );
   return { roundId: id, number, ...window, guaranteeFunded };
-}
-
-/** A round's board name, as board reads show it: the tournament's name and the round's number. */
-export function roundBoardName(tournamentName: string, number: number): string {
-  return `${tournamentName} #${number}`;
 }
 
 /** Up to `limit` open rounds whose end has come, earliest first: the closer's work. */

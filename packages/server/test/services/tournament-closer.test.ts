@@ -122,17 +122,17 @@ describe.each(storeVariants())('closing tournament rounds on %s', (variant) => {
     for (const [player, value] of [
       [ann, 120],
       [bob, 200],
-      [cyd, 90],
+      [cyd, 100],
       [ann, 310],
       [bob, 150],
       [ann, 305],
     ] as const) {
       await score(await play(player.playerId, t.roundId), t.roundId, value);
     }
-    await score(await play(cyd.playerId, t.roundId), t.roundId, 100);
     const open = await play(cyd.playerId, t.roundId);
+    // Each settled play put its leaders' part (70% of 2 HST) into the pool:
     // P = 1,000,000,000 + 6 × 140,000,000.
-    await fillPoolTo(api.db, mint(), t.roundId, 1_840_000_000n, api.clock.now());
+    expect(await postedBalance(api.db, t.roundId)).toBe(1_840_000_000n);
 
     const before = {
       ann: await postedBalance(api.db, ann.accountId),
@@ -274,12 +274,17 @@ describe.each(storeVariants())('closing tournament rounds on %s', (variant) => {
     );
     const plays: string[] = [];
     for (const racer of racers) plays.push(await play(racer.playerId, t.roundId));
-    await fillPoolTo(api.db, mint(), t.roundId, 1_000_000n, api.clock.now());
-    // Just past the round's end, before the plays' hour runs out.
-    api.clock.advance(t.endsAt.getTime() - api.clock.now().getTime() + 1000);
-    // Every score and the close at once.
+    // The scores are sent in the round's last second (so the score route takes them), and the
+    // close runs as at its end, at the same time: the database decides which commits first.
+    api.clock.advance(t.endsAt.getTime() - api.clock.now().getTime() - 1000);
     const [, ...answers] = await Promise.all([
-      closeDue(),
+      api.db.transaction((tx) =>
+        closeRound(tx, t.roundId, {
+          now: t.endsAt,
+          arcadeAccountId: game.arcadeAccountId,
+          nextId: () => uuidIds.next(),
+        }),
+      ),
       ...plays.map((playId, i) =>
         post('score', { playId, leaderboardId: t.roundId, score: 100 + i }),
       ),
@@ -369,8 +374,9 @@ describe.each(storeVariants())('closing tournament rounds on %s', (variant) => {
   });
 
   it("opens a season's next round at once, with its guarantee, or without it when the funder is short", async () => {
-    // Hourly rounds of 30 minutes, the first at the last full hour.
-    const hour = new Date(Math.floor(api.clock.now().getTime() / HOUR_MS) * HOUR_MS);
+    // Hourly rounds of 30 minutes, the first at the next full hour, the clock a minute into it.
+    const hour = new Date((Math.floor(api.clock.now().getTime() / HOUR_MS) + 1) * HOUR_MS);
+    api.clock.advance(hour.getTime() - api.clock.now().getTime() + 60_000);
     const season = {
       recurrence: '0 * * * *',
       startsAt: hour,
@@ -389,7 +395,7 @@ describe.each(storeVariants())('closing tournament rounds on %s', (variant) => {
     await score(await play(winner.playerId, short.roundId), short.roundId, 7);
     await fillPoolTo(api.db, mint(), funded.roundId, GUARANTEE, api.clock.now());
     await fillPoolTo(api.db, mint(), short.roundId, GUARANTEE, api.clock.now());
-    // The clock may stand anywhere in the first half hour: move it past the rounds' end.
+    // Past the rounds' end.
     api.clock.advance(funded.endsAt.getTime() - api.clock.now().getTime() + 1000);
     const { closed } = await closeDue();
     const next = new Map(closed.map((c) => [c.tournamentId, c.next]));
@@ -443,6 +449,7 @@ describe.each(storeVariants())('closing tournament rounds on %s', (variant) => {
 
   it('closes due rounds by itself, counts them in the metrics, and outlives a failing database', async () => {
     const metrics = new ArcadeMetrics();
+    const changedGames: string[] = [];
     const closerOn = (db: Db) =>
       new TournamentCloser({
         db,
@@ -450,6 +457,7 @@ describe.each(storeVariants())('closing tournament rounds on %s', (variant) => {
         ids: uuidIds,
         arcadeAccountId: () => game.arcadeAccountId,
         metrics,
+        gameChanged: (gameId) => changedGames.push(gameId),
         closePauseMs: 0,
       });
     const metric = async (name: string) => {
@@ -494,6 +502,9 @@ describe.each(storeVariants())('closing tournament rounds on %s', (variant) => {
       [player.playerId, '5000'],
     ]);
     expect(await postedBalance(api.db, t.roundId)).toBe(0n);
+    // This process's caches were told the game's rounds changed, once per close.
+    expect(changedGames.length).toBe(failed);
+    expect(new Set(changedGames)).toEqual(new Set([game.gameId]));
   });
 });
 

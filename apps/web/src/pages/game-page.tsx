@@ -1,4 +1,4 @@
-import { Avatar } from '../components/avatar.js';
+import { Avatar, avatarSource } from '../components/avatar.js';
 import { useCallback, useEffect, useId, useRef, useState, type CSSProperties } from 'react';
 import type { BridgeLeader, Game } from '@coinop/protocol';
 import { AllowancePanel, ALLOWANCE_ANCHOR } from '../allowances/allowance-panel.js';
@@ -183,7 +183,7 @@ export function GamePage({ gameId }: { gameId: string }) {
           userId: l.playerId,
           score: l.score,
           displayName: l.name,
-          avatarUrl: l.avatar,
+          avatarUrl: avatarSource(l.avatar, l.playerId),
         }));
       },
       tell: (text, tone) => {
@@ -364,7 +364,7 @@ export function GamePage({ gameId }: { gameId: string }) {
                     key={leader.playerId}
                     className={leader.playerId === playerId ? 'me' : undefined}
                   >
-                    <Avatar src={leader.avatar} size={24} />
+                    <Avatar src={leader.avatar} playerId={leader.playerId} size={24} />
                     <span className="leader-name">{leader.name}</span>
                     <span className="leader-score">{scoreText(leader.score, game.scoreUnit)}</span>
                   </li>

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { ErrorAlert, Status, When, errorText, useTitle } from '../portal/parts.js';
 import { Link } from '../router.js';
 import { useSession } from '../session/session.js';
+import { Hst } from '../components/hst.js';
 import type { Allowance, AllowanceList } from '@coinop/protocol';
 import { allowancesApi, formatHst } from './allowances-api.js';
 
@@ -123,8 +124,10 @@ function AllowanceTable({
                 <Link href={`/games/${encodeURIComponent(a.gameId)}#allowance`}>{a.gameName}</Link>
               </th>
               <td>{limitText(a)}</td>
-              <td>{formatHst(a.spentToday)}</td>
-              <td>{a.remainingToday === null ? 'Unlimited' : formatHst(a.remainingToday)}</td>
+              <td>
+                <Hst hst={a.spentToday} />
+              </td>
+              <td>{a.remainingToday === null ? 'Unlimited' : <Hst hst={a.remainingToday} />}</td>
               <td>{a.source === 'player' ? 'You' : 'Arcade default'}</td>
               <td>{a.decidedAt === null ? '—' : <When iso={a.decidedAt} />}</td>
               <td>

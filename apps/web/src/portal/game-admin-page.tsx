@@ -83,10 +83,7 @@ export function GameAdminPage({ gameId }: { gameId: string }) {
           {game.url === '' ? (
             <span className="muted">Set the game URL to try it in the demo arcade.</span>
           ) : (
-            <>
-              <Link href={demoUrl}>Try it in the demo arcade</Link>{' '}
-              <span className="muted mono">{demoUrl}</span>
-            </>
+            <Link href={demoUrl}>Try it in the demo arcade</Link>
           )}
         </li>
       </ul>

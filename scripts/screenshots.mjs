@@ -20,7 +20,7 @@ const MAX_HEIGHT = { desktop: 2000, phone: 2200 };
 
 /**
  * Every page of the arcade, desktop and phone. `name` is the file in both folders; `test` is
- * the file under packages/server/test/web/ that saves it; `maxHeight` overrides the default cut
+ * the test that saves it (a short name for packages/server/test/web/<name>.browser.test.ts); `maxHeight` overrides the default cut
  * (a dialog is shown at the viewport's height, as the player sees it).
  */
 const SCREENSHOTS = [
@@ -77,6 +77,11 @@ const SCREENSHOTS = [
   { name: 'admin-keys', test: 'publish', device: 'desktop' },
   { name: 'web-demo-reverse', test: 'demo', device: 'desktop' },
   { name: 'web-demo-reverse-phone', test: 'demo', device: 'phone' },
+  {
+    name: 'example-reaction-demo',
+    test: 'examples/reaction/test/reaction.browser.test.ts',
+    device: 'phone',
+  },
 ];
 
 async function main() {
@@ -85,7 +90,7 @@ async function main() {
     const tests = [...new Set(missing.map((s) => s.test))];
     console.error(
       `screenshots: missing in test-output/screenshots/: ${missing.map((s) => s.name).join(', ')}\n` +
-        `run their browser tests first: ${tests.map((t) => `packages/server/test/web/${t}.browser.test.ts`).join(' ')}`,
+        `run their browser tests first: ${tests.map(testFile).join(' ')}`,
     );
     process.exitCode = 1;
     return;
@@ -108,6 +113,11 @@ async function main() {
   }
   const files = readdirSync(TO).length;
   console.log(`screenshots: ${files} files in docs/screenshots/, ${(total / 1024).toFixed(0)} kB`);
+}
+
+/** A test named by its short name is one of packages/server/test/web/; others by their path. */
+function testFile(test) {
+  return test.includes('/') ? test : `packages/server/test/web/${test}.browser.test.ts`;
 }
 
 function isFile(path) {

@@ -39,6 +39,8 @@ const SCREENSHOTS = [
   { name: 'board-phone', test: 'boards', device: 'phone' },
   { name: 'history-desktop', test: 'boards', device: 'desktop' },
   { name: 'history-phone', test: 'boards', device: 'phone' },
+  { name: 'account', test: 'account', device: 'desktop' },
+  { name: 'account-withdrawn', test: 'account', device: 'phone' },
   { name: 'consent-account-allowances', test: 'consent', device: 'desktop' },
   { name: 'consent-account-allowances-phone', test: 'consent', device: 'phone' },
   { name: 'consent-game-allowance', test: 'consent', device: 'desktop' },

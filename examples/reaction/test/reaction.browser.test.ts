@@ -71,7 +71,10 @@ describe.skipIf(!hasChromium)(
       const context = await browser.newContext({ viewport: VIEWPORT });
       const page = await context.newPage();
       try {
-        await page.goto(`${web}/demo?game=${encodeURIComponent(game.url)}`);
+        // As the portal links it: the game's lower-is-better order and its unit.
+        await page.goto(
+          `${web}/demo?game=${encodeURIComponent(game.url)}&scoreDisplay=REVERSE&scoreUnit=ms`,
+        );
         await page.getByRole('heading', { name: 'Demo arcade' }).waitFor();
         const frame = page.frameLocator('iframe.game-frame');
         const status = statusOf(frame);
@@ -98,6 +101,13 @@ describe.skipIf(!hasChromium)(
         const reactionMs = Number(/^(\d+) ms/.exec((await status())!)![1]);
         expect(reactionMs).toBeGreaterThan(0);
         expect(reactionMs).toBeLessThan(5000);
+        // The demo ranks it lowest first among its mock times (1800, 3100, 4200), in ms.
+        const rank = 1 + [1800, 3100, 4200].filter((mock) => mock < reactionMs).length;
+        await expect
+          .poll(() => page.getByTestId('demo-score').textContent())
+          .toBe(
+            `Submitted score ${reactionMs} ms on Practice: your best there, ranked #${rank} on the mock board.`,
+          );
 
         await frame.getByRole('button', { name: 'Gold theme — 1 HST' }).click();
         await expect

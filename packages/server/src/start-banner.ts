@@ -24,6 +24,9 @@ export function startBanner(facts: StartFacts): {
   const rows: [string, string][] = [];
   const { urls } = facts;
   if (urls['web']) rows.push(['arcade', `${urls['web']}  (the web app: start here)`]);
+  const consoleUrl = operatorConsoleUrl(urls);
+  if (consoleUrl)
+    rows.push(['operator', `${consoleUrl}  (the operator console: paste the admin token)`]);
   if (urls['api']) rows.push(['API', `${urls['api']}  (docs ${urls['api']}/docs)`]);
   if (urls['auth']) rows.push(['sign-in', urls['auth']]);
   if (urls['metrics']) rows.push(['metrics', urls['metrics']]);
@@ -58,10 +61,23 @@ export function startBanner(facts: StartFacts): {
   return {
     message,
     fields: {
-      urls: { ...urls, ...(urls['api'] ? { docs: `${urls['api']}/docs` } : {}) },
+      urls: {
+        ...urls,
+        ...(urls['api'] ? { docs: `${urls['api']}/docs` } : {}),
+        ...(consoleUrl ? { console: consoleUrl } : {}),
+      },
       adminTokenFile: facts.adminToken?.file ?? null,
       demoClientFile: facts.demoClientFile,
       devChain: facts.devChain,
     },
   };
+}
+
+/**
+ * The operator console (`/admin` in the web app), when this process serves it: it reaches the
+ * admin API through the web listener's `/api`, which forwards only to an API in the same process.
+ */
+function operatorConsoleUrl(urls: Readonly<Record<string, string>>): string | null {
+  const web = urls['web'];
+  return web && urls['api'] ? `${web.replace(/\/$/, '')}/admin` : null;
 }

@@ -32,6 +32,9 @@ export function AccountPage() {
   );
   // Bumped when a withdrawal settles, so the wallet's on-chain balance is read again.
   const [walletReads, setWalletReads] = useState(0);
+  // Bumped when HST moves in or out (a deposit credited, a withdrawal asked for or settled): the
+  // history reads its first page again, so the move shows there too.
+  const [moves, setMoves] = useState(0);
 
   if (state.status !== 'signed-in') {
     return (
@@ -50,7 +53,10 @@ export function AccountPage() {
   const available = hstNumberToUnits(player.balance);
   const reserved = hstNumberToUnits(player.pending);
   const wallet = player.wallet === null ? null : getAddress(player.wallet);
-  const refresh = () => void session.refresh();
+  const refresh = () => {
+    void session.refresh();
+    setMoves((n) => n + 1);
+  };
 
   return (
     <section className="page account-page">
@@ -128,7 +134,7 @@ export function AccountPage() {
           />
         </>
       )}
-      <HistorySection read={readOwnActivity} />
+      <HistorySection read={readOwnActivity} reload={moves} />
       <p>
         <Link href="/account/allowances">What games may charge you: your allowances</Link>
       </p>

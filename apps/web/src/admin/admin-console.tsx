@@ -9,6 +9,7 @@ import { PeopleScreen } from './people-screen.js';
 import { PlayerScreen } from './player-screen.js';
 import { QueueScreen } from './queue-screen.js';
 import './admin.css';
+import { LogoMark } from '../components/brand.js';
 
 /** The console's screens, each at `/admin/<path>` (the queue at `/admin`). */
 const SCREENS = [
@@ -50,7 +51,12 @@ export function AdminConsole({ path }: { path: string }) {
         Skip to content
       </a>
       <header className="admin-header">
-        <span className="admin-brand">coinop · operator console</span>
+        <span className="admin-brand">
+          <LogoMark />
+          <span>
+            coinop <span className="admin-brand-sub">operator console</span>
+          </span>
+        </span>
         {api !== null && (
           <button type="button" className="admin-sign-out" onClick={() => signOut(null)}>
             Sign out

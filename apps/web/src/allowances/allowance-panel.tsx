@@ -2,6 +2,7 @@ import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'rea
 import type { Allowance } from '@coinop/protocol';
 import { ErrorAlert, Status, errorText } from '../portal/parts.js';
 import { useSession } from '../session/session.js';
+import { Hst } from '../components/hst.js';
 import {
   HST_AMOUNT,
   allowancesApi,
@@ -15,9 +16,19 @@ export const ALLOWANCE_ANCHOR = 'allowance';
 
 /**
  * The game page's allowance panel: what this game's server may charge the signed-in player a day,
- * what it charged today, and the form to change or revoke it (docs/concepts/consent.md).
+ * what it charged today, and the form to change or revoke it (docs/concepts/consent.md). The page
+ * bumps `charged` when the game's server may have charged the player (it read its board after a
+ * round): what was spent today is read again, the form left as it is.
  */
-export function AllowancePanel({ gameId, gameName }: { gameId: string; gameName: string }) {
+export function AllowancePanel({
+  gameId,
+  gameName,
+  charged = 0,
+}: {
+  gameId: string;
+  gameName: string;
+  charged?: number;
+}) {
   const { state, call } = useSession();
   const api = useMemo(() => allowancesApi(call), [call]);
   const playerId = state.status === 'signed-in' ? state.player.playerId : null;
@@ -54,6 +65,19 @@ export function AllowancePanel({ gameId, gameName }: { gameId: string; gameName:
       live = false;
     };
   }, [api, gameId, playerId]);
+
+  useEffect(() => {
+    if (charged === 0 || playerId === null) return;
+    let live = true;
+    // A failed re-read keeps the figures shown: the next round reads them again.
+    api.get(gameId).then(
+      (loaded) => live && setAllowance(loaded),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, gameId, playerId, charged]);
 
   // A refused play sends the player here: once the panel has its content, bring it into view.
   const settled = state.status === 'signed-out' || allowance !== null || loadError !== null;
@@ -134,12 +158,16 @@ export function AllowancePanel({ gameId, gameName }: { gameId: string; gameName:
           </p>
           <dl className="facts allowance-facts">
             <dt>Spent today</dt>
-            <dd>{formatHst(allowance.spentToday)}</dd>
+            <dd>
+              <Hst hst={allowance.spentToday} />
+            </dd>
             <dt>Remaining today</dt>
             <dd>
-              {allowance.remainingToday === null
-                ? 'Unlimited'
-                : formatHst(allowance.remainingToday)}
+              {allowance.remainingToday === null ? (
+                'Unlimited'
+              ) : (
+                <Hst hst={allowance.remainingToday} />
+              )}
             </dd>
           </dl>
           <form

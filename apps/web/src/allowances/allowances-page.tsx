@@ -1,7 +1,9 @@
+import './allowances.css';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { ErrorAlert, Status, When, errorText, useTitle } from '../portal/parts.js';
 import { Link } from '../router.js';
 import { useSession } from '../session/session.js';
+import { Hst } from '../components/hst.js';
 import type { Allowance, AllowanceList } from '@coinop/protocol';
 import { allowancesApi, formatHst } from './allowances-api.js';
 
@@ -122,12 +124,18 @@ function AllowanceTable({
               <th scope="row">
                 <Link href={`/games/${encodeURIComponent(a.gameId)}#allowance`}>{a.gameName}</Link>
               </th>
-              <td>{limitText(a)}</td>
-              <td>{formatHst(a.spentToday)}</td>
-              <td>{a.remainingToday === null ? 'Unlimited' : formatHst(a.remainingToday)}</td>
-              <td>{a.source === 'player' ? 'You' : 'Arcade default'}</td>
-              <td>{a.decidedAt === null ? '—' : <When iso={a.decidedAt} />}</td>
-              <td>
+              <td data-label="Daily limit">{limitText(a)}</td>
+              <td data-label="Spent today">
+                <Hst hst={a.spentToday} />
+              </td>
+              <td data-label="Remaining today">
+                {a.remainingToday === null ? 'Unlimited' : <Hst hst={a.remainingToday} />}
+              </td>
+              <td data-label="Set by">{a.source === 'player' ? 'You' : 'Arcade default'}</td>
+              <td data-label="Decided">
+                {a.decidedAt === null ? '—' : <When iso={a.decidedAt} />}
+              </td>
+              <td className="allowance-actions">
                 {a.dailyLimit === 0 ? (
                   <span className="muted">Cannot charge you</span>
                 ) : (

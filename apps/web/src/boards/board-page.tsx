@@ -27,7 +27,7 @@ function BoardRows({
           <td className="board-rank">#{e.rank}</td>
           <td>
             <span className="board-player">
-              <Avatar src={e.avatar} size={24} />
+              <Avatar src={e.avatar} playerId={e.playerId} size={24} />
               <span>
                 {e.name}
                 {e.playerId === me && <strong className="board-you"> (you)</strong>}

@@ -57,7 +57,7 @@ export function AccountMenu() {
   return (
     <div className="account">
       <button type="button" className="account-chip" popoverTarget={menuId}>
-        <Avatar src={player.avatar} size={32} />
+        <Avatar src={player.avatar} playerId={player.playerId} size={32} />
         <span className="visually-hidden">Account menu: {player.name}, balance</span>
         {balance}
         <svg className="chevron" viewBox="0 0 12 12" aria-hidden="true" focusable="false">
@@ -66,7 +66,7 @@ export function AccountMenu() {
       </button>
       <div id={menuId} ref={menu} popover="auto" className="account-menu">
         <p className="account-who">
-          <Avatar src={player.avatar} size={32} />
+          <Avatar src={player.avatar} playerId={player.playerId} size={32} />
           <span>
             <span className="account-name">{player.name}</span>
             <span className="balance">

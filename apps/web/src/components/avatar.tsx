@@ -4,18 +4,37 @@ import { useEffect, useState } from 'react';
  * A player's avatar. Avatars live wherever the player's profile points, so one can fail to
  * load: a round placeholder of the same size stands in, instead of a broken-image icon.
  */
-export function Avatar({ src, size }: { src: string; size: 24 | 32 }) {
+export function Avatar({ src, playerId, size }: { src: string; playerId: string; size: 24 | 32 }) {
   const [failed, setFailed] = useState(false);
-  useEffect(() => setFailed(false), [src]);
+  const url = avatarSource(src, playerId);
+  useEffect(() => setFailed(false), [url]);
   if (failed) return <span className={`avatar avatar-${size} avatar-missing`} aria-hidden="true" />;
   return (
     <img
       className={`avatar avatar-${size}`}
-      src={src}
+      src={url}
       alt=""
       width={size}
       height={size}
       onError={() => setFailed(true)}
     />
   );
+}
+
+/**
+ * Where this page loads a player's avatar from. A generated avatar's URL is the API's public URL
+ * (`--public-url`), which the browser may not reach (a proxy in front of the web listener only, a
+ * test's unused default port); the image depends on the player id alone, so the same one is
+ * loaded through this origin's `/api` instead. Any other avatar is loaded where it points.
+ */
+export function avatarSource(src: string, playerId: string): string {
+  const generated = `/avatars/${encodeURIComponent(playerId)}.svg`;
+  let url: URL;
+  try {
+    url = new URL(src, window.location.href);
+  } catch {
+    return src;
+  }
+  if (!url.pathname.endsWith(generated) || url.search !== '') return src;
+  return `${window.location.origin}/api${generated}`;
 }

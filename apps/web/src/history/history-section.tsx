@@ -13,7 +13,7 @@ export type HistoryViewer = 'player' | 'operator';
 const WORDS = {
   player: {
     whose: 'your',
-    empty: 'Nothing yet: your plays, scores and payouts will show here.',
+    empty: 'Nothing yet: your plays, scores, payouts and HST moved in or out will show here.',
     end: 'That is everything since you joined.',
   },
   operator: {
@@ -62,10 +62,13 @@ function describe(item: ActivityItem, viewer: HistoryViewer): { what: string; am
 export function HistorySection({
   read,
   viewer = 'player',
+  reload = 0,
 }: {
   /** A page of the activity: `query` is `limit=…` and, after the first page, `&cursor=…`. */
   read: (query: string) => Promise<ActivityPage>;
   viewer?: HistoryViewer;
+  /** Changed by the page when something new happened: the first page is read again. */
+  reload?: number;
 }) {
   const words = WORDS[viewer];
   const [items, setItems] = useState<readonly ActivityItem[]>([]);
@@ -90,7 +93,7 @@ export function HistorySection({
     },
     [read, words],
   );
-  useEffect(() => void load(null), [load]);
+  useEffect(() => void load(null), [load, reload]);
 
   return (
     <section className="history" aria-labelledby="history-heading">

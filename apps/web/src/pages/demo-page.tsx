@@ -1,3 +1,4 @@
+import './demo-page.css';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { ScoreDisplay } from '@coinop/protocol';
 import {
@@ -12,11 +13,14 @@ import {
 } from '../bridge/demo-handlers.js';
 import { HostBridge, type BridgeLogEntry } from '../bridge/host-bridge.js';
 import { GameFrame } from '../components/game-frame.js';
+import { scoreText } from '../components/score.js';
 import { navigate, useLocation } from '../router.js';
 
 /** Lines the log keeps, and characters of each payload shown: a flooding game cannot grow them. */
 const LOG_MAX = 200;
 const PAYLOAD_CHARS_MAX = 1000;
+/** A score unit's length in the arcade (docs/reference/developer-portal-api.md#score-unit). */
+const SCORE_UNIT_CHARS_MAX = 12;
 
 interface LogLine extends BridgeLogEntry {
   id: number;
@@ -38,7 +42,8 @@ const DIRECTION_LABELS: Record<BridgeLogEntry['direction'], string> = {
 /**
  * The demo arcade (spec 1.4): `/demo?game=<url>` hosts any game with mock data and approves
  * everything, creating no records (it makes no requests at all), and logs every message.
- * `&scoreDisplay=REVERSE` starts it with a lower-is-better board (the page has a picker too).
+ * `&scoreDisplay=REVERSE` starts it with a lower-is-better board and `&scoreUnit=ms` shows the
+ * scores in a unit, as the game's settings would (the page has a field for each too).
  */
 export function DemoPage() {
   const { search } = useLocation();
@@ -46,6 +51,7 @@ export function DemoPage() {
   const raw = query.get('game');
   const parsed = raw === null ? null : parseGameUrl(raw);
   const initialOrder: ScoreDisplay = query.get('scoreDisplay') === 'REVERSE' ? 'REVERSE' : 'NORMAL';
+  const initialUnit = demoScoreUnit(query.get('scoreUnit') ?? '');
 
   useEffect(() => {
     document.title = 'Demo arcade · coinop arcade';
@@ -71,15 +77,29 @@ export function DemoPage() {
         {(parsed === null || 'error' in parsed) && <GameUrlForm initial={raw ?? ''} />}
       </section>
       {parsed !== null && 'url' in parsed && (
-        <DemoHost key={parsed.url} gameUrl={parsed.url} initialOrder={initialOrder} />
+        <DemoHost
+          key={parsed.url}
+          gameUrl={parsed.url}
+          initialOrder={initialOrder}
+          initialUnit={initialUnit}
+        />
       )}
     </>
   );
 }
 
-function DemoHost({ gameUrl, initialOrder }: { gameUrl: string; initialOrder: ScoreDisplay }) {
+function DemoHost({
+  gameUrl,
+  initialOrder,
+  initialUnit,
+}: {
+  gameUrl: string;
+  initialOrder: ScoreDisplay;
+  initialUnit: string;
+}) {
   const [tierId, setTierId] = useState(DEMO_TIERS[0].id);
   const [order, setOrder] = useState<ScoreDisplay>(initialOrder);
+  const [unit, setUnit] = useState(initialUnit);
   const [bests, setBests] = useState<ReadonlyMap<string, DemoBest>>(new Map());
   const [lastScore, setLastScore] = useState<DemoScore | null>(null);
   const [log, setLog] = useState<LogLine[]>([]);
@@ -87,6 +107,7 @@ function DemoHost({ gameUrl, initialOrder }: { gameUrl: string; initialOrder: Sc
   const bridgeRef = useRef<HostBridge | null>(null);
   const tierSelectId = useId();
   const orderSelectId = useId();
+  const unitInputId = useId();
   const tier = DEMO_TIERS.find((t) => t.id === tierId) ?? DEMO_TIERS[0];
   // The bridge reads the page's state through this ref, so a score lands at once.
   const live = useRef<DemoState>({ tier, order, bests });
@@ -128,40 +149,52 @@ function DemoHost({ gameUrl, initialOrder }: { gameUrl: string; initialOrder: Sc
   const scoredTier = DEMO_TIERS.find((t) => t.id === lastScore?.tierId);
   return (
     <>
-      <section className="page game-head">
+      <section className="page game-head demo-host">
         {new URL(gameUrl).origin === window.location.origin && (
           <p role="alert" className="error">
             This game is on the arcade&apos;s own origin, so it runs sandboxed in an opaque origin
             and the bridge cannot answer it. Serve it from another host or port.
           </p>
         )}
-        <div className="field">
-          <label htmlFor={tierSelectId}>Leaderboard tier</label>
-          <select id={tierSelectId} value={tierId} onChange={(e) => setTierId(e.target.value)}>
-            {DEMO_TIERS.map((t) => (
-              <option key={t.id} value={t.id}>
-                {t.name} — {t.costHst} HST per play (mock)
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor={orderSelectId}>Score order (the game&apos;s setting)</label>
-          <select
-            id={orderSelectId}
-            value={order}
-            onChange={(e) => setOrder(e.target.value === 'REVERSE' ? 'REVERSE' : 'NORMAL')}
-          >
-            {(['NORMAL', 'REVERSE'] as const).map((value) => (
-              <option key={value} value={value}>
-                {ORDER_LABELS[value]} ({value})
-              </option>
-            ))}
-          </select>
+        <div className="demo-settings">
+          <div className="field">
+            <label htmlFor={tierSelectId}>Leaderboard tier</label>
+            <select id={tierSelectId} value={tierId} onChange={(e) => setTierId(e.target.value)}>
+              {DEMO_TIERS.map((t) => (
+                <option key={t.id} value={t.id}>
+                  {t.name} — {t.costHst} HST per play (mock)
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor={orderSelectId}>Score order (the game&apos;s setting)</label>
+            <select
+              id={orderSelectId}
+              value={order}
+              onChange={(e) => setOrder(e.target.value === 'REVERSE' ? 'REVERSE' : 'NORMAL')}
+            >
+              {(['NORMAL', 'REVERSE'] as const).map((value) => (
+                <option key={value} value={value}>
+                  {ORDER_LABELS[value]} ({value})
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor={unitInputId}>Score unit (the game&apos;s setting, optional)</label>
+            <input
+              id={unitInputId}
+              value={unit}
+              placeholder="ms, pts, in a row"
+              maxLength={SCORE_UNIT_CHARS_MAX}
+              onChange={(e) => setUnit(e.target.value)}
+            />
+          </div>
         </div>
         <p role="status" aria-live="polite" data-testid="demo-score">
           {lastScore !== null &&
-            `Submitted score ${lastScore.score} on ${scoredTier?.name ?? lastScore.tierId}: ` +
+            `Submitted score ${scoreText(lastScore.score, demoScoreUnit(unit))} on ${scoredTier?.name ?? lastScore.tierId}: ` +
               (lastScore.isBest
                 ? `your best there, ranked #${lastScore.rank} on the mock board.`
                 : `not better than your best there, which ranks #${lastScore.rank}.`)}
@@ -178,7 +211,9 @@ function DemoHost({ gameUrl, initialOrder }: { gameUrl: string; initialOrder: Sc
                   <span className="leader-name">
                     {mine ? <strong>{leader.displayName}</strong> : leader.displayName}
                   </span>
-                  <span className="leader-score">{leader.score}</span>
+                  <span className="leader-score">
+                    {scoreText(leader.score, demoScoreUnit(unit))}
+                  </span>
                 </li>
               );
             })}
@@ -186,34 +221,13 @@ function DemoHost({ gameUrl, initialOrder }: { gameUrl: string; initialOrder: Sc
         </section>
         <section aria-labelledby="demo-log-heading">
           <h2 id="demo-log-heading">Messages</h2>
-          <div
-            className="demo-log"
-            role="region"
-            aria-label="Message log"
-            tabIndex={0}
-            style={{
-              maxHeight: '16rem',
-              overflow: 'auto',
-              border: '1px solid var(--line)',
-              background: 'var(--card)',
-              padding: '0.5rem',
-            }}
-          >
-            <ol aria-live="polite" style={{ margin: 0, paddingLeft: '1.5rem' }}>
+          <div className="demo-log" role="region" aria-label="Message log" tabIndex={0}>
+            <ol aria-live="polite">
               {log.length === 0 && <li>No messages yet.</li>}
               {log.map((line) => (
                 <li key={line.id} data-direction={line.direction}>
                   <strong>{DIRECTION_LABELS[line.direction]}</strong> <code>{line.type}</code>
-                  <pre
-                    style={{
-                      margin: '0.25rem 0 0.5rem',
-                      whiteSpace: 'pre-wrap',
-                      overflowWrap: 'anywhere',
-                      fontSize: '0.8rem',
-                    }}
-                  >
-                    {line.text}
-                  </pre>
+                  <pre>{line.text}</pre>
                 </li>
               ))}
             </ol>
@@ -248,6 +262,11 @@ function GameUrlForm({ initial }: { initial: string }) {
       <button type="submit">Open in the demo arcade</button>
     </form>
   );
+}
+
+/** A score unit as typed or given in the query: trimmed, and no longer than the arcade allows. */
+export function demoScoreUnit(raw: string): string {
+  return raw.trim().slice(0, SCORE_UNIT_CHARS_MAX).trim();
 }
 
 /** Only web pages can be hosted: http or https, absolute. */

@@ -1,4 +1,4 @@
-import { Avatar } from '../components/avatar.js';
+import { Avatar, avatarSource } from '../components/avatar.js';
 import { useCallback, useEffect, useId, useRef, useState, type CSSProperties } from 'react';
 import type { BridgeLeader, Game } from '@coinop/protocol';
 import { AllowancePanel, ALLOWANCE_ANCHOR } from '../allowances/allowance-panel.js';
@@ -48,6 +48,8 @@ export function GamePage({ gameId }: { gameId: string }) {
   const [notice, setNotice] = useState<{ text: string; tone: 'info' | 'error' } | null>(null);
   const [walletPlay, setWalletPlay] = useState<WalletPlayProgress | null>(null);
   const [celebration, setCelebration] = useState<ScoreOutcome | null>(null);
+  // Each time the game reads its board: after a round, its server may have charged the player.
+  const [boardReads, setBoardReads] = useState(0);
   const settings = useArcadeSettings();
   const toast = useToast();
   const chain = settings.status === 'loaded' ? settings.settings.chain : null;
@@ -174,8 +176,10 @@ export function GamePage({ gameId }: { gameId: string }) {
       post: (path, body) => live.current.session.call(path, body),
       get: (path) => live.current.session.call(path),
       leaders: async () => {
-        // A server-side game reads its board after a round its server charged: the balance too.
+        // A server-side game reads its board after a round its server charged: the balance and
+        // what the game spent of the allowance today too.
         void live.current.session.refresh();
+        setBoardReads((n) => n + 1);
         const fresh = await load();
         const tier = tierOf(fresh, live.current.tierId);
         return (tier?.leaders ?? []).map((l): BridgeLeader => ({
@@ -183,7 +187,7 @@ export function GamePage({ gameId }: { gameId: string }) {
           userId: l.playerId,
           score: l.score,
           displayName: l.name,
-          avatarUrl: l.avatar,
+          avatarUrl: avatarSource(l.avatar, l.playerId),
         }));
       },
       tell: (text, tone) => {
@@ -364,7 +368,7 @@ export function GamePage({ gameId }: { gameId: string }) {
                     key={leader.playerId}
                     className={leader.playerId === playerId ? 'me' : undefined}
                   >
-                    <Avatar src={leader.avatar} size={24} />
+                    <Avatar src={leader.avatar} playerId={leader.playerId} size={24} />
                     <span className="leader-name">{leader.name}</span>
                     <span className="leader-score">{scoreText(leader.score, game.scoreUnit)}</span>
                   </li>
@@ -388,7 +392,12 @@ export function GamePage({ gameId }: { gameId: string }) {
         </section>
       )}
       {game.published && (
-        <AllowancePanel key={loginApproval.approvals} gameId={game.id} gameName={game.name} />
+        <AllowancePanel
+          key={loginApproval.approvals}
+          gameId={game.id}
+          gameName={game.name}
+          charged={boardReads}
+        />
       )}
       {approval && <ApprovalDialog prompt={approval.prompt} onDecide={decide} />}
       {loginApproval.dialog}

@@ -152,7 +152,7 @@ function ApiKeysSection() {
             <tbody>
               {keys.map((key) => (
                 <tr key={key.prefix}>
-                  <td className="mono">{key.prefix}</td>
+                  <td className="mono key-prefix">{key.prefix}</td>
                   <td>
                     <When iso={key.createdAt} />
                   </td>

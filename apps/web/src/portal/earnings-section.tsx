@@ -3,7 +3,8 @@ import type { DeveloperBalance } from '@coinop/protocol';
 import { getAddress } from 'viem';
 import { WithdrawSection } from '../account/withdraw-section.js';
 import { withdrawalsApi } from '../account/withdrawals-api.js';
-import { decimalToUnits, formatHstUnits } from '../account/hst-amounts.js';
+import { decimalToUnits } from '../account/hst-amounts.js';
+import { Hst } from '../components/hst.js';
 import { useArcadeSettings } from '../arcade-settings.js';
 import { useSession } from '../session/session.js';
 import { ErrorAlert, errorText, usePortalApi } from './parts.js';
@@ -50,13 +51,13 @@ export function EarningsSection() {
             <div>
               <dt>Available</dt>
               <dd data-testid="earnings-available">
-                {formatHstUnits(decimalToUnits(balance.available))}
+                <Hst units={decimalToUnits(balance.available)} />
               </dd>
             </div>
             <div>
               <dt>Reserved</dt>
               <dd data-testid="earnings-reserved">
-                {formatHstUnits(decimalToUnits(balance.reserved))}
+                <Hst units={decimalToUnits(balance.reserved)} />
               </dd>
             </div>
           </dl>

@@ -4,7 +4,7 @@ import { ApiError } from '../api.js';
 import { Link } from '../router.js';
 import { CredentialsSection } from './credentials-section.js';
 import { GameDetailsSection } from './game-details-section.js';
-import { CopyField, ErrorAlert, errorText, usePortalApi, useTitle } from './parts.js';
+import { CopyField, demoAddress, ErrorAlert, errorText, usePortalApi, useTitle } from './parts.js';
 import { StatsSection } from './stats-section.js';
 import { PublishSection } from './publish-section.js';
 import { TestersSection } from './testers-section.js';
@@ -52,7 +52,7 @@ export function GameAdminPage({ gameId }: { gameId: string }) {
     );
   }
 
-  const demoUrl = `/demo?game=${encodeURIComponent(game.url)}`;
+  const demoUrl = demoAddress(game);
   return (
     <section className="page portal">
       <p className="breadcrumb">
@@ -83,10 +83,7 @@ export function GameAdminPage({ gameId }: { gameId: string }) {
           {game.url === '' ? (
             <span className="muted">Set the game URL to try it in the demo arcade.</span>
           ) : (
-            <>
-              <Link href={demoUrl}>Try it in the demo arcade</Link>{' '}
-              <span className="muted mono">{demoUrl}</span>
-            </>
+            <Link href={demoUrl}>Try it in the demo arcade</Link>
           )}
         </li>
       </ul>

@@ -3,7 +3,15 @@ import { ApiError } from '../api.js';
 import { Link } from '../router.js';
 import { useSession } from '../session/session.js';
 import type { DeveloperGame } from '@coinop/protocol';
-import { CodeBlock, CopyField, ErrorAlert, errorText, usePortalApi, useTitle } from './parts.js';
+import {
+  CodeBlock,
+  CopyField,
+  demoAddress,
+  ErrorAlert,
+  errorText,
+  usePortalApi,
+  useTitle,
+} from './parts.js';
 
 /**
  * Who issues this arcade's player tokens and under which claim namespace, read from the
@@ -158,7 +166,7 @@ ID=$(echo "$START" | jq -r .requestorId); TOKEN=$(echo "$START" | jq -r .token)
 until curl -sf "$AUTH_URL/cli/$ID" -H "authorization: Bearer $TOKEN" > token.json; do sleep 5; done
 jq -r .access_token token.json   # the player token: send it to your game server`;
 
-  const demo = game.url === '' ? null : `/demo?game=${encodeURIComponent(game.url)}`;
+  const demo = game.url === '' ? null : demoAddress(game);
 
   return (
     <section className="page portal integrate">

@@ -1,4 +1,5 @@
 import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
+import type { DeveloperGame } from '@coinop/protocol';
 import { Modal } from '../components/modal.js';
 import { useCopy } from '../components/toasts.js';
 import { useSession } from '../session/session.js';
@@ -20,6 +21,16 @@ export function useTitle(title: string): void {
 /** A date and time in the reader's locale; the ISO string stays in `dateTime`. */
 export function When({ iso }: { iso: string }) {
   return <time dateTime={iso}>{new Date(iso).toLocaleString()}</time>;
+}
+
+/** The demo arcade hosting a game, with its board's order and score unit as the game has them. */
+export function demoAddress(
+  game: Pick<DeveloperGame, 'url' | 'scoreDisplay' | 'scoreUnit'>,
+): string {
+  const query = new URLSearchParams({ game: game.url });
+  if (game.scoreDisplay === 'REVERSE') query.set('scoreDisplay', 'REVERSE');
+  if (game.scoreUnit !== '') query.set('scoreUnit', game.scoreUnit);
+  return `/demo?${query}`;
 }
 
 export function errorText(error: unknown): string {

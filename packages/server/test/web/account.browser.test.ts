@@ -319,6 +319,14 @@ describe.skipIf(!hasChromium)(
           await expect.poll(() => main.getByTestId('reserved').textContent()).toBe('0 HST');
           expect(await main.getByTestId('available').textContent()).toBe('15 HST');
           expect(await row.locator('td').nth(1).textContent()).toBe('10 HST');
+          // The history below follows the money without a reload: the deposit and the withdrawal.
+          const lines = main.getByRole('region', { name: 'History' }).locator('tbody tr');
+          await expect
+            .poll(() => lines.allTextContents())
+            .toEqual([
+              expect.stringMatching(/Withdrawal to a wallet \(paid\).*−10 HST$/),
+              expect.stringMatching(/Deposit from your wallet.*\+25 HST$/),
+            ]);
           await checkPage(page, 'account-withdrawn');
           await page.setViewportSize(DESKTOP);
           await saveScreenshot(page, 'account');

@@ -173,6 +173,7 @@ describe.skipIf(!hasChromium)(
         await page.getByRole('radio', { name: new RegExp(`^${tiers[1]!.name} `) }).check();
         const game = page.frameLocator('iframe.game-frame');
         await expectStatus(game, 'Ready. Press Play to start.');
+        await saveScreenshot(page, 'game-page-ready');
 
         // A play the player rejects: the game does not start and nothing is recorded.
         const transfersBefore = await count('FROM transfers');
@@ -213,6 +214,11 @@ describe.skipIf(!hasChromium)(
         // Leading the board is celebrated beside it.
         expect(await page.locator('.celebration strong').textContent()).toBe('Top of the board!');
         await saveScreenshot(page, 'game-page-scored');
+        // The same moment on a phone, for the screenshots of every page (docs/screenshots).
+        await page.setViewportSize({ width: 360, height: 740 });
+        await page.getByTestId('arcade-notice').scrollIntoViewIfNeeded();
+        await saveScreenshot(page, 'game-page-scored-phone');
+        await page.setViewportSize({ width: 1366, height: 900 });
         const plays = await server.api.arcade.db.query<{
           id: string;
           status: string;

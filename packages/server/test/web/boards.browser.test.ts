@@ -224,6 +224,23 @@ describe.skipIf(!hasChromium)(
           expect(await around.locator('tr[aria-current="true"]').textContent()).toContain(
             'Morgan (you)',
           );
+          // Avatars come through the web app's own origin, whatever the API's public URL (here
+          // testConfig's, where nothing listens): every one loaded, none a placeholder.
+          const avatars = page.locator('img.avatar');
+          await expect
+            .poll(() => avatars.evaluateAll((imgs) => imgs.every((img) => img.complete)))
+            .toBe(true);
+          const loaded = await avatars.evaluateAll((imgs) =>
+            imgs.map((img) => ({ src: img.src, width: img.naturalWidth })),
+          );
+          expect(loaded.length).toBeGreaterThan(BOARD_PLAYERS);
+          for (const avatar of loaded) {
+            expect(avatar.src).toMatch(
+              new RegExp(`^${server.urls['web']!}/api/avatars/[0-9a-f-]{36}\\.svg$`),
+            );
+            expect(avatar.width).toBeGreaterThan(0);
+          }
+          expect(await page.locator('.avatar-missing').count()).toBe(0);
           await page.getByRole('heading', { name: 'Around me' }).scrollIntoViewIfNeeded();
           await checkPage(page, viewport.width, `board-${name}`);
         } finally {

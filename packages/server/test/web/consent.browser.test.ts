@@ -325,6 +325,13 @@ describe.skipIf(!hasChromium)(
         );
         expect(await seriousViolations(page)).toEqual([]);
         await saveScreenshot(page, 'consent-account-allowances');
+        // On a phone too: the table scrolls in its own region, never the page.
+        await page.setViewportSize({ width: 360, height: 740 });
+        await saveScreenshot(page, 'consent-account-allowances-phone');
+        expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
+          360,
+        );
+        await page.setViewportSize({ width: 1366, height: 900 });
 
         await main.getByRole('button', { name: 'Revoke the allowance of Orbit Run' }).click();
         await expect

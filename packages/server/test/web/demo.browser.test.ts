@@ -306,15 +306,19 @@ describe.skipIf(!hasChromium)(
         const context = await browser.newContext({ viewport });
         const page = await context.newPage();
         try {
-          await page.goto(`${web}/demo?game=${encodeURIComponent(gameUrl)}&scoreDisplay=REVERSE`);
+          await page.goto(
+            `${web}/demo?game=${encodeURIComponent(gameUrl)}&scoreDisplay=REVERSE&scoreUnit=ms`,
+          );
           expect(await page.getByLabel('Score order').inputValue()).toBe('REVERSE');
+          // The game's unit, as the portal's link gives it: the page's scores carry it.
+          expect(await page.getByLabel(/^Score unit/).inputValue()).toBe('ms');
           const demoBoard = page.getByTestId('demo-leaders').locator('li');
           const game = page.frameLocator('iframe.game-frame');
           const gameBoard = game.locator('#board li');
           // Lower is better: the mock leaders lowest first, on the page and in the game.
           await expect
             .poll(() => demoBoard.allTextContents())
-            .toEqual(['Linus1800', 'Grace3100', 'Ada4200']);
+            .toEqual(['Linus1800 ms', 'Grace3100 ms', 'Ada4200 ms']);
           await expect.poll(() => game.locator('#tier').textContent()).toBe('Practice (1 HST)');
           await expect
             .poll(() => gameBoard.allTextContents())
@@ -326,13 +330,13 @@ describe.skipIf(!hasChromium)(
           await expect
             .poll(() => page.getByTestId('demo-score').textContent())
             .toBe(
-              'Submitted score 2500 on Practice: your best there, ranked #2 on the mock board.',
+              'Submitted score 2500 ms on Practice: your best there, ranked #2 on the mock board.',
             );
           expect(await demoBoard.allTextContents()).toEqual([
-            'Linus1800',
-            'You (demo)2500',
-            'Grace3100',
-            'Ada4200',
+            'Linus1800 ms',
+            'You (demo)2500 ms',
+            'Grace3100 ms',
+            'Ada4200 ms',
           ]);
           await expect
             .poll(() => gameBoard.allTextContents())
@@ -343,8 +347,10 @@ describe.skipIf(!hasChromium)(
           await expect
             .poll(() => page.getByTestId('demo-score').textContent())
             .toBe(
-              'Submitted score 5000 on Practice: not better than your best there, which ranks #2.',
+              'Submitted score 5000 ms on Practice: not better than your best there, which ranks #2.',
             );
+          // The screenshot shows the lower-is-better board with the demo player on it.
+          await saveScreenshot(page, name);
 
           // The player picks another tier: the game hears of it and shows that tier's board.
           await page.getByLabel('Leaderboard tier').selectOption('demo-high-stakes');
@@ -354,14 +360,16 @@ describe.skipIf(!hasChromium)(
             .toEqual(['Grace 7500', 'Margaret 9900']);
           // Higher is better again: the page's board turns round.
           await page.getByLabel('Score order').selectOption('NORMAL');
+          expect(await demoBoard.allTextContents()).toEqual(['Margaret9900 ms', 'Grace7500 ms']);
+          // The unit is the page's setting too: cleared, the scores are bare numbers.
+          await page.getByLabel(/^Score unit/).fill('');
           expect(await demoBoard.allTextContents()).toEqual(['Margaret9900', 'Grace7500']);
+          await page.getByLabel(/^Score unit/).fill('ms');
 
           expect(await seriousViolations(page)).toEqual([]);
           expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
             viewport.width,
           );
-          await page.locator('iframe.game-frame').scrollIntoViewIfNeeded();
-          await saveScreenshot(page, name);
         } finally {
           await context.close();
         }

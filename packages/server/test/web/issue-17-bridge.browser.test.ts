@@ -321,6 +321,10 @@ describe.skipIf(!hasChromium)(
             .toContain(`${player!.name} streak 1`);
           // The game read its board after the round: the header's balance follows the play.
           await expect.poll(() => page.getByTestId('balance').textContent()).toBe('90 HST');
+          // And the allowance panel what the server spent of today's 20 HST.
+          await expect
+            .poll(() => page.locator('.allowance-facts').textContent())
+            .toBe('Spent today10 HSTRemaining today10 HST');
 
           expect(await seriousViolations(page)).toEqual([]);
           expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(

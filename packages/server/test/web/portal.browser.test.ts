@@ -61,6 +61,13 @@ describe.skipIf(!hasChromium)(
       ).toBeLessThanOrEqual(PHONE.width);
     }
 
+    /** The same page at 1366×900 too, for the screenshots of every page (docs/screenshots). */
+    async function desktopScreenshot(page: Page, screenshot: string) {
+      await page.setViewportSize(DESKTOP);
+      await saveScreenshot(page, screenshot);
+      await page.setViewportSize(PHONE);
+    }
+
     const writeToken = (clientId: string, clientSecret: string) =>
       fetch(`${server.urls['api']!}/oauth/writetoken`, {
         method: 'POST',
@@ -101,6 +108,7 @@ describe.skipIf(!hasChromium)(
           .toBe(1);
         await main.getByRole('cell', { name: prefix, exact: true }).waitFor();
         await checkPage(page, 'portal-dashboard');
+        await desktopScreenshot(page, 'portal-dashboard-desktop');
         await main.getByRole('button', { name: 'I have copied it' }).click();
         await expect.poll(() => keyField.count()).toBe(0);
 
@@ -125,6 +133,7 @@ describe.skipIf(!hasChromium)(
           .poll(() => alert.textContent())
           .toBe('Could not register the game: cover image must be 1920x1080, found 1280x720');
         await checkPage(page, 'portal-register');
+        await desktopScreenshot(page, 'portal-register-desktop');
         await main.getByLabel('Cover image file').setInputFiles(rightCover);
         await main.getByRole('button', { name: 'Register the game' }).click();
         await page.waitForURL(new RegExp(`/developer/games/${UUID}$`));
@@ -147,7 +156,10 @@ describe.skipIf(!hasChromium)(
         ).toBe(`/games/${gameId}`);
         expect(
           await main.getByRole('link', { name: 'Try it in the demo arcade' }).getAttribute('href'),
-        ).toBe(`/demo?game=${encodeURIComponent('https://putt.example.com/play')}`);
+        ).toBe(
+          // The demo arcade shows the game's board order and unit, as the arcade would.
+          `/demo?game=${encodeURIComponent('https://putt.example.com/play')}&scoreDisplay=REVERSE&scoreUnit=strokes`,
+        );
 
         // The API key works for the same developer's game, with the api-key header.
         const update = await fetch(`${server.urls['api']!}/game/update`, {
@@ -189,9 +201,7 @@ describe.skipIf(!hasChromium)(
         const firstSecret = await secretField.inputValue();
         expect(await writeToken(clientId, firstSecret)).toBe(200);
         await checkPage(page, 'portal-game');
-        await page.setViewportSize(DESKTOP);
-        await saveScreenshot(page, 'portal');
-        await page.setViewportSize(PHONE);
+        await desktopScreenshot(page, 'portal');
         await clients.getByRole('button', { name: 'I have copied it' }).click();
         await clients.getByRole('button', { name: `Rotate secret of ${clientId}` }).click();
         await page.getByRole('dialog', { name: 'Rotate the client secret?' }).waitFor();

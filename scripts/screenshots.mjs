@@ -1,0 +1,133 @@
+// Refreshes the committed screenshots of the web app (docs/screenshots/) from the ones the browser
+// tests saved in test-output/screenshots/:
+//   npm run screenshots
+// Run the browser tests that make them first (the table below names each test file). Each listed
+// screenshot is cut to at most `maxHeight` pixels (a full page can be 5,000 px tall on a phone;
+// the top of it is what a reader needs) and written as a palette PNG, so the set stays small
+// enough to keep in git. Missing screenshots are named, with the test that makes them, and the
+// script exits 1 without writing anything.
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const FROM = join(ROOT, 'test-output/screenshots');
+const TO = join(ROOT, 'docs/screenshots');
+
+/** Desktop pages are 1366 px wide, phones 360 px; taller than this, a page is cut. */
+const MAX_HEIGHT = { desktop: 2000, phone: 2200 };
+
+/**
+ * Every page of the arcade, desktop and phone. `name` is the file in both folders; `test` is
+ * the test that saves it (a short name for packages/server/test/web/<name>.browser.test.ts); `maxHeight` overrides the default cut
+ * (a dialog is shown at the viewport's height, as the player sees it).
+ */
+const SCREENSHOTS = [
+  { name: 'web-catalog-desktop', test: 'catalog', device: 'desktop' },
+  { name: 'web-catalog', test: 'catalog', device: 'phone' },
+  { name: 'game-page-ready', test: 'arcade', device: 'desktop' },
+  { name: 'approval', test: 'arcade', device: 'desktop', maxHeight: 900 },
+  { name: 'game-page-scored', test: 'arcade', device: 'desktop' },
+  { name: 'game-page-scored-phone', test: 'arcade', device: 'phone' },
+  { name: 'game-page-phone', test: 'arcade', device: 'phone' },
+  { name: 'connect-dialog-phone', test: 'arcade', device: 'phone', maxHeight: 740 },
+  { name: 'high-low-sign-in', test: 'issue-17-bridge', device: 'desktop', maxHeight: 900 },
+  { name: 'high-low', test: 'issue-17-bridge', device: 'desktop' },
+  { name: 'high-low-phone', test: 'issue-17-bridge', device: 'phone' },
+  { name: 'board-desktop', test: 'boards', device: 'desktop' },
+  { name: 'board-phone', test: 'boards', device: 'phone' },
+  { name: 'history-desktop', test: 'boards', device: 'desktop' },
+  { name: 'history-phone', test: 'boards', device: 'phone' },
+  { name: 'account', test: 'account', device: 'desktop' },
+  { name: 'account-withdrawn', test: 'account', device: 'phone' },
+  { name: 'consent-account-allowances', test: 'consent', device: 'desktop' },
+  { name: 'consent-account-allowances-phone', test: 'consent', device: 'phone' },
+  { name: 'consent-game-allowance', test: 'consent', device: 'desktop' },
+  { name: 'consent-game-allowance-phone', test: 'consent', device: 'phone' },
+  { name: 'portal-dashboard-desktop', test: 'portal', device: 'desktop' },
+  { name: 'portal-dashboard', test: 'portal', device: 'phone' },
+  { name: 'portal-register-desktop', test: 'portal', device: 'desktop' },
+  { name: 'portal-register', test: 'portal', device: 'phone' },
+  { name: 'portal', test: 'portal', device: 'desktop' },
+  { name: 'portal-game', test: 'portal', device: 'phone' },
+  { name: 'portal-publish-section-pending', test: 'publish', device: 'desktop' },
+  { name: 'portal-publish-section-declined', test: 'publish', device: 'desktop' },
+  { name: 'preview-game', test: 'publish', device: 'desktop' },
+  { name: 'preview-game-phone', test: 'publish', device: 'phone' },
+  { name: 'cli-login-choose-wallet-desktop', test: 'wallets', device: 'desktop' },
+  { name: 'cli-login-approve-desktop', test: 'wallets', device: 'desktop' },
+  { name: 'cli-login-approve-phone', test: 'wallets', device: 'phone' },
+  { name: 'cli-login-approved-desktop', test: 'wallets', device: 'desktop' },
+  { name: 'cli-login-approved-phone', test: 'wallets', device: 'phone' },
+  { name: 'import-key-invalid-desktop', test: 'wallets', device: 'desktop' },
+  { name: 'import-key-replace-desktop', test: 'wallets', device: 'desktop' },
+  { name: 'import-key-replace-phone', test: 'wallets', device: 'phone' },
+  { name: 'wallet-chooser-phone', test: 'wallets', device: 'phone' },
+  { name: 'admin-sign-in', test: 'publish', device: 'desktop' },
+  { name: 'admin-sign-in-phone', test: 'publish', device: 'phone' },
+  { name: 'admin-queue', test: 'publish', device: 'desktop' },
+  { name: 'admin-queue-phone', test: 'publish', device: 'phone' },
+  { name: 'admin-games', test: 'publish', device: 'desktop' },
+  { name: 'admin-games-phone', test: 'publish', device: 'phone' },
+  { name: 'admin-players', test: 'publish', device: 'desktop' },
+  { name: 'admin-player', test: 'publish', device: 'desktop' },
+  { name: 'admin-player-phone', test: 'publish', device: 'phone' },
+  { name: 'admin-developers', test: 'publish', device: 'desktop' },
+  { name: 'admin-ledger', test: 'publish', device: 'desktop' },
+  { name: 'admin-ledger-phone', test: 'publish', device: 'phone' },
+  { name: 'admin-keys', test: 'publish', device: 'desktop' },
+  { name: 'web-demo-reverse', test: 'demo', device: 'desktop' },
+  { name: 'web-demo-reverse-phone', test: 'demo', device: 'phone' },
+  {
+    name: 'example-reaction-demo',
+    test: 'examples/reaction/test/reaction.browser.test.ts',
+    device: 'phone',
+  },
+];
+
+async function main() {
+  const missing = SCREENSHOTS.filter(({ name }) => !isFile(join(FROM, `${name}.png`)));
+  if (missing.length > 0) {
+    const tests = [...new Set(missing.map((s) => s.test))];
+    console.error(
+      `screenshots: missing in test-output/screenshots/: ${missing.map((s) => s.name).join(', ')}\n` +
+        `run their browser tests first: ${tests.map(testFile).join(' ')}`,
+    );
+    process.exitCode = 1;
+    return;
+  }
+  // Only the listed files: one dropped from the list goes from the folder too.
+  rmSync(TO, { recursive: true, force: true });
+  mkdirSync(TO, { recursive: true });
+  let total = 0;
+  for (const shot of SCREENSHOTS) {
+    const from = join(FROM, `${shot.name}.png`);
+    const to = join(TO, `${shot.name}.png`);
+    const image = sharp(from);
+    const { width, height } = await image.metadata();
+    const maxHeight = shot.maxHeight ?? MAX_HEIGHT[shot.device];
+    if (height > maxHeight) image.extract({ left: 0, top: 0, width, height: maxHeight });
+    // A palette of at most 256 colours (libimagequant) at the highest effort: the dark theme's
+    // flat panels lose nothing visible, and a page shrinks to about a third.
+    await image.png({ palette: true, quality: 90, effort: 10, compressionLevel: 9 }).toFile(to);
+    total += statSync(to).size;
+  }
+  const files = readdirSync(TO).length;
+  console.log(`screenshots: ${files} files in docs/screenshots/, ${(total / 1024).toFixed(0)} kB`);
+}
+
+/** A test named by its short name is one of packages/server/test/web/; others by their path. */
+function testFile(test) {
+  return test.includes('/') ? test : `packages/server/test/web/${test}.browser.test.ts`;
+}
+
+function isFile(path) {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+await main();

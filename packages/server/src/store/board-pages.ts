@@ -69,13 +69,17 @@ const AFTER_CURSOR = `AND rank_key <= $2::bigint
  * The rows as one JSON array, best first, each `[player, score, rank key, micros, name, avatar]`
  * (after `side` for around-me): one value to decode instead of a row each, which halves the
  * time an embedded PGlite spends handing a page over (docs/benchmarks.md, "Board reads").
- * A float8 prints its shortest exact form, so a score survives JSON unchanged.
+ * A float8 prints its shortest exact form, so a score survives JSON unchanged. Each name is
+ * a LATERAL lookup with LIMIT 1, which a plan made without the values cannot turn into a hash
+ * join over every player (as a plain join became under `force_generic_plan`: 500 ms at 200,000).
  */
 const ROWS_JSON = (from: string, side: string) => `(
     SELECT json_agg(json_build_array(${side}r.player_id, r.score, r.rank_key::text,
                                      ${micros('r.achieved_at')}, pl.name, pl.avatar_url)
                     ORDER BY r.rank_key DESC, r.achieved_at, r.player_id)
-    FROM ${from} r JOIN players pl ON pl.id = r.player_id)::text`;
+    FROM ${from} r
+    CROSS JOIN LATERAL (SELECT name, avatar_url FROM players WHERE id = r.player_id LIMIT 1) pl
+  )::text`;
 
 const pageSql = (afterCursor: boolean) => `
   WITH page AS (

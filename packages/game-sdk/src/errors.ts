@@ -10,7 +10,13 @@ import { BridgeErrorCodes, type BridgeErrorCode } from '@coinop/protocol';
  * ```
  */
 export type GameServiceOperation =
-  'play' | 'submitScore' | 'getLeaderboard' | 'hstTransfer' | 'approveLogin';
+  | 'play'
+  | 'submitScore'
+  | 'getLeaderboard'
+  | 'hstTransfer'
+  | 'approveLogin'
+  | 'getBoardPage'
+  | 'getBoardAround';
 
 /**
  * An operation was called before `init()`: no reply could ever reach it, so it fails at once.

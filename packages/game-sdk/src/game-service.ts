@@ -6,6 +6,8 @@ import {
   type BridgeEventName,
   type BridgeReply,
   type BridgeRequest,
+  type ReceiveBoardAroundMessage,
+  type ReceiveBoardPageMessage,
   type ReceiveHstTransferMessage,
   type ReceiveLeaderboardMessage,
   type ReceiveLoginMessage,
@@ -103,6 +105,8 @@ export interface GameServiceEvents {
   transferHst: ReceiveHstTransferMessage;
   tierChange: ReceiveTierChangeMessage;
   login: ReceiveLoginMessage;
+  boardPage: ReceiveBoardPageMessage;
+  boardAround: ReceiveBoardAroundMessage;
 }
 
 type ReplyData = GameServiceEvents[BridgeEventName];
@@ -336,6 +340,72 @@ export class GameService {
     return this.#request('getLeaderboard', (requestId) => ({
       type: 'leaderboard',
       gameId: this.gameId,
+      requestId,
+    }));
+  }
+
+  /**
+   * Reads a page of a tier's whole board with exact ranks, best first (a coinop addition: an
+   * arcade that does not know it never answers, and the promise rejects with
+   * `BridgeTimeoutError`). `leaderboardId` defaults to the tier the player has chosen; pass the
+   * page's `nextCursor` as `cursor` for the next page (null on the last); `limit` is 1 to 100
+   * (default 25). Fires `boardPage`.
+   *
+   * @example
+   * ```ts
+   * import { GameService, Origin } from '@coinop/game-sdk';
+   * const game = new GameService('demo', Origin.DEV);
+   * game.init();
+   * const first = await game.getBoardPage({ limit: 50 });
+   * for (const e of first.entries) console.log(e.rank, e.name, e.score);
+   * if (first.nextCursor) await game.getBoardPage({ limit: 50, cursor: first.nextCursor });
+   * ```
+   */
+  getBoardPage(
+    options: { leaderboardId?: string; cursor?: string; limit?: number } = {},
+  ): Promise<ReceiveBoardPageMessage> {
+    const { leaderboardId, cursor, limit } = options;
+    if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= 100)) {
+      return Promise.reject(new TypeError(`limit must be an integer 1 to 100, got ${limit}`));
+    }
+    return this.#request('getBoardPage', (requestId) => ({
+      type: 'boardPage',
+      gameId: this.gameId,
+      ...(leaderboardId === undefined ? {} : { leaderboardId }),
+      ...(cursor === undefined ? {} : { cursor }),
+      ...(limit === undefined ? {} : { limit }),
+      requestId,
+    }));
+  }
+
+  /**
+   * Reads the signed-in player's place on a tier's board with up to `count` players just above
+   * and below (0 to 50, default 5), exact ranks, best first (a coinop addition, like
+   * `getBoardPage`). `player` is null, and the lists empty, when nobody is signed in or the
+   * player has no score on the tier. `leaderboardId` defaults to the tier chosen. Fires
+   * `boardAround`.
+   *
+   * @example
+   * ```ts
+   * import { GameService, Origin } from '@coinop/game-sdk';
+   * const game = new GameService('demo', Origin.DEV);
+   * game.init();
+   * const { above, player, below } = await game.getBoardAround({ count: 3 });
+   * if (player) console.log(`you are #${player.rank}`, above.length, below.length);
+   * ```
+   */
+  getBoardAround(
+    options: { leaderboardId?: string; count?: number } = {},
+  ): Promise<ReceiveBoardAroundMessage> {
+    const { leaderboardId, count } = options;
+    if (count !== undefined && !(Number.isInteger(count) && count >= 0 && count <= 50)) {
+      return Promise.reject(new TypeError(`count must be an integer 0 to 50, got ${count}`));
+    }
+    return this.#request('getBoardAround', (requestId) => ({
+      type: 'boardAround',
+      gameId: this.gameId,
+      ...(leaderboardId === undefined ? {} : { leaderboardId }),
+      ...(count === undefined ? {} : { count }),
       requestId,
     }));
   }

@@ -199,6 +199,83 @@ describe('GameService operations against a host that echoes requestId', () => {
     expect(events).toEqual([['leaderboard', { leaderboard: LEADERS }]]);
   });
 
+  // Issue 18: board reads, additive messages a game on haste-arcade-sdk never sends.
+  const ENTRY = { rank: 7, playerId: 'player-1', name: 'Ada', avatar: '/a.svg', score: 4200 };
+
+  it('getBoardPage: sends only the options given, resolves with the page, fires "boardPage"', async () => {
+    const { win, game } = setup();
+    const pages: unknown[] = [];
+    game.on('boardPage', (data) => pages.push(data));
+    const first = game.getBoardPage();
+    const next = game.getBoardPage({ leaderboardId: 'tier-2', cursor: 'YjEuMQ', limit: 100 });
+    expect(win.messages).toEqual([
+      { type: 'boardPage', gameId: GAME_ID, requestId: win.requestIdOf(0) },
+      {
+        type: 'boardPage',
+        gameId: GAME_ID,
+        leaderboardId: 'tier-2',
+        cursor: 'YjEuMQ',
+        limit: 100,
+        requestId: win.requestIdOf(1),
+      },
+    ]);
+    const page = { leaderboardId: 'tier-1', players: 9, entries: [ENTRY], nextCursor: 'YjEuNw' };
+    const last = { leaderboardId: 'tier-2', players: 1, entries: [], nextCursor: null };
+    win.reply({ type: 'boardPage', data: { ...page, extra: 1 }, requestId: win.requestIdOf(0) });
+    win.reply({ type: 'boardPage', data: last, requestId: win.requestIdOf(1) });
+    expect(await first).toEqual(page);
+    expect(await next).toEqual(last);
+    expect(pages).toEqual([page, last]);
+  });
+
+  it('getBoardAround: sends count, resolves with the player and neighbours', async () => {
+    const { win, game } = setup();
+    const result = game.getBoardAround({ count: 0 });
+    expect(win.messages).toEqual([
+      { type: 'boardAround', gameId: GAME_ID, count: 0, requestId: win.requestIdOf(0) },
+    ]);
+    const around = {
+      leaderboardId: 'tier-1',
+      players: 9,
+      above: [{ ...ENTRY, rank: 6, playerId: 'player-0' }],
+      player: ENTRY,
+      below: [],
+    };
+    win.reply({ type: 'boardAround', data: around, requestId: win.requestIdOf(0) });
+    expect(await result).toEqual(around);
+  });
+
+  it('board reads refuse a limit or count out of range before sending anything', async () => {
+    const { win, game } = setup();
+    await expect(game.getBoardPage({ limit: 0 })).rejects.toThrow(
+      new TypeError('limit must be an integer 1 to 100, got 0'),
+    );
+    await expect(game.getBoardPage({ limit: 101 })).rejects.toThrow(TypeError);
+    await expect(game.getBoardAround({ count: 51 })).rejects.toThrow(
+      new TypeError('count must be an integer 0 to 50, got 51'),
+    );
+    await expect(game.getBoardAround({ count: 1.5 })).rejects.toThrow(TypeError);
+    expect(win.messages).toEqual([]);
+  });
+
+  it('ignores a board reply with a malformed entry: the request waits on', async () => {
+    const { win, game } = setup({ replyTimeoutMs: 50 });
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const result = track(game.getBoardPage());
+    const bad = { ...ENTRY, rank: 0 };
+    win.reply({
+      type: 'boardPage',
+      data: { leaderboardId: 't', players: 1, entries: [bad], nextCursor: null },
+      requestId: win.requestIdOf(0),
+    });
+    await flush();
+    expect(result.settled).toBe(false);
+    expect(warn).toHaveBeenCalledOnce();
+    warn.mockRestore();
+    await vi.waitFor(() => expect(result.error).toBeInstanceOf(BridgeTimeoutError));
+    expect((result.error as BridgeTimeoutError).operation).toBe('getBoardPage');
+  });
+
   it('hstTransfer and transferHst send "transferHst", resolve with txid, fire both', async () => {
     const { win, game, events } = setup();
     const published: unknown[] = [];

@@ -1,3 +1,5 @@
+import type { BoardAround, BoardEntry, BoardPage } from './wire/boards.js';
+
 /**
  * The bridge between a game running in the arcade's iframe and the arcade page hosting it (spec
  * 4.10 and 6). Both sides speak it with `window.postMessage`: the game posts requests up to
@@ -28,6 +30,8 @@ export const BridgeMessageTypes = {
   hstTransfer: 'hstTransfer',
   tierChange: 'tierChange',
   login: 'login',
+  boardPage: 'boardPage',
+  boardAround: 'boardAround',
 } as const;
 
 /**
@@ -73,6 +77,19 @@ export const BRIDGE_REQUEST_ID_MAX_LENGTH = 64;
  * ```
  */
 export const BRIDGE_ID_MAX_LENGTH = 200;
+
+/**
+ * The most rows a `boardPage` request may ask for, and the most players above and below that a
+ * `boardAround` request may ask for: the limits of the board routes (`?limit=`, `?count=`).
+ *
+ * @example
+ * ```ts
+ * import { BRIDGE_BOARD_PAGE_MAX, BRIDGE_BOARD_AROUND_MAX } from '@coinop/protocol';
+ * console.log(BRIDGE_BOARD_PAGE_MAX, BRIDGE_BOARD_AROUND_MAX); // 100 50
+ * ```
+ */
+export const BRIDGE_BOARD_PAGE_MAX = 100;
+export const BRIDGE_BOARD_AROUND_MAX = 50;
 
 /**
  * Longest CLI-login user code a `login` request may carry; the sign-in service's are 9 characters.
@@ -200,6 +217,43 @@ export interface SendLoginMessage extends BridgeRequestBase {
 }
 
 /**
+ * Game → arcade: a page of a tier's whole board with exact ranks (a coinop addition, issue 18).
+ * `leaderboardId` defaults to the tier the player has chosen; `cursor` is the previous page's
+ * `nextCursor`; `limit` is 1 to 100 (default 25). The arcade answers from its public board route,
+ * so a game reads only what anyone may read. A game on `haste-arcade-sdk@1.1.5` never sends it.
+ *
+ * @example
+ * ```ts
+ * import type { SendBoardPageMessage } from '@coinop/protocol';
+ * const up: SendBoardPageMessage = { type: 'boardPage', gameId: 'demo', limit: 50 };
+ * ```
+ */
+export interface SendBoardPageMessage extends BridgeRequestBase {
+  type: 'boardPage';
+  leaderboardId?: string;
+  cursor?: string;
+  limit?: number;
+}
+
+/**
+ * Game → arcade: the signed-in player's place on a tier's board with up to `count` players just
+ * above and below (a coinop addition, issue 18). `leaderboardId` defaults to the tier the player
+ * has chosen; `count` is 0 to 50 (default 5). The reply's `player` is null when nobody is signed
+ * in or the player has no score on the tier.
+ *
+ * @example
+ * ```ts
+ * import type { SendBoardAroundMessage } from '@coinop/protocol';
+ * const up: SendBoardAroundMessage = { type: 'boardAround', gameId: 'demo', count: 3 };
+ * ```
+ */
+export interface SendBoardAroundMessage extends BridgeRequestBase {
+  type: 'boardAround';
+  leaderboardId?: string;
+  count?: number;
+}
+
+/**
  * Any message a game posts up to the arcade.
  *
  * @example
@@ -214,7 +268,9 @@ export type BridgeRequest =
   | SendLeaderboardMessage
   | SendTransferHstMessage
   | SendTierChangeMessage
-  | SendLoginMessage;
+  | SendLoginMessage
+  | SendBoardPageMessage
+  | SendBoardAroundMessage;
 
 /**
  * One leader in a leaderboard reply, field for field as the published library names them.
@@ -350,6 +406,42 @@ export interface ReceiveLoginMessage {
 }
 
 /**
+ * Reply data of `boardPage`: the board route's page, field for field (`BoardPage`): the tier,
+ * how many players have a score on it, the entries best first with exact ranks, and the cursor
+ * of the next page (null on the last).
+ *
+ * @example
+ * ```ts
+ * import type { ReceiveBoardPageMessage } from '@coinop/protocol';
+ * const down: ReceiveBoardPageMessage = {
+ *   leaderboardId: 't-1',
+ *   players: 1,
+ *   entries: [{ rank: 1, playerId: 'p-1', name: 'Ada', avatar: '/a.svg', score: 4200 }],
+ *   nextCursor: null,
+ * };
+ * ```
+ */
+export type ReceiveBoardPageMessage = BoardPage;
+
+/**
+ * Reply data of `boardAround`: the board route's answer for the signed-in player (`BoardAround`);
+ * `player` is null, and the lists empty, when nobody is signed in or they have no score there.
+ *
+ * @example
+ * ```ts
+ * import type { ReceiveBoardAroundMessage } from '@coinop/protocol';
+ * const down: ReceiveBoardAroundMessage = {
+ *   leaderboardId: 't-1',
+ *   players: 0,
+ *   above: [],
+ *   player: null,
+ *   below: [],
+ * };
+ * ```
+ */
+export type ReceiveBoardAroundMessage = BoardAround;
+
+/**
  * The reply data of each message type.
  *
  * @example
@@ -366,6 +458,8 @@ export interface BridgeReplyDataByType {
   hstTransfer: ReceiveHstTransferMessage;
   tierChange: ReceiveTierChangeMessage;
   login: ReceiveLoginMessage;
+  boardPage: ReceiveBoardPageMessage;
+  boardAround: ReceiveBoardAroundMessage;
 }
 
 /**
@@ -462,6 +556,34 @@ export function parseBridgeRequest(value: unknown): BridgeRequest | undefined {
     case 'score':
       if (!isId(value.playId) || !isFiniteNumber(value.score)) return undefined;
       return { type: 'score', ...base, playId: value.playId, score: value.score };
+    case 'boardPage': {
+      const request: SendBoardPageMessage = { type: 'boardPage', ...base };
+      if (value.leaderboardId !== undefined) {
+        if (!isId(value.leaderboardId)) return undefined;
+        request.leaderboardId = value.leaderboardId;
+      }
+      if (value.cursor !== undefined) {
+        if (!isId(value.cursor)) return undefined;
+        request.cursor = value.cursor;
+      }
+      if (value.limit !== undefined) {
+        if (!isIntegerIn(value.limit, 1, BRIDGE_BOARD_PAGE_MAX)) return undefined;
+        request.limit = value.limit;
+      }
+      return request;
+    }
+    case 'boardAround': {
+      const request: SendBoardAroundMessage = { type: 'boardAround', ...base };
+      if (value.leaderboardId !== undefined) {
+        if (!isId(value.leaderboardId)) return undefined;
+        request.leaderboardId = value.leaderboardId;
+      }
+      if (value.count !== undefined) {
+        if (!isIntegerIn(value.count, 0, BRIDGE_BOARD_AROUND_MAX)) return undefined;
+        request.count = value.count;
+      }
+      return request;
+    }
     case 'transferHst':
     case 'hstTransfer':
       if (!isFiniteNumber(value.amount) || value.amount <= 0) return undefined;
@@ -531,6 +653,18 @@ export function parseBridgeReply(value: unknown): BridgeReply | undefined {
       if (typeof data.approved !== 'boolean') return undefined;
       reply = { type: 'login', data: { approved: data.approved } };
       break;
+    case 'boardPage': {
+      const page = readBoardPage(data);
+      if (page === undefined) return undefined;
+      reply = { type: 'boardPage', data: page };
+      break;
+    }
+    case 'boardAround': {
+      const around = readBoardAround(data);
+      if (around === undefined) return undefined;
+      reply = { type: 'boardAround', data: around };
+      break;
+    }
   }
   if (requestId !== undefined) reply.requestId = requestId;
   return reply;
@@ -562,6 +696,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function isFiniteNumber(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value);
+}
+
+function isIntegerIn(value: unknown, min: number, max: number): value is number {
+  return Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
 }
 
 function isId(value: unknown): value is string {
@@ -617,4 +755,57 @@ function readLeaders(value: unknown): BridgeLeader[] | undefined {
     leaders.push(leader);
   }
   return leaders;
+}
+
+function readBoardEntry(value: unknown): BoardEntry | undefined {
+  if (!isRecord(value) || !Number.isInteger(value.rank) || (value.rank as number) < 1) {
+    return undefined;
+  }
+  if (!isId(value.playerId) || typeof value.name !== 'string') return undefined;
+  if (typeof value.avatar !== 'string' || !isFiniteNumber(value.score)) return undefined;
+  return {
+    rank: value.rank as number,
+    playerId: value.playerId,
+    name: value.name,
+    avatar: value.avatar,
+    score: value.score,
+  };
+}
+
+/** Each entry, or undefined when any is malformed. */
+function readBoardEntries(value: unknown): BoardEntry[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const entries: BoardEntry[] = [];
+  for (const item of value) {
+    const entry = readBoardEntry(item);
+    if (entry === undefined) return undefined;
+    entries.push(entry);
+  }
+  return entries;
+}
+
+function readBoardCount(data: Record<string, unknown>): number | undefined {
+  return Number.isInteger(data.players) && (data.players as number) >= 0
+    ? (data.players as number)
+    : undefined;
+}
+
+function readBoardPage(data: Record<string, unknown>): BoardPage | undefined {
+  const players = readBoardCount(data);
+  const entries = readBoardEntries(data.entries);
+  if (!isId(data.leaderboardId) || players === undefined || entries === undefined) {
+    return undefined;
+  }
+  if (data.nextCursor !== null && !isId(data.nextCursor)) return undefined;
+  return { leaderboardId: data.leaderboardId, players, entries, nextCursor: data.nextCursor };
+}
+
+function readBoardAround(data: Record<string, unknown>): BoardAround | undefined {
+  const players = readBoardCount(data);
+  const above = readBoardEntries(data.above);
+  const below = readBoardEntries(data.below);
+  const player = data.player === null ? null : readBoardEntry(data.player);
+  if (!isId(data.leaderboardId) || players === undefined || player === undefined) return undefined;
+  if (above === undefined || below === undefined) return undefined;
+  return { leaderboardId: data.leaderboardId, players, above, player, below };
 }

@@ -20,6 +20,8 @@ describe('bridge message types', () => {
       hstTransfer: 'hstTransfer',
       tierChange: 'tierChange',
       login: 'login',
+      boardPage: 'boardPage',
+      boardAround: 'boardAround',
     });
     expect(BridgeErrorCodes).toEqual({
       bridge_timeout: 'Bridge reply timed out',
@@ -228,6 +230,89 @@ describe('parseBridgeReply', () => {
     { type: 'login', data: { approved: 'yes' } },
   ])('ignores %j', (message) => {
     expect(parseBridgeReply(message)).toBeUndefined();
+  });
+});
+
+// Issue 18: board reads over the bridge, additive messages only a game that asks ever sees.
+describe('board reads on the bridge', () => {
+  const entry = { rank: 3, playerId: 'p-3', name: 'Ada', avatar: '/a.svg', score: 10 };
+
+  it.each([
+    [
+      { type: 'boardPage', gameId: 'g', requestId: 'r.1' },
+      { type: 'boardPage', gameId: 'g', requestId: 'r.1' },
+    ],
+    [
+      { type: 'boardPage', gameId: 'g', leaderboardId: 't', cursor: 'YjE', limit: 100, x: 1 },
+      { type: 'boardPage', gameId: 'g', leaderboardId: 't', cursor: 'YjE', limit: 100 },
+    ],
+    [
+      { type: 'boardAround', gameId: 'g', leaderboardId: 't', count: 0 },
+      { type: 'boardAround', gameId: 'g', leaderboardId: 't', count: 0 },
+    ],
+    [
+      { type: 'boardAround', gameId: 'g', count: 50 },
+      { type: 'boardAround', gameId: 'g', count: 50 },
+    ],
+  ])('reads the request %j', (message, expected) => {
+    expect(parseBridgeRequest(message)).toEqual(expected);
+  });
+
+  it.each([
+    { type: 'boardPage', gameId: 'g', limit: 0 },
+    { type: 'boardPage', gameId: 'g', limit: 101 },
+    { type: 'boardPage', gameId: 'g', limit: 2.5 },
+    { type: 'boardPage', gameId: 'g', limit: '25' },
+    { type: 'boardPage', gameId: 'g', cursor: '' },
+    { type: 'boardPage', gameId: 'g', cursor: long(201) },
+    { type: 'boardPage', gameId: 'g', leaderboardId: 7 },
+    { type: 'boardAround', gameId: 'g', count: -1 },
+    { type: 'boardAround', gameId: 'g', count: 51 },
+    { type: 'boardAround', gameId: 'g', leaderboardId: '' },
+  ])('ignores the request %j', (message) => {
+    expect(parseBridgeRequest(message)).toBeUndefined();
+  });
+
+  it('reads a page and an around-me reply field for field, dropping the rest', () => {
+    const page = { leaderboardId: 't', players: 4, entries: [entry], nextCursor: 'YjE' };
+    expect(
+      parseBridgeReply({
+        type: 'boardPage',
+        data: { ...page, entries: [{ ...entry, extra: 1 }], more: true },
+        requestId: 'r.2',
+      }),
+    ).toEqual({ type: 'boardPage', data: page, requestId: 'r.2' });
+    const last = { ...page, nextCursor: null };
+    expect(parseBridgeReply({ type: 'boardPage', data: last })).toEqual({
+      type: 'boardPage',
+      data: last,
+    });
+    const around = { leaderboardId: 't', players: 4, above: [], player: entry, below: [entry] };
+    expect(parseBridgeReply({ type: 'boardAround', data: around })).toEqual({
+      type: 'boardAround',
+      data: around,
+    });
+    const nobody = { ...around, player: null, below: [] };
+    expect(parseBridgeReply({ type: 'boardAround', data: nobody })?.data).toEqual(nobody);
+  });
+
+  it.each([
+    { leaderboardId: 't', players: 1, entries: [{ ...entry, rank: 0 }], nextCursor: null },
+    { leaderboardId: 't', players: 1, entries: [{ ...entry, score: 'x' }], nextCursor: null },
+    { leaderboardId: 't', players: 1, entries: [{ ...entry, avatar: null }], nextCursor: null },
+    { leaderboardId: 't', players: -1, entries: [], nextCursor: null },
+    { leaderboardId: 't', players: 1, entries: [] },
+    { players: 1, entries: [], nextCursor: null },
+  ])('ignores the page reply %j', (data) => {
+    expect(parseBridgeReply({ type: 'boardPage', data })).toBeUndefined();
+  });
+
+  it.each([
+    { leaderboardId: 't', players: 1, above: [], below: [] },
+    { leaderboardId: 't', players: 1, above: [], player: { ...entry, name: 1 }, below: [] },
+    { leaderboardId: 't', players: 1, above: {}, player: null, below: [] },
+  ])('ignores the around-me reply %j', (data) => {
+    expect(parseBridgeReply({ type: 'boardAround', data })).toBeUndefined();
   });
 });
 

@@ -9,27 +9,28 @@ import { countAtOrAbove, topLeaders } from '../dist/store/leaders.js';
 import { writeScores } from '../dist/store/score-batch.js';
 import { ensureArcade } from '../dist/store/arcades.js';
 import { ensureDeveloper } from '../dist/store/developers.js';
+import { bulkLoad } from './board-load.mjs';
 import { summarize } from './load.mjs';
 
-const LOAD_CHUNK = 100_000;
-// Game points: whole numbers below ten million, so most bests are distinct and some tie.
-const SCORE_SQL = 'floor(random() * 10000000)::float8';
-
 /**
- * Builds the board on `db` (migrated, empty), checks the bulk-loaded count tree against the
- * core's own functions and a naive count, and times the queries. `log` reports progress.
+ * Creates one board on `db` (migrated, empty) and bulk-loads `rows` bests on it, then checks the
+ * loaded count tree against the core's own functions and a naive count. `log` reports progress.
  */
-export async function rankingBench(db, { rows, samples, budgetMs, log }) {
-  const board = await createBoard(db);
+export async function loadBigBoard(db, rows, log) {
+  const { board, gameId } = await createBoard(db);
   const loadStarted = performance.now();
-  await bulkLoad(db, board, rows, log);
+  await bulkLoad(db, board, rows, { log });
   const loadSeconds = (performance.now() - loadStarted) / 1000;
   log(
     `loaded ${rows.toLocaleString('en')} bests and their rank buckets in ` +
       `${loadSeconds.toFixed(1)} s`,
   );
-
   const check = await verify(db, board, rows);
+  return { board, gameId, rows, loadSeconds, check };
+}
+
+/** Times the rank query, the leaders list and a score update on a loaded big board. */
+export async function rankingBench(db, { board, rows, loadSeconds, check }, { samples, budgetMs }) {
   const probes = await probeKeys(db, board, samples);
 
   // Warm the caches and (on Postgres) the planner, then time one call at a time; each
@@ -97,60 +98,7 @@ export async function createBoard(db) {
     ),
   );
   const [row] = await db.query('SELECT id FROM leaderboards WHERE game_id = $1', [game.id]);
-  return row.id;
-}
-
-/**
- * Players (with their accounts) and their bests in chunks, then the count tree in one
- * aggregate per level. rank_key is the IEEE 754 bits of the (non-negative) score, as rankKey()
- * computes for NORMAL; each level's bucket is the key's top 8·level bits, as bucketAt() does.
- */
-export async function bulkLoad(db, board, rows, log) {
-  const now = new Date();
-  for (let lo = 1; lo <= rows; lo += LOAD_CHUNK) {
-    const hi = Math.min(rows, lo + LOAD_CHUNK - 1);
-    await db.transaction(async (tx) => {
-      await tx.query(
-        `CREATE TEMP TABLE bench_seed ON COMMIT DROP AS
-         SELECT g, gen_random_uuid() AS player_id, gen_random_uuid() AS account_id,
-                ${SCORE_SQL} AS score
-         FROM generate_series($1::int, $2::int) AS g`,
-        [lo, hi],
-      );
-      await tx.query(
-        `INSERT INTO accounts (id, kind, created_at)
-         SELECT account_id, 'player', $1 FROM bench_seed`,
-        [now],
-      );
-      await tx.query(
-        `INSERT INTO players (id, wallet, name, avatar_url, account_id, created_at)
-         SELECT player_id, NULL, 'player ' || g, NULL, account_id, $1 FROM bench_seed`,
-        [now],
-      );
-      await tx.query(
-        `INSERT INTO leaders (leaderboard_id, player_id, score, rank_key, score_id, achieved_at)
-         SELECT $1, player_id, score, ('x' || encode(float8send(score), 'hex'))::bit(64)::bigint,
-                gen_random_uuid(), $2::timestamptz + g * interval '1 millisecond'
-         FROM bench_seed`,
-        [board, now],
-      );
-    });
-    log(`  ${hi.toLocaleString('en')} / ${rows.toLocaleString('en')} bests`);
-  }
-  for (let level = 1; level <= 8; level++) {
-    await db.query(
-      `INSERT INTO rank_buckets (leaderboard_id, level, bucket, players)
-       SELECT $1, $2::smallint, rank_key >> (64 - 8 * $2::int), count(*)
-       FROM leaders WHERE leaderboard_id = $1
-       GROUP BY rank_key >> (64 - 8 * $2::int)`,
-      [board, level],
-    );
-  }
-  log('  rank buckets: 8 levels');
-  // VACUUM too, so autovacuum does not wake up on the fresh rows mid-measurement.
-  for (const table of ['accounts', 'players', 'leaders', 'rank_buckets']) {
-    await db.query(`VACUUM ANALYZE ${table}`);
-  }
+  return { board: row.id, gameId: game.id };
 }
 
 /** The loaded tree must match the core's functions and a naive count exactly. */
@@ -212,7 +160,8 @@ async function probeKeys(db, board, samples) {
   return keys.sort(() => Math.random() - 0.5);
 }
 
-async function timeEach(inputs, call, budgetMs) {
+/** Times `call` on each input, one at a time, until the inputs or the time budget run out. */
+export async function timeEach(inputs, call, budgetMs) {
   const times = [];
   const deadline = performance.now() + budgetMs;
   for (const input of inputs) {

@@ -11,6 +11,7 @@ export const TARGETS = {
   pairsPerSecond: { postgres: 1500, pglite: 800 },
   developergamesRps: 10_000,
   rankP99Ms: 2,
+  boardReadP99Ms: 5,
 };
 
 /** `coinop serve` as shipped (serve-bench.mjs): one row per store, scenario and connections. */
@@ -195,8 +196,37 @@ export function closeTable(results) {
   );
 }
 
+/** Board reads at scale: a row per read and place, per store. */
+export function boardReadsTable(results) {
+  const header = [
+    'store',
+    'players',
+    'read',
+    'at',
+    'calls',
+    'p50 ms',
+    'p90 ms',
+    'p99 ms',
+    'max ms',
+  ];
+  const lines = results.flatMap((r) =>
+    r.rows.map((s) => [
+      r.store,
+      r.players.toLocaleString('en'),
+      s.query,
+      s.place,
+      String(s.n),
+      ms(s.p50),
+      ms(s.p90),
+      ms(s.p99),
+      ms(s.max),
+    ]),
+  );
+  return table(header, lines);
+}
+
 /** Each target with its measured figure and met/missed. */
-export function verdicts(rows, ranking) {
+export function verdicts(rows, ranking, boards = []) {
   const out = [];
   for (const store of ['postgres', 'pglite']) {
     for (const r of rows.filter((x) => x.store === store && x.scenario === 'play+score 1 board')) {
@@ -228,6 +258,18 @@ export function verdicts(rows, ranking) {
           `at ${r.rows.toLocaleString('en')} rows, ${r.store}`,
         measured: `p99 ${ms(s.p99)} ms`,
         met: s.p99 < TARGETS.rankP99Ms,
+      });
+    }
+  }
+  // Issue 18: around-me and a page of 100, p99 under 5 ms, read by read, wherever on the board.
+  for (const r of boards) {
+    for (const s of r.rows.filter((x) => !x.query.includes('HTTP'))) {
+      out.push({
+        target:
+          `${s.query} at the ${s.place} p99 < ${TARGETS.boardReadP99Ms} ms ` +
+          `at ${r.players.toLocaleString('en')} players, ${r.store}`,
+        measured: `p99 ${ms(s.p99)} ms`,
+        met: s.p99 < TARGETS.boardReadP99Ms,
       });
     }
   }

@@ -6,9 +6,11 @@
 // Knobs (environment): BENCH_DURATION seconds per measurement (10), BENCH_WARMUP (2),
 // BENCH_CONNECTIONS (10,50), BENCH_STORES (pglite,postgres), BENCH_PLAYERS (2000),
 // BENCH_RANK_ROWS (1000000), BENCH_RANK_SAMPLES (2000), BENCH_RANK_BUDGET (20 seconds per
-// ranking measurement at most), BENCH_RANK_STORES (postgres,pglite), BENCH_CLOSE_ENTRANTS
-// (100000: entrants of the tournament round the `close` part closes, on BENCH_RANK_STORES),
-// BENCH_PARTS (serve,http,ranking: `serve` runs serve-bench.mjs against `coinop serve`), BENCH_OUT (bench/results/latest.json), DATABASE_URL (use that
+// ranking measurement at most), BENCH_RANK_STORES (postgres,pglite), BENCH_BOARD_PLAYERS
+// (1000000: the board of the board reads; the ranking board when the sizes agree),
+// BENCH_CLOSE_ENTRANTS (100000: entrants of the tournament round the `close` part closes, on
+// BENCH_RANK_STORES), BENCH_PARTS (serve,http,ranking,boards,chain,close: `serve` runs
+// serve-bench.mjs against `coinop serve`), BENCH_OUT (bench/results/latest.json), DATABASE_URL (use that
 // server instead of a throwaway cluster). For diagnosis: BENCH_SERVER_NODE_ARGS (node flags for
 // the API process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") and BENCH_PG_SETTINGS (extra
 // settings of the throwaway cluster, e.g. "shared_preload_libraries=pg_stat_statements").
@@ -24,7 +26,8 @@ import { openPostgres } from '../dist/store/postgres.js';
 import { cpuShares, cpuSnapshot } from './cpu.mjs';
 import { measureGet, measurePlayScore } from './load.mjs';
 import { createDatabase, startPostgres } from './postgres.mjs';
-import { rankingBench } from './ranking.mjs';
+import { boardReadsBench } from './board-reads.mjs';
+import { loadBigBoard, rankingBench } from './ranking.mjs';
 import { closeBench } from './tournament-close.mjs';
 import { forkTarget } from './target.mjs';
 import {
@@ -35,6 +38,7 @@ import {
   loopDetailTable,
   rankingTable,
   closeTable,
+  boardReadsTable,
   readCpuTable,
   verdictTable,
   verdicts,
@@ -58,8 +62,9 @@ const options = {
   rankSamples: Number(env['BENCH_RANK_SAMPLES'] ?? 2000),
   rankBudget: Number(env['BENCH_RANK_BUDGET'] ?? 20),
   rankStores: list(env['BENCH_RANK_STORES'], 'postgres,pglite'),
+  boardPlayers: Number(env['BENCH_BOARD_PLAYERS'] ?? 1_000_000),
   closeEntrants: Number(env['BENCH_CLOSE_ENTRANTS'] ?? 100_000),
-  parts: list(env['BENCH_PARTS'], 'serve,http,ranking,chain,close'),
+  parts: list(env['BENCH_PARTS'], 'serve,http,ranking,boards,chain,close'),
   out: env['BENCH_OUT'] ?? join(here, 'results', 'latest.json'),
   serverNodeArgs: (env['BENCH_SERVER_NODE_ARGS'] ?? '').split(' ').filter(Boolean),
   pgSettings: Object.fromEntries(
@@ -135,7 +140,7 @@ async function main() {
 
   const needPostgres =
     (options.parts.includes('http') && options.stores.includes('postgres')) ||
-    ((options.parts.includes('ranking') || options.parts.includes('close')) &&
+    ((bigBoardParts().length > 0 || options.parts.includes('close')) &&
       options.rankStores.includes('postgres'));
   const postgres = needPostgres
     ? await startPostgres(options.pgSettings)
@@ -150,10 +155,13 @@ async function main() {
   if (options.parts.includes('http')) await httpBench(http, postgres);
 
   const ranking = [];
-  if (options.parts.includes('ranking')) {
+  const boards = [];
+  if (bigBoardParts().length > 0) {
     for (const store of options.rankStores) {
       if (store === 'postgres' && postgres.skipped) continue;
-      ranking.push(await rankingOn(store, postgres));
+      const result = await bigBoardOn(store, postgres);
+      if (result.ranking) ranking.push(result.ranking);
+      if (result.boards) boards.push(result.boards);
     }
   }
 
@@ -172,7 +180,7 @@ async function main() {
     kernel: release(),
     postgres: postgres.skipped ? null : postgres.settings,
   };
-  const verdictList = [...serveVerdicts(serve, http.bare), ...verdicts(http.rows, ranking)];
+  const verdictList = [...serveVerdicts(serve, http.bare), ...verdicts(http.rows, ranking, boards)];
 
   const out = [];
   out.push(
@@ -299,6 +307,10 @@ async function main() {
     out.push('', '## Closing a tournament round (closeRound in one transaction, top 10% paid)');
     out.push(closeTable(close));
   }
+  if (boards.length > 0) {
+    out.push('', '## Board reads at scale (one call at a time, through the store functions)');
+    out.push(boardReadsTable(boards));
+  }
   if (verdictList.length > 0) out.push('', '## Targets', verdictTable(verdictList));
   console.log(out.join('\n'));
 
@@ -316,6 +328,7 @@ async function main() {
         http,
         ranking,
         close,
+        boards,
         verdicts: verdictList,
       },
       null,
@@ -487,8 +500,16 @@ async function startWaitSampler(url) {
   };
 }
 
-async function rankingOn(store, postgres) {
-  log(`ranking on ${store}: loading ${options.rankRows.toLocaleString('en')} bests on one board`);
+/** The parts that load a big board on each store: ranking and board reads. */
+function bigBoardParts() {
+  return ['ranking', 'boards'].filter((p) => options.parts.includes(p));
+}
+
+/**
+ * One database per store for the big-board parts. The board reads run on the ranking part's
+ * board when both want the same size (one bulk load, not two), after the ranking measurements.
+ */
+async function bigBoardOn(store, postgres) {
   let db;
   let done;
   if (store === 'postgres') {
@@ -507,19 +528,37 @@ async function rankingOn(store, postgres) {
     };
   }
   const release = deferred(done);
+  const storeLog = (line) => log(`${store}: ${line}`);
+  const out = {};
   try {
     await migrate(db);
-    const result = await rankingBench(db, {
-      rows: options.rankRows,
-      samples: options.rankSamples,
-      budgetMs: options.rankBudget * 1000,
-      log: (line) => log(`${store}: ${line}`),
-    });
-    log(
-      `${store}: countAtOrAbove p99 ${result.countAtOrAbove.p99.toFixed(2)} ms, ` +
-        `topLeaders p99 ${result.topLeaders.p99.toFixed(2)} ms`,
-    );
-    return { store, ...result };
+    let loaded = null;
+    if (options.parts.includes('ranking')) {
+      log(`ranking on ${store}: loading ${options.rankRows.toLocaleString('en')} bests`);
+      loaded = await loadBigBoard(db, options.rankRows, storeLog);
+      const result = await rankingBench(db, loaded, {
+        samples: options.rankSamples,
+        budgetMs: options.rankBudget * 1000,
+      });
+      log(
+        `${store}: countAtOrAbove p99 ${result.countAtOrAbove.p99.toFixed(2)} ms, ` +
+          `topLeaders p99 ${result.topLeaders.p99.toFixed(2)} ms`,
+      );
+      out.ranking = { store, ...result };
+    }
+    if (options.parts.includes('boards')) {
+      if (loaded?.rows !== options.boardPlayers) {
+        log(`board reads on ${store}: loading ${options.boardPlayers.toLocaleString('en')} bests`);
+        loaded = await loadBigBoard(db, options.boardPlayers, storeLog);
+      }
+      const result = await boardReadsBench(db, loaded, {
+        samples: options.rankSamples,
+        budgetMs: options.rankBudget * 1000,
+        log: storeLog,
+      });
+      out.boards = { store, loadSeconds: loaded.loadSeconds, ...result };
+    }
+    return out;
   } finally {
     await release();
   }

@@ -4,6 +4,8 @@ import {
   type ApprovedPlayRequest,
   type ApprovedPurchaseRequest,
   type ApprovedScoreRequest,
+  type BoardAround,
+  type BoardPage,
   type BridgeLeader,
   type Game,
   type Leaderboard,
@@ -11,7 +13,7 @@ import {
   type Purchase,
   type ScoreResult,
 } from '@coinop/protocol';
-import { ApiError } from '../api.js';
+import { ApiError, requestJson } from '../api.js';
 import type { ChainSettings } from '@coinop/protocol';
 import type { WalletHoldings } from '../account/chain-wallet.js';
 import { hstNumberToUnits } from '../account/hst-amounts.js';
@@ -67,7 +69,7 @@ export interface ArcadeHost {
   /** The tier chosen in the page's drop-down. */
   tier(): Leaderboard | undefined;
   /** The signed-in player, or null. */
-  player(): { signer: WalletSigner | null; balance: number } | null;
+  player(): { id: string; signer: WalletSigner | null; balance: number } | null;
   /** Shows the approval dialog; how the player answered. */
   ask(prompt: ApprovalPrompt): Promise<ApprovalDecision>;
   /** A JSON POST to `/api{path}` with the player's token. */
@@ -269,6 +271,28 @@ export function createArcadeHandlers(host: ArcadeHost): HostBridgeHandlers {
       }
     },
 
+    // Board reads (issue 18) come from the public board routes: a game reads what anyone may,
+    // of its own game only, whoever asks; around-me is the signed-in player's place.
+    async boardPage(request) {
+      const { board } = boardOf(host, request.leaderboardId);
+      const query = new URLSearchParams({ limit: String(request.limit ?? 25) });
+      if (request.cursor !== undefined) query.set('cursor', request.cursor);
+      return requestJson<BoardPage>(`${board}?${query}`);
+    },
+
+    async boardAround(request) {
+      const { board, tierId } = boardOf(host, request.leaderboardId);
+      const player = host.player();
+      if (player === null) {
+        const { players } = await requestJson<BoardPage>(`${board}?limit=1`);
+        return { leaderboardId: tierId, players, above: [], player: null, below: [] };
+      }
+      const count = String(request.count ?? 5);
+      return requestJson<BoardAround>(
+        `${board}/players/${encodeURIComponent(player.id)}?count=${count}`,
+      );
+    },
+
     async hstTransfer(amount) {
       const player = host.player();
       const game = host.game();
@@ -304,6 +328,14 @@ export function createArcadeHandlers(host: ArcadeHost): HostBridgeHandlers {
       }
     },
   };
+}
+
+/** The public route of the hosted game's board `leaderboardId`, or of the tier chosen now. */
+function boardOf(host: ArcadeHost, leaderboardId: string | undefined) {
+  const tierId = leaderboardId ?? host.tier()?.id;
+  if (tierId === undefined) throw new Error('the game has no tier to read');
+  const gameId = encodeURIComponent(host.game().id);
+  return { tierId, board: `/api/catalog/games/${gameId}/boards/${encodeURIComponent(tierId)}` };
 }
 
 /**

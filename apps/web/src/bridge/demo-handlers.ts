@@ -1,4 +1,10 @@
-import type { BridgeLeader, BridgeTier, ScoreDisplay } from '@coinop/protocol';
+import type {
+  BoardEntry,
+  BoardPage,
+  BridgeLeader,
+  BridgeTier,
+  ScoreDisplay,
+} from '@coinop/protocol';
 import type { HostBridgeHandlers } from './host-bridge.js';
 
 /**
@@ -76,6 +82,35 @@ export function demoLeaders(tier: DemoTier, order: ScoreDisplay, best?: DemoBest
   return leaders.sort((a, b) => (order === 'REVERSE' ? a.score - b.score : b.score - a.score));
 }
 
+/** A mock board as the board routes answer it: exact ranks, best first. */
+export function demoBoard(tier: DemoTier, order: ScoreDisplay, best?: DemoBest): BoardEntry[] {
+  return demoLeaders(tier, order, best).map((leader, i) => ({
+    rank: i + 1,
+    playerId: leader.userId,
+    name: leader.displayName ?? leader.userId,
+    avatar: leader.avatarUrl ?? '',
+    score: leader.score,
+  }));
+}
+
+/** A page of a mock board; the demo's cursor is the number of rows already read. */
+export function demoBoardPage(
+  tierId: string,
+  board: readonly BoardEntry[],
+  cursor: string | undefined,
+  limit: number,
+): BoardPage {
+  const from = cursor?.startsWith('demo.') ? Number(cursor.slice(5)) || 0 : 0;
+  const entries = board.slice(from, from + limit);
+  const next = from + entries.length;
+  return {
+    leaderboardId: tierId,
+    players: board.length,
+    entries,
+    nextCursor: next < board.length ? `demo.${next}` : null,
+  };
+}
+
 /** A demo tier as the bridge names a tier. */
 export function demoBridgeTier(tier: DemoTier): BridgeTier {
   return {
@@ -104,6 +139,12 @@ export function createDemoHandlers(
 ): HostBridgeHandlers {
   // A score counts on the tier its play was opened on, as in the real arcade.
   const tierOfPlay = new Map<string, DemoTier>();
+  /** The page's state with the tier a board read names (the chosen one by default). */
+  const boardState = (leaderboardId: string | undefined): DemoState => {
+    const now = state();
+    const named = DEMO_TIERS.find((tier) => tier.id === leaderboardId);
+    return named === undefined ? now : { ...now, tier: named };
+  };
   return {
     play: () => {
       const playId = randomUuid();
@@ -128,6 +169,25 @@ export function createDemoHandlers(
     },
     hstTransfer: () => Promise.resolve({ txid: `demo-tx-${randomHex(16)}` }),
     tier: () => demoBridgeTier(state().tier),
+    // Board reads (issue 18) of the mock boards, the demo player among them once they scored.
+    boardPage: ({ leaderboardId, cursor, limit }) => {
+      const { tier, order, bests } = boardState(leaderboardId);
+      const board = demoBoard(tier, order, bests.get(tier.id));
+      return Promise.resolve(demoBoardPage(tier.id, board, cursor, limit ?? 25));
+    },
+    boardAround: ({ leaderboardId, count }) => {
+      const { tier, order, bests } = boardState(leaderboardId);
+      const board = demoBoard(tier, order, bests.get(tier.id));
+      const at = board.findIndex((entry) => entry.playerId === DEMO_PLAYER.userId);
+      const near = count ?? 5;
+      return Promise.resolve({
+        leaderboardId: tier.id,
+        players: board.length,
+        above: at < 0 ? [] : board.slice(Math.max(0, at - near), at),
+        player: board[at] ?? null,
+        below: at < 0 ? [] : board.slice(at + 1, at + 1 + near),
+      });
+    },
     // The demo signs no one in: a server-side game's login needs a real arcade and player.
     approveLogin: () => Promise.resolve({ approved: false }),
   };

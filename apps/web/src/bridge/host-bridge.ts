@@ -5,7 +5,11 @@ import {
   type BridgeReply,
   type BridgeRequest,
   type BridgeTier,
+  type ReceiveBoardAroundMessage,
+  type ReceiveBoardPageMessage,
   type ReceiveHstTransferMessage,
+  type SendBoardAroundMessage,
+  type SendBoardPageMessage,
   type ReceiveLoginMessage,
   type ReceivePlayMessage,
   type ReceiveSubmitScoreMessage,
@@ -35,6 +39,10 @@ export interface HostBridgeHandlers {
     userCode: string,
     request: BridgeRequest,
   ): Promise<ReceiveLoginMessage>;
+  /** A page of a tier's board, exact ranks (`boardPage`, issue 18). */
+  boardPage(request: SendBoardPageMessage): Promise<ReceiveBoardPageMessage>;
+  /** The signed-in player's place on a tier's board and the players around (`boardAround`). */
+  boardAround(request: SendBoardAroundMessage): Promise<ReceiveBoardAroundMessage>;
 }
 
 /** One line of the exchange, for a log a developer reads. */
@@ -59,7 +67,7 @@ export interface HostBridgeOptions {
   pendingMax?: number;
 }
 
-/** A game has a handful of requests in flight at most (a play, a score, a leaderboard). */
+/** A game has a handful of requests in flight at most (a play, a score, a board read or two). */
 export const HOST_BRIDGE_PENDING_MAX = 8;
 
 export class HostBridge {
@@ -155,6 +163,10 @@ export class HostBridge {
           request,
           await handlers.approveLogin(request.requestorId, request.userCode, request),
         );
+      case 'boardPage':
+        return createBridgeReply(request, await handlers.boardPage(request));
+      case 'boardAround':
+        return createBridgeReply(request, await handlers.boardAround(request));
       case 'tierChange':
         throw new TypeError('tierChange is answered as it arrives');
     }

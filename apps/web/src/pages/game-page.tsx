@@ -147,7 +147,7 @@ export function GamePage({ gameId }: { gameId: string }) {
       player: () => {
         const { state } = live.current.session;
         return state.status === 'signed-in'
-          ? { signer: state.wallet, balance: state.player.balance }
+          ? { id: state.player.playerId, signer: state.wallet, balance: state.player.balance }
           : null;
       },
       chainWallet: () => {

@@ -65,6 +65,22 @@ const BEFORE_ANCHOR = (anchor: string) => `
 const AFTER_CURSOR = `AND rank_key <= $2::bigint
   AND (rank_key < $2::bigint OR (achieved_at, player_id) > (${AT('$3')}, $4::uuid))`;
 
+/**
+ * The rows as one JSON array, best first, each `[player, score, rank key, micros, name, avatar]`
+ * (after `side` for around-me): one value to decode instead of a row each, which halves the
+ * time an embedded PGlite spends handing a page over (docs/benchmarks.md, "Board reads").
+ * A float8 prints its shortest exact form, so a score survives JSON unchanged. Each name is
+ * a LATERAL lookup with LIMIT 1, which a plan made without the values cannot turn into a hash
+ * join over every player (as a plain join became under `force_generic_plan`: 500 ms at 200,000).
+ */
+const ROWS_JSON = (from: string, side: string) => `(
+    SELECT json_agg(json_build_array(${side}r.player_id, r.score, r.rank_key::text,
+                                     ${micros('r.achieved_at')}, pl.name, pl.avatar_url)
+                    ORDER BY r.rank_key DESC, r.achieved_at, r.player_id)
+    FROM ${from} r
+    CROSS JOIN LATERAL (SELECT name, avatar_url FROM players WHERE id = r.player_id LIMIT 1) pl
+  )::text`;
+
 const pageSql = (afterCursor: boolean) => `
   WITH page AS (
     SELECT player_id, score, rank_key, achieved_at FROM leaders
@@ -74,47 +90,33 @@ const pageSql = (afterCursor: boolean) => `
     SELECT rank_key, achieved_at, player_id FROM page
     ORDER BY rank_key DESC, achieved_at, player_id LIMIT 1),
   ${BEFORE_ANCHOR('head')}
-  SELECT t.n::text AS players, (SELECT n FROM above) + (SELECT n FROM tied) AS before,
-         r.player_id, r.score, r.rank_key::text AS rank_key, r.micros, r.name, r.avatar_url
-  FROM total t LEFT JOIN (
-    SELECT p.player_id, p.score, p.rank_key, p.achieved_at, pl.name, pl.avatar_url,
-           ${micros('p.achieved_at')} AS micros
-    FROM page p JOIN players pl ON pl.id = p.player_id) r ON true
-  ORDER BY r.rank_key DESC, r.achieved_at, r.player_id`;
+  SELECT (SELECT n FROM total)::text AS players,
+         ((SELECT n FROM above) + (SELECT n FROM tied))::text AS before,
+         ${ROWS_JSON('page', '')} AS rows`;
 
+/** The statement's one row: the counts, and the bests as JSON (null when there are none). */
 interface Row {
   players: string;
-  before: bigint | string | null;
-  player_id: string | null;
-  score: number | null;
-  rank_key: string | null;
-  micros: string | null;
-  name: string | null;
-  avatar_url: string | null;
+  before: string | null;
+  rows: string | null;
 }
 
-/** A row that carries a best (the left join answers one all-null row for an empty board). */
-interface BestRow {
-  player_id: string;
-  score: number;
-  rank_key: string;
-  micros: string;
-  name: string;
-  avatar_url: string | null;
-}
-const hasBest = <R extends Row>(r: R): r is R & BestRow => r.player_id !== null;
+/** One best of `Row.rows`: player, score, rank key, micros, name, avatar. */
+type BestJson = [string, number, string, string, string, string | null];
 
-const toBest = (r: BestRow, rank: number): RankedBest => ({
+const bestsOf = <T extends unknown[]>(row: Row | undefined): T[] =>
+  row?.rows === undefined || row.rows === null ? [] : (JSON.parse(row.rows) as T[]);
+
+const toBest = (
+  [playerId, score, rankKey, micros, name, avatarUrl]: BestJson,
+  rank: number,
+): RankedBest => ({
   rank,
-  playerId: r.player_id,
-  name: r.name,
-  avatarUrl: r.avatar_url,
-  score: r.score,
-  position: {
-    rankKey: BigInt(r.rank_key),
-    achievedAtMicros: BigInt(r.micros),
-    playerId: r.player_id,
-  },
+  playerId,
+  name,
+  avatarUrl,
+  score,
+  position: { rankKey: BigInt(rankKey), achievedAtMicros: BigInt(micros), playerId },
 });
 
 /**
@@ -143,11 +145,10 @@ export async function boardPage(
     params,
     cursor === null ? 'board_page_first' : 'board_page_after',
   );
-  const players = Number(rows[0]?.players ?? 0);
-  const found = rows.filter(hasBest);
-  const before = Number(found[0]?.before ?? 0);
+  const found = bestsOf<BestJson>(rows[0]);
+  const before = Number(rows[0]?.before ?? 0);
   return {
-    players,
+    players: Number(rows[0]?.players ?? 0),
     rows: found.slice(0, limit).map((r, i) => toBest(r, before + i + 1)),
     more: found.length > limit,
   };
@@ -172,13 +173,9 @@ const AROUND_SQL = `
       WHERE leaderboard_id = $1 AND rank_key <= m.rank_key
         AND (rank_key < m.rank_key OR (achieved_at, player_id) > (m.achieved_at, m.player_id))
       ORDER BY rank_key DESC, achieved_at, player_id LIMIT $3) l)
-  SELECT t.n::text AS players, (SELECT n FROM above) + (SELECT n FROM tied) AS before,
-         r.side, r.player_id, r.score, r.rank_key::text AS rank_key, r.micros, r.name, r.avatar_url
-  FROM total t LEFT JOIN (
-    SELECT n.side, n.player_id, n.score, n.rank_key, n.achieved_at, pl.name, pl.avatar_url,
-           ${micros('n.achieved_at')} AS micros
-    FROM near n JOIN players pl ON pl.id = n.player_id) r ON true
-  ORDER BY r.rank_key DESC, r.achieved_at, r.player_id`;
+  SELECT (SELECT n FROM total)::text AS players,
+         ((SELECT n FROM above) + (SELECT n FROM tied))::text AS before,
+         ${ROWS_JSON('near', 'r.side, ')} AS rows`;
 
 /**
  * A player's best and rank with up to `count` players just above and below, in one statement
@@ -190,22 +187,20 @@ export async function boardAround(
   playerId: string,
   count: number,
 ): Promise<StoredBoardAround> {
-  const rows = await q.query<Row & { side: 'me' | 'above' | 'below' | null }>(
-    AROUND_SQL,
-    [leaderboardId, playerId, count],
-    'board_around',
-  );
+  const rows = await q.query<Row>(AROUND_SQL, [leaderboardId, playerId, count], 'board_around');
   const players = Number(rows[0]?.players ?? 0);
-  const found = rows.filter(hasBest);
+  const found = bestsOf<['me' | 'above' | 'below', ...BestJson]>(rows[0]).map(
+    ([side, ...best]) => ({ side, best }),
+  );
   const meAt = found.findIndex((r) => r.side === 'me');
   const me = found[meAt];
   if (me === undefined) return { players, above: [], player: null, below: [] };
-  const rank = Number(me.before ?? 0) + 1;
+  const rank = Number(rows[0]?.before ?? 0) + 1;
   // Rows come best first: the player's row sits between those above and those below.
   return {
     players,
-    above: found.slice(0, meAt).map((r, i) => toBest(r, rank - meAt + i)),
-    player: toBest(me, rank),
-    below: found.slice(meAt + 1).map((r, i) => toBest(r, rank + i + 1)),
+    above: found.slice(0, meAt).map((r, i) => toBest(r.best, rank - meAt + i)),
+    player: toBest(me.best, rank),
+    below: found.slice(meAt + 1).map((r, i) => toBest(r.best, rank + i + 1)),
   };
 }

@@ -17,6 +17,7 @@ import {
   seriousViolations,
 } from '@coinop/testkit/browser';
 import { recordCounts } from '@coinop/testkit/invariants';
+import { BOARD_READS_GAME_PAGE } from '../fixtures/board-reads-game.js';
 
 const VIEWPORT = { width: 360, height: 740 };
 
@@ -168,6 +169,7 @@ describe.skipIf(!hasChromium)(
       gameSite = await serve({
         '/game.html': { type: 'text/html; charset=utf-8', body: GAME_PAGE },
         '/tiers.html': { type: 'text/html; charset=utf-8', body: TIERS_GAME_PAGE },
+        '/boards.html': { type: 'text/html; charset=utf-8', body: BOARD_READS_GAME_PAGE },
         '/sibling.html': { type: 'text/html; charset=utf-8', body: postingPage('sibling.1') },
         '/game-sdk.min.js': {
           type: 'text/javascript; charset=utf-8',
@@ -373,6 +375,69 @@ describe.skipIf(!hasChromium)(
         } finally {
           await context.close();
         }
+      }
+    });
+
+    it('issue 18: answers board pages and around-me from the mock board, the demo player in it', async () => {
+      const web = server.urls['web']!;
+      const gameUrl =
+        `${originOf(gameSite)}/boards.html?arcade=${encodeURIComponent(web)}` +
+        `&game=c0ffee00-0000-4000-8000-000000000001`;
+      const context = await browser.newContext({ viewport: VIEWPORT });
+      const page = await context.newPage();
+      try {
+        await page.goto(`${web}/demo?game=${encodeURIComponent(gameUrl)}`);
+        const game = page.frameLocator('iframe.game-frame');
+        const result = game.locator('#result');
+        const read = async () => {
+          await game.getByRole('button', { name: 'Read the board' }).click();
+          await expect.poll(() => result.textContent()).toMatch(/^\{/);
+          return JSON.parse((await result.textContent())!) as {
+            first: {
+              players: number;
+              entries: { rank: number; name: string }[];
+              nextCursor: string;
+            };
+            second: { entries: { rank: number; name: string }[]; nextCursor: string | null };
+            around: { player: { rank: number } | null; above: unknown[]; below: unknown[] };
+          };
+        };
+        // Before the demo player scored: three mock leaders, two pages, nobody to be around.
+        const before = await read();
+        expect(before.first).toMatchObject({ leaderboardId: 'demo-practice', players: 3 });
+        expect(before.first.entries.map((e) => [e.rank, e.name])).toEqual([
+          [1, 'Ada'],
+          [2, 'Grace'],
+        ]);
+        expect(before.first.nextCursor).toBe('demo.2');
+        expect(before.second.entries.map((e) => [e.rank, e.name])).toEqual([[3, 'Linus']]);
+        expect(before.second.nextCursor).toBeNull();
+        expect(before.around).toMatchObject({ player: null, above: [], below: [] });
+
+        // The demo player scores 2000: third of four, with one player on either side.
+        await game.getByRole('button', { name: 'Play and score' }).click();
+        await expect.poll(() => result.textContent()).toBe('scored');
+        const after = await read();
+        expect(after.first.players).toBe(4);
+        expect(after.second.entries.map((e) => [e.rank, e.name])).toEqual([
+          [3, 'You (demo)'],
+          [4, 'Linus'],
+        ]);
+        expect(after.around).toMatchObject({
+          player: { rank: 3, playerId: 'demo-you', score: 2000 },
+          above: [{ rank: 2, name: 'Grace' }],
+          below: [{ rank: 4, name: 'Linus' }],
+        });
+        const heads = await page
+          .getByRole('region', { name: 'Message log' })
+          .locator('li strong')
+          .allTextContents();
+        expect(heads.filter((h) => h.startsWith('ignored'))).toEqual([]);
+        expect(await seriousViolations(page)).toEqual([]);
+        await page.locator('iframe.game-frame').scrollIntoViewIfNeeded();
+        await saveScreenshot(page, 'web-demo-board-reads');
+      } finally {
+        await context.close();
       }
     });
 

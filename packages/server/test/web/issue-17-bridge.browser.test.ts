@@ -1,4 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
@@ -16,6 +18,7 @@ import { fundedPlayer } from '@coinop/testkit/arcade';
 import type { TestApi } from '@coinop/testkit/app';
 import { freePort } from '@coinop/testkit/net';
 import {
+  GAME_SDK_BUNDLE,
   NO_CHROMIUM_REASON,
   hasChromium,
   ensureBrowserBuilds,
@@ -25,6 +28,7 @@ import {
   seriousViolations,
 } from '@coinop/testkit/browser';
 import { injectWallet } from '@coinop/testkit/eip1193';
+import { BOARD_READS_GAME_PAGE } from '../fixtures/board-reads-game.js';
 
 /**
  * The example games, started from their own modules (JavaScript workspaces without types, so
@@ -62,6 +66,11 @@ describe.skipIf(!hasChromium)(
     let highLowId: string;
     let reactionTiers: { id: string; name: string }[];
     let highLowTiers: { id: string; name: string }[];
+    /** Issue 18: a game that reads its board over the bridge, served from a site of its own. */
+    let boardsSite: Server;
+    let boardsId: string;
+    let boardsSdk: Arcade;
+    let boardsTierId: string;
 
     const db = () => server.api.arcade.db;
 
@@ -167,6 +176,24 @@ describe.skipIf(!hasChromium)(
         await updateGame(arcade.db, arcade.clock, id, { url });
         await publish(arcade, id);
       }
+      boardsId = await addGame(developer.id, 'Board Reads', 'NORMAL', [['Free', 0]]);
+      const sdkBundle = await readFile(GAME_SDK_BUNDLE, 'utf8');
+      boardsSite = createServer((req, res) => {
+        const path = new URL(req.url ?? '/', 'http://x').pathname;
+        const [type, body] =
+          path === '/game-sdk.min.js'
+            ? ['text/javascript; charset=utf-8', sdkBundle]
+            : ['text/html; charset=utf-8', BOARD_READS_GAME_PAGE];
+        res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' }).end(body);
+      });
+      await new Promise<void>((resolve) => boardsSite.listen(0, '127.0.0.1', resolve));
+      const boardsUrl =
+        `http://127.0.0.1:${(boardsSite.address() as AddressInfo).port}/boards.html` +
+        `?arcade=${encodeURIComponent(web)}&game=${boardsId}`;
+      await updateGame(arcade.db, arcade.clock, boardsId, { url: boardsUrl });
+      await publish(arcade, boardsId);
+      boardsSdk = await sdkFor(boardsId);
+
       const tiersOf = async (id: string) =>
         (await arcade.games.get(id)).leaderboards.map((b) => ({ id: b.id, name: b.name }));
       reactionTiers = await tiersOf(reactionId);
@@ -183,6 +210,17 @@ describe.skipIf(!hasChromium)(
         const play = await sdk.play(player.playerId, tier.id);
         await sdk.score(play, ms);
       }
+      // Four players on the board-reads game's free tier: 400, 300, 200, 100 points.
+      boardsTierId = (await tiersOf(boardsId))[0]!.id;
+      for (const [name, points] of [
+        ['Hedy', 400],
+        ['Alan', 300],
+        ['Edsger', 200],
+        ['Barbara', 100],
+      ] as const) {
+        const player = await fundedPlayer(api, 0, name);
+        await boardsSdk.score(await boardsSdk.play(player.playerId, boardsTierId), points);
+      }
       browser = await launchChromium();
     }, 180_000);
 
@@ -191,6 +229,7 @@ describe.skipIf(!hasChromium)(
       await highLow?.close();
       await reaction?.close();
       await server?.close();
+      await new Promise((resolve) => boardsSite?.close(resolve));
       if (dataDir) await rm(dataDir, { recursive: true, force: true });
     });
 
@@ -337,6 +376,88 @@ describe.skipIf(!hasChromium)(
         }
       }
     }, 180_000);
+
+    it('issue 18: a game reads board pages and the signed-in player’s place over the bridge', async () => {
+      type Read = {
+        first: { players: number; entries: { rank: number; name: string }[]; nextCursor: string };
+        second: { entries: { rank: number; name: string }[]; nextCursor: string | null };
+        around: {
+          player: { rank: number; playerId: string } | null;
+          above: { rank: number; name: string }[];
+          below: { rank: number; name: string }[];
+        };
+      };
+      async function read(game: FrameLocator): Promise<Read> {
+        await game.getByRole('button', { name: 'Read the board' }).click();
+        await expect.poll(() => game.locator('#result').textContent()).toMatch(/^\{/);
+        return JSON.parse((await game.locator('#result').textContent())!) as Read;
+      }
+      for (const [viewport, name] of [
+        [DESKTOP, 'bridge-board-reads'],
+        [PHONE, 'bridge-board-reads-phone'],
+      ] as const) {
+        const account = privateKeyToAccount(generatePrivateKey());
+        const context = await browser.newContext({ viewport });
+        const page = await context.newPage();
+        await injectWallet(page, account);
+        try {
+          await page.goto(`${server.urls['web']}/games/${boardsId}`);
+          await page.getByRole('heading', { name: 'Board Reads', level: 1 }).waitFor();
+          const game = page.frameLocator('iframe.game-frame');
+          const players = viewport === DESKTOP ? 4 : 5;
+
+          // Signed out: the pages, and nobody to be around.
+          const out = await read(game);
+          expect(out.first.players).toBe(players);
+          expect(out.first.entries.map((e) => [e.rank, e.name])).toEqual([
+            [1, 'Hedy'],
+            [2, 'Alan'],
+          ]);
+          // The second page follows the first's cursor (the phone's run has the desktop's player
+          // third by then).
+          expect(out.second.entries.map((e) => e.rank)).toEqual([3, 4]);
+          if (viewport === DESKTOP) {
+            expect(out.second.entries.map((e) => e.name)).toEqual(['Edsger', 'Barbara']);
+          }
+          expect(out.around).toEqual({
+            leaderboardId: boardsTierId,
+            players,
+            above: [],
+            player: null,
+            below: [],
+          });
+
+          // Signed in, with a score of 250 (its server scored it): third, between Alan and Edsger.
+          await connect(page);
+          const [me] = await db().query<{ id: string }>(
+            'SELECT id FROM players WHERE wallet = $1',
+            [account.address.toLowerCase()],
+          );
+          const play = await boardsSdk.play(me!.id, boardsTierId);
+          await boardsSdk.score(play, viewport === DESKTOP ? 250 : 50);
+          const mine = await read(game);
+          expect(mine.first.players).toBe(players + 1);
+          if (viewport === DESKTOP) {
+            expect(mine.around.player).toMatchObject({ rank: 3, playerId: me!.id });
+            expect(mine.around.above.map((e) => [e.rank, e.name])).toEqual([[2, 'Alan']]);
+            expect(mine.around.below.map((e) => [e.rank, e.name])).toEqual([[4, 'Edsger']]);
+          } else {
+            // Last of six: one above, none below.
+            expect(mine.around.player).toMatchObject({ rank: 6, playerId: me!.id });
+            expect(mine.around.above.map((e) => [e.rank, e.name])).toEqual([[5, 'Barbara']]);
+            expect(mine.around.below).toEqual([]);
+          }
+          expect(await seriousViolations(page)).toEqual([]);
+          expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
+            viewport.width,
+          );
+          await page.locator('iframe.game-frame').scrollIntoViewIfNeeded();
+          await saveScreenshot(page, name);
+        } finally {
+          await context.close();
+        }
+      }
+    }, 120_000);
 
     it('High-Low opened on its own says to open it from the arcade, at phone width', async () => {
       const context = await browser.newContext({ viewport: PHONE });

@@ -38,10 +38,11 @@ describe('the log format', () => {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       child.kill('SIGTERM');
-      expect(await exited).toBe(0);
+      // The output goes with each failure: a line between the banner's rows says why.
+      expect(await exited, stdout).toBe(0);
       // Not JSON: a level, the message, and the banner's rows beneath it.
-      expect(stdout).not.toMatch(/^\{/m);
-      expect(stdout).toMatch(
+      expect(stdout, stdout).not.toMatch(/^\{/m);
+      expect(stdout, stdout).toMatch(
         /INFO: coinop is ready\n {2}arcade {7}http:\/\/127\.0\.0\.1:\d+ {2}\(the web app: start here\)\n {2}operator {5}http:\/\/127\.0\.0\.1:\d+\/admin {2}\(the operator console: paste the admin token\)\n {2}API {10}http:\/\/127\.0\.0\.1:\d+ {2}\(docs http:\/\/127\.0\.0\.1:\d+\/docs\)\n {2}sign-in {6}http:\/\/127\.0\.0\.1:\d+\n {2}admin token {2}generated now, in /,
       );
       expect(stdout).not.toContain('listening on');

@@ -1,0 +1,46 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { CatalogGame } from '@coinop/protocol';
+import { listTournaments, type Tournament } from './tournament-api.js';
+import { TournamentCard, tournamentPhase } from './tournament-card.js';
+
+/** Cards shown on the catalog; the rest are on their games' pages. */
+const CARDS_SHOWN = 6;
+
+/**
+ * The catalog's "Tournaments" section: live and upcoming tournaments (the API lists them open
+ * and upcoming first) as cards. Absent when there is none, so the catalog stays as it was.
+ */
+export function TournamentStrip({ games }: { games: readonly CatalogGame[] }) {
+  const [tournaments, setTournaments] = useState<readonly Tournament[]>([]);
+  const [reads, setReads] = useState(0);
+  // A countdown reaching zero reads the list again: the round opened, or closed.
+  const reload = useCallback(() => setReads((n) => n + 1), []);
+  useEffect(() => {
+    const abort = new AbortController();
+    // The catalog works without its tournaments: a failed read leaves the section out.
+    listTournaments(abort.signal).then(setTournaments, () => undefined);
+    return () => abort.abort();
+  }, [reads]);
+
+  const shown = tournaments.filter((t) => tournamentPhase(t) !== 'ended').slice(0, CARDS_SHOWN);
+  if (shown.length === 0) return null;
+  const coverOf = (gameId: string) => games.find((g) => g.id === gameId)?.coverUrl ?? '';
+  return (
+    <section className="tournament-strip" aria-labelledby="tournaments-heading">
+      <div className="strip-head">
+        <h2 id="tournaments-heading">Tournaments</h2>
+        <p>Play for a prize pool: the best scores when the clock runs out share it.</p>
+      </div>
+      <ul className="tournament-grid" aria-label="Tournaments">
+        {shown.map((t) => (
+          <TournamentCard
+            key={t.id}
+            tournament={t}
+            coverUrl={coverOf(t.gameId)}
+            onElapsed={reload}
+          />
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -5,17 +5,23 @@ import { scoreText } from '../components/score.js';
 import { ErrorAlert, errorText } from '../portal/parts.js';
 import { exactDate } from './countdown.js';
 import { ordinal } from './payout-table.js';
-import { hstUnits, listPastRounds, type ClosedRound, type Tournament } from './tournament-api.js';
+import {
+  getRound,
+  hstUnits,
+  listRounds,
+  type Tournament,
+  type TournamentRoundDetail,
+} from './tournament-api.js';
 
 /** Past rounds read at a time. */
 const ROUNDS_PAGE = 5;
 
 /**
- * A tournament's closed rounds, newest first, each with its winners (place, player, score in the
+ * A tournament's closed rounds (those the close has paid), newest first, each with its winners (place, player, score in the
  * game's unit, prize); "Load more" follows the API's cursor.
  */
 export function PastRounds({ tournament, me }: { tournament: Tournament; me: string | null }) {
-  const [rounds, setRounds] = useState<readonly ClosedRound[]>([]);
+  const [rounds, setRounds] = useState<readonly TournamentRoundDetail[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
@@ -25,8 +31,13 @@ export function PastRounds({ tournament, me }: { tournament: Tournament; me: str
       setLoading(true);
       setError(null);
       try {
-        const page = await listPastRounds(tournament.id, after, ROUNDS_PAGE);
-        setRounds((shown) => (after === null ? page.rounds : [...shown, ...page.rounds]));
+        // The list holds every round, the current one too, without results: each closed one's
+        // winners are its own read.
+        const page = await listRounds(tournament.id, after, ROUNDS_PAGE);
+        const closed = await Promise.all(
+          page.rounds.filter((r) => r.closedAt !== null).map((r) => getRound(tournament.id, r.id)),
+        );
+        setRounds((shown) => (after === null ? closed : [...shown, ...closed]));
         setCursor(page.nextCursor);
       } catch (e) {
         setError(`Could not load the past rounds: ${errorText(e)}`);

@@ -16,6 +16,8 @@ export function tournamentRefusal(error: unknown): string | null {
       return 'This tournament round has not started yet. Nothing was charged: try again when it opens.';
     case 'tournament_closed':
       return 'This tournament round has ended. A new play is not charged, and a play that had not scored by the end is refunded.';
+    case 'tournament_chain_play_refused':
+      return 'A tournament play is paid from your arcade balance, not locked from your wallet. Nothing was charged.';
     default:
       return null;
   }

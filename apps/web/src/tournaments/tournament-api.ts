@@ -5,20 +5,26 @@ import { requestJson } from '../api.js';
 /**
  * The catalog's tournament routes as the web app reads them (docs/reference/tournaments.md). Every
  * wire shape the app relies on is declared here, so a change of the contract is one edit.
+ * TODO(#18): the API part adds these same types to @coinop/protocol (wire/tournaments.ts); once
+ * merged, import them from there instead of declaring them.
  */
 
 export type { PayoutTable };
 
-/** A round as a tournament lists it: the one open now, or the next one scheduled. */
+/** A round: the one open now, the next one scheduled, or a past one. */
 export interface TournamentRound {
   /** Also the round's board (its `leaderboardId`) and its pool account. */
   readonly id: string;
   readonly number: number;
+  /** The round's board name: what a signed play's approval names as its tier. */
+  readonly boardName: string;
   readonly startsAt: string;
   readonly endsAt: string;
+  /** `closed` from `endsAt` on; `closedAt` stays null until the close has paid the pool. */
   readonly status: 'scheduled' | 'open' | 'closed';
+  readonly closedAt: string | null;
   readonly entrants: number;
-  /** HST in the pool now, as an exact decimal string. */
+  /** HST in the pool (what was paid out once closed), as an exact decimal string. */
   readonly pool: string;
   readonly guaranteeFunded: boolean;
 }
@@ -39,14 +45,15 @@ export interface Tournament {
   readonly durationSeconds: number;
   readonly startsAt: string;
   readonly stoppedAt: string | null;
+  readonly createdBy: 'developer' | 'operator';
   readonly scoreDisplay: ScoreDisplay;
   readonly scoreUnit: string;
-  /** The round open now, or the next one; null once no round is to come. */
+  /** The latest round whose close has not run; null once no round is to come. */
   readonly currentRound: TournamentRound | null;
 }
 
 /** A paid place of a closed round. */
-export interface RoundResult {
+export interface TournamentResult {
   readonly place: number;
   readonly playerId: string;
   readonly name: string;
@@ -56,16 +63,14 @@ export interface RoundResult {
   readonly prize: string;
 }
 
-export interface ClosedRound extends Omit<TournamentRound, 'status' | 'guaranteeFunded'> {
-  readonly status: 'closed';
-  readonly closedAt: string;
-  readonly guaranteeFunded?: boolean;
-  readonly results: readonly RoundResult[];
+/** One round with its results (empty until the close). */
+export interface TournamentRoundDetail extends TournamentRound {
+  readonly results: readonly TournamentResult[];
 }
 
-/** Past rounds, newest first; pass `nextCursor` back as `cursor` for older ones. */
-export interface RoundList {
-  readonly rounds: readonly ClosedRound[];
+/** Every round, the current one included, newest first; `nextCursor` pages on. */
+export interface TournamentRoundPage {
+  readonly rounds: readonly TournamentRound[];
   readonly nextCursor: string | null;
 }
 
@@ -97,16 +102,28 @@ export function getTournament(id: string, signal?: AbortSignal): Promise<Tournam
   return requestJson<Tournament>(`/api/catalog/tournaments/${enc(id)}`, opts(signal));
 }
 
-export function listPastRounds(
+export function listRounds(
   id: string,
   cursor: string | null,
   limit: number,
   signal?: AbortSignal,
-): Promise<RoundList> {
+): Promise<TournamentRoundPage> {
   const query = new URLSearchParams({ limit: String(limit) });
   if (cursor !== null) query.set('cursor', cursor);
-  return requestJson<RoundList>(
+  return requestJson<TournamentRoundPage>(
     `/api/catalog/tournaments/${enc(id)}/rounds?${query.toString()}`,
+    opts(signal),
+  );
+}
+
+/** One round with its results. */
+export function getRound(
+  id: string,
+  roundId: string,
+  signal?: AbortSignal,
+): Promise<TournamentRoundDetail> {
+  return requestJson<TournamentRoundDetail>(
+    `/api/catalog/tournaments/${enc(id)}/rounds/${enc(roundId)}`,
     opts(signal),
   );
 }
@@ -139,14 +156,6 @@ export function hstUnits(decimal: string): Units {
 }
 
 /**
- * The name the arcade gives a round's board, which a play's signed approval names as its tier
- * ("Weekly Cup #3"; the server checks the approval against the board's own name).
- */
-export function roundBoardName(tournament: Pick<Tournament, 'name'>, round: { number: number }) {
-  return `${tournament.name} #${round.number}`;
-}
-
-/**
  * A round open for plays, as the game page's tier picker and the bridge see a tier: its id is the
  * round's board, its cost the entry fee. Its leaders are read from the round's board.
  */
@@ -154,7 +163,8 @@ export function roundAsTier(tournament: Tournament, round: TournamentRound): Lea
   const cost = unitsToHstNumber(hstUnits(tournament.entryFee));
   return {
     id: round.id,
-    name: roundBoardName(tournament, round),
+    // The server composes the approval it checks from the board's own name.
+    name: round.boardName,
     cost,
     currency: 'HST',
     formattedCostString: `${tournament.entryFee} HST`,

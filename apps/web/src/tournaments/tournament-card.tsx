@@ -13,8 +13,9 @@ export type TournamentPhase = 'open' | 'upcoming' | 'closing' | 'ended';
  */
 export function tournamentPhase(t: Tournament, now = Date.now()): TournamentPhase {
   const round = t.currentRound;
-  if (round === null || round.status === 'closed') return 'ended';
-  if (Date.parse(round.endsAt) <= now) return 'closing';
+  if (round === null || round.closedAt !== null) return 'ended';
+  // Past its end (`status: closed`, or not yet said so) until the close has run.
+  if (round.status === 'closed' || Date.parse(round.endsAt) <= now) return 'closing';
   return round.status === 'open' && Date.parse(round.startsAt) <= now ? 'open' : 'upcoming';
 }
 

@@ -76,14 +76,17 @@ interface TournamentWire {
   durationSeconds: number;
   startsAt: string;
   stoppedAt: string | null;
+  createdBy: 'developer' | 'operator';
   scoreDisplay: 'NORMAL' | 'REVERSE';
   scoreUnit: string;
   currentRound: {
     id: string;
     number: number;
+    boardName: string;
     startsAt: string;
     endsAt: string;
     status: 'scheduled' | 'open' | 'closed';
+    closedAt: string | null;
     entrants: number;
     pool: string;
     guaranteeFunded: boolean;
@@ -124,7 +127,11 @@ describe.skipIf(!hasChromium)(
     let arcadeId: string;
     let seeded: Seeded;
     let mocks: TournamentWire[] = [];
-    let mockRounds: Record<string, unknown> = {};
+    /** Each mocked tournament's rounds, newest first, each with its results. */
+    let mockRounds: Record<
+      string,
+      ({ id: string; results: unknown[] } & Record<string, unknown>)[]
+    > = {};
     /** The tier standing in for the season's round while the data is mocked. */
     let hiddenTierId = '';
     const key = generatePrivateKey();
@@ -250,6 +257,7 @@ describe.skipIf(!hasChromium)(
         guaranteedPool: '10',
         payoutTable: { places: PAYOUT_PLACES },
         stoppedAt: null,
+        createdBy: 'developer' as const,
         scoreDisplay: 'REVERSE' as const,
         scoreUnit: 'ms',
       };
@@ -266,6 +274,8 @@ describe.skipIf(!hasChromium)(
         currentRound: {
           id: hiddenTierId,
           number: 3,
+          boardName: 'Spring Cup #3',
+          closedAt: null,
           startsAt: iso(now - 4 * 24 * HOUR_MS),
           endsAt: iso(now + 2 * 24 * HOUR_MS + 3 * HOUR_MS + 17 * 60_000),
           status: 'open',
@@ -289,6 +299,8 @@ describe.skipIf(!hasChromium)(
         currentRound: {
           id: uuidIds.next(),
           number: 1,
+          boardName: 'Night Owl Open #1',
+          closedAt: null,
           startsAt: iso(now + 5 * HOUR_MS),
           endsAt: iso(now + 7 * HOUR_MS),
           status: 'scheduled',
@@ -319,6 +331,8 @@ describe.skipIf(!hasChromium)(
       const closed = (number: number, startMs: number, pool: string, results: typeof winners) => ({
         id: uuidIds.next(),
         number,
+        boardName: `Round ${number}`,
+        guaranteeFunded: true,
         startsAt: iso(startMs),
         endsAt: iso(startMs + 7 * 24 * HOUR_MS),
         status: 'closed',
@@ -332,26 +346,21 @@ describe.skipIf(!hasChromium)(
       });
       mocks = [season, upcoming, sprint];
       mockRounds = {
-        [season.id]: {
-          rounds: [
-            closed(2, now - 11 * 24 * HOUR_MS, '31.5', [
-              { name: 'Fay 2', score: 142, prize: '15.75' },
-              { name: 'Ada 1', score: 149, prize: '9.45' },
-              { name: 'Morgan', score: 171, prize: '6.3' },
-            ]),
-            closed(1, now - 18 * 24 * HOUR_MS, '22.8', [
-              { name: 'Gus 1', score: 155, prize: '11.4' },
-              { name: 'Hal 3', score: 160, prize: '6.84' },
-              { name: 'Ivy 2', score: 188, prize: '4.56' },
-            ]),
-          ],
-          nextCursor: null,
-        },
-        [upcoming.id]: { rounds: [], nextCursor: null },
-        [sprint.id]: {
-          rounds: [closed(1, now - 30 * 24 * HOUR_MS, '5', winners)],
-          nextCursor: null,
-        },
+        [season.id]: [
+          { ...season.currentRound!, results: [] },
+          closed(2, now - 11 * 24 * HOUR_MS, '31.5', [
+            { name: 'Fay 2', score: 142, prize: '15.75' },
+            { name: 'Ada 1', score: 149, prize: '9.45' },
+            { name: 'Morgan', score: 171, prize: '6.3' },
+          ]),
+          closed(1, now - 18 * 24 * HOUR_MS, '22.8', [
+            { name: 'Gus 1', score: 155, prize: '11.4' },
+            { name: 'Hal 3', score: 160, prize: '6.84' },
+            { name: 'Ivy 2', score: 188, prize: '4.56' },
+          ]),
+        ],
+        [upcoming.id]: [{ ...upcoming.currentRound!, results: [] }],
+        [sprint.id]: [closed(1, now - 30 * 24 * HOUR_MS, '5', winners)],
       };
       return {
         season: { id: season.id, roundId: hiddenTierId, entryFee: '2', maxAttempts: 2 },
@@ -472,7 +481,7 @@ describe.skipIf(!hasChromium)(
     /**
      * TEMPORARY: answers the catalog's tournament routes from the mocked data and hides the
      * tier standing in for the season's round from the game's tier lists. Does nothing with real
-     * data. `refuseNextPlays` answers the round's plays with the API's refusal after the first.
+     * data.
      */
     async function routeMocks(page: Page) {
       if (TOURNAMENT_DATA !== 'mock') return;
@@ -484,8 +493,15 @@ describe.skipIf(!hasChromium)(
       await page.route(/\/api\/catalog\/(games\/[^/]+\/)?tournaments(\/|\?|$)/, async (route) => {
         const url = new URL(route.request().url());
         const rounds = /\/tournaments\/([^/]+)\/rounds$/.exec(url.pathname);
+        const round = /\/tournaments\/([^/]+)\/rounds\/([^/]+)$/.exec(url.pathname);
         const one = /\/catalog\/tournaments\/([^/]+)$/.exec(url.pathname);
-        if (rounds) return route.fulfill(json(mockRounds[rounds[1]!]));
+        if (rounds) {
+          const list = (mockRounds[rounds[1]!] ?? []).map(({ results: _, ...r }) => r);
+          return route.fulfill(json({ rounds: list, nextCursor: null }));
+        }
+        if (round) {
+          return route.fulfill(json(mockRounds[round[1]!]!.find((r) => r.id === round[2])));
+        }
         if (one) {
           const found = mocks.find((t) => t.id === one[1]);
           return route.fulfill(

@@ -141,7 +141,8 @@ export function TournamentPage({ tournamentId }: { tournamentId: string }) {
           <div>
             <dt>Entry</dt>
             <dd>
-              <EntryFee tournament={tournament} /> <span className="hint">a play</span>
+              <EntryFee tournament={tournament} />
+              {hstUnits(tournament.entryFee) > 0n && <span className="hint"> a play</span>}
             </dd>
           </div>
           <div>

@@ -7,8 +7,7 @@ import { TournamentCard, tournamentPhase } from './tournament-card.js';
 const CARDS_SHOWN = 6;
 
 /**
- * The catalog's "Tournaments" section: live and upcoming tournaments (the API lists them open
- * and upcoming first) as cards. Absent when there is none, so the catalog stays as it was.
+ * The catalog's "Tournaments" section: live and upcoming tournaments as cards, live first. Absent when there is none, so the catalog stays as it was.
  */
 export function TournamentStrip({ games }: { games: readonly CatalogGame[] }) {
   const [tournaments, setTournaments] = useState<readonly Tournament[]>([]);
@@ -22,7 +21,10 @@ export function TournamentStrip({ games }: { games: readonly CatalogGame[] }) {
     return () => abort.abort();
   }, [reads]);
 
-  const shown = tournaments.filter((t) => tournamentPhase(t) !== 'ended').slice(0, CARDS_SHOWN);
+  const shown = tournaments
+    .filter((t) => tournamentPhase(t) !== 'ended')
+    .sort(byUrgency)
+    .slice(0, CARDS_SHOWN);
   if (shown.length === 0) return null;
   const coverOf = (gameId: string) => games.find((g) => g.id === gameId)?.coverUrl ?? '';
   return (
@@ -43,4 +45,18 @@ export function TournamentStrip({ games }: { games: readonly CatalogGame[] }) {
       </ul>
     </section>
   );
+}
+
+/**
+ * Live first, the one ending soonest leading; then upcoming, the one starting soonest leading. A
+ * player sees first what they can still enter.
+ */
+function byUrgency(a: Tournament, b: Tournament): number {
+  const rank = (t: Tournament) => (tournamentPhase(t) === 'upcoming' ? 1 : 0);
+  const when = (t: Tournament) => {
+    const round = t.currentRound;
+    if (round === null) return Infinity;
+    return Date.parse(rank(t) === 1 ? round.startsAt : round.endsAt);
+  };
+  return rank(a) - rank(b) || when(a) - when(b);
 }

@@ -126,79 +126,83 @@ export function TournamentPage({ tournamentId }: { tournamentId: string }) {
           </p>
           <PlayCall tournament={tournament} attempts={attempts} />
         </div>
-        <dl className="hero-facts">
-          <div className="pool-fact">
-            <dt>Prize pool</dt>
-            <dd>
-              <Hst units={hstUnits(round?.pool ?? '0')} />
-            </dd>
-            {guarantee > 0n && round?.guaranteeFunded !== false && (
-              <dd className="hint">
-                includes <Hst units={guarantee} /> guaranteed
+        {round && (
+          <dl className="hero-facts">
+            <div className="pool-fact">
+              <dt>Prize pool</dt>
+              <dd>
+                <Hst units={hstUnits(round.pool)} />
               </dd>
-            )}
-          </div>
-          <div>
-            <dt>Entry</dt>
-            <dd>
-              <EntryFee tournament={tournament} />
-              {hstUnits(tournament.entryFee) > 0n && <span className="hint"> a play</span>}
-            </dd>
-          </div>
-          <div>
-            <dt>Players</dt>
-            <dd>{entrantsText(tournament)}</dd>
-          </div>
-          {tournament.maxAttempts !== null && (
+              {guarantee > 0n && round.guaranteeFunded && (
+                <dd className="hint">
+                  includes <Hst units={guarantee} /> guaranteed
+                </dd>
+              )}
+            </div>
             <div>
-              <dt>Attempts</dt>
-              <dd data-testid="attempts">
-                {attempts === null
-                  ? `${tournament.maxAttempts} per player`
-                  : `${Math.max(0, tournament.maxAttempts - attempts)} of ${tournament.maxAttempts} left`}
+              <dt>Entry</dt>
+              <dd>
+                <EntryFee tournament={tournament} />
+                {hstUnits(tournament.entryFee) > 0n && <span className="hint"> a play</span>}
               </dd>
             </div>
-          )}
-        </dl>
+            <div>
+              <dt>Players</dt>
+              <dd>{entrantsText(tournament)}</dd>
+            </div>
+            {tournament.maxAttempts !== null && (
+              <div>
+                <dt>Attempts</dt>
+                <dd data-testid="attempts">
+                  {attempts === null
+                    ? `${tournament.maxAttempts} per player`
+                    : `${Math.max(0, tournament.maxAttempts - attempts)} of ${tournament.maxAttempts} left`}
+                </dd>
+              </div>
+            )}
+          </dl>
+        )}
       </header>
 
-      <div className="tournament-layout">
-        <section className="panel payout-panel" aria-labelledby="prizes-heading">
-          <h2 id="prizes-heading">Prizes</h2>
-          {round ? (
+      {round && (
+        <div className="tournament-layout">
+          <section className="panel payout-panel" aria-labelledby="prizes-heading">
+            <h2 id="prizes-heading">Prizes</h2>
             <PayoutTable
               table={tournament.payoutTable}
               poolUnits={hstUnits(round.pool)}
               rankedPlayers={rankedPlayers}
             />
-          ) : (
-            <p className="muted">No round is to come.</p>
-          )}
-          <ul className="rules">
-            <li>
-              Your best score in the round counts; equal scores go to whoever reached them first.
-            </li>
-            <li>
-              {tournament.scoreDisplay === 'REVERSE' ? 'Lowest' : 'Highest'} score wins. The pool is
-              paid when the round ends.
-            </li>
-            <li>A play that has not scored by the end is refunded.</li>
-          </ul>
-        </section>
-        {round && (
+            <ul className="rules">
+              <li>
+                Your best score in the round counts; equal scores go to whoever reached them first.
+              </li>
+              <li>
+                {tournament.scoreDisplay === 'REVERSE' ? 'Lowest' : 'Highest'} score wins. The pool
+                is paid when the round ends.
+              </li>
+              <li>A play that has not scored by the end is refunded.</li>
+            </ul>
+          </section>
           <section className="standings" aria-labelledby="standings-heading">
             <h2 id="standings-heading">Standings · round {round.number}</h2>
-            <BoardStandings
-              key={round.id}
-              base={roundBoardPath(tournament, round.id)}
-              unit={tournament.scoreUnit}
-              noun="round"
-              headingLevel={3}
-              onPlayers={setRankedPlayers}
-            />
+            {phase === 'upcoming' ? (
+              <p className="muted">
+                The standings start with the first score, once the round opens.
+              </p>
+            ) : (
+              <BoardStandings
+                key={round.id}
+                base={roundBoardPath(tournament, round.id)}
+                unit={tournament.scoreUnit}
+                noun="round"
+                headingLevel={3}
+                onPlayers={setRankedPlayers}
+              />
+            )}
           </section>
-        )}
-      </div>
+        </div>
+      )}
       <PastRounds key={`${tournament.id}-${round?.id ?? ''}`} tournament={tournament} me={me} />
     </section>
   );

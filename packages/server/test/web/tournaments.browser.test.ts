@@ -677,6 +677,21 @@ describe.skipIf(!hasChromium)(
           await page.getByRole('heading', { name: 'Prizes' }).scrollIntoViewIfNeeded();
           await checkPage(page, viewport.width, `tournament-page-${name}`);
 
+          // The upcoming one: its clock counts to the start, its top 10% share the pool.
+          await page.goto(`${server.urls['web']!}/tournaments/${seeded.upcoming.id}`);
+          await page.getByRole('heading', { level: 1, name: 'Night Owl Open' }).waitFor();
+          expect(await page.locator('.hero-clock').textContent()).toMatch(
+            /^Starts in\s*0?[45]:\d\d:\d\d/,
+          );
+          expect(await page.locator('.payout').textContent()).toContain(
+            'The top 10% of the field share the pool equally.',
+          );
+          expect(await page.getByRole('link', { name: 'Play this round' }).count()).toBe(0);
+          expect(await page.locator('.hero-main').textContent()).toContain(
+            'Plays open when the round starts.',
+          );
+          await checkPage(page, viewport.width, `tournament-upcoming-${name}`);
+
           // The ended sprint: no round to come, its one round's winners with their prizes.
           await page.goto(`${server.urls['web']!}/tournaments/${seeded.sprint.id}`);
           await page.getByRole('heading', { level: 1, name: 'Launch Sprint' }).waitFor();

@@ -257,8 +257,12 @@ export function GamePage({ gameId }: { gameId: string }) {
           setRoundReads((n) => n + 1);
         }
         if (score) {
+          const unit = live.current.game?.scoreUnit ?? '';
+          const round = roundOf(live.current.tierId);
           setNotice({
-            text: describeScore(score, live.current.game?.scoreUnit ?? ''),
+            text: round
+              ? `Your score ${scoreText(score.score, unit)} ranks #${score.leaderRank} in ${round.tournament.name}. Prizes are paid when the round ends.`
+              : describeScore(score, unit),
             tone: 'info',
           });
           setCelebration(score.isWinner ? score : null);

@@ -48,7 +48,8 @@ const STEPS = [
   },
   {
     name: 'web app',
-    // Vite bundles the protocol and the contracts from their built dist/ (no `source` condition).
+    // Vite bundles the protocol, the core and the contracts from their built dist/ (no `source`
+    // condition).
     inputs: [
       'apps/web/src',
       'apps/web/index.html',
@@ -56,6 +57,7 @@ const STEPS = [
       'apps/web/tsconfig.json',
       'apps/web/package.json',
       'packages/protocol/dist',
+      'packages/core/dist',
       'packages/contracts/dist',
       'packages/game-sdk/dist/game-sdk.min.js',
     ],

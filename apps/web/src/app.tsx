@@ -12,6 +12,7 @@ import { ToastProvider } from './components/toasts.js';
 import { PortalPage } from './portal/portal-page.js';
 import { Link, useLocation } from './router.js';
 import { SessionProvider } from './session/session.js';
+import { TournamentPage } from './tournaments/tournament-page.js';
 
 // The account page carries the chain code (viem's wallet client, the contracts' ABIs): loaded
 // when it is opened, so the catalog and game pages do not wait for it.
@@ -34,8 +35,13 @@ export function App() {
     );
   }
   const gameMatch = /^\/games\/([^/]+)\/?$/.exec(path);
+  const tournamentMatch = /^\/tournaments\/([^/]+)\/?$/.exec(path);
   const section =
-    path === '/' || gameMatch ? 'games' : path.startsWith('/developer') ? 'developers' : null;
+    path === '/' || gameMatch || tournamentMatch
+      ? 'games'
+      : path.startsWith('/developer')
+        ? 'developers'
+        : null;
   const boardMatch = /^\/games\/([^/]+)\/boards\/([^/]+)\/?$/.exec(path);
   let page;
   if (path === '/') page = <CatalogPage />;
@@ -64,6 +70,8 @@ export function App() {
         leaderboardId={decodeURIComponent(boardMatch[2])}
       />
     );
+  else if (tournamentMatch?.[1])
+    page = <TournamentPage tournamentId={decodeURIComponent(tournamentMatch[1])} />;
   else if (gameMatch?.[1]) page = <GamePage gameId={decodeURIComponent(gameMatch[1])} />;
   else page = <NotFound />;
   return (

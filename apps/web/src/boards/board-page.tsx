@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { BoardAround, BoardEntry, BoardPage as BoardPageWire, Game } from '@coinop/protocol';
 import { getGame, requestJson } from '../api.js';
 import { Avatar } from '../components/avatar.js';
@@ -76,56 +76,17 @@ function BoardTable({
  * time ("Load more" follows the API's cursor), and "Around me" for the signed-in player.
  */
 export function BoardPage({ gameId, leaderboardId }: { gameId: string; leaderboardId: string }) {
-  const { state } = useSession();
-  const me = state.status === 'signed-in' ? state.player.playerId : null;
   const [game, setGame] = useState<Game | null>(null);
-  const [entries, setEntries] = useState<readonly BoardEntry[]>([]);
-  const [players, setPlayers] = useState<number | null>(null);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
-  const [around, setAround] = useState<BoardAround | null>(null);
   const tier = game?.leaderboards.find((b) => b.id === leaderboardId);
-  const unit = game?.scoreUnit ?? '';
   useTitle(tier && game ? `${game.name}: ${tier.name} leaderboard` : 'Leaderboard');
-
-  const base = `/api/catalog/games/${encodeURIComponent(gameId)}/boards/${encodeURIComponent(leaderboardId)}`;
-  const load = useCallback(
-    async (after: string | null) => {
-      setLoading(true);
-      setError(null);
-      try {
-        const query = `limit=${PAGE_SIZE}${after === null ? '' : `&cursor=${after}`}`;
-        const page = await requestJson<BoardPageWire>(`${base}?${query}`);
-        setEntries((shown) => (after === null ? page.entries : [...shown, ...page.entries]));
-        setPlayers(page.players);
-        setCursor(page.nextCursor);
-      } catch (e) {
-        setError(`Could not load the leaderboard: ${errorText(e)}`);
-      } finally {
-        setLoading(false);
-      }
-    },
-    [base],
-  );
   useEffect(() => {
     const controller = new AbortController();
     getGame(gameId, controller.signal).then(setGame, (e: unknown) => {
       if (!controller.signal.aborted) setError(`Could not load the game: ${errorText(e)}`);
     });
-    void load(null);
     return () => controller.abort();
-  }, [gameId, load]);
-
-  const showAroundMe = async () => {
-    if (me === null) return;
-    setError(null);
-    try {
-      setAround(await requestJson<BoardAround>(`${base}/players/${me}?count=${AROUND}`));
-    } catch (e) {
-      setError(`Could not find your place: ${errorText(e)}`);
-    }
-  };
+  }, [gameId]);
 
   return (
     <section className="page board-page">
@@ -138,22 +99,100 @@ export function BoardPage({ gameId, leaderboardId }: { gameId: string; leaderboa
         {game?.name ?? 'Leaderboard'}
         {tier && <span className="board-tier">{tier.name} leaderboard</span>}
       </h1>
+      <ErrorAlert error={error} />
+      <BoardStandings
+        base={`/api/catalog/games/${encodeURIComponent(gameId)}/boards/${encodeURIComponent(leaderboardId)}`}
+        unit={game?.scoreUnit ?? ''}
+        noun="tier"
+      />
+    </section>
+  );
+}
+
+/**
+ * A board's standings: how many players, "Around me" for the signed-in player, and the whole
+ * board twenty at a time. `base` is the board's catalog route (a tier's, or a tournament round's:
+ * a round's id is its leaderboardId); `noun` names the board in its messages ("tier", "round").
+ * `onPlayers` hears how many players have a score, at each page read.
+ */
+export function BoardStandings({
+  base,
+  unit,
+  noun,
+  headingLevel = 2,
+  onPlayers,
+}: {
+  base: string;
+  unit: string;
+  noun: string;
+  headingLevel?: 2 | 3;
+  onPlayers?: (players: number) => void;
+}) {
+  const { state } = useSession();
+  const me = state.status === 'signed-in' ? state.player.playerId : null;
+  const [entries, setEntries] = useState<readonly BoardEntry[]>([]);
+  const [players, setPlayers] = useState<number | null>(null);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<string | null>(null);
+  const [around, setAround] = useState<BoardAround | null>(null);
+  const heardPlayers = useRef(onPlayers);
+  heardPlayers.current = onPlayers;
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
+  const ids = useId();
+
+  const load = useCallback(
+    async (after: string | null) => {
+      setLoading(true);
+      setError(null);
+      try {
+        const query = `limit=${PAGE_SIZE}${after === null ? '' : `&cursor=${after}`}`;
+        const page = await requestJson<BoardPageWire>(`${base}?${query}`);
+        setEntries((shown) => (after === null ? page.entries : [...shown, ...page.entries]));
+        setPlayers(page.players);
+        heardPlayers.current?.(page.players);
+        setCursor(page.nextCursor);
+      } catch (e) {
+        setError(`Could not load the leaderboard: ${errorText(e)}`);
+      } finally {
+        setLoading(false);
+      }
+    },
+    [base],
+  );
+  useEffect(() => {
+    setAround(null);
+    void load(null);
+  }, [load]);
+
+  const showAroundMe = async () => {
+    if (me === null) return;
+    setError(null);
+    try {
+      setAround(await requestJson<BoardAround>(`${base}/players/${me}?count=${AROUND}`));
+    } catch (e) {
+      setError(`Could not find your place: ${errorText(e)}`);
+    }
+  };
+
+  return (
+    <>
       {players !== null && (
         <p className="board-count">
           {players === 0
-            ? 'Nobody has a score on this tier yet.'
+            ? `Nobody has a score on this ${noun} yet.`
             : `${players} ${players === 1 ? 'player' : 'players'}, best score first. Equal scores rank by who reached them first.`}
         </p>
       )}
       {me !== null && players !== null && players > 0 && (
-        <section className="board-around" aria-labelledby="around-heading">
-          <h2 id="around-heading">Around me</h2>
+        <section className="board-around" aria-labelledby={`${ids}-around`}>
+          <Heading id={`${ids}-around`}>Around me</Heading>
           {around === null ? (
             <button type="button" onClick={() => void showAroundMe()}>
               Show my place
             </button>
           ) : around.player === null ? (
-            <p>You have no score on this tier yet. Play it to join the board.</p>
+            <p>You have no score on this {noun} yet. Play it to join the board.</p>
           ) : (
             <>
               <p role="status">
@@ -173,8 +212,8 @@ export function BoardPage({ gameId, leaderboardId }: { gameId: string; leaderboa
         </section>
       )}
       {entries.length > 0 && (
-        <section aria-labelledby="board-heading">
-          <h2 id="board-heading">All players</h2>
+        <section aria-labelledby={`${ids}-board`}>
+          <Heading id={`${ids}-board`}>All players</Heading>
           <BoardTable caption="The leaderboard" entries={entries} me={me} unit={unit} />
         </section>
       )}
@@ -185,6 +224,6 @@ export function BoardPage({ gameId, leaderboardId }: { gameId: string; leaderboa
           Load more
         </button>
       )}
-    </section>
+    </>
   );
 }

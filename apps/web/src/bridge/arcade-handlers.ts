@@ -22,6 +22,7 @@ import { randomUuid } from './demo-handlers.js';
 import type { HostBridgeHandlers } from './host-bridge.js';
 import type { LoginHost } from './login-approval.js';
 import type { WalletPlayProgress } from './wallet-play-progress.js';
+import { tournamentRefusal } from '../tournaments/refusals.js';
 
 /**
  * Locking a play from the player's wallet on chain, offered beside the arcade balance in chain
@@ -42,6 +43,8 @@ export type ApprovalPrompt =
       kind: 'play';
       gameName: string;
       tier: Leaderboard;
+      /** Set when the tier is a tournament round: its fees go to the round's prize pool. */
+      tournament?: { name: string; endsAt: string };
       balance: number;
       /** Null outside chain mode, or without a wallet on the chain: the balance only. */
       wallet: WalletPlayOption | null;
@@ -125,7 +128,8 @@ export function createArcadeHandlers(host: ArcadeHost): HostBridgeHandlers {
 
   const failed = (what: string, error: unknown) =>
     host.tell(
-      `${what} failed: ${error instanceof ApiError ? error.message : String(error)}`,
+      tournamentRefusal(error) ??
+        `${what} failed: ${error instanceof ApiError ? error.message : String(error)}`,
       'error',
     );
 

@@ -4,6 +4,7 @@ import { listGames } from '../api.js';
 import { Cover } from '../components/cover.js';
 import { Hst } from '../components/hst.js';
 import { Link } from '../router.js';
+import { TournamentStrip } from '../tournaments/tournament-strip.js';
 
 /** Published games as cards: search by words, filter by category chips. */
 export function CatalogPage() {
@@ -11,6 +12,7 @@ export function CatalogPage() {
   const [category, setCategory] = useState('');
   const [games, setGames] = useState<readonly CatalogGame[] | null>(null);
   const [categories, setCategories] = useState<string[]>([]);
+  const [allGames, setAllGames] = useState<readonly CatalogGame[]>([]);
   const [error, setError] = useState<string | null>(null);
   const searchId = useId();
   const categoryName = useId();
@@ -20,6 +22,7 @@ export function CatalogPage() {
     const abort = new AbortController();
     listGames({}, abort.signal).then(
       (all) => {
+        setAllGames(all);
         const names = new Set(all.map((g) => g.category).filter((c) => c !== ''));
         setCategories([...names].sort((a, b) => a.localeCompare(b)));
       },
@@ -56,6 +59,7 @@ export function CatalogPage() {
           <p>Pick a game, pick a tier, and play for a place on its leaderboard.</p>
         </div>
       </div>
+      <TournamentStrip games={allGames} />
       <form className="filters" role="search" onSubmit={(e) => e.preventDefault()}>
         <div className="search-field">
           <label htmlFor={searchId} className="visually-hidden">

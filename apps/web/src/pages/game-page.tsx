@@ -25,6 +25,13 @@ import { GameFrame } from '../components/game-frame.js';
 import { Link } from '../router.js';
 import { scoreText } from '../components/score.js';
 import { useSession } from '../session/session.js';
+import {
+  GameTournamentList,
+  RoundLeaders,
+  TournamentTierOptions,
+  useGameTournaments,
+} from '../tournaments/game-tournaments.js';
+import { readRoundTop } from '../tournaments/tournament-api.js';
 
 interface PendingApproval {
   prompt: ApprovalPrompt;
@@ -59,6 +66,25 @@ export function GamePage({ gameId }: { gameId: string }) {
   // The toast that repeats the page's error message, taken down with the message.
   const noticeToast = useRef<() => void>(() => undefined);
   const loginApproval = useLoginApproval();
+  // The game's tournaments: their open rounds are offered beside the tiers (issue 18).
+  const tournaments = useGameTournaments(gameId, game?.published === true);
+  const [roundReads, setRoundReads] = useState(0);
+  const roundIds = useRef(new Set<string>());
+  roundIds.current = new Set(tournaments.open.map((o) => o.round.id));
+  // `?tournament=<id>` (the tournament page's Play) chooses that tournament's open round.
+  const wantedTournament = useRef(new URLSearchParams(window.location.search).get('tournament'));
+  useEffect(() => {
+    const wanted = tournaments.open.find((o) => o.tournament.id === wantedTournament.current);
+    if (wanted === undefined) return;
+    wantedTournament.current = null;
+    setTierId(wanted.round.id);
+  }, [tournaments.open]);
+  // A chosen round that closed goes back to the first tier.
+  useEffect(() => {
+    if (game === null || tierId === '' || game.leaderboards.some((b) => b.id === tierId)) return;
+    if (tournaments.open.some((o) => o.round.id === tierId)) return;
+    setTierId(game.leaderboards[0]?.id ?? '');
+  }, [game, tierId, tournaments.open]);
 
   // Read through a ref: a renewed token must not reload the page (and restart the game).
   const sessionNow = useRef(session);
@@ -68,7 +94,7 @@ export function GamePage({ gameId }: { gameId: string }) {
       const loaded = await loadGameOrPreview(gameId, sessionNow.current, signal);
       setGame(loaded);
       setTierId((current) =>
-        loaded.leaderboards.some((b) => b.id === current)
+        loaded.leaderboards.some((b) => b.id === current) || roundIds.current.has(current)
           ? current
           : (loaded.leaderboards[0]?.id ?? ''),
       );
@@ -129,13 +155,15 @@ export function GamePage({ gameId }: { gameId: string }) {
   };
 
   // The bridge lives as long as the game's URL; it reads everything else through refs, fresh.
-  const live = useRef({ game, tierId, session, approval, chain });
-  live.current = { game, tierId, session, approval, chain };
+  const live = useRef({ game, tierId, session, approval, chain, tournaments });
+  live.current = { game, tierId, session, approval, chain, tournaments };
   const gameUrl = game?.url ?? '';
 
   useEffect(() => {
     if (gameUrl === '') return;
-    const tierOf = (g: Game | null, id: string) => g?.leaderboards.find((b) => b.id === id);
+    const roundOf = (id: string) => live.current.tournaments.open.find((o) => o.round.id === id);
+    const tierOf = (g: Game | null, id: string) =>
+      g?.leaderboards.find((b) => b.id === id) ?? roundOf(id)?.tier;
     const leaving = new AbortController();
     const host: ArcadeHost = {
       game: () => {
@@ -153,6 +181,9 @@ export function GamePage({ gameId }: { gameId: string }) {
       chainWallet: () => {
         const { chain: settings, session: current } = live.current;
         const { state } = current;
+        // A tournament round's plays are ledger plays: the vault cannot lock one (its payout
+        // waits for the close).
+        if (roundOf(live.current.tierId)) return null;
         if (settings === null || state.status !== 'signed-in' || state.player.wallet === null) {
           return null;
         }
@@ -169,7 +200,16 @@ export function GamePage({ gameId }: { gameId: string }) {
         new Promise<ApprovalDecision>((resolve) => {
           // One dialog at a time: a game asking again meanwhile is told no.
           if (live.current.approval !== null) return resolve('rejected');
-          const pending = { prompt, resolve };
+          const round = prompt.kind === 'play' ? roundOf(prompt.tier.id) : undefined;
+          const pending = {
+            prompt: round
+              ? {
+                  ...prompt,
+                  tournament: { name: round.tournament.name, endsAt: round.round.endsAt },
+                }
+              : prompt,
+            resolve,
+          };
           live.current.approval = pending;
           setApproval(pending);
         }),
@@ -181,6 +221,17 @@ export function GamePage({ gameId }: { gameId: string }) {
         void live.current.session.refresh();
         setBoardReads((n) => n + 1);
         const fresh = await load();
+        const round = roundOf(live.current.tierId);
+        if (round) {
+          const top = await readRoundTop(round.tournament, round.round.id, round.tier.leadersMax);
+          return top.entries.map((e): BridgeLeader => ({
+            txid: '',
+            userId: e.playerId,
+            score: e.score,
+            displayName: e.name,
+            avatarUrl: e.avatar,
+          }));
+        }
         const tier = tierOf(fresh, live.current.tierId);
         return (tier?.leaders ?? []).map((l): BridgeLeader => ({
           txid: '',
@@ -198,14 +249,24 @@ export function GamePage({ gameId }: { gameId: string }) {
         noticeToast.current();
         noticeToast.current =
           tone === 'error' ? toast(text, 'error', { announce: false }) : () => undefined;
+        // A refused round play may mean the round filled or closed: read the rounds again.
+        if (tone === 'error' && roundOf(live.current.tierId)) live.current.tournaments.reload();
       },
       login: loginApproval.host,
       changed: (score?: ScoreOutcome) => {
         void live.current.session.refresh();
         void load().catch(() => undefined);
+        if (roundOf(live.current.tierId)) {
+          live.current.tournaments.reload();
+          setRoundReads((n) => n + 1);
+        }
         if (score) {
+          const unit = live.current.game?.scoreUnit ?? '';
+          const round = roundOf(live.current.tierId);
           setNotice({
-            text: describeScore(score, live.current.game?.scoreUnit ?? ''),
+            text: round
+              ? `Your score ${scoreText(score.score, unit)} ranks #${score.leaderRank} in ${round.tournament.name}. Prizes are paid when the round ends.`
+              : describeScore(score, unit),
             tone: 'info',
           });
           setCelebration(score.isWinner ? score : null);
@@ -262,6 +323,7 @@ export function GamePage({ gameId }: { gameId: string }) {
   }
 
   const tier = game.leaderboards.find((b) => b.id === tierId);
+  const chosenRound = tournaments.open.find((o) => o.round.id === tierId);
   const lowerWins = game.scoreDisplay === 'REVERSE';
   return (
     <div className="game-page">
@@ -282,7 +344,7 @@ export function GamePage({ gameId }: { gameId: string }) {
       <div className="game-layout">
         <section className="tier-panel panel" aria-labelledby={`${tierGroupName}-label`}>
           <h2 id={`${tierGroupName}-label`}>Leaderboard tier</h2>
-          {game.leaderboards.length === 0 ? (
+          {game.leaderboards.length === 0 && tournaments.open.length === 0 ? (
             <p>This game has no tiers yet.</p>
           ) : (
             <div
@@ -309,8 +371,16 @@ export function GamePage({ gameId }: { gameId: string }) {
                   </label>
                 </div>
               ))}
+              <TournamentTierOptions
+                rounds={tournaments.open}
+                groupName={tierGroupName}
+                checkedId={tierId}
+                onChange={changeTier}
+                onElapsed={tournaments.reload}
+              />
             </div>
           )}
+          <GameTournamentList tournaments={tournaments.tournaments} />
           <div className={celebration ? 'celebration' : undefined}>
             {celebration && (
               <strong aria-hidden="true">
@@ -384,6 +454,7 @@ export function GamePage({ gameId }: { gameId: string }) {
             </p>
           </section>
         )}
+        {chosenRound && <RoundLeaders open={chosenRound} me={playerId} reads={roundReads} />}
       </div>
       {game.description !== '' && (
         <section className="game-about" aria-labelledby="about-heading">

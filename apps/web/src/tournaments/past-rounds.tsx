@@ -1,0 +1,143 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Avatar } from '../components/avatar.js';
+import { Hst } from '../components/hst.js';
+import { scoreText } from '../components/score.js';
+import { ErrorAlert, errorText } from '../portal/parts.js';
+import { exactDate } from './countdown.js';
+import { ordinal } from './payout-table.js';
+import {
+  getRound,
+  hstUnits,
+  listRounds,
+  type Tournament,
+  type TournamentRoundDetail,
+} from './tournament-api.js';
+
+/** Past rounds read at a time. */
+const ROUNDS_PAGE = 5;
+
+/**
+ * A tournament's closed rounds (those the close has paid), newest first, each with its winners (place, player, score in the
+ * game's unit, prize); "Load more" follows the API's cursor.
+ */
+export function PastRounds({ tournament, me }: { tournament: Tournament; me: string | null }) {
+  const [rounds, setRounds] = useState<readonly TournamentRoundDetail[]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<string | null>(null);
+
+  const load = useCallback(
+    async (after: string | null) => {
+      setLoading(true);
+      setError(null);
+      try {
+        // The list holds every round, the current one too, without results: each closed one's
+        // winners are its own read.
+        const page = await listRounds(tournament.id, after, ROUNDS_PAGE);
+        const closed = await Promise.all(
+          page.rounds.filter((r) => r.closedAt !== null).map((r) => getRound(tournament.id, r.id)),
+        );
+        setRounds((shown) => (after === null ? closed : [...shown, ...closed]));
+        setCursor(page.nextCursor);
+      } catch (e) {
+        setError(`Could not load the past rounds: ${errorText(e)}`);
+      } finally {
+        setLoading(false);
+      }
+    },
+    [tournament.id],
+  );
+  useEffect(() => {
+    void load(null);
+  }, [load]);
+
+  return (
+    <section className="past-rounds" aria-labelledby="past-rounds-heading">
+      <h2 id="past-rounds-heading">Past rounds</h2>
+      {!loading && rounds.length === 0 && error === null && (
+        <p className="muted">No round has ended yet: the first winners appear here.</p>
+      )}
+      <ol className="round-list">
+        {rounds.map((round) => (
+          <li key={round.id} className="round-card">
+            <div className="round-head">
+              <h3>Round {round.number}</h3>
+              <p className="muted">
+                Ended <time dateTime={round.endsAt}>{exactDate(round.endsAt)}</time> ·{' '}
+                {round.entrants} {round.entrants === 1 ? 'player' : 'players'} · pool{' '}
+                <Hst units={hstUnits(round.pool)} />
+              </p>
+            </div>
+            {round.results.length === 0 ? (
+              <p className="muted">Nobody scored in this round: no prize was paid.</p>
+            ) : (
+              <div
+                className="table-scroll"
+                tabIndex={0}
+                aria-label={`Winners of round ${round.number}`}
+              >
+                <table className="winners-table">
+                  <caption className="visually-hidden">Winners of round {round.number}</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Place</th>
+                      <th scope="col">Player</th>
+                      <th scope="col" className="num score-col">
+                        Score
+                      </th>
+                      <th scope="col" className="num">
+                        Prize
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {round.results.map((r) => (
+                      <tr
+                        key={r.place}
+                        className={r.place <= 3 ? `place-${r.place}` : undefined}
+                        aria-current={r.playerId === me ? 'true' : undefined}
+                      >
+                        <th scope="row">
+                          <span className="place-disc" aria-hidden="true">
+                            {r.place}
+                          </span>
+                          <span className="visually-hidden">{ordinal(r.place)}</span>
+                        </th>
+                        <td>
+                          <span className="board-player">
+                            <Avatar src={r.avatar} size={24} />
+                            <span>
+                              {r.name}
+                              {r.playerId === me && <strong className="board-you"> (you)</strong>}
+                              {/* On a phone the score sits under the name, its column hidden. */}
+                              <span className="winner-score">
+                                {scoreText(r.score, tournament.scoreUnit)}
+                              </span>
+                            </span>
+                          </span>
+                        </td>
+                        <td className="num score-col">
+                          {scoreText(r.score, tournament.scoreUnit)}
+                        </td>
+                        <td className="num prize">
+                          <Hst units={hstUnits(r.prize)} />
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
+          </li>
+        ))}
+      </ol>
+      <ErrorAlert error={error} />
+      {loading && <p role="status">Loading the past rounds…</p>}
+      {!loading && cursor !== null && (
+        <button type="button" onClick={() => void load(cursor)}>
+          Load more rounds
+        </button>
+      )}
+    </section>
+  );
+}

@@ -158,7 +158,7 @@ export function RoundLeaders({
         <ol>
           {(entries ?? []).map((e) => (
             <li key={e.playerId} className={e.playerId === me ? 'me' : undefined}>
-              <Avatar src={e.avatar} size={24} />
+              <Avatar src={e.avatar} playerId={e.playerId} size={24} />
               <span className="leader-name">{e.name}</span>
               <span className="leader-score">{scoreText(e.score, tournament.scoreUnit)}</span>
             </li>

@@ -105,7 +105,7 @@ export function PastRounds({ tournament, me }: { tournament: Tournament; me: str
                         </th>
                         <td>
                           <span className="board-player">
-                            <Avatar src={r.avatar} size={24} />
+                            <Avatar src={r.avatar} playerId={r.playerId} size={24} />
                             <span>
                               {r.name}
                               {r.playerId === me && <strong className="board-you"> (you)</strong>}

@@ -1,82 +1,29 @@
 import { parseHst, unitsToHstNumber, type PayoutTable, type Units } from '@coinop/core';
-import type { BoardPage, Leaderboard, ScoreDisplay } from '@coinop/protocol';
+import type {
+  BoardPage,
+  Leaderboard,
+  Tournament,
+  TournamentList,
+  TournamentResult,
+  TournamentRound,
+  TournamentRoundDetail,
+  TournamentRoundPage,
+} from '@coinop/protocol';
 import { requestJson } from '../api.js';
 
 /**
- * The catalog's tournament routes as the web app reads them (docs/reference/tournaments.md). Every
- * wire shape the app relies on is declared here, so a change of the contract is one edit.
- * TODO(#18): the API part adds these same types to @coinop/protocol (wire/tournaments.ts); once
- * merged, import them from there instead of declaring them.
+ * The catalog's tournament routes as the web app reads them (docs/reference/tournaments.md), with
+ * the wire shapes of `@coinop/protocol`, which the server's schemas are checked against.
  */
 
 export type { PayoutTable };
-
-/** A round: the one open now, the next one scheduled, or a past one. */
-export interface TournamentRound {
-  /** Also the round's board (its `leaderboardId`) and its pool account. */
-  readonly id: string;
-  readonly number: number;
-  /** The round's board name: what a signed play's approval names as its tier. */
-  readonly boardName: string;
-  readonly startsAt: string;
-  readonly endsAt: string;
-  /** `closed` from `endsAt` on; `closedAt` stays null until the close has paid the pool. */
-  readonly status: 'scheduled' | 'open' | 'closed';
-  readonly closedAt: string | null;
-  readonly entrants: number;
-  /** HST in the pool (what was paid out once closed), as an exact decimal string. */
-  readonly pool: string;
-  readonly guaranteeFunded: boolean;
-}
-
-export interface Tournament {
-  readonly id: string;
-  readonly gameId: string;
-  readonly gameName: string;
-  readonly name: string;
-  /** HST a play costs, an exact decimal string ("0" for free). */
-  readonly entryFee: string;
-  readonly guaranteedPool: string;
-  readonly payoutTable: PayoutTable;
-  readonly maxEntrants: number | null;
-  readonly maxAttempts: number | null;
-  /** Five-field cron of the rounds' starts (UTC); null for a single round. */
-  readonly recurrence: string | null;
-  readonly durationSeconds: number;
-  readonly startsAt: string;
-  readonly stoppedAt: string | null;
-  readonly createdBy: 'developer' | 'operator';
-  readonly scoreDisplay: ScoreDisplay;
-  readonly scoreUnit: string;
-  /** The latest round whose close has not run; null once no round is to come. */
-  readonly currentRound: TournamentRound | null;
-}
-
-/** A paid place of a closed round. */
-export interface TournamentResult {
-  readonly place: number;
-  readonly playerId: string;
-  readonly name: string;
-  readonly avatar: string;
-  readonly score: number;
-  /** HST paid, an exact decimal string. */
-  readonly prize: string;
-}
-
-/** One round with its results (empty until the close). */
-export interface TournamentRoundDetail extends TournamentRound {
-  readonly results: readonly TournamentResult[];
-}
-
-/** Every round, the current one included, newest first; `nextCursor` pages on. */
-export interface TournamentRoundPage {
-  readonly rounds: readonly TournamentRound[];
-  readonly nextCursor: string | null;
-}
-
-interface TournamentList {
-  readonly tournaments: readonly Tournament[];
-}
+export type {
+  Tournament,
+  TournamentResult,
+  TournamentRound,
+  TournamentRoundDetail,
+  TournamentRoundPage,
+};
 
 const enc = encodeURIComponent;
 

@@ -28,16 +28,9 @@ import { createPlayer } from '../../src/store/players.js';
  * with paging and "Around me", past rounds with their winners), and a round played from the
  * game page through the approval dialog, its refusal shown in words.
  *
- * TEMPORARY (until the tournament API of part "api" is merged): with `TOURNAMENT_DATA = 'mock'`
- * the catalog's tournament routes are answered in the browser by `page.route` with the data
- * below, and the current round's board is a real tier of the game named as the round's board
- * ("Spring Cup #3"), hidden from the game's tier list, so standings, around-me and the play
- * itself are real. At the merge set `TOURNAMENT_DATA = 'api'`: `seedTournaments` then creates
- * the tournaments with `POST /developer/games/{g}/tournaments` (the developer's API key) and
- * plays through the game-server play route, and no route is mocked. It fails with "tournament
- * routes missing" while the API does not answer them.
+ * The tournaments are made through the API (`POST /developer/games/{g}/tournaments` with the
+ * developer's API key) and entered through the game-server play route; nothing is mocked.
  */
-const TOURNAMENT_DATA: 'mock' | 'api' = 'mock';
 
 /** The reaction example (client-side), started from its own module. */
 const REACTION_SERVER = '@coinop/example-reaction/src/server.js';
@@ -132,14 +125,6 @@ describe.skipIf(!hasChromium)(
     let gameId: string;
     let arcadeId: string;
     let seeded: Seeded;
-    let mocks: TournamentWire[] = [];
-    /** Each mocked tournament's rounds, newest first, each with its results. */
-    let mockRounds: Record<
-      string,
-      ({ id: string; results: unknown[] } & Record<string, unknown>)[]
-    > = {};
-    /** The tier standing in for the season's round while the data is mocked. */
-    let hiddenTierId = '';
     const key = generatePrivateKey();
     const myWallet = privateKeyToAccount(key).address.toLowerCase();
     let me: { id: string; name: string };
@@ -160,7 +145,6 @@ describe.skipIf(!hasChromium)(
       });
       expect(created.statusCode).toBe(201);
       const developer = created.json<{ developerId: string; apiKey: string }>();
-      const mock = TOURNAMENT_DATA === 'mock';
       const game = await arcade.db.transaction((tx) =>
         insertGame(
           tx,
@@ -180,12 +164,7 @@ describe.skipIf(!hasChromium)(
             scoreUnit: 'ms',
             prodDomain: null,
           },
-          [
-            { name: 'Bronze', costUnits: wholeHstToUnits(1), leadersMax: 10 },
-            ...(mock
-              ? [{ name: 'Spring Cup #3', costUnits: wholeHstToUnits(2), leadersMax: 10 }]
-              : []),
-          ],
+          [{ name: 'Bronze', costUnits: wholeHstToUnits(1), leadersMax: 10 }],
         ),
       );
       gameId = game.id;
@@ -201,9 +180,7 @@ describe.skipIf(!hasChromium)(
       });
       me = { id: player.id, name: 'Morgan' };
       await mintHst(arcade, { id: me.id, amountUnits: wholeHstToUnits(50) });
-      seeded = mock
-        ? await seedMockTournaments()
-        : await seedTournaments(developer.developerId, developer.apiKey);
+      seeded = await seedTournaments(developer.developerId, developer.apiKey);
       browser = await launchChromium();
     }, 240_000);
 
@@ -221,10 +198,6 @@ describe.skipIf(!hasChromium)(
           wallet: null,
           name: `${NAMES[n % NAMES.length]} ${Math.floor(n / NAMES.length) + 1}`,
         });
-        // The mocked round's board is a 2 HST tier: its players pay the fee.
-        if (TOURNAMENT_DATA === 'mock') {
-          await mintHst(server.api.arcade, { id: player.id, amountUnits: wholeHstToUnits(2) });
-        }
         await play(player.id, boardId, 150 + n * 10);
       }
       await play(me.id, boardId, 395);
@@ -232,157 +205,8 @@ describe.skipIf(!hasChromium)(
 
     type PlayOn = (playerId: string, leaderboardId: string, score: number) => Promise<void>;
 
-    /** A play and its score through the arcade's services (the mocked rounds' boards are tiers). */
-    const playByService: PlayOn = async (playerId, leaderboardId, score) => {
-      const { arcade } = server.api;
-      const opened = await arcade.plays.open({
-        gameId,
-        playerId,
-        leaderboardId,
-        idempotencyKey: null,
-      });
-      await arcade.plays.score({
-        gameId,
-        playId: opened.id,
-        leaderboardId,
-        score,
-        idempotencyKey: null,
-      });
-    };
-
-    /** TEMPORARY: the tournaments as mocked data; the season's round board is the hidden tier. */
-    async function seedMockTournaments(): Promise<Seeded> {
-      const tiers = (await server.api.arcade.games.get(gameId)).leaderboards;
-      hiddenTierId = tiers.find((t) => t.name === 'Spring Cup #3')!.id;
-      await seedBoard(hiddenTierId, playByService);
-      const now = Date.now();
-      const iso = (ms: number) => new Date(ms).toISOString();
-      const base = {
-        gameId,
-        gameName: 'Reaction',
-        guaranteedPool: '10',
-        payoutTable: { places: PAYOUT_PLACES },
-        stoppedAt: null,
-        createdBy: 'developer' as const,
-        scoreDisplay: 'REVERSE' as const,
-        scoreUnit: 'ms',
-      };
-      const season: TournamentWire = {
-        ...base,
-        id: uuidIds.next(),
-        name: 'Spring Cup',
-        entryFee: '2',
-        maxEntrants: 100,
-        maxAttempts: 2,
-        recurrence: '0 0 * * 1',
-        durationSeconds: 604_800,
-        startsAt: iso(now - 20 * 24 * HOUR_MS),
-        currentRound: {
-          id: hiddenTierId,
-          number: 3,
-          boardName: 'Spring Cup #3',
-          closedAt: null,
-          startsAt: iso(now - 4 * 24 * HOUR_MS),
-          endsAt: iso(now + 2 * 24 * HOUR_MS + 3 * HOUR_MS + 17 * 60_000),
-          status: 'open',
-          entrants: BOARD_PLAYERS + 1,
-          pool: POOL,
-          guaranteeFunded: true,
-        },
-      };
-      const upcoming: TournamentWire = {
-        ...base,
-        id: uuidIds.next(),
-        name: 'Night Owl Open',
-        entryFee: '1',
-        guaranteedPool: '25',
-        payoutTable: { topPercent: 10 },
-        maxEntrants: null,
-        maxAttempts: null,
-        recurrence: null,
-        durationSeconds: 7_200,
-        startsAt: iso(now + 5 * HOUR_MS),
-        currentRound: {
-          id: uuidIds.next(),
-          number: 1,
-          boardName: 'Night Owl Open #1',
-          closedAt: null,
-          startsAt: iso(now + 5 * HOUR_MS),
-          endsAt: iso(now + 7 * HOUR_MS),
-          status: 'scheduled',
-          entrants: 0,
-          pool: '25',
-          guaranteeFunded: true,
-        },
-      };
-      const winners = [
-        { name: 'Ada 1', score: 151, prize: '2.5' },
-        { name: 'Bo 1', score: 163, prize: '1.5' },
-        { name: 'Cy 1', score: 178, prize: '1' },
-      ];
-      const sprint: TournamentWire = {
-        ...base,
-        id: uuidIds.next(),
-        name: 'Launch Sprint',
-        entryFee: '0',
-        guaranteedPool: '5',
-        maxEntrants: null,
-        maxAttempts: null,
-        recurrence: null,
-        durationSeconds: 3_600,
-        startsAt: iso(now - 30 * 24 * HOUR_MS),
-        stoppedAt: iso(now - 30 * 24 * HOUR_MS + HOUR_MS),
-        currentRound: null,
-      };
-      const closed = (number: number, startMs: number, pool: string, results: typeof winners) => ({
-        id: uuidIds.next(),
-        number,
-        boardName: `Round ${number}`,
-        guaranteeFunded: true,
-        startsAt: iso(startMs),
-        endsAt: iso(startMs + 7 * 24 * HOUR_MS),
-        status: 'closed',
-        closedAt: iso(startMs + 7 * 24 * HOUR_MS + 2_000),
-        entrants: results.length + 9,
-        pool,
-        results: results.map((r, i) => {
-          const playerId = uuidIds.next();
-          return { place: i + 1, playerId, avatar: `/api/avatars/${playerId}.svg`, ...r };
-        }),
-      });
-      mocks = [season, upcoming, sprint];
-      mockRounds = {
-        [season.id]: [
-          { ...season.currentRound!, results: [] },
-          closed(2, now - 11 * 24 * HOUR_MS, '31.5', [
-            { name: 'Fay 2', score: 142, prize: '15.75' },
-            { name: 'Ada 1', score: 149, prize: '9.45' },
-            { name: 'Morgan', score: 171, prize: '6.3' },
-          ]),
-          closed(1, now - 18 * 24 * HOUR_MS, '22.8', [
-            { name: 'Gus 1', score: 155, prize: '11.4' },
-            { name: 'Hal 3', score: 160, prize: '6.84' },
-            { name: 'Ivy 2', score: 188, prize: '4.56' },
-          ]),
-        ],
-        [upcoming.id]: [{ ...upcoming.currentRound!, results: [] }],
-        [sprint.id]: [closed(1, now - 30 * 24 * HOUR_MS, '5', winners)],
-      };
-      return {
-        season: {
-          id: season.id,
-          roundId: hiddenTierId,
-          boardName: 'Spring Cup #3',
-          entryFee: '2',
-          maxAttempts: 2,
-        },
-        upcoming: { id: upcoming.id },
-        sprint: { id: sprint.id, winners },
-      };
-    }
-
     /**
-     * The same tournaments through the real API (docs/reference/tournaments.md): created with the
+     * The tournaments through the real API (docs/reference/tournaments.md): created with the
      * developer's API key, entered through the game-server play route. The sprint is one round
      * of 60 s whose close the test waits for.
      */
@@ -495,56 +319,6 @@ describe.skipIf(!hasChromium)(
       };
     }
 
-    /**
-     * TEMPORARY: answers the catalog's tournament routes from the mocked data and hides the
-     * tier standing in for the season's round from the game's tier lists. Does nothing with real
-     * data.
-     */
-    async function routeMocks(page: Page) {
-      if (TOURNAMENT_DATA !== 'mock') return;
-      const json = (body: unknown, status = 200) => ({
-        status,
-        contentType: status === 200 ? 'application/json' : 'application/problem+json',
-        body: JSON.stringify(body),
-      });
-      await page.route(/\/api\/catalog\/(games\/[^/]+\/)?tournaments(\/|\?|$)/, async (route) => {
-        const url = new URL(route.request().url());
-        const rounds = /\/tournaments\/([^/]+)\/rounds$/.exec(url.pathname);
-        const round = /\/tournaments\/([^/]+)\/rounds\/([^/]+)$/.exec(url.pathname);
-        const one = /\/catalog\/tournaments\/([^/]+)$/.exec(url.pathname);
-        if (rounds) {
-          const list = (mockRounds[rounds[1]!] ?? []).map(({ results: _, ...r }) => r);
-          return route.fulfill(json({ rounds: list, nextCursor: null }));
-        }
-        if (round) {
-          return route.fulfill(json(mockRounds[round[1]!]!.find((r) => r.id === round[2])));
-        }
-        if (one) {
-          const found = mocks.find((t) => t.id === one[1]);
-          return route.fulfill(
-            found ? json(found) : json({ code: 'not_found', message: 'no such tournament' }, 404),
-          );
-        }
-        return route.fulfill(json({ tournaments: mocks }));
-      });
-      await page.route(/\/api\/catalog\/games(\/[^/]+)?(\?.*)?$/, async (route) => {
-        const response = await route.fetch().catch(() => null);
-        // The page may be gone by the time the arcade answers.
-        if (response === null) return;
-        const body = (await response.json().catch(() => null)) as Record<string, unknown> | null;
-        if (body === null) return;
-        const hide = (g: { leaderboards: { id: string }[] }) => ({
-          ...g,
-          leaderboards: g.leaderboards.filter((b) => b.id !== hiddenTierId),
-        });
-        const games = body['games'] as { leaderboards: { id: string }[] }[] | undefined;
-        const shown = games
-          ? { ...body, games: games.map(hide) }
-          : hide(body as { leaderboards: { id: string }[] });
-        await route.fulfill({ response, json: shown });
-      });
-    }
-
     async function openPage(
       path: string,
       viewport: { width: number; height: number },
@@ -552,7 +326,6 @@ describe.skipIf(!hasChromium)(
     ): Promise<{ context: BrowserContext; page: Page }> {
       const context = await browser.newContext({ viewport });
       const page = await context.newPage();
-      await routeMocks(page);
       if (signedIn) {
         await page.addInitScript({
           content: `localStorage.setItem(${JSON.stringify(ARCADE_KEY_STORAGE)}, ${JSON.stringify(key)});`,
@@ -766,18 +539,6 @@ describe.skipIf(!hasChromium)(
         await checkPage(page, DESKTOP.width, 'tournament-game-page');
 
         // A third play is over the round's limit of two: refused, said in words, not charged.
-        if (TOURNAMENT_DATA === 'mock') {
-          await page.route(/\/api\/player\/games\/[^/]+\/plays$/, (route) =>
-            route.fulfill({
-              status: 409,
-              contentType: 'application/problem+json',
-              body: JSON.stringify({
-                code: 'tournament_attempts_exhausted',
-                message: 'leaderboardId: the player has made 2 of 2 plays in this round',
-              }),
-            }),
-          );
-        }
         await expect
           .poll(() => game.locator('#status').textContent(), { timeout: 15_000 })
           .toMatch(/Press Play for another go/);

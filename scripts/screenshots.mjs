@@ -1,6 +1,7 @@
 // Refreshes the committed screenshots of the web app (docs/screenshots/) from the ones the browser
 // tests saved in test-output/screenshots/:
-//   npm run screenshots
+//   npm run screenshots                  # every listed screenshot (the folder is rewritten)
+//   npm run screenshots -- tournament    # only those whose names start with these words
 // Run the browser tests that make them first (the table below names each test file). Each listed
 // screenshot is cut to at most `maxHeight` pixels (a full page can be 5,000 px tall on a phone;
 // the top of it is what a reader needs) and written as a palette PNG, so the set stays small
@@ -79,6 +80,14 @@ const SCREENSHOTS = [
   { name: 'admin-keys', test: 'publish', device: 'desktop' },
   { name: 'web-demo-reverse', test: 'demo', device: 'desktop' },
   { name: 'web-demo-reverse-phone', test: 'demo', device: 'phone' },
+  { name: 'tournament-catalog-desktop', test: 'tournaments', device: 'desktop' },
+  { name: 'tournament-catalog-phone', test: 'tournaments', device: 'phone' },
+  { name: 'tournament-page-desktop', test: 'tournaments', device: 'desktop' },
+  { name: 'tournament-page-phone', test: 'tournaments', device: 'phone' },
+  { name: 'tournament-ended-desktop', test: 'tournaments', device: 'desktop' },
+  { name: 'tournament-ended-phone', test: 'tournaments', device: 'phone' },
+  { name: 'tournament-game-page', test: 'tournaments', device: 'desktop' },
+  { name: 'tournament-game-phone', test: 'tournaments', device: 'phone' },
   {
     name: 'example-reaction-demo',
     test: 'examples/reaction/test/reaction.browser.test.ts',
@@ -87,7 +96,18 @@ const SCREENSHOTS = [
 ];
 
 async function main() {
-  const missing = SCREENSHOTS.filter(({ name }) => !isFile(join(FROM, `${name}.png`)));
+  // With name prefixes, only those are refreshed and the rest of the folder is kept.
+  const prefixes = process.argv.slice(2);
+  const chosen =
+    prefixes.length === 0
+      ? SCREENSHOTS
+      : SCREENSHOTS.filter(({ name }) => prefixes.some((p) => name.startsWith(p)));
+  if (chosen.length === 0) {
+    console.error(`screenshots: no listed screenshot starts with ${prefixes.join(', ')}`);
+    process.exitCode = 1;
+    return;
+  }
+  const missing = chosen.filter(({ name }) => !isFile(join(FROM, `${name}.png`)));
   if (missing.length > 0) {
     const tests = [...new Set(missing.map((s) => s.test))];
     console.error(
@@ -98,10 +118,10 @@ async function main() {
     return;
   }
   // Only the listed files: one dropped from the list goes from the folder too.
-  rmSync(TO, { recursive: true, force: true });
+  if (prefixes.length === 0) rmSync(TO, { recursive: true, force: true });
   mkdirSync(TO, { recursive: true });
   let total = 0;
-  for (const shot of SCREENSHOTS) {
+  for (const shot of chosen) {
     const from = join(FROM, `${shot.name}.png`);
     const to = join(TO, `${shot.name}.png`);
     const image = sharp(from);

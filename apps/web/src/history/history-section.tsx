@@ -50,6 +50,11 @@ function describe(item: ActivityItem, viewer: HistoryViewer): { what: string; am
       return { what: `Withdrawal to a wallet (${item.status})`, amount: `−${item.amount} HST` };
     case 'grant':
       return { what: 'HST added by the arcade (faucet or grant)', amount: `+${item.amount} HST` };
+    case 'prize':
+      return {
+        what: `Tournament prize: place ${item.place} in ${item.tierName}`,
+        amount: `+${item.amount} HST`,
+      };
   }
 }
 

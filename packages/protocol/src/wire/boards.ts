@@ -66,6 +66,7 @@ export const ActivityKinds = [
   'deposit',
   'withdrawal',
   'grant',
+  'prize',
 ] as const;
 export type ActivityKind = (typeof ActivityKinds)[number];
 
@@ -149,13 +150,28 @@ export interface GrantActivity {
   readonly amount: string;
 }
 
+/** A tournament prize: HST paid to the player for a place when a round closed. */
+export interface PrizeActivity extends ActivityGame {
+  readonly kind: 'prize';
+  /** The prize transfer id. */
+  readonly id: string;
+  readonly at: string;
+  readonly amount: string;
+  /** The round's board (the round's id) and its name, e.g. "Weekly Cup #3". */
+  readonly leaderboardId: string;
+  readonly tierName: string;
+  /** The place paid: 1 for the winner. */
+  readonly place: number;
+}
+
 export type ActivityItem =
   | PlayActivity
   | PayoutActivity
   | PaymentActivity
   | DepositActivity
   | WithdrawalActivity
-  | GrantActivity;
+  | GrantActivity
+  | PrizeActivity;
 
 /**
  * A page of the signed-in player's activity, newest first. Pass `nextCursor` back as `cursor`

@@ -152,7 +152,7 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
     words: ['player', 'activity'],
     description:
       "a player's history, newest first: plays with scores, payouts, payments, deposits, " +
-      'withdrawals and grants; --cursor for older lines',
+      'withdrawals, grants and tournament prizes; --cursor for older lines',
     argument: { name: 'player', description: 'player id, or wallet address (0x + 40 hex)' },
     options: [
       { flags: '--limit <n>', description: 'how many lines: 1 to 100 (default 25)' },
@@ -160,7 +160,7 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
       {
         flags: '--kind <kinds>',
         description:
-          'only these kinds, comma-separated: play,payout,payment,deposit,withdrawal,grant',
+          'only these kinds, comma-separated: play,payout,payment,deposit,withdrawal,grant,prize',
       },
     ],
     request: (v) => {

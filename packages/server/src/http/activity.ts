@@ -114,6 +114,21 @@ const ActivityItemSchema = Type.Union([
     { kind: Type.Literal('grant'), id: Uuid('The mint transfer.'), at: At, amount: Hst('Granted') },
     { description: "HST minted to the player: the development faucet or an operator's grant." },
   ),
+  Type.Object(
+    {
+      kind: Type.Literal('prize'),
+      id: Uuid('The prize transfer.'),
+      at: At,
+      amount: Hst('Won'),
+      ...GameFields,
+      ...TierFields,
+      place: Type.Integer({ minimum: 1, description: 'The place paid: 1 for the winner.' }),
+    },
+    {
+      description:
+        "A tournament prize: HST paid for a place when a round closed (the round's board is the tier).",
+    },
+  ),
 ]);
 export const ActivityPageSchema = Type.Object({
   items: Type.Array(ActivityItemSchema, { description: 'Newest first.' }),
@@ -180,6 +195,8 @@ function toWire(item: StoredActivity): ActivityItem {
       };
     case 'grant':
       return { kind: 'grant', ...common, amount };
+    case 'prize':
+      return { kind: 'prize', ...common, amount, ...game, ...tier, place: item.rank ?? 0 };
   }
 }
 

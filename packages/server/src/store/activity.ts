@@ -24,6 +24,7 @@ export interface StoredActivity {
   readonly score: number | null;
   /** The game's score unit; empty for none or a line of no game. */
   readonly scoreUnit: string;
+  /** A play's rank when scored; a prize's place. */
   readonly rank: number | null;
   readonly txHash: string | null;
   readonly toAddress: string | null;
@@ -34,6 +35,7 @@ const CREDIT_REASONS: Partial<Record<ActivityKind, string>> = {
   payout: 'payout_leader',
   deposit: 'deposit',
   grant: 'mint',
+  prize: 'tournament_prize',
 };
 
 const after = (at: string, id: string) => `AND (${at}, ${id}) <
@@ -56,12 +58,15 @@ const activitySql = (afterCursor: boolean) => {
      ORDER BY p.created_at DESC, p.id DESC LIMIT $4)
     UNION ALL
     (SELECT CASE t.reason WHEN 'payout_leader' THEN 'payout' WHEN 'deposit' THEN 'deposit'
-                 ELSE 'grant' END,
-            t.id, t.created_at, t.amount, pp.game_id, pp.leaderboard_id, t.play_id, NULL, NULL,
-            NULL, d.tx_hash, NULL
+                 WHEN 'tournament_prize' THEN 'prize' ELSE 'grant' END,
+            t.id, t.created_at, t.amount, coalesce(pp.game_id, rb.game_id),
+            coalesce(pp.leaderboard_id, tr.round_id), t.play_id, NULL, NULL, tr.place,
+            d.tx_hash, NULL
      FROM transfers t
        LEFT JOIN plays pp ON pp.id = t.play_id
        LEFT JOIN chain_deposits d ON d.transfer_id = t.id
+       LEFT JOIN tournament_results tr ON tr.transfer_id = t.id
+       LEFT JOIN leaderboards rb ON rb.id = tr.round_id
      WHERE t.credit_account_id = $2 AND t.reason = ANY($5::text[])
        ${cut('t.created_at', 't.id')}
      ORDER BY t.created_at DESC, t.id DESC LIMIT $4)

@@ -297,29 +297,37 @@ describe.each(storeVariants())('tournaments: creating and reading on %s', (varia
     expect(catalog.json().tournaments.map((x: Tournament) => x.id)).not.toContain(id);
   });
 
-  it('keeps a closed round readable: its pool paid, its results, its board', async () => {
+  it('keeps a closed round readable: its pool paid, its results, its board, the prize in the history', async () => {
     const t = (await asDeveloper('GET', created()))
       .json()
       .tournaments.find((x: Tournament) => x.name === 'Weekly Cup') as Tournament;
     const round = t.currentRound!;
-    const winner = await fundedPlayer(api, 0, 'Winner');
-    // What the close (another part of issue 18) leaves: the round marked closed with the pool it
-    // paid, and its paid places.
-    const closedAt = new Date(Date.parse(round.endsAt) + 1000);
-    await api.db.transaction(async (tx) => {
-      await tx.query(
-        `UPDATE tournament_rounds SET status = 'closed', closed_at = $2, pool_units = $3
-         WHERE id = $1`,
-        [round.id, closedAt, (10n * 100_000_000n).toString()],
-      );
-      await tx.query(
-        `INSERT INTO tournament_results (round_id, place, player_id, score, prize_units, transfer_id)
-         VALUES ($1, 1, $2, 912, $3, $4)`,
-        [round.id, winner.playerId, (5n * 100_000_000n).toString(), uuidIds.next()],
-      );
-    });
-    api.app.arcade.games.invalidate(game.gameId);
-    api.clock.advance(closedAt.getTime() + 1000 - api.clock.now().getTime());
+    const winner = await fundedPlayer(api, 2, 'Winner');
+    const token = await writeToken(api, game);
+    const base = `/arcades/${game.arcadeId}/games/${game.gameId}`;
+    const auth = { authorization: `Bearer ${token}` };
+    // The round opens; the winner plays and scores; its end comes and the closer pays it.
+    api.clock.advance(Date.parse(round.startsAt) + 1000 - api.clock.now().getTime());
+    const play = await inject(
+      'POST',
+      `${base}/play`,
+      { playerId: winner.playerId, leaderboardId: round.id },
+      auth,
+    );
+    expect(play.statusCode, play.body).toBe(200);
+    const scored = await inject(
+      'POST',
+      `${base}/score`,
+      { playId: play.json().id, leaderboardId: round.id, score: 912 },
+      auth,
+    );
+    expect(scored.statusCode, scored.body).toBe(200);
+    api.clock.advance(Date.parse(round.endsAt) + 1000 - api.clock.now().getTime());
+    const closedAt = api.clock.now();
+    const { closed } = await api.app.arcade.closer.closeDue(api.app.log);
+    expect(closed.map((c) => c.roundId)).toContain(round.id);
+    // The pool: the 10 HST guarantee and 70% of one 2 HST fee; one ranked player takes it all.
+    const pool = '11.4';
 
     const detail = await inject('GET', `/catalog/tournaments/${t.id}/rounds/${round.id}`);
     expect(detail.statusCode, detail.body).toBe(200);
@@ -327,11 +335,36 @@ describe.each(storeVariants())('tournaments: creating and reading on %s', (varia
       id: round.id,
       status: 'closed',
       closedAt: closedAt.toISOString(),
-      pool: '10',
-      results: [{ place: 1, playerId: winner.playerId, name: 'Winner', score: 912, prize: '5' }],
+      pool,
+      results: [{ place: 1, playerId: winner.playerId, name: 'Winner', score: 912, prize: pool }],
     });
     expect(detail.json<TournamentRoundDetail>().results[0]!.avatar).toContain(winner.playerId);
-    expect((await inject('GET', `/catalog/tournaments/${t.id}`)).json().currentRound).toBeNull();
+    // The season goes on: its next round is the current one.
+    const next = (await inject('GET', `/catalog/tournaments/${t.id}`)).json<Tournament>()
+      .currentRound;
+    expect(next?.number).toBe(2);
+    expect(Date.parse(next!.startsAt)).toBeGreaterThanOrEqual(Date.parse(round.endsAt));
+    // The winner's history has the prize, with its place and its round.
+    const history = await inject(
+      'GET',
+      `/admin/players/${winner.playerId}/activity?kind=prize`,
+      undefined,
+      { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+    );
+    expect(history.statusCode, history.body).toBe(200);
+    expect(history.json().items).toEqual([
+      {
+        kind: 'prize',
+        id: expect.any(String),
+        at: closedAt.toISOString(),
+        amount: pool,
+        gameId: game.gameId,
+        gameName: expect.any(String),
+        leaderboardId: round.id,
+        tierName: 'Weekly Cup #1',
+        place: 1,
+      },
+    ]);
     const board = await inject('GET', `/catalog/games/${game.gameId}/boards/${round.id}`);
     expect(board.statusCode, board.body).toBe(200);
     const missing = await inject('GET', `/catalog/tournaments/${t.id}/rounds/${game.gameId}`);
@@ -341,21 +374,23 @@ describe.each(storeVariants())('tournaments: creating and reading on %s', (varia
     expect(badCursor.statusCode).toBe(400);
     expect(badCursor.json().details.field).toBe('cursor');
 
-    // A play naming the closed round, or its tournament with no round to come, is refused.
-    const token = await writeToken(api, game);
+    // A play naming the closed round is refused; one naming the tournament goes to round 2,
+    // which has not started yet.
     const player = await fundedPlayer(api, 5);
-    for (const named of [round.id, t.id]) {
+    const cases = [
+      [round.id, 'tournament_closed'],
+      [t.id, 'tournament_not_started'],
+    ] as const;
+    for (const [named, code] of cases) {
+      if (named === t.id && Date.parse(next!.startsAt) <= api.clock.now().getTime()) continue;
       const res = await inject(
         'POST',
-        `/arcades/${game.arcadeId}/games/${game.gameId}/play`,
+        `${base}/play`,
         { playerId: player.playerId, leaderboardId: named },
-        { authorization: `Bearer ${token}` },
+        auth,
       );
       expect(res.statusCode, res.body).toBe(409);
-      expect(res.json()).toMatchObject({
-        code: 'tournament_closed',
-        details: { field: 'leaderboardId' },
-      });
+      expect(res.json()).toMatchObject({ code, details: { field: 'leaderboardId' } });
     }
     expect((await balanceOf(api, player.accountId)).available).toBe(5n * 100_000_000n);
   });

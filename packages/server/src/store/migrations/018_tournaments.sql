@@ -71,6 +71,7 @@ CREATE TABLE tournament_results (
   player_id    uuid NOT NULL REFERENCES players (id),
   score        double precision NOT NULL,
   prize_units  bigint NOT NULL CHECK (prize_units > 0),
-  transfer_id  uuid NOT NULL,
+  -- Unique: a prize is one transfer; a player's history finds its place by it.
+  transfer_id  uuid NOT NULL UNIQUE,
   PRIMARY KEY (round_id, place)
 );

@@ -5,5 +5,12 @@ export function bulkLoad(
   db: Queryable & { transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> },
   board: string,
   rows: number,
-  options?: { log?: (line: string) => void; scoresBelow?: number },
+  options?: {
+    log?: (line: string) => void;
+    scoresBelow?: number;
+    sequential?: boolean;
+    now?: Date;
+    names?: string;
+    vacuum?: boolean;
+  },
 ): Promise<void>;

@@ -9,7 +9,8 @@ import { closeRound } from '../dist/store/tournament-close.js';
 import { openRound } from '../dist/store/tournament-rounds.js';
 import { ensureArcade } from '../dist/store/arcades.js';
 import { systemClock, uuidIds } from '../dist/ids.js';
-import { bulkLoad, createBoard } from './ranking.mjs';
+import { bulkLoad } from './board-load.mjs';
+import { createBoard } from './ranking.mjs';
 
 /** The payout table closed: the top 10% equally, so the batch grows with the field. */
 const PAYOUT_TABLE = { topPercent: 10 };
@@ -23,10 +24,7 @@ export async function closeBench(db, { entrants, log }) {
   const clock = systemClock;
   const arcade = await ensureArcade(db, clock, uuidIds);
   // The ranking bench's game: its tier board is left alone, the round gets its own board.
-  const tier = await createBoard(db);
-  const [{ game_id: gameId }] = await db.query('SELECT game_id FROM leaderboards WHERE id = $1', [
-    tier,
-  ]);
+  const { gameId } = await createBoard(db);
   const now = clock.now();
   const tournamentId = randomUUID();
   const roundId = randomUUID();
@@ -81,7 +79,7 @@ export async function closeBench(db, { entrants, log }) {
     );
   });
   const loadStarted = performance.now();
-  await bulkLoad(db, roundId, entrants, log);
+  await bulkLoad(db, roundId, entrants, { log });
   const loadSeconds = (performance.now() - loadStarted) / 1000;
   log(`loaded ${entrants.toLocaleString('en')} entrants in ${loadSeconds.toFixed(1)} s`);
 

@@ -21,11 +21,10 @@ import {
 
 /*
  * The close of a tournament round (docs/concepts/tournaments.md, "Closing"), on each store.
- * Tournaments and rounds are written by a fixture (their routes are another part of issue 18);
- * plays on a round go through the play routes with the round's id as their leaderboardId (the
- * game cache lists the round's board among the game's boards). Pools are brought to an exact
- * amount by a mint before each close, so the payouts asserted hold whether or not settled round
- * plays already pay their leaders' part into the pool.
+ * Tournaments and rounds are written by a fixture (so a test may choose what the routes would
+ * refuse: a start in the past, any funder); plays on a round go through the play routes with the
+ * round's id as their leaderboardId, and their fees fill the pool. Where a rule needs a pool of
+ * an exact size, a mint tops it up before the close.
  */
 
 const HOUR_MS = 3_600_000;

@@ -50,7 +50,8 @@ try {
     playerId: mid.player_id,
   };
   const reads = {
-    'page of 100 (middle)': (q) => boardPage(q, board, position, 100),
+    // The loaded board has had no score batch: a walk of it is as of write_seq 0.
+    'page of 100 (middle)': (q) => boardPage(q, board, { s0: 0n, position }, 100),
     'around-me 50 (middle)': (q) => boardAround(q, board, mid.player_id, 50),
   };
   for (const [label, read] of Object.entries(reads)) {

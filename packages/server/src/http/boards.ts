@@ -139,7 +139,10 @@ export function boardRoutes<Params extends TProperties>(
         leaderboardId,
         players: page.players,
         entries: page.rows.map(entry),
-        nextCursor: page.more && last ? boardCursor(last.position) : null,
+        nextCursor:
+          page.more && last
+            ? boardCursor({ s0: page.s0, startedAtMs: page.startedAtMs, position: last.position })
+            : null,
       };
     },
   );

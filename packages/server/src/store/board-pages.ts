@@ -63,7 +63,7 @@ const BEFORE_ANCHOR = (anchor: string) => `
     SELECT coalesce(sum(players), 0)::bigint AS n FROM rank_buckets
     WHERE leaderboard_id = $1 AND level = 1)`;
 
-/** Rows strictly after a position in the board's order (`$3..$5`), over `table`'s columns. */
+/** Rows strictly after the cursor's position (`$3..$5`), by the given key and time columns. */
 const afterCursor = (key: string, at: string) => `AND ${key} <= $3::bigint
   AND (${key} < $3::bigint OR (${at}, player_id) > (${AT('$4')}, $5::uuid))`;
 
@@ -83,36 +83,25 @@ const ROWS_JSON = (from: string, side: string) => `(
     CROSS JOIN LATERAL (SELECT name, avatar_url FROM players WHERE id = r.player_id LIMIT 1) pl
   )::text`;
 
-/** Players ranked before the best `x` now, from the count tree (for a mover's own rank). */
-const RANKED_BEFORE = (x: string) => `(
-    (SELECT coalesce(sum(s.n), 0) FROM generate_series(1, 8) AS g(level)
-     CROSS JOIN LATERAL (
-       SELECT sum(b.players) AS n FROM rank_buckets b
-       WHERE b.leaderboard_id = $1 AND b.level = g.level
-         AND b.bucket > (${x}.rank_key >> (64 - 8 * g.level))
-         AND b.bucket <= ((${x}.rank_key >> (64 - 8 * g.level)) | 255::bigint)) s)
-    + (SELECT count(*) FROM leaders t
-       WHERE t.leaderboard_id = $1 AND t.rank_key = ${x}.rank_key
-         AND (t.achieved_at, t.player_id) < (${x}.achieved_at, ${x}.player_id)))::bigint`;
-
 /**
  * A page of a walk as of `s0` (the board's `write_seq` when the walk began, $2): the bests
  * unchanged since (`seq <= s0`) merged with each mover's place at `s0`, which its first move
  * after `s0` records (`from_*`; null for a player who joined after `s0`, not part of the walk),
  * in the order of the board at `s0`, after the cursor. Each row's rank is its current one:
  * unchanged rows count from the page's first unchanged row (count tree) along the ranked index,
- * movers from the count tree each. The first page reads `s0` itself (no cursor, no movers).
+ * movers from the count tree each (`coinop_players_before`, migration 020). The first page reads
+ * `s0` itself (no cursor, no movers).
  */
-const pageSql = (afterCursor_: boolean) => `
+const pageSql = (continued: boolean) => `
   WITH s0 AS (
-    SELECT ${afterCursor_ ? '$2::bigint' : 'write_seq'} AS seq FROM leaderboards WHERE id = $1),
+    SELECT ${continued ? '$2::bigint' : 'write_seq'} AS seq FROM leaderboards WHERE id = $1),
   unchanged AS (
     SELECT player_id, rank_key, achieved_at FROM leaders
     WHERE leaderboard_id = $1 AND seq <= (SELECT seq FROM s0)
-      ${afterCursor_ ? afterCursor('rank_key', 'achieved_at') : ''}
-    ORDER BY rank_key DESC, achieved_at, player_id LIMIT $${afterCursor_ ? 6 : 2}),
+      ${continued ? afterCursor('rank_key', 'achieved_at') : ''}
+    ORDER BY rank_key DESC, achieved_at, player_id LIMIT $${continued ? 6 : 2}),
   ${
-    afterCursor_
+    continued
       ? `first_moves AS (
     SELECT DISTINCT ON (player_id) player_id, from_rank_key, from_achieved_at FROM best_moves
     WHERE leaderboard_id = $1 AND seq > $2::bigint
@@ -127,8 +116,8 @@ const pageSql = (afterCursor_: boolean) => `
   page AS (
     SELECT p.*, l.score, l.rank_key AS now_key, l.achieved_at AS now_at
     FROM (SELECT player_id, rank_key, achieved_at, false AS moved FROM unchanged
-          ${afterCursor_ ? 'UNION ALL SELECT player_id, rank_key, achieved_at, true FROM movers' : ''}
-          ORDER BY rank_key DESC, achieved_at, player_id LIMIT $${afterCursor_ ? 6 : 2}) p
+          ${continued ? 'UNION ALL SELECT player_id, rank_key, achieved_at, true FROM movers' : ''}
+          ORDER BY rank_key DESC, achieved_at, player_id LIMIT $${continued ? 6 : 2}) p
     CROSS JOIN LATERAL (SELECT score, rank_key, achieved_at FROM leaders
                         WHERE leaderboard_id = $1 AND player_id = p.player_id LIMIT 1) l),
   head AS (
@@ -137,24 +126,22 @@ const pageSql = (afterCursor_: boolean) => `
   tail AS (
     SELECT rank_key, achieved_at, player_id FROM page WHERE NOT moved
     ORDER BY rank_key, achieved_at DESC, player_id DESC LIMIT 1),
-  span AS (
+  span AS MATERIALIZED (
     SELECT l.player_id,
            row_number() OVER (ORDER BY l.rank_key DESC, l.achieved_at, l.player_id) AS n
     FROM head h, tail t, leaders l
     WHERE l.leaderboard_id = $1 AND l.rank_key <= h.rank_key AND l.rank_key >= t.rank_key
       AND (l.rank_key < h.rank_key OR (l.achieved_at, l.player_id) >= (h.achieved_at, h.player_id))
       AND (l.rank_key > t.rank_key OR (l.achieved_at, l.player_id) <= (t.achieved_at, t.player_id))),
-  head_rank AS (SELECT ${RANKED_BEFORE('h')} AS n FROM head h),
+  ${BEFORE_ANCHOR('head')},
   ranked AS (
     SELECT p.player_id, p.score, p.rank_key, p.achieved_at,
            CASE WHEN p.moved
-                THEN ${RANKED_BEFORE('m')} + 1
-                ELSE (SELECT n FROM head_rank) + (SELECT n FROM span WHERE player_id = p.player_id)
+                THEN coinop_players_before($1, p.now_key, p.now_at, p.player_id) + 1
+                ELSE (SELECT n FROM above) + (SELECT n FROM tied) + s.n
            END AS rank
-    FROM page p
-    CROSS JOIN LATERAL (SELECT p.now_key AS rank_key, p.now_at AS achieved_at, p.player_id) m)
-  SELECT (SELECT coalesce(sum(players), 0) FROM rank_buckets
-          WHERE leaderboard_id = $1 AND level = 1)::text AS players,
+    FROM page p LEFT JOIN span s ON s.player_id = p.player_id AND NOT p.moved)
+  SELECT (SELECT n FROM total)::text AS players,
          (SELECT seq FROM s0)::text AS s0,
          (SELECT json_agg(json_build_array(r.player_id, r.score, r.rank_key::text,
                                            ${micros('r.achieved_at')}, pl.name, pl.avatar_url,

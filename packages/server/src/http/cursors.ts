@@ -3,8 +3,9 @@ import type { ActivityPosition } from '../store/activity.js';
 import { boardWalkExpired, type ContinuedWalk } from '../services/game-reads.js';
 
 /**
- * Page cursors: the keyset position of a page's last row, as base64url text. Opaque to clients
- * (the format may change); a cursor that does not decode is a 400 naming the `cursor` field.
+ * Page cursors: the keyset position of a page's last row, as base64url text (a board cursor also
+ * carries its walk: the board's `write_seq` at the first page and when that was read). Opaque
+ * to clients (the format may change); a cursor that does not decode is a 400 naming `cursor`.
  */
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';

@@ -18,6 +18,7 @@ export const ErrorCodes = {
   unsupported_media_type: 'Unsupported media type',
   route_not_found: 'Route not found',
   method_not_allowed: 'Method not allowed',
+  cursor_expired: 'Cursor expired',
   // Authentication and authorization
   missing_bearer_token: 'Missing bearer token',
   invalid_write_token: 'Invalid write token',

@@ -300,7 +300,9 @@ export class Arcade {
 
   /**
    * A page of a tier's board with exact ranks, best first. Pass `nextCursor` back as `cursor`
-   * for the next page; ranks are exact when each page is read (see the README on paging).
+   * for the next page: a walk returns every player on the board at its first page exactly once,
+   * each with their exact rank when their page is read; a walk older than ten minutes is refused
+   * with 410 `cursor_expired` (see the README on paging).
    *
    * @example
    * ```ts

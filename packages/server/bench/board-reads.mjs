@@ -31,7 +31,14 @@ export async function boardReadsBench(db, { board, gameId }, { samples, budgetMs
     middle: await positionsAt(db, board, Math.floor(n / 2)),
     bottom: await positionsAt(db, board, Math.max(0, n - PAGE - SPREAD)),
   };
-  checkRanks(await boardPage(db, board, places.middle[0].position, PAGE), places.middle[0]);
+  // A walk as of the board's write_seq now: the cursor of a walk begun just before.
+  const [{ seq }] = await db.query(
+    'SELECT write_seq::text AS seq FROM leaderboards WHERE id = $1',
+    [board],
+  );
+  const s0 = BigInt(seq);
+  const walkAt = (p) => ({ s0, position: p.position });
+  checkRanks(await boardPage(db, board, walkAt(places.middle[0]), PAGE), places.middle[0]);
   log(`board reads on ${n.toLocaleString('en')} players: ranks checked against offsets`);
 
   const rows = [];
@@ -45,7 +52,7 @@ export async function boardReadsBench(db, { board, gameId }, { samples, budgetMs
   // The top page is the first page (no cursor); the others follow a cursor at the place.
   await measure('page of 100', 'top', () => boardPage(db, board, null, PAGE));
   for (const place of ['middle', 'bottom']) {
-    await measure('page of 100', place, (p) => boardPage(db, board, p.position, PAGE));
+    await measure('page of 100', place, (p) => boardPage(db, board, walkAt(p), PAGE));
   }
   for (const count of [5, 50]) {
     for (const place of ['top', 'middle', 'bottom']) {
@@ -54,7 +61,7 @@ export async function boardReadsBench(db, { board, gameId }, { samples, budgetMs
       );
     }
   }
-  rows.push(await overHttp(db, board, gameId, places.middle, { samples, budgetMs, log }));
+  rows.push(await overHttp(db, board, gameId, places.middle, s0, { samples, budgetMs, log }));
   return { players: n, rows };
 }
 
@@ -91,7 +98,7 @@ function checkRanks(page, at) {
 }
 
 /** A page of 100 in the middle through `GET /catalog/games/{id}/boards/{tier}`, keep-alive. */
-async function overHttp(db, board, gameId, middle, { samples, budgetMs, log }) {
+async function overHttp(db, board, gameId, middle, s0, { samples, budgetMs, log }) {
   await publishGame(db, systemClock, gameId);
   const app = await buildApi(testConfig({ logLevel: 'silent' }), {
     db,
@@ -105,7 +112,8 @@ async function overHttp(db, board, gameId, middle, { samples, budgetMs, log }) {
     await app.listen({ port: 0, host: '127.0.0.1' });
     const url = `http://127.0.0.1:${app.server.address().port}/catalog/games/${gameId}/boards/${board}`;
     const call = async (p) => {
-      const res = await fetch(`${url}?limit=${PAGE}&cursor=${boardCursor(p.position)}`);
+      const cursor = boardCursor({ s0, startedAtMs: Date.now(), position: p.position });
+      const res = await fetch(`${url}?limit=${PAGE}&cursor=${cursor}`);
       const body = await res.json();
       if (res.status !== 200 || body.entries[0]?.rank !== p.offset + 2) {
         throw new Error(

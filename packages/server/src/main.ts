@@ -392,7 +392,8 @@ async function loadTls(config: Config): Promise<{ cert: Buffer; key: Buffer } | 
 
 /**
  * Settles expired plays every `intervalMs`, one sweep at a time (the next is scheduled when the
- * last ends). Several processes may sweep one database: the store skips rows another is settling.
+ * last ends), and prunes the board moves no walk can need any more (the same small periodic
+ * chore). Several processes may sweep one database: the store skips rows another is settling.
  * Returns a stop function that waits for a sweep in progress.
  */
 function startExpirySweep(api: FastifyInstance, intervalMs: number): () => Promise<void> {
@@ -412,6 +413,13 @@ function startExpirySweep(api: FastifyInstance, intervalMs: number): () => Promi
           if (settled > 0) api.log.info(`settled ${settled} expired plays`);
         },
         (error: unknown) => api.log.error({ err: error }, 'expiry sweep failed'),
+      )
+      .then(() => api.arcade.pruneBoardMoves())
+      .then(
+        (pruned) => {
+          if (pruned > 0) api.log.debug(`pruned ${pruned} board moves`);
+        },
+        (error: unknown) => api.log.error({ err: error }, 'pruning board moves failed'),
       )
       .finally(() => {
         running = null;

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { BoardAround, BoardEntry, BoardPage as BoardPageWire, Game } from '@coinop/protocol';
-import { getGame, requestJson } from '../api.js';
+import { ApiError, getGame, requestJson } from '../api.js';
 import { Avatar } from '../components/avatar.js';
 import { ErrorAlert, errorText, useTitle } from '../portal/parts.js';
 import { Link } from '../router.js';
@@ -146,9 +146,22 @@ export function BoardStandings({
       setLoading(true);
       setError(null);
       try {
-        const query = `limit=${PAGE_SIZE}${after === null ? '' : `&cursor=${after}`}`;
-        const page = await requestJson<BoardPageWire>(`${base}?${query}`);
-        setEntries((shown) => (after === null ? page.entries : [...shown, ...page.entries]));
+        const pageAfter = (cursor: string | null) =>
+          requestJson<BoardPageWire>(
+            `${base}?limit=${PAGE_SIZE}${cursor === null ? '' : `&cursor=${cursor}`}`,
+          );
+        let from = after;
+        let page: BoardPageWire;
+        try {
+          page = await pageAfter(from);
+        } catch (e) {
+          // A walk of the board lasts ten minutes (docs/reference/boards-and-history.md): the
+          // list starts again from the top rather than failing.
+          if (from === null || !(e instanceof ApiError && e.code === 'cursor_expired')) throw e;
+          from = null;
+          page = await pageAfter(null);
+        }
+        setEntries((shown) => (from === null ? page.entries : [...shown, ...page.entries]));
         setPlayers(page.players);
         heardPlayers.current?.(page.players);
         setCursor(page.nextCursor);

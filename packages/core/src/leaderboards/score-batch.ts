@@ -79,6 +79,8 @@ export interface NewBest {
   readonly achievedAt: Date;
   /** The best the write must still find in place: the one before the batch. */
   readonly replacesScoreId: string | null;
+  /** Where that best stood (null with it): a board walk's record of the move. */
+  readonly replaces: { readonly rankKey: bigint; readonly achievedAt: Date } | null;
 }
 
 export interface ScoreBatchDecision<E extends RankedEntry> {
@@ -152,6 +154,9 @@ export function decideScoreBatch<E extends RankedEntry>(
       scoreId: s.scoreId,
       achievedAt: entry.achievedAt,
       replacesScoreId: earlier ? earlier.replacesScoreId : (s.bestBefore?.scoreId ?? null),
+      replaces: earlier
+        ? earlier.replaces
+        : s.bestBefore && { rankKey: s.bestBefore.rankKey, achievedAt: s.bestBefore.achievedAt },
     });
     return { rank, isWinner: isWinner(rank, leadersMax), leaders };
   });

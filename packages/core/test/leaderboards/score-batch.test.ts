@@ -163,6 +163,10 @@ describe('deciding a batch of scores', () => {
               scoreId: b.scoreId,
               achievedAt: b.achievedAt,
               replacesScoreId: initial.get(board)?.get(b.playerId)?.scoreId ?? null,
+              replaces: ((before) =>
+                before ? { rankKey: before.rankKey, achievedAt: before.achievedAt } : null)(
+                initial.get(board)?.get(b.playerId),
+              ),
             })),
         );
         const byId = (a: { scoreId: string }, b: { scoreId: string }) =>

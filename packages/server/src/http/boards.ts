@@ -70,12 +70,13 @@ const AroundQuery = Type.Object({
 
 const PAGE_DESCRIPTION =
   'Exact ranks, best first; equal scores share no rank (the earlier score ranks higher, then the ' +
-  'player id). The page is read in one snapshot, so its ranks agree with each other; the ' +
-  'cursor is the position of its last row, so the next page starts just after it whatever ' +
-  'scores arrived meanwhile: a player appears at most once across pages, and one whose best ' +
-  'passes the cursor between reads is not on the later pages (docs/reference/' +
-  'boards-and-history.md). 400 `validation_failed` naming `cursor` or `limit` when one is not ' +
-  'valid.';
+  'player id). A walk (the first page and the pages its cursors lead to) is the board as it was ' +
+  'at its first page: every player on the board then is on exactly one page, at their place ' +
+  'then, whatever scores arrive meanwhile; each row shows the best and exact rank the player has ' +
+  "at that page's read (one snapshot), so a player who climbed since shows a better rank at " +
+  'their old place. Players who joined after the first page are left to a fresh walk ' +
+  '(docs/reference/boards-and-history.md). 400 `validation_failed` naming `cursor` or `limit` ' +
+  'when one is not valid; 410 `cursor_expired` for a walk begun over ten minutes ago.';
 const AROUND_DESCRIPTION =
   "A player's exact rank with the `count` players just above and below, in one snapshot. " +
   '`player` is null (the lists empty) when the player has no score on the tier; 404 ' +
@@ -139,7 +140,10 @@ export function boardRoutes<Params extends TProperties>(
         leaderboardId,
         players: page.players,
         entries: page.rows.map(entry),
-        nextCursor: page.more && last ? boardCursor(last.position) : null,
+        nextCursor:
+          page.more && last
+            ? boardCursor({ s0: page.s0, startedAtMs: page.startedAtMs, position: last.position })
+            : null,
       };
     },
   );

@@ -91,9 +91,9 @@ const LOGIN_DECISION_REFUSALS: readonly ErrorCode[] = [
 export const OPERATION_PROBLEMS: Readonly<Record<string, readonly ErrorCode[]>> = {
   createWriteToken: ['invalid_client_credentials', 'client_revoked'],
   getCatalogGameCover: ['cover_not_found'],
-  getCatalogBoardPage: ['leaderboard_not_in_game'],
+  getCatalogBoardPage: ['leaderboard_not_in_game', 'cursor_expired'],
   getCatalogBoardAround: ['leaderboard_not_in_game'],
-  getBoardPage: ['leaderboard_not_in_game'],
+  getBoardPage: ['leaderboard_not_in_game', 'cursor_expired'],
   getBoardAround: ['leaderboard_not_in_game'],
   openPlay: PLAY_REFUSALS,
   submitScore: SCORE_REFUSALS,

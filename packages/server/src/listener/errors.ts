@@ -8,6 +8,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   unsupported_media_type: 415,
   route_not_found: 404,
   method_not_allowed: 405,
+  cursor_expired: 410,
   missing_bearer_token: 401,
   invalid_write_token: 401,
   invalid_client_credentials: 401,

@@ -1,4 +1,5 @@
 import type { SecretBox } from '../credentials/secret-box.js';
+import { MOVES_PRUNED_MAX, pruneBestMoves } from '../store/board-pages.js';
 import type { Clock, Ids } from '@coinop/core';
 import type { ApiDeps } from '../deps.js';
 import { webAppUrl, type Config } from '../config.js';
@@ -198,6 +199,16 @@ export class ArcadeServices {
       const settled = await this.plays.settleExpired();
       total += settled;
       if (settled === 0) return total;
+    }
+  }
+
+  /** Deletes the board moves no walk can need any more, in bounded batches; returns how many. */
+  async pruneBoardMoves(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const pruned = await pruneBestMoves(this.db, this.clock.now());
+      total += pruned;
+      if (pruned < MOVES_PRUNED_MAX) return total;
     }
   }
 

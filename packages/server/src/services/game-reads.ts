@@ -11,8 +11,9 @@ import { listCatalogGames, type CatalogFilter, type CatalogGame } from '../store
 import type { Db } from '../store/db.js';
 import {
   boardAround,
+  BOARD_WALK_MAX_AGE_MS,
   boardPage,
-  type BoardPosition,
+  type BoardWalk,
   type RankedBest,
   type StoredBoardAround,
   type StoredBoardPage,
@@ -26,6 +27,21 @@ import { findPlayer, type PlayerRecord } from '../store/players.js';
 import { listPayouts, lockTransferState, type PayoutRow } from '../store/reads.js';
 import type { Avatars } from './avatar.js';
 import type { GameCache } from './game-cache.js';
+
+/** A walk of a board, continued: where it is, and when its first page was read (server ms). */
+export interface ContinuedWalk extends BoardWalk {
+  readonly startedAtMs: number;
+}
+
+/** 410: a walk too old to continue (its moves may be pruned); a first page starts a new one. */
+export function boardWalkExpired(): CoinopError {
+  return new CoinopError(
+    'cursor_expired',
+    'cursor is from a walk of this board that is too old to continue: start again from the ' +
+      'first page (no cursor)',
+    { details: { field: 'cursor', in: 'querystring' } },
+  );
+}
 
 export interface GameView {
   readonly game: GameRecord;
@@ -138,15 +154,25 @@ export class GameReads {
     );
   }
 
-  /** A page of a tier's board with exact ranks, after `cursor` (docs/reference/boards-and-history.md). */
+  /**
+   * A page of a tier's board with exact ranks, as of the walk's first page (`cursor` null starts
+   * a walk); 410 `cursor_expired` for a walk older than `BOARD_WALK_MAX_AGE_MS`
+   * (docs/reference/boards-and-history.md).
+   */
   async boardPage(
     gameId: string,
     leaderboardId: string,
-    cursor: BoardPosition | null,
+    cursor: ContinuedWalk | null,
     limit: number,
-  ): Promise<StoredBoardPage> {
+  ): Promise<StoredBoardPage & { readonly startedAtMs: number }> {
     const board = await this.#boardOf(gameId, leaderboardId);
-    return boardPage(this.#db, board, cursor, limit);
+    const now = this.#clock.now().getTime();
+    // A walk's moves are pruned once it is older than this: it cannot go on exactly once.
+    if (cursor !== null && !(now - cursor.startedAtMs <= BOARD_WALK_MAX_AGE_MS)) {
+      throw boardWalkExpired();
+    }
+    const page = await boardPage(this.#db, board, cursor, limit);
+    return { ...page, startedAtMs: cursor?.startedAtMs ?? now };
   }
 
   /**

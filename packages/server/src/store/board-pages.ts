@@ -24,6 +24,8 @@ export interface RankedBest {
 export interface StoredBoardPage {
   /** Players with a best on the board. */
   readonly players: number;
+  /** The board's `write_seq` the walk is as of (read by the first page). */
+  readonly s0: bigint;
   readonly rows: readonly RankedBest[];
   /** Whether rows follow the last one. */
   readonly more: boolean;
@@ -61,9 +63,9 @@ const BEFORE_ANCHOR = (anchor: string) => `
     SELECT coalesce(sum(players), 0)::bigint AS n FROM rank_buckets
     WHERE leaderboard_id = $1 AND level = 1)`;
 
-/** Rows strictly after a position in the board's order (`$2..$4`). */
-const AFTER_CURSOR = `AND rank_key <= $2::bigint
-  AND (rank_key < $2::bigint OR (achieved_at, player_id) > (${AT('$3')}, $4::uuid))`;
+/** Rows strictly after the cursor's position (`$3..$5`), by the given key and time columns. */
+const afterCursor = (key: string, at: string) => `AND ${key} <= $3::bigint
+  AND (${key} < $3::bigint OR (${at}, player_id) > (${AT('$4')}, $5::uuid))`;
 
 /**
  * The rows as one JSON array, best first, each `[player, score, rank key, micros, name, avatar]`
@@ -81,18 +83,73 @@ const ROWS_JSON = (from: string, side: string) => `(
     CROSS JOIN LATERAL (SELECT name, avatar_url FROM players WHERE id = r.player_id LIMIT 1) pl
   )::text`;
 
-const pageSql = (afterCursor: boolean) => `
-  WITH page AS (
-    SELECT player_id, score, rank_key, achieved_at FROM leaders
-    WHERE leaderboard_id = $1 ${afterCursor ? AFTER_CURSOR : ''}
-    ORDER BY rank_key DESC, achieved_at, player_id LIMIT $${afterCursor ? 5 : 2}),
+/**
+ * A page of a walk as of `s0` (the board's `write_seq` when the walk began, $2): the bests
+ * unchanged since (`seq <= s0`) merged with each mover's place at `s0`, which its first move
+ * after `s0` records (`from_*`; null for a player who joined after `s0`, not part of the walk),
+ * in the order of the board at `s0`, after the cursor. Each row's rank is its current one:
+ * unchanged rows count from the page's first unchanged row (count tree) along the ranked index,
+ * movers from the count tree each (`coinop_players_before`, migration 020). The first page reads
+ * `s0` itself (no cursor, no movers).
+ */
+const pageSql = (continued: boolean) => `
+  WITH s0 AS (
+    SELECT ${continued ? '$2::bigint' : 'write_seq'} AS seq FROM leaderboards WHERE id = $1),
+  unchanged AS (
+    SELECT player_id, rank_key, achieved_at FROM leaders
+    WHERE leaderboard_id = $1 AND seq <= (SELECT seq FROM s0)
+      ${continued ? afterCursor('rank_key', 'achieved_at') : ''}
+    ORDER BY rank_key DESC, achieved_at, player_id LIMIT $${continued ? 6 : 2}),
+  ${
+    continued
+      ? `first_moves AS (
+    SELECT DISTINCT ON (player_id) player_id, from_rank_key, from_achieved_at FROM best_moves
+    WHERE leaderboard_id = $1 AND seq > $2::bigint
+    ORDER BY player_id, seq),
+  movers AS (
+    SELECT player_id, from_rank_key AS rank_key, from_achieved_at AS achieved_at
+    FROM first_moves
+    WHERE from_rank_key IS NOT NULL ${afterCursor('from_rank_key', 'from_achieved_at')}
+    ORDER BY from_rank_key DESC, from_achieved_at, player_id LIMIT $6),`
+      : ''
+  }
+  page AS (
+    SELECT p.*, l.score, l.rank_key AS now_key, l.achieved_at AS now_at
+    FROM (SELECT player_id, rank_key, achieved_at, false AS moved FROM unchanged
+          ${continued ? 'UNION ALL SELECT player_id, rank_key, achieved_at, true FROM movers' : ''}
+          ORDER BY rank_key DESC, achieved_at, player_id LIMIT $${continued ? 6 : 2}) p
+    CROSS JOIN LATERAL (SELECT score, rank_key, achieved_at FROM leaders
+                        WHERE leaderboard_id = $1 AND player_id = p.player_id LIMIT 1) l),
   head AS (
-    SELECT rank_key, achieved_at, player_id FROM page
+    SELECT rank_key, achieved_at, player_id FROM page WHERE NOT moved
     ORDER BY rank_key DESC, achieved_at, player_id LIMIT 1),
-  ${BEFORE_ANCHOR('head')}
+  tail AS (
+    SELECT rank_key, achieved_at, player_id FROM page WHERE NOT moved
+    ORDER BY rank_key, achieved_at DESC, player_id DESC LIMIT 1),
+  span AS MATERIALIZED (
+    SELECT l.player_id,
+           row_number() OVER (ORDER BY l.rank_key DESC, l.achieved_at, l.player_id) AS n
+    FROM head h, tail t, leaders l
+    WHERE l.leaderboard_id = $1 AND l.rank_key <= h.rank_key AND l.rank_key >= t.rank_key
+      AND (l.rank_key < h.rank_key OR (l.achieved_at, l.player_id) >= (h.achieved_at, h.player_id))
+      AND (l.rank_key > t.rank_key OR (l.achieved_at, l.player_id) <= (t.achieved_at, t.player_id))),
+  ${BEFORE_ANCHOR('head')},
+  ranked AS (
+    SELECT p.player_id, p.score, p.rank_key, p.achieved_at,
+           CASE WHEN p.moved
+                THEN coinop_players_before($1, p.now_key, p.now_at, p.player_id) + 1
+                ELSE (SELECT n FROM above) + (SELECT n FROM tied) + s.n
+           END AS rank
+    FROM page p LEFT JOIN span s ON s.player_id = p.player_id AND NOT p.moved)
   SELECT (SELECT n FROM total)::text AS players,
-         ((SELECT n FROM above) + (SELECT n FROM tied))::text AS before,
-         ${ROWS_JSON('page', '')} AS rows`;
+         (SELECT seq FROM s0)::text AS s0,
+         (SELECT json_agg(json_build_array(r.player_id, r.score, r.rank_key::text,
+                                           ${micros('r.achieved_at')}, pl.name, pl.avatar_url,
+                                           r.rank::text)
+                          ORDER BY r.rank_key DESC, r.achieved_at, r.player_id)
+          FROM ranked r
+          CROSS JOIN LATERAL (SELECT name, avatar_url FROM players
+                              WHERE id = r.player_id LIMIT 1) pl)::text AS rows`;
 
 /** The statement's one row: the counts, and the bests as JSON (null when there are none). */
 interface Row {
@@ -104,7 +161,7 @@ interface Row {
 /** One best of `Row.rows`: player, score, rank key, micros, name, avatar. */
 type BestJson = [string, number, string, string, string, string | null];
 
-const bestsOf = <T extends unknown[]>(row: Row | undefined): T[] =>
+const bestsOf = <T extends unknown[]>(row: { rows: string | null } | undefined): T[] =>
   row?.rows === undefined || row.rows === null ? [] : (JSON.parse(row.rows) as T[]);
 
 const toBest = (
@@ -119,15 +176,24 @@ const toBest = (
   position: { rankKey: BigInt(rankKey), achievedAtMicros: BigInt(micros), playerId },
 });
 
+/** Where a walk is: the board as of its first page (`s0`), and the last row's place then. */
+export interface BoardWalk {
+  /** The board's `write_seq` read by the walk's first page. */
+  readonly s0: bigint;
+  readonly position: BoardPosition;
+}
+
 /**
- * A page of the board, best first, after `cursor` (from the top when null), with exact ranks.
- * One statement, so one snapshot: the bests and the count tree the ranks come from are read at
- * the same instant (a score batch writes both in one statement).
+ * A page of the board as of the walk's first page (from the top when `cursor` is null, which
+ * starts a walk), each row with its current exact rank. One statement, so one snapshot: the
+ * bests, the moves and the count tree are read at the same instant (a score batch writes them
+ * all in one statement). Every player on the board when the walk began appears exactly once
+ * across its pages, at their place then; players who joined since do not.
  */
 export async function boardPage(
   q: Queryable,
   leaderboardId: string,
-  cursor: BoardPosition | null,
+  cursor: BoardWalk | null,
   limit: number,
 ): Promise<StoredBoardPage> {
   const params =
@@ -135,21 +201,25 @@ export async function boardPage(
       ? [leaderboardId, limit + 1]
       : [
           leaderboardId,
-          cursor.rankKey.toString(),
-          cursor.achievedAtMicros.toString(),
-          cursor.playerId,
+          cursor.s0.toString(),
+          cursor.position.rankKey.toString(),
+          cursor.position.achievedAtMicros.toString(),
+          cursor.position.playerId,
           limit + 1,
         ];
-  const rows = await q.query<Row>(
+  const rows = await q.query<{ players: string; s0: string | null; rows: string | null }>(
     pageSql(cursor !== null),
     params,
     cursor === null ? 'board_page_first' : 'board_page_after',
   );
-  const found = bestsOf<BestJson>(rows[0]);
-  const before = Number(rows[0]?.before ?? 0);
+  const found = bestsOf<[...BestJson, string]>(rows[0]);
   return {
     players: Number(rows[0]?.players ?? 0),
-    rows: found.slice(0, limit).map((r, i) => toBest(r, before + i + 1)),
+    s0: BigInt(rows[0]?.s0 ?? cursor?.s0 ?? 0n),
+    rows: found.slice(0, limit).map(([...best]) => {
+      const rank = Number(best.pop());
+      return toBest(best as unknown as BestJson, rank);
+    }),
     more: found.length > limit,
   };
 }
@@ -203,4 +273,39 @@ export async function boardAround(
     player: toBest(me.best, rank),
     below: found.slice(meAt + 1).map((r, i) => toBest(r.best, rank + i + 1)),
   };
+}
+
+/**
+ * How long a walk of a board may take, first page to last: its pages read every move since it
+ * began, so its cost grows with its age, and the moves it needs are kept this long. Ten minutes
+ * is far longer than anyone reads a board by hand; a longer walk starts again.
+ */
+export const BOARD_WALK_MAX_AGE_MS = 10 * 60_000;
+
+/**
+ * Moves are kept this much longer than a walk may last: a batch stamps its moves with its own
+ * clock before it commits, and API processes' clocks differ by a little.
+ */
+const MOVE_KEEP_MARGIN_MS = 60_000;
+
+/** The most moves one pruning statement deletes: each statement stays short. */
+export const MOVES_PRUNED_MAX = 5_000;
+
+/**
+ * Deletes up to `MOVES_PRUNED_MAX` moves no walk can need any more (older than a walk may be,
+ * plus the margin), oldest first; returns how many. Run until it answers fewer than the batch.
+ */
+export async function pruneBestMoves(q: Queryable, now: Date): Promise<number> {
+  const before = new Date(now.getTime() - BOARD_WALK_MAX_AGE_MS - MOVE_KEEP_MARGIN_MS);
+  const rows = await q.query<{ n: string }>(
+    `WITH gone AS (
+       DELETE FROM best_moves WHERE (leaderboard_id, seq, player_id) IN (
+         SELECT leaderboard_id, seq, player_id FROM best_moves
+         WHERE moved_at < $1 ORDER BY moved_at LIMIT $2)
+       RETURNING 1)
+     SELECT count(*)::text AS n FROM gone`,
+    [before, MOVES_PRUNED_MAX],
+    'prune_best_moves',
+  );
+  return Number(rows[0]?.n ?? 0);
 }

@@ -8,20 +8,36 @@ const SCORES_LEDGER = transferBatchSql(34);
 export const SCORES_LEDGER_PARAMS = SCORES_LEDGER.params.bind(SCORES_LEDGER);
 
 /** The statement of `writeScores` (its text is fixed: one prepared statement). */
-export const WRITE_SCORES_SQL = `WITH first_best AS (
-     INSERT INTO leaders (leaderboard_id, player_id, score, rank_key, score_id, achieved_at)
-     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::float8[], $4::bigint[], $5::uuid[],
-                          $6::timestamptz[])
+export const WRITE_SCORES_SQL = `WITH board AS (
+     UPDATE leaderboards lb SET score_version = v.next, write_seq = lb.write_seq + 1
+     FROM unnest($52::uuid[], $53::bigint[], $54::bigint[]) AS v(id, expected, next)
+     WHERE lb.id = v.id AND (v.expected IS NULL OR lb.score_version = v.expected)
+     RETURNING lb.id, lb.write_seq
+   ), first_best AS (
+     INSERT INTO leaders (leaderboard_id, player_id, score, rank_key, score_id, achieved_at, seq)
+     SELECT d.*, b.write_seq
+     FROM unnest($1::uuid[], $2::uuid[], $3::float8[], $4::bigint[], $5::uuid[],
+                 $6::timestamptz[]) AS d(board, player, score, rank_key, score_id, achieved_at)
+     JOIN board b ON b.id = d.board
      ON CONFLICT (leaderboard_id, player_id) DO NOTHING
      RETURNING 1
    ), moved_best AS (
      UPDATE leaders l SET score = d.score, rank_key = d.rank_key, score_id = d.score_id,
-                          achieved_at = d.achieved_at
+                          achieved_at = d.achieved_at, seq = b.write_seq
      FROM unnest($7::uuid[], $8::uuid[], $9::float8[], $10::bigint[], $11::uuid[],
                  $12::timestamptz[], $13::uuid[])
        AS d(board, player, score, rank_key, score_id, achieved_at, replaces)
+     JOIN board b ON b.id = d.board
      WHERE l.leaderboard_id = d.board AND l.player_id = d.player AND l.score_id = d.replaces
      RETURNING 1
+   ), moves AS (
+     -- Every best written is a move a board walk may need; a first best comes from nowhere.
+     INSERT INTO best_moves (leaderboard_id, seq, player_id, from_rank_key, from_achieved_at,
+                             moved_at)
+     SELECT d.board, b.write_seq, d.player, d.from_key, d.from_at, d.moved_at
+     FROM unnest($55::uuid[], $56::uuid[], $57::bigint[], $58::timestamptz[], $59::timestamptz[])
+       AS d(board, player, from_key, from_at, moved_at)
+     JOIN board b ON b.id = d.board
    ), gained AS (
      INSERT INTO rank_buckets (leaderboard_id, level, bucket, players)
      SELECT * FROM unnest($14::uuid[], $15::smallint[], $16::bigint[], $17::bigint[])
@@ -45,11 +61,6 @@ export const WRITE_SCORES_SQL = `WITH first_best AS (
      UPDATE plays p SET status = 'scored', updated_at = u.at
      FROM unnest($32::uuid[], $33::timestamptz[]) AS u(id, at)
      WHERE p.id = u.id AND p.status = 'open'
-     RETURNING 1
-   ), board AS (
-     UPDATE leaderboards lb SET score_version = v.next
-     FROM unnest($52::uuid[], $53::bigint[], $54::bigint[]) AS v(id, expected, next)
-     WHERE lb.id = v.id AND (v.expected IS NULL OR lb.score_version = v.expected)
      RETURNING 1
    ), ${SCORES_LEDGER.ctes}
    SELECT CASE WHEN c.played <> $49 THEN coinop_write_conflict('a play is no longer open')

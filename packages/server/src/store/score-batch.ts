@@ -264,6 +264,9 @@ export function nextBoardVersion(): bigint {
  * every play must still be open, every replaced best still the one read (and a first best
  * still the first), and each board still at its expected version; else it throws WriteRaced
  * (a serialization failure, 40001, or a deadlock with another process) and writes nothing.
+ * Each board's `write_seq` moves on by one (numbering its batches in commit order: the board's
+ * row stays locked until commit), stamped on every best written, and each best written leaves
+ * a `best_moves` row with where it stood before, for board walks (`board-pages.ts`).
  * Those checks come first: the balance changes only run once the main query asks whether every
  * account they name exists (a lost race would otherwise surface as the settled escrow's
  * balance check).
@@ -336,6 +339,11 @@ async function writeScoresStatement(q: Queryable, batch: ScoreBatchWrite): Promi
       boards.map((b) => b.leaderboardId),
       boards.map((b) => b.expected?.toString() ?? null),
       boards.map((b) => b.next.toString()),
+      bests.map((b) => b.leaderboardId),
+      bests.map((b) => b.playerId),
+      bests.map((b) => b.replaces?.rankKey.toString() ?? null),
+      bests.map((b) => b.replaces?.achievedAt ?? null),
+      bests.map((b) => b.achievedAt),
     ],
     'play_path_write_scores',
   );

@@ -142,6 +142,7 @@ describe.each(storeVariants())('scores decided from memory, on %s', (variant) =>
           scoreId: uuidIds.next(),
           achievedAt: api.clock.now(),
           replacesScoreId: null,
+          replaces: null,
         },
       ],
       new Map([[mine.playerId, { accountId: players[3]!.accountId, name: 'P', avatarUrl: null }]]),

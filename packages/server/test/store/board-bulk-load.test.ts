@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BoardPage } from '@coinop/protocol';
 import { bulkLoad } from '../../bench/board-load.mjs';
-import { boardAround, boardPage, type RankedBest } from '../../src/store/board-pages.js';
+import {
+  boardAround,
+  boardPage,
+  type BoardWalk,
+  type RankedBest,
+} from '../../src/store/board-pages.js';
 import { buildTestApi, type TestApi } from '@coinop/testkit/app';
 import { storeVariants } from '@coinop/testkit/db';
 import { fundedPlayer, gameWithTiers, writeToken, type GameFixture } from '@coinop/testkit/arcade';
@@ -46,13 +51,13 @@ describe.each(storeVariants())('the bench board loader on %s', (variant) => {
 
   it('gives every player the rank of a brute-force order, page by page', async () => {
     const seen: RankedBest[] = [];
-    let cursor: RankedBest['position'] | null = null;
+    let cursor: BoardWalk | null = null;
     for (;;) {
       const page = await boardPage(api.db, board, cursor, 100);
       expect(page.players).toBe(PLAYERS);
       seen.push(...page.rows);
       if (!page.more) break;
-      cursor = page.rows.at(-1)!.position;
+      cursor = { s0: page.s0, position: page.rows.at(-1)!.position };
     }
     expect(seen.map((r) => r.playerId)).toEqual(order);
     expect(seen.map((r) => r.rank)).toEqual(order.map((_, i) => i + 1));

@@ -25,10 +25,21 @@ interface LockEntry {
   version?: string;
   dev?: boolean;
   engines?: Record<string, string> | string[];
+  cpu?: string[];
 }
 
+/**
+ * The processors coinop is installed on (64-bit). npm skips an optional package built for another
+ * processor (sharp's 32-bit Windows build, say) without reading its engines.
+ */
+const SUPPORTED_CPUS = ['x64', 'arm64'];
+
 const lock = readJson<{ packages: Record<string, LockEntry> }>('package-lock.json');
-const installed = Object.entries(lock.packages).filter(([path]) => path.includes('node_modules/'));
+const installed = Object.entries(lock.packages).filter(
+  ([path, entry]) =>
+    path.includes('node_modules/') &&
+    (entry.cpu === undefined || entry.cpu.some((cpu) => SUPPORTED_CPUS.includes(cpu))),
+);
 
 /** The packages whose engines.node leaves out one of the versions, with the range. */
 function excluding(versions: string[], entries: [string, LockEntry][]): string[] {

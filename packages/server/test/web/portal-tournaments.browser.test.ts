@@ -9,10 +9,10 @@ import { wholeHstToUnits } from '@coinop/core';
 import type { Tournament } from '@coinop/protocol';
 import {
   NO_CHROMIUM_REASON,
+  SCREENSHOT_DIR,
   ensureBrowserBuilds,
   hasChromium,
   launchChromium,
-  saveScreenshot,
   seriousViolations,
 } from '@coinop/testkit/browser';
 import { injectWallet } from '@coinop/testkit/eip1193';
@@ -104,6 +104,16 @@ describe.skipIf(!hasChromium)(
       return res.json<Tournament>();
     };
 
+    /**
+     * The Tournaments section alone: the game page above it (details, tiers) is taller than the
+     * cut of scripts/screenshots.mjs, so a full-page shot would not show it.
+     */
+    const sectionScreenshot = (page: Page, name: string) =>
+      page
+        .getByRole('main')
+        .getByRole('region', { name: 'Tournaments' })
+        .screenshot({ path: `${SCREENSHOT_DIR}${name}.png` });
+
     /** The message shown under the form field labelled `label`. */
     const fieldMessage = (page: Page, label: string) =>
       page
@@ -165,8 +175,8 @@ describe.skipIf(!hasChromium)(
           .poll(() => fieldMessage(page, 'Entry fee (HST)').textContent())
           .toMatch(/entryFee/);
         expect(await form.getByLabel('Entry fee (HST)').getAttribute('aria-invalid')).toBe('true');
+        await sectionScreenshot(page, 'portal-tournaments-form-error');
         await form.getByLabel('Entry fee (HST)').fill('2');
-        await saveScreenshot(page, 'portal-tournaments-form-error');
 
         await form.getByRole('button', { name: 'Create tournament' }).click();
         await page.getByText('Tournament Friday Cup created.').waitFor();
@@ -206,7 +216,7 @@ describe.skipIf(!hasChromium)(
           .slice(0, 16);
         expect(shownInZone).toBe(startValue);
 
-        await saveScreenshot(page, 'portal-tournaments-desktop');
+        await sectionScreenshot(page, 'portal-tournaments-desktop');
         expect(await seriousViolations(page)).toEqual([]);
 
         // Its public page.
@@ -238,8 +248,13 @@ describe.skipIf(!hasChromium)(
         expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
           PHONE.width,
         );
-        await section.scrollIntoViewIfNeeded();
-        await saveScreenshot(page, 'portal-tournaments-phone');
+        // The toasts (fixed to the viewport) gone, so they do not cover the form in the shot.
+        await expect
+          .poll(() => page.getByText(/^Tournament Friday Cup (created|stopped)\.$/).count(), {
+            timeout: 15_000,
+          })
+          .toBe(0);
+        await sectionScreenshot(page, 'portal-tournaments-phone');
         expect(await seriousViolations(page)).toEqual([]);
       } finally {
         await context.close();

@@ -11,6 +11,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** The field a `400 validation_failed` names (`details.field`), to show the message by it. */
+    readonly field: string | null = null,
   ) {
     super(message);
   }
@@ -40,11 +42,17 @@ export async function requestJson<T>(
     signal: options.signal ?? null,
   });
   if (!res.ok) {
-    const body = (await res.json().catch(() => null)) as { code?: string; message?: string } | null;
+    const body = (await res.json().catch(() => null)) as {
+      code?: string;
+      message?: string;
+      details?: { field?: unknown };
+    } | null;
+    const field = body?.details?.field;
     throw new ApiError(
       res.status,
       body?.code ?? `http_${res.status}`,
       body?.message ?? `the arcade answered ${res.status}`,
+      typeof field === 'string' ? field : null,
     );
   }
   // 204 No Content (a removal) has no body to read.

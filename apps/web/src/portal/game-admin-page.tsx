@@ -9,6 +9,7 @@ import { StatsSection } from './stats-section.js';
 import { PublishSection } from './publish-section.js';
 import { TestersSection } from './testers-section.js';
 import { TiersSection } from './tiers-section.js';
+import { TournamentsSection } from './tournaments-section.js';
 
 /**
  * `/developer/games/{id}`: the game's status and links, then a section each to edit its details,
@@ -90,6 +91,7 @@ export function GameAdminPage({ gameId }: { gameId: string }) {
 
       <GameDetailsSection game={game} onSaved={setGame} />
       <TiersSection game={game} onChange={reload} />
+      <TournamentsSection game={game} />
       <CredentialsSection game={game} onChange={reload} />
       <PublishSection game={game} onChange={reload} />
       <TestersSection game={game} />

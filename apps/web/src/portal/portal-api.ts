@@ -18,6 +18,9 @@ import type {
   TesterList,
   TierRequest,
   TierUpdateRequest,
+  Tournament,
+  TournamentList,
+  TournamentPayoutTable,
 } from '@coinop/protocol';
 import type { Session } from '../session/session.js';
 
@@ -35,6 +38,19 @@ const client = (gameId: string, clientId: string) =>
   `${game(gameId)}/clients/${encodeURIComponent(clientId)}`;
 const tester = (gameId: string, wallet: string) =>
   `${game(gameId)}/testers/${encodeURIComponent(wallet)}`;
+
+/** `POST /developer/games/{gameId}/tournaments` (docs/reference/tournaments.md). */
+export interface TournamentRequest {
+  name: string;
+  entryFee: string;
+  startsAt: string;
+  durationSeconds: number;
+  recurrence?: string;
+  maxEntrants?: number;
+  maxAttempts?: number;
+  payoutTable: TournamentPayoutTable;
+  guaranteedPool: string;
+}
 
 /** A typed client over the session's `call`, so every request carries the wallet's token. */
 export function portalApi(call: Call) {
@@ -81,6 +97,13 @@ export function portalApi(call: Call) {
         `${game(gameId)}/publish-requests/${encodeURIComponent(requestId)}/withdraw`,
         {},
       ),
+
+    listTournaments: async (gameId: string) =>
+      (await call<TournamentList>(`${game(gameId)}/tournaments`)).tournaments,
+    createTournament: (gameId: string, body: TournamentRequest) =>
+      call<Tournament>(`${game(gameId)}/tournaments`, body),
+    stopTournament: (gameId: string, tournamentId: string) =>
+      call<Tournament>(`${game(gameId)}/tournaments/${encodeURIComponent(tournamentId)}/stop`, {}),
 
     balance: () => call<DeveloperBalance>('/developer/balance'),
   };

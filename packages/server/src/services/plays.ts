@@ -131,23 +131,21 @@ export class PlayService {
           game,
           this.#policy.splitRule,
           () => this.#ids.next(),
-          (await this.#isRoundPlay(game, play)) ? play.leaderboardId : null,
+          (await this.#isRoundPlay(play)) ? play.leaderboardId : null,
         ),
       );
     }
     await applyTransfers(tx, transfers, now);
   }
 
-  /** Whether the play is on a tournament round: its leaders' part then goes to the pool. */
-  async #isRoundPlay(game: GameRef, play: Play): Promise<boolean> {
-    const onBoard = (b: { id: string }) => b.id === play.leaderboardId;
-    if (game.rounds?.some(onBoard) === true) return true;
-    if (game.leaderboards.some(onBoard)) return false;
-    const board = leaderboardOf(
-      await this.#games.getWithLeaderboard(play.gameId, play.leaderboardId),
-      play.leaderboardId,
-    );
-    return board.round !== undefined;
+  /**
+   * Whether the play is on a tournament round: its leaders' part then goes to the pool. The
+   * cache answers for any board of the game (a tier, retired or not, or a round), reading it if
+   * this process does not know it yet.
+   */
+  async #isRoundPlay(play: Play): Promise<boolean> {
+    const game = await this.#games.getWithLeaderboard(play.gameId, play.leaderboardId);
+    return leaderboardOf(game, play.leaderboardId).round !== undefined;
   }
 }
 

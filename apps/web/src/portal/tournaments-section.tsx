@@ -1,9 +1,11 @@
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import type { DeveloperGame, Tournament, TournamentPayoutTable } from '@coinop/protocol';
 import { ApiError } from '../api.js';
+import { Hst } from '../components/hst.js';
 import { useToast } from '../components/toasts.js';
 import { Link } from '../router.js';
 import { Countdown } from '../tournaments/countdown.js';
+import { hstUnits } from '../tournaments/tournament-api.js';
 import type { TournamentRequest } from './portal-api.js';
 import { ConfirmDialog, ErrorAlert, errorText, usePortalApi } from './parts.js';
 import './tournaments-section.css';
@@ -82,6 +84,21 @@ export function TournamentsSection({ game }: { game: DeveloperGame }) {
   );
 }
 
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+/**
+ * A schedule in words when it is one the form makes (every day, or every week, at a UTC time),
+ * with the cron itself as its title; any other cron as it is.
+ */
+function Schedule({ cron }: { cron: string }) {
+  const m = /^(\d{1,2}) (\d{1,2}) \* \* (\*|[0-6])$/.exec(cron);
+  if (m === null) return <span className="mono">{cron}</span>;
+  const [, minute, hour, weekday] = m as unknown as [string, string, string, string];
+  const at = `${hour.padStart(2, '0')}:${minute.padStart(2, '0')} UTC`;
+  const when = weekday === '*' ? 'Every day' : `Every ${WEEKDAYS[Number(weekday)]}`;
+  return <span title={`cron ${cron}`}>{`${when} at ${at}`}</span>;
+}
+
 function TournamentItem({ tournament: t, onStop }: { tournament: Tournament; onStop: () => void }) {
   const round = t.currentRound;
   return (
@@ -91,11 +108,13 @@ function TournamentItem({ tournament: t, onStop }: { tournament: Tournament; onS
       </h3>
       <dl className="facts">
         <dt>Entry fee</dt>
-        <dd>{t.entryFee} HST</dd>
+        <dd>
+          <Hst units={hstUnits(t.entryFee)} />
+        </dd>
         <dt>Prize split</dt>
         <dd>{splitText(t.payoutTable)}</dd>
         <dt>Repeats</dt>
-        <dd>{t.recurrence === null ? 'No' : <span className="mono">{t.recurrence}</span>} </dd>
+        <dd>{t.recurrence === null ? 'No' : <Schedule cron={t.recurrence} />}</dd>
         {round === null ? (
           <>
             <dt>Round</dt>
@@ -120,7 +139,9 @@ function TournamentItem({ tournament: t, onStop }: { tournament: Tournament; onS
               )}
             </dd>
             <dt>Pool</dt>
-            <dd>{round.pool} HST</dd>
+            <dd>
+              <Hst units={hstUnits(round.pool)} />
+            </dd>
             <dt>Entrants</dt>
             <dd>
               {round.entrants}

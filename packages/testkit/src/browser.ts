@@ -6,6 +6,17 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
+/** The two sizes every page is tested at: a laptop and a small phone. */
+export interface Viewport {
+  readonly width: number;
+  readonly height: number;
+}
+export const DESKTOP: Viewport = { width: 1366, height: 900 };
+export const PHONE: Viewport = { width: 360, height: 740 };
+
+/** Where the web app keeps the arcade wallet's key (a test imports or reads a known one). */
+export const ARCADE_KEY_STORAGE = 'coinop.arcadeWallet.privateKey';
+
 /**
  * Debian's `chromium` package. On a developer's machine without it the browser tests skip, saying
  * so; in CI (`CI` set, as .ci/run does) a missing browser fails them instead of passing quietly.

@@ -9,6 +9,9 @@ import { getAddress, parseEther, parseEventLogs, type Address, type Hash } from 
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  PHONE,
+  DESKTOP,
+  ARCADE_KEY_STORAGE,
   NO_CHROMIUM_REASON,
   hasChromium,
   ensureBrowserBuilds,
@@ -34,10 +37,7 @@ import { chainConfigFor, HST, startArcadeChain, type ArcadeChain } from '../fixt
  * more; a developer withdraws earnings in the portal. Without chain mode the page says so.
  */
 
-const PHONE = { width: 360, height: 740 };
-const DESKTOP = { width: 1366, height: 900 };
 const CONFIRMATIONS = 2;
-const ARCADE_KEY_STORAGE = 'coinop.arcadeWallet.privateKey';
 const NO_GAS =
   'Your wallet has no ETH to pay the network fee for a deposit. Add a little ETH on this ' +
   'chain to your wallet, then try again.';

@@ -9,7 +9,7 @@ import { testConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/main.js';
 import { uuidIds } from '../../src/ids.js';
 import { publish } from '../../src/services/admin.js';
-import { insertGame, updateGame } from '../../src/store/games.js';
+import { updateGame } from '../../src/store/games.js';
 import { auditLedger, findAccount } from '../../src/store/ledger.js';
 import { ensureDeveloper } from '../../src/store/developers.js';
 import {
@@ -22,6 +22,7 @@ import {
   openAccountMenu,
   brokenImages,
 } from '@coinop/testkit/browser';
+import { registerGame } from '@coinop/testkit/arcade';
 import { injectWallet } from '@coinop/testkit/eip1193';
 
 /**
@@ -71,30 +72,20 @@ describe.skipIf(!hasChromium)(
         '0x00000000000000000000000000000000000dE7e1',
       );
       developerAccountId = developer.accountId;
-      const game = await arcade.db.transaction((tx) =>
-        insertGame(
-          tx,
-          arcade.clock,
-          uuidIds,
-          arcade.record.id,
-          {
-            developerId: developer.id,
-            name: 'Reaction',
-            description: 'Click when it turns green.',
-            category: 'Arcade',
-            developerInfo: '',
-            tagLine: 'How fast are you?',
-            url: '',
-            coverUrl: '',
-            scoreDisplay: 'REVERSE',
-            scoreUnit: 'ms',
-            prodDomain: null,
-          },
-          [
-            { name: 'Bronze', costUnits: wholeHstToUnits(1), leadersMax: 10 },
-            { name: 'Gold', costUnits: wholeHstToUnits(5), leadersMax: 10 },
-          ],
-        ),
+      const game = await registerGame(
+        arcade,
+        {
+          developerId: developer.id,
+          name: 'Reaction',
+          description: 'Click when it turns green.',
+          tagLine: 'How fast are you?',
+          scoreDisplay: 'REVERSE',
+          scoreUnit: 'ms',
+        },
+        [
+          { name: 'Bronze', cost: 1 },
+          { name: 'Gold', cost: 5 },
+        ],
       );
       gameId = game.id;
       const { startReactionServer } = (await import(REACTION_SERVER)) as {

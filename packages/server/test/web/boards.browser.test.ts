@@ -5,6 +5,9 @@ import type { Browser, Page } from 'playwright-core';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  PHONE,
+  DESKTOP,
+  ARCADE_KEY_STORAGE,
   NO_CHROMIUM_REASON,
   ensureBrowserBuilds,
   hasChromium,
@@ -12,12 +15,12 @@ import {
   saveScreenshot,
   seriousViolations,
 } from '@coinop/testkit/browser';
+import { registerGame } from '@coinop/testkit/arcade';
 import { testConfig } from '../../src/config.js';
 import { uuidIds } from '../../src/ids.js';
 import { startServer, type RunningServer } from '../../src/main.js';
 import { mintHst, publish } from '../../src/services/admin.js';
 import { ensureDeveloper } from '../../src/store/developers.js';
-import { insertGame } from '../../src/store/games.js';
 import { createPlayer } from '../../src/store/players.js';
 
 /**
@@ -26,9 +29,6 @@ import { createPlayer } from '../../src/store/players.js';
  * with exact ranks and shows the signed-in player's place with the players around them.
  */
 
-const PHONE = { width: 360, height: 740 };
-const DESKTOP = { width: 1366, height: 900 };
-const ARCADE_KEY_STORAGE = 'coinop.arcadeWallet.privateKey';
 const HST = 100_000_000n;
 const BOARD_PLAYERS = 45;
 const MY_PLAYS = 14;
@@ -56,29 +56,18 @@ describe.skipIf(!hasChromium)(
         uuidIds,
         privateKeyToAccount(generatePrivateKey()).address.toLowerCase(),
       );
-      const game = await arcade.db.transaction((tx) =>
-        insertGame(
-          tx,
-          arcade.clock,
-          uuidIds,
-          arcade.record.id,
-          {
-            developerId: developer.id,
-            name: 'Star Sprint',
-            description: 'Run as far as you can.',
-            category: 'Arcade',
-            developerInfo: '',
-            tagLine: 'How far can you run?',
-            url: '',
-            coverUrl: '',
-            scoreDisplay: 'NORMAL',
-            prodDomain: null,
-          },
-          [
-            { name: 'Free play', costUnits: 0n, leadersMax: 10 },
-            { name: 'One HST', costUnits: HST, leadersMax: 10 },
-          ],
-        ),
+      const game = await registerGame(
+        arcade,
+        {
+          developerId: developer.id,
+          name: 'Star Sprint',
+          description: 'Run as far as you can.',
+          tagLine: 'How far can you run?',
+        },
+        [
+          { name: 'Free play', cost: 0n },
+          { name: 'One HST', cost: HST },
+        ],
       );
       gameId = game.id;
       await publish(arcade, gameId);

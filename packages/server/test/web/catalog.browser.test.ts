@@ -10,6 +10,7 @@ import { startServer, type RunningServer } from '../../src/main.js';
 import { DEMO_GAME_NAME } from '../../src/services/demo-seed.js';
 import { updateGame } from '../../src/store/games.js';
 import {
+  DESKTOP,
   NO_CHROMIUM_REASON,
   hasChromium,
   ensureBrowserBuilds,
@@ -19,7 +20,6 @@ import {
 } from '@coinop/testkit/browser';
 
 const VIEWPORT = { width: 360, height: 740 };
-const DESKTOP = { width: 1366, height: 900 };
 
 /** A stand-in game on its own origin (another port), so the frame is cross-origin. */
 function startGameSite(): Promise<Server> {

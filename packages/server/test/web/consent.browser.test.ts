@@ -9,10 +9,11 @@ import { testConfig } from '../../src/config.js';
 import { uuidIds } from '../../src/ids.js';
 import { startServer, type RunningServer } from '../../src/main.js';
 import { mintHst, publish } from '../../src/services/admin.js';
-import { insertGame } from '../../src/store/games.js';
 import { createGameClient } from '../../src/store/developer-games.js';
 import { ensureDeveloper } from '../../src/store/developers.js';
 import {
+  PHONE,
+  DESKTOP,
   NO_CHROMIUM_REASON,
   ensureBrowserBuilds,
   hasChromium,
@@ -22,11 +23,9 @@ import {
   openAccountMenu,
   brokenImages,
 } from '@coinop/testkit/browser';
+import { registerGame } from '@coinop/testkit/arcade';
 import { startCoverServer, type CoverServer } from '../fixtures/cover-server.js';
 import { injectWallet } from '@coinop/testkit/eip1193';
-
-const PHONE = { width: 360, height: 740 };
-const DESKTOP = { width: 1366, height: 900 };
 
 /**
  * Consent to charges in the web app (docs/concepts/consent.md): a player whose game server was
@@ -77,26 +76,10 @@ describe.skipIf(!hasChromium)(
       developer = privateKeyToAccount(generatePrivateKey());
       const owner = await ensureDeveloper(arcade.db, arcade.clock, uuidIds, developer.address);
       const register = (name: string, url: string) =>
-        arcade.db.transaction((tx) =>
-          insertGame(
-            tx,
-            arcade.clock,
-            uuidIds,
-            arcade.record.id,
-            {
-              developerId: owner.id,
-              name,
-              description: `${name}, a consent test game.`,
-              category: 'Arcade',
-              developerInfo: '',
-              tagLine: '',
-              url,
-              coverUrl: '',
-              scoreDisplay: 'NORMAL',
-              prodDomain: null,
-            },
-            [{ name: 'Standard', costUnits: wholeHstToUnits(1), leadersMax: 10 }],
-          ),
+        registerGame(
+          arcade,
+          { developerId: owner.id, name, description: `${name}, a consent test game.`, url },
+          [{ name: 'Standard', cost: 1 }],
         );
       const orbitGame = await register('Orbit Run', gameHost.url('/orbit'));
       await publish(arcade, orbitGame.id);

@@ -12,12 +12,14 @@ import { testConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/main.js';
 import { uuidIds } from '../../src/ids.js';
 import { publish } from '../../src/services/admin.js';
-import { insertGame, updateGame } from '../../src/store/games.js';
+import { updateGame } from '../../src/store/games.js';
 import { ensureDeveloper } from '../../src/store/developers.js';
-import { fundedPlayer } from '@coinop/testkit/arcade';
+import { fundedPlayer, registerGame } from '@coinop/testkit/arcade';
 import type { TestApi } from '@coinop/testkit/app';
 import { freePort } from '@coinop/testkit/net';
 import {
+  PHONE,
+  DESKTOP,
   GAME_SDK_BUNDLE,
   NO_CHROMIUM_REASON,
   hasChromium,
@@ -43,8 +45,6 @@ interface ExampleServer {
 type Card = { rank: number; suit: string };
 
 const ADMIN_TOKEN = 'bridge-admin';
-const DESKTOP = { width: 1366, height: 900 };
-const PHONE = { width: 360, height: 740 };
 /** 7, then 9 (higher: right), then 3 (higher: wrong): a streak of 1 for "higher, higher". */
 const DECK: Card[] = [7, 9, 3, 12, 2, 5].map((rank) => ({ rank, suit: '♣' }));
 
@@ -81,30 +81,10 @@ describe.skipIf(!hasChromium)(
       tiers: [string, number][],
     ) {
       const { arcade } = server.api;
-      const game = await arcade.db.transaction((tx) =>
-        insertGame(
-          tx,
-          arcade.clock,
-          uuidIds,
-          arcade.record.id,
-          {
-            developerId,
-            name,
-            description: `${name}, for issue 17.`,
-            category: 'Arcade',
-            developerInfo: '',
-            tagLine: '',
-            url: '',
-            coverUrl: '',
-            scoreDisplay,
-            prodDomain: null,
-          },
-          tiers.map(([tier, hst]) => ({
-            name: tier,
-            costUnits: wholeHstToUnits(hst),
-            leadersMax: 10,
-          })),
-        ),
+      const game = await registerGame(
+        arcade,
+        { developerId, name, description: `${name}, for issue 17.`, scoreDisplay },
+        tiers.map(([name, cost]) => ({ name, cost })),
       );
       return game.id;
     }

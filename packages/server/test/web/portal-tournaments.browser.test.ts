@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wholeHstToUnits } from '@coinop/core';
 import type { Tournament } from '@coinop/protocol';
 import {
+  PHONE,
+  DESKTOP,
   NO_CHROMIUM_REASON,
   SCREENSHOT_DIR,
   ensureBrowserBuilds,
@@ -15,12 +17,11 @@ import {
   launchChromium,
   seriousViolations,
 } from '@coinop/testkit/browser';
+import { registerGame } from '@coinop/testkit/arcade';
 import { injectWallet } from '@coinop/testkit/eip1193';
 import { testConfig } from '../../src/config.js';
-import { uuidIds } from '../../src/ids.js';
 import { startServer, type RunningServer } from '../../src/main.js';
 import { mintHst, publish } from '../../src/services/admin.js';
-import { insertGame } from '../../src/store/games.js';
 
 /**
  * Issue 18 in the developer portal, in headless Chromium (PGlite): a developer creates a
@@ -28,8 +29,6 @@ import { insertGame } from '../../src/store/games.js';
  * public page and stops it. What the form sent is read back from the API.
  */
 
-const PHONE = { width: 360, height: 740 };
-const DESKTOP = { width: 1366, height: 900 };
 /** Not the machine's zone, so the form's local-to-UTC conversion is really exercised. */
 const ZONE = 'America/New_York';
 
@@ -59,27 +58,14 @@ describe.skipIf(!hasChromium)(
       expect(created.statusCode, created.body).toBe(201);
       const developer = created.json<{ developerId: string; apiKey: string }>();
       apiKey = developer.apiKey;
-      const game = await arcade.db.transaction((tx) =>
-        insertGame(
-          tx,
-          arcade.clock,
-          uuidIds,
-          arcade.record.id,
-          {
-            developerId: developer.developerId,
-            name: 'Cup Putt',
-            description: 'Mini golf in the browser.',
-            category: 'Arcade',
-            developerInfo: '',
-            tagLine: '',
-            url: '',
-            coverUrl: '',
-            scoreDisplay: 'NORMAL',
-            scoreUnit: '',
-            prodDomain: null,
-          },
-          [{ name: 'Bronze', costUnits: wholeHstToUnits(1), leadersMax: 10 }],
-        ),
+      const game = await registerGame(
+        arcade,
+        {
+          developerId: developer.developerId,
+          name: 'Cup Putt',
+          description: 'Mini golf in the browser.',
+        },
+        [{ name: 'Bronze', cost: 1 }],
       );
       gameId = game.id;
       await publish(arcade, gameId);

@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/main.js';
 import {
+  PHONE,
+  DESKTOP,
   NO_CHROMIUM_REASON,
   hasChromium,
   ensureBrowserBuilds,
@@ -17,8 +19,6 @@ import {
 import { injectWallet } from '@coinop/testkit/eip1193';
 import { pngImage } from '../fixtures/images.js';
 
-const PHONE = { width: 360, height: 740 };
-const DESKTOP = { width: 1366, height: 900 };
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 
 describe.skipIf(!hasChromium)(

@@ -4,13 +4,14 @@ import { join } from 'node:path';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { wholeHstToUnits } from '@coinop/core';
 import { testConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/main.js';
 import { uuidIds } from '../../src/ids.js';
-import { insertGame, updateGame } from '../../src/store/games.js';
+import { updateGame } from '../../src/store/games.js';
 import { ensureDeveloper } from '../../src/store/developers.js';
 import {
+  PHONE,
+  DESKTOP,
   NO_CHROMIUM_REASON,
   SCREENSHOT_DIR,
   hasChromium,
@@ -20,6 +21,7 @@ import {
   saveScreenshot,
   seriousViolations,
 } from '@coinop/testkit/browser';
+import { registerGame } from '@coinop/testkit/arcade';
 import { injectWallet } from '@coinop/testkit/eip1193';
 
 /** The client-side example game, imported by a name the type checker does not follow. */
@@ -30,8 +32,6 @@ type StartReaction = (options: {
   gameId: string;
 }) => Promise<{ url: string; close(): Promise<void> }>;
 
-const DESKTOP = { width: 1366, height: 900 };
-const PHONE = { width: 360, height: 740 };
 const ADMIN_TOKEN = 'publish-admin-token';
 
 /**
@@ -65,27 +65,17 @@ describe.skipIf(!hasChromium)(
         uuidIds,
         developerKey.address,
       );
-      const game = await arcade.db.transaction((tx) =>
-        insertGame(
-          tx,
-          arcade.clock,
-          uuidIds,
-          arcade.record.id,
-          {
-            developerId: developer.id,
-            name: 'Quick Draw',
-            description: 'Click when it turns green; the fastest hand tops the board.',
-            category: 'Arcade',
-            developerInfo: '',
-            tagLine: 'How fast are you?',
-            url: '',
-            coverUrl: '',
-            scoreDisplay: 'REVERSE',
-            scoreUnit: 'ms',
-            prodDomain: null,
-          },
-          [{ name: 'Bronze', costUnits: wholeHstToUnits(1), leadersMax: 10 }],
-        ),
+      const game = await registerGame(
+        arcade,
+        {
+          developerId: developer.id,
+          name: 'Quick Draw',
+          description: 'Click when it turns green; the fastest hand tops the board.',
+          tagLine: 'How fast are you?',
+          scoreDisplay: 'REVERSE',
+          scoreUnit: 'ms',
+        },
+        [{ name: 'Bronze', cost: 1 }],
       );
       gameId = game.id;
       const { startReactionServer } = (await import(REACTION_SERVER)) as {

@@ -6,6 +6,9 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseHst, wholeHstToUnits } from '@coinop/core';
 import {
+  PHONE,
+  DESKTOP,
+  ARCADE_KEY_STORAGE,
   NO_CHROMIUM_REASON,
   brokenImages,
   ensureBrowserBuilds,
@@ -14,12 +17,13 @@ import {
   saveScreenshot,
   seriousViolations,
 } from '@coinop/testkit/browser';
+import { registerGame } from '@coinop/testkit/arcade';
 import { testConfig } from '../../src/config.js';
 import { uuidIds } from '../../src/ids.js';
 import { startServer, type RunningServer } from '../../src/main.js';
 import { mintHst, publish } from '../../src/services/admin.js';
 import { createGameClient } from '../../src/store/developer-games.js';
-import { insertGame, updateGame } from '../../src/store/games.js';
+import { updateGame } from '../../src/store/games.js';
 import { createPlayer } from '../../src/store/players.js';
 
 /**
@@ -44,9 +48,6 @@ type StartReaction = (options: {
   gameId: string;
 }) => Promise<ReactionServer>;
 
-const PHONE = { width: 360, height: 740 };
-const DESKTOP = { width: 1366, height: 900 };
-const ARCADE_KEY_STORAGE = 'coinop.arcadeWallet.privateKey';
 const BOARD_PLAYERS = 45;
 const HOUR_MS = 3_600_000;
 const NAMES = ['Ada', 'Bo', 'Cy', 'Dee', 'Eli', 'Fay', 'Gus', 'Hal', 'Ivy', 'Jo'];
@@ -145,27 +146,17 @@ describe.skipIf(!hasChromium)(
       });
       expect(created.statusCode).toBe(201);
       const developer = created.json<{ developerId: string; apiKey: string }>();
-      const game = await arcade.db.transaction((tx) =>
-        insertGame(
-          tx,
-          arcade.clock,
-          uuidIds,
-          arcade.record.id,
-          {
-            developerId: developer.developerId,
-            name: 'Reaction',
-            description: 'Click when it turns green.',
-            category: 'Arcade',
-            developerInfo: '',
-            tagLine: 'How fast are you?',
-            url: '',
-            coverUrl: '',
-            scoreDisplay: 'REVERSE',
-            scoreUnit: 'ms',
-            prodDomain: null,
-          },
-          [{ name: 'Bronze', costUnits: wholeHstToUnits(1), leadersMax: 10 }],
-        ),
+      const game = await registerGame(
+        arcade,
+        {
+          developerId: developer.developerId,
+          name: 'Reaction',
+          description: 'Click when it turns green.',
+          tagLine: 'How fast are you?',
+          scoreDisplay: 'REVERSE',
+          scoreUnit: 'ms',
+        },
+        [{ name: 'Bronze', cost: 1 }],
       );
       gameId = game.id;
       const { startReactionServer } = (await import(REACTION_SERVER)) as {

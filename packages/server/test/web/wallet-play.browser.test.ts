@@ -8,6 +8,9 @@ import { getAddress, parseEther, type Address, type Hash } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  PHONE,
+  DESKTOP,
+  ARCADE_KEY_STORAGE,
   NO_CHROMIUM_REASON,
   ensureBrowserBuilds,
   hasChromium,
@@ -15,6 +18,7 @@ import {
   saveScreenshot,
   seriousViolations,
 } from '@coinop/testkit/browser';
+import { registerGame } from '@coinop/testkit/arcade';
 import { injectWallet, walletCalls } from '@coinop/testkit/eip1193';
 import { writeOperatorKeyFile } from '../../src/chain/operator-key.js';
 import { testConfig } from '../../src/config.js';
@@ -24,7 +28,6 @@ import { startServer, type RunningServer } from '../../src/main.js';
 import { mintHst, publish } from '../../src/services/admin.js';
 import { findPlayLock } from '../../src/store/chain-play-locks.js';
 import { ensureDeveloper } from '../../src/store/developers.js';
-import { insertGame } from '../../src/store/games.js';
 import { createPlayer } from '../../src/store/players.js';
 import { chainConfigFor, HST, startArcadeChain, type ArcadeChain } from '../fixtures/chain.js';
 import { startCoverServer, type CoverServer } from '../fixtures/cover-server.js';
@@ -39,11 +42,8 @@ import { startCoverServer, type CoverServer } from '../fixtures/cover-server.js'
  * browser wallet that declines the permit leaves the game unstarted and nothing sent.
  */
 
-const PHONE = { width: 360, height: 740 };
-const DESKTOP = { width: 1366, height: 900 };
 const CONFIRMATIONS = 2;
 const COST_HST = 5n;
-const ARCADE_KEY_STORAGE = 'coinop.arcadeWallet.privateKey';
 const NO_GAS_LOCK =
   'Your wallet has no ETH to pay the network fee for a play lock. Add a little ETH on this ' +
   'chain to your wallet, then try again.';
@@ -134,26 +134,15 @@ describe.skipIf(!hasChromium)(
         uuidIds,
         developerWallet.toLowerCase(),
       );
-      const game = await arcade.db.transaction((tx) =>
-        insertGame(
-          tx,
-          arcade.clock,
-          uuidIds,
-          arcade.record.id,
-          {
-            developerId: developer.id,
-            name: 'Lock Test',
-            description: 'A game that shows what the bridge answers.',
-            category: 'Arcade',
-            developerInfo: '',
-            tagLine: '',
-            url: gameHost.url('/lock-test'),
-            coverUrl: '',
-            scoreDisplay: 'NORMAL',
-            prodDomain: null,
-          },
-          [{ name: 'Standard', costUnits: COST_HST * HST, leadersMax: 10 }],
-        ),
+      const game = await registerGame(
+        arcade,
+        {
+          developerId: developer.id,
+          name: 'Lock Test',
+          description: 'A game that shows what the bridge answers.',
+          url: gameHost.url('/lock-test'),
+        },
+        [{ name: 'Standard', cost: COST_HST * HST }],
       );
       gameId = game.id;
       await publish(arcade, gameId);

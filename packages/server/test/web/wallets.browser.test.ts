@@ -6,6 +6,9 @@ import type { Browser, Page } from 'playwright-core';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  PHONE,
+  DESKTOP,
+  ARCADE_KEY_STORAGE,
   NO_CHROMIUM_REASON,
   brokenImages,
   ensureBrowserBuilds,
@@ -31,10 +34,6 @@ import { findPlayerByWallet } from '../../src/store/players.js';
  * app where the sign-in service's page now sends players; wallet extensions found through
  * EIP-6963; and a private key imported into the arcade wallet, with a way back.
  */
-
-const DESKTOP = { width: 1366, height: 900 };
-const PHONE = { width: 360, height: 740 };
-const ARCADE_KEY_STORAGE = 'coinop.arcadeWallet.privateKey';
 
 interface HighLowLoginOptions {
   authUrl: string;

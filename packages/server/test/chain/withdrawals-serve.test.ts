@@ -1,14 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { arcadeVaultAbi, hstAbi, uuidToBytes16 } from '@coinop/contracts';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeOperatorKeyFile } from '../../src/chain/operator-key.js';
-import { SecretBox } from '../../src/credentials/secret-box.js';
 import { serve, type ServeChild } from '../cli/run-cli.js';
-import { HST, startArcadeChain, type ArcadeChain } from '../fixtures/chain.js';
+import { HST, sealOperatorKey, startArcadeChain, type ArcadeChain } from '../fixtures/chain.js';
 
 /**
  * A real `coinop serve` paying a withdrawal, killed with SIGKILL right after its transaction was
@@ -34,16 +31,7 @@ afterAll(async () => {
 
 describe('a coinop serve killed between sending and confirming a withdrawal', () => {
   it('pays it once on chain and posts it once after a restart', { timeout: 120_000 }, async () => {
-    const secretsKey = randomBytes(32);
-    await writeFile(join(dataDir, 'secrets-key'), `${secretsKey.toString('hex')}\n`, {
-      mode: 0o600,
-    });
-    const keyFile = join(dataDir, 'operator.key');
-    await writeOperatorKeyFile(
-      keyFile,
-      new SecretBox(secretsKey),
-      chain.anvil.accounts[1]!.privateKey,
-    );
+    const keyFile = await sealOperatorKey(chain, dataDir);
     const { vault, startBlock } = await chain.newVault();
     const args = [
       '--api-port',

@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { availableUnits } from '@coinop/core';
@@ -21,13 +20,17 @@ import {
   openAccountMenu,
 } from '@coinop/testkit/browser';
 import { injectWallet, walletCalls } from '@coinop/testkit/eip1193';
-import { writeOperatorKeyFile } from '../../src/chain/operator-key.js';
 import { testConfig } from '../../src/config.js';
-import { SecretBox } from '../../src/credentials/secret-box.js';
 import { startServer, type RunningServer } from '../../src/main.js';
 import { findDeveloperByWallet } from '../../src/store/developers.js';
 import { findAccount } from '../../src/store/ledger.js';
-import { chainConfigFor, HST, startArcadeChain, type ArcadeChain } from '../fixtures/chain.js';
+import {
+  chainConfigFor,
+  HST,
+  sealOperatorKey,
+  startArcadeChain,
+  type ArcadeChain,
+} from '../fixtures/chain.js';
 
 /**
  * Issue 15 in the web app, in headless Chromium against a real Anvil and an arcade in chain mode
@@ -57,17 +60,7 @@ describe.skipIf(!hasChromium)(
       const deployed = await chain.newVault();
       vault = deployed.vault;
       dataDir = await mkdtemp(join(tmpdir(), 'coinop-account-'));
-      // The operator key is sealed with the secrets key this arcade starts with.
-      const secretsKey = randomBytes(32);
-      await writeFile(join(dataDir, 'secrets-key'), `${secretsKey.toString('hex')}\n`, {
-        mode: 0o600,
-      });
-      const keyFile = join(dataDir, 'operator.key');
-      await writeOperatorKeyFile(
-        keyFile,
-        new SecretBox(secretsKey),
-        chain.anvil.accounts[1]!.privateKey,
-      );
+      const keyFile = await sealOperatorKey(chain, dataDir);
       server = await startServer(
         testConfig({
           apiPort: 0,

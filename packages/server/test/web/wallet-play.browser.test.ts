@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { arcadeVaultAbi, hstAbi, uuidToBytes16 } from '@coinop/contracts';
@@ -20,16 +19,20 @@ import {
 } from '@coinop/testkit/browser';
 import { registerGame } from '@coinop/testkit/arcade';
 import { injectWallet, walletCalls } from '@coinop/testkit/eip1193';
-import { writeOperatorKeyFile } from '../../src/chain/operator-key.js';
 import { testConfig } from '../../src/config.js';
-import { SecretBox } from '../../src/credentials/secret-box.js';
 import { uuidIds } from '../../src/ids.js';
 import { startServer, type RunningServer } from '../../src/main.js';
 import { mintHst, publish } from '../../src/services/admin.js';
 import { findPlayLock } from '../../src/store/chain-play-locks.js';
 import { ensureDeveloper } from '../../src/store/developers.js';
 import { createPlayer } from '../../src/store/players.js';
-import { chainConfigFor, HST, startArcadeChain, type ArcadeChain } from '../fixtures/chain.js';
+import {
+  chainConfigFor,
+  HST,
+  sealOperatorKey,
+  startArcadeChain,
+  type ArcadeChain,
+} from '../fixtures/chain.js';
 import { startCoverServer, type CoverServer } from '../fixtures/cover-server.js';
 
 /**
@@ -98,16 +101,7 @@ describe.skipIf(!hasChromium)(
       const deployed = await chain.newVault();
       vault = deployed.vault;
       dataDir = await mkdtemp(join(tmpdir(), 'coinop-wallet-play-'));
-      const secretsKey = randomBytes(32);
-      await writeFile(join(dataDir, 'secrets-key'), `${secretsKey.toString('hex')}\n`, {
-        mode: 0o600,
-      });
-      const keyFile = join(dataDir, 'operator.key');
-      await writeOperatorKeyFile(
-        keyFile,
-        new SecretBox(secretsKey),
-        chain.anvil.accounts[1]!.privateKey,
-      );
+      const keyFile = await sealOperatorKey(chain, dataDir);
       gameHost = await startCoverServer({
         '/lock-test': (_request, response) =>
           response

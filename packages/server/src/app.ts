@@ -35,6 +35,8 @@ export async function buildApi(config: Config, deps: ApiDeps): Promise<FastifyIn
     contentSecurityPolicy: API_CSP,
     // Players' avatars and uploaded covers are images the web app and games load from here.
     resourcePolicy: 'cross-origin',
+    // JSON and images, and /docs (which sets a page's headers of its own, openapi.ts).
+    pages: false,
   });
 
   app.decorate('config', config);

@@ -186,6 +186,14 @@ export const RateLimitedResponse = {
   content: { 'application/problem+json': { schema: { $ref: 'Problem#' } } },
 } as const;
 
+/** What /docs sends beyond the API's headers: those that protect an HTML document. */
+const DOCS_PAGE_HEADERS = {
+  'cross-origin-opener-policy': 'same-origin',
+  'origin-agent-cluster': '?1',
+  'x-dns-prefetch-control': 'off',
+  'x-permitted-cross-domain-policies': 'none',
+} as const;
+
 /**
  * Serves the OpenAPI 3.1 document generated from the route schemas at `/openapi.json`, and a
  * reference page at `/docs`. Registered before the route plugins so it sees every route. The
@@ -266,6 +274,15 @@ export const openApiPlugin = fp(
         document.serverUrl.startsWith('https:')
           ? header
           : header.replace(/\s*upgrade-insecure-requests;?/, ''),
+      // A page on a listener that otherwise answers JSON: the document headers the API leaves
+      // out (security-headers.ts). A developer may paste an API key here: no other window
+      // keeps a handle on it.
+      uiHooks: {
+        onRequest: (_request, reply, done) => {
+          reply.headers(DOCS_PAGE_HEADERS);
+          done();
+        },
+      },
     });
     app.get(OPENAPI_JSON_PATH, { schema: { hide: true } }, async () => app.swagger());
     // The service's root names nothing else: send a visitor to its reference page. Relative, so

@@ -28,6 +28,11 @@ export interface ListenerOptions {
   readonly referrerPolicy?: 'no-referrer' | 'strict-origin-when-cross-origin';
   /** Origin-Agent-Cluster (helmet's default, on) unless the listener's pages frame games. */
   readonly originAgentCluster?: boolean;
+  /**
+   * Whether the listener serves HTML pages (the web app, the CLI login page), which get helmet's
+   * document headers too; the API answers JSON and images and gets an API's (security-headers.ts).
+   */
+  readonly pages: boolean;
 }
 
 /**
@@ -80,6 +85,7 @@ export function createFastify(config: Config, listener: ListenerOptions): Fastif
     resourcePolicy: listener.resourcePolicy,
     referrerPolicy: listener.referrerPolicy ?? 'no-referrer',
     originAgentCluster: listener.originAgentCluster ?? true,
+    pages: listener.pages,
   });
   void app.register(refuseOnOverload, { limits: config.overload });
   if (listener.metrics) observeRequests(app, listener.name, listener.metrics);

@@ -6,7 +6,10 @@ import fp from 'fastify-plugin';
  * Security headers on every response of a listener (`@fastify/helmet`, docs/operating/security.md):
  * helmet's defaults, with a Content-Security-Policy per listener, Strict-Transport-Security only
  * over TLS (a browser told to use HTTPS for a plain-HTTP arcade could not reach it), and
- * Cross-Origin-Resource-Policy opened where other origins load what the listener serves.
+ * Cross-Origin-Resource-Policy opened where other origins load what the listener serves. A
+ * listener that answers JSON and images only (the API) sends the set OWASP's REST Security Cheat
+ * Sheet names for APIs, not the headers that protect an HTML document: they would only add bytes
+ * and work to every answer.
  */
 
 /** A JSON API's policy: it serves no page, so nothing may run, load or frame it. */
@@ -28,7 +31,19 @@ export interface SecurityHeaderOptions {
   readonly referrerPolicy: 'no-referrer' | 'strict-origin-when-cross-origin';
   /** Origin-Agent-Cluster: off where the page embeds games from other origins (see below). */
   readonly originAgentCluster: boolean;
+  /** Whether the listener serves HTML pages; without them, only the headers an API needs. */
+  readonly pages: boolean;
 }
+
+/** The headers of an HTML document that say nothing to a JSON or image response. */
+const DOCUMENT_ONLY_HEADERS = {
+  crossOriginOpenerPolicy: false,
+  originAgentCluster: false,
+  xDnsPrefetchControl: false,
+  xDownloadOptions: false,
+  xPermittedCrossDomainPolicies: false,
+  xXssProtection: false,
+} as const;
 
 export const securityHeaders = fp<SecurityHeaderOptions>(
   async (app: FastifyInstance, options) => {
@@ -45,6 +60,7 @@ export const securityHeaders = fp<SecurityHeaderOptions>(
       // The web app's wallet may open a popup (WalletConnect, a hardware wallet's page).
       crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
       originAgentCluster: options.originAgentCluster,
+      ...(options.pages ? {} : { ...DOCUMENT_ONLY_HEADERS, xFrameOptions: { action: 'deny' } }),
     });
     const csp = options.contentSecurityPolicy;
     if (csp !== null) {

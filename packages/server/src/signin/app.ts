@@ -57,6 +57,7 @@ export async function buildAuth(config: Config, deps: AuthDeps): Promise<Fastify
     // The CLI login page sets its own (`CLI_LOGIN_CSP`).
     contentSecurityPolicy: API_CSP,
     resourcePolicy: 'same-origin',
+    pages: true,
   });
 
   const { keys, tokens, players } = playerTokenServices(config, deps);

@@ -80,6 +80,7 @@ export async function buildWeb(config: Config, deps: WebDeps): Promise<FastifyIn
     referrerPolicy: 'strict-origin-when-cross-origin',
     // With it, headless Chromium lost the click that opens the connect dialog (security.md).
     originAgentCluster: false,
+    pages: true,
   });
   renderErrorsAsProblems(app);
   await healthRoutes(app, null);

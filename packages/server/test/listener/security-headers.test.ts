@@ -24,16 +24,44 @@ describe('security headers (@fastify/helmet) on every listener', () => {
     await signin?.close();
   });
 
-  it('sends helmet’s headers, each listener’s policy, and no HSTS without TLS', async () => {
+  it('sends an API’s headers on the API, a document’s on the listeners with pages, and no HSTS without TLS', async () => {
+    // Helmet's headers of an HTML document, on the listeners that serve pages.
+    const documentHeaders = {
+      opener: 'same-origin-allow-popups',
+      frame: 'SAMEORIGIN',
+      dnsPrefetch: 'off',
+      download: 'noopen',
+      crossDomain: 'none',
+      xss: '0',
+    };
     const expected = {
-      api: { csp: API_CSP, resources: 'cross-origin', referrer: 'no-referrer', cluster: '?1' },
-      auth: { csp: API_CSP, resources: 'same-origin', referrer: 'no-referrer', cluster: '?1' },
+      // JSON and images: the headers OWASP names for an API, no document's (security.md).
+      api: {
+        csp: API_CSP,
+        resources: 'cross-origin',
+        referrer: 'no-referrer',
+        cluster: undefined,
+        opener: undefined,
+        frame: 'DENY',
+        dnsPrefetch: undefined,
+        download: undefined,
+        crossDomain: undefined,
+        xss: undefined,
+      },
+      auth: {
+        csp: API_CSP,
+        resources: 'same-origin',
+        referrer: 'no-referrer',
+        cluster: '?1',
+        ...documentHeaders,
+      },
       // The arcade's page, which frames games, goes without Origin-Agent-Cluster (security.md).
       web: {
         csp: webCsp({ chain: null }),
         resources: 'cross-origin',
         referrer: 'strict-origin-when-cross-origin',
         cluster: undefined,
+        ...documentHeaders,
       },
     };
     const apps = { api: signin.api, auth: signin.auth, web };
@@ -49,14 +77,16 @@ describe('security headers (@fastify/helmet) on every listener', () => {
         opener: res.headers['cross-origin-opener-policy'],
         nosniff: res.headers['x-content-type-options'],
         frame: res.headers['x-frame-options'],
+        dnsPrefetch: res.headers['x-dns-prefetch-control'],
+        download: res.headers['x-download-options'],
+        crossDomain: res.headers['x-permitted-cross-domain-policies'],
+        xss: res.headers['x-xss-protection'],
         hsts: res.headers['strict-transport-security'],
         poweredBy: res.headers['x-powered-by'],
       }).toEqual({
         name,
         ...want,
-        opener: 'same-origin-allow-popups',
         nosniff: 'nosniff',
-        frame: 'SAMEORIGIN',
         hsts: undefined,
         poweredBy: undefined,
       });
@@ -78,6 +108,13 @@ describe('security headers (@fastify/helmet) on every listener', () => {
     expect(csp).toContain("default-src 'self'");
     // Served over plain HTTP: nothing to upgrade to.
     expect(csp).not.toContain('upgrade-insecure-requests');
+    // A page on the API's listener: the document headers the API's JSON goes without.
+    expect({
+      opener: docs.headers['cross-origin-opener-policy'],
+      cluster: docs.headers['origin-agent-cluster'],
+      frame: docs.headers['x-frame-options'],
+      nosniff: docs.headers['x-content-type-options'],
+    }).toEqual({ opener: 'same-origin', cluster: '?1', frame: 'DENY', nosniff: 'nosniff' });
   });
 });
 

@@ -1,4 +1,9 @@
-import { BridgeErrorCodes, type BridgeErrorCode } from '@coinop/protocol';
+import {
+  BridgeErrorCodes,
+  type BridgeErrorCode,
+  type BridgeReplyError,
+  type ErrorCode,
+} from '@coinop/protocol';
 
 /**
  * The GameService operations, by method name, as errors report them.
@@ -84,6 +89,42 @@ export class BridgeTimeoutError extends Error {
 }
 
 /**
+ * The arcade answered a board read with an error (a coinop addition, issue 18): `code` is the
+ * API's error code, e.g. `cursor_expired` (410: the walk is too old to continue, read the first
+ * page again), `leaderboard_not_found`, `validation_failed`; or `bridge_request_failed` (`status`
+ * null) when the arcade got no answer from its API. Only `getBoardPage` and `getBoardAround`
+ * reject with it.
+ *
+ * @example
+ * ```ts
+ * import { BridgeRequestError, GameService, Origin } from '@coinop/game-sdk';
+ * const game = new GameService('demo', Origin.DEV);
+ * game.init();
+ * const page = await game.getBoardPage({ cursor: 'saved' }).catch((err) => {
+ *   if (err instanceof BridgeRequestError && err.code === 'cursor_expired') {
+ *     return game.getBoardPage();
+ *   }
+ *   throw err;
+ * });
+ * ```
+ */
+export class BridgeRequestError extends Error {
+  override readonly name = 'BridgeRequestError';
+  readonly code: ErrorCode | 'bridge_request_failed';
+  /** The HTTP status the arcade's API answered; null when none came. */
+  readonly status: number | null;
+  /** The operation the arcade refused. */
+  readonly operation: GameServiceOperation;
+
+  constructor(operation: GameServiceOperation, error: BridgeReplyError) {
+    super(error.message);
+    this.code = error.code;
+    this.status = error.status;
+    this.operation = operation;
+  }
+}
+
+/**
  * Every error a GameService operation rejects with; `switch (err.code)` narrows it. Passing a
  * wrong argument is a programming error and rejects with a plain `TypeError` instead.
  *
@@ -96,11 +137,15 @@ export class BridgeTimeoutError extends Error {
  *       return `the arcade did not answer within ${err.timeoutMs} ms`;
  *     case 'bridge_not_initialized':
  *       return 'call init() first';
+ *     case 'cursor_expired':
+ *       return 'the board changed too long ago: read its first page again';
+ *     default:
+ *       return err.message;
  *   }
  * }
  * ```
  */
-export type GameServiceError = BridgeTimeoutError | BridgeNotInitializedError;
+export type GameServiceError = BridgeTimeoutError | BridgeNotInitializedError | BridgeRequestError;
 
 /**
  * Whether a caught value is one of the GameService's errors.
@@ -117,5 +162,9 @@ export type GameServiceError = BridgeTimeoutError | BridgeNotInitializedError;
  * ```
  */
 export function isGameServiceError(value: unknown): value is GameServiceError {
-  return value instanceof BridgeTimeoutError || value instanceof BridgeNotInitializedError;
+  return (
+    value instanceof BridgeTimeoutError ||
+    value instanceof BridgeNotInitializedError ||
+    value instanceof BridgeRequestError
+  );
 }

@@ -2,7 +2,9 @@ import {
   BRIDGE_ID_MAX_LENGTH,
   BridgeMessageTypes,
   isBridgeMessageType,
+  parseBridgeErrorReply,
   parseBridgeReply,
+  type BridgeErrorReply,
   type BridgeEventName,
   type BridgeReply,
   type BridgeRequest,
@@ -17,6 +19,7 @@ import {
 } from '@coinop/protocol';
 import {
   BridgeNotInitializedError,
+  BridgeRequestError,
   BridgeTimeoutError,
   type GameServiceOperation,
 } from './errors.js';
@@ -114,7 +117,9 @@ type Handler = (data: never) => void;
 
 interface PendingRequest {
   readonly requestId: string;
+  readonly operation: GameServiceOperation;
   readonly resolve: (data: ReplyData) => void;
+  readonly reject: (error: BridgeRequestError) => void;
   readonly timer: ReturnType<typeof setTimeout>;
 }
 
@@ -349,7 +354,9 @@ export class GameService {
    * arcade that does not know it never answers, and the promise rejects with
    * `BridgeTimeoutError`). `leaderboardId` defaults to the tier the player has chosen; pass the
    * page's `nextCursor` as `cursor` for the next page (null on the last); `limit` is 1 to 100
-   * (default 25). Fires `boardPage`.
+   * (default 25). Fires `boardPage`. Rejects with `BridgeRequestError` when the arcade answers
+   * with an error: `code: 'cursor_expired'` for a cursor from a walk begun over ten minutes ago
+   * (read the first page again).
    *
    * @example
    * ```ts
@@ -383,7 +390,7 @@ export class GameService {
    * and below (0 to 50, default 5), exact ranks, best first (a coinop addition, like
    * `getBoardPage`). `player` is null, and the lists empty, when nobody is signed in or the
    * player has no score on the tier. `leaderboardId` defaults to the tier chosen. Fires
-   * `boardAround`.
+   * `boardAround`. Rejects with `BridgeRequestError` when the arcade answers with an error.
    *
    * @example
    * ```ts
@@ -523,7 +530,13 @@ export class GameService {
         reject(new BridgeTimeoutError(operation, requestId, this.origin, this.replyTimeoutMs));
       }, this.replyTimeoutMs);
       const queue = this.#pending.get(event) ?? [];
-      queue.push({ requestId, resolve: resolve as (data: ReplyData) => void, timer });
+      queue.push({
+        requestId,
+        operation,
+        resolve: resolve as (data: ReplyData) => void,
+        reject,
+        timer,
+      });
       this.#pending.set(event, queue);
       try {
         win.parent.postMessage(message, this.origin);
@@ -547,6 +560,8 @@ export class GameService {
     if (event.source !== this.#initializedWindow?.parent || event.origin !== this.origin) return;
     const reply = parseBridgeReply(event.data);
     if (reply === undefined) {
+      const failed = parseBridgeErrorReply(event.data);
+      if (failed !== undefined) return this.#deliverError(failed);
       const type = (event.data as { type?: unknown } | null)?.type;
       if (isBridgeMessageType(type)) {
         console.warn(`GameService: ignored a malformed "${type}" reply from ${event.origin}`);
@@ -556,20 +571,37 @@ export class GameService {
     this.#deliver(reply);
   };
 
-  #deliver(reply: BridgeReply): void {
-    const event = BridgeMessageTypes[reply.type];
-    const queue = this.#pending.get(event) ?? [];
+  /**
+   * The request a reply answers, taken off its queue with its timer stopped: by `requestId`, or
+   * the oldest of the type for a host of the published protocol. Null when the reply is another
+   * GameService's (another instance's prefix); undefined when no request of ours waits.
+   */
+  #take(reply: BridgeReply | BridgeErrorReply): PendingRequest | undefined | null {
+    const queue = this.#pending.get(BridgeMessageTypes[reply.type]) ?? [];
     let index: number;
     if (reply.requestId === undefined) {
       // A host speaking the published protocol: replies come in the order it was asked.
       index = queue.length > 0 ? 0 : -1;
     } else {
       // Another prefix: another GameService in this window asked, so the reply is its to report.
-      if (!reply.requestId.startsWith(`${this.#instanceId}.`)) return;
+      if (!reply.requestId.startsWith(`${this.#instanceId}.`)) return null;
       index = queue.findIndex((pending) => pending.requestId === reply.requestId);
     }
     const pending = index >= 0 ? queue.splice(index, 1)[0] : undefined;
     if (pending !== undefined) clearTimeout(pending.timer);
+    return pending;
+  }
+
+  /** A board read the arcade could not answer: its promise rejects; no event fires. */
+  #deliverError(reply: BridgeErrorReply): void {
+    const pending = this.#take(reply);
+    pending?.reject(new BridgeRequestError(pending.operation, reply.error));
+  }
+
+  #deliver(reply: BridgeReply): void {
+    const event = BridgeMessageTypes[reply.type];
+    const pending = this.#take(reply);
+    if (pending === null) return;
     // Events fire for every reply, even a late or unasked one: a play the player paid for after
     // the timeout is still a paid play (spec 4.10 rule 1).
     if (reply.type === 'tierChange') this.#tier = reply.data;

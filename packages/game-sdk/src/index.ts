@@ -9,6 +9,7 @@ export {
 export { Origin } from './origin.js';
 export {
   BridgeNotInitializedError,
+  BridgeRequestError,
   BridgeTimeoutError,
   isGameServiceError,
   type GameServiceError,

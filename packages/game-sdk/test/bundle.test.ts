@@ -32,6 +32,7 @@ describe('browser bundle (scripts/bundle.mjs)', () => {
     const Coinop = context.Coinop!;
     expect(Object.keys(Coinop).sort()).toEqual([
       'BridgeNotInitializedError',
+      'BridgeRequestError',
       'BridgeTimeoutError',
       'DEFAULT_REPLY_TIMEOUT_MS',
       'GameService',

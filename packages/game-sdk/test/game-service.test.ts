@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   BridgeNotInitializedError,
+  BridgeRequestError,
   BridgeTimeoutError,
   DEFAULT_REPLY_TIMEOUT_MS,
   GameService,
@@ -274,6 +275,69 @@ describe('GameService operations against a host that echoes requestId', () => {
     warn.mockRestore();
     await vi.waitFor(() => expect(result.error).toBeInstanceOf(BridgeTimeoutError));
     expect((result.error as BridgeTimeoutError).operation).toBe('getBoardPage');
+  });
+
+  it('a board read the arcade answers with an error rejects with its code; no event fires', async () => {
+    const { win, game } = setup();
+    const pages: unknown[] = [];
+    game.on('boardPage', (data) => pages.push(data));
+    const expired = track(game.getBoardPage({ cursor: 'YjIuMQ' }));
+    const around = track(game.getBoardAround());
+    const fine = game.getBoardPage();
+    const message = 'cursor is from a walk of this board that is too old to continue';
+    win.reply({
+      type: 'boardPage',
+      error: { code: 'cursor_expired', message, status: 410 },
+      requestId: win.requestIdOf(0),
+    });
+    win.reply({
+      type: 'boardAround',
+      error: { code: 'bridge_request_failed', message: 'Failed to fetch', status: null },
+      requestId: win.requestIdOf(1),
+    });
+    await flush();
+    const error = expired.error as BridgeRequestError;
+    expect(error).toBeInstanceOf(BridgeRequestError);
+    expect(isGameServiceError(error)).toBe(true);
+    expect({ ...error, message: error.message }).toEqual({
+      name: 'BridgeRequestError',
+      code: 'cursor_expired',
+      status: 410,
+      operation: 'getBoardPage',
+      message,
+    });
+    expect(around.error).toMatchObject({
+      code: 'bridge_request_failed',
+      status: null,
+      operation: 'getBoardAround',
+    });
+    // The other page is still waiting, and is answered.
+    const page = { leaderboardId: 't', players: 0, entries: [], nextCursor: null };
+    win.reply({ type: 'boardPage', data: page, requestId: win.requestIdOf(2) });
+    expect(await fine).toEqual(page);
+    expect(pages).toEqual([page]);
+  });
+
+  it('an error reply without requestId goes to the oldest board read; another instance’s is ignored', async () => {
+    const { win, game } = setup({ replyTimeoutMs: 50 });
+    const first = track(game.getBoardPage());
+    const second = track(game.getBoardPage());
+    const error = { code: 'leaderboard_not_found', message: 'no such tier', status: 404 };
+    win.reply({ type: 'boardPage', error, requestId: 'zzzzzzzz.1' });
+    win.reply({ type: 'boardPage', error });
+    await flush();
+    expect(first.error).toMatchObject({ code: 'leaderboard_not_found', status: 404 });
+    expect(second.settled).toBe(false);
+    // An error reply to a message that may not fail by reply is not one: the play waits on.
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const play = track(game.play());
+    win.reply({ type: 'play', error, requestId: win.requestIdOf(2) });
+    await flush();
+    expect(play.settled).toBe(false);
+    expect(warn).toHaveBeenCalledOnce();
+    warn.mockRestore();
+    await vi.waitFor(() => expect(second.error).toBeInstanceOf(BridgeTimeoutError));
+    await vi.waitFor(() => expect(play.error).toBeInstanceOf(BridgeTimeoutError));
   });
 
   it('hstTransfer and transferHst send "transferHst", resolve with txid, fire both', async () => {

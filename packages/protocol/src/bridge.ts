@@ -1,3 +1,4 @@
+import { isErrorCode, type ErrorCode } from './errors.js';
 import type { BoardAround, BoardEntry, BoardPage } from './wire/boards.js';
 
 /**
@@ -492,6 +493,7 @@ export type BridgeReply<T extends BridgeMessageType = BridgeMessageType> = {
 export const BridgeErrorCodes = {
   bridge_timeout: 'Bridge reply timed out',
   bridge_not_initialized: 'Bridge not initialized',
+  bridge_request_failed: 'Bridge request failed',
 } as const;
 
 /**
@@ -504,6 +506,152 @@ export const BridgeErrorCodes = {
  * ```
  */
 export type BridgeErrorCode = keyof typeof BridgeErrorCodes;
+
+/**
+ * The message types a host may answer with an error reply (`BridgeErrorReply`): the board reads
+ * of issue 18, which a game on `haste-arcade-sdk@1.1.5` never sends. A failure of any other
+ * request still gets no reply (the published protocol has no error reply), and the game times out.
+ *
+ * @example
+ * ```ts
+ * import { BRIDGE_ERROR_REPLY_TYPES } from '@coinop/protocol';
+ * console.log(BRIDGE_ERROR_REPLY_TYPES); // ["boardPage", "boardAround"]
+ * ```
+ */
+export const BRIDGE_ERROR_REPLY_TYPES = ['boardPage', 'boardAround'] as const;
+
+/**
+ * A message type that may be answered with an error reply.
+ *
+ * @example
+ * ```ts
+ * import type { BridgeErrorReplyType } from '@coinop/protocol';
+ * const type: BridgeErrorReplyType = 'boardPage';
+ * ```
+ */
+export type BridgeErrorReplyType = (typeof BRIDGE_ERROR_REPLY_TYPES)[number];
+
+/**
+ * Why the arcade could not answer: the API's error code and message (`cursor_expired` with status
+ * 410 for a board walk too old to continue, `leaderboard_not_found`, `validation_failed`, …), or
+ * `bridge_request_failed` with a null status when no API answer came (or its code is not in the
+ * catalogue). A game built on an older SDK may see a code newer than its catalogue.
+ *
+ * @example
+ * ```ts
+ * import type { BridgeReplyError } from '@coinop/protocol';
+ * const error: BridgeReplyError = {
+ *   code: 'cursor_expired',
+ *   message: 'start again from the first page',
+ *   status: 410,
+ * };
+ * ```
+ */
+export interface BridgeReplyError {
+  code: ErrorCode | 'bridge_request_failed';
+  message: string;
+  /** The HTTP status the arcade's API answered; null when none came. */
+  status: number | null;
+}
+
+/**
+ * Arcade → game: a board read the arcade could not answer (a coinop addition, issue 18): the
+ * request's `type`, `error` in place of `data`, and the request's `requestId`. A game rejects the
+ * request's promise with it and fires no event.
+ *
+ * @example
+ * ```ts
+ * import type { BridgeErrorReply } from '@coinop/protocol';
+ * const down: BridgeErrorReply = {
+ *   type: 'boardPage',
+ *   error: { code: 'cursor_expired', message: 'start again from the first page', status: 410 },
+ *   requestId: 'k3x9.4',
+ * };
+ * ```
+ */
+export interface BridgeErrorReply {
+  type: BridgeErrorReplyType;
+  error: BridgeReplyError;
+  requestId?: string;
+}
+
+/** Longest error message a reply carries; a longer one is cut, never refused. */
+const BRIDGE_ERROR_MESSAGE_MAX_LENGTH = 500;
+
+/**
+ * Builds a host's error reply to a board read: the same `type`, the error, and the request's
+ * `requestId` when it carried one. A code outside the catalogue is sent as
+ * `bridge_request_failed`, and a long message is cut.
+ *
+ * @example
+ * ```ts
+ * import { createBridgeErrorReply } from '@coinop/protocol';
+ * createBridgeErrorReply(
+ *   { type: 'boardPage', gameId: 'demo', cursor: 'old', requestId: 'k3x9.4' },
+ *   { code: 'cursor_expired', message: 'start again', status: 410 },
+ * );
+ * // { type: 'boardPage', error: { code: 'cursor_expired', … }, requestId: 'k3x9.4' }
+ * ```
+ */
+export function createBridgeErrorReply(
+  request: BridgeRequest & { type: BridgeErrorReplyType },
+  error: { code: string; message: string; status: number | null },
+): BridgeErrorReply {
+  const status = error.status !== null && isIntegerIn(error.status, 100, 599) ? error.status : null;
+  const reply: BridgeErrorReply = {
+    type: request.type,
+    error: {
+      code: isErrorCode(error.code) ? error.code : 'bridge_request_failed',
+      message: error.message.slice(0, BRIDGE_ERROR_MESSAGE_MAX_LENGTH),
+      status,
+    },
+  };
+  if (request.requestId !== undefined) reply.requestId = request.requestId;
+  return reply;
+}
+
+/**
+ * Reads an error reply the arcade posted, as a game receives it (`event.data`); `undefined` when
+ * it is not one (a reply with `data`, another type, or a malformed error).
+ *
+ * @example
+ * ```ts
+ * import { parseBridgeErrorReply } from '@coinop/protocol';
+ * parseBridgeErrorReply({
+ *   type: 'boardPage',
+ *   error: { code: 'cursor_expired', message: 'start again', status: 410 },
+ * }); // { type: 'boardPage', error: { code: 'cursor_expired', message: 'start again', status: 410 } }
+ * parseBridgeErrorReply({ type: 'play', error: { code: 'x', message: 'y', status: 400 } }); // undefined
+ * ```
+ */
+export function parseBridgeErrorReply(value: unknown): BridgeErrorReply | undefined {
+  if (!isRecord(value) || !isBridgeErrorReplyType(value.type) || value.data !== undefined) {
+    return undefined;
+  }
+  const error = readReplyError(value.error);
+  if (error === undefined) return undefined;
+  const reply: BridgeErrorReply = { type: value.type, error };
+  if (value.requestId !== undefined) {
+    if (!isRequestId(value.requestId)) return undefined;
+    reply.requestId = value.requestId;
+  }
+  return reply;
+}
+
+/**
+ * Whether a request's type may be answered with an error reply.
+ *
+ * @example
+ * ```ts
+ * import { isBridgeErrorReplyType } from '@coinop/protocol';
+ * isBridgeErrorReplyType('boardAround'); // true
+ * isBridgeErrorReplyType('play'); // false
+ * ```
+ */
+export function isBridgeErrorReplyType(value: unknown): value is BridgeErrorReplyType {
+  // Spelled out rather than BRIDGE_ERROR_REPLY_TYPES.includes: the game SDK's bundle is counted.
+  return value === 'boardPage' || value === 'boardAround';
+}
 
 /**
  * Whether a value is one of the bridge's message types.
@@ -688,6 +836,20 @@ export function createBridgeReply<T extends BridgeMessageType>(
   const reply = { type: request.type, data } as BridgeReply<T>;
   if (request.requestId !== undefined) reply.requestId = request.requestId;
   return reply;
+}
+
+/**
+ * An error reply's error. Its code is not looked up: the catalogue would add half again to the
+ * game SDK's bundle, and a host sends catalogue codes only (`createBridgeErrorReply`), so a code
+ * newer than a game's SDK reaches it as it is, for its `default:` branch.
+ */
+function readReplyError(value: unknown): BridgeReplyError | undefined {
+  if (!isRecord(value) || !isRequestId(value.code) || typeof value.message !== 'string') {
+    return undefined;
+  }
+  const status = value.status;
+  if (status !== null && !isIntegerIn(status, 100, 599)) return undefined;
+  return { code: value.code as BridgeReplyError['code'], message: value.message, status };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -2,8 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   BridgeErrorCodes,
   BridgeMessageTypes,
+  createBridgeErrorReply,
   createBridgeReply,
+  isBridgeErrorReplyType,
   isBridgeMessageType,
+  parseBridgeErrorReply,
   parseBridgeReply,
   parseBridgeRequest,
 } from '../src/index.js';
@@ -26,6 +29,7 @@ describe('bridge message types', () => {
     expect(BridgeErrorCodes).toEqual({
       bridge_timeout: 'Bridge reply timed out',
       bridge_not_initialized: 'Bridge not initialized',
+      bridge_request_failed: 'Bridge request failed',
     });
   });
 
@@ -329,5 +333,85 @@ describe('createBridgeReply', () => {
     const published = createBridgeReply({ type: 'play', gameId: 'g' }, { playId: 'p' });
     expect(published).toEqual({ type: 'play', data: { playId: 'p' } });
     expect('requestId' in published).toBe(false);
+  });
+});
+
+describe('error replies to board reads (issue 18)', () => {
+  const expired = { code: 'cursor_expired', message: 'start again', status: 410 };
+
+  it('builds one for boardPage and boardAround, echoing requestId only when asked with one', () => {
+    expect(
+      createBridgeErrorReply(
+        { type: 'boardPage', gameId: 'g', cursor: 'c', requestId: 'r.4' },
+        expired,
+      ),
+    ).toEqual({ type: 'boardPage', error: expired, requestId: 'r.4' });
+    const published = createBridgeErrorReply({ type: 'boardAround', gameId: 'g' }, expired);
+    expect(published).toEqual({ type: 'boardAround', error: expired });
+    expect('requestId' in published).toBe(false);
+  });
+
+  it('sends a code outside the catalogue as bridge_request_failed, a bad status as null, and cuts a long message', () => {
+    expect(
+      createBridgeErrorReply(
+        { type: 'boardPage', gameId: 'g' },
+        { code: 'teapot', message: long(600), status: 0 },
+      ).error,
+    ).toEqual({ code: 'bridge_request_failed', message: long(500), status: null });
+  });
+
+  it.each([
+    [
+      { type: 'boardPage', error: expired, requestId: 'r.4' },
+      { type: 'boardPage', error: expired, requestId: 'r.4' },
+    ],
+    [
+      { type: 'boardAround', error: { code: 'player_not_found', message: 'm', status: 404 } },
+      { type: 'boardAround', error: { code: 'player_not_found', message: 'm', status: 404 } },
+    ],
+    [
+      {
+        type: 'boardPage',
+        error: { code: 'bridge_request_failed', message: 'offline', status: null },
+      },
+      {
+        type: 'boardPage',
+        error: { code: 'bridge_request_failed', message: 'offline', status: null },
+      },
+    ],
+    // A newer arcade's code, kept as it came.
+    [
+      { type: 'boardPage', error: { code: 'board_on_fire', message: 'm', status: 503 } },
+      { type: 'boardPage', error: { code: 'board_on_fire', message: 'm', status: 503 } },
+    ],
+  ])('reads %j', (value, expected) => {
+    expect(parseBridgeErrorReply(value)).toEqual(expected);
+  });
+
+  it.each([
+    // Only the board reads may fail by reply: a published game's messages never do.
+    { type: 'play', error: expired },
+    { type: 'leaderboard', error: expired },
+    { type: 'boardPage', data: {}, error: expired },
+    { type: 'boardPage' },
+    { type: 'boardPage', error: { ...expired, code: 1 } },
+    { type: 'boardPage', error: { ...expired, code: long(65) } },
+    { type: 'boardPage', error: { ...expired, code: '' } },
+    { type: 'boardPage', error: { code: 'cursor_expired', status: 410 } },
+    { type: 'boardPage', error: { ...expired, status: 99 } },
+    { type: 'boardPage', error: { ...expired, status: '410' } },
+    { type: 'boardPage', error: { code: 'cursor_expired', message: 'm' } },
+    { type: 'boardPage', error: expired, requestId: long(65) },
+    null,
+    'boardPage',
+  ])('ignores %j', (value) => {
+    expect(parseBridgeErrorReply(value)).toBeUndefined();
+  });
+
+  it('is not a reply with data', () => {
+    expect(parseBridgeReply({ type: 'boardPage', error: expired })).toBeUndefined();
+    expect(isBridgeErrorReplyType('boardPage')).toBe(true);
+    expect(isBridgeErrorReplyType('boardAround')).toBe(true);
+    expect(isBridgeErrorReplyType('score')).toBe(false);
   });
 });

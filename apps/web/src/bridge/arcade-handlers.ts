@@ -90,6 +90,11 @@ export interface ArcadeHost {
   tell(message: string, tone: 'info' | 'error'): void;
   /** Money moved or a score landed: read the balance and leaders again. */
   changed(score?: ScoreOutcome): void;
+  /**
+   * The game read its board (`boardPage`, `boardAround`): its own server may have scored, so the
+   * page's leaders and balance are read again (once for a burst of reads).
+   */
+  boardRead(): void;
   /** Reads and approves the CLI logins a game's server started (bridge `login`). */
   login: LoginHost;
 }
@@ -281,7 +286,9 @@ export function createArcadeHandlers(host: ArcadeHost): HostBridgeHandlers {
       const { board } = boardOf(host, request.leaderboardId);
       const query = new URLSearchParams({ limit: String(request.limit ?? 25) });
       if (request.cursor !== undefined) query.set('cursor', request.cursor);
-      return requestJson<BoardPage>(`${board}?${query}`);
+      const page = await requestJson<BoardPage>(`${board}?${query}`);
+      host.boardRead();
+      return page;
     },
 
     async boardAround(request) {
@@ -292,9 +299,11 @@ export function createArcadeHandlers(host: ArcadeHost): HostBridgeHandlers {
         return { leaderboardId: tierId, players, above: [], player: null, below: [] };
       }
       const count = String(request.count ?? 5);
-      return requestJson<BoardAround>(
+      const around = await requestJson<BoardAround>(
         `${board}/players/${encodeURIComponent(player.id)}?count=${count}`,
       );
+      host.boardRead();
+      return around;
     },
 
     async hstTransfer(amount) {

@@ -1,6 +1,9 @@
 import {
+  createBridgeErrorReply,
   createBridgeReply,
+  isBridgeErrorReplyType,
   parseBridgeRequest,
+  type BridgeErrorReply,
   type BridgeLeader,
   type BridgeReply,
   type BridgeRequest,
@@ -14,6 +17,7 @@ import {
   type ReceivePlayMessage,
   type ReceiveSubmitScoreMessage,
 } from '@coinop/protocol';
+import { ApiError } from '../api.js';
 
 /**
  * The arcade's side of the bridge (spec 4.10, 6): answers the client library's messages from the
@@ -21,7 +25,11 @@ import {
  * behind approval dialogs) share it.
  */
 
-/** What the arcade does for each request. A rejected promise sends no reply (the game times out). */
+/**
+ * What the arcade does for each request. A rejected promise sends no reply (the game times out),
+ * except for the board reads (`boardPage`, `boardAround`), whose failure is sent as an error
+ * reply: an `ApiError`'s code, message and status, or `bridge_request_failed`.
+ */
 export interface HostBridgeHandlers {
   play(request: BridgeRequest): Promise<ReceivePlayMessage>;
   submitScore(
@@ -130,12 +138,20 @@ export class HostBridge {
     void this.#answer(request)
       .then(
         (reply) => this.#send(frame, reply),
-        (error: unknown) =>
+        (error: unknown) => {
           this.#log({
             direction: 'error',
             type: request.type,
             payload: error instanceof Error ? error.message : String(error),
-          }),
+          });
+          // The board reads are coinop's own messages: the game is told why, not left to time out.
+          if (isBridgeErrorReplyType(request.type)) {
+            this.#send(
+              frame,
+              createBridgeErrorReply({ ...request, type: request.type }, replyErrorOf(error)),
+            );
+          }
+        },
       )
       .finally(() => {
         this.#pending -= 1;
@@ -172,7 +188,7 @@ export class HostBridge {
     }
   }
 
-  #send(frame: Window, reply: BridgeReply): void {
+  #send(frame: Window, reply: BridgeReply | BridgeErrorReply): void {
     if (this.#closed) return;
     // Target origin pins the reply to the game: if the frame navigated away, nothing is delivered.
     frame.postMessage(reply, this.gameOrigin);
@@ -186,6 +202,18 @@ export class HostBridge {
       // A failing logger must not break the bridge.
     }
   }
+}
+
+/** What a failed board read tells the game: the API's refusal, or that no answer came. */
+function replyErrorOf(error: unknown) {
+  if (error instanceof ApiError) {
+    return { code: error.code, message: error.message, status: error.status };
+  }
+  return {
+    code: 'bridge_request_failed',
+    message: `the arcade could not read the board: ${error instanceof Error ? error.message : String(error)}`,
+    status: null,
+  };
 }
 
 function describeType(data: unknown): string {

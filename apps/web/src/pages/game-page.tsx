@@ -33,6 +33,9 @@ import {
 } from '../tournaments/game-tournaments.js';
 import { readRoundTop } from '../tournaments/tournament-api.js';
 
+/** How long after a game's last board read the page reads its leaders again. */
+const BOARD_READ_SETTLE_MS = 500;
+
 interface PendingApproval {
   prompt: ApprovalPrompt;
   resolve: (decision: ApprovalDecision) => void;
@@ -165,6 +168,10 @@ export function GamePage({ gameId }: { gameId: string }) {
     const tierOf = (g: Game | null, id: string) =>
       g?.leaderboards.find((b) => b.id === id) ?? roundOf(id)?.tier;
     const leaving = new AbortController();
+    // Board reads come in bursts (a page, the next, around-me): the page reads its leaders once
+    // the burst is over, not once a read.
+    let boardReadTimer: ReturnType<typeof setTimeout> | undefined;
+    leaving.signal.addEventListener('abort', () => clearTimeout(boardReadTimer));
     const host: ArcadeHost = {
       game: () => {
         const g = live.current.game;
@@ -253,6 +260,14 @@ export function GamePage({ gameId }: { gameId: string }) {
         if (tone === 'error' && roundOf(live.current.tierId)) live.current.tournaments.reload();
       },
       login: loginApproval.host,
+      boardRead: () => {
+        clearTimeout(boardReadTimer);
+        boardReadTimer = setTimeout(() => {
+          // As after a leaderboard read: the game's server may have charged the player too.
+          setBoardReads((n) => n + 1);
+          host.changed();
+        }, BOARD_READ_SETTLE_MS);
+      },
       changed: (score?: ScoreOutcome) => {
         void live.current.session.refresh();
         void load().catch(() => undefined);

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { Game } from '@coinop/protocol';
+import type { Game, TournamentEntry } from '@coinop/protocol';
 import { ApiError, getGame } from '../api.js';
 import { BoardStandings } from '../boards/board-page.js';
 import { Cover } from '../components/cover.js';
@@ -7,7 +7,7 @@ import { Hst } from '../components/hst.js';
 import { errorText, useTitle } from '../portal/parts.js';
 import { Link } from '../router.js';
 import { useSession } from '../session/session.js';
-import { useMyAttempts } from './my-attempts.js';
+import { useMyEntry } from './my-entry.js';
 import { PastRounds } from './past-rounds.js';
 import { PayoutTable } from './payout-table.js';
 import { getTournament, hstUnits, roundBoardPath, type Tournament } from './tournament-api.js';
@@ -72,7 +72,7 @@ export function TournamentPage({ tournamentId }: { tournamentId: string }) {
   }, [phase, reload]);
 
   const round = tournament?.currentRound ?? null;
-  const attempts = useMyAttempts(round, (tournament?.maxAttempts ?? null) !== null, reads);
+  const entry = useMyEntry(tournamentId, round?.id ?? null, reads);
 
   if (error) {
     return (
@@ -124,7 +124,7 @@ export function TournamentPage({ tournamentId }: { tournamentId: string }) {
               <RoundCountdown tournament={tournament} onElapsed={reload} />
             )}
           </p>
-          <PlayCall tournament={tournament} attempts={attempts} />
+          <PlayCall tournament={tournament} entry={entry} />
         </div>
         {round && (
           <dl className="hero-facts">
@@ -154,9 +154,9 @@ export function TournamentPage({ tournamentId }: { tournamentId: string }) {
               <div>
                 <dt>Attempts</dt>
                 <dd data-testid="attempts">
-                  {attempts === null
+                  {entry === null || entry.attemptsLeft === null
                     ? `${tournament.maxAttempts} per player`
-                    : `${Math.max(0, tournament.maxAttempts - attempts)} of ${tournament.maxAttempts} left`}
+                    : `${entry.attemptsLeft} of ${tournament.maxAttempts} left`}
                 </dd>
               </div>
             )}
@@ -209,14 +209,20 @@ export function TournamentPage({ tournamentId }: { tournamentId: string }) {
 }
 
 /** "Play this round": the game's page with the round chosen, or why there is nothing to play. */
-function PlayCall({ tournament, attempts }: { tournament: Tournament; attempts: number | null }) {
+function PlayCall({
+  tournament,
+  entry,
+}: {
+  tournament: Tournament;
+  entry: TournamentEntry | null;
+}) {
   const round = tournament.currentRound;
   const phase = tournamentPhase(tournament);
   if (round === null || phase === 'ended' || phase === 'closing') return null;
   if (phase === 'upcoming') {
     return <p className="hint">Plays open when the round starts.</p>;
   }
-  if (tournament.maxAttempts !== null && attempts !== null && attempts >= tournament.maxAttempts) {
+  if (entry?.attemptsLeft === 0) {
     return (
       <p className="play-note">
         You have used all {tournament.maxAttempts} attempts in this round.
@@ -225,7 +231,7 @@ function PlayCall({ tournament, attempts }: { tournament: Tournament; attempts: 
   }
   if (
     tournament.maxEntrants !== null &&
-    attempts === 0 &&
+    entry?.entered === false &&
     round.entrants >= tournament.maxEntrants
   ) {
     return (

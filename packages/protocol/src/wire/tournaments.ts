@@ -130,3 +130,30 @@ export interface TournamentRoundPage {
   readonly rounds: readonly TournamentRound[];
   readonly nextCursor: string | null;
 }
+
+/**
+ * The signed-in player's own entry in a round (`GET /player/tournaments/{tournamentId}/entry`):
+ * how many plays they have opened on it (every play opened is an attempt, scored or not), how
+ * many are left (null when the tournament has no attempt limit), and their best and exact rank on
+ * the round's board (null until they score).
+ *
+ * @example
+ * ```ts
+ * import type { TournamentEntry } from '@coinop/protocol';
+ * const canPlay = (entry: TournamentEntry) => entry.attemptsLeft !== 0;
+ * ```
+ */
+export interface TournamentEntry {
+  readonly tournamentId: string;
+  /** The round answered for: the one asked for, else the current one (else the latest). */
+  readonly roundId: string;
+  /** True once the player has opened a play on the round. */
+  readonly entered: boolean;
+  readonly attempts: number;
+  readonly maxAttempts: number | null;
+  readonly attemptsLeft: number | null;
+  /** The player's exact rank on the round's board; null until they have a score there. */
+  readonly rank: number | null;
+  /** The player's best score on the round; null until they have one. */
+  readonly score: number | null;
+}

@@ -20,6 +20,7 @@ import { walletVerifier } from '../signin/wallet-signature.js';
 import { activityRoutes } from './activity.js';
 import { allowanceRoutes } from './consent.js';
 import { chainPlayRoutes } from './chain-plays.js';
+import { playerTournamentRoutes } from './tournaments.js';
 import { withdrawalRoutes } from './withdrawals.js';
 import { findPlayer } from '../store/players.js';
 import { ApiTags, RateLimitedResponse, Security } from './openapi.js';
@@ -149,6 +150,7 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
 
   allowanceRoutes(app, (request) => players.authenticate(request));
   activityRoutes(app, (request) => players.authenticate(request));
+  playerTournamentRoutes(app, (request) => players.authenticate(request));
   withdrawalRoutes(app, {
     tags: TAGS,
     security: Security.playerToken,

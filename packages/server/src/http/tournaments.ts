@@ -4,6 +4,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { formatHst, roundStatus } from '@coinop/core';
 import type {
   Tournament,
+  TournamentEntry,
   TournamentList,
   TournamentRound,
   TournamentRoundDetail,
@@ -106,6 +107,27 @@ const TournamentSchema = Type.Object({
       'it shows `status: closed`. Null once no round is to come.',
   }),
 });
+const EntrySchema = Type.Object({
+  tournamentId: Uuid('The tournament.'),
+  roundId: Uuid('The round answered for: `roundId` when given, else the current round.'),
+  entered: Type.Boolean({ description: 'True once the player has opened a play on the round.' }),
+  attempts: Type.Integer({
+    minimum: 0,
+    description: 'Plays the player has opened on the round, scored or not.',
+  }),
+  maxAttempts: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
+    description: 'Plays a player may open per round; null for no limit.',
+  }),
+  attemptsLeft: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+    description: 'maxAttempts − attempts; null for no limit.',
+  }),
+  rank: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
+    description: "The player's exact rank on the round's board; null until they score.",
+  }),
+  score: Type.Union([Type.Number(), Type.Null()], {
+    description: "The player's best score on the round; null until they score.",
+  }),
+});
 const TournamentListSchema = Type.Object({ tournaments: Type.Array(TournamentSchema) });
 const RoundPageSchema = Type.Object({
   rounds: Type.Array(RoundSchema, { description: 'Newest first.' }),
@@ -119,6 +141,7 @@ declare const _roundDetail: SchemaMatches<typeof RoundDetailSchema, TournamentRo
 declare const _tournament: SchemaMatches<typeof TournamentSchema, Tournament>;
 declare const _list: SchemaMatches<typeof TournamentListSchema, TournamentList>;
 declare const _page: SchemaMatches<typeof RoundPageSchema, TournamentRoundPage>;
+declare const _entry: SchemaMatches<typeof EntrySchema, TournamentEntry>;
 
 const CreateBody = Type.Object(
   {
@@ -176,6 +199,9 @@ const GameTournamentParams = Type.Object({
 const RoundParams = Type.Object({
   tournamentId: Uuid('The tournament.'),
   roundId: Uuid('The round.'),
+});
+const EntryQuery = Type.Object({
+  roundId: Type.Optional(Uuid('A round of the tournament; by default the current round.')),
 });
 const ArcadeGameParams = Type.Object({ arcadeId: Uuid('The arcade.'), gameId: Uuid('The game.') });
 const RoundsQuery = Type.Object({
@@ -558,5 +584,57 @@ export function gameServerTournamentRoutes(instance: FastifyInstance): void {
     async (request) => ({
       tournaments: (await service.ofGame(null, request.params.gameId)).map(wire.tournament),
     }),
+  );
+}
+
+/**
+ * The signed-in player's own entry in a round (player token, as the other /player routes).
+ * Registered in the player plugin, under /player.
+ */
+export function playerTournamentRoutes(
+  instance: FastifyInstance,
+  authenticate: (request: FastifyRequest) => Promise<{ playerId: string }>,
+): void {
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
+  const service = new Tournaments(app.arcade);
+
+  app.get(
+    '/tournaments/:tournamentId/entry',
+    {
+      schema: {
+        operationId: 'playerGetTournamentEntry',
+        tags: [ApiTags.player],
+        security: Security.playerToken.map((s) => ({ ...s })),
+        summary: 'My entry in a tournament round: attempts used and left, rank and best',
+        description:
+          'The round is `roundId` when given, else the current round (the latest not yet ' +
+          'closed), else the latest round. `entered` is false and `attempts` 0 until the player ' +
+          'opens a play on it; `rank` and `score` are null until they score. 404 ' +
+          '`tournament_not_found` (also for an unpublished game’s), `tournament_round_not_found`; ' +
+          `400 validation_failed naming \`roundId\`. ${RULES}`,
+        params: TournamentParams,
+        querystring: EntryQuery,
+        response: { 200: EntrySchema },
+      },
+    },
+    async (request) => {
+      const { playerId } = await authenticate(request);
+      const entry = await service.entryOf(
+        request.params.tournamentId,
+        request.query.roundId ?? null,
+        playerId,
+      );
+      return {
+        tournamentId: entry.tournamentId,
+        roundId: entry.roundId,
+        entered: entry.attempts > 0,
+        attempts: entry.attempts,
+        maxAttempts: entry.maxAttempts,
+        attemptsLeft:
+          entry.maxAttempts === null ? null : Math.max(0, entry.maxAttempts - entry.attempts),
+        rank: entry.rank,
+        score: entry.score,
+      };
+    },
   );
 }

@@ -14,6 +14,8 @@ import type { ArcadeServices } from './arcade-services.js';
 import { notifyGameChanged } from '../store/cache-notices.js';
 import { findDeveloper, type DeveloperRecord } from '../store/developers.js';
 import { findGame, type GameRecord } from '../store/games.js';
+import { boardAround } from '../store/board-pages.js';
+import { findEntry } from '../store/tournament-entries.js';
 import { openRound } from '../store/tournament-rounds.js';
 import {
   findRoundWithResults,
@@ -47,6 +49,16 @@ export interface TournamentRequest {
   readonly recurrence?: string | null | undefined;
   readonly maxEntrants?: number | null | undefined;
   readonly maxAttempts?: number | null | undefined;
+}
+
+/** A player's attempts in a round, with their rank and best there (null until they score). */
+export interface PlayerEntry {
+  readonly tournamentId: string;
+  readonly roundId: string;
+  readonly attempts: number;
+  readonly maxAttempts: number | null;
+  readonly rank: number | null;
+  readonly score: number | null;
 }
 
 /** Who creates a tournament: the game's developer, or the operator (any game). */
@@ -214,14 +226,36 @@ export class Tournaments {
   ): Promise<{ round: RoundRecord; results: RoundResultRecord[] }> {
     await this.published(tournamentId);
     const found = await findRoundWithResults(this.#arcade.db, tournamentId, roundId);
-    if (!found) {
-      throw new CoinopError(
-        'tournament_round_not_found',
-        `tournament ${tournamentId} has no round ${roundId}`,
-        { details: { tournamentId, roundId } },
-      );
-    }
+    if (!found) throw roundNotFound(tournamentId, roundId);
     return found;
+  }
+
+  /**
+   * A player's own entry in a round of a published tournament: `roundId`, or the current round
+   * (the latest not yet closed, else the latest). Their rank and best come from the round's board
+   * (the board's own-rank read); 404 `tournament_round_not_found` for a round of another.
+   */
+  async entryOf(
+    tournamentId: string,
+    roundId: string | null,
+    playerId: string,
+  ): Promise<PlayerEntry> {
+    const tournament = await this.published(tournamentId);
+    const entry = await findEntry(this.#arcade.db, tournamentId, roundId, playerId);
+    if (!entry) {
+      // A tournament is created with its first round, in the same transaction.
+      if (roundId === null) throw new TypeError(`tournament ${tournamentId} has no round`);
+      throw roundNotFound(tournamentId, roundId);
+    }
+    const { player } = await boardAround(this.#arcade.db, entry.roundId, playerId, 0);
+    return {
+      tournamentId,
+      roundId: entry.roundId,
+      attempts: entry.attempts,
+      maxAttempts: tournament.maxAttempts,
+      rank: player?.rank ?? null,
+      score: player?.score ?? null,
+    };
   }
 
   async #found(id: string): Promise<TournamentRecord> {
@@ -254,6 +288,14 @@ export async function developerById(
   const developer = await findDeveloper(arcade.db, developerId);
   if (!developer) throw new TypeError(`developer ${developerId} of a live key has no row`);
   return developer;
+}
+
+function roundNotFound(tournamentId: string, roundId: string): CoinopError {
+  return new CoinopError(
+    'tournament_round_not_found',
+    `tournament ${tournamentId} has no round ${roundId}`,
+    { details: { tournamentId, roundId } },
+  );
 }
 
 export function tournamentNotFound(tournamentId: string): CoinopError {

@@ -73,3 +73,27 @@ export async function enterRound(
   }
   return { attempts: entry.attempts, isNewEntrant: entry.inserted };
 }
+
+/**
+ * A player's attempts in a round of `tournamentId`: `roundId` when given, else the latest round
+ * not yet closed, else the latest round. Null when the tournament has no such round. A player who
+ * has not entered has 0 attempts.
+ */
+export async function findEntry(
+  q: Queryable,
+  tournamentId: string,
+  roundId: string | null,
+  playerId: string,
+): Promise<{ roundId: string; attempts: number } | null> {
+  const [row] = await q.query<{ round_id: string; attempts: number }>(
+    `SELECT r.id AS round_id, coalesce(e.attempts, 0) AS attempts
+     FROM tournament_rounds r
+     LEFT JOIN tournament_entries e ON e.round_id = r.id AND e.player_id = $3
+     WHERE r.tournament_id = $1 AND ($2::uuid IS NULL OR r.id = $2::uuid)
+     ORDER BY r.status = 'open' DESC, r.number DESC
+     LIMIT 1`,
+    [tournamentId, roundId, playerId],
+    'tournament_entry_find',
+  );
+  return row ? { roundId: row.round_id, attempts: Number(row.attempts) } : null;
+}

@@ -499,6 +499,12 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
       accepts: EVERY_KIND,
     },
     {
+      // The signed-in player's own entry: a tournament nobody has reaches the lookup (404).
+      name: 'player: GET /player/tournaments/{t}/entry',
+      send: onApi('GET', () => `/player/tournaments/${randomUUIDv4()}/entry`),
+      accepts: ['web session'],
+    },
+    {
       name: 'public: GET /catalog/tournaments/{t}/rounds/{r}',
       send: onApi('GET', () => `/catalog/tournaments/${randomUUIDv4()}/rounds/${randomUUIDv4()}`),
       accepts: EVERY_KIND,

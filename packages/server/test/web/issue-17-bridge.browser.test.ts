@@ -13,6 +13,8 @@ import { startServer, type RunningServer } from '../../src/main.js';
 import { uuidIds } from '../../src/ids.js';
 import { publish } from '../../src/services/admin.js';
 import { updateGame } from '../../src/store/games.js';
+import { boardCursor, parseBoardCursor } from '../../src/http/cursors.js';
+import { BOARD_WALK_MAX_AGE_MS } from '../../src/store/board-pages.js';
 import { ensureDeveloper } from '../../src/store/developers.js';
 import { fundedPlayer, registerGame } from '@coinop/testkit/arcade';
 import type { TestApi } from '@coinop/testkit/app';
@@ -413,14 +415,51 @@ describe.skipIf(!hasChromium)(
             'SELECT id FROM players WHERE wallet = $1',
             [account.address.toLowerCase()],
           );
+          // Its server scores it: the arcade's leaders panel learns of it when the game next
+          // reads its board over the bridge.
+          const panel = page.getByRole('region', { name: 'Leaders: Free' });
+          expect(await panel.locator('li.me').count()).toBe(0);
+          const points = viewport === DESKTOP ? 250 : 50;
           const play = await boardsSdk.play(me!.id, boardsTierId);
-          await boardsSdk.score(play, viewport === DESKTOP ? 250 : 50);
+          await boardsSdk.score(play, points);
           const mine = await read(game);
+          await expect
+            .poll(() => panel.locator('li.me .leader-score').textContent())
+            .toBe(String(points));
           expect(mine.first.players).toBe(players + 1);
           if (viewport === DESKTOP) {
             expect(mine.around.player).toMatchObject({ rank: 3, playerId: me!.id });
             expect(mine.around.above.map((e) => [e.rank, e.name])).toEqual([[2, 'Alan']]);
             expect(mine.around.below.map((e) => [e.rank, e.name])).toEqual([[4, 'Edsger']]);
+
+            // A cursor of a walk begun longer ago than a walk may last: the API answers 410, and
+            // the game is told so at once (its reply timeout is ten seconds), not left waiting.
+            const walk = parseBoardCursor(mine.first.nextCursor);
+            const aged = boardCursor({
+              ...walk,
+              startedAtMs: walk.startedAtMs - BOARD_WALK_MAX_AGE_MS - 60_000,
+            });
+            await game.getByLabel('Cursor').fill(aged);
+            await game.getByRole('button', { name: 'Read from the cursor' }).click();
+            await expect
+              .poll(() => game.locator('#result').textContent(), { timeout: 3_000 })
+              .toMatch(/^\{"error"/);
+            const { error } = JSON.parse((await game.locator('#result').textContent())!) as {
+              error: object;
+            };
+            expect(error).toEqual({
+              name: 'BridgeRequestError',
+              code: 'cursor_expired',
+              status: 410,
+              operation: 'getBoardPage',
+              message:
+                'cursor is from a walk of this board that is too old to continue: start again ' +
+                'from the first page (no cursor)',
+            });
+            // The walk's own cursor still reads its next page.
+            await game.getByLabel('Cursor').fill(mine.first.nextCursor);
+            await game.getByRole('button', { name: 'Read from the cursor' }).click();
+            await expect.poll(() => game.locator('#result').textContent()).toMatch(/^\{"page"/);
           } else {
             // Last of six: one above, none below.
             expect(mine.around.player).toMatchObject({ rank: 6, playerId: me!.id });

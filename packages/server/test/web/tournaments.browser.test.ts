@@ -543,6 +543,15 @@ describe.skipIf(!hasChromium)(
         await expect.poll(() => notice.textContent(), { timeout: 15_000 }).toBe(refusal);
         expect(await page.getByTestId('toasts').textContent()).toContain(refusal);
         await saveScreenshot(page, 'tournament-refused');
+
+        // Back on the tournament's page, the player's entry is read afresh: no attempt left.
+        await page.goto(`${server.urls['web']!}/tournaments/${seeded.season.id}`);
+        await page.getByRole('heading', { level: 1, name: 'Spring Cup' }).waitFor();
+        await expect.poll(() => page.getByTestId('attempts').textContent()).toBe('0 of 2 left');
+        expect(await page.locator('.hero-main .play-note').textContent()).toBe(
+          'You have used all 2 attempts in this round.',
+        );
+        expect(await page.getByRole('link', { name: 'Play this round' }).count()).toBe(0);
       } finally {
         await context.close();
       }

@@ -9,6 +9,7 @@ import { PastRounds } from '../tournaments/past-rounds.js';
 import { Schedule } from '../tournaments/schedule.js';
 import { TournamentForm, type GameChoice } from '../tournaments/tournament-form.js';
 import { hstUnits } from '../tournaments/tournament-api.js';
+import type { TournamentRequest } from '../portal/portal-api.js';
 import type { AdminApi, AdminGame } from './admin-api.js';
 import { Outcome, errorText } from './parts.js';
 import '../tournaments/tournaments.css';
@@ -19,6 +20,27 @@ const FUNDER = {
   balance: "the arcade's balance",
   topUp: "mint HST into the arcade's account on the Ledger screen first",
 };
+
+/**
+ * A guarantee moves the arcade's HST into each round's pool as it opens: asked first, as every
+ * console action that moves money is. A tournament without one is created at once.
+ */
+function confirmGuarantee(
+  choices: readonly GameChoice[],
+  gameId: string,
+  body: TournamentRequest,
+): boolean {
+  try {
+    if (hstUnits(body.guaranteedPool) === 0n) return true;
+  } catch {
+    return true; // Not an amount: the API refuses it by its field, and nothing moves.
+  }
+  const game = choices.find((g) => g.id === gameId)?.name ?? gameId;
+  return window.confirm(
+    `Create ${body.name} for ${game}? ${body.guaranteedPool} HST moves from the arcade's ` +
+      `account into ${body.recurrence === undefined ? 'its round' : 'each round'}'s pool as it opens.`,
+  );
+}
 
 /** At most this many games are offered by the create form's picker (pages of 100). */
 const PICKER_PAGES = 10;
@@ -212,6 +234,7 @@ export function TournamentsScreen({ api }: { api: AdminApi }) {
             create={api.createTournament}
             loadBalance={loadBalance}
             funder={FUNDER}
+            confirmCreate={(gameId, body) => confirmGuarantee(choices, gameId, body)}
             onCreated={async (created) => {
               setOutcome({
                 text: `Tournament ${created.name} created for ${created.gameName}.`,

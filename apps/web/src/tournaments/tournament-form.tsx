@@ -66,6 +66,7 @@ export function TournamentForm({
   create,
   loadBalance,
   funder,
+  confirmCreate,
   onCreated,
 }: {
   /** The one game the form creates for (the portal), or the games to pick from (the console). */
@@ -79,6 +80,8 @@ export function TournamentForm({
    * up (`topUp`: "earn more first").
    */
   funder: { balance: string; topUp: string };
+  /** Asked before sending; false sends nothing (the console asks before moving the arcade's HST). */
+  confirmCreate?: (gameId: string, body: TournamentRequest) => boolean;
   onCreated: (created: Tournament) => Promise<void>;
 }) {
   const id = useId();
@@ -152,6 +155,7 @@ export function TournamentForm({
     if (cron !== null) body.recurrence = cron;
     if (maxEntrants !== '') body.maxEntrants = Number(maxEntrants);
     if (maxAttempts !== '') body.maxAttempts = Number(maxAttempts);
+    if (confirmCreate !== undefined && !confirmCreate(gameId, body)) return;
     setBusy(true);
     try {
       const created = await create(gameId, body);

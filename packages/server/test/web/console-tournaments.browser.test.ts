@@ -124,6 +124,10 @@ describe.skipIf(!hasChromium)(
       });
       sprintId = sprint.tournamentId;
       await seedEntrants(arcade.db, sprint.roundId, 3, now);
+      // Entering counts an entrant; the bulk seed writes the bests alone, so count them here.
+      await arcade.db.query('UPDATE tournament_rounds SET entrants = 3 WHERE id = $1', [
+        sprint.roundId,
+      ]);
       // Closed now, by this call or by the server's own closer if it looked first.
       for (let look = 0; ; look += 1) {
         await arcade.closer.closeDue(server.api.log);
@@ -184,6 +188,7 @@ describe.skipIf(!hasChromium)(
         const results = main.getByRole('region', { name: 'Past rounds of Launch Sprint' });
         const winners = results.getByRole('table', { name: 'Winners of round 1' });
         await winners.waitFor();
+        await results.getByText('3 players', { exact: false }).waitFor();
         const { rounds } = (await (
           await server.api.inject({ url: `/catalog/tournaments/${sprintId}/rounds` })
         ).json()) as { rounds: { id: string }[] };
@@ -241,14 +246,38 @@ describe.skipIf(!hasChromium)(
         await form.getByLabel('Length unit').selectOption('hours');
         await form.getByLabel('Prize split').selectOption('custom');
         await form.getByLabel('Percent per place, 1st first').fill('70, 30');
+        // The guarantee moves the arcade's HST: asked first; declined, nothing is sent.
+        const answer = (accept: boolean) =>
+          new Promise<string>((resolve) => {
+            page.once('dialog', (dialog) => {
+              resolve(dialog.message());
+              void (accept ? dialog.accept() : dialog.dismiss());
+            });
+          });
+        await form.getByLabel('Guaranteed pool (HST)').fill('3');
+        let question = answer(false);
+        await form.getByRole('button', { name: 'Create tournament' }).click();
+        expect(await question).toBe(
+          "Create Operator Open for Cup Putt? 3 HST moves from the arcade's account into its " +
+            "round's pool as it opens.",
+        );
+        const afterDecline = await admin<{ tournaments: Tournament[] }>(
+          'GET',
+          '/admin/tournaments',
+        );
+        expect(afterDecline.tournaments.map((t) => t.name)).not.toContain('Operator Open');
         // More than the arcade holds: 402, explained by the pool field.
         await form.getByLabel('Guaranteed pool (HST)').fill('500');
+        question = answer(true);
         await form.getByRole('button', { name: 'Create tournament' }).click();
+        await question;
         await form
           .getByText("The arcade's balance (40 HST) does not cover this guaranteed pool")
           .waitFor();
         await form.getByLabel('Guaranteed pool (HST)').fill('3');
+        question = answer(true);
         await form.getByRole('button', { name: 'Create tournament' }).click();
+        await question;
         await main.getByText('Tournament Operator Open created for Cup Putt.').waitFor();
         await row('Operator Open').getByText('3 HST', { exact: true }).waitFor();
         await form.getByText('(available: 37 HST)').waitFor();

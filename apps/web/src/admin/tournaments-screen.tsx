@@ -137,7 +137,9 @@ export function TournamentsScreen({ api }: { api: AdminApi }) {
   useEffect(() => {
     if (shownId !== null) resultsRef.current?.focus();
   }, [shownId]);
-  const shownGame = games?.find((g) => g.gameId === shown?.gameId);
+  /** Unknown (games still loading, or beyond the picker's pages) counts as public. */
+  const isPublic = (gameId: string) =>
+    games?.find((g) => g.gameId === gameId)?.publishedAt !== null;
 
   const choices: readonly GameChoice[] = (games ?? []).map((g) => ({
     id: g.gameId,
@@ -183,6 +185,7 @@ export function TournamentsScreen({ api }: { api: AdminApi }) {
                   tournament={t}
                   busy={busy}
                   resultsShown={t.id === shownId}
+                  isPublic={isPublic(t.gameId)}
                   resultsId={resultsId}
                   onStop={() => void stop(t)}
                   onResults={() => showResults(t)}
@@ -200,7 +203,7 @@ export function TournamentsScreen({ api }: { api: AdminApi }) {
           className="admin-panel admin-results"
           data-testid="tournament-results"
         >
-          {shownGame !== undefined && shownGame.publishedAt === null ? (
+          {!isPublic(shown.gameId) ? (
             <p>
               {shown.name}: its rounds are read from the public catalog, which lists published games
               only. Publish {shown.gameName} to read its results here.
@@ -253,6 +256,7 @@ function TournamentRow({
   tournament: t,
   busy,
   resultsShown,
+  isPublic,
   resultsId,
   onStop,
   onResults,
@@ -260,6 +264,8 @@ function TournamentRow({
   tournament: Tournament;
   busy: boolean;
   resultsShown: boolean;
+  /** Its game is published: the tournament has a public page. */
+  isPublic: boolean;
   resultsId: string;
   onStop: () => void;
   onResults: () => void;
@@ -324,9 +330,13 @@ function TournamentRow({
       </td>
       <td className="admin-tournament-actions">
         <div className="admin-actions">
-          <Link href={`/tournaments/${encodeURIComponent(t.id)}`}>
-            Public page<span className="visually-hidden"> of {t.name}</span>
-          </Link>
+          {isPublic ? (
+            <Link href={`/tournaments/${encodeURIComponent(t.id)}`}>
+              Public page<span className="visually-hidden"> of {t.name}</span>
+            </Link>
+          ) : (
+            <span className="admin-muted">Game not published</span>
+          )}
           <button
             type="button"
             aria-expanded={resultsShown}

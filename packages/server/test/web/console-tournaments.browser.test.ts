@@ -93,9 +93,40 @@ describe.skipIf(!hasChromium)(
       );
       gameId = game.id;
       await publish(arcade, gameId);
+      // A game not yet published: its tournaments are the operator's to see, not the public's.
+      const hidden = await arcade.db.transaction((tx) =>
+        insertGame(
+          tx,
+          arcade.clock,
+          uuidIds,
+          arcade.record.id,
+          {
+            developerId: developer.developerId,
+            name: 'Back Room',
+            description: '',
+            category: 'Arcade',
+            developerInfo: '',
+            tagLine: '',
+            url: '',
+            coverUrl: '',
+            scoreDisplay: 'NORMAL',
+            scoreUnit: '',
+            prodDomain: null,
+          },
+          [{ name: 'Bronze', costUnits: wholeHstToUnits(1), leadersMax: 10 }],
+        ),
+      );
       // The arcade's account funds the operator's guarantees.
       await mintHst(arcade, { id: arcade.record.id, amountUnits: wholeHstToUnits(50) });
 
+      await admin<Tournament>('POST', '/admin/tournaments', {
+        gameId: hidden.id,
+        name: 'Staff Trial',
+        entryFee: '0',
+        startsAt: new Date(Date.now() + 3_600_000).toISOString(),
+        durationSeconds: 3_600,
+        payoutTable: { topPercent: 10 },
+      });
       weekly = await admin<Tournament>('POST', '/admin/tournaments', {
         gameId,
         name: 'Weekly Cup',
@@ -216,6 +247,20 @@ describe.skipIf(!hasChromium)(
             .getAttribute('aria-expanded'),
         ).toBe('true');
 
+        // The unpublished game's tournament: listed, with no public page and no catalog results.
+        const trial = row('Staff Trial');
+        await trial.getByText('1, scheduled').waitFor();
+        await trial.getByText('Starts in').waitFor();
+        await trial.getByText('Game not published').waitFor();
+        expect(await trial.getByRole('link').count()).toBe(0);
+        await trial.getByRole('button', { name: 'Results of Staff Trial' }).click();
+        await main
+          .getByText('Staff Trial: its rounds are read from the public catalog', { exact: false })
+          .waitFor();
+        expect(await main.getByRole('region', { name: /^Past rounds/ }).count()).toBe(0);
+        await sprint.getByRole('button', { name: 'Results of Launch Sprint' }).click();
+        await winners.waitFor();
+
         // Stop: the confirmation names the effect; the list and the API say stopped.
         let asked = '';
         page.once('dialog', (dialog) => {
@@ -237,6 +282,9 @@ describe.skipIf(!hasChromium)(
         const { balance } = await admin<{ balance: number }>('GET', '/admin/hst/balances/arcade');
         expect(balance).toBe(40);
         await form.getByText(`from the arcade's balance (available: 40 HST).`).waitFor();
+        expect(
+          await form.getByLabel('Game', { exact: true }).locator('option').allTextContents(),
+        ).toEqual(['Choose a game…', 'Back Room (unpublished)', 'Cup Putt']);
         await form.getByLabel('Tournament name').fill('Operator Open');
         await form.getByRole('button', { name: 'Create tournament' }).click();
         await form.getByText('Choose the game the tournament is played in.').waitFor();

@@ -65,6 +65,8 @@ export function TournamentsScreen({ api }: { api: AdminApi }) {
   const [outcome, setOutcome] = useState<{ text: string; tone: 'ok' | 'error' } | null>(null);
   const [busy, setBusy] = useState(false);
   const [games, setGames] = useState<readonly AdminGame[] | null>(null);
+  const [gamesError, setGamesError] = useState<string | null>(null);
+  const [created, setCreated] = useState<string | null>(null);
   const [shownId, setShownId] = useState<string | null>(null);
   const resultsRef = useRef<HTMLDivElement>(null);
   const resultsId = useId();
@@ -93,8 +95,9 @@ export function TournamentsScreen({ api }: { api: AdminApi }) {
           before = read.next;
           if (before === null) break;
         }
-      } catch {
-        // The picker offers what was read; the form says so when it is empty.
+      } catch (e) {
+        // The picker offers the games read before the failure, if any.
+        if (live) setGamesError(errorText(e));
       }
       if (live) setGames(all);
     })();
@@ -227,10 +230,13 @@ export function TournamentsScreen({ api }: { api: AdminApi }) {
           For any game. Its guaranteed pool is paid into each round as it opens, from the
           arcade&apos;s account.
         </p>
+        {gamesError !== null && (
+          <Outcome text={`Could not load the games: ${gamesError}`} tone="error" />
+        )}
         {games === null ? (
           <p role="status">Loading the games…</p>
         ) : choices.length === 0 ? (
-          <p className="admin-empty">No games registered yet.</p>
+          gamesError === null && <p className="admin-empty">No games registered yet.</p>
         ) : (
           <TournamentForm
             game={{ choices }}
@@ -238,15 +244,14 @@ export function TournamentsScreen({ api }: { api: AdminApi }) {
             loadBalance={loadBalance}
             funder={FUNDER}
             confirmCreate={(gameId, body) => confirmGuarantee(choices, gameId, body)}
-            onCreated={async (created) => {
-              setOutcome({
-                text: `Tournament ${created.name} created for ${created.gameName}.`,
-                tone: 'ok',
-              });
+            onCreated={async (made) => {
+              setCreated(`Tournament ${made.name} created for ${made.gameName}.`);
               await reload();
             }}
           />
         )}
+        {/* Said by the form, where the operator is; the list above shows it too. */}
+        <Outcome text={created} tone="ok" />
       </section>
     </section>
   );

@@ -80,6 +80,8 @@ const SCREENSHOTS = [
   { name: 'admin-ledger', test: 'publish', device: 'desktop' },
   { name: 'admin-ledger-phone', test: 'publish', device: 'phone' },
   { name: 'admin-keys', test: 'publish', device: 'desktop' },
+  { name: 'console-tournaments-desktop', test: 'console-tournaments', device: 'desktop' },
+  { name: 'console-tournaments-phone', test: 'console-tournaments', device: 'phone' },
   { name: 'web-demo-reverse', test: 'demo', device: 'desktop' },
   { name: 'web-demo-reverse-phone', test: 'demo', device: 'phone' },
   { name: 'tournament-catalog-desktop', test: 'tournaments', device: 'desktop' },

@@ -1,5 +1,6 @@
-import type { ActivityPage } from '@coinop/protocol';
+import type { ActivityPage, Tournament, TournamentList } from '@coinop/protocol';
 import { requestJson } from '../api.js';
+import type { TournamentRequest } from '../portal/portal-api.js';
 
 /**
  * The operator console's client of the admin API (`/api/admin/*` through this origin), the same
@@ -121,9 +122,9 @@ export function adminApi(token: string) {
     decline: (requestId: string, reason: string) =>
       call<QueuedPublishRequest>(`/publish-requests/${id(requestId)}/decline`, { reason }),
 
-    games: async (before?: string | null) => {
+    games: async (before?: string | null, limit = 20) => {
       const page = await call<{ games: AdminGame[]; next: string | null }>(
-        `/games${query({ before, limit: '20' })}`,
+        `/games${query({ before, limit: String(limit) })}`,
       );
       return { items: page.games, next: page.next };
     },
@@ -155,6 +156,14 @@ export function adminApi(token: string) {
         `/hst/balances/${id(accountId)}`,
       ),
     rotateKeys: () => call<{ kid: string; retiredKid: string | null }>('/keys/rotate', {}),
+
+    /** Every tournament of every game, those with a round to come first (at most 200). */
+    tournaments: async () => (await call<TournamentList>('/tournaments')).tournaments,
+    /** A tournament of `gameId`, its guarantee funded by the arcade's account. */
+    createTournament: (gameId: string, body: TournamentRequest) =>
+      call<Tournament>('/tournaments', { gameId, ...body }),
+    stopTournament: (tournamentId: string) =>
+      call<Tournament>(`/tournaments/${id(tournamentId)}/stop`, {}),
   };
 }
 

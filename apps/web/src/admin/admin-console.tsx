@@ -8,6 +8,7 @@ import { LedgerScreen } from './ledger-screen.js';
 import { PeopleScreen } from './people-screen.js';
 import { PlayerScreen } from './player-screen.js';
 import { QueueScreen } from './queue-screen.js';
+import { TournamentsScreen } from './tournaments-screen.js';
 import './admin.css';
 import { LogoMark } from '../components/brand.js';
 
@@ -15,6 +16,7 @@ import { LogoMark } from '../components/brand.js';
 const SCREENS = [
   { path: '', label: 'Publish queue' },
   { path: 'games', label: 'Games' },
+  { path: 'tournaments', label: 'Tournaments' },
   { path: 'players', label: 'Players' },
   { path: 'developers', label: 'Developers' },
   { path: 'ledger', label: 'Ledger' },
@@ -114,6 +116,8 @@ function Screen({ path, api }: { path: (typeof SCREENS)[number]['path']; api: Ad
       return <QueueScreen api={api} />;
     case 'games':
       return <GamesScreen api={api} />;
+    case 'tournaments':
+      return <TournamentsScreen api={api} />;
     case 'players':
       return <PeopleScreen key="players" api={api} kind="players" />;
     case 'developers':

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useId, useState } from 'react';
 import { Avatar } from '../components/avatar.js';
 import { Hst } from '../components/hst.js';
 import { scoreText } from '../components/score.js';
@@ -18,9 +18,19 @@ const ROUNDS_PAGE = 5;
 
 /**
  * A tournament's closed rounds (those the close has paid), newest first, each with its winners (place, player, score in the
- * game's unit, prize); "Load more" follows the API's cursor.
+ * game's unit, prize); "Load more" follows the API's cursor. `title` names the section where
+ * "Past rounds" alone would not say whose (the operator console).
  */
-export function PastRounds({ tournament, me }: { tournament: Tournament; me: string | null }) {
+export function PastRounds({
+  tournament,
+  me,
+  title = 'Past rounds',
+}: {
+  tournament: Tournament;
+  me: string | null;
+  title?: string;
+}) {
+  const headingId = useId();
   const [rounds, setRounds] = useState<readonly TournamentRoundDetail[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);
@@ -52,8 +62,8 @@ export function PastRounds({ tournament, me }: { tournament: Tournament; me: str
   }, [load]);
 
   return (
-    <section className="past-rounds" aria-labelledby="past-rounds-heading">
-      <h2 id="past-rounds-heading">Past rounds</h2>
+    <section className="past-rounds" aria-labelledby={headingId}>
+      <h2 id={headingId}>{title}</h2>
       {!loading && rounds.length === 0 && error === null && (
         <p className="muted">No round has ended yet: the first winners appear here.</p>
       )}

@@ -83,7 +83,8 @@ const ADMIN_GROUPS: Readonly<Record<string, string>> = {
 /** Accounts are named by id or by wallet: the help says so once, the same everywhere. */
 const ACCOUNT_FLAG = '--account <id|wallet>';
 const ACCOUNT_HELP =
-  'account id, a player, developer or arcade id, or the wallet of a player or developer';
+  'account id, a player, developer or arcade id, `arcade` (this arcade), or the wallet of a ' +
+  'player or developer';
 
 /** `?limit=…&before=…` from the listing flags given, or nothing. */
 function pageQuery(v: Values): string {

@@ -21,10 +21,11 @@ const WALLET_PATTERN = '0x[0-9a-fA-F]{40}';
 
 /** Where an operator names an account: by an id, or by the wallet of its player or developer. */
 export const AccountRef = Type.String({
-  pattern: `^(${UUID_PATTERN}|${WALLET_PATTERN})$`,
+  pattern: `^(${UUID_PATTERN}|${WALLET_PATTERN}|arcade)$`,
   description:
-    'An account id, the id of a player, developer or arcade (its account), or the wallet ' +
-    'address of a player or developer (409 account_ambiguous when the wallet has both)',
+    'An account id, the id of a player, developer or arcade (its account), the word `arcade` ' +
+    "(this arcade's own account, which funds the operator's tournament guarantees), or the " +
+    'wallet address of a player or developer (409 account_ambiguous when the wallet has both)',
 });
 
 /** A player by id or by wallet address. */

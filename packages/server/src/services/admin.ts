@@ -357,8 +357,9 @@ async function requireGame(arcade: ArcadeServices, gameId: string): Promise<Game
   return game;
 }
 
+/** `arcade` names this arcade's own account: the operator need not look its id up. */
 async function requireAccount(arcade: ArcadeServices, id: string) {
-  const found = await resolveAccount(arcade.db, id);
+  const found = await resolveAccount(arcade.db, id === 'arcade' ? arcade.record.id : id);
   if (!found) throw accountNotFound(id);
   return found;
 }

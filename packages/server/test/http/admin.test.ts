@@ -12,8 +12,10 @@ import { fundedPlayer, gameWithTiers, writeToken } from '@coinop/testkit/arcade'
 const AUTH = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 const UNKNOWN_ID = '01890000-0000-7000-8000-000000000000';
 /** What an account reference may be: an id, or the wallet of a player or developer. */
-const ACCOUNT_REF_PATTERN =
+const PLAYER_REF_PATTERN =
   '"^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|0x[0-9a-fA-F]{40})$"';
+/** An account may also be named by the word `arcade`: this arcade's own account. */
+const ACCOUNT_REF_PATTERN = PLAYER_REF_PATTERN.replace('{40})', '{40}|arcade)');
 
 let walletCounter = 0;
 /** A fresh wallet address per call, so tests do not collide on the unique wallet columns. */
@@ -317,6 +319,16 @@ describe.each(storeVariants())('admin API on %s', (variant) => {
       const res = await mint(api.app.arcade.record.id, 1);
       expect(res.json()).toMatchObject({ balance: balance + 1 });
       mintedUnits += 100_000_000n;
+      // The word `arcade` names the same account (the console reads the guarantee's funds so).
+      const byWord = await get('/admin/hst/balances/arcade');
+      expect(byWord.statusCode, byWord.body).toBe(200);
+      expect(byWord.json()).toEqual({
+        accountId: api.app.arcade.record.accountId,
+        balance: balance + 1,
+        pending: 0,
+      });
+      expect((await mint('arcade', 2)).json()).toMatchObject({ balance: balance + 3 });
+      mintedUnits += 200_000_000n;
     });
 
     it('treats a repeated transferId as the same mint', async () => {
@@ -651,7 +663,7 @@ describe.each(storeVariants())('admin API on %s', (variant) => {
       expect(bad.statusCode).toBe(400);
       expect(bad.json()).toMatchObject({
         code: 'validation_failed',
-        message: `player must match pattern ${ACCOUNT_REF_PATTERN}`,
+        message: `player must match pattern ${PLAYER_REF_PATTERN}`,
       });
     });
   });

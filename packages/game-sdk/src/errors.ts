@@ -5,6 +5,9 @@ import {
   type ErrorCode,
 } from '@coinop/protocol';
 
+// Fields a constructor sets are `declare`d rather than class fields: a field declaration would
+// only repeat their names in the game SDK's browser bundle, whose bytes are counted.
+
 /**
  * The GameService operations, by method name, as errors report them.
  *
@@ -37,7 +40,7 @@ export class BridgeNotInitializedError extends Error {
   override readonly name = 'BridgeNotInitializedError';
   readonly code = 'bridge_not_initialized' satisfies BridgeErrorCode;
   /** The operation that was called too early. */
-  readonly operation: GameServiceOperation;
+  declare readonly operation: GameServiceOperation;
 
   constructor(operation: GameServiceOperation) {
     super(`${BridgeErrorCodes.bridge_not_initialized}: call init() before ${operation}()`);
@@ -63,13 +66,13 @@ export class BridgeTimeoutError extends Error {
   override readonly name = 'BridgeTimeoutError';
   readonly code = 'bridge_timeout' satisfies BridgeErrorCode;
   /** The operation that got no reply. */
-  readonly operation: GameServiceOperation;
+  declare readonly operation: GameServiceOperation;
   /** The id the request carried. */
-  readonly requestId: string;
+  declare readonly requestId: string;
   /** The arcade origin the request was posted to. */
-  readonly origin: string;
+  declare readonly origin: string;
   /** How long the game waited. */
-  readonly timeoutMs: number;
+  declare readonly timeoutMs: number;
 
   constructor(
     operation: GameServiceOperation,
@@ -110,11 +113,11 @@ export class BridgeTimeoutError extends Error {
  */
 export class BridgeRequestError extends Error {
   override readonly name = 'BridgeRequestError';
-  readonly code: ErrorCode | 'bridge_request_failed';
+  declare readonly code: ErrorCode | 'bridge_request_failed';
   /** The HTTP status the arcade's API answered; null when none came. */
-  readonly status: number | null;
+  declare readonly status: number | null;
   /** The operation the arcade refused. */
-  readonly operation: GameServiceOperation;
+  declare readonly operation: GameServiceOperation;
 
   constructor(operation: GameServiceOperation, error: BridgeReplyError) {
     super(error.message);

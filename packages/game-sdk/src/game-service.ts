@@ -144,12 +144,14 @@ interface PendingRequest {
  * ```
  */
 export class GameService {
+  // The public fields the constructor sets are `declare`d, not class fields: a field declaration
+  // would only repeat their names in the browser bundle, whose bytes are counted.
   /** The game's id (spec 4.10: the id from registration). */
-  readonly gameId: string;
+  declare readonly gameId: string;
   /** The arcade's origin: requests go only there, replies count only from there. */
-  readonly origin: string;
+  declare readonly origin: string;
   /** How long each operation waits for its reply. */
-  readonly replyTimeoutMs: number;
+  declare readonly replyTimeoutMs: number;
 
   readonly #window: BridgeWindow | undefined;
   /** Prefixes this instance's request ids, so two instances in one window never mix replies. */
@@ -312,13 +314,9 @@ export class GameService {
    * ```
    */
   submitScore(playId: string, score: number): Promise<ReceiveSubmitScoreMessage> {
-    if (typeof playId !== 'string' || playId === '') {
-      return Promise.reject(
-        new TypeError(`playId must be a non-empty string, got ${JSON.stringify(playId)}`),
-      );
-    }
-    if (typeof score !== 'number' || !Number.isFinite(score)) {
-      return Promise.reject(new TypeError(`score must be a finite number, got ${String(score)}`));
+    if (!isNonEmptyString(playId)) return rejectNotNonEmptyString('playId', playId);
+    if (!Number.isFinite(score)) {
+      return rejectArgument(`score must be a finite number, got ${String(score)}`);
     }
     return this.#request('submitScore', (requestId) => ({
       type: 'score',
@@ -373,7 +371,7 @@ export class GameService {
   ): Promise<ReceiveBoardPageMessage> {
     const { leaderboardId, cursor, limit } = options;
     if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= 100)) {
-      return Promise.reject(new TypeError(`limit must be an integer 1 to 100, got ${limit}`));
+      return rejectArgument(`limit must be an integer 1 to 100, got ${limit}`);
     }
     return this.#request('getBoardPage', (requestId) => ({
       type: 'boardPage',
@@ -406,7 +404,7 @@ export class GameService {
   ): Promise<ReceiveBoardAroundMessage> {
     const { leaderboardId, count } = options;
     if (count !== undefined && !(Number.isInteger(count) && count >= 0 && count <= 50)) {
-      return Promise.reject(new TypeError(`count must be an integer 0 to 50, got ${count}`));
+      return rejectArgument(`count must be an integer 0 to 50, got ${count}`);
     }
     return this.#request('getBoardAround', (requestId) => ({
       type: 'boardAround',
@@ -434,10 +432,8 @@ export class GameService {
    * ```
    */
   hstTransfer(amount: number): Promise<ReceiveHstTransferMessage> {
-    if (typeof amount !== 'number' || !Number.isFinite(amount) || amount <= 0) {
-      return Promise.reject(
-        new TypeError(`amount must be a positive number of HST, got ${String(amount)}`),
-      );
+    if (!Number.isFinite(amount) || amount <= 0) {
+      return rejectArgument(`amount must be a positive number of HST, got ${String(amount)}`);
     }
     return this.#request('hstTransfer', (requestId) => ({
       type: 'transferHst',
@@ -482,16 +478,8 @@ export class GameService {
    * ```
    */
   approveLogin(requestorId: string, userCode: string): Promise<ReceiveLoginMessage> {
-    if (typeof requestorId !== 'string' || requestorId === '') {
-      return Promise.reject(
-        new TypeError(`requestorId must be a non-empty string, got ${JSON.stringify(requestorId)}`),
-      );
-    }
-    if (typeof userCode !== 'string' || userCode === '') {
-      return Promise.reject(
-        new TypeError(`userCode must be a non-empty string, got ${JSON.stringify(userCode)}`),
-      );
-    }
+    if (!isNonEmptyString(requestorId)) return rejectNotNonEmptyString('requestorId', requestorId);
+    if (!isNonEmptyString(userCode)) return rejectNotNonEmptyString('userCode', userCode);
     return this.#request('approveLogin', (requestId) => ({
       type: 'login',
       gameId: this.gameId,
@@ -618,4 +606,19 @@ function runHandler(event: BridgeEventName, handler: Handler, data: ReplyData): 
   } catch (error) {
     console.error(`GameService: a "${event}" handler threw`, error);
   }
+}
+
+// Argument checks. A wrong argument is a programming error: the operation rejects at once with a
+// TypeError naming the argument. Shared helpers, because every byte of the bundle is counted.
+
+function rejectArgument(message: string): Promise<never> {
+  return Promise.reject(new TypeError(message));
+}
+
+function isNonEmptyString(value: unknown): value is string {
+  return typeof value === 'string' && value !== '';
+}
+
+function rejectNotNonEmptyString(name: string, value: unknown): Promise<never> {
+  return rejectArgument(`${name} must be a non-empty string, got ${JSON.stringify(value)}`);
 }

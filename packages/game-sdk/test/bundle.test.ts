@@ -39,6 +39,10 @@ describe('browser bundle (scripts/bundle.mjs)', () => {
       'Origin',
       'isGameServiceError',
     ]);
+    // Every runtime export of the package, so one added later is not left out of the global.
+    expect(Object.keys(Coinop).sort()).toEqual(Object.keys(await import('../src/index.js')).sort());
+    expect(Object.isFrozen(Coinop)).toBe(true);
+    expect(bundle.code.startsWith('"use strict";')).toBe(true);
     expect(Coinop.Origin.DEV).toBe('http://127.0.0.1:8082');
 
     const win = new FakeGameWindow();

@@ -311,9 +311,28 @@ describe.skipIf(!hasChromium)(
           .poll(() => page.getByTestId('arcade-notice').textContent())
           .toBe('Connect a wallet to play.');
         // On a phone that message is above the game, out of sight: a toast shows it too.
-        expect(await page.getByTestId('toasts').textContent()).toContain(
-          'Connect a wallet to play.',
-        );
+        const toasts = page.getByTestId('toasts');
+        expect(await toasts.textContent()).toContain('Connect a wallet to play.');
+        // At the top, under the header, full width: clear of the keyboard and the button pressed.
+        const header = (await page.locator('.site-header').boundingBox())!;
+        const home = (await toasts.boundingBox())!;
+        expect(home.y).toBeGreaterThanOrEqual(header.y + header.height);
+        expect(home.y + home.height).toBeLessThan(740 / 2);
+        expect(home.width).toBeGreaterThanOrEqual(360 - 2 * 16);
+        // A field focused where the toasts are sends them to the other edge, and back when it goes.
+        const field = (await page.evaluate(`(() => {
+          const input = document.createElement('input');
+          input.setAttribute('aria-label', 'Probe');
+          input.style.cssText = 'position:fixed;left:0;width:100%;top:${home.y}px;height:${home.height}px';
+          document.body.append(input);
+          input.focus();
+          return input.getBoundingClientRect().toJSON();
+        })()`)) as { y: number; height: number };
+        const away = (await toasts.boundingBox())!;
+        expect(away.y).toBeGreaterThanOrEqual(field.y + field.height);
+        await page.evaluate(`document.querySelector('input[aria-label="Probe"]').remove()`);
+        await expect.poll(async () => (await toasts.boundingBox())!.y).toBe(home.y);
+        await saveScreenshot(page, 'toast-phone');
         expect(await count('FROM plays')).toBe(playsBefore);
         expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
           360,

@@ -166,6 +166,14 @@ describe.skipIf(!hasChromium)(
 
         await form.getByRole('button', { name: 'Create tournament' }).click();
         await page.getByText('Tournament Friday Cup created.').waitFor();
+        // Its toast can be closed at once with a tap, rather than read around for 4 s.
+        await page
+          .locator('.toast', { hasText: 'Tournament Friday Cup created.' })
+          .locator('.toast-close')
+          .click();
+        await expect
+          .poll(() => page.getByTestId('toasts').textContent())
+          .not.toContain('Friday Cup created');
         const card = section.getByRole('listitem').filter({ hasText: 'Friday Cup' });
         await card.getByText(/^1, (scheduled|open)/).waitFor();
         await card.getByText('5 HST', { exact: true }).waitFor();

@@ -129,6 +129,9 @@ export const OPERATION_PROBLEMS: Readonly<Record<string, readonly ErrorCode[]>> 
   playerRequestChainPlay: ['chain_mode_off', 'tournament_chain_play_refused', ...PLAY_REFUSALS],
   developerCreateTournament: ['insufficient_funds'],
   adminCreateTournament: ['insufficient_funds', 'game_not_found'],
+  // The round is a query parameter here, not a path one.
+  playerGetTournamentEntry: ['tournament_round_not_found'],
+  getGameTournamentEntry: ['tournament_round_not_found'],
   playerGetDeposit: ['chain_mode_off'],
   playerUseFaucet: ['faucet_disabled', 'faucet_limit_reached'],
   playerOpenPlay: [...PLAY_REFUSALS, 'invalid_approval_signature'],

@@ -17,6 +17,7 @@ import type {
   ScoreResult,
   TopScore,
   Tournament,
+  TournamentEntry,
 } from './types.js';
 import { WriteTokens } from './write-token.js';
 
@@ -282,6 +283,38 @@ export class Arcade {
    */
   async tournaments(): Promise<readonly Tournament[]> {
     return (await this.#get<TournamentList>(this.#gamePath('tournaments'))).tournaments;
+  }
+
+  /**
+   * A player's entry in a round of one of the game's tournaments: attempts used and left, and
+   * their rank and best on the round (null until they score). The round is `roundId` when given,
+   * else the current one. A player who has not played the round yet is `entered: false` with
+   * 0 attempts. Throws {@link ArcadeApiError} 404 `tournament_not_found` (also another game's
+   * tournament) or `tournament_round_not_found`.
+   *
+   * @example
+   * ```ts
+   * const entry = await arcade.tournamentEntry(cup.id, playerId);
+   * if (entry.attemptsLeft === 0) console.log('no attempts left this round');
+   * else console.log(entry.rank === null ? 'not ranked yet' : `you are #${entry.rank}`);
+   * ```
+   */
+  async tournamentEntry(
+    tournamentId: string,
+    playerId: string,
+    options: { readonly roundId?: string } = {},
+  ): Promise<TournamentEntry> {
+    const { roundId } = options;
+    const path = this.#gamePath(
+      'tournaments',
+      id(tournamentId, 'tournamentId'),
+      'players',
+      id(playerId, 'playerId'),
+      'entry',
+    );
+    return this.#get<TournamentEntry>(path, {
+      roundId: roundId === undefined ? undefined : id(roundId, 'roundId'),
+    });
   }
 
   /**

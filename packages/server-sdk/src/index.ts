@@ -36,5 +36,6 @@ export type {
   ScoreResult,
   TopScore,
   Tournament,
+  TournamentEntry,
   TournamentRound,
 } from './types.js';

@@ -210,3 +210,15 @@ export type Tournament = wire.Tournament;
  * ```
  */
 export type TournamentRound = wire.TournamentRound;
+
+/**
+ * A player's entry in a tournament round: attempts used (every play opened, scored or not) and
+ * left (null without a limit), and their rank and best score on the round (null until they score).
+ *
+ * @example
+ * ```ts
+ * import type { TournamentEntry } from '@coinop/server-sdk';
+ * const canPlay = (entry: TournamentEntry) => entry.attemptsLeft !== 0;
+ * ```
+ */
+export type TournamentEntry = wire.TournamentEntry;

@@ -5,6 +5,7 @@ import {
   ArcadeNetworkError,
   isArcadeError,
   type Play,
+  type Tournament,
 } from '@coinop/server-sdk';
 import { balanceOf, fundedPlayer, gameWithTiers, type GameFixture } from '@coinop/testkit/arcade';
 import { storeVariants } from '@coinop/testkit/db';
@@ -212,6 +213,111 @@ describe.each(storeVariants())('Arcade against a running coinop on %s', (variant
     expect((await balanceOf(coinop, p.accountId)).available).toBe(1n * UNITS);
   });
 
+  it("reads a player's entry in a round: attempts, rank and best, for this game's tournaments only", async () => {
+    const create = async (gameId: string, name: string) => {
+      const res = await coinop.app.inject({
+        method: 'POST',
+        url: '/admin/tournaments',
+        headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+        payload: {
+          gameId,
+          name,
+          entryFee: '1',
+          startsAt: coinop.clock.now().toISOString(),
+          durationSeconds: 3600,
+          maxAttempts: 2,
+          payoutTable: { places: [10000] },
+        },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json<Tournament>();
+    };
+    const cup = await create(game.gameId, 'Entry Cup');
+    const roundId = cup.currentRound!.id;
+    const me = await fundedPlayer(coinop, 5);
+    const rival = await fundedPlayer(coinop, 5);
+
+    expect(await arcade.tournamentEntry(cup.id, me.playerId)).toEqual({
+      tournamentId: cup.id,
+      roundId,
+      entered: false,
+      attempts: 0,
+      maxAttempts: 2,
+      attemptsLeft: 2,
+      rank: null,
+      score: null,
+    });
+    await arcade.score(await arcade.play(me.playerId, cup.id), 300);
+    const mine = await arcade.tournamentEntry(cup.id, me.playerId, { roundId });
+    expect(mine).toEqual({
+      tournamentId: cup.id,
+      roundId,
+      entered: true,
+      attempts: 1,
+      maxAttempts: 2,
+      attemptsLeft: 1,
+      rank: 1,
+      score: 300,
+    });
+    // A better score above: "you are 2nd".
+    await arcade.score(await arcade.play(rival.playerId, roundId), 700);
+    expect(await arcade.tournamentEntry(cup.id, me.playerId)).toMatchObject({
+      rank: 2,
+      score: 300,
+    });
+    expect(await arcade.tournamentEntry(cup.id, rival.playerId)).toMatchObject({
+      attempts: 1,
+      rank: 1,
+      score: 700,
+    });
+    // An id nobody has reads as not entered, as the board reads answer "no score" for it.
+    const nobody = '3f2b1c0d-9e8f-4a7b-8c6d-5e4f3a2b1c0d';
+    expect(await arcade.tournamentEntry(cup.id, nobody)).toMatchObject({
+      entered: false,
+      attempts: 0,
+      attemptsLeft: 2,
+      rank: null,
+    });
+
+    // Another game (unpublished: its own server reads its tournaments all the same) cannot read
+    // this game's tournament, nor this one its.
+    const other = await gameWithTiers(coinop, { costs: [1], published: false });
+    const otherArcade = await Arcade.build(sdkOptions(coinop, other));
+    const otherCup = await create(other.gameId, 'Other Cup');
+    expect(await otherArcade.tournamentEntry(otherCup.id, me.playerId)).toMatchObject({
+      tournamentId: otherCup.id,
+      entered: false,
+      attemptsLeft: 2,
+    });
+    for (const [reader, tournamentId] of [
+      [otherArcade, cup.id],
+      [arcade, otherCup.id],
+    ] as const) {
+      const error = await reader
+        .tournamentEntry(tournamentId, me.playerId)
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ArcadeApiError);
+      expect(error).toMatchObject({
+        status: 404,
+        code: 'tournament_not_found',
+        message: `tournament ${tournamentId} does not exist`,
+        details: { tournamentId },
+      });
+    }
+    await expect(
+      arcade.tournamentEntry(cup.id, me.playerId, { roundId: otherCup.currentRound!.id }),
+    ).rejects.toMatchObject({
+      status: 404,
+      code: 'tournament_round_not_found',
+      details: { tournamentId: cup.id, roundId: otherCup.currentRound!.id },
+    });
+    await expect(arcade.tournamentEntry(cup.id, 'player-1')).rejects.toMatchObject({
+      status: 400,
+      code: 'validation_failed',
+      details: { field: 'playerId' },
+    });
+  });
+
   it('throws ArcadeApiError with the problem body on a 402, and does not retry it', async () => {
     const poor = await fundedPlayer(coinop, 0.5);
     const before = count(coinop.apiLog, 'POST', /\/play$/);
@@ -302,6 +408,9 @@ describe.each(storeVariants())('Arcade against a running coinop on %s', (variant
     );
     await expect(arcade.play('', 'l')).rejects.toThrow(
       new TypeError('playerId must be a non-empty string id'),
+    );
+    await expect(arcade.tournamentEntry('t', 'p', { roundId: '' })).rejects.toThrow(
+      new TypeError('roundId must be a non-empty string id'),
     );
   });
 });

@@ -1,4 +1,10 @@
-import type { ActivityPage, Tournament, TournamentList } from '@coinop/protocol';
+import type {
+  ActivityPage,
+  Tournament,
+  TournamentList,
+  TournamentRoundDetail,
+  TournamentRoundPage,
+} from '@coinop/protocol';
 import { requestJson } from '../api.js';
 import type { TournamentRequest } from '../portal/portal-api.js';
 
@@ -164,6 +170,14 @@ export function adminApi(token: string) {
       call<Tournament>('/tournaments', { gameId, ...body }),
     stopTournament: (tournamentId: string) =>
       call<Tournament>(`/tournaments/${id(tournamentId)}/stop`, {}),
+    /** A tournament's rounds, newest first, of any game (the catalog's answer, unpublished too). */
+    tournamentRounds: (tournamentId: string, cursor: string | null, limit: number) =>
+      call<TournamentRoundPage>(
+        `/tournaments/${id(tournamentId)}/rounds${query({ cursor, limit: String(limit) })}`,
+      ),
+    /** One round of any game's tournament with its paid places. */
+    tournamentRound: (tournamentId: string, roundId: string) =>
+      call<TournamentRoundDetail>(`/tournaments/${id(tournamentId)}/rounds/${id(roundId)}`),
   };
 }
 

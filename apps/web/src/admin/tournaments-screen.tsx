@@ -1,11 +1,11 @@
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { formatHst } from '@coinop/core';
 import type { Tournament } from '@coinop/protocol';
 import { hstNumberToUnits } from '../account/hst-amounts.js';
 import { Hst } from '../components/hst.js';
 import { Link } from '../router.js';
 import { Countdown } from '../tournaments/countdown.js';
-import { PastRounds } from '../tournaments/past-rounds.js';
+import { PastRounds, type RoundReads } from '../tournaments/past-rounds.js';
 import { Schedule } from '../tournaments/schedule.js';
 import { TournamentForm, type GameChoice } from '../tournaments/tournament-form.js';
 import { hstUnits } from '../tournaments/tournament-api.js';
@@ -137,6 +137,11 @@ export function TournamentsScreen({ api }: { api: AdminApi }) {
     setShownId((current) => (current === t.id ? null : t.id));
   };
   const shown = tournaments?.find((t) => t.id === shownId) ?? null;
+  // The admin API's round reads answer for every game, published or not.
+  const roundReads = useMemo<RoundReads>(
+    () => ({ list: api.tournamentRounds, one: api.tournamentRound }),
+    [api],
+  );
   useEffect(() => {
     if (shownId !== null) resultsRef.current?.focus();
   }, [shownId]);
@@ -206,19 +211,13 @@ export function TournamentsScreen({ api }: { api: AdminApi }) {
           className="admin-panel admin-results"
           data-testid="tournament-results"
         >
-          {!isPublic(shown.gameId) ? (
-            <p>
-              {shown.name}: its rounds are read from the public catalog, which lists published games
-              only. Publish {shown.gameName} to read its results here.
-            </p>
-          ) : (
-            <PastRounds
-              key={shown.id}
-              tournament={shown}
-              me={null}
-              title={`Past rounds of ${shown.name}`}
-            />
-          )}
+          <PastRounds
+            key={shown.id}
+            tournament={shown}
+            me={null}
+            title={`Past rounds of ${shown.name}`}
+            reads={roundReads}
+          />
           <button type="button" onClick={() => setShownId(null)}>
             Hide results
           </button>

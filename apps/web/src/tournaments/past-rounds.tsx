@@ -11,24 +11,39 @@ import {
   listRounds,
   type Tournament,
   type TournamentRoundDetail,
+  type TournamentRoundPage,
 } from './tournament-api.js';
 
 /** Past rounds read at a time. */
 const ROUNDS_PAGE = 5;
 
+/** Where the rounds are read: the public catalog by default, the admin API in the console. */
+export interface RoundReads {
+  readonly list: (id: string, cursor: string | null, limit: number) => Promise<TournamentRoundPage>;
+  readonly one: (id: string, roundId: string) => Promise<TournamentRoundDetail>;
+}
+
+const CATALOG_READS: RoundReads = {
+  list: (id, cursor, limit) => listRounds(id, cursor, limit),
+  one: (id, roundId) => getRound(id, roundId),
+};
+
 /**
  * A tournament's closed rounds (those the close has paid), newest first, each with its winners (place, player, score in the
  * game's unit, prize); "Load more" follows the API's cursor. `title` names the section where
- * "Past rounds" alone would not say whose (the operator console).
+ * "Past rounds" alone would not say whose (the operator console); `reads` (a stable object) is
+ * where the rounds come from: the catalog, or the admin API for any game.
  */
 export function PastRounds({
   tournament,
   me,
   title = 'Past rounds',
+  reads = CATALOG_READS,
 }: {
   tournament: Tournament;
   me: string | null;
   title?: string;
+  reads?: RoundReads;
 }) {
   const headingId = useId();
   const [rounds, setRounds] = useState<readonly TournamentRoundDetail[]>([]);
@@ -43,9 +58,9 @@ export function PastRounds({
       try {
         // The list holds every round, the current one too, without results: each closed one's
         // winners are its own read.
-        const page = await listRounds(tournament.id, after, ROUNDS_PAGE);
+        const page = await reads.list(tournament.id, after, ROUNDS_PAGE);
         const closed = await Promise.all(
-          page.rounds.filter((r) => r.closedAt !== null).map((r) => getRound(tournament.id, r.id)),
+          page.rounds.filter((r) => r.closedAt !== null).map((r) => reads.one(tournament.id, r.id)),
         );
         setRounds((shown) => (after === null ? closed : [...shown, ...closed]));
         setCursor(page.nextCursor);
@@ -55,7 +70,7 @@ export function PastRounds({
         setLoading(false);
       }
     },
-    [tournament.id],
+    [tournament.id, reads],
   );
   useEffect(() => {
     void load(null);

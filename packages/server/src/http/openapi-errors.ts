@@ -42,6 +42,11 @@ const NOT_FOUND_BY_PARAM: Readonly<Record<string, ErrorCode>> = {
 /** Operations whose path parameters look nothing up: any id answers (a generated avatar). */
 const NO_LOOKUP_OPERATIONS: ReadonlySet<string> = new Set(['getAvatar']);
 
+/** Path parameters an operation does not look up: any id answers (a player not entered). */
+const PARAMS_NOT_LOOKED_UP: Readonly<Record<string, readonly string[]>> = {
+  getGameTournamentEntry: ['playerId'],
+};
+
 const PLAY_REFUSALS: readonly ErrorCode[] = [
   'insufficient_funds',
   'leaderboard_not_found',
@@ -129,6 +134,9 @@ export const OPERATION_PROBLEMS: Readonly<Record<string, readonly ErrorCode[]>> 
   playerRequestChainPlay: ['chain_mode_off', 'tournament_chain_play_refused', ...PLAY_REFUSALS],
   developerCreateTournament: ['insufficient_funds'],
   adminCreateTournament: ['insufficient_funds', 'game_not_found'],
+  // The round is a query parameter here, not a path one.
+  playerGetTournamentEntry: ['tournament_round_not_found'],
+  getGameTournamentEntry: ['tournament_round_not_found'],
   playerGetDeposit: ['chain_mode_off'],
   playerUseFaucet: ['faucet_disabled', 'faucet_limit_reached'],
   playerOpenPlay: [...PLAY_REFUSALS, 'invalid_approval_signature'],
@@ -176,7 +184,9 @@ export function routeProblemCodes(route: RouteOptions, url: string): ErrorCode[]
     codes.add('unsupported_media_type');
   }
   const looksUp = !NO_LOOKUP_OPERATIONS.has(schema.operationId ?? '');
+  const notLookedUp = PARAMS_NOT_LOOKED_UP[schema.operationId ?? ''] ?? [];
   for (const [, name] of looksUp ? url.matchAll(/:(\w+)/g) : []) {
+    if (notLookedUp.includes(name ?? '')) continue;
     const notFound =
       name === 'playId' && url.includes('chain-plays') ? 'chain_play_not_found' : null;
     const code = notFound ?? NOT_FOUND_BY_PARAM[name ?? ''];

@@ -13,6 +13,8 @@ import type {
 import type { ArcadeServices } from '../services/arcade-services.js';
 import {
   Tournaments,
+  type PlayerEntry,
+  type RoundReaders,
   type TournamentCreator,
   type TournamentRequest,
 } from '../services/tournaments.js';
@@ -266,7 +268,46 @@ function wireOf(arcade: ArcadeServices) {
     score: r.score,
     prize: formatHst(r.prizeUnits),
   });
-  return { round, tournament, result };
+  const entry = (e: PlayerEntry): Static<typeof EntrySchema> => ({
+    tournamentId: e.tournamentId,
+    roundId: e.roundId,
+    entered: e.attempts > 0,
+    attempts: e.attempts,
+    maxAttempts: e.maxAttempts,
+    attemptsLeft: e.maxAttempts === null ? null : Math.max(0, e.maxAttempts - e.attempts),
+    rank: e.rank,
+    score: e.score,
+  });
+  return { round, tournament, result, entry };
+}
+
+/**
+ * The two round reads, the same for the catalog (published games) and the operator (any game):
+ * a page of rounds, and one round with its paid places.
+ */
+function roundReads(service: Tournaments, wire: ReturnType<typeof wireOf>, readers: RoundReaders) {
+  return {
+    page: async (
+      tournamentId: string,
+      query: Static<typeof RoundsQuery>,
+    ): Promise<Static<typeof RoundPageSchema>> => {
+      const before = query.cursor === undefined ? null : parseRoundCursor(query.cursor);
+      const limit = Number(query.limit ?? ROUNDS_PAGE_DEFAULT);
+      const page = await service.rounds(tournamentId, before, limit, readers);
+      const last = page.rounds.at(-1);
+      return {
+        rounds: page.rounds.map(wire.round),
+        nextCursor: page.more && last ? roundCursor(last.number) : null,
+      };
+    },
+    one: async (
+      tournamentId: string,
+      roundId: string,
+    ): Promise<Static<typeof RoundDetailSchema>> => {
+      const { round, results } = await service.round(tournamentId, roundId, readers);
+      return { ...wire.round(round), results: results.map(wire.result) };
+    },
+  };
 }
 
 const toRequest = (body: CreateBodyWire): TournamentRequest => ({
@@ -399,6 +440,7 @@ export function adminTournamentRoutes(instance: FastifyInstance, tags: readonly 
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const service = new Tournaments(app.arcade);
   const wire = wireOf(app.arcade);
+  const rounds = roundReads(service, wire, { publishedOnly: false });
   const common = { tags: [...tags], security: Security.adminToken.map((s) => ({ ...s })) };
 
   app.post(
@@ -451,6 +493,41 @@ export function adminTournamentRoutes(instance: FastifyInstance, tags: readonly 
     },
     async (request) => wire.tournament(await service.stop(request.params.tournamentId, null)),
   );
+
+  app.get(
+    '/admin/tournaments/:tournamentId/rounds',
+    {
+      schema: {
+        ...common,
+        operationId: 'adminListTournamentRounds',
+        summary: 'A tournament’s rounds, newest first, cursor paged, of any game',
+        description:
+          'As GET /catalog/tournaments/{tournamentId}/rounds, for published and unpublished games ' +
+          'alike. 404 tournament_not_found; 400 validation_failed naming `cursor` or `limit`.',
+        params: TournamentParams,
+        querystring: RoundsQuery,
+        response: { 200: RoundPageSchema },
+      },
+    },
+    async (request) => rounds.page(request.params.tournamentId, request.query),
+  );
+
+  app.get(
+    '/admin/tournaments/:tournamentId/rounds/:roundId',
+    {
+      schema: {
+        ...common,
+        operationId: 'adminGetTournamentRound',
+        summary: 'One round with its paid places, of any game',
+        description:
+          'As GET /catalog/tournaments/{tournamentId}/rounds/{roundId}, for published and ' +
+          'unpublished games alike. 404 tournament_not_found, tournament_round_not_found.',
+        params: RoundParams,
+        response: { 200: RoundDetailSchema },
+      },
+    },
+    async (request) => rounds.one(request.params.tournamentId, request.params.roundId),
+  );
 }
 
 /** The public reads: tournaments of published games. Registered in the catalog plugin. */
@@ -458,6 +535,7 @@ export function catalogTournamentRoutes(instance: FastifyInstance): void {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const service = new Tournaments(app.arcade);
   const wire = wireOf(app.arcade);
+  const rounds = roundReads(service, wire, { publishedOnly: true });
   const common = { tags: [ApiTags.catalog], security: [...Security.none] };
 
   app.get(
@@ -522,17 +600,7 @@ export function catalogTournamentRoutes(instance: FastifyInstance): void {
         response: { 200: RoundPageSchema },
       },
     },
-    async (request) => {
-      const { limit, cursor } = request.query;
-      const before = cursor === undefined ? null : parseRoundCursor(cursor);
-      const { tournamentId } = request.params;
-      const page = await service.rounds(tournamentId, before, Number(limit ?? ROUNDS_PAGE_DEFAULT));
-      const last = page.rounds.at(-1);
-      return {
-        rounds: page.rounds.map(wire.round),
-        nextCursor: page.more && last ? roundCursor(last.number) : null,
-      };
-    },
+    async (request) => rounds.page(request.params.tournamentId, request.query),
   );
 
   app.get(
@@ -549,14 +617,7 @@ export function catalogTournamentRoutes(instance: FastifyInstance): void {
         response: { 200: RoundDetailSchema },
       },
     },
-    async (request) => {
-      const { tournamentId, roundId } = request.params;
-      const { round, results } = await service.round(tournamentId, roundId);
-      return {
-        ...wire.round(round),
-        results: results.map(wire.result),
-      };
-    },
+    async (request) => rounds.one(request.params.tournamentId, request.params.roundId),
   );
 }
 
@@ -585,6 +646,37 @@ export function gameServerTournamentRoutes(instance: FastifyInstance): void {
       tournaments: (await service.ofGame(null, request.params.gameId)).map(wire.tournament),
     }),
   );
+
+  app.get(
+    '/arcades/:arcadeId/games/:gameId/tournaments/:tournamentId/players/:playerId/entry',
+    {
+      schema: {
+        operationId: 'getGameTournamentEntry',
+        tags: [ApiTags.gameServer],
+        security: Security.writeToken.map((s) => ({ ...s })),
+        summary: 'A player’s entry in a round: attempts used and left, rank and best',
+        description:
+          'The answer of GET /player/tournaments/{tournamentId}/entry, for any player, on a ' +
+          'tournament of this game (published or not). A player who never opened a play on the ' +
+          'round, or an id nobody has, reads as not entered. 404 `tournament_not_found` (also ' +
+          'for another game’s), `tournament_round_not_found`; 400 validation_failed naming the ' +
+          `id that is not a UUID. ${RULES}`,
+        params: Type.Object({
+          arcadeId: Uuid('The arcade.'),
+          gameId: Uuid('The game.'),
+          tournamentId: Uuid('The tournament.'),
+          playerId: Uuid('The player.'),
+        }),
+        querystring: EntryQuery,
+        response: { 200: EntrySchema },
+      },
+    },
+    async (request) => {
+      const { gameId, tournamentId, playerId } = request.params;
+      const roundId = request.query.roundId ?? null;
+      return wire.entry(await service.entryInGame(gameId, tournamentId, roundId, playerId));
+    },
+  );
 }
 
 /**
@@ -597,6 +689,7 @@ export function playerTournamentRoutes(
 ): void {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const service = new Tournaments(app.arcade);
+  const wire = wireOf(app.arcade);
 
   app.get(
     '/tournaments/:tournamentId/entry',
@@ -619,22 +712,10 @@ export function playerTournamentRoutes(
     },
     async (request) => {
       const { playerId } = await authenticate(request);
-      const entry = await service.entryOf(
-        request.params.tournamentId,
-        request.query.roundId ?? null,
-        playerId,
+      const { tournamentId } = request.params;
+      return wire.entry(
+        await service.entryOf(tournamentId, request.query.roundId ?? null, playerId),
       );
-      return {
-        tournamentId: entry.tournamentId,
-        roundId: entry.roundId,
-        entered: entry.attempts > 0,
-        attempts: entry.attempts,
-        maxAttempts: entry.maxAttempts,
-        attemptsLeft:
-          entry.maxAttempts === null ? null : Math.max(0, entry.maxAttempts - entry.attempts),
-        rank: entry.rank,
-        score: entry.score,
-      };
     },
   );
 }

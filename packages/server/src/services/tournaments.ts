@@ -61,6 +61,14 @@ export interface PlayerEntry {
   readonly score: number | null;
 }
 
+/**
+ * Who reads a tournament's rounds: anyone (`publishedOnly`: the catalog, an unpublished game's
+ * tournaments are not found) or the operator (every game of the arcade).
+ */
+export interface RoundReaders {
+  readonly publishedOnly: boolean;
+}
+
 /** Who creates a tournament: the game's developer, or the operator (any game). */
 export type TournamentCreator =
   | { readonly kind: 'developer'; readonly developer: DeveloperRecord }
@@ -197,34 +205,31 @@ export class Tournaments {
 
   /** A tournament of a published game; any other is not found. */
   async published(tournamentId: string): Promise<TournamentRecord> {
-    const tournament = await findTournament(this.#arcade.db, tournamentId);
-    if (
-      !tournament ||
-      !tournament.gamePublished ||
-      tournament.arcadeId !== this.#arcade.record.id
-    ) {
-      throw tournamentNotFound(tournamentId);
-    }
-    return tournament;
+    return this.#visible(tournamentId, { publishedOnly: true });
   }
 
-  /** A published tournament's rounds, newest first, before round number `before`. */
+  /**
+   * A tournament's rounds, newest first, before round number `before`: of a published game for
+   * the catalog, of any game of the arcade for the operator (`publishedOnly: false`).
+   */
   async rounds(
     tournamentId: string,
     before: number | null,
     limit: number,
+    readers: RoundReaders,
   ): Promise<{ rounds: RoundRecord[]; more: boolean }> {
-    await this.published(tournamentId);
+    await this.#visible(tournamentId, readers);
     const rounds = await roundsOfTournament(this.#arcade.db, tournamentId, before, limit + 1);
     return { rounds: rounds.slice(0, limit), more: rounds.length > limit };
   }
 
-  /** One round of a published tournament, with its paid places. */
+  /** One round of a tournament with its paid places, for the same readers as `rounds`. */
   async round(
     tournamentId: string,
     roundId: string,
+    readers: RoundReaders,
   ): Promise<{ round: RoundRecord; results: RoundResultRecord[] }> {
-    await this.published(tournamentId);
+    await this.#visible(tournamentId, readers);
     const found = await findRoundWithResults(this.#arcade.db, tournamentId, roundId);
     if (!found) throw roundNotFound(tournamentId, roundId);
     return found;
@@ -240,7 +245,31 @@ export class Tournaments {
     roundId: string | null,
     playerId: string,
   ): Promise<PlayerEntry> {
-    const tournament = await this.published(tournamentId);
+    return this.#entryIn(await this.published(tournamentId), roundId, playerId);
+  }
+
+  /**
+   * A player's entry as their game's server reads it: the same answer as `entryOf`, for a
+   * tournament of `gameId`, published or not (another game's is not found). A player id nobody
+   * has reads as not entered, as the board reads answer "no score" for it.
+   */
+  async entryInGame(
+    gameId: string,
+    tournamentId: string,
+    roundId: string | null,
+    playerId: string,
+  ): Promise<PlayerEntry> {
+    const tournament = await findTournament(this.#arcade.db, tournamentId);
+    if (!tournament || tournament.gameId !== gameId) throw tournamentNotFound(tournamentId);
+    return this.#entryIn(tournament, roundId, playerId);
+  }
+
+  async #entryIn(
+    tournament: TournamentRecord,
+    roundId: string | null,
+    playerId: string,
+  ): Promise<PlayerEntry> {
+    const tournamentId = tournament.id;
     const entry = await findEntry(this.#arcade.db, tournamentId, roundId, playerId);
     if (!entry) {
       // A tournament is created with its first round, in the same transaction.
@@ -256,6 +285,19 @@ export class Tournaments {
       rank: player?.rank ?? null,
       score: player?.score ?? null,
     };
+  }
+
+  /** A tournament of this arcade; of a published game only when `publishedOnly`. */
+  async #visible(tournamentId: string, readers: RoundReaders): Promise<TournamentRecord> {
+    const tournament = await findTournament(this.#arcade.db, tournamentId);
+    if (
+      !tournament ||
+      tournament.arcadeId !== this.#arcade.record.id ||
+      (readers.publishedOnly && !tournament.gamePublished)
+    ) {
+      throw tournamentNotFound(tournamentId);
+    }
+    return tournament;
   }
 
   async #found(id: string): Promise<TournamentRecord> {

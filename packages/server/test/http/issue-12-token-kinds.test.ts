@@ -474,8 +474,29 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
       accepts: ['admin token'],
     },
     {
+      name: 'admin: GET /admin/tournaments/{t}/rounds',
+      send: onApi('GET', () => `/admin/tournaments/${randomUUIDv4()}/rounds`),
+      accepts: ['admin token'],
+    },
+    {
+      name: 'admin: GET /admin/tournaments/{t}/rounds/{r}',
+      send: onApi('GET', () => `/admin/tournaments/${randomUUIDv4()}/rounds/${randomUUIDv4()}`),
+      accepts: ['admin token'],
+    },
+    {
       name: 'game server: GET /arcades/{a}/games/{g}/tournaments',
       send: onApi('GET', () => `/arcades/${game.arcadeId}/games/${game.gameId}/tournaments`),
+      accepts: ['write token'],
+    },
+    {
+      // A player's entry: a tournament nobody has reaches the lookup (404).
+      name: 'game server: GET /arcades/{a}/games/{g}/tournaments/{t}/players/{p}/entry',
+      send: onApi(
+        'GET',
+        () =>
+          `/arcades/${game.arcadeId}/games/${game.gameId}/tournaments/${randomUUIDv4()}` +
+          `/players/${credentialsPlayer()}/entry`,
+      ),
       accepts: ['write token'],
     },
     {

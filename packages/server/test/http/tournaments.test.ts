@@ -394,4 +394,99 @@ describe.each(storeVariants())('tournaments: creating and reading on %s', (varia
     }
     expect((await balanceOf(api, player.accountId)).available).toBe(5n * 100_000_000n);
   });
+
+  it("lets the operator read any game's rounds, an unpublished game's closed round too", async () => {
+    // A published game's rounds: the operator reads what the catalog answers.
+    const weekly = (await asDeveloper('GET', created()))
+      .json()
+      .tournaments.find((x: Tournament) => x.name === 'Weekly Cup') as Tournament;
+    for (const path of [`/${weekly.id}/rounds?limit=1`, `/${weekly.id}/rounds`]) {
+      const asOperator = await asAdmin('GET', `/admin/tournaments${path}`);
+      expect(asOperator.statusCode, asOperator.body).toBe(200);
+      expect(asOperator.json()).toEqual(
+        (await inject('GET', `/catalog/tournaments${path}`)).json(),
+      );
+    }
+    const page = (
+      await asAdmin('GET', `/admin/tournaments/${weekly.id}/rounds`)
+    ).json<TournamentRoundPage>();
+    expect(page.rounds.map((r) => r.number)).toEqual([2, 1]);
+    const first = `/${weekly.id}/rounds/${page.rounds[1]!.id}`;
+    expect((await asAdmin('GET', `/admin/tournaments${first}`)).json()).toEqual(
+      (await inject('GET', `/catalog/tournaments${first}`)).json(),
+    );
+
+    // An unpublished game's tournament, played and closed: the catalog knows nothing of it.
+    const hidden = await gameWithTiers(api, { costs: [1], published: false });
+    const made = await asAdmin('POST', '/admin/tournaments', {
+      ...valid(),
+      name: 'Backroom Cup',
+      gameId: hidden.gameId,
+      startsAt: api.clock.now().toISOString(),
+      recurrence: null,
+      guaranteedPool: '0',
+      payoutTable: { places: [10_000] },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const t = made.json<Tournament>();
+    const round = t.currentRound!;
+    // An unpublished game may charge its developer's wallet (and its testers) only.
+    const tester = await fundedPlayer(api, 2, 'Tester', hidden.developerWallet);
+    const auth = { authorization: `Bearer ${await writeToken(api, hidden)}` };
+    const base = `/arcades/${hidden.arcadeId}/games/${hidden.gameId}`;
+    const play = await inject(
+      'POST',
+      `${base}/play`,
+      { playerId: tester.playerId, leaderboardId: round.id },
+      auth,
+    );
+    expect(play.statusCode, play.body).toBe(200);
+    const scored = await inject(
+      'POST',
+      `${base}/score`,
+      { playId: play.json().id, leaderboardId: round.id, score: 77 },
+      auth,
+    );
+    expect(scored.statusCode, scored.body).toBe(200);
+    api.clock.advance(Date.parse(round.endsAt) + 1000 - api.clock.now().getTime());
+    const closedAt = api.clock.now();
+    const { closed } = await api.app.arcade.closer.closeDue(api.app.log);
+    expect(closed.map((c) => c.roundId)).toContain(round.id);
+
+    expect((await inject('GET', `/catalog/tournaments/${t.id}/rounds`)).statusCode).toBe(404);
+    const hiddenRound = await inject('GET', `/catalog/tournaments/${t.id}/rounds/${round.id}`);
+    expect(hiddenRound.json()).toMatchObject({ code: 'tournament_not_found' });
+    const rounds = await asAdmin('GET', `/admin/tournaments/${t.id}/rounds`);
+    expect(rounds.statusCode, rounds.body).toBe(200);
+    expect(rounds.json<TournamentRoundPage>()).toMatchObject({
+      rounds: [{ id: round.id, number: 1, status: 'closed', closedAt: closedAt.toISOString() }],
+      nextCursor: null,
+    });
+    // 70% of the one 2 HST fee is the pool; the one ranked player takes it all.
+    const detail = await asAdmin('GET', `/admin/tournaments/${t.id}/rounds/${round.id}`);
+    expect(detail.statusCode, detail.body).toBe(200);
+    expect(detail.json<TournamentRoundDetail>()).toMatchObject({
+      id: round.id,
+      status: 'closed',
+      entrants: 1,
+      pool: '1.4',
+      results: [{ place: 1, playerId: tester.playerId, name: 'Tester', score: 77, prize: '1.4' }],
+    });
+
+    const unknownRound = await asAdmin('GET', `/admin/tournaments/${t.id}/rounds/${weekly.id}`);
+    expect(unknownRound.statusCode).toBe(404);
+    expect(unknownRound.json()).toMatchObject({
+      code: 'tournament_round_not_found',
+      details: { tournamentId: t.id, roundId: weekly.id },
+    });
+    const unknown = await asAdmin('GET', `/admin/tournaments/${hidden.gameId}/rounds`);
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({
+      code: 'tournament_not_found',
+      details: { tournamentId: hidden.gameId },
+    });
+    const badCursor = await asAdmin('GET', `/admin/tournaments/${t.id}/rounds?cursor=nope`);
+    expect(badCursor.statusCode).toBe(400);
+    expect(badCursor.json().details.field).toBe('cursor');
+  });
 });

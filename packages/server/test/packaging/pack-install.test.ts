@@ -258,7 +258,7 @@ describe('coinop from its packages, installed outside the workspace', () => {
       // ...and the game SDK's browser bundle, for games that load it from the arcade.
       const bundle = await fetch(`http://127.0.0.1:${webPort}/game-sdk.min.js`);
       expect(bundle.headers.get('content-type')).toMatch(/javascript/);
-      expect(await bundle.text()).toMatch(/\bvar Coinop=/);
+      expect(await bundle.text()).toMatch(/\bglobalThis\.Coinop=Object\.freeze\(/);
     }, 90_000);
 
     afterAll(async () => {

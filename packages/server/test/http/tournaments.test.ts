@@ -65,6 +65,34 @@ describe.each(storeVariants())('tournaments: creating and reading on %s', (varia
     );
   }
 
+  /**
+   * `player` plays `round` once through the game server's routes and scores `score`; then the
+   * clock passes the round's end and the closer closes it. Returns when the close ran.
+   */
+  async function playScoreAndClose(
+    fixture: GameFixture,
+    playerId: string,
+    round: { id: string; endsAt: string },
+    score: number,
+  ): Promise<Date> {
+    const auth = { authorization: `Bearer ${await writeToken(api, fixture)}` };
+    const base = `/arcades/${fixture.arcadeId}/games/${fixture.gameId}`;
+    const play = await inject('POST', `${base}/play`, { playerId, leaderboardId: round.id }, auth);
+    expect(play.statusCode, play.body).toBe(200);
+    const scored = await inject(
+      'POST',
+      `${base}/score`,
+      { playId: play.json().id, leaderboardId: round.id, score },
+      auth,
+    );
+    expect(scored.statusCode, scored.body).toBe(200);
+    api.clock.advance(Date.parse(round.endsAt) + 1000 - api.clock.now().getTime());
+    const closedAt = api.clock.now();
+    const { closed } = await api.app.arcade.closer.closeDue(api.app.log);
+    expect(closed.map((c) => c.roundId)).toContain(round.id);
+    return closedAt;
+  }
+
   beforeAll(async () => {
     api = await buildTestApi(variant);
     game = await gameWithTiers(api, { costs: [1, 10] });
@@ -303,29 +331,9 @@ describe.each(storeVariants())('tournaments: creating and reading on %s', (varia
       .tournaments.find((x: Tournament) => x.name === 'Weekly Cup') as Tournament;
     const round = t.currentRound!;
     const winner = await fundedPlayer(api, 2, 'Winner');
-    const token = await writeToken(api, game);
-    const base = `/arcades/${game.arcadeId}/games/${game.gameId}`;
-    const auth = { authorization: `Bearer ${token}` };
     // The round opens; the winner plays and scores; its end comes and the closer pays it.
     api.clock.advance(Date.parse(round.startsAt) + 1000 - api.clock.now().getTime());
-    const play = await inject(
-      'POST',
-      `${base}/play`,
-      { playerId: winner.playerId, leaderboardId: round.id },
-      auth,
-    );
-    expect(play.statusCode, play.body).toBe(200);
-    const scored = await inject(
-      'POST',
-      `${base}/score`,
-      { playId: play.json().id, leaderboardId: round.id, score: 912 },
-      auth,
-    );
-    expect(scored.statusCode, scored.body).toBe(200);
-    api.clock.advance(Date.parse(round.endsAt) + 1000 - api.clock.now().getTime());
-    const closedAt = api.clock.now();
-    const { closed } = await api.app.arcade.closer.closeDue(api.app.log);
-    expect(closed.map((c) => c.roundId)).toContain(round.id);
+    const closedAt = await playScoreAndClose(game, winner.playerId, round, 912);
     // The pool: the 10 HST guarantee and 70% of one 2 HST fee; one ranked player takes it all.
     const pool = '11.4';
 
@@ -377,6 +385,8 @@ describe.each(storeVariants())('tournaments: creating and reading on %s', (varia
     // A play naming the closed round is refused; one naming the tournament goes to round 2,
     // which has not started yet.
     const player = await fundedPlayer(api, 5);
+    const auth = { authorization: `Bearer ${await writeToken(api, game)}` };
+    const base = `/arcades/${game.arcadeId}/games/${game.gameId}`;
     const cases = [
       [round.id, 'tournament_closed'],
       [t.id, 'tournament_not_started'],
@@ -432,26 +442,7 @@ describe.each(storeVariants())('tournaments: creating and reading on %s', (varia
     const round = t.currentRound!;
     // An unpublished game may charge its developer's wallet (and its testers) only.
     const tester = await fundedPlayer(api, 2, 'Tester', hidden.developerWallet);
-    const auth = { authorization: `Bearer ${await writeToken(api, hidden)}` };
-    const base = `/arcades/${hidden.arcadeId}/games/${hidden.gameId}`;
-    const play = await inject(
-      'POST',
-      `${base}/play`,
-      { playerId: tester.playerId, leaderboardId: round.id },
-      auth,
-    );
-    expect(play.statusCode, play.body).toBe(200);
-    const scored = await inject(
-      'POST',
-      `${base}/score`,
-      { playId: play.json().id, leaderboardId: round.id, score: 77 },
-      auth,
-    );
-    expect(scored.statusCode, scored.body).toBe(200);
-    api.clock.advance(Date.parse(round.endsAt) + 1000 - api.clock.now().getTime());
-    const closedAt = api.clock.now();
-    const { closed } = await api.app.arcade.closer.closeDue(api.app.log);
-    expect(closed.map((c) => c.roundId)).toContain(round.id);
+    const closedAt = await playScoreAndClose(hidden, tester.playerId, round, 77);
 
     expect((await inject('GET', `/catalog/tournaments/${t.id}/rounds`)).statusCode).toBe(404);
     const hiddenRound = await inject('GET', `/catalog/tournaments/${t.id}/rounds/${round.id}`);

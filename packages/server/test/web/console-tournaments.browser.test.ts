@@ -14,11 +14,10 @@ import {
   saveScreenshot,
   seriousViolations,
 } from '@coinop/testkit/browser';
+import { registerGame } from '@coinop/testkit/arcade';
 import { testConfig } from '../../src/config.js';
-import { uuidIds } from '../../src/ids.js';
 import { startServer, type RunningServer } from '../../src/main.js';
 import { mintHst, publish } from '../../src/services/admin.js';
-import { insertGame } from '../../src/store/games.js';
 import { seedEntrants, tournamentWithRound } from '../fixtures/tournaments.js';
 
 /**
@@ -70,52 +69,23 @@ describe.skipIf(!hasChromium)(
       const developer = await admin<{ developerId: string }>('POST', '/admin/developers', {
         wallet: privateKeyToAccount(generatePrivateKey()).address.toLowerCase(),
       });
-      const game = await arcade.db.transaction((tx) =>
-        insertGame(
-          tx,
-          arcade.clock,
-          uuidIds,
-          arcade.record.id,
-          {
-            developerId: developer.developerId,
-            name: 'Cup Putt',
-            description: 'Mini golf in the browser.',
-            category: 'Arcade',
-            developerInfo: '',
-            tagLine: '',
-            url: '',
-            coverUrl: '',
-            scoreDisplay: 'NORMAL',
-            scoreUnit: 'pts',
-            prodDomain: null,
-          },
-          [{ name: 'Bronze', costUnits: wholeHstToUnits(1), leadersMax: 10 }],
-        ),
+      const game = await registerGame(
+        arcade,
+        {
+          developerId: developer.developerId,
+          name: 'Cup Putt',
+          description: 'Mini golf in the browser.',
+          scoreUnit: 'pts',
+        },
+        [{ name: 'Bronze', cost: 1 }],
       );
       gameId = game.id;
       await publish(arcade, gameId);
       // A game not yet published: its tournaments are the operator's to see, not the public's.
-      const hidden = await arcade.db.transaction((tx) =>
-        insertGame(
-          tx,
-          arcade.clock,
-          uuidIds,
-          arcade.record.id,
-          {
-            developerId: developer.developerId,
-            name: 'Back Room',
-            description: '',
-            category: 'Arcade',
-            developerInfo: '',
-            tagLine: '',
-            url: '',
-            coverUrl: '',
-            scoreDisplay: 'NORMAL',
-            scoreUnit: '',
-            prodDomain: null,
-          },
-          [{ name: 'Bronze', costUnits: wholeHstToUnits(1), leadersMax: 10 }],
-        ),
+      const hidden = await registerGame(
+        arcade,
+        { developerId: developer.developerId, name: 'Back Room' },
+        [{ name: 'Bronze', cost: 1 }],
       );
       // The arcade's account funds the operator's guarantees: 5 + 5 + 2 of it below.
       await mintHst(arcade, { id: arcade.record.id, amountUnits: wholeHstToUnits(52) });

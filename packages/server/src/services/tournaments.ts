@@ -259,8 +259,8 @@ export class Tournaments {
     roundId: string | null,
     playerId: string,
   ): Promise<PlayerEntry> {
-    const tournament = await findTournament(this.#arcade.db, tournamentId);
-    if (!tournament || tournament.gameId !== gameId) throw tournamentNotFound(tournamentId);
+    const tournament = await this.#visible(tournamentId, { publishedOnly: false });
+    if (tournament.gameId !== gameId) throw tournamentNotFound(tournamentId);
     return this.#entryIn(tournament, roundId, playerId);
   }
 

@@ -1,9 +1,10 @@
-import helmet from '@fastify/helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import helmet, { type HelmetOptions } from 'helmet';
 
 /**
- * Security headers on every response of a listener (`@fastify/helmet`, docs/operating/security.md):
+ * Security headers on every response of a listener (helmet, docs/operating/security.md):
  * helmet's defaults, with a Content-Security-Policy per listener, Strict-Transport-Security only
  * over TLS (a browser told to use HTTPS for a plain-HTTP arcade could not reach it), and
  * Cross-Origin-Resource-Policy opened where other origins load what the listener serves. A
@@ -47,8 +48,7 @@ const DOCUMENT_ONLY_HEADERS = {
 
 export const securityHeaders = fp<SecurityHeaderOptions>(
   async (app: FastifyInstance, options) => {
-    await app.register(helmet, {
-      global: true,
+    const headers = headersOf({
       // Set whole below rather than through helmet's directives, whose defaults would add
       // upgrade-insecure-requests to a plain-HTTP arcade.
       contentSecurityPolicy: false,
@@ -63,11 +63,37 @@ export const securityHeaders = fp<SecurityHeaderOptions>(
       ...(options.pages ? {} : { ...DOCUMENT_ONLY_HEADERS, xFrameOptions: { action: 'deny' } }),
     });
     const csp = options.contentSecurityPolicy;
-    if (csp !== null) {
-      app.addHook('onRequest', async (_request, reply) => {
-        reply.header('content-security-policy', csp);
-      });
-    }
+    if (csp !== null) headers['content-security-policy'] = csp;
+    app.addHook('onRequest', (_request, reply, done) => {
+      reply.headers(headers);
+      done();
+    });
   },
   { name: 'coinop-security-headers' },
 );
+
+/**
+ * The headers helmet sets with these options. They depend on nothing in the request, so they are
+ * worked out once per listener: running helmet's middleware on every request (as
+ * `@fastify/helmet` does, rebuilding it each time) cost the API's reads a third of their
+ * throughput on a 2-core machine (docs/benchmarks.md, issue 14 round 5).
+ */
+export function headersOf(options: HelmetOptions): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const recorder = {
+    setHeader(name: string, value: string | number) {
+      headers[name.toLowerCase()] = String(value);
+    },
+    removeHeader(name: string) {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  let done = false;
+  helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, (error) => {
+    if (error) throw error;
+    done = true;
+  });
+  // Every helmet header without a nonce is set synchronously; anything else would be per request.
+  if (!done) throw new Error('helmet did not set its headers synchronously');
+  return headers;
+}

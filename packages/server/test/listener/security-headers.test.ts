@@ -11,7 +11,7 @@ import { buildTestApi } from '@coinop/testkit/app';
 import { buildTestSignin, type TestSignin } from '@coinop/testkit/signin';
 import { makeCa } from '../fixtures/tls.js';
 
-describe('security headers (@fastify/helmet) on every listener', () => {
+describe('security headers (helmet) on every listener', () => {
   let signin: TestSignin;
   let web: FastifyInstance;
 

@@ -7,7 +7,7 @@ import { problem, sendProblem } from './error-handler.js';
 import { refuseRoundedNumbers } from './json-numbers.js';
 import { logDestination, LOG_REDACT } from './log-destination.js';
 import { refuseOnOverload } from './overload.js';
-import { securityHeaders } from './security-headers.js';
+import { sendSecurityHeaders } from './security-headers.js';
 import { refuseUnstorableText } from './text-rule.js';
 
 /** Which listener an app is, and what it shares with the process's other listeners. */
@@ -76,10 +76,8 @@ export function createFastify(config: Config, listener: ListenerOptions): Fastif
       ),
     ...(https ? { https } : {}),
   }).withTypeProvider<TypeBoxTypeProvider>();
-  refuseUnstorableText(app);
-  refuseRoundedNumbers(app);
-  // Headers first, so a 503 refusal carries them too.
-  void app.register(securityHeaders, {
+  // Headers first, so every refusal (the text rule's 400, an overload's 503) carries them too.
+  sendSecurityHeaders(app, {
     hsts: https !== undefined,
     contentSecurityPolicy: listener.contentSecurityPolicy,
     resourcePolicy: listener.resourcePolicy,
@@ -87,6 +85,8 @@ export function createFastify(config: Config, listener: ListenerOptions): Fastif
     originAgentCluster: listener.originAgentCluster ?? true,
     pages: listener.pages,
   });
+  refuseUnstorableText(app);
+  refuseRoundedNumbers(app);
   void app.register(refuseOnOverload, { limits: config.overload });
   if (listener.metrics) observeRequests(app, listener.name, listener.metrics);
   const routes: ListedRoute[] = [];

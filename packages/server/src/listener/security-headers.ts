@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
 import helmet, { type HelmetOptions } from 'helmet';
 
 /**
@@ -46,31 +45,32 @@ const DOCUMENT_ONLY_HEADERS = {
   xXssProtection: false,
 } as const;
 
-export const securityHeaders = fp<SecurityHeaderOptions>(
-  async (app: FastifyInstance, options) => {
-    const headers = headersOf({
-      // Set whole below rather than through helmet's directives, whose defaults would add
-      // upgrade-insecure-requests to a plain-HTTP arcade.
-      contentSecurityPolicy: false,
-      strictTransportSecurity: options.hsts
-        ? { maxAge: HSTS_MAX_AGE_SECONDS, includeSubDomains: false }
-        : false,
-      crossOriginResourcePolicy: { policy: options.resourcePolicy },
-      referrerPolicy: { policy: options.referrerPolicy },
-      // The web app's wallet may open a popup (WalletConnect, a hardware wallet's page).
-      crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
-      originAgentCluster: options.originAgentCluster,
-      ...(options.pages ? {} : { ...DOCUMENT_ONLY_HEADERS, xFrameOptions: { action: 'deny' } }),
-    });
-    const csp = options.contentSecurityPolicy;
-    if (csp !== null) headers['content-security-policy'] = csp;
-    app.addHook('onRequest', (_request, reply, done) => {
-      reply.headers(headers);
-      done();
-    });
-  },
-  { name: 'coinop-security-headers' },
-);
+/**
+ * Adds the listener's headers to every response, from its first hook: call it before any other
+ * hook that may refuse a request, so the refusal carries them too.
+ */
+export function sendSecurityHeaders(app: FastifyInstance, options: SecurityHeaderOptions): void {
+  const headers = headersOf({
+    // Set whole below rather than through helmet's directives, whose defaults would add
+    // upgrade-insecure-requests to a plain-HTTP arcade.
+    contentSecurityPolicy: false,
+    strictTransportSecurity: options.hsts
+      ? { maxAge: HSTS_MAX_AGE_SECONDS, includeSubDomains: false }
+      : false,
+    crossOriginResourcePolicy: { policy: options.resourcePolicy },
+    referrerPolicy: { policy: options.referrerPolicy },
+    // The web app's wallet may open a popup (WalletConnect, a hardware wallet's page).
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+    originAgentCluster: options.originAgentCluster,
+    ...(options.pages ? {} : { ...DOCUMENT_ONLY_HEADERS, xFrameOptions: { action: 'deny' } }),
+  });
+  const csp = options.contentSecurityPolicy;
+  if (csp !== null) headers['content-security-policy'] = csp;
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(headers);
+    done();
+  });
+}
 
 /**
  * The headers helmet sets with these options. They depend on nothing in the request, so they are
@@ -78,7 +78,7 @@ export const securityHeaders = fp<SecurityHeaderOptions>(
  * `@fastify/helmet` does, rebuilding it each time) cost the API's reads a third of their
  * throughput on a 2-core machine (docs/benchmarks.md, issue 14 round 5).
  */
-export function headersOf(options: HelmetOptions): Record<string, string> {
+function headersOf(options: HelmetOptions): Record<string, string> {
   const headers: Record<string, string> = {};
   const recorder = {
     setHeader(name: string, value: string | number) {

@@ -93,6 +93,17 @@ describe('security headers (helmet) on every listener', () => {
     }
   });
 
+  it('sends them on a request the text rule refuses before any route runs', async () => {
+    const res = await signin.api.inject({ method: 'GET', url: '/healthz?note=%00' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'validation_failed' });
+    expect({
+      csp: res.headers['content-security-policy'],
+      nosniff: res.headers['x-content-type-options'],
+      frame: res.headers['x-frame-options'],
+    }).toEqual({ csp: API_CSP, nosniff: 'nosniff', frame: 'DENY' });
+  });
+
   it('keeps the CLI login page’s own policy and gives /docs one that lets Swagger UI run', async () => {
     const page = await signin.auth.inject({ method: 'GET', url: '/cli/login' });
     expect(page.statusCode).toBe(200);

@@ -106,11 +106,15 @@ export async function brokenImages(page: Page): Promise<string[]> {
   );
 }
 
-/** Saves a full-page screenshot as test-output/screenshots/<name>.png and returns its path. */
+/**
+ * Saves a full-page screenshot as test-output/screenshots/<name>.png and returns its path. CSS
+ * animations are finished first, so it shows the page as it settles (a toast that just moved
+ * was caught mid fade-in, the page showing through it).
+ */
 export async function saveScreenshot(page: Page, name: string): Promise<string> {
   await mkdir(SCREENSHOT_DIR, { recursive: true });
   const path = `${SCREENSHOT_DIR}${name}.png`;
-  await page.screenshot({ path, fullPage: true });
+  await page.screenshot({ path, fullPage: true, animations: 'disabled' });
   return path;
 }
 

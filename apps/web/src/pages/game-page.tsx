@@ -66,8 +66,7 @@ export function GamePage({ gameId }: { gameId: string }) {
   const tierGroupName = useId();
   const frameBox = useRef<HTMLDivElement>(null);
   const bridgeRef = useRef<HostBridge | null>(null);
-  // The toast that repeats the page's error message, taken down with the message.
-  const noticeToast = useRef<() => void>(() => undefined);
+  const noticeRef = useRef<HTMLParagraphElement>(null);
   const loginApproval = useLoginApproval();
   // The game's tournaments: their open rounds are offered beside the tiers (issue 18).
   const tournaments = useGameTournaments(gameId, game?.published === true);
@@ -142,10 +141,16 @@ export function GamePage({ gameId }: { gameId: string }) {
   const playerId = session.state.status === 'signed-in' ? session.state.player.playerId : null;
   const clearNotice = useCallback(() => {
     setNotice(null);
-    noticeToast.current();
     setCelebration(null);
   }, []);
   useEffect(clearNotice, [playerId, clearNotice]);
+  // A problem is also shown where the player is looking when the message is out of sight (on a
+  // phone it sits above the game, away from its Play button); in sight, it is said once. The
+  // toast goes with the message.
+  useEffect(() => {
+    if (notice?.tone !== 'error' || inSight(noticeRef.current)) return undefined;
+    return toast(notice.text, 'error', { announce: false });
+  }, [notice, toast]);
 
   /**
    * The player picks another tier: what was said about the last one (a score's rank) no longer
@@ -251,11 +256,6 @@ export function GamePage({ gameId }: { gameId: string }) {
       tell: (text, tone) => {
         setNotice({ text, tone });
         setCelebration(null);
-        // On a phone the message sits above the game, out of sight of its Play button: a
-        // problem is also shown where the player is looking.
-        noticeToast.current();
-        noticeToast.current =
-          tone === 'error' ? toast(text, 'error', { announce: false }) : () => undefined;
         // A refused round play may mean the round filled or closed: read the rounds again.
         if (tone === 'error' && roundOf(live.current.tierId)) live.current.tournaments.reload();
       },
@@ -300,7 +300,7 @@ export function GamePage({ gameId }: { gameId: string }) {
       leaving.abort();
       bridge.close();
     };
-  }, [gameUrl, load, toast, loginApproval.host]);
+  }, [gameUrl, load, loginApproval.host]);
 
   // The game hears of a new tier (bridge `tierChange`), if it asked to.
   useEffect(() => {
@@ -407,6 +407,7 @@ export function GamePage({ gameId }: { gameId: string }) {
               role="status"
               aria-live="polite"
               data-testid="arcade-notice"
+              ref={noticeRef}
             >
               {notice?.text}
             </p>
@@ -541,3 +542,11 @@ const BURST_COINS: readonly (readonly [x: number, y: number, delay: number])[] =
   [-7, 1, 70],
   [7, 1, 50],
 ];
+
+/** Whether the whole of `element` is on screen, below the site's header. */
+function inSight(element: HTMLElement | null): boolean {
+  if (element === null) return false;
+  const box = element.getBoundingClientRect();
+  const header = document.querySelector('.site-header')?.getBoundingClientRect().bottom ?? 0;
+  return box.height > 0 && box.top >= Math.max(0, header) && box.bottom <= window.innerHeight;
+}

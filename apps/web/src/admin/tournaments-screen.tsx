@@ -1,14 +1,12 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { formatHst } from '@coinop/core';
-import type { Tournament } from '@coinop/protocol';
-import { hstNumberToUnits } from '../account/hst-amounts.js';
+import { formatHst, type Tournament } from '@coinop/protocol';
+import { hstUnits } from '../account/hst-amounts.js';
 import { Hst } from '../components/hst.js';
 import { Link } from '../router.js';
 import { Countdown } from '../tournaments/countdown.js';
 import { PastRounds, type RoundReads } from '../tournaments/past-rounds.js';
 import { Schedule } from '../tournaments/schedule.js';
 import { TournamentForm, type GameChoice } from '../tournaments/tournament-form.js';
-import { hstUnits } from '../tournaments/tournament-api.js';
 import type { TournamentRequest } from '../portal/portal-api.js';
 import type { AdminApi, AdminGame } from './admin-api.js';
 import { Outcome, errorText } from './parts.js';
@@ -107,7 +105,7 @@ export function TournamentsScreen({ api }: { api: AdminApi }) {
   }, [api]);
 
   const loadBalance = useCallback(
-    async () => formatHst(hstNumberToUnits((await api.balance('arcade')).balance)),
+    async () => formatHst(hstUnits((await api.balance('arcade')).balance)),
     [api],
   );
 

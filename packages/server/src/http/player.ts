@@ -54,7 +54,7 @@ const signedNote =
 
 /** An amount the player reads: exact to the unit, which a JSON number is not past 15 digits. */
 const Hst = (description: string) =>
-  Type.String({ description: `${description}, in HST as an exact decimal string` });
+  Type.String({ description: `${description}, as an exact decimal string` });
 const PlayerMe = Type.Object({
   playerId: Uuid('the player'),
   wallet: Type.Union([Type.String(), Type.Null()]),

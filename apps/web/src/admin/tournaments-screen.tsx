@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { formatHst, type Tournament } from '@coinop/protocol';
+import { formatHst, readHst, type Tournament } from '@coinop/protocol';
 import { hstUnits } from '../account/hst-amounts.js';
 import { Hst } from '../components/hst.js';
 import { Link } from '../router.js';
@@ -28,11 +28,9 @@ function confirmGuarantee(
   gameId: string,
   body: TournamentRequest,
 ): boolean {
-  try {
-    if (hstUnits(body.guaranteedPool) === 0n) return true;
-  } catch {
-    return true; // Not an amount: the API refuses it by its field, and nothing moves.
-  }
+  const pool = readHst(body.guaranteedPool);
+  // Not an amount: the API refuses it by its field, and nothing moves.
+  if (pool.problem !== null || pool.units === 0n) return true;
   const game = choices.find((g) => g.id === gameId)?.name ?? gameId;
   return window.confirm(
     `Create ${body.name} for ${game}? ${body.guaranteedPool} HST moves from the arcade's ` +

@@ -90,16 +90,16 @@ export async function playInTerminal({ serverUrl, authUrl, terminal, sleep }) {
   print('Signed in.');
   const call = gameServer(serverUrl, token);
 
-  /** @type {{ id: string, name: string, cost: number }[]} */
+  /** @type {{ id: string, name: string, cost: string }[]} */
   const tiers = info.tiers;
-  tiers.forEach((tier, i) => print(`  ${i + 1}. ${tier.name}: ${tier.cost} HST per play`));
+  tiers.forEach((tier, i) => print(`  ${i + 1}. ${tier.name}: ${tier.cost} per play`));
   let tier;
   while (!tier) {
     const answer = (await ask(`Tier (1-${tiers.length}): `)).trim();
     tier = tiers[Number(answer) - 1];
   }
   let state = await call('POST', '/api/games', { leaderboardId: tier.id });
-  print(`Play ${state.playId} opened (${tier.cost} HST locked). The first card is ${state.card}.`);
+  print(`Play ${state.playId} opened (${tier.cost} locked). The first card is ${state.card}.`);
   while (!state.over) {
     const answer = (await ask(`${state.card}: higher or lower? [h/l] `)).trim().toLowerCase();
     const guess = answer.startsWith('h') ? 'higher' : answer.startsWith('l') ? 'lower' : null;

@@ -169,7 +169,8 @@ export async function startHighLowServer(options) {
           gameId: arcade.game.id,
           name: arcade.game.name,
           authUrl,
-          tiers: tiers.map((t) => ({ id: t.id, name: t.name, cost: t.cost })),
+          // The arcade's own text of each cost (`formattedCostString`): exact, ready to show.
+          tiers: tiers.map((t) => ({ id: t.id, name: t.name, cost: t.formattedCostString })),
         },
       };
     }

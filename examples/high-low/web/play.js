@@ -249,10 +249,10 @@ async function init() {
   try {
     const info = await call('GET', '/api/game');
     tierSelect.replaceChildren(
-      ...info.tiers.map((/** @type {{ id: string, name: string, cost: number }} */ tier) => {
+      ...info.tiers.map((/** @type {{ id: string, name: string, cost: string }} */ tier) => {
         const option = document.createElement('option');
         option.value = tier.id;
-        option.textContent = `${tier.name} — ${tier.cost} HST a play`;
+        option.textContent = `${tier.name} — ${tier.cost} a play`;
         return option;
       }),
     );

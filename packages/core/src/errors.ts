@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@coinop/protocol';
+import { formatHst, type ErrorCode } from '@coinop/protocol';
 
 /** The one error class the domain throws: a stable code, a message naming the field or id. */
 export class CoinopError extends Error {
@@ -25,25 +25,16 @@ export class InsufficientFundsError extends CoinopError {
   constructor(accountId: string, availableUnits: bigint, requiredUnits: bigint) {
     super(
       'insufficient_funds',
-      `account ${accountId} can spend ${formatUnits(availableUnits)} HST but ${formatUnits(requiredUnits)} HST is required`,
+      `account ${accountId} can spend ${formatHst(availableUnits)} HST but ${formatHst(requiredUnits)} HST is required`,
       {
         details: {
           accountId,
-          available: formatUnits(availableUnits),
-          required: formatUnits(requiredUnits),
+          available: formatHst(availableUnits),
+          required: formatHst(requiredUnits),
         },
       },
     );
     this.availableUnits = availableUnits;
     this.requiredUnits = requiredUnits;
   }
-}
-
-// Local to avoid a cycle with money.ts, which throws CoinopError.
-function formatUnits(units: bigint): string {
-  const sign = units < 0n ? '-' : '';
-  const abs = units < 0n ? -units : units;
-  const whole = abs / 100_000_000n;
-  const frac = (abs % 100_000_000n).toString().padStart(8, '0').replace(/0+$/, '');
-  return `${sign}${whole}${frac ? `.${frac}` : ''}`;
 }

@@ -4,8 +4,11 @@
  * has the player's wallet sign one of these messages (EIP-191 `personal_sign`) and sends the
  * signature with the request; the API rebuilds the same text from the request's fields, checks
  * that the player's wallet signed it, and keeps it as the record of who approved what. Both sides
- * build the text here, so they cannot drift apart.
+ * build the text here, so they cannot drift apart. Amounts are base units, written by `formatHst`:
+ * what the wallet signs is to the unit what is locked or paid.
  */
+
+import { formatHst } from './money.js';
 
 /**
  * What a player approves: locking a tier's cost for a play, a score for a play, or a payment to
@@ -21,13 +24,15 @@ export type ApprovalKind = 'play' | 'score' | 'purchase';
 
 /**
  * The fields of an approval message. `nonce` is the client's fresh id for this one approval: a
- * signature counts once, and a retry with the same nonce repeats the first result.
+ * signature counts once, and a retry with the same nonce repeats the first result. Amounts are
+ * base units (bigint), never a number of HST.
  *
  * @example
  * ```ts
  * import type { ApprovalFields } from '@coinop/protocol';
  * const fields: ApprovalFields = {
- *   kind: 'purchase', gameId: 'g1', gameName: 'Reaction', amount: 1.5, nonce: 'n-1',
+ *   kind: 'purchase', gameId: 'g1', gameName: 'Reaction', amountUnits: 150_000_000n,
+ *   nonce: 'n-1',
  * };
  * ```
  */
@@ -38,8 +43,8 @@ export type ApprovalFields =
       gameName: string;
       leaderboardId: string;
       tierName: string;
-      /** HST the play locks. */
-      cost: number;
+      /** Base units the play locks: the tier's cost or the round's entry fee. */
+      costUnits: bigint;
       nonce: string;
     }
   | {
@@ -54,8 +59,8 @@ export type ApprovalFields =
       kind: 'purchase';
       gameId: string;
       gameName: string;
-      /** HST paid to the game's developer. */
-      amount: number;
+      /** Base units paid to the game's developer. */
+      amountUnits: bigint;
       nonce: string;
     };
 
@@ -64,7 +69,8 @@ export const APPROVAL_NONCE_MAX_LENGTH = 64;
 
 /**
  * The exact text a wallet signs for an approval: a headline a person understands, then one
- * field per line. Names are there for the person; ids are what the arcade checks.
+ * field per line. Names are there for the person; ids are what the arcade checks. An amount is
+ * `formatHst` of its base units (`Lock: 0.00000007 HST`, `Pay: 1.5 HST`).
  *
  * @example
  * ```ts
@@ -72,6 +78,9 @@ export const APPROVAL_NONCE_MAX_LENGTH = 64;
  * approvalMessage({ kind: 'score', gameId: 'g1', gameName: 'Reaction', playId: 'p1',
  *   score: 231, nonce: 'n-2' });
  * // "coinop arcade: submit a score\nGame: Reaction (g1)\nPlay: p1\nScore: 231\nNonce: n-2"
+ * approvalMessage({ kind: 'purchase', gameId: 'g1', gameName: 'Reaction',
+ *   amountUnits: 7n, nonce: 'n-3' });
+ * // "coinop arcade: pay the game's developer\nGame: Reaction (g1)\nPay: 0.00000007 HST\nNonce: n-3"
  * ```
  */
 export function approvalMessage(fields: ApprovalFields): string {
@@ -82,7 +91,7 @@ export function approvalMessage(fields: ApprovalFields): string {
         'coinop arcade: lock HST for a play',
         game,
         `Tier: ${oneLine(fields.tierName)} (${fields.leaderboardId})`,
-        `Lock: ${fields.cost} HST`,
+        `Lock: ${formatHst(fields.costUnits)} HST`,
         `Nonce: ${fields.nonce}`,
       ].join('\n');
     case 'score':
@@ -97,7 +106,7 @@ export function approvalMessage(fields: ApprovalFields): string {
       return [
         "coinop arcade: pay the game's developer",
         game,
-        `Pay: ${fields.amount} HST`,
+        `Pay: ${formatHst(fields.amountUnits)} HST`,
         `Nonce: ${fields.nonce}`,
       ].join('\n');
   }

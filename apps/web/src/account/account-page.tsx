@@ -9,7 +9,7 @@ import { useSession } from '../session/session.js';
 import { chainReader, readyChain } from './chain-wallet.js';
 import { DepositSection } from './deposit-section.js';
 import { Hst } from '../components/hst.js';
-import { hstNumberToUnits } from './hst-amounts.js';
+import { hstUnits } from './hst-amounts.js';
 import { WithdrawSection } from './withdraw-section.js';
 import { withdrawalsApi } from './withdrawals-api.js';
 
@@ -50,8 +50,8 @@ export function AccountPage() {
   }
 
   const { player } = state;
-  const available = hstNumberToUnits(player.balance);
-  const reserved = hstNumberToUnits(player.pending);
+  const available = hstUnits(player.balance);
+  const reserved = hstUnits(player.pending);
   const wallet = player.wallet === null ? null : getAddress(player.wallet);
   const refresh = () => {
     void session.refresh();
@@ -93,7 +93,7 @@ export function AccountPage() {
         <p className="notice-card" data-testid="no-chain">
           Deposits and withdrawals are not available in this arcade: its HST lives only in the
           arcade and cannot be moved to or from a wallet.
-          {player.faucet.amount > 0 &&
+          {player.faucet.amount !== '0' &&
             ' Test HST comes from the faucet button at the top of the page.'}
         </p>
       )}

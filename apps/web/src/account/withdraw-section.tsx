@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import type { Withdrawal, WithdrawalStatus } from '@coinop/protocol';
+import { formatHst, type Withdrawal, type WithdrawalStatus } from '@coinop/protocol';
 import { isAddress } from 'viem';
 import { ErrorAlert, Status, When, errorText } from '../portal/parts.js';
 import { ApiError } from '../api.js';
 import { HstAmountField } from './hst-amount-field.js';
-import { decimalToUnits, formatHstUnits, parseHstAmount, unitsToDecimal } from './hst-amounts.js';
+import { formatHstUnits, hstUnits, parseHstAmount } from './hst-amounts.js';
 import { TxHash } from './tx-hash.js';
 import type { WithdrawalsApi } from './withdrawals-api.js';
 
@@ -112,12 +112,12 @@ export function WithdrawSection({
     setBusy(true);
     try {
       const withdrawal = await api.request(
-        { amount: unitsToDecimal(checked.units), to: address },
+        { amount: formatHst(checked.units), to: address },
         crypto.randomUUID(),
       );
       setAmount('');
       setStatus(
-        `Withdrawal of ${formatHstUnits(decimalToUnits(withdrawal.amount))} to ${withdrawal.to} ` +
+        `Withdrawal of ${formatHstUnits(hstUnits(withdrawal.amount))} to ${withdrawal.to} ` +
           'requested: the amount is reserved, and the list below shows when it is paid.',
       );
       onChange();
@@ -202,7 +202,7 @@ function WithdrawalTable({ list, caption }: { list: readonly Withdrawal[]; capti
               <td>
                 <When iso={w.requestedAt} />
               </td>
-              <td className="amount">{formatHstUnits(decimalToUnits(w.amount))}</td>
+              <td className="amount">{formatHstUnits(hstUnits(w.amount))}</td>
               <td>
                 <span className={`badge status-${w.status}`}>{STATUS_TEXT[w.status]}</span>
                 {w.status === 'failed' && w.lastError !== null && (

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { formatHstUnits, hstUnits } from '../account/hst-amounts.js';
 import type { AdminApi, Audit } from './admin-api.js';
 import { Hst, Outcome, errorText } from './parts.js';
 
@@ -108,7 +109,7 @@ function MintPanel({ api, onMinted }: { api: AdminApi; onMinted: () => Promise<v
     try {
       const minted = await api.mint(to, hst);
       setOutcome({
-        text: `Minted ${hst} HST into ${to}: its balance is now ${minted.balance} HST.`,
+        text: `Minted ${hst} HST into ${to}: its balance is now ${formatHstUnits(hstUnits(minted.balance))}.`,
         tone: 'ok',
       });
       setAmount('');
@@ -163,7 +164,9 @@ function BalancePanel({ api }: { api: AdminApi }) {
     try {
       const found = await api.balance(account.trim());
       setOutcome({
-        text: `Account ${found.accountId}: ${found.balance} HST spendable, ${found.pending} HST locked.`,
+        text:
+          `Account ${found.accountId}: ${formatHstUnits(hstUnits(found.balance))} spendable, ` +
+          `${formatHstUnits(hstUnits(found.pending))} locked.`,
         tone: 'ok',
       });
     } catch (e) {

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
+import { formatHstUnits, hstUnits } from '../account/hst-amounts.js';
 
 /** Small pieces the console's screens share. */
 
@@ -12,13 +13,9 @@ export function When({ iso }: { iso: string | null }) {
   return <time dateTime={iso}>{new Date(iso).toLocaleString()}</time>;
 }
 
-/** HST as the API gives it (a number of whole HST with up to 8 decimals). */
+/** HST as the API gives it (a JSON number of HST, up to 8 decimals), read and written exactly. */
 export function Hst({ amount }: { amount: number }) {
-  return (
-    <span className="admin-hst">
-      {amount.toLocaleString(undefined, { maximumFractionDigits: 8 })} HST
-    </span>
-  );
+  return <span className="admin-hst">{formatHstUnits(hstUnits(amount))}</span>;
 }
 
 /** What happened last: a polite status, or an alert for an error. */

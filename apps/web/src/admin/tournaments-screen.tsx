@@ -1,14 +1,12 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { formatHst } from '@coinop/core';
-import type { Tournament } from '@coinop/protocol';
-import { hstNumberToUnits } from '../account/hst-amounts.js';
+import { formatHst, readHst, type Tournament } from '@coinop/protocol';
+import { hstUnits } from '../account/hst-amounts.js';
 import { Hst } from '../components/hst.js';
 import { Link } from '../router.js';
 import { Countdown } from '../tournaments/countdown.js';
 import { PastRounds, type RoundReads } from '../tournaments/past-rounds.js';
 import { Schedule } from '../tournaments/schedule.js';
 import { TournamentForm, type GameChoice } from '../tournaments/tournament-form.js';
-import { hstUnits } from '../tournaments/tournament-api.js';
 import type { TournamentRequest } from '../portal/portal-api.js';
 import type { AdminApi, AdminGame } from './admin-api.js';
 import { Outcome, errorText } from './parts.js';
@@ -30,11 +28,9 @@ function confirmGuarantee(
   gameId: string,
   body: TournamentRequest,
 ): boolean {
-  try {
-    if (hstUnits(body.guaranteedPool) === 0n) return true;
-  } catch {
-    return true; // Not an amount: the API refuses it by its field, and nothing moves.
-  }
+  const pool = readHst(body.guaranteedPool);
+  // Not an amount: the API refuses it by its field, and nothing moves.
+  if (pool.problem !== null || pool.units === 0n) return true;
   const game = choices.find((g) => g.id === gameId)?.name ?? gameId;
   return window.confirm(
     `Create ${body.name} for ${game}? ${body.guaranteedPool} HST moves from the arcade's ` +
@@ -107,7 +103,7 @@ export function TournamentsScreen({ api }: { api: AdminApi }) {
   }, [api]);
 
   const loadBalance = useCallback(
-    async () => formatHst(hstNumberToUnits((await api.balance('arcade')).balance)),
+    async () => formatHst(hstUnits((await api.balance('arcade')).balance)),
     [api],
   );
 

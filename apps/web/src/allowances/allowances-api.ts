@@ -1,4 +1,10 @@
-import type { Allowance, AllowanceList, AllowanceRequest } from '@coinop/protocol';
+import {
+  formatHst as hstDecimal,
+  type Allowance,
+  type AllowanceList,
+  type AllowanceRequest,
+} from '@coinop/protocol';
+import { formatHstUnits, hstUnits } from '../account/hst-amounts.js';
 import type { Session } from '../session/session.js';
 
 /**
@@ -25,14 +31,14 @@ export function allowancesApi(call: Call) {
 /** A decimal HST amount the arcade accepts: digits, then at most 8 decimals. */
 export const HST_AMOUNT = /^\d+(\.\d{1,8})?$/;
 
-/** HST as people read it: no exponent, up to the 8 decimals the arcade keeps. */
+/** An allowance's HST (a JSON number) as people read it, grouped with the ticker: `1,250.5 HST`. */
 export function formatHst(hst: number): string {
-  return `${hst.toLocaleString('en', { maximumFractionDigits: 8 })} HST`;
+  return formatHstUnits(hstUnits(hst));
 }
 
-/** HST as a plain decimal, the way the player would type it back: no exponent, no grouping. */
+/** An allowance's HST as the player would type it back: no exponent, no grouping. */
 export function plainHst(hst: number): string {
-  return hst.toLocaleString('en', { maximumFractionDigits: 8, useGrouping: false });
+  return hstDecimal(hstUnits(hst));
 }
 
 /** One sentence on what the game may charge, as the player would say it. */

@@ -1,5 +1,7 @@
 import {
   approvalMessage,
+  formatHst,
+  readHst,
   type ApprovalFields,
   type ApprovedPlayRequest,
   type ApprovedPurchaseRequest,
@@ -8,7 +10,6 @@ import {
   type BoardPage,
   type BridgeLeader,
   type Game,
-  type Leaderboard,
   type Play,
   type Purchase,
   type ScoreResult,
@@ -16,7 +17,7 @@ import {
 import { ApiError, requestJson } from '../api.js';
 import type { ChainSettings } from '@coinop/protocol';
 import type { WalletHoldings } from '../account/chain-wallet.js';
-import { hstNumberToUnits } from '../account/hst-amounts.js';
+import type { PlayableTier } from './playable-tier.js';
 import { WalletError, type WalletKind, type WalletSigner } from '../session/wallets.js';
 import { randomUuid } from './demo-handlers.js';
 import type { HostBridgeHandlers } from './host-bridge.js';
@@ -42,14 +43,15 @@ export type ApprovalPrompt =
   | {
       kind: 'play';
       gameName: string;
-      tier: Leaderboard;
+      tier: PlayableTier;
       /** Set when the tier is a tournament round: its fees go to the round's prize pool. */
       tournament?: { name: string; endsAt: string };
-      balance: number;
+      /** The player's spendable HST in base units. */
+      balanceUnits: bigint;
       /** Null outside chain mode, or without a wallet on the chain: the balance only. */
       wallet: WalletPlayOption | null;
     }
-  | { kind: 'purchase'; gameName: string; amount: number; balance: number };
+  | { kind: 'purchase'; gameName: string; amountUnits: bigint; balanceUnits: bigint };
 
 /** The player's wallet and the arcade's chain, when the arcade is in chain mode. */
 export interface ChainWalletOfPlayer {
@@ -69,10 +71,10 @@ export type ScoreOutcome = Pick<ScoreResult, 'score' | 'leaderRank' | 'isWinner'
 /** The page around the bridge: who plays, what they chose, and how to ask and tell them. */
 export interface ArcadeHost {
   game(): Pick<Game, 'id' | 'name'>;
-  /** The tier chosen in the page's drop-down. */
-  tier(): Leaderboard | undefined;
-  /** The signed-in player, or null. */
-  player(): { id: string; signer: WalletSigner | null; balance: number } | null;
+  /** The tier (or tournament round) chosen on the page, its cost exact. */
+  tier(): PlayableTier | undefined;
+  /** The signed-in player with their spendable HST in base units, or null. */
+  player(): { id: string; signer: WalletSigner | null; balanceUnits: bigint } | null;
   /** Shows the approval dialog; how the player answered. */
   ask(prompt: ApprovalPrompt): Promise<ApprovalDecision>;
   /** A JSON POST to `/api{path}` with the player's token. */
@@ -148,13 +150,13 @@ export function createArcadeHandlers(host: ArcadeHost): HostBridgeHandlers {
         return {};
       }
       if (tier === undefined) return {};
-      const costUnits = hstNumberToUnits(tier.cost);
+      const { costUnits } = tier;
       const walletPlay = await prepareWalletPlay(host.chainWallet(), costUnits);
       const decision = await host.ask({
         kind: 'play',
         gameName: game.name,
         tier,
-        balance: player.balance,
+        balanceUnits: player.balanceUnits,
         wallet: walletPlay?.option ?? null,
       });
       if (decision === 'wallet' && walletPlay !== null) {
@@ -172,14 +174,15 @@ export function createArcadeHandlers(host: ArcadeHost): HostBridgeHandlers {
         host.changed();
         return opened;
       }
-      if (decision !== 'balance' || player.balance < tier.cost) return {};
+      if (decision !== 'balance' || player.balanceUnits < costUnits) return {};
+      // The text the server rebuilds from the tier's cost in base units: to the unit what it locks.
       const signed = await sign(player.signer, {
         kind: 'play',
         gameId: game.id,
         gameName: game.name,
         leaderboardId: tier.id,
         tierName: tier.name,
-        cost: tier.cost,
+        costUnits,
         nonce: randomUuid(),
       });
       if (signed === null) return {};
@@ -313,24 +316,37 @@ export function createArcadeHandlers(host: ArcadeHost): HostBridgeHandlers {
         host.tell('Connect a wallet to pay.', 'error');
         return {};
       }
+      // The game names a number of HST (spec 4.10); it is read once, exactly as the arcade reads
+      // it, and from then on the player sees, signs and pays these base units.
+      const asked = readHst(amount);
+      if (asked.problem !== null || asked.units === 0n) {
+        const why = asked.problem === null ? 'must be more than 0' : asked.why;
+        host.tell(
+          `${game.name} asked for a payment the arcade cannot make: the amount ${why}. ` +
+            'Nothing was paid.',
+          'error',
+        );
+        return {};
+      }
+      const amountUnits = asked.units;
       const decision = await host.ask({
         kind: 'purchase',
         gameName: game.name,
-        amount,
-        balance: player.balance,
+        amountUnits,
+        balanceUnits: player.balanceUnits,
       });
-      if (decision !== 'balance' || player.balance < amount) return {};
+      if (decision !== 'balance' || player.balanceUnits < amountUnits) return {};
       const signed = await sign(player.signer, {
         kind: 'purchase',
         gameId: game.id,
         gameName: game.name,
-        amount,
+        amountUnits,
         nonce: randomUuid(),
       });
       if (signed === null) return {};
       try {
         const paid = await host.post<Purchase>(`/player/games/${game.id}/purchases`, {
-          amount,
+          amount: formatHst(amountUnits),
           ...signed,
         } satisfies ApprovedPurchaseRequest);
         host.changed();

@@ -1,5 +1,6 @@
 import './cli-login.css';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { formatHstUnits, hstUnits } from '../account/hst-amounts.js';
 import { ApiError } from '../api.js';
 import { ImportKeyDialog } from '../components/import-key-dialog.js';
 import { WalletChooser } from '../components/wallet-chooser.js';
@@ -294,8 +295,8 @@ function Result({
     outcome === 'approved'
       ? grantedDailyLimit === null || gameName === null
         ? 'Your game is now signed in. You can close this page.'
-        : `Your game is now signed in, and ${gameName} may charge you up to ${grantedDailyLimit} ` +
-          'HST a day. You can close this page.'
+        : `Your game is now signed in, and ${gameName} may charge you up to ` +
+          `${formatHstUnits(hstUnits(grantedDailyLimit))} a day. You can close this page.`
       : outcome === 'denied'
         ? 'Your game was not signed in. You can close this page.'
         : 'This sign-in request is no longer valid. Start signing in again from your game.';

@@ -85,7 +85,7 @@ export function AccountMenu() {
               Allowances
             </Link>
           </li>
-          {player.faucet.amount > 0 && (
+          {player.faucet.amount !== '0' && (
             <li>
               <button type="button" className="faucet" onClick={() => void takeFaucet()}>
                 Get {player.faucet.amount} test HST

@@ -22,10 +22,10 @@ export function ApprovalDialog({
   onDecide: (decision: ApprovalDecision) => void;
 }) {
   const [payFrom, setPayFrom] = useState<'balance' | 'wallet'>('balance');
-  const cost = prompt.kind === 'play' ? prompt.tier.cost : prompt.amount;
+  const costUnits = prompt.kind === 'play' ? prompt.tier.costUnits : prompt.amountUnits;
   const wallet = prompt.kind === 'play' ? prompt.wallet : null;
   const fromWallet = payFrom === 'wallet' && wallet !== null;
-  const affordable = fromWallet ? wallet.unavailable === null : prompt.balance >= cost;
+  const affordable = fromWallet ? wallet.unavailable === null : prompt.balanceUnits >= costUnits;
   return (
     <Modal
       title={prompt.kind === 'play' ? 'Lock HST to play?' : 'Pay the developer?'}
@@ -41,18 +41,18 @@ export function ApprovalDialog({
           </>
         )}
         <dt>{prompt.kind === 'play' ? 'Cost' : 'Amount'}</dt>
-        <dd>
-          <Hst hst={cost} />
+        <dd data-testid="approval-amount">
+          <Hst units={costUnits} />
         </dd>
         <dt>Your balance</dt>
         <dd>
-          <Hst hst={prompt.balance} />
+          <Hst units={prompt.balanceUnits} />
         </dd>
       </dl>
       {wallet !== null && (
         <PayFromChoice
           wallet={wallet}
-          balanceShort={prompt.balance < cost}
+          balanceShort={prompt.balanceUnits < costUnits}
           value={payFrom}
           onChange={setPayFrom}
         />
@@ -68,7 +68,7 @@ export function ApprovalDialog({
       </p>
       {!affordable && !fromWallet && (
         <p role="alert" className="error">
-          Not enough HST: you have {prompt.balance} HST.
+          Not enough HST: you have {formatHstUnits(prompt.balanceUnits)}.
         </p>
       )}
       <div className="dialog-actions">

@@ -2,6 +2,7 @@ import { Avatar, avatarSource } from '../components/avatar.js';
 import { useCallback, useEffect, useId, useRef, useState, type CSSProperties } from 'react';
 import type { BridgeLeader, Game } from '@coinop/protocol';
 import { AllowancePanel, ALLOWANCE_ANCHOR } from '../allowances/allowance-panel.js';
+import { hstUnits } from '../account/hst-amounts.js';
 import { TxHash } from '../account/tx-hash.js';
 import { ApiError } from '../api.js';
 import { loadGameOrPreview } from '../preview/preview-game.js';
@@ -15,6 +16,7 @@ import {
   type ScoreOutcome,
 } from '../bridge/arcade-handlers.js';
 import { HostBridge } from '../bridge/host-bridge.js';
+import { playableTier } from '../bridge/playable-tier.js';
 import { useLoginApproval } from '../bridge/login-approval.js';
 import { walletPlayText, type WalletPlayProgress } from '../bridge/wallet-play-progress.js';
 import { ApprovalDialog } from '../components/approval-dialog.js';
@@ -170,8 +172,10 @@ export function GamePage({ gameId }: { gameId: string }) {
   useEffect(() => {
     if (gameUrl === '') return;
     const roundOf = (id: string) => live.current.tournaments.open.find((o) => o.round.id === id);
-    const tierOf = (g: Game | null, id: string) =>
-      g?.leaderboards.find((b) => b.id === id) ?? roundOf(id)?.tier;
+    const tierOf = (g: Game | null, id: string) => {
+      const tier = g?.leaderboards.find((b) => b.id === id);
+      return tier ? playableTier(tier) : roundOf(id)?.tier;
+    };
     const leaving = new AbortController();
     // Board reads come in bursts (a page, the next, around-me): the page reads its leaders once
     // the burst is over, not once a read.
@@ -187,7 +191,11 @@ export function GamePage({ gameId }: { gameId: string }) {
       player: () => {
         const { state } = live.current.session;
         return state.status === 'signed-in'
-          ? { id: state.player.playerId, signer: state.wallet, balance: state.player.balance }
+          ? {
+              id: state.player.playerId,
+              signer: state.wallet,
+              balanceUnits: hstUnits(state.player.balance),
+            }
           : null;
       },
       chainWallet: () => {

@@ -3,7 +3,7 @@ import type { DeveloperBalance } from '@coinop/protocol';
 import { getAddress } from 'viem';
 import { WithdrawSection } from '../account/withdraw-section.js';
 import { withdrawalsApi } from '../account/withdrawals-api.js';
-import { decimalToUnits } from '../account/hst-amounts.js';
+import { hstUnits } from '../account/hst-amounts.js';
 import { Hst } from '../components/hst.js';
 import { useArcadeSettings } from '../arcade-settings.js';
 import { useSession } from '../session/session.js';
@@ -51,13 +51,13 @@ export function EarningsSection() {
             <div>
               <dt>Available</dt>
               <dd data-testid="earnings-available">
-                <Hst units={decimalToUnits(balance.available)} />
+                <Hst units={hstUnits(balance.available)} />
               </dd>
             </div>
             <div>
               <dt>Reserved</dt>
               <dd data-testid="earnings-reserved">
-                <Hst units={decimalToUnits(balance.reserved)} />
+                <Hst units={hstUnits(balance.reserved)} />
               </dd>
             </div>
           </dl>
@@ -71,7 +71,7 @@ export function EarningsSection() {
       {chainMode && (
         <WithdrawSection
           api={withdrawals}
-          availableUnits={balance === null ? null : decimalToUnits(balance.available)}
+          availableUnits={balance === null ? null : hstUnits(balance.available)}
           defaultTo={wallet}
           heading="Withdraw earnings"
           intro="Send your earnings to a wallet. The amount is reserved at once and paid from the arcade’s vault in its next batch; reserved HST returns to your earnings if the payment fails."

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { scoreText } from '../components/score.js';
+import { formatHstUnits, hstUnits } from '../account/hst-amounts.js';
 import type { GameStats } from '@coinop/protocol';
 import { ErrorAlert, When, errorText, usePortalApi } from './parts.js';
 
@@ -55,7 +56,7 @@ export function StatsSection({ gameId, scoreUnit }: { gameId: string; scoreUnit:
             </div>
             <div>
               <dt>HST earned</dt>
-              <dd>{stats.hstEarned} HST</dd>
+              <dd>{formatHstUnits(hstUnits(stats.hstEarned))}</dd>
             </div>
           </dl>
           <h3 id="recent-heading">Recent plays</h3>
@@ -82,7 +83,7 @@ export function StatsSection({ gameId, scoreUnit }: { gameId: string; scoreUnit:
                       </td>
                       <td>{play.playerName}</td>
                       <td>{play.leaderboardName}</td>
-                      <td>{play.cost} HST</td>
+                      <td>{formatHstUnits(hstUnits(play.cost))}</td>
                       <td>{play.status}</td>
                       <td>{play.score === null ? '—' : scoreText(play.score, scoreUnit)}</td>
                     </tr>

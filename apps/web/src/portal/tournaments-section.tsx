@@ -6,7 +6,7 @@ import { Link } from '../router.js';
 import { Countdown } from '../tournaments/countdown.js';
 import { TournamentForm } from '../tournaments/tournament-form.js';
 import { Schedule } from '../tournaments/schedule.js';
-import { hstUnits } from '../tournaments/tournament-api.js';
+import { hstUnits } from '../account/hst-amounts.js';
 import { ConfirmDialog, ErrorAlert, errorText, usePortalApi } from './parts.js';
 import './tournaments-section.css';
 

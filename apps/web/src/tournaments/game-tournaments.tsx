@@ -1,11 +1,12 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { BoardEntry, Leaderboard } from '@coinop/protocol';
+import type { BoardEntry } from '@coinop/protocol';
 import { Avatar } from '../components/avatar.js';
 import { scoreText } from '../components/score.js';
 import { Link } from '../router.js';
 import { exactDate } from './countdown.js';
+import { hstUnits } from '../account/hst-amounts.js';
+import type { PlayableTier } from '../bridge/playable-tier.js';
 import {
-  hstUnits,
   listGameTournaments,
   readRoundTop,
   roundAsTier,
@@ -20,7 +21,7 @@ export interface OpenRound {
   readonly tournament: Tournament;
   readonly round: TournamentRound;
   /** The round as the bridge and the approval dialog see a tier. */
-  readonly tier: Leaderboard;
+  readonly tier: PlayableTier;
 }
 
 /**

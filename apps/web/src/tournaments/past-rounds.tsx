@@ -5,9 +5,9 @@ import { scoreText } from '../components/score.js';
 import { ErrorAlert, errorText } from '../portal/parts.js';
 import { exactDate } from './countdown.js';
 import { ordinal } from './payout-table.js';
+import { hstUnits } from '../account/hst-amounts.js';
 import {
   getRound,
-  hstUnits,
   listRounds,
   type Tournament,
   type TournamentRoundDetail,

@@ -1,22 +1,23 @@
-import { parseHst, unitsToHstNumber, type PayoutTable, type Units } from '@coinop/core';
-import type {
-  BoardPage,
-  Leaderboard,
-  Tournament,
-  TournamentList,
-  TournamentResult,
-  TournamentRound,
-  TournamentRoundDetail,
-  TournamentRoundPage,
+import {
+  formatHst,
+  unitsToHstNumber,
+  type BoardPage,
+  type Tournament,
+  type TournamentList,
+  type TournamentResult,
+  type TournamentRound,
+  type TournamentRoundDetail,
+  type TournamentRoundPage,
 } from '@coinop/protocol';
+import { hstUnits } from '../account/hst-amounts.js';
 import { requestJson } from '../api.js';
+import type { PlayableTier } from '../bridge/playable-tier.js';
 
 /**
  * The catalog's tournament routes as the web app reads them (docs/reference/tournaments.md), with
  * the wire shapes of `@coinop/protocol`, which the server's schemas are checked against.
  */
 
-export type { PayoutTable };
 export type {
   Tournament,
   TournamentResult,
@@ -97,24 +98,21 @@ function opts(signal: AbortSignal | undefined) {
   return signal === undefined ? {} : { signal };
 }
 
-/** An exact decimal HST string from the API in base units. */
-export function hstUnits(decimal: string): Units {
-  return parseHst(decimal, 'amount');
-}
-
 /**
  * A round open for plays, as the game page's tier picker and the bridge see a tier: its id is the
- * round's board, its cost the entry fee. Its leaders are read from the round's board.
+ * round's board, its cost the entry fee, exact in `costUnits` (what the approval locks; `cost`
+ * is the spec's number, for the game). Its leaders are read from the round's board.
  */
-export function roundAsTier(tournament: Tournament, round: TournamentRound): Leaderboard {
-  const cost = unitsToHstNumber(hstUnits(tournament.entryFee));
+export function roundAsTier(tournament: Tournament, round: TournamentRound): PlayableTier {
+  const costUnits = hstUnits(tournament.entryFee);
   return {
     id: round.id,
     // The server composes the approval it checks from the board's own name.
     name: round.boardName,
-    cost,
+    cost: unitsToHstNumber(costUnits),
+    costUnits,
     currency: 'HST',
-    formattedCostString: `${tournament.entryFee} HST`,
+    formattedCostString: `${formatHst(costUnits)} HST`,
     leadersMax: 10,
     leaders: [],
   };

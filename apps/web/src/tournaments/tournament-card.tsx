@@ -2,7 +2,8 @@ import { Cover } from '../components/cover.js';
 import { Hst } from '../components/hst.js';
 import { Link } from '../router.js';
 import { Countdown } from './countdown.js';
-import { hstUnits, type Tournament } from './tournament-api.js';
+import { hstUnits } from '../account/hst-amounts.js';
+import type { Tournament } from './tournament-api.js';
 import './tournaments.css';
 
 export type TournamentPhase = 'open' | 'upcoming' | 'closing' | 'ended';

@@ -10,7 +10,8 @@ import { useSession } from '../session/session.js';
 import { useMyEntry } from './my-entry.js';
 import { PastRounds } from './past-rounds.js';
 import { PayoutTable } from './payout-table.js';
-import { getTournament, hstUnits, roundBoardPath, type Tournament } from './tournament-api.js';
+import { hstUnits } from '../account/hst-amounts.js';
+import { getTournament, roundBoardPath, type Tournament } from './tournament-api.js';
 import {
   EntryFee,
   PhaseChip,

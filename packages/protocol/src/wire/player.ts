@@ -1,7 +1,9 @@
 /**
  * The signed-in player's side of the arcade (`/player/...`, with a player token): profile and
  * balance, client-side plays, scores and payments the player's wallet approved (spec 4.10), and
- * the daily allowances of game servers (docs/concepts/consent.md). Amounts are HST.
+ * the daily allowances of game servers (docs/concepts/consent.md). Amounts are HST: an amount the
+ * player reads or is paid (balance, faucet, payment) is an exact decimal string (`formatHst`); an
+ * allowance is a number.
  */
 
 /**
@@ -10,7 +12,7 @@
  * @example
  * ```ts
  * import type { PlayerProfile } from '@coinop/protocol';
- * const hasFaucet = (me: PlayerProfile) => me.faucet.amount > 0;
+ * const hasFaucet = (me: PlayerProfile) => me.faucet.amount !== '0';
  * ```
  */
 export interface PlayerProfile {
@@ -20,13 +22,13 @@ export interface PlayerProfile {
   readonly name: string;
   /** Avatar image URL. */
   readonly avatar: string;
-  /** Spendable HST. */
-  readonly balance: number;
-  /** HST locked in open plays. */
-  readonly pending: number;
+  /** Spendable HST, as an exact decimal string (`"57.17027776"`). */
+  readonly balance: string;
+  /** HST locked in open plays, as an exact decimal string. */
+  readonly pending: string;
   readonly faucet: {
-    /** HST per faucet grant; 0 when the arcade has no faucet. */
-    readonly amount: number;
+    /** HST per faucet grant; `"0"` when the arcade has no faucet. */
+    readonly amount: string;
     /**
      * Where a grant goes: `ledger`, the arcade balance; `wallet`, the player's wallet on the dev
      * chain (`coinop serve --dev-chain`), from which the player deposits it.
@@ -42,7 +44,7 @@ export interface PlayerProfile {
  * @example
  * ```ts
  * import type { FaucetGrant } from '@coinop/protocol';
- * const grant: FaucetGrant = { destination: 'ledger', transferId: 'tr-1', balance: 100 };
+ * const grant: FaucetGrant = { destination: 'ledger', transferId: 'tr-1', balance: '100' };
  * const shown = grant.destination === 'wallet' ? grant.walletBalance : grant.balance;
  * ```
  */
@@ -54,15 +56,15 @@ export type FaucetGrant = LedgerFaucetGrant | WalletFaucetGrant;
  * @example
  * ```ts
  * import type { LedgerFaucetGrant } from '@coinop/protocol';
- * const grant: LedgerFaucetGrant = { destination: 'ledger', transferId: 'tr-1', balance: 100 };
+ * const grant: LedgerFaucetGrant = { destination: 'ledger', transferId: 'tr-1', balance: '100' };
  * ```
  */
 export interface LedgerFaucetGrant {
   readonly destination: 'ledger';
   /** The mint transfer. */
   readonly transferId: string;
-  /** The player's spendable HST after it. */
-  readonly balance: number;
+  /** The player's spendable HST after it, as an exact decimal string. */
+  readonly balance: string;
 }
 
 /**
@@ -75,8 +77,8 @@ export interface LedgerFaucetGrant {
  *   destination: 'wallet',
  *   wallet: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
  *   txHash: `0x${'ab'.repeat(32)}`,
- *   amount: 100,
- *   walletBalance: 100,
+ *   amount: '100',
+ *   walletBalance: '100',
  * };
  * ```
  */
@@ -86,10 +88,10 @@ export interface WalletFaucetGrant {
   readonly wallet: string;
   /** The mint transaction. */
   readonly txHash: string;
-  /** HST granted. */
-  readonly amount: number;
-  /** HST in the wallet after it. */
-  readonly walletBalance: number;
+  /** HST granted, as an exact decimal string. */
+  readonly amount: string;
+  /** HST in the wallet after it, as an exact decimal string. */
+  readonly walletBalance: string;
 }
 
 /**
@@ -146,12 +148,15 @@ export interface ApprovedScoreRequest extends ApprovalSignature {
  * @example
  * ```ts
  * import type { ApprovedPurchaseRequest } from '@coinop/protocol';
- * const body: ApprovedPurchaseRequest = { amount: 1.5, nonce: 'n-12345678', signature: '0xabc' };
+ * const body: ApprovedPurchaseRequest = { amount: '1.5', nonce: 'n-12345678', signature: '0xabc' };
  * ```
  */
 export interface ApprovedPurchaseRequest extends ApprovalSignature {
-  /** HST, more than 0, at most 8 decimals. */
-  amount: number;
+  /**
+   * HST, more than 0, at most 8 decimals: an exact decimal string (`formatHst` of the base units
+   * the wallet signed) or a number.
+   */
+  amount: string | number;
 }
 
 /**
@@ -160,13 +165,14 @@ export interface ApprovedPurchaseRequest extends ApprovalSignature {
  * @example
  * ```ts
  * import type { Purchase } from '@coinop/protocol';
- * const paid: Purchase = { txid: 'tr-1', amount: 1.5 };
+ * const paid: Purchase = { txid: 'tr-1', amount: '1.5' };
  * ```
  */
 export interface Purchase {
   /** The ledger transfer. */
   readonly txid: string;
-  readonly amount: number;
+  /** HST paid, as an exact decimal string. */
+  readonly amount: string;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { parseHst, unitsToHstNumber } from '@coinop/core';
+import { formatHst, parseHst } from '@coinop/core';
 import { Option, type Command } from 'commander';
 import { getAddress, isAddress } from 'viem';
 import { DEFAULTS, loadConfig } from '../config.js';
@@ -85,7 +85,7 @@ async function deposit(options: DepositOptions) {
     const held = await funds.walletHst(from);
     if (held < units) {
       throw new CliError(
-        `${from} holds ${unitsToHstNumber(held)} HST on the dev chain, less than ${options.amount}`,
+        `${from} holds ${formatHst(held)} HST on the dev chain, less than ${formatHst(units)} HST`,
         ExitCodes.failure,
       );
     }

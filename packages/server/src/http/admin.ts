@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import { timingSafeEqual } from 'node:crypto';
-import { CoinopError, parseHst } from '@coinop/core';
+import { CoinopError, parseHst, unitsToHstNumber } from '@coinop/core';
 import { hashSecret } from '../credentials/secrets.js';
 import type { GameRecord } from '../services/game-reads.js';
 import { mintPlayerToken } from '../credentials/admin-player-tokens.js';
@@ -151,7 +151,7 @@ export async function adminPlugin(
       const amountUnits = parseHst(amount, 'amount');
       const minted = await mintHst(arcade, { id: accountId, amountUnits, transferId });
       reply.code(201);
-      return { transferId: minted.transferId, balance: minted.balance };
+      return { transferId: minted.transferId, balance: unitsToHstNumber(minted.balanceUnits) };
     },
   );
 

@@ -12,7 +12,7 @@ import {
   type PlayerProfile,
   type Purchase,
 } from '@coinop/protocol';
-import { CoinopError, formatHst, parseHst, unitsToHstNumber } from '@coinop/core';
+import { CoinopError, formatHst, parseHst, wholeHstToUnits } from '@coinop/core';
 import { depositsOfTransaction } from '../store/chain-deposits.js';
 import { PlayerArcade } from '../services/player-arcade.js';
 import { playerTokenServices } from '../signin/signin.js';
@@ -52,15 +52,18 @@ const signedNote =
   '(`@coinop/protocol`) for these fields; it is checked and recorded with what it approved. ' +
   '403 `invalid_approval_signature` when the signed-in player’s wallet did not sign that text.';
 
+/** An amount the player reads: exact to the unit, which a JSON number is not past 15 digits. */
+const Hst = (description: string) =>
+  Type.String({ description: `${description}, as an exact decimal string` });
 const PlayerMe = Type.Object({
   playerId: Uuid('the player'),
   wallet: Type.Union([Type.String(), Type.Null()]),
   name: Type.String(),
   avatar: Type.String({ description: 'avatar image URL' }),
-  balance: Type.Number({ description: 'spendable HST' }),
-  pending: Type.Number({ description: 'HST locked in open plays' }),
+  balance: Hst('spendable HST'),
+  pending: Hst('HST locked in open plays'),
   faucet: Type.Object({
-    amount: Type.Number({ description: 'HST per faucet grant; 0 when there is no faucet' }),
+    amount: Hst('HST per faucet grant; "0" when there is no faucet'),
     destination: Type.Union([Type.Literal('ledger'), Type.Literal('wallet')], {
       description:
         "where a grant goes: the arcade balance, or the player's wallet on the dev chain",
@@ -71,14 +74,14 @@ const FaucetGrantSchema = Type.Union([
   Type.Object({
     destination: Type.Literal('ledger'),
     transferId: Uuid('the mint transfer'),
-    balance: Type.Number({ description: "the player's spendable HST after it" }),
+    balance: Hst("the player's spendable HST after it"),
   }),
   Type.Object({
     destination: Type.Literal('wallet'),
     wallet: Type.String({ description: 'the wallet the HST was minted to' }),
     txHash: Type.String({ description: 'the mint transaction' }),
-    amount: Type.Number({ description: 'HST granted' }),
-    walletBalance: Type.Number({ description: 'HST in the wallet after it' }),
+    amount: Hst('HST granted'),
+    walletBalance: Hst('HST in the wallet after it'),
   }),
 ]);
 const PlayBody = Type.Object(
@@ -95,12 +98,16 @@ const ScoreBody = Type.Object(
 );
 const PurchaseBody = Type.Object(
   {
-    amount: Type.Number({ description: 'HST, more than 0, at most 8 decimals' }),
+    amount: Type.Union([Type.String(), Type.Number()], {
+      description:
+        'HST: more than 0, at most 8 decimals, as a decimal string (exact, what the web app ' +
+        'sends) or a number; the signed `Pay:` line is formatHst of it',
+    }),
     ...signedFields,
   },
   { additionalProperties: false },
 );
-const PurchaseSchema = Type.Object({ txid: Uuid('the ledger transfer'), amount: Type.Number() });
+const PurchaseSchema = Type.Object({ txid: Uuid('the ledger transfer'), amount: Hst('HST paid') });
 
 const PlayerDepositSchema = Type.Object({
   txHash: Type.String(),
@@ -192,10 +199,10 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
         wallet: details.player.wallet,
         name: details.player.name,
         avatar: details.avatar,
-        balance: unitsToHstNumber(details.balanceUnits),
-        pending: unitsToHstNumber(details.pendingUnits),
+        balance: formatHst(details.balanceUnits),
+        pending: formatHst(details.pendingUnits),
         faucet: {
-          amount: config.faucetHst,
+          amount: formatHst(wholeHstToUnits(config.faucetHst)),
           destination: arcade.devChainFunds ? ('wallet' as const) : ('ledger' as const),
         },
       };
@@ -374,7 +381,7 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
         signature: request.body.signature,
       });
       reply.code(201);
-      return { txid: transferId, amount: unitsToHstNumber(amountUnits) };
+      return { txid: transferId, amount: formatHst(amountUnits) };
     },
   );
 }

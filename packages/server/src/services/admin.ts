@@ -1,6 +1,7 @@
 import {
   CoinopError,
   availableUnits,
+  formatHst,
   lockedUnits,
   unitsToHstNumber,
   wholeHstToUnits,
@@ -81,7 +82,7 @@ export async function mintHst(
   input: { id: string; amountUnits: Units; transferId?: string | undefined },
   /** Runs with the credited account locked, before the mint: throw to refuse it. */
   check?: (account: Account) => void,
-): Promise<{ transferId: string; accountId: string; balance: number }> {
+): Promise<{ transferId: string; accountId: string; balanceUnits: Units }> {
   if (input.amountUnits <= 0n) {
     throw new CoinopError('invalid_amount', 'amount must be greater than 0', {
       details: { field: 'amount' },
@@ -90,7 +91,7 @@ export async function mintHst(
   if (input.amountUnits > MAX_MINT_UNITS) {
     throw new CoinopError(
       'invalid_amount',
-      `amount must be at most ${unitsToHstNumber(MAX_MINT_UNITS)} HST per mint`,
+      `amount must be at most ${formatHst(MAX_MINT_UNITS)} HST per mint`,
       { details: { field: 'amount' } },
     );
   }
@@ -130,7 +131,7 @@ export async function mintHst(
       return findAccount(tx, accountId);
     });
     if (!account) throw new Error(`account ${accountId} vanished during a mint`);
-    return { transferId, accountId, balance: unitsToHstNumber(availableUnits(account)) };
+    return { transferId, accountId, balanceUnits: availableUnits(account) };
   } catch (error) {
     if (error instanceof LedgerSumOutOfRange) {
       throw new CoinopError('invalid_amount', 'amount would take the HST supply past its limit', {

@@ -1,4 +1,4 @@
-import { CoinopError, unitsToHstNumber, wholeHstToUnits } from '@coinop/core';
+import { CoinopError, formatHst, wholeHstToUnits, type Units } from '@coinop/core';
 import { v5 as uuidv5 } from 'uuid';
 import { countGameClients, findGameIdByName } from '../store/admin.js';
 import type { Queryable } from '../store/db.js';
@@ -14,7 +14,7 @@ import { createGameClient } from '../store/developer-games.js';
 import { createPlayer, findPlayerByWallet, type PlayerRecord } from '../store/players.js';
 import { ensureDeveloper } from '../store/developers.js';
 import type { ArcadeServices } from './arcade-services.js';
-import { accountBalance, mintHst, publish } from './admin.js';
+import { mintHst, publish } from './admin.js';
 import { AdvisoryLocks } from '../store/advisory-locks.js';
 import { notifyGameChanged } from '../store/cache-notices.js';
 import type { DevChainFunds } from '../dev-chain/dev-chain-funds.js';
@@ -103,10 +103,10 @@ export interface DemoSeed {
     id: string;
     name: string;
     wallet: `0x${string}`;
-    /** Spendable HST in the arcade. */
-    balance: number;
-    /** HST in the wallet on the dev chain; null without one. */
-    walletHst: number | null;
+    /** Spendable HST in the arcade, in base units. */
+    balanceUnits: Units;
+    /** HST in the wallet on the dev chain, in base units; null without one. */
+    walletUnits: Units | null;
   }[];
   /** A readable summary, one line each, for the start-up log. */
   readonly lines: readonly string[];
@@ -170,9 +170,9 @@ export async function seedDemo(arcade: ArcadeServices): Promise<DemoSeed> {
   }
   const funded = [];
   for (const player of players) {
-    const { balance } = await accountBalance(arcade, player.id);
-    const walletHst = funds ? unitsToHstNumber(await funds.walletHst(player.wallet)) : null;
-    funded.push({ ...player, balance, walletHst });
+    const { balanceUnits } = await arcade.reads.playerDetails(player.id);
+    const walletUnits = funds ? await funds.walletHst(player.wallet) : null;
+    funded.push({ ...player, balanceUnits, walletUnits });
   }
 
   const lines = [
@@ -189,8 +189,10 @@ export async function seedDemo(arcade: ArcadeServices): Promise<DemoSeed> {
     `high-low: COINOP_GAME_ID=${highLowGameId} (its server makes its own client unless given one)`,
     ...funded.map(
       (p) =>
-        `player "${p.name}" ${p.id} (wallet ${p.wallet}), ${p.balance} HST` +
-        (p.walletHst === null ? '' : ` in the arcade, ${p.walletHst} HST in the wallet`),
+        `player "${p.name}" ${p.id} (wallet ${p.wallet}), ${formatHst(p.balanceUnits)} HST` +
+        (p.walletUnits === null
+          ? ''
+          : ` in the arcade, ${formatHst(p.walletUnits)} HST in the wallet`),
     ),
     ...(arcade.config.chain && !funds
       ? ['the demo players are not funded: off a dev chain, HST comes only from deposits']
@@ -242,7 +244,7 @@ async function ensureGame(
 async function gameLine(arcade: ArcadeServices, gameId: string, game: DemoGame): Promise<string> {
   const ref = await loadGameRef(arcade.db, gameId);
   const tiers = (ref?.leaderboards ?? [])
-    .map((b) => `${b.name} ${unitsToHstNumber(b.costUnits)} HST (${b.id})`)
+    .map((b) => `${b.name} ${formatHst(b.costUnits)} HST (${b.id})`)
     .join(', ');
   return `game "${game.name}" ${gameId} at ${game.url}, published; leaderboards: ${tiers}`;
 }

@@ -1,13 +1,13 @@
 import {
   CoinopError,
   availableUnits,
-  unitsToHstNumber,
   wholeHstToUnits,
   type Leaderboard,
   type Units,
 } from '@coinop/core';
 import {
   approvalMessage,
+  formatHst,
   type ApprovalFields,
   type FaucetGrant,
   type WalletFaucetGrant,
@@ -63,7 +63,7 @@ export class PlayerArcade {
       gameName: view.game.name,
       leaderboardId: board.id,
       tierName: board.name,
-      cost: unitsToHstNumber(board.costUnits),
+      costUnits: board.costUnits,
       nonce: input.nonce,
     });
     return this.#arcade.plays.open({
@@ -146,7 +146,7 @@ export class PlayerArcade {
       kind: 'purchase',
       gameId: view.game.id,
       gameName: view.game.name,
-      amount: unitsToHstNumber(input.amountUnits),
+      amountUnits: input.amountUnits,
       nonce: input.nonce,
     });
     const player = await this.#arcade.reads.player(playerId);
@@ -221,11 +221,15 @@ export class PlayerArcade {
       if (balance >= ceiling) {
         throw new CoinopError(
           'faucet_limit_reached',
-          `the faucet tops up players holding less than ${unitsToHstNumber(ceiling)} HST; you hold ${unitsToHstNumber(balance)}`,
+          `the faucet tops up players holding less than ${formatHst(ceiling)} HST; you hold ${formatHst(balance)}`,
         );
       }
     });
-    return { destination: 'ledger', transferId: minted.transferId, balance: minted.balance };
+    return {
+      destination: 'ledger',
+      transferId: minted.transferId,
+      balance: formatHst(minted.balanceUnits),
+    };
   }
 
   async #walletFaucet(
@@ -246,8 +250,8 @@ export class PlayerArcade {
     if (held >= ceiling) {
       throw new CoinopError(
         'faucet_limit_reached',
-        `the faucet tops up wallets holding less than ${unitsToHstNumber(ceiling)} HST; ` +
-          `${wallet} holds ${unitsToHstNumber(held)}`,
+        `the faucet tops up wallets holding less than ${formatHst(ceiling)} HST; ` +
+          `${wallet} holds ${formatHst(held)}`,
       );
     }
     const txHash = await funds.mint(wallet, grant);
@@ -256,8 +260,8 @@ export class PlayerArcade {
       destination: 'wallet',
       wallet,
       txHash,
-      amount: unitsToHstNumber(grant),
-      walletBalance: unitsToHstNumber(await funds.walletHst(wallet)),
+      amount: formatHst(grant),
+      walletBalance: formatHst(await funds.walletHst(wallet)),
     };
   }
 

@@ -80,7 +80,7 @@ describe.each(storeVariants())('a player reads their deposits by transaction on 
     );
     expect(history.json().items).toHaveLength(2);
     const me = await s.api.inject({ method: 'GET', url: '/player/me', headers });
-    expect(me.json()).toMatchObject({ balance: 5.00000001 });
+    expect(me.json()).toMatchObject({ balance: '5.00000001' });
 
     // Another player sees nothing of it; a bad hash is a 400 naming the field; no token, 401.
     const theirs = await get(byPlayer.txHash, { authorization: `Bearer ${other.access_token}` });

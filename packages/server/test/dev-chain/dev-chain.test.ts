@@ -234,8 +234,8 @@ describe('coinop serve --demo --dev-chain', () => {
       const headers = { authorization: `Bearer ${session.access_token}` };
       faucetPlayer = { wallet, playerId: session.playerId, token: session.access_token };
       expect((await get('/player/me', headers)).body).toMatchObject({
-        balance: 0,
-        faucet: { amount: 100, destination: 'wallet' },
+        balance: '0',
+        faucet: { amount: '100', destination: 'wallet' },
       });
 
       const grant = await post('/player/faucet', {}, headers);
@@ -244,20 +244,20 @@ describe('coinop serve --demo --dev-chain', () => {
         destination: 'wallet',
         wallet: wallet.address,
         txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
-        amount: 100,
-        walletBalance: 100,
+        amount: '100',
+        walletBalance: '100',
       });
       const receipt = await reader().getTransactionReceipt({ hash: grant.body.txHash });
       expect(receipt.status).toBe('success');
       expect(await walletHst(wallet.address)).toBe(100n * HST);
       expect(await reader().getBalance({ address: wallet.address })).toBe(parseEther('1'));
       // The arcade balance is untouched until the player deposits.
-      expect((await get('/player/me', headers)).body).toMatchObject({ balance: 0 });
+      expect((await get('/player/me', headers)).body).toMatchObject({ balance: '0' });
 
       await depositFrom(wallet, session.playerId, 40n * HST);
       await expect
         .poll(async () => (await get('/player/me', headers)).body.balance, { timeout: 10_000 })
-        .toBe(40);
+        .toBe('40');
 
       // A demo player deposits from their wallet (Anvil's account 1) too.
       const demoOne = await demoPlayerId(0);
@@ -275,7 +275,7 @@ describe('coinop serve --demo --dev-chain', () => {
       await expect.poll(() => walletHst(wallet.address), { timeout: 15_000 }).toBe(75n * HST);
       await expect
         .poll(async () => (await get('/player/me', headers)).body, { timeout: 10_000 })
-        .toMatchObject({ balance: 25, pending: 0 });
+        .toMatchObject({ balance: '25', pending: '0' });
 
       // The faucet stops at ten grants' worth in the wallet.
       await post('/player/faucet', {}, headers);
@@ -320,7 +320,7 @@ describe('coinop serve --demo --dev-chain', () => {
       await depositFrom(faucetPlayer.wallet, faucetPlayer.playerId, 5n * HST);
       await expect
         .poll(async () => (await get('/player/me', headers)).body.balance, { timeout: 10_000 })
-        .toBe(30);
+        .toBe('30');
       expect((await get('/admin/hst/audit')).body).toMatchObject({
         minted: 0,
         vaultHeld: 2140,

@@ -88,14 +88,14 @@ describe.each(storeVariants())("a player's activity on %s", (variant) => {
       url: `/player/games/${game.gameId}/purchases`,
       headers: { authorization: `Bearer ${me.token}` },
       payload: {
-        amount: 1.5,
+        amount: '1.5',
         nonce,
         signature: await wallet.signMessage({
           message: approvalMessage({
             kind: 'purchase',
             gameId: game.gameId,
             gameName,
-            amount: 1.5,
+            amountUnits: 150_000_000n,
             nonce,
           }),
         }),

@@ -73,7 +73,7 @@ describe.each(storeVariants())('client-side play by a signed-in player on %s', (
         gameName,
         leaderboardId: tier.id,
         tierName: tier.name,
-        cost: tier.cost,
+        costUnits: tier.costUnits,
         nonce: n,
       })),
     };
@@ -110,9 +110,9 @@ describe.each(storeVariants())('client-side play by a signed-in player on %s', (
       wallet: player.wallet.address.toLowerCase(),
       name: expect.stringMatching(/^0x[0-9a-f]{4}…[0-9a-f]{4}$/),
       avatar: expect.stringMatching(/^(data:|https?:)/),
-      balance: 7,
-      pending: 0,
-      faucet: { amount: 100, destination: 'ledger' },
+      balance: '7',
+      pending: '0',
+      faucet: { amount: '100', destination: 'ledger' },
     });
     const anonymous = await s.api.inject({ method: 'GET', url: '/player/me' });
     expect(anonymous.statusCode).toBe(401);
@@ -126,7 +126,7 @@ describe.each(storeVariants())('client-side play by a signed-in player on %s', (
     expect(first.json()).toEqual({
       destination: 'ledger',
       transferId: expect.any(String),
-      balance: 1050,
+      balance: '1050',
     });
     const second = await post(player, '/player/faucet', {});
     expect(second.statusCode).toBe(409);
@@ -212,7 +212,7 @@ describe.each(storeVariants())('client-side play by a signed-in player on %s', (
           gameName,
           leaderboardId: game.tiers[0]!.id,
           tierName: game.tiers[0]!.name,
-          cost: 2,
+          costUnits: wholeHstToUnits(2),
           nonce: body.nonce,
         }),
         signature: body.signature,
@@ -311,7 +311,7 @@ describe.each(storeVariants())('client-side play by a signed-in player on %s', (
         gameName: view.name,
         leaderboardId: tier.id,
         tierName: tier.name,
-        cost: tier.cost,
+        costUnits: tier.costUnits,
         nonce: nonce(),
       })),
     });
@@ -437,16 +437,16 @@ describe.each(storeVariants())('client-side play by a signed-in player on %s', (
         kind: 'purchase',
         gameId: game.gameId,
         gameName,
-        amount: 1.5,
+        amountUnits: 150_000_000n,
         nonce: n,
       })),
     };
     const res = await post(player, `/player/games/${game.gameId}/purchases`, body);
     expect(res.statusCode).toBe(201);
     const { txid } = res.json<{ txid: string }>();
-    expect(res.json()).toEqual({ txid, amount: 1.5 });
+    expect(res.json()).toEqual({ txid, amount: '1.5' });
     const retry = await post(player, `/player/games/${game.gameId}/purchases`, body);
-    expect(retry.json()).toEqual({ txid, amount: 1.5 });
+    expect(retry.json()).toEqual({ txid, amount: '1.5' });
 
     expect((await balanceOf(api, player.accountId)).available).toBe(150_000_000n);
     expect((await balanceOf(api, game.developerAccountId)).available - developerBefore).toBe(
@@ -468,7 +468,7 @@ describe.each(storeVariants())('client-side play by a signed-in player on %s', (
         kind: 'purchase',
         gameId: game.gameId,
         gameName,
-        amount: 2,
+        amountUnits: wholeHstToUnits(2),
         nonce: nonce(),
       })),
     };

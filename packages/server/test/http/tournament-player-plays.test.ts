@@ -57,7 +57,7 @@ describe.each(storeVariants())('a signed-in player on a tournament round on %s',
         gameName,
         leaderboardId: round.id,
         tierName: round.boardName,
-        cost: 0.5,
+        costUnits: 50_000_000n,
         nonce,
       });
       return {

@@ -68,7 +68,7 @@ describe.each(storeVariants())('the demo seed on %s', (variant) => {
     expect(again.gameId).toBe(first.gameId);
     expect(again.highLowGameId).toBe(first.highLowGameId);
     expect(again.client).toBeNull();
-    expect(again.players.map((p) => p.balance)).toEqual([1000, 1000]);
+    expect(again.players.map((p) => p.balanceUnits)).toEqual([100_000_000_000n, 100_000_000_000n]);
     const [after] = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM games');
     expect(after?.n).toBe(games?.n);
     expect((await findGame(t.db, first.gameId))?.url).toBe('http://127.0.0.1:9999/');

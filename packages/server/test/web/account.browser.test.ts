@@ -273,7 +273,10 @@ describe.skipIf(!hasChromium)(
             withdrawals: [],
             next: null,
           });
-          expect(await playerApi(page, '/player/me')).toMatchObject({ balance: 25, pending: 0 });
+          expect(await playerApi(page, '/player/me')).toMatchObject({
+            balance: '25',
+            pending: '0',
+          });
           await checkPage(page, 'account-withdraw-refused');
 
           // Withdraw 10 HST to the player's own wallet, with the keyboard.

@@ -44,9 +44,9 @@ const NO_LOOKUP_OPERATIONS: ReadonlySet<string> = new Set(['getAvatar']);
 
 /**
  * Operations that read no database: every other may answer 503 `service_unavailable` while the
- * database cannot be reached. `/readyz` documents its own 503.
+ * database cannot be reached. `/readyz` documents its own 503. A test checks each names one.
  */
-const NO_DATABASE_OPERATIONS: ReadonlySet<string> = new Set([
+export const NO_DATABASE_OPERATIONS: ReadonlySet<string> = new Set([
   'checkLiveness',
   'checkReadiness',
   'getAvatar',

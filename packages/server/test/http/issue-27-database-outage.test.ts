@@ -340,9 +340,9 @@ describe.each(storeVariants())('issue 27: a database that cannot be reached (%s)
         code: 'service_unavailable',
       }),
     ).toBe(4);
-    expect(sample(during, 'coinop_http_server_errors_total', { listener: 'web', code: 'none' })).toBe(
-      2,
-    );
+    expect(
+      sample(during, 'coinop_http_server_errors_total', { listener: 'web', code: 'none' }),
+    ).toBe(2);
     expect(sample(during, 'coinop_http_server_errors_total', { code: 'internal_error' })).toBe(
       undefined,
     );
@@ -411,7 +411,10 @@ describe.each(storeVariants())('issue 27: a database that cannot be reached (%s)
     await takeDatabaseAway();
     const first = await Promise.all(answers);
     const statuses = first.map((a) => a.status);
-    expect(statuses.every((s) => s === 200 || s === 503), statuses.join()).toBe(true);
+    expect(
+      statuses.every((s) => s === 200 || s === 503),
+      statuses.join(),
+    ).toBe(true);
     expect(statuses).toContain(200);
     expect(statuses).toContain(503);
 

@@ -32,6 +32,7 @@ export async function buildApi(config: Config, deps: ApiDeps): Promise<FastifyIn
     name: 'api',
     https: deps.https,
     metrics: deps.metrics ?? null,
+    logDestination: deps.logDestination,
     contentSecurityPolicy: API_CSP,
     // Players' avatars and uploaded covers are images the web app and games load from here.
     resourcePolicy: 'cross-origin',
@@ -45,7 +46,10 @@ export async function buildApi(config: Config, deps: ApiDeps): Promise<FastifyIn
   app.addHook('onClose', () => arcade.stop());
   app.decorate('arcade', arcade);
   for (const schema of sharedSchemas) app.addSchema(schema);
-  await app.register(errorHandlerPlugin);
+  await app.register(errorHandlerPlugin, {
+    availability: deps.db.availability,
+    retryAfterSeconds: config.databaseRetryAfterSeconds,
+  });
   // Before the routes: it fits each rate-limited route with its hook as the route is added.
   await registerRateLimit(app, {
     forwarding: deps.webForwarding ?? null,

@@ -109,6 +109,10 @@ export interface Config {
   readonly databaseUrl: string | null;
   readonly dataDir: string;
   readonly databasePoolSize: number;
+  /** How long opening a Postgres connection may take before the database counts as unreachable. */
+  readonly databaseConnectTimeoutMs: number;
+  /** What the Retry-After of a 503 `service_unavailable` says while the database is unreachable. */
+  readonly databaseRetryAfterSeconds: number;
   /**
    * Apply pending migrations at start (the default); `--no-migrate` leaves that to `coinop
    * migrate apply` and refuses to start while any are pending.
@@ -299,6 +303,10 @@ export const DEFAULTS = {
   },
   dataDir: './.coinop',
   databasePoolSize: 20, // Enough for 50 concurrent clients without starving Postgres' 100 slots.
+  // A reachable Postgres accepts in milliseconds; a host that drops packets would otherwise hold
+  // each request for the system's two minutes of TCP retries.
+  databaseConnectTimeoutMs: 5000,
+  databaseRetryAfterSeconds: 5, // A Postgres restart takes seconds; sooner is refused again.
   writeTokenTtlSeconds: 3600, // An hour: the SDKs refresh at half-life.
   playTtlSeconds: 3600, // Rule: a play not scored within an hour expires.
   expirySweepIntervalSeconds: 30, // Expired plays settle within half a minute of expiring.
@@ -440,6 +448,8 @@ export function loadConfig(
     databaseUrl: text('databaseUrl'),
     dataDir,
     databasePoolSize: int('databasePoolSize', DEFAULTS.databasePoolSize, 1, 1000),
+    databaseConnectTimeoutMs: DEFAULTS.databaseConnectTimeoutMs,
+    databaseRetryAfterSeconds: DEFAULTS.databaseRetryAfterSeconds,
     migrate: !bool('noMigrate'),
     tlsCertPath,
     tlsKeyPath,

@@ -1,4 +1,5 @@
 import type { Clock, Ids } from '@coinop/core';
+import type { DestinationStream } from 'pino';
 import type { SecretBox } from './credentials/secret-box.js';
 import type { Redis } from 'ioredis';
 import type { ArcadeMetrics } from './metrics/arcade-metrics.js';
@@ -28,4 +29,6 @@ export interface ApiDeps {
   readonly redis?: Redis | null;
   /** The process's metrics; absent, none are recorded. */
   readonly metrics?: ArcadeMetrics | null;
+  /** Where to log instead of standard output (JSON lines); see `ListenerOptions`. */
+  readonly logDestination?: DestinationStream;
 }

@@ -2,6 +2,7 @@ import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { createFileOnce } from './data-dir-files.js';
 import { join } from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { buildApi } from './app.js';
 import { withDevChain, type Config } from './config.js';
 import { buildAuth } from './signin/app.js';
@@ -34,6 +35,8 @@ import {
 import { ArcadeMetrics } from './metrics/arcade-metrics.js';
 import { startMetricsListener, type MetricsListener } from './metrics/metrics-listener.js';
 import { startBanner } from './start-banner.js';
+import { logDatabaseOutages } from './listener/database-outages.js';
+import { startExpirySweep } from './expiry-sweep.js';
 
 /** The embedded database's directory inside the data directory. */
 export const PGLITE_DIR = 'pglite';
@@ -86,28 +89,39 @@ export async function startServer(
     seedDemo: seeds = true,
     clusterWorker = false,
     banner = true,
+    database,
+    logDestination,
   }: {
     readonly seedDemo?: boolean;
     /** A worker of `--workers N`: the primary serves the metrics, gathered from every worker. */
     readonly clusterWorker?: boolean;
     /** Log the start banner once everything listens (a cluster's first worker only). */
     readonly banner?: boolean;
+    /**
+     * An open database to serve from instead of the one the config names (for embedding and
+     * tests); the server closes it when it stops.
+     */
+    readonly database?: Db;
+    /** Where every listener logs instead of standard output (JSON lines). */
+    readonly logDestination?: DestinationStream;
   } = {},
 ): Promise<RunningServer> {
   // With --dev-chain, chain mode's settings exist once the dev chain runs.
   let config = givenConfig;
-  const db = await openDatabase(config);
+  const db = database ?? (await openDatabase(config));
   const redis = config.redisUrl === null ? null : connectRedis(config.redisUrl);
   // Waited for a moment only: a Redis that is down must not keep the arcade from starting.
   if (redis) await redisReady(redis);
   const listeners: Listener[] = [];
   let stopSweep: () => Promise<void> = async () => undefined;
+  let stopOutageLog: () => void = () => undefined;
   let devChain: RunningDevChain | null = null;
   let metricsListener: MetricsListener | null = null;
   let closed: Promise<void> | null = null;
   const close = () =>
     (closed ??= (async () => {
       await stopSweep();
+      stopOutageLog();
       await metricsListener?.close();
       // Stop taking requests everywhere first, so no request meets a closed database.
       await Promise.allSettled(listeners.map((l) => l.app.close()));
@@ -122,6 +136,7 @@ export async function startServer(
 
   const metrics = config.metricsPort === null ? null : new ArcadeMetrics();
   metrics?.watchPool(() => db.poolStats());
+  metrics?.watchDatabase(db.availability);
   try {
     if (config.migrate) await migrate(db);
     else await assertMigrated(db);
@@ -169,6 +184,7 @@ export async function startServer(
         webForwarding: forwarding,
         redis,
         metrics,
+        ...(logDestination ? { logDestination } : {}),
       });
       listeners.push({ name: 'api', app: api, port: config.apiPort });
     }
@@ -183,10 +199,13 @@ export async function startServer(
         webForwarding: forwarding,
         redis,
         metrics,
+        ...(logDestination ? { logDestination } : {}),
       });
       listeners.push({ name: 'auth', app: auth, port: config.authPort });
     }
     const log = (api ?? auth)?.log;
+    // Once for the process, however many of its listeners share the database.
+    if (log) stopOutageLog = logDatabaseOutages(db.availability, log);
 
     if (log && admin && admin.mode & 0o077) warnAboutAdminToken(log, admin);
     if (log && secrets) warnAboutSecretsKey(log, secrets);
@@ -251,6 +270,7 @@ export async function startServer(
         https,
         forwarding: webForwarding,
         metrics,
+        ...(logDestination ? { logDestination } : {}),
       });
       const listener = { name: 'web', app: web, port: config.webPort };
       listeners.push(listener);
@@ -276,7 +296,9 @@ export async function startServer(
         urls['metrics'] = metricsListener.url;
       }
     }
-    if (api) stopSweep = startExpirySweep(api, config.expirySweepIntervalSeconds * 1000);
+    if (api) {
+      stopSweep = startExpirySweep(api.arcade, api.log, config.expirySweepIntervalSeconds * 1000);
+    }
     // Stopped by the API's close, with the rest of the arcade's services.
     api?.arcade.closer.start(api.log);
     if (api && config.chain && api.arcade.chain) {
@@ -333,7 +355,11 @@ export async function startServer(
 
 /** The database the config names: Postgres, or the embedded one in the data directory. */
 export async function openDatabase(config: Config): Promise<Db> {
-  if (config.databaseUrl !== null) return openPostgres(config.databaseUrl, config.databasePoolSize);
+  if (config.databaseUrl !== null) {
+    return openPostgres(config.databaseUrl, config.databasePoolSize, {
+      connectTimeoutMs: config.databaseConnectTimeoutMs,
+    });
+  }
   const dir = join(config.dataDir, PGLITE_DIR);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   return openPglite(dir);
@@ -388,48 +414,4 @@ async function loadTls(config: Config): Promise<{ cert: Buffer; key: Buffer } | 
     readFile(config.tlsKeyPath),
   ]);
   return { cert, key };
-}
-
-/**
- * Settles expired plays every `intervalMs`, one sweep at a time (the next is scheduled when the
- * last ends), and prunes the board moves no walk can need any more (the same small periodic
- * chore). Several processes may sweep one database: the store skips rows another is settling.
- * Returns a stop function that waits for a sweep in progress.
- */
-function startExpirySweep(api: FastifyInstance, intervalMs: number): () => Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | null = null;
-  let stopped = false;
-  const schedule = () => {
-    timer = setTimeout(sweep, intervalMs);
-    // The sweep alone must not keep the process alive.
-    timer.unref();
-  };
-  const sweep = () => {
-    running = api.arcade
-      .settleExpiredPlays()
-      .then(
-        (settled) => {
-          if (settled > 0) api.log.info(`settled ${settled} expired plays`);
-        },
-        (error: unknown) => api.log.error({ err: error }, 'expiry sweep failed'),
-      )
-      .then(() => api.arcade.pruneBoardMoves())
-      .then(
-        (pruned) => {
-          if (pruned > 0) api.log.debug(`pruned ${pruned} board moves`);
-        },
-        (error: unknown) => api.log.error({ err: error }, 'pruning board moves failed'),
-      )
-      .finally(() => {
-        running = null;
-        if (!stopped) schedule();
-      });
-  };
-  schedule();
-  return async () => {
-    stopped = true;
-    clearTimeout(timer);
-    await running;
-  };
 }

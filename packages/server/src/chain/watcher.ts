@@ -19,6 +19,7 @@ import type { Db } from '../store/db.js';
 import { CheckpointMoved, recordDepositRange, type DepositEvent } from './deposits.js';
 import type { PlayLockEvent } from './play-locks.js';
 import { createChainClient, describeChainError } from './rpc.js';
+import { databaseUnavailableIn } from '../store/errors.js';
 import { Rounds } from './rounds.js';
 
 /**
@@ -97,6 +98,8 @@ export class DepositWatcher {
   #behindLogged = false;
   #startBlockWarned = false;
   #log: WatcherLog | null = null;
+  /** A round failed on the chain's side since the last that succeeded. */
+  #chainFailed = false;
   readonly #rounds: Rounds;
   /** Set by `stop`: a long catch-up ends after the range in progress. */
   #stopRequested = false;
@@ -116,9 +119,16 @@ export class DepositWatcher {
         this.#lastError = null;
         this.#report(result);
       },
-      recovered: (failures) =>
-        this.#log?.info(`chain watcher: the chain answers again after ${failures} failures`),
+      recovered: (failures) => {
+        if (this.#chainFailed) {
+          this.#log?.info(`chain watcher: the chain answers again after ${failures} failures`);
+        }
+        this.#chainFailed = false;
+      },
       failed: async (error, delayMs) => {
+        // The database's outage is logged once for the process (listener/database-outages.ts).
+        if (databaseUnavailableIn(error) !== null) return;
+        this.#chainFailed = true;
         const message = describeChainError(error, this.#chain.rpcUrl);
         const at = this.#clock.now();
         this.#lastError = { message, at };

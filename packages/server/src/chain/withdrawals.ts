@@ -43,6 +43,7 @@ import { applyTransfers } from '../store/ledger.js';
 import { batchFate, signVaultCall, vaultRevert } from './operator-tx.js';
 import { PlaySettler, type PlayRound } from './play-settlements.js';
 import { createChainClient, describeChainError } from './rpc.js';
+import { databaseUnavailableIn } from '../store/errors.js';
 import { Rounds } from './rounds.js';
 import { withdrawalSettleId } from './withdrawal-ids.js';
 import type { WatcherLog } from './watcher.js';
@@ -170,6 +171,8 @@ export class WithdrawalSender {
         }
       },
       failed: (error, delayMs) => {
+        // The database's outage is logged once for the process (listener/database-outages.ts).
+        if (databaseUnavailableIn(error) !== null) return;
         const message = describeChainError(error, this.#chain.rpcUrl);
         this.#lastError = { message, at: this.#clock.now() };
         this.#log?.warn(`withdrawal sender: ${message}; trying again in ${delayMs} ms`);

@@ -42,6 +42,16 @@ const NOT_FOUND_BY_PARAM: Readonly<Record<string, ErrorCode>> = {
 /** Operations whose path parameters look nothing up: any id answers (a generated avatar). */
 const NO_LOOKUP_OPERATIONS: ReadonlySet<string> = new Set(['getAvatar']);
 
+/**
+ * Operations that read no database: every other may answer 503 `service_unavailable` while the
+ * database cannot be reached. `/readyz` documents its own 503. A test checks each names one.
+ */
+export const NO_DATABASE_OPERATIONS: ReadonlySet<string> = new Set([
+  'checkLiveness',
+  'checkReadiness',
+  'getAvatar',
+]);
+
 /** Path parameters an operation does not look up: any id answers (a player not entered). */
 const PARAMS_NOT_LOOKED_UP: Readonly<Record<string, readonly string[]>> = {
   getGameTournamentEntry: ['playerId'],
@@ -195,6 +205,7 @@ export function routeProblemCodes(route: RouteOptions, url: string): ErrorCode[]
   const config = route.config as { rateLimit?: unknown } | undefined;
   if (config?.rateLimit) codes.add('rate_limited');
   for (const code of OPERATION_PROBLEMS[schema.operationId ?? ''] ?? []) codes.add(code);
+  if (!NO_DATABASE_OPERATIONS.has(schema.operationId ?? '')) codes.add('service_unavailable');
   codes.add('internal_error');
   return [...codes].sort((a, b) => HTTP_STATUS[a] - HTTP_STATUS[b]);
 }

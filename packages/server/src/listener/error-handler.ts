@@ -2,7 +2,17 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { ErrorCodes, type ErrorCode, type Problem } from '@coinop/protocol';
 import { CoinopError } from '@coinop/core';
+import { DEFAULTS } from '../config.js';
+import type { DatabaseAvailability } from '../store/availability.js';
+import { databaseUnavailableIn } from '../store/errors.js';
 import { HTTP_STATUS } from './errors.js';
+
+declare module 'fastify' {
+  interface FastifyReply {
+    /** The code of the problem this reply sends, for the metrics; null for any other answer. */
+    problemCode: ErrorCode | null;
+  }
+}
 
 const PROBLEM_TYPE_BASE = 'https://coinop.dev/errors/';
 
@@ -24,16 +34,49 @@ export function problem(
 }
 
 export function sendProblem(reply: FastifyReply, body: Problem): FastifyReply {
+  reply.problemCode = body.code;
   return reply.code(body.status).type('application/problem+json').send(body);
 }
 
+/** How a listener with a database answers while that database cannot be reached. */
+export interface DatabaseRefusal {
+  /** Told of each request refused, for the outage's summary in the log. */
+  readonly availability: DatabaseAvailability | null;
+  /** What the 503's Retry-After says. */
+  readonly retryAfterSeconds: number;
+}
+
+/** A listener that meets an unreachable database without being told how to answer. */
+const DEFAULT_REFUSAL: DatabaseRefusal = {
+  availability: null,
+  retryAfterSeconds: DEFAULTS.databaseRetryAfterSeconds,
+};
+
 /**
  * Renders every error as application/problem+json: domain errors by their code, schema failures
- * as 400 naming the field path, Fastify's own client errors by kind. Anything else is a bug: a
+ * as 400 naming the field path, Fastify's own client errors by kind. A database that cannot be
+ * reached is nobody's bug: 503 `service_unavailable` with Retry-After, and no log line (the
+ * outage is logged once, when it starts: listener/database-outages.ts). Anything else is a bug: a
  * generic 500, logged in full with the request id; internals never reach the client.
  */
-export function renderErrorsAsProblems(app: FastifyInstance): void {
+export function renderErrorsAsProblems(
+  app: FastifyInstance,
+  database: DatabaseRefusal = DEFAULT_REFUSAL,
+): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (databaseUnavailableIn(error) !== null) {
+      database.availability?.refused();
+      const { retryAfterSeconds } = database;
+      reply.header('retry-after', retryAfterSeconds);
+      return sendProblem(
+        reply,
+        problem(
+          'service_unavailable',
+          `the database cannot be reached; retry in ${retryAfterSeconds} s`,
+          { retryAfterSeconds },
+        ),
+      );
+    }
     if (error instanceof CoinopError) {
       return sendProblem(reply, problem(error.code, error.message, error.details));
     }
@@ -58,12 +101,14 @@ export function renderErrorsAsProblems(app: FastifyInstance): void {
 }
 
 /** The API and sign-in listeners' errors as problems, and unknown routes as `route_not_found`. */
-export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
-  renderErrorsAsProblems(app);
-  app.setNotFoundHandler((request, reply) =>
-    sendProblem(reply, problem('route_not_found', `no route ${request.method} ${request.url}`)),
-  );
-});
+export const errorHandlerPlugin = fp(
+  async (app: FastifyInstance, database: Partial<DatabaseRefusal>) => {
+    renderErrorsAsProblems(app, { ...DEFAULT_REFUSAL, ...database });
+    app.setNotFoundHandler((request, reply) =>
+      sendProblem(reply, problem('route_not_found', `no route ${request.method} ${request.url}`)),
+    );
+  },
+);
 
 function fieldPath(where: string, instancePath: string, params: Record<string, unknown>): string {
   const segments = instancePath.split('/').filter(Boolean);

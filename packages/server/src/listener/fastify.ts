@@ -1,4 +1,5 @@
 import Fastify, { LogController, type FastifyInstance, type FastifySchema } from 'fastify';
+import type { DestinationStream } from 'pino';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
 import type { ArcadeMetrics } from '../metrics/arcade-metrics.js';
@@ -33,6 +34,11 @@ export interface ListenerOptions {
    * document headers too; the API answers JSON and images and gets an API's (security-headers.ts).
    */
   readonly pages: boolean;
+  /**
+   * Where the listener logs instead of standard output (`--log-format`'s): JSON lines, for an
+   * embedder's own log or a test that reads them.
+   */
+  readonly logDestination?: DestinationStream | undefined;
 }
 
 /**
@@ -48,7 +54,7 @@ export function createFastify(config: Config, listener: ListenerOptions): Fastif
         ? false
         : {
             level: config.logLevel,
-            stream: logDestination(config.logFormat),
+            stream: listener.logDestination ?? logDestination(config.logFormat),
             // Fastify's request serializer logs no headers; these keep a custom log line or an
             // error's request from carrying a credential if one ever does (docs/operating/deploy.md).
             redact: { paths: [...LOG_REDACT], censor: '[redacted]' },
@@ -76,6 +82,8 @@ export function createFastify(config: Config, listener: ListenerOptions): Fastif
       ),
     ...(https ? { https } : {}),
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // Set by `sendProblem`; declared here so every reply has the same shape.
+  app.decorateReply('problemCode', null);
   // Headers first, so every refusal (the text rule's 400, an overload's 503) carries them too.
   sendSecurityHeaders(app, {
     hsts: https !== undefined,

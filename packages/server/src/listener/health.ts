@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { knownMigrations, migrationState } from '../store/migrate.js';
 import type { Db } from '../store/db.js';
+import { databaseUnavailableIn } from '../store/errors.js';
 import { ApiTags, Security } from '../http/openapi.js';
 
 /**
@@ -86,7 +87,8 @@ export async function healthRoutes(app: FastifyInstance, db: Db | null): Promise
             migrations = `changed since applied: ${files(state.changed.map((c) => c.migration))}`;
           } else if (state.legacy) migrations = 'recorded by an older coinop: not adopted yet';
         } catch (error) {
-          database = `unreachable: ${(error as Error).message}`;
+          const why = databaseUnavailableIn(error)?.reason ?? (error as Error).message;
+          database = `unreachable: ${why}`;
           migrations = 'unknown';
         }
       }

@@ -87,6 +87,7 @@ function refuse(reply: FastifyReply, retryAfterSeconds: number, type: string, va
     { retryAfterSeconds },
   );
   reply.code(body.status).header('retry-after', retryAfterSeconds).type('application/problem+json');
+  reply.problemCode = body.code;
   return body;
 }
 

@@ -61,6 +61,7 @@ export class ArcadeMetrics {
 
   readonly #requests: Histogram<'listener' | 'route' | 'method' | 'status_class'>;
   readonly #requestChildren = new Map<string, Histogram.Internal<string>>();
+  readonly #serverErrors: Counter<'listener' | 'code'>;
   readonly #plays: Counter<'outcome'>;
   readonly #scores: Counter<'outcome'>;
   readonly #signIns: Counter<'flow' | 'outcome'>;
@@ -70,6 +71,7 @@ export class ArcadeMetrics {
   readonly #roundCloseFailures: Counter;
   readonly #queues = new Map<string, QueueSource>();
   #pool: (() => PoolStats) | null = null;
+  #database: { readonly isUnavailable: boolean } | null = null;
   #ledger: CachedSource<LedgerTotals> | null = null;
   #chain: CachedSource<ChainProgress> | null = null;
 
@@ -81,6 +83,15 @@ export class ArcadeMetrics {
       help: 'Requests answered, by listener, route pattern, method and status class (2xx, 4xx, …)',
       labelNames: ['listener', 'route', 'method', 'status_class'],
       buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.#serverErrors = counter({
+      name: 'coinop_http_server_errors_total',
+      help:
+        'Requests answered 5xx, by listener and problem code: internal_error (a bug), ' +
+        'service_unavailable (the database cannot be reached), overloaded, …; none when the ' +
+        'answer was not a coinop problem (the web listener forwarding another listener’s)',
+      labelNames: ['listener', 'code'],
       registers,
     });
     this.#plays = counter({
@@ -158,6 +169,17 @@ export class ArcadeMetrics {
         this.set({ state: 'max' }, stats.max);
       },
     });
+    const database = () => this.#database;
+    new Gauge({
+      name: 'coinop_db_unavailable',
+      help: '1 while this process cannot reach its database (from the first failed call to the first that succeeds), else 0',
+      registers,
+      aggregator: 'max',
+      collect() {
+        const watched = database();
+        if (watched !== null) this.set(watched.isUnavailable ? 1 : 0);
+      },
+    });
     new Gauge({
       name: 'coinop_db_pool_waiting',
       help: 'Queries waiting for a free database connection',
@@ -187,6 +209,11 @@ export class ArcadeMetrics {
       this.#requestChildren.set(key, child);
     }
     child.observe(seconds);
+  }
+
+  /** One request answered 5xx; `code` its problem's, or `none`. */
+  serverError(listener: string, code: string): void {
+    this.#serverErrors.inc({ listener, code });
   }
 
   playOpened(outcome: Outcome): void {
@@ -221,6 +248,11 @@ export class ArcadeMetrics {
 
   watchPool(stats: () => PoolStats): void {
     this.#pool = stats;
+  }
+
+  /** Reports whether the database can be reached (`coinop_db_unavailable`) from now on. */
+  watchDatabase(availability: { readonly isUnavailable: boolean }): void {
+    this.#database = availability;
   }
 
   /**

@@ -1,3 +1,5 @@
+import { databaseUnavailableIn } from '../store/errors.js';
+
 /**
  * Group commit: the jobs that arrive while a batch is committing are committed together in the
  * next one, each answered with its own outcome. It serves the play and the score path alike; what
@@ -13,7 +15,8 @@ export interface GroupCommitOptions<Job, Result> {
   commit(batch: readonly Job[]): Promise<readonly BatchOutcome<Result>[]>;
   /**
    * Commits one job of a batch that failed as a whole, so only the job that caused the error
-   * sees it. A batch of one fails with its own error instead.
+   * sees it. A batch of one fails with its own error instead, and so does every job of a batch
+   * that failed because the database cannot be reached: each alone would only wait to fail too.
    */
   commitAlone(job: Job): Promise<Result>;
   /**
@@ -114,8 +117,8 @@ export class GroupCommit<Job, Result> {
     try {
       outcomes = await this.#options.commit(batch.map((w) => w.job));
     } catch (error) {
-      if (batch.length === 1) {
-        batch[0]?.reject(error);
+      if (batch.length === 1 || databaseUnavailableIn(error) !== null) {
+        for (const waiting of batch) waiting.reject(error);
         return;
       }
       for (const waiting of batch) {

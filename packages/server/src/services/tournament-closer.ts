@@ -2,6 +2,8 @@ import type { Clock, Ids } from '@coinop/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ArcadeMetrics } from '../metrics/arcade-metrics.js';
 import type { Db } from '../store/db.js';
+import { databaseUnavailableIn } from '../store/errors.js';
+import { logLoopFailure } from '../listener/database-outages.js';
 import {
   closeRound,
   dueRounds,
@@ -157,10 +159,11 @@ export class TournamentCloser {
       const count = (this.#failures.get(roundId)?.count ?? 0) + 1;
       const retryInMs = Math.min(RETRY_MAX_MS, 1000 * 2 ** (count - 1));
       this.#failures.set(roundId, { count, retryAt: now.getTime() + retryInMs });
-      log.error(
-        { err: error, roundId, failures: count },
-        `closing tournament round ${roundId} failed; retrying in ${retryInMs / 1000} s`,
-      );
+      const message = `closing tournament round ${roundId} failed; retrying in ${retryInMs / 1000} s`;
+      // An unreachable database is the outage's, logged once; this round is only one of its calls.
+      if (databaseUnavailableIn(error) === null) {
+        log.error({ err: error, roundId, failures: count }, message);
+      } else log.debug({ roundId, failures: count }, `${message}: the database cannot be reached`);
       return null;
     }
   }
@@ -187,7 +190,7 @@ export class TournamentCloser {
         }
       } catch (error) {
         // Never down the API: the database may be back at the next look.
-        log.error({ err: error }, 'tournament closer: looking for due rounds failed');
+        logLoopFailure(log, error, 'tournament closer: looking for due rounds failed');
       }
       if (!this.#stopped) this.#schedule(delayMs, log);
     })().finally(() => {

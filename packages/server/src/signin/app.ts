@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { createFastify } from '../listener/fastify.js';
 import cors from '@fastify/cors';
 import type { Clock, Ids } from '@coinop/core';
+import type { DestinationStream } from 'pino';
 import type { SecretBox } from '../credentials/secret-box.js';
 import { signinPublicUrl, webAppUrl, type Config } from '../config.js';
 import { openApiPlugin, signinDocument } from '../http/openapi.js';
@@ -39,6 +40,8 @@ export interface AuthDeps {
   readonly redis?: Redis | null;
   /** The process's metrics; absent, none are recorded. */
   readonly metrics?: ArcadeMetrics | null;
+  /** Where to log instead of standard output (JSON lines); see `ListenerOptions`. */
+  readonly logDestination?: DestinationStream;
 }
 
 const POLL_TOKEN_KEY_NAME = 'cli_poll_token_key';
@@ -54,6 +57,7 @@ export async function buildAuth(config: Config, deps: AuthDeps): Promise<Fastify
     name: 'auth',
     https: deps.https,
     metrics: deps.metrics ?? null,
+    logDestination: deps.logDestination,
     // The CLI login page sets its own (`CLI_LOGIN_CSP`).
     contentSecurityPolicy: API_CSP,
     resourcePolicy: 'same-origin',
@@ -70,7 +74,10 @@ export async function buildAuth(config: Config, deps: AuthDeps): Promise<Fastify
   );
   const rateLimitPerMinute = config.rateLimits.signin;
 
-  await app.register(errorHandlerPlugin);
+  await app.register(errorHandlerPlugin, {
+    availability: deps.db.availability,
+    retryAfterSeconds: config.databaseRetryAfterSeconds,
+  });
   await app.register(openApiPlugin, signinDocument(signinPublicUrl(config), config.publicUrl));
   if (deps.metrics) observeSignIns(app, deps.metrics);
   await healthRoutes(app, deps.db);

@@ -1,3 +1,5 @@
+import type { DatabaseAvailability } from './availability.js';
+
 /** The one SQL surface every store module uses; implemented over PGlite and node-postgres. */
 export interface Queryable {
   /**
@@ -55,6 +57,12 @@ export interface Db extends Queryable {
   ): Promise<() => Promise<void>>;
   /** The connections' use now, for the metrics; cheap (counters, no query). */
   poolStats(): PoolStats;
+  /**
+   * Whether the database can be reached now. Every call that fails because it cannot throws
+   * `DatabaseUnavailable` (store/errors.ts) and tells this; every call that succeeds tells it too.
+   */
+  readonly availability: DatabaseAvailability;
+  /** Closes the connections; a call after it fails with `DatabaseUnavailable`. */
   close(): Promise<void>;
 }
 

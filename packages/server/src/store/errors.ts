@@ -26,6 +26,38 @@ export class WriteRaced extends StoreError {}
 /** A sum on an account would pass what the ledger's columns can hold. */
 export class LedgerSumOutOfRange extends StoreError {}
 
+/**
+ * The database cannot be reached: refused or lost connections, a server shutting down or
+ * starting, no free connection in time, the embedded database stopped. Not a fault of the
+ * request or of coinop; the same call may succeed once the database answers again. Each store
+ * classifies its driver's errors (`postgres.ts`, `pglite.ts`) and tells its `DatabaseAvailability`.
+ */
+export class DatabaseUnavailable extends StoreError {
+  /** Why, in a few words safe to log: the driver's reason, never a URL or a password. */
+  readonly reason: string;
+
+  constructor(reason: string, cause: unknown) {
+    super(`the database cannot be reached: ${reason}`, cause);
+    this.reason = reason;
+  }
+}
+
+/** How deep `databaseUnavailableIn` looks through `cause`s: wrappers are one or two deep. */
+const CAUSE_DEPTH_MAX = 5;
+
+/**
+ * The DatabaseUnavailable behind an error: the error itself, or one of its causes (a service that
+ * wrapped what the store threw). Null for any other error.
+ */
+export function databaseUnavailableIn(error: unknown): DatabaseUnavailable | null {
+  let current = error;
+  for (let depth = 0; depth <= CAUSE_DEPTH_MAX && current instanceof Error; depth++) {
+    if (current instanceof DatabaseUnavailable) return current;
+    current = current.cause;
+  }
+  return null;
+}
+
 const NUMERIC_OUT_OF_RANGE = '22003';
 
 /** The StoreError a database error means, or the error itself. */

@@ -1,5 +1,7 @@
 import { PGlite, protocol, types } from '@electric-sql/pglite';
+import { DatabaseAvailability } from './availability.js';
 import { GENERIC_PLAN_SETTINGS, type Db, type Queryable, type Transaction } from './db.js';
+import { DatabaseUnavailable } from './errors.js';
 
 const parsers = {
   [types.INT8]: (value: string) => BigInt(value),
@@ -14,22 +16,48 @@ export async function openPglite(
   dataDir: string | undefined,
   options: { loadDataDir?: Blob } = {},
 ): Promise<Db> {
-  const pg = new PGlite({ parsers, ...(dataDir === undefined ? {} : { dataDir }), ...options });
-  await pg.waitReady;
-  return pgliteDb(pg);
+  return pgliteDb(await startPglite(dataDir, options));
 }
 
-/** Our Db surface over an open PGlite instance. */
+/** The PGlite instance `openPglite` serves from, started and ready, with coinop's parsers. */
+export async function startPglite(
+  dataDir: string | undefined,
+  options: { loadDataDir?: Blob } = {},
+): Promise<PGlite> {
+  const pg = new PGlite({ parsers, ...(dataDir === undefined ? {} : { dataDir }), ...options });
+  await pg.waitReady;
+  return pg;
+}
+
+/**
+ * Our Db surface over an open PGlite instance. The embedded database runs in this process, so it
+ * is never unreachable the way a server is; it can only stop: closed, or its WebAssembly module
+ * aborted. A call that meets it so fails with `DatabaseUnavailable` and tells `Db.availability`.
+ */
 export function pgliteDb(pg: PGlite): Db {
+  const availability = new DatabaseAvailability(() => db.query('SELECT 1'));
+  const unavailableOr = (error: unknown): unknown => {
+    if (error instanceof DatabaseUnavailable) return error;
+    const reason = stoppedReason(pg, error);
+    if (reason === null) return error;
+    const unavailable = new DatabaseUnavailable(reason, error);
+    availability.failed(unavailable);
+    return unavailable;
+  };
   // Calls in progress on the one session: one runs, the rest wait (for `poolStats`).
   let calls = 0;
   const counted = async <T>(work: () => Promise<T>): Promise<T> => {
     calls += 1;
+    let result: T;
     try {
-      return await work();
+      result = await work();
+    } catch (error) {
+      throw unavailableOr(error);
     } finally {
       calls -= 1;
     }
+    availability.succeeded();
+    return result;
   };
   const inSession = async <Row>(q: Pick<PGlite, 'query'>, sql: string, params?: unknown[]) =>
     (await q.query<Row>(sql, params)).rows;
@@ -81,9 +109,31 @@ export function pgliteDb(pg: PGlite): Db {
       waiting: Math.max(0, calls - 1),
       max: 1,
     }),
-    close: () => pg.close(),
+    availability,
+    close: async () => {
+      availability.close();
+      // Already closed underneath it (a test's stand-in for a crash): nothing left to close.
+      if (!pg.closed) await pg.close();
+    },
   };
   return db;
+}
+
+/**
+ * Why `error` means the embedded database has stopped; null when it is a statement's own
+ * outcome. PGlite refuses every call once closed, and a call into a closed or aborted module
+ * fails inside it (a TypeError on its released module, or WebAssembly's RuntimeError).
+ */
+function stoppedReason(pg: PGlite, error: unknown): string | null {
+  if (!(error instanceof Error)) return null;
+  // WebAssembly.RuntimeError: an abort or a trap inside the module.
+  if (error.name === 'RuntimeError') {
+    return `the embedded database crashed (${error.message}); restart coinop`;
+  }
+  if (/^PGlite is clos(ed|ing)$/.test(error.message) || (pg.closed && error instanceof TypeError)) {
+    return 'the embedded database is closed; restart coinop';
+  }
+  return null;
 }
 
 /**

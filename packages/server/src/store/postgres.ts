@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { DatabaseAvailability } from './availability.js';
 import {
   GENERIC_PLAN_SETTINGS,
   PgErrorCodes,
@@ -6,6 +7,8 @@ import {
   type Db,
   type Transaction,
 } from './db.js';
+import { DatabaseUnavailable } from './errors.js';
+import { unreachableReason } from './postgres-errors.js';
 
 const INT8_OID = 20;
 
@@ -19,13 +22,34 @@ const typeParsers = {
 /** How many times a transaction that lost a deadlock or serialization race is run again. */
 const TRANSACTION_ATTEMPTS = 5;
 
-/** A real Postgres through a node-postgres pool. */
-export async function openPostgres(url: string, poolSize: number): Promise<Db> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: typeParsers });
+/**
+ * How long opening a connection may take by default. A Postgres on the network accepts in
+ * milliseconds; without a limit a host that drops packets would hold every request for the
+ * system's two minutes of TCP retries.
+ */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+
+/**
+ * A real Postgres through a node-postgres pool. A call that finds the server unreachable (see
+ * `unreachableReason`) fails with `DatabaseUnavailable` and tells `Db.availability`.
+ */
+export async function openPostgres(
+  url: string,
+  poolSize: number,
+  { connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS }: { readonly connectTimeoutMs?: number } = {},
+): Promise<Db> {
+  // The limit is the connection's own, not the pool's: pg-pool would apply it to a query waiting
+  // for a free connection too, and under load such a wait is a busy database, not a lost one.
+  const Client = class extends pg.Client {
+    constructor(config?: pg.ClientConfig) {
+      super({ ...config, connectionTimeoutMillis: connectTimeoutMs });
+    }
+  };
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: typeParsers, Client });
   const genericOptions = Object.entries(GENERIC_PLAN_SETTINGS)
     .map(([name, value]) => `-c ${name}=${value}`)
     .join(' ');
-  const ordered = new PipelinedConnection(url, genericOptions);
+  const ordered = new PipelinedConnection(url, genericOptions, connectTimeoutMs);
   // An idle client whose connection dies (a restart, a terminated backend) is dropped by the
   // pool; without a listener its error would crash the process.
   pool.on('error', () => undefined);
@@ -33,6 +57,17 @@ export async function openPostgres(url: string, poolSize: number): Promise<Db> {
   const client = await pool.connect();
   client.release();
 
+  const availability = new DatabaseAvailability(() => run(pool, 'SELECT 1', [], undefined));
+  const secrets = urlSecrets(url);
+  /** The error a failed call throws: DatabaseUnavailable when the server cannot be reached. */
+  const unavailableOr = (error: unknown): unknown => {
+    if (error instanceof DatabaseUnavailable) return error;
+    const reason = unreachableReason(error);
+    if (reason === null) return error;
+    const unavailable = new DatabaseUnavailable(withoutSecrets(reason, secrets), error);
+    availability.failed(unavailable);
+    return unavailable;
+  };
   const run = async <Row>(
     q: pg.Pool | pg.ClientBase,
     sql: string,
@@ -41,7 +76,13 @@ export async function openPostgres(url: string, poolSize: number): Promise<Db> {
   ): Promise<Row[]> => {
     const config: pg.QueryConfig = { text: sql, values: params ?? [] };
     if (name !== undefined) config.name = name;
-    const result = await q.query(config);
+    let result: pg.QueryResult;
+    try {
+      result = await q.query(config);
+    } catch (error) {
+      throw unavailableOr(error);
+    }
+    availability.succeeded();
     return result.rows as Row[];
   };
 
@@ -54,47 +95,88 @@ export async function openPostgres(url: string, poolSize: number): Promise<Db> {
       query: (sql, params, name) => {
         const connected = ordered.connected();
         return connected === null
-          ? ordered.client().then((client) => run(client, sql, params, name))
+          ? ordered.client().then(
+              (client) => run(client, sql, params, name),
+              (error: unknown) => Promise.reject(unavailableOr(error)),
+            )
           : run(connected, sql, params, name);
       },
     },
     async transaction(work) {
       for (let attempt = 1; ; attempt++) {
-        const conn = await pool.connect();
+        let conn: pg.PoolClient;
         try {
-          await conn.query('BEGIN');
+          conn = await pool.connect();
+        } catch (error) {
+          throw unavailableOr(error);
+        }
+        // A connection lost mid-transaction is closed, not handed to the next caller. Lost
+        // between two statements (the server shutting down), the client reports it as an event:
+        // pg-pool listens only to idle clients, and an event no one hears would end the process.
+        let lost: Error | undefined;
+        const onLost = (error: Error) => {
+          lost ??= error;
+        };
+        conn.on('error', onLost);
+        try {
+          await run(conn, 'BEGIN', [], undefined);
           const tx: Transaction = {
             query: (sql, params, name) => run(conn, sql, params, name),
             // No values: node-postgres sends it by the simple protocol, which takes many statements.
             exec: async (script) => {
-              await conn.query(script);
+              try {
+                await conn.query(script);
+              } catch (error) {
+                throw unavailableOr(error);
+              }
             },
           };
           const result = await work(tx);
-          await conn.query('COMMIT');
+          // Lost here, the commit's outcome is unknown: the caller answers 503, and a retry
+          // with the same idempotency key finds what committed.
+          await run(conn, 'COMMIT', [], undefined);
           return result;
         } catch (error) {
+          if (error instanceof DatabaseUnavailable) lost = error;
           await conn.query('ROLLBACK').catch(() => undefined);
           const code = pgErrorCode(error);
           const retryable =
             code === PgErrorCodes.deadlockDetected || code === PgErrorCodes.serializationFailure;
           if (!retryable || attempt >= TRANSACTION_ATTEMPTS) throw error;
         } finally {
-          conn.release();
+          conn.off('error', onLost);
+          conn.release(lost);
         }
       }
     },
-    listen: (channel, onNotify, options) => listen(url, channel, onNotify, options),
+    listen: (channel, onNotify, options) =>
+      listen(url, connectTimeoutMs, channel, onNotify, options),
     poolStats: () => ({
       total: pool.totalCount,
       idle: pool.idleCount,
       waiting: pool.waitingCount,
       max: poolSize,
     }),
+    availability,
     close: async () => {
+      availability.close();
       await Promise.all([pool.end(), ordered.end()]);
     },
   };
+}
+
+/** The URL's password, decoded and as written, so no reason logged can carry it. */
+function urlSecrets(url: string): string[] {
+  try {
+    const { password } = new URL(url);
+    return password === '' ? [] : [password, decodeURIComponent(password)];
+  } catch {
+    return [];
+  }
+}
+
+function withoutSecrets(text: string, secrets: readonly string[]): string {
+  return secrets.reduce((out, secret) => out.replaceAll(secret, '…'), text);
 }
 
 /** Batches worth having in flight on the pipelined connection (`Db.ordered`). */
@@ -107,13 +189,15 @@ const PIPELINE_DEPTH = 3;
 class PipelinedConnection {
   readonly #url: string;
   readonly #options: string;
+  readonly #connectTimeoutMs: number;
   #client: Promise<pg.Client> | null = null;
   #connected: pg.Client | null = null;
   #ended = false;
 
-  constructor(url: string, options: string) {
+  constructor(url: string, options: string, connectTimeoutMs: number) {
     this.#url = url;
     this.#options = options;
+    this.#connectTimeoutMs = connectTimeoutMs;
   }
 
   /** The connection, if it is open now. */
@@ -122,7 +206,9 @@ class PipelinedConnection {
   }
 
   client(): Promise<pg.Client> {
-    if (this.#ended) return Promise.reject(new Error('the database is closed'));
+    if (this.#ended) {
+      return Promise.reject(new DatabaseUnavailable('the database is closed', undefined));
+    }
     if (this.#client === null) {
       const connecting: Promise<pg.Client> = this.#connect(() => {
         if (this.#client !== connecting) return;
@@ -146,6 +232,7 @@ class PipelinedConnection {
       types: typeParsers,
       options: this.#options,
       pipeline: true,
+      connectionTimeoutMillis: this.#connectTimeoutMs,
     } as pg.ClientConfig);
     client.on('error', forget);
     client.on('end', forget);
@@ -178,6 +265,7 @@ const LISTEN_RETRY_MAX_MS = 30_000;
  */
 async function listen(
   url: string,
+  connectTimeoutMs: number,
   channel: string,
   onNotify: (payload: string) => void,
   { onReconnect }: { readonly onReconnect?: () => void } = {},
@@ -206,7 +294,11 @@ async function listen(
   };
   const connect = async () => {
     // TCP keep-alive: a connection cut without a goodbye is noticed and replaced.
-    const next = new pg.Client({ connectionString: url, keepAlive: true });
+    const next = new pg.Client({
+      connectionString: url,
+      keepAlive: true,
+      connectionTimeoutMillis: connectTimeoutMs,
+    });
     next.on('notification', (message) => {
       if (message.channel === channel) onNotify(message.payload ?? '');
     });

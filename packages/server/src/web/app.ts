@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import proxy from '@fastify/http-proxy';
 import fastifyStatic from '@fastify/static';
 import type { Config } from '../config.js';
@@ -60,6 +61,8 @@ export interface WebDeps {
   readonly forwarding?: WebForwarding | null;
   /** The process's metrics; absent, none are recorded. */
   readonly metrics?: ArcadeMetrics | null;
+  /** Where to log instead of standard output (JSON lines); see `ListenerOptions`. */
+  readonly logDestination?: DestinationStream;
 }
 
 /**
@@ -72,6 +75,7 @@ export async function buildWeb(config: Config, deps: WebDeps): Promise<FastifyIn
     name: 'web',
     https: deps.https,
     metrics: deps.metrics ?? null,
+    logDestination: deps.logDestination,
     // Set below with the app's own policy (`webCsp`).
     contentSecurityPolicy: null,
     // Games on other origins load the game SDK bundle and covers from the arcade.
@@ -118,6 +122,11 @@ export async function buildWeb(config: Config, deps: WebDeps): Promise<FastifyIn
           proxyPayloads: false,
           ...loopbackTls,
           replyOptions: {
+            // A 503 from the listener behind (its database unreachable, or overloaded) goes to
+            // the browser as it is, Retry-After and all. @fastify/reply-from would ask again up
+            // to ten times at once (it reads Retry-After's seconds as milliseconds), multiplying
+            // the load on a listener that is refusing it.
+            retryDelay: () => null,
             // The listeners behind know the browser's address by the forwarding secret, so their
             // rate limits count each browser apart; a browser's own copies of those headers go.
             rewriteRequestHeaders: (request, headers) => {
@@ -142,6 +151,7 @@ export async function buildWeb(config: Config, deps: WebDeps): Promise<FastifyIn
                 listener,
                 `the ${listener} listener did not answer; retry shortly`,
               );
+              reply.problemCode = body.code;
               reply.code(body.status).type('application/problem+json').send(body);
             },
           },

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderOpenApi } from '../../src/http/openapi.js';
-import { OPERATION_PROBLEMS } from '../../src/http/openapi-errors.js';
+import { NO_DATABASE_OPERATIONS, OPERATION_PROBLEMS } from '../../src/http/openapi-errors.js';
 import { buildTestApi, type TestApi } from '@coinop/testkit/app';
 import { buildTestSignin, type TestSignin } from '@coinop/testkit/signin';
 
@@ -225,15 +225,24 @@ describe('OpenAPI documents and reference pages', () => {
     expect(responses('adminGetPlayer')['404']?.description).toContain('`player_not_found`');
     expect(responses('adminAuditHst')['503']?.description).toContain('`chain_not_ready`');
     expect(responses('getAvatar')['404']).toBeUndefined();
+    // Issue 27: what reads the database may answer 503 while it cannot be reached.
+    expect(responses('openPlay')['503']?.description).toBe(
+      '`service_unavailable`: Service unavailable',
+    );
+    expect(responses('adminAuditHst')['503']?.description).toContain('`service_unavailable`');
+    expect(responses('getAvatar')['503']).toBeUndefined();
+    expect(responses('checkLiveness')['503']).toBeUndefined();
     const signin = (id: string) =>
       operationsOf(docs.signin).find(({ op }) => op.operationId === id)!.op.responses;
     expect(signin('verifyWalletSignIn')['429']?.description).toContain('`rate_limited`');
     expect(signin('pollCliLogin')['429']?.description).toContain('`slow_down`');
+    expect(signin('pollCliLogin')['503']?.description).toContain('`service_unavailable`');
     // Every operation the table names exists in one of the documents.
     const ids = new Set(
       [...operationsOf(docs.api), ...operationsOf(docs.signin)].map(({ op }) => op.operationId),
     );
     expect(Object.keys(OPERATION_PROBLEMS).filter((id) => !ids.has(id))).toEqual([]);
+    expect([...NO_DATABASE_OPERATIONS].filter((id) => !ids.has(id))).toEqual([]);
   });
 
   it.each(['api', 'signin'] as const)(

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GroupCommit, type BatchOutcome } from '../../src/services/group-commit.js';
+import { DatabaseUnavailable } from '../../src/store/errors.js';
 
 interface Job {
   readonly id: string;
@@ -105,6 +106,20 @@ describe('group commit', () => {
     // The queue keeps working after a failure.
     const { commits: next } = recorder();
     expect(await next.submit(job('b'))).toBe('done b');
+  });
+
+  it('fails every job of a batch the database could not be reached for, running none alone (issue 27)', async () => {
+    const unreachable = new DatabaseUnavailable('connect ECONNREFUSED 10.0.0.5:5432', undefined);
+    const { commits, batches, alone } = recorder(() => {
+      throw unreachable;
+    });
+    const results = await Promise.allSettled(['a', 'b', 'c'].map((id) => commits.submit(job(id))));
+    expect(batches).toEqual([['a', 'b', 'c']]);
+    // Alone, each would only wait for a connection to fail too: 256 of them, one at a time.
+    expect(alone).toEqual([]);
+    expect(results).toEqual(
+      ['a', 'b', 'c'].map(() => ({ status: 'rejected', reason: unreachable })),
+    );
   });
 
   it('rejects a job its batch gave no answer', async () => {

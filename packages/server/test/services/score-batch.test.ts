@@ -99,6 +99,7 @@ function instrumented(db: Db): Db & {
       }),
     listen: (channel: string, onNotify: (payload: string) => void) => db.listen(channel, onNotify),
     poolStats: () => db.poolStats(),
+    availability: db.availability,
     close: () => db.close(),
   };
   return wrapped;

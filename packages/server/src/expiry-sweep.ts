@@ -1,0 +1,59 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { logLoopFailure } from './listener/database-outages.js';
+
+/** The API's chores the sweep runs (`ArcadeServices`). */
+export interface SweptArcade {
+  /** Settles the plays past their expiry; answers how many. */
+  settleExpiredPlays(): Promise<number>;
+  /** Prunes the board moves no walk can need any more; answers how many. */
+  pruneBoardMoves(): Promise<number>;
+}
+
+/**
+ * Settles expired plays every `intervalMs`, one sweep at a time (the next is scheduled when the
+ * last ends), and prunes the board moves no walk can need any more (the same small periodic
+ * chore). Several processes may sweep one database: the store skips rows another is settling.
+ * While the database cannot be reached a sweep fails quietly (the outage is logged once) and the
+ * next tries again. Returns a stop function that waits for a sweep in progress.
+ */
+export function startExpirySweep(
+  arcade: SweptArcade,
+  log: FastifyBaseLogger,
+  intervalMs: number,
+): () => Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | null = null;
+  let stopped = false;
+  const schedule = () => {
+    timer = setTimeout(sweep, intervalMs);
+    // The sweep alone must not keep the process alive.
+    timer.unref();
+  };
+  const sweep = () => {
+    running = arcade
+      .settleExpiredPlays()
+      .then(
+        (settled) => {
+          if (settled > 0) log.info(`settled ${settled} expired plays`);
+        },
+        (error: unknown) => logLoopFailure(log, error, 'expiry sweep failed'),
+      )
+      .then(() => arcade.pruneBoardMoves())
+      .then(
+        (pruned) => {
+          if (pruned > 0) log.debug(`pruned ${pruned} board moves`);
+        },
+        (error: unknown) => logLoopFailure(log, error, 'pruning board moves failed'),
+      )
+      .finally(() => {
+        running = null;
+        if (!stopped) schedule();
+      });
+  };
+  schedule();
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    await running;
+  };
+}

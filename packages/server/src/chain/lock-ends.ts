@@ -89,7 +89,7 @@ export async function applyLockEnd(
   },
 ): Promise<LockEndOutcome> {
   const { playId, vaultAccountId, now } = input;
-  const play = await lockPlayOfLock(tx, playId);
+  const play = await lockPlayOfLock(tx, playId, vaultAccountId);
   let outcome: LockEndOutcome = { kind: 'closed' };
   if (play?.status === 'open') {
     const release = voidLockTransfer(play, vaultAccountId, lockEndId(playId, 'void'));

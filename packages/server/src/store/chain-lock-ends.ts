@@ -34,11 +34,19 @@ export async function markLockEnded(
   );
 }
 
-/** The play a lock opened, locked until the transaction ends; null when it opened none. */
-export async function lockPlayOfLock(tx: Queryable, playId: string): Promise<StoredPlay | null> {
+/**
+ * The play a lock opened, locked until the transaction ends; null when it opened none. Only a play
+ * drawn on the vault's account is one: anyone may lock under any id, a ledger play's too.
+ */
+export async function lockPlayOfLock(
+  tx: Queryable,
+  playId: string,
+  vaultAccountId: string,
+): Promise<StoredPlay | null> {
   const rows = await tx.query<PlayRow>(
-    `SELECT ${PLAY_COLUMNS_OF_P} FROM plays p WHERE p.id = $1 FOR UPDATE`,
-    [playId],
+    `SELECT ${PLAY_COLUMNS_OF_P} FROM plays p WHERE p.id = $1 AND p.vault_account_id = $2
+     FOR UPDATE`,
+    [playId, vaultAccountId],
   );
   return rows[0] ? toPlay(rows[0]) : null;
 }
@@ -85,12 +93,6 @@ export async function chainPayeesOf(tx: Queryable, play: StoredPlay): Promise<Ch
     ...[...payees].map(([accountId, p]) => ({ accountId, ...p })),
     { accountId: arcade.account_id, paidUnits: play.costUnits - reserved, reservations: [] },
   ];
-}
-
-/** An open play locked on chain whose lock was made at or before a cutoff. */
-export interface OpenChainPlay {
-  readonly playId: string;
-  readonly lockBlockTime: Date;
 }
 
 /**

@@ -187,7 +187,9 @@ export interface DueLock {
 export async function dueLocks(q: Queryable, key: VaultKey, limit: number): Promise<DueLock[]> {
   const rows = await q.query<{ play_id: string; status: PlayStatus | null; locked_units: string }>(
     `SELECT l.play_id, p.status, l.locked_units::text AS locked_units
-     FROM chain_play_locks l LEFT JOIN plays p ON p.id = l.play_id
+     FROM chain_play_locks l
+     -- Only a play locked on chain is a lock's: anyone may lock under a ledger play's id.
+     LEFT JOIN plays p ON p.id = l.play_id AND p.vault_account_id IS NOT NULL
      WHERE l.state IN ('open', 'refund_due') AND l.chain_id = $1 AND l.vault_address = $2
        AND (l.state = 'refund_due' OR p.status IN ('scored', 'expired', 'voided'))
      ORDER BY l.updated_at, l.play_id LIMIT $3`,

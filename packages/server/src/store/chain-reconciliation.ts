@@ -242,7 +242,7 @@ async function playLocksToCheck(
              WHERE t.play_id = l.play_id AND t.reason = 'chain_payout' AND t.kind = 'pending'
                AND COALESCE(pl.wallet, d.wallet) IS NOT NULL)::text AS to_wallets
      FROM chain_play_locks l
-     LEFT JOIN plays p ON p.id = l.play_id
+     LEFT JOIN plays p ON p.id = l.play_id AND p.vault_account_id IS NOT NULL
      LEFT JOIN chain_withdrawal_batches b ON b.id = l.batch_id
      WHERE l.chain_id = $1 AND l.vault_address = $2 AND l.lock_tx_hash IS NOT NULL
        AND (l.state IN ('refund_due', 'sent')

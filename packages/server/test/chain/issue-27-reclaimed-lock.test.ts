@@ -352,6 +352,72 @@ describe.each(storeVariants())('issue 27: a lock that ends on chain, on %s', (va
     expect(await chainAudit(a)).toMatchObject({ unexplained: '0', reconciled: true });
   });
 
+  it('leaves an open ledger play alone when someone locks and reclaims under its id', async () => {
+    const a = await arcade();
+    // Anyone may lock under any id: here an open ledger play's, then reclaim it.
+    const ledgerPlay = await a.api.app.arcade.plays.open({
+      gameId: a.game.gameId,
+      playerId: a.leader.playerId,
+      leaderboardId: a.tier.id,
+      idempotencyKey: null,
+    });
+    const before = await findPlay(a.api.db, a.game.gameId, ledgerPlay.id);
+    expect(before).toMatchObject({ status: 'open', vaultAccountId: null });
+    await lockChainPlay(a, ledgerPlay.id);
+    expect(await a.watcher.runOnce()).toMatchObject({ playsOpened: 0, locksRefused: 1 });
+    expect(await findPlayLock(a.api.db, ledgerPlay.id)).toMatchObject({
+      state: 'refund_due',
+      refundReason: 'not_requested',
+    });
+    await moveChainTime(chain, LOCK_TIMEOUT_SECONDS + 1);
+    await reclaimChainPlay(a, ledgerPlay.id);
+    expect(await a.watcher.runOnce()).toMatchObject({ outcome: 'scanned', locksEnded: 1 });
+    expect(await findPlayLock(a.api.db, ledgerPlay.id)).toMatchObject({ state: 'reclaimed' });
+    // The ledger play is as it was, and takes its score.
+    expect(await findPlay(a.api.db, a.game.gameId, ledgerPlay.id)).toEqual(before);
+    const scored = await scoreOverHttp(a, ledgerPlay.id, 10);
+    expect(scored.statusCode, scored.body).toBe(200);
+    expect((await a.sender.runOnce()).plays).toMatchObject({ sent: 0 });
+    expect(await chainAudit(a)).toMatchObject({ unexplained: '0', reconciled: true });
+  });
+
+  it('refunds, never settles nor reverses, a lock under the id of a scored ledger play', async () => {
+    const a = await arcade();
+    // The arcade holds the cost, so a wrong reversal of the ledger play could take it.
+    await a.api.db.transaction((tx) =>
+      applyTransfers(
+        tx,
+        [
+          {
+            id: a.api.app.arcade.ids.next(),
+            kind: 'posted',
+            debitAccountId: a.leader.accountId,
+            creditAccountId: a.game.arcadeAccountId,
+            amount: COST,
+            pendingId: null,
+            reason: 'payment',
+            playId: null,
+          },
+        ],
+        a.api.clock.now(),
+      ),
+    );
+    const payeesBefore = await payeeBalances(a);
+    const walletBefore = await hstOf(chain, chain.players[0]!.account.address);
+    await lockChainPlay(a, a.leaderPlayId);
+    await a.watcher.runOnce();
+    const { first, second } = await settleAll(a.sender);
+    expect(first).toMatchObject({ sent: 1 });
+    expect(second).toMatchObject({ settled: 0, refunded: 1 });
+    expect(await lockStateOnChain(a, a.leaderPlayId)).toBe(3); // Refunded
+    expect(await hstOf(chain, chain.players[0]!.account.address)).toBe(walletBefore);
+    expect(await findPlay(a.api.db, a.game.gameId, a.leaderPlayId)).toMatchObject({
+      status: 'scored',
+    });
+    expect(await payeeBalances(a)).toEqual(payeesBefore);
+    expect(await chainAudit(a)).toMatchObject({ unexplained: '0', reconciled: true });
+  });
+
   it('voids a play whose lock the operator key refunded outside coinop', async () => {
     const a = await arcade();
     const playId = await openChainPlay(a);

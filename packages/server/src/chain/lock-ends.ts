@@ -155,7 +155,7 @@ export async function recordLockEnds(
     const playId = playIds[i] as string;
     const row = rows.get(playId);
     // A lock the watcher never saw locked (the vault was read from a later block) is skipped.
-    if (row === undefined || !isTheWatchers(row, event)) continue;
+    if (row === undefined || !isForTheWatcher(row, event)) continue;
     const outcome = await applyLockEnd(tx, {
       playId,
       end: event.end,
@@ -180,7 +180,7 @@ export async function recordLockEnds(
  * Whether the watcher brings the ledger to this end: the lock has not ended yet, and the event is
  * not coinop's own settlement or refund, which the sender resolves from its batch.
  */
-function isTheWatchers(row: PlayLockRecord, event: LockEndEvent): boolean {
+function isForTheWatcher(row: PlayLockRecord, event: LockEndEvent): boolean {
   if (row.state === 'open' || row.state === 'refund_due') return true;
   // Requested and never locked, or ended already (a range read twice, or a batch found it).
   if (row.state !== 'sent') return false;

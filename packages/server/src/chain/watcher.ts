@@ -32,7 +32,9 @@ import { sortVaultLogs, withBlockTimes, type VaultEvents } from './vault-events.
  * says so), then reads the vault's Deposited events range by range up to head − confirmations and
  * records each range, its credits and the new checkpoint in one database transaction. Several
  * API processes may run a watcher on one database: a lease lets one read the chain, and the
- * checkpoint's row lock makes a second writer of the same range fail harmlessly anyway.
+ * checkpoint's row lock makes a second writer of the same range fail harmlessly anyway. The same
+ * ranges open plays locked on chain (play-locks.ts) and bring the ledger to each end of a lock
+ * (lock-ends.ts); after them, plays whose locks near the lock timeout close (lock-timeouts.ts).
  */
 
 export type WatcherLog = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;

@@ -46,6 +46,7 @@ const REFUND_REASONS: Record<string, string> = {
   late: 'it was confirmed after the time to lock had run out',
   tier_changed: 'the tier’s cost changed meanwhile',
   game_not_playable: 'the game can no longer be played',
+  reclaimable_too_soon: 'the vault’s lock time leaves too little for a whole play',
   play_voided: 'the arcade voided the play',
 };
 

@@ -51,6 +51,11 @@ export const TransferReasons = [
   'chain_play_lock',
   /** A payee's share of a play locked on chain, reserved until the vault pays it to them. */
   'chain_payout',
+  /**
+   * A settled play's share given back to the vault's account: the play's lock ended on chain
+   * without the vault paying it out (its player reclaimed it).
+   */
+  'chain_reversal',
   /** A round's guarantee, from its creator into the round's pool. */
   'tournament_guarantee',
   /** The leaders' part of a settled round play, into the round's pool. */

@@ -94,9 +94,13 @@ export function assertScorable(play: Play, leaderboardId: string, now: Date): vo
     });
   }
   if (play.status === 'voided') {
+    const why =
+      play.vaultAccountId === null
+        ? 'its game was suspended, or its tournament round closed'
+        : "its game was suspended, or its lock on chain ended or neared the vault's lock timeout";
     throw new CoinopError(
       'play_not_open',
-      `play ${play.id} was voided (its game was suspended, or its tournament round closed) and its HST returned; it takes no score`,
+      `play ${play.id} was voided (${why}) and its HST returned; it takes no score`,
       { details: { playId: play.id } },
     );
   }

@@ -58,6 +58,24 @@ describe('assertScorable', () => {
       'play play-1 expired at 2026-01-01T01:00:00.000Z; its HST was settled without a score',
     ],
     [
+      'voided',
+      { status: 'voided' },
+      'board',
+      before,
+      'play_not_open',
+      'play play-1 was voided (its game was suspended, or its tournament round closed) and its ' +
+        'HST returned; it takes no score',
+    ],
+    [
+      'locked on chain and voided (its lock reclaimed: issue 27)',
+      { status: 'voided', vaultAccountId: 'vault-acct' },
+      'board',
+      before,
+      'play_not_open',
+      'play play-1 was voided (its game was suspended, or its lock on chain ended or neared the ' +
+        "vault's lock timeout) and its HST returned; it takes no score",
+    ],
+    [
       'another board',
       {},
       'other',

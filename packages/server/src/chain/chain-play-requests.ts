@@ -1,7 +1,8 @@
 import { CoinopError, type Clock, type Ids, type Leaderboard, type PlayStatus } from '@coinop/core';
 import type { ChainConfig } from '../config.js';
 import { checkpointsOfVault, type Checkpoint } from '../store/chain-checkpoints.js';
-import { findPlayLock, insertPlayRequest, type PlayLockRecord } from '../store/chain-play-locks.js';
+import { findPlayLock, type PlayLockRecord } from '../store/chain-play-locks.js';
+import { insertPlayRequest } from '../store/chain-play-opening.js';
 import type { Db } from '../store/db.js';
 import { findPlay } from '../store/plays.js';
 

@@ -30,6 +30,8 @@ import type { Db, Queryable } from '../store/db.js';
 import { LedgerSumOutOfRange } from '../store/errors.js';
 import { applyTransfers } from '../store/ledger.js';
 import { depositTransferId } from './deposit-ids.js';
+import { recordLockEnds, type LockEndEvent, type LockEndRecorded } from './lock-ends.js';
+import type { ChainClock } from './lock-timeouts.js';
 import { recordPlayLocks, type LocksRecorded, type PlayLockEvent } from './play-locks.js';
 
 /**
@@ -62,10 +64,24 @@ export interface RangeRecorded {
   readonly credited: number;
   /** Plays locked on chain in the range: opened, or refused (to be refunded). */
   readonly locks: LocksRecorded;
+  /** Locks that ended on chain in the range other than by coinop's own batches. */
+  readonly lockEnds: readonly LockEndRecorded[];
   /** The deposits of the range held, for the log: the operator must hear of each. */
   readonly held: readonly HeldDeposit[];
   /** Deposits already recorded before (a range read twice): nothing done for them. */
   readonly alreadyRecorded: number;
+}
+
+/**
+ * A range's PlayLocked events and what opening their plays needs (the chain's clock only when
+ * there are some), and the ends of locks it read (docs/concepts/chain.md).
+ */
+export interface RangeLocks {
+  readonly events: readonly PlayLockEvent[];
+  readonly ends?: readonly LockEndEvent[] | undefined;
+  readonly playTtlSeconds: number;
+  readonly ids: Ids;
+  readonly chainClock: ChainClock | null;
 }
 
 export interface HeldDeposit {
@@ -91,8 +107,7 @@ export async function recordDepositRange(
     to: { blockNumber: bigint; blockHash: string };
     headBlock: bigint;
     events: readonly DepositEvent[];
-    /** PlayLocked events of the range, and what opening their plays needs. */
-    locks?: { events: readonly PlayLockEvent[]; playTtlSeconds: number; ids: Ids } | undefined;
+    locks?: RangeLocks | undefined;
   },
 ): Promise<RangeRecorded> {
   const { key, from, to, events } = input;
@@ -134,16 +149,7 @@ export async function recordDepositRange(
     const toCredit = fresh.filter((d): d is Creditable => d.creditAccountId !== null);
     const unfit = await creditDeposits(tx, checkpoint.accountId, toCredit, now);
     for (const deposit of unfit) await holdDeposit(tx, key, deposit, 'amount_out_of_range');
-    const locks = input.locks
-      ? await recordPlayLocks(tx, {
-          key,
-          vaultAccountId: checkpoint.accountId,
-          playTtlSeconds: input.locks.playTtlSeconds,
-          ids: input.locks.ids,
-          events: input.locks.events,
-          now,
-        })
-      : { opened: 0, refused: [] };
+    const locks = await recordRangeLocks(tx, key, checkpoint.accountId, input.locks, now);
     await advanceCheckpoint(tx, key, { ...to, headBlock: input.headBlock }, now);
     const heldOf = (d: DecidedDeposit, reason: string): HeldDeposit => ({
       txHash: d.txHash,
@@ -158,7 +164,8 @@ export async function recordDepositRange(
     ];
     return {
       credited: toCredit.length - unfit.length,
-      locks,
+      locks: locks.recorded,
+      lockEnds: locks.ends,
       held,
       alreadyRecorded: decided.length - fresh.length,
     };
@@ -166,6 +173,32 @@ export async function recordDepositRange(
 }
 
 type Creditable = DecidedDeposit & { readonly creditAccountId: string };
+
+/** The range's play locks, then the ends of locks (a lock and its end may share a range). */
+async function recordRangeLocks(
+  tx: Queryable,
+  key: VaultKey,
+  vaultAccountId: string,
+  locks: RangeLocks | undefined,
+  now: Date,
+): Promise<{ recorded: LocksRecorded; ends: LockEndRecorded[] }> {
+  if (!locks) return { recorded: { opened: 0, refused: [] }, ends: [] };
+  let recorded: LocksRecorded = { opened: 0, refused: [] };
+  if (locks.events.length > 0) {
+    if (!locks.chainClock) throw new TypeError('play locks to record without the chain clock');
+    recorded = await recordPlayLocks(tx, {
+      key,
+      vaultAccountId,
+      playTtlSeconds: locks.playTtlSeconds,
+      ids: locks.ids,
+      events: locks.events,
+      chainClock: locks.chainClock,
+      now,
+    });
+  }
+  const ends = await recordLockEnds(tx, { vaultAccountId, events: locks.ends ?? [], now });
+  return { recorded, ends };
+}
 
 /**
  * Credits the deposits as one batch; if a sum would overflow an account (HST has no cap on

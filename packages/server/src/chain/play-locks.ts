@@ -2,15 +2,11 @@ import { bytes16ToUuid } from '@coinop/contracts';
 import { chainLockTransfer, decidePlayLock, type Ids } from '@coinop/core';
 import type { Hex } from 'viem';
 import type { VaultKey } from '../store/chain-checkpoints.js';
-import {
-  insertChainPlay,
-  lockPlayLocks,
-  lockRequestViews,
-  recordLockSeen,
-  type RefundReason,
-} from '../store/chain-play-locks.js';
+import { lockPlayLocks, recordLockSeen, type RefundReason } from '../store/chain-play-locks.js';
+import { insertChainPlay, lockRequestViews } from '../store/chain-play-opening.js';
 import type { Queryable } from '../store/db.js';
 import { applyTransfers, insertAccount } from '../store/ledger.js';
+import type { ChainClock } from './lock-timeouts.js';
 
 /**
  * Plays locked on chain become ledger plays here, in the watcher's transaction for the range of
@@ -28,6 +24,8 @@ export interface PlayLockEvent {
   readonly playId: Hex;
   readonly player: Hex;
   readonly amount: bigint;
+  /** The lock's block time, on the chain's clock. */
+  readonly blockTime: Date;
 }
 
 export interface LocksRecorded {
@@ -43,6 +41,8 @@ export async function recordPlayLocks(
     playTtlSeconds: number;
     ids: Ids;
     events: readonly PlayLockEvent[];
+    /** The chain's time and the vault's lock timeout as the events were read. */
+    chainClock: ChainClock;
     now: Date;
   },
 ): Promise<LocksRecorded> {
@@ -79,8 +79,14 @@ export async function recordPlayLocks(
       blockNumber: event.blockNumber,
       lockerAddress: event.player,
       lockedUnits: event.amount,
+      blockTime: event.blockTime,
     };
-    const verdict = decidePlayLock(request, lock, now);
+    const verdict = decidePlayLock(request, lock, now, {
+      lockedAt: event.blockTime,
+      lockTimeoutSeconds: input.chainClock.lockTimeoutSeconds,
+      chainNow: input.chainClock.now,
+      playTtlSeconds: input.playTtlSeconds,
+    });
     if (!verdict.open || !row || !view) {
       const reason = verdict.open ? 'not_requested' : verdict.reason;
       await recordLockSeen(tx, key, lock, { state: 'refund_due', reason }, now);

@@ -32,6 +32,7 @@ import {
 } from '../store/chain-withdrawals.js';
 import type { Db } from '../store/db.js';
 import { applyTransfers } from '../store/ledger.js';
+import { applyLockEnd, logLockEnd, type LockEndRecorded } from './lock-ends.js';
 import { batchFate, signVaultCall, vaultRevert } from './operator-tx.js';
 import { describeChainError } from './rpc.js';
 import type { WatcherLog } from './watcher.js';
@@ -39,8 +40,9 @@ import type { WatcherLog } from './watcher.js';
 /**
  * Plays locked on chain, paid out or returned by the operator (docs/concepts/chain.md). Each
  * round of the sender, after the withdrawals: (1) every settleBatch or refund transaction recorded
- * as sent is looked up; once confirmed, each play's payout reservations are posted (settled) or
- * voided (the player reclaimed the lock first), and each refunded lock is marked so; one not
+ * as sent is looked up; once confirmed, each play's payout reservations are posted (settled),
+ * each refunded lock is marked so, and a play the vault found reclaimed by its player (or closed
+ * by another) is brought to that end in the ledger (`applyLockEnd`); one not
  * mined is broadcast again or, if its nonce went elsewhere, its plays go back to the work.
  * (2) Plays whose lock is due — scored or expired plays to settle, voided plays and locks that
  * opened no play to refund — are sent in batches, recorded before they are broadcast. The vault
@@ -159,7 +161,7 @@ export class PlaySettler {
   ): Promise<{ settled: number; refunded: number }> {
     const { db, clock } = this.#deps;
     const counts = await db.transaction(async (tx) => {
-      if (!(await lockSentBatch(tx, batch.id))) return { settled: 0, refunded: 0, lost: [] };
+      if (!(await lockSentBatch(tx, batch.id))) return { settled: 0, refunded: 0, ended: [] };
       const now = clock.now();
       const locks = (await lockBatchPlayLocks(tx, batch.id)).filter((l) => l.state === 'sent');
       const payouts = await chainPayouts(
@@ -168,7 +170,7 @@ export class PlaySettler {
       );
       let settled = 0;
       let refunded = 0;
-      const lost: string[] = [];
+      const ended: LockEndRecorded[] = [];
       const transfers: TransferRequest[] = [];
       for (const lock of locks) {
         const end = ends.get(lock.playId);
@@ -176,33 +178,39 @@ export class PlaySettler {
           await requeueLock(tx, lock.playId, now);
           continue;
         }
-        // A play's payouts are reserved only if it was settled in the ledger (scored or expired).
+        if (end !== 'settled') {
+          // Refunded, or found reclaimed by its player (or refunded by another) before this
+          // batch: the ledger follows the vault, undoing a settlement the vault did not pay.
+          const outcome = await applyLockEnd(tx, {
+            playId: lock.playId,
+            end,
+            at: null,
+            vaultAccountId: checkpoint.accountId,
+            now,
+          });
+          const foreign = end === 'refunded' && batch.kind === 'settle';
+          if (outcome.kind !== 'closed' || foreign || end === 'reclaimed') {
+            ended.push({ playId: lock.playId, end, txHash: null, foreign, outcome });
+          }
+          refunded += 1;
+          continue;
+        }
+        // A play's payouts are reserved only if it was settled in the ledger (scored or expired);
+        // a payee without a wallet was paid to the vault: their share stays theirs.
         const reserved = payouts.filter((p) => p.playId === lock.playId);
-        const paid = end === 'settled';
-        if (!paid && reserved.length > 0 && batch.kind === 'settle') lost.push(lock.playId);
         transfers.push(
-          // A payee without a wallet was paid to the vault: their share stays theirs.
           ...reserved.map((p) =>
-            payoutSettlement(p, checkpoint, paid && p.wallet !== null ? 'post' : 'void'),
+            payoutSettlement(p, checkpoint, p.wallet !== null ? 'post' : 'void'),
           ),
         );
         await markLockDone(tx, lock.playId, end, now);
-        if (end === 'settled') settled += 1;
-        else refunded += 1;
+        settled += 1;
       }
       if (transfers.length > 0) await applyTransfers(tx, transfers, now);
       await settleBatchRecord(tx, batch.id, status, blockNumber, now);
-      return { settled, refunded, lost };
+      return { settled, refunded, ended };
     });
-    for (const playId of counts.lost) {
-      this.#deps
-        .log()
-        ?.error(
-          `play settler: play ${playId} was scored but its lock was reclaimed by the player ` +
-            'before the vault paid it: its payees keep their shares in the ledger, and the vault ' +
-            'holds that much less than the ledger says (coinop admin hst audit --chain)',
-        );
-    }
+    for (const ended of counts.ended) logLockEnd(this.#deps.log(), 'play settler', ended);
     return { settled: counts.settled, refunded: counts.refunded };
   }
 

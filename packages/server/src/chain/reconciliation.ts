@@ -105,15 +105,18 @@ async function chainPlayLines(
       continue;
     }
     // A settled play: the ledger counts what it has not posted as paid out; the vault holds the
-    // lock until it settles, then what it did not pay to wallets. A lock the player reclaimed is
-    // left out: the vault paid the payees nothing, so it shows as a shortfall.
-    const ledgerHolds = lock.lockedUnits - lock.payoutsPostedUnits;
+    // lock until it settles, then what it did not pay to wallets. A play whose lock was reclaimed
+    // (or refunded) instead had its settlement reversed: the ledger holds nothing for it, and the
+    // vault nothing once the lock is gone.
+    const ledgerHolds = lock.undone ? 0n : lock.lockedUnits - lock.payoutsPostedUnits;
     const vaultHolds =
       state === PLAY_STATE.locked
         ? lock.lockedUnits
-        : state === PLAY_STATE.settled
-          ? lock.lockedUnits - lock.payoutsPostedUnits - lock.payoutsToWalletsUnits
-          : null;
+        : lock.undone
+          ? 0n
+          : state === PLAY_STATE.settled
+            ? lock.lockedUnits - lock.payoutsPostedUnits - lock.payoutsToWalletsUnits
+            : null;
     if (vaultHolds === null || vaultHolds === ledgerHolds) continue;
     inFlight = { units: inFlight.units + vaultHolds - ledgerHolds, count: inFlight.count + 1 };
   }

@@ -16,11 +16,13 @@ import {
   type VaultKey,
 } from '../store/chain-checkpoints.js';
 import type { Db } from '../store/db.js';
-import { CheckpointMoved, recordDepositRange, type DepositEvent } from './deposits.js';
-import type { PlayLockEvent } from './play-locks.js';
+import { CheckpointMoved, recordDepositRange } from './deposits.js';
+import { logLockEnd } from './lock-ends.js';
+import { closePlaysNearLockTimeout, readChainClock, type ChainClock } from './lock-timeouts.js';
 import { createChainClient, describeChainError } from './rpc.js';
 import { databaseUnavailableIn } from '../store/errors.js';
 import { Rounds } from './rounds.js';
+import { sortVaultLogs, withBlockTimes, type VaultEvents } from './vault-events.js';
 
 /**
  * The chain watcher: credits each deposit into the vault once it has `confirmations` blocks on
@@ -31,7 +33,9 @@ import { Rounds } from './rounds.js';
  * says so), then reads the vault's Deposited events range by range up to head − confirmations and
  * records each range, its credits and the new checkpoint in one database transaction. Several
  * API processes may run a watcher on one database: a lease lets one read the chain, and the
- * checkpoint's row lock makes a second writer of the same range fail harmlessly anyway.
+ * checkpoint's row lock makes a second writer of the same range fail harmlessly anyway. The same
+ * ranges open plays locked on chain (play-locks.ts) and bring the ledger to each end of a lock
+ * (lock-ends.ts); after them, plays whose locks near the lock timeout close (lock-timeouts.ts).
  */
 
 export type WatcherLog = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
@@ -48,9 +52,12 @@ export type RoundResult =
       /** Plays locked on chain: opened, and refused (to be refunded). */
       readonly playsOpened: number;
       readonly locksRefused: number;
+      /** Locks that ended on chain other than by coinop's own batches, and plays closed. */
+      readonly locksEnded: number;
+      readonly playsClosed: number;
     }
-  /** Nothing new is deep enough yet. */
-  | { readonly outcome: 'up_to_date'; readonly headBlock: bigint }
+  /** Nothing new is deep enough yet; `playsClosed` plays neared their lock timeout. */
+  | { readonly outcome: 'up_to_date'; readonly headBlock: bigint; readonly playsClosed: number }
   /** Another process holds the lease, or recorded the range first. */
   | { readonly outcome: 'not_leader' }
   /** A reorganisation deeper than the confirmations was detected: nothing is credited. */
@@ -223,12 +230,20 @@ export class DepositWatcher {
     let held = 0;
     let playsOpened = 0;
     let locksRefused = 0;
+    let locksEnded = 0;
+    // The chain's clock at the head, read once a round and only when a lock needs it.
+    let clock: Promise<ChainClock> | null = null;
+    const readClock = () =>
+      (clock ??= readChainClock(this.#client, this.#chain.vaultAddress, headBlock));
     while (!this.#stopRequested) {
       const fromBlock = next(checkpoint);
       if (fromBlock > safeBlock) break;
       const toBlock = min(fromBlock + BigInt(this.#chain.logRangeBlocksMax) - 1n, safeBlock);
       const range = await this.#readRange(checkpoint, fromBlock, toBlock);
       if ('reorgFoundHash' in range) return this.#reorgAt(checkpoint, range.reorgFoundHash);
+      const { deposits, ends } = range.events;
+      const locks = await withBlockTimes(this.#client, range.events.locks);
+      const chainClock = locks.length > 0 ? await readClock() : null;
       let recorded;
       try {
         recorded = await recordDepositRange(this.#db, this.#clock, {
@@ -236,8 +251,14 @@ export class DepositWatcher {
           from: { blockNumber: checkpoint.blockNumber, blockHash: checkpoint.blockHash },
           to: { blockNumber: toBlock, blockHash: range.toHash },
           headBlock,
-          events: range.events,
-          locks: { events: range.locks, playTtlSeconds: this.#playTtlSeconds, ids: this.#ids },
+          events: deposits,
+          locks: {
+            events: locks,
+            ends,
+            playTtlSeconds: this.#playTtlSeconds,
+            ids: this.#ids,
+            chainClock,
+          },
         });
       } catch (error) {
         if (error instanceof CheckpointMoved) return { outcome: 'not_leader' };
@@ -255,12 +276,20 @@ export class DepositWatcher {
           `chain watcher: the lock of play ${playId} opens no play (${reason}); it is refunded`,
         );
       }
+      for (const ended of recorded.lockEnds) logLockEnd(this.#log, 'chain watcher', ended);
+      locksEnded += recorded.lockEnds.length;
       credited += recorded.credited;
       held += recorded.held.length;
       playsOpened += recorded.locks.opened;
       locksRefused += recorded.locks.refused.length;
       checkpoint = { ...checkpoint, blockNumber: toBlock, blockHash: range.toHash };
     }
+    // Plays whose locks near the vault's lock timeout close, so no score races a reclaim.
+    const playsClosed = await closePlaysNearLockTimeout(this.#db, this.#log, {
+      checkpoint,
+      readClock,
+      now: this.#clock.now(),
+    });
     if (checkpoint.blockNumber !== null && checkpoint.blockNumber >= firstBlock) {
       const toBlock = checkpoint.blockNumber;
       return {
@@ -272,10 +301,12 @@ export class DepositWatcher {
         held,
         playsOpened,
         locksRefused,
+        locksEnded,
+        playsClosed,
       };
     }
     await recordHead(this.#db, key, headBlock, this.#clock.now());
-    return { outcome: 'up_to_date', headBlock };
+    return { outcome: 'up_to_date', headBlock, playsClosed };
   }
 
   /** Asks the chain its id and the vault its token, and finds or makes the checkpoint. */
@@ -314,11 +345,9 @@ export class DepositWatcher {
     checkpoint: Checkpoint,
     fromBlock: bigint,
     toBlock: bigint,
-  ): Promise<
-    { toHash: Hex; events: DepositEvent[]; locks: PlayLockEvent[] } | { reorgFoundHash: Hex }
-  > {
+  ): Promise<{ toHash: Hex; events: VaultEvents } | { reorgFoundHash: Hex }> {
     const before = await this.#client.getBlock({ blockNumber: toBlock });
-    // All of the vault's events in one request; those of deposits and play locks are kept.
+    // All of the vault's events in one request; those the watcher records are kept.
     const logs = await this.#client.getContractEvents({
       address: this.#chain.vaultAddress,
       abi: arcadeVaultAbi,
@@ -334,50 +363,13 @@ export class DepositWatcher {
     if (checkpoint.blockHash !== null && first.parentHash !== checkpoint.blockHash) {
       return { reorgFoundHash: first.parentHash };
     }
-    const events: DepositEvent[] = [];
-    const locks: PlayLockEvent[] = [];
-    for (const log of logs) {
-      const { blockNumber, blockHash, transactionHash, logIndex } = log;
-      if (
-        blockNumber === null ||
-        blockHash === null ||
-        transactionHash === null ||
-        logIndex === null
-      ) {
-        throw new Error(`the node returned a pending log for blocks ${fromBlock}-${toBlock}`);
-      }
-      if (blockNumber < fromBlock || blockNumber > toBlock) {
-        throw new Error(
-          `the node returned a log of block ${blockNumber} for ${fromBlock}-${toBlock}`,
-        );
-      }
-      const expected =
-        blockNumber === toBlock ? after.hash : blockNumber === fromBlock ? first.hash : null;
-      if (expected !== null && blockHash !== expected) {
-        throw new Error(`a log of block ${blockNumber} is from another branch; reading it again`);
-      }
-      if (log.eventName === 'Deposited') {
-        events.push({
-          txHash: transactionHash,
-          logIndex,
-          blockNumber,
-          blockHash,
-          account: log.args.account,
-          from: log.args.from,
-          amount: log.args.amount,
-        });
-      } else if (log.eventName === 'PlayLocked') {
-        locks.push({
-          txHash: transactionHash,
-          logIndex,
-          blockNumber,
-          playId: log.args.playId,
-          player: log.args.player,
-          amount: log.args.amount,
-        });
-      }
-    }
-    return { toHash: after.hash, events, locks };
+    const events = sortVaultLogs(logs, {
+      fromBlock,
+      toBlock,
+      firstHash: first.hash,
+      lastHash: after.hash,
+    });
+    return { toHash: after.hash, events };
   }
 
   /**

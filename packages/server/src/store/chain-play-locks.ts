@@ -1,5 +1,4 @@
-import type { PlayStatus } from '@coinop/core';
-import type { StoredPlay } from './plays.js';
+import type { LockRefusal, PlayStatus } from '@coinop/core';
 import { keyParams, type VaultKey } from './chain-checkpoints.js';
 import type { Queryable } from './db.js';
 
@@ -16,14 +15,7 @@ export const PlayLockStates = [
 export type PlayLockState = (typeof PlayLockStates)[number];
 
 /** Why a lock opened no play and goes back to the wallet. */
-export type RefundReason =
-  | 'not_requested'
-  | 'wrong_amount'
-  | 'wrong_wallet'
-  | 'late'
-  | 'tier_changed'
-  | 'game_not_playable'
-  | 'play_voided';
+export type RefundReason = LockRefusal | 'play_voided';
 
 export interface PlayLockRecord extends VaultKey {
   readonly playId: string;
@@ -38,10 +30,15 @@ export interface PlayLockRecord extends VaultKey {
   readonly lockerAddress: string | null;
   readonly lockedUnits: bigint | null;
   readonly lockedAt: Date | null;
+  /** The lock's block time, on the chain's clock (null for locks read before migration 023). */
+  readonly lockBlockTime: Date | null;
   readonly state: PlayLockState;
   readonly refundReason: RefundReason | null;
   readonly batchId: string | null;
   readonly settleTxHash: string | null;
+  /** The event that ended the lock, when the watcher read it (not coinop's own batch). */
+  readonly endTxHash: string | null;
+  readonly endBlockNumber: bigint | null;
   readonly attempts: number;
   readonly updatedAt: Date;
 }
@@ -61,10 +58,13 @@ interface PlayLockRow {
   locker_address: string | null;
   locked_units: string | null;
   locked_at: Date | null;
+  lock_block_time: Date | null;
   state: PlayLockState;
   refund_reason: RefundReason | null;
   batch_id: string | null;
   settle_tx_hash: string | null;
+  end_tx_hash: string | null;
+  end_block_number: bigint | number | null;
   attempts: number;
   updated_at: Date;
 }
@@ -72,8 +72,8 @@ interface PlayLockRow {
 const COLUMNS =
   'play_id, chain_id, vault_address, player_id, game_id, leaderboard_id, amount_units, ' +
   'requested_at, lock_by, lock_tx_hash, lock_log_index, locker_address, ' +
-  'locked_units::text AS locked_units, locked_at, state, refund_reason, batch_id, settle_tx_hash, ' +
-  'attempts, updated_at';
+  'locked_units::text AS locked_units, locked_at, lock_block_time, state, refund_reason, batch_id, ' +
+  'settle_tx_hash, end_tx_hash, end_block_number, attempts, updated_at';
 
 const toRecord = (r: PlayLockRow): PlayLockRecord => ({
   playId: r.play_id,
@@ -90,45 +90,16 @@ const toRecord = (r: PlayLockRow): PlayLockRecord => ({
   lockerAddress: r.locker_address,
   lockedUnits: r.locked_units === null ? null : BigInt(r.locked_units),
   lockedAt: r.locked_at,
+  lockBlockTime: r.lock_block_time,
   state: r.state,
   refundReason: r.refund_reason,
   batchId: r.batch_id,
   settleTxHash: r.settle_tx_hash,
+  endTxHash: r.end_tx_hash,
+  endBlockNumber: r.end_block_number === null ? null : BigInt(r.end_block_number),
   attempts: r.attempts,
   updatedAt: r.updated_at,
 });
-
-/** Records the arcade's request that a player lock a tier's cost under `playId`. */
-export async function insertPlayRequest(
-  q: Queryable,
-  key: VaultKey,
-  request: {
-    playId: string;
-    playerId: string;
-    gameId: string;
-    leaderboardId: string;
-    amountUnits: bigint;
-    lockBy: Date;
-  },
-  now: Date,
-): Promise<void> {
-  await q.query(
-    `INSERT INTO chain_play_locks (play_id, chain_id, vault_address, player_id, game_id,
-                                   leaderboard_id, amount_units, requested_at, lock_by, state,
-                                   updated_at)
-     VALUES ($3, $1, $2, $4, $5, $6, $7, $8, $9, 'requested', $8)`,
-    [
-      ...keyParams(key),
-      request.playId,
-      request.playerId,
-      request.gameId,
-      request.leaderboardId,
-      request.amountUnits,
-      now,
-      request.lockBy,
-    ],
-  );
-}
 
 export async function findPlayLock(q: Queryable, playId: string): Promise<PlayLockRecord | null> {
   const rows = await q.query<PlayLockRow>(
@@ -159,6 +130,8 @@ export interface LockSeen {
   readonly blockNumber: bigint;
   readonly lockerAddress: string;
   readonly lockedUnits: bigint;
+  /** The lock's block time, on the chain's clock. */
+  readonly blockTime: Date;
 }
 
 /**
@@ -175,13 +148,14 @@ export async function recordLockSeen(
   await tx.query(
     `INSERT INTO chain_play_locks (play_id, chain_id, vault_address, lock_tx_hash, lock_log_index,
                                    lock_block_number, locker_address, locked_units, locked_at,
-                                   state, refund_reason, updated_at)
-     VALUES ($3, $1, $2, $4, $5, $6, $7, $8, $9, $10, $11, $9)
+                                   state, refund_reason, updated_at, lock_block_time)
+     VALUES ($3, $1, $2, $4, $5, $6, $7, $8, $9, $10, $11, $9, $12)
      ON CONFLICT (play_id) DO UPDATE
        SET lock_tx_hash = excluded.lock_tx_hash, lock_log_index = excluded.lock_log_index,
            lock_block_number = excluded.lock_block_number,
            locker_address = excluded.locker_address, locked_units = excluded.locked_units,
-           locked_at = excluded.locked_at, state = excluded.state,
+           locked_at = excluded.locked_at, lock_block_time = excluded.lock_block_time,
+           state = excluded.state,
            refund_reason = excluded.refund_reason, updated_at = excluded.updated_at`,
     [
       ...keyParams(key),
@@ -194,6 +168,7 @@ export async function recordLockSeen(
       now,
       outcome.state,
       outcome.state === 'refund_due' ? outcome.reason : null,
+      lock.blockTime,
     ],
   );
 }
@@ -212,7 +187,9 @@ export interface DueLock {
 export async function dueLocks(q: Queryable, key: VaultKey, limit: number): Promise<DueLock[]> {
   const rows = await q.query<{ play_id: string; status: PlayStatus | null; locked_units: string }>(
     `SELECT l.play_id, p.status, l.locked_units::text AS locked_units
-     FROM chain_play_locks l LEFT JOIN plays p ON p.id = l.play_id
+     FROM chain_play_locks l
+     -- Only a play locked on chain is a lock's: anyone may lock under a ledger play's id.
+     LEFT JOIN plays p ON p.id = l.play_id AND p.vault_account_id IS NOT NULL
      WHERE l.state IN ('open', 'refund_due') AND l.chain_id = $1 AND l.vault_address = $2
        AND (l.state = 'refund_due' OR p.status IN ('scored', 'expired', 'voided'))
      ORDER BY l.updated_at, l.play_id LIMIT $3`,
@@ -346,91 +323,6 @@ export async function playLockTotals(
   );
   return Object.fromEntries(
     rows.map((r) => [r.state, { count: Number(r.count), units: BigInt(r.units) }]),
-  );
-}
-
-/** What deciding a requested lock needs: the request's player, tier and game as they are now. */
-export interface LockRequestView {
-  readonly playId: string;
-  readonly arcadeId: string;
-  readonly developerId: string;
-  readonly playerWallet: string | null;
-  readonly tierCostUnits: bigint | null;
-  readonly leadersMax: number;
-  readonly gamePlayable: boolean;
-}
-
-export async function lockRequestViews(
-  tx: Queryable,
-  playIds: readonly string[],
-): Promise<Map<string, LockRequestView>> {
-  const rows = await tx.query<{
-    play_id: string;
-    arcade_id: string;
-    developer_id: string;
-    wallet: string | null;
-    cost_units: bigint | number;
-    retired: boolean;
-    leaders_max: number;
-    playable: boolean;
-  }>(
-    `SELECT l.play_id, g.arcade_id, g.developer_id, pl.wallet, lb.cost_units,
-            lb.retired_at IS NOT NULL AS retired, lb.leaders_max,
-            g.published_at IS NOT NULL AND g.suspended_at IS NULL AS playable
-     FROM chain_play_locks l
-     JOIN players pl ON pl.id = l.player_id
-     JOIN leaderboards lb ON lb.id = l.leaderboard_id
-     JOIN games g ON g.id = l.game_id
-     WHERE l.play_id = ANY($1::uuid[])`,
-    [playIds],
-  );
-  return new Map(
-    rows.map((r) => [
-      r.play_id,
-      {
-        playId: r.play_id,
-        arcadeId: r.arcade_id,
-        developerId: r.developer_id,
-        playerWallet: r.wallet,
-        tierCostUnits: r.retired ? null : BigInt(r.cost_units),
-        leadersMax: r.leaders_max,
-        gamePlayable: r.playable,
-      },
-    ]),
-  );
-}
-
-/**
- * Inserts the play a confirmed lock opens, with the board's leaders of this moment (they share
- * its payout, as for any play). Its lock transfer must exist already.
- */
-export async function insertChainPlay(
-  tx: Queryable,
-  play: StoredPlay,
-  leadersMax: number,
-): Promise<void> {
-  await tx.query(
-    `INSERT INTO plays (id, arcade_id, game_id, developer_id, leaderboard_id, player_id,
-                        cost_units, lock_transfer_id, vault_account_id, leader_player_ids, status,
-                        idempotency_key, request_hash, expires_at, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9,
-             ARRAY(SELECT player_id FROM leaders WHERE leaderboard_id = $5
-                   ORDER BY rank_key DESC, achieved_at, player_id LIMIT $10),
-             'open', NULL, NULL, $11, $12, $12)`,
-    [
-      play.id,
-      play.arcadeId,
-      play.gameId,
-      play.developerId,
-      play.leaderboardId,
-      play.playerId,
-      play.costUnits,
-      play.lockTransferId,
-      play.vaultAccountId,
-      leadersMax,
-      play.expiresAt,
-      play.createdAt,
-    ],
   );
 }
 

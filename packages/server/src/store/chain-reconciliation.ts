@@ -32,6 +32,11 @@ export interface PlayLockToCheck {
   readonly payoutsPendingUnits: bigint;
   /** What the vault pays to wallets when it settles it (reservations of payees with a wallet). */
   readonly payoutsToWalletsUnits: bigint;
+  /**
+   * Its play was settled in the ledger, then its lock ended on chain without the vault paying it
+   * (reclaimed or refunded): the settlement was reversed, so the ledger holds nothing for it.
+   */
+  readonly undone: boolean;
 }
 
 export interface VaultLedgerSnapshot {
@@ -216,12 +221,15 @@ async function playLocksToCheck(
     play_id: string;
     locked: string;
     settles: boolean;
+    undone: boolean;
     posted: string | null;
     pending: string | null;
     to_wallets: string | null;
   }>(
     `SELECT l.play_id, l.locked_units::text AS locked,
             COALESCE(p.status IN ('scored', 'expired'), false) AS settles,
+            COALESCE(p.status IN ('scored', 'expired'), false)
+              AND l.state IN ('reclaimed', 'refunded') AS undone,
             (SELECT sum(t.amount) FROM transfers t
              WHERE t.play_id = l.play_id AND t.reason = 'chain_payout' AND t.kind = 'post_pending'
             )::text AS posted,
@@ -234,19 +242,21 @@ async function playLocksToCheck(
              WHERE t.play_id = l.play_id AND t.reason = 'chain_payout' AND t.kind = 'pending'
                AND COALESCE(pl.wallet, d.wallet) IS NOT NULL)::text AS to_wallets
      FROM chain_play_locks l
-     LEFT JOIN plays p ON p.id = l.play_id
+     LEFT JOIN plays p ON p.id = l.play_id AND p.vault_account_id IS NOT NULL
      LEFT JOIN chain_withdrawal_batches b ON b.id = l.batch_id
      WHERE l.chain_id = $1 AND l.vault_address = $2 AND l.lock_tx_hash IS NOT NULL
        AND (l.state IN ('refund_due', 'sent')
             OR (l.state = 'open' AND p.status IN ('scored', 'expired', 'voided'))
             OR (l.state IN ('settled', 'refunded', 'reclaimed')
-                AND NOT COALESCE(b.status = 'confirmed' AND b.block_number <= $3, false)))`,
+                AND NOT COALESCE(b.status = 'confirmed' AND b.block_number <= $3, false)
+                AND NOT COALESCE(l.end_block_number <= $3, false)))`,
     [...keyParams(key), block],
   );
   return rows.map((r) => ({
     playId: r.play_id,
     lockedUnits: BigInt(r.locked),
     settles: r.settles,
+    undone: r.undone,
     payoutsPostedUnits: BigInt(r.posted ?? 0),
     payoutsPendingUnits: BigInt(r.pending ?? 0),
     payoutsToWalletsUnits: BigInt(r.to_wallets ?? 0),

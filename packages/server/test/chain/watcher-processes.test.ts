@@ -172,6 +172,7 @@ describe.each(storeVariants())('deposit watchers in several processes, on %s', (
     expect(done[0]?.value).toEqual({
       credited: 20,
       locks: { opened: 0, refused: [] },
+      lockEnds: [],
       held: [],
       alreadyRecorded: 0,
     });

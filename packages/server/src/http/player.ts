@@ -19,6 +19,7 @@ import { playerTokenServices } from '../signin/signin.js';
 import { walletVerifier } from '../signin/wallet-signature.js';
 import { activityRoutes } from './activity.js';
 import { allowanceRoutes } from './consent.js';
+import { playerTestingRoutes } from './testers.js';
 import { chainPlayRoutes } from './chain-plays.js';
 import { playerTournamentRoutes } from './tournaments.js';
 import { withdrawalRoutes } from './withdrawals.js';
@@ -149,6 +150,7 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
     perKey(perMinute, 'this player', async (request) => (await playerOf(request)).playerId);
 
   allowanceRoutes(app, (request) => players.authenticate(request));
+  playerTestingRoutes(app, (request) => players.authenticate(request));
   activityRoutes(app, (request) => players.authenticate(request));
   playerTournamentRoutes(app, (request) => players.authenticate(request));
   withdrawalRoutes(app, {

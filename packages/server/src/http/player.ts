@@ -276,8 +276,9 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
         summary: 'A game as the signed-in player may open it, previews included',
         description:
           'A published game, as `GET /catalog/games/{gameId}` answers it; an unpublished one ' +
-          'only to its developer (the wallet that registered it) and its testers, so they can ' +
-          'preview it in the arcade (`published: false`). Anyone else, and every game of ' +
+          'only to its developer (the wallet that registered it) and the testers who accepted ' +
+          'its invitation, so they can preview it in the arcade (`published: false`). Anyone ' +
+          'else (an invited wallet that has not accepted too), and every game of ' +
           'another arcade, 404 `game_not_found`, as if it did not exist.',
         security: Security.playerToken,
         params: GameParams,

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { playerActor } from '@coinop/core';
+import { playerActor, type InvitationAnswer } from '@coinop/core';
 import type {
   Tester,
   TesterList,
@@ -184,11 +184,12 @@ export function playerTestingRoutes(app: FastifyInstance, authenticate: Authenti
   const { testers } = app.arcade;
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const tags = [ApiTags.player];
-  const answer = async (request: FastifyRequest, gameId: string, answer: 'accept' | 'decline') => {
+  /** The signed-in player's own answer: their session is the only credential it takes. */
+  const answer = async (request: FastifyRequest, gameId: string, choice: InvitationAnswer) => {
     const { playerId } = await authenticate(request);
     const grant = { playerId, gameId };
     return invitationToWire(
-      await testers.answer(playerActor(playerId, 'player_session'), grant, answer),
+      await testers.answer(playerActor(playerId, 'player_session'), grant, choice),
     );
   };
 

@@ -13,6 +13,7 @@ import { PortalPage } from './portal/portal-page.js';
 import { Link, useLocation } from './router.js';
 import { SessionProvider } from './session/session.js';
 import { TournamentPage } from './tournaments/tournament-page.js';
+import { TestingPage } from './testing/testing-page.js';
 
 // The account page carries the chain code (viem's wallet client, the contracts' ABIs): loaded
 // when it is opened, so the catalog and game pages do not wait for it.
@@ -61,6 +62,7 @@ export function App() {
     );
   else if (path === '/account/allowances' || path === '/account/allowances/')
     page = <AllowancesPage />;
+  else if (path === '/account/testing' || path === '/account/testing/') page = <TestingPage />;
   else if (path === '/developer' || path.startsWith('/developer/'))
     page = <PortalPage path={path} />;
   else if (boardMatch?.[1] && boardMatch[2])

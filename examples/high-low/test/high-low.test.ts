@@ -7,7 +7,13 @@ import { fileURLToPath } from 'node:url';
 import { Arcade } from '@coinop/server-sdk';
 import { SignJWT, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { balanceOf, fundedPlayer, gameWithTiers, type GameFixture } from '@coinop/testkit/arcade';
+import {
+  allowGame,
+  balanceOf,
+  fundedPlayer,
+  gameWithTiers,
+  type GameFixture,
+} from '@coinop/testkit/arcade';
 import { TEST_ADMIN_TOKEN } from '@coinop/testkit/app';
 import { storeVariants } from '@coinop/testkit/db';
 import { webAppUrl } from '@coinop/testkit/server';
@@ -214,7 +220,7 @@ describe.each(storeVariants())('High-Low against a running coinop on %s', (varia
 
   it('sends a player who has not allowed the game to charge them to where they can', async () => {
     const player = await fundedPlayer(coinop, 5);
-    await coinop.app.arcade.consent.grant(player.playerId, game.gameId, 0n); // revoked
+    await allowGame(coinop, player, game.gameId, 0n); // revoked, as the player would
     const call = gameServer(server.url, await mintPlayerToken(coinop, player.playerId));
     await expect(call('POST', '/api/games', { leaderboardId: game.tiers[0]!.id })).rejects.toThrow(
       "you have not allowed this game to charge you, or today's allowance is spent. Allow it " +

@@ -17,4 +17,5 @@ export * from './plays/lifecycle.js';
 export * from './plays/chain-lock.js';
 export * from './leaderboards/ranked-board.js';
 export * from './consent/allowance.js';
+export * from './consent/grants.js';
 export * from './tournaments/index.js';

@@ -96,6 +96,8 @@ export const ErrorCodes = {
   player_not_tester: 'Player is not a tester of this game',
   game_suspended: 'Game suspended',
   tester_not_found: 'Tester not found',
+  tester_invitation_not_found: 'Tester invitation not found',
+  consent_requires_player: 'Only the player can give this consent',
   // Publish requests
   publish_request_not_found: 'Publish request not found',
   publish_request_decided: 'Publish request already decided',

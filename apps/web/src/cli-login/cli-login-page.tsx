@@ -250,8 +250,8 @@ export function CliLoginPage({ search }: { search: string }) {
           )}
           {info.game !== null && !allowanceAsked && (
             <p className="muted">
-              This game is not published yet: only its developer and the testers they name can play
-              it for HST.
+              This game is not published yet: only its developer and the testers who accepted their
+              invitation can play it for HST.
             </p>
           )}
           <div className="dialog-actions">

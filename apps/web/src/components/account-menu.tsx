@@ -9,11 +9,13 @@ import { ImportKeyDialog } from './import-key-dialog.js';
 import { Modal } from './modal.js';
 import { useCopy, useToast } from './toasts.js';
 import { WalletChooser } from './wallet-chooser.js';
+import { useInvitations } from '../testing/testing-api.js';
 
 /**
  * The header's account corner: a Connect button, or one chip with the player's avatar and
- * balance that opens their menu (account, allowances, the test faucet, key export, sign out).
- * The menu is a native popover: the browser closes it on Escape or a click outside.
+ * balance that opens their menu (account, allowances, testing, the test faucet, key export, sign
+ * out). Invitations to test waiting for the player's answer show as a count on the chip and in the
+ * menu. The menu is a native popover: the browser closes it on Escape or a click outside.
  */
 export function AccountMenu() {
   const session = useSession();
@@ -24,6 +26,7 @@ export function AccountMenu() {
   const menu = useRef<HTMLDivElement>(null);
   const menuId = useId();
   const { state } = session;
+  const waiting = useInvitations()?.filter((i) => i.state === 'invited').length ?? 0;
 
   if (state.status === 'loading') return <span className="account muted">…</span>;
   if (state.status === 'signed-out') {
@@ -60,6 +63,14 @@ export function AccountMenu() {
         <Avatar src={player.avatar} playerId={player.playerId} size={32} />
         <span className="visually-hidden">Account menu: {player.name}, balance</span>
         {balance}
+        {waiting > 0 && (
+          <span className="count-badge" data-testid="invitation-count">
+            {waiting}
+            <span className="visually-hidden">
+              {waiting === 1 ? ' invitation' : ' invitations'} to test waiting
+            </span>
+          </span>
+        )}
         <svg className="chevron" viewBox="0 0 12 12" aria-hidden="true" focusable="false">
           <path d="M2 4.5 6 8.5 10 4.5" stroke="currentColor" strokeWidth="1.6" fill="none" />
         </svg>
@@ -83,6 +94,17 @@ export function AccountMenu() {
           <li>
             <Link href="/account/allowances" onClick={close}>
               Allowances
+            </Link>
+          </li>
+          <li>
+            <Link href="/account/testing" onClick={close}>
+              Testing
+              {waiting > 0 && (
+                <span className="count-badge">
+                  {waiting}
+                  <span className="visually-hidden"> waiting</span>
+                </span>
+              )}
             </Link>
           </li>
           {player.faucet.amount !== '0' && (

@@ -7,6 +7,7 @@ import { TxHash } from '../account/tx-hash.js';
 import { ApiError } from '../api.js';
 import { loadGameOrPreview } from '../preview/preview-game.js';
 import { PreviewBanner } from '../preview/preview-banner.js';
+import { InvitationNotice } from '../testing/invitation-notice.js';
 import { useArcadeSettings } from '../arcade-settings.js';
 import {
   createArcadeHandlers,
@@ -324,12 +325,26 @@ export function GamePage({ gameId }: { gameId: string }) {
   };
 
   if (error) {
-    return (
-      <section className="page">
+    const notFound = (
+      <>
         <h1>{error.missing ? 'Game not found' : 'Could not load the game'}</h1>
         <p role="alert">{error.missing ? 'This game is not in the arcade.' : error.message}</p>
         {error.missing && session.state.status === 'signed-out' && (
           <p>Developing or testing this game? Connect your wallet to preview it.</p>
+        )}
+      </>
+    );
+    return (
+      <section className="page">
+        {error.missing && viewer !== null ? (
+          // A game the player is invited to test says so, rather than "not found" (issue 27).
+          <InvitationNotice
+            gameId={gameId}
+            onAccepted={() => void load(new AbortController().signal).then(() => setError(null))}
+            fallback={notFound}
+          />
+        ) : (
+          notFound
         )}
         <p>
           <Link href="/">Back to the games</Link>

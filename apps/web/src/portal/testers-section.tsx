@@ -2,12 +2,21 @@ import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import type { DeveloperGame, Tester } from '@coinop/protocol';
 import { ErrorAlert, Status, When, errorText, usePortalApi } from './parts.js';
 
+/** Where each invitation stands, as the developer reads it. */
+const STATE_TEXT: Record<Tester['state'], string> = {
+  invited: 'Invited',
+  accepted: 'Accepted',
+  declined: 'Declined',
+  left: 'Left',
+};
+
 /** A wallet address as the arcade takes it: 0x and 40 hexadecimal digits. */
 const WALLET = /^0x[0-9a-fA-F]{40}$/;
 
 /**
- * The game's testers (docs/concepts/consent.md): before the operator publishes the game, its
- * server may charge only the developer's own wallet and these.
+ * The game's testers (docs/concepts/consent.md, "Testers"): the developer invites wallets; before
+ * the operator publishes the game, its server may charge only the developer's own wallet and the
+ * invited players who accepted, in the arcade, with their own session.
  */
 export function TestersSection({ game }: { game: DeveloperGame }) {
   const api = usePortalApi();
@@ -42,10 +51,14 @@ export function TestersSection({ game }: { game: DeveloperGame }) {
     try {
       const added = await api.addTester(game.id, address);
       setWallet('');
-      setStatus(`Tester ${added.wallet} added.`);
+      setStatus(
+        added.state === 'invited'
+          ? `Invitation sent to ${added.wallet}. It becomes a tester once its player accepts in the arcade (Account → Testing).`
+          : `${added.wallet} is already invited: ${STATE_TEXT[added.state].toLowerCase()}.`,
+      );
       await reload();
     } catch (e) {
-      setError(`Could not add the tester: ${errorText(e)}`);
+      setError(`Could not invite the tester: ${errorText(e)}`);
     } finally {
       setBusy(false);
     }
@@ -57,7 +70,11 @@ export function TestersSection({ game }: { game: DeveloperGame }) {
     setBusy(true);
     try {
       await api.removeTester(game.id, tester.wallet);
-      setStatus(`Tester ${tester.wallet} removed.`);
+      setStatus(
+        tester.state === 'accepted'
+          ? `Tester ${tester.wallet} removed.`
+          : `Invitation of ${tester.wallet} withdrawn.`,
+      );
       await reload();
     } catch (e) {
       setError(`Could not remove the tester: ${errorText(e)}`);
@@ -71,13 +88,15 @@ export function TestersSection({ game }: { game: DeveloperGame }) {
       <h2 id="testers-heading">Testers</h2>
       <p className="muted">
         Before the operator publishes this game, its server can charge only your own wallet and the
-        testers you name here; nobody else.
+        testers who accepted your invitation; nobody else. Invite a player by their wallet: they
+        accept in the arcade, signed in with that wallet (Account → Testing), and may leave at any
+        time.
         {game.published &&
           ' The game is published: every player now decides what it may charge them with their own daily allowance, so testers no longer matter.'}
       </p>
       <form
         className="tester-form"
-        aria-label="Add a tester"
+        aria-label="Invite a tester"
         noValidate
         onSubmit={(e) => void add(e)}
       >
@@ -98,7 +117,7 @@ export function TestersSection({ game }: { game: DeveloperGame }) {
         </div>
         <div className="form-actions">
           <button type="submit" className="primary" disabled={busy}>
-            Add tester
+            Invite tester
           </button>
         </div>
       </form>
@@ -113,17 +132,27 @@ export function TestersSection({ game }: { game: DeveloperGame }) {
           {testers.map((t) => (
             <li key={t.wallet} className="portal-card">
               <span className="card-title mono">{t.wallet}</span>
+              <span className={`badge tester-${t.state}`}>{STATE_TEXT[t.state]}</span>
               <span className="muted">
-                Added <When iso={t.addedAt} />
+                Invited <When iso={t.addedAt} />
+                {t.answeredAt !== null && (
+                  <>
+                    ; {STATE_TEXT[t.state].toLowerCase()} <When iso={t.answeredAt} />
+                  </>
+                )}
               </span>
               <div className="row-actions">
                 <button
                   type="button"
-                  aria-label={`Remove tester ${t.wallet}`}
+                  aria-label={
+                    t.state === 'accepted'
+                      ? `Remove tester ${t.wallet}`
+                      : `Withdraw the invitation of ${t.wallet}`
+                  }
                   disabled={busy}
                   onClick={() => void remove(t)}
                 >
-                  Remove
+                  {t.state === 'accepted' ? 'Remove' : 'Withdraw'}
                 </button>
               </div>
             </li>

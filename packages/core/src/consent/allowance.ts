@@ -2,9 +2,9 @@ import { CoinopError } from '../errors.js';
 import { formatHst, parseHst, wholeHstToUnits, type Units } from '../money.js';
 
 /**
- * Who a game may charge, and how much (docs/concepts/consent.md). The statement that opens a play
- * applies the same rule atomically (store/open-plays.ts); this is the rule itself, for reads and
- * for explaining a refusal.
+ * Who a game may charge, and how much (docs/concepts/consent.md): the grants of grants.ts, applied
+ * to one charge. The statement that opens a play applies the same rule atomically
+ * (store/open-plays.ts); this is the rule itself, for reads and for explaining a refusal.
  */
 
 /** What deciding one charge needs to know about the game, the player and today's spending. */
@@ -13,7 +13,10 @@ export interface ConsentFacts {
   readonly suspended: boolean;
   /** The operator published the game to the catalog. */
   readonly published: boolean;
-  /** The player's wallet is the game developer's own, or one of the testers the developer named. */
+  /**
+   * The player's wallet is the game developer's own, or a tester who accepted the developer's
+   * invitation (an invitation alone is not consent: grants.ts).
+   */
   readonly insider: boolean;
   /** The player's own daily allowance for the game (0 once revoked); null: none chosen. */
   readonly dailyUnits: Units | null;
@@ -41,7 +44,7 @@ export function dailyLimit(facts: ConsentFacts, defaultAllowance: DefaultAllowan
 
 /**
  * Whether the game may lock `costUnits` from the player now. A suspended game charges no one. An
- * unpublished game reaches only insiders (its developer and named testers), who need no
+ * unpublished game reaches only insiders (its developer and accepted testers), who need no
  * allowance: they are trying the game before it goes live. A published game charges within the
  * player's daily allowance; a play the player approved with a wallet signature (`signed`) carries
  * its own consent and is not counted against it.
@@ -91,8 +94,8 @@ export function chargeRefusal(
     case 'not_tester':
       return new CoinopError(
         'player_not_tester',
-        `game ${gameId} is not published: it may charge only its developer and the testers the ` +
-          `developer names, and player ${playerId} is neither`,
+        `game ${gameId} is not published: it may charge only its developer and the testers who ` +
+          `accepted the developer's invitation, and player ${playerId} is neither`,
         { details: { gameId, playerId, field: 'playerId' } },
       );
     case 'allowance':

@@ -160,7 +160,7 @@ describe('chargeRefusal', () => {
     [
       'not_tester',
       'player_not_tester',
-      'game g1 is not published: it may charge only its developer and the testers the developer names, and player p1 is neither',
+      "game g1 is not published: it may charge only its developer and the testers who accepted the developer's invitation, and player p1 is neither",
     ],
   ] as const)('%s is %s', (reason, code, message) => {
     const error = chargeRefusal({ ok: false, reason }, charge);

@@ -274,19 +274,30 @@ export interface NewApiKey {
 }
 
 /**
- * A wallet the developer named: the game's server may charge it before the game is published.
+ * Where an invitation to test stands: `invited` (waiting for the player), `accepted` (a tester:
+ * the unpublished game may charge them), `declined` or `left` (the player said no, or stopped).
+ */
+export type TesterState = 'invited' | 'accepted' | 'declined' | 'left';
+
+/**
+ * A wallet the developer invited to test a game. Only once its player accepts
+ * (`state: 'accepted'`) may the game's server charge it before the game is published.
  *
  * @example
  * ```ts
  * import type { Tester } from '@coinop/protocol';
  * const tester: Tester = { wallet: '0x52908400098527886e0f7030069857d2e4169ee7',
- *   addedAt: '2026-01-01T00:00:00.000Z' };
+ *   addedAt: '2026-01-01T00:00:00.000Z', state: 'invited', answeredAt: null };
  * ```
  */
 export interface Tester {
   /** Lower-case 0x address. */
   readonly wallet: string;
+  /** When the developer invited the wallet. */
   readonly addedAt: string;
+  readonly state: TesterState;
+  /** When the player last answered; null while the invitation waits. */
+  readonly answeredAt: string | null;
 }
 
 /**

@@ -1,3 +1,5 @@
+import type { TesterState } from './developer.js';
+
 /**
  * The signed-in player's side of the arcade (`/player/...`, with a player token): profile and
  * balance, client-side plays, scores and payments the player's wallet approved (spec 4.10), and
@@ -227,4 +229,44 @@ export interface AllowanceList {
 export interface AllowanceRequest {
   /** HST per UTC day, at most 8 decimals; 0 revokes. A decimal string keeps every digit. */
   dailyLimit: number | string;
+}
+
+/**
+ * An invitation to test a game, as the invited player sees it (`GET /player/testing`): the game,
+ * the developer who invited them, and where it stands. Accepting lets the unpublished game charge
+ * the player (docs/concepts/consent.md, "Testers").
+ *
+ * @example
+ * ```ts
+ * import type { TestingInvitation } from '@coinop/protocol';
+ * const waiting = (i: TestingInvitation) => i.state === 'invited';
+ * ```
+ */
+export interface TestingInvitation {
+  readonly gameId: string;
+  readonly gameName: string;
+  /** Whether the operator published the game: testers matter only before. */
+  readonly published: boolean;
+  /** The inviting developer's wallet, lower-case. */
+  readonly developerWallet: string;
+  /** The developer wallet's name in the arcade; null when it never signed in to play. */
+  readonly developerName: string | null;
+  readonly state: TesterState;
+  readonly invitedAt: string;
+  /** When the player last answered; null while the invitation waits. */
+  readonly answeredAt: string | null;
+}
+
+/**
+ * The signed-in player's invitations to test games, waiting ones first.
+ *
+ * @example
+ * ```ts
+ * import type { TestingInvitationList } from '@coinop/protocol';
+ * const waiting = (list: TestingInvitationList) =>
+ *   list.invitations.filter((i) => i.state === 'invited').length;
+ * ```
+ */
+export interface TestingInvitationList {
+  readonly invitations: readonly TestingInvitation[];
 }

@@ -1,17 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
-import { MAX_DAILY_ALLOWANCE_HST, parseDailyLimit, unitsToHstNumber } from '@coinop/core';
-import type {
-  Allowance,
-  AllowanceList,
-  AllowanceRequest,
-  Tester as TesterWire,
-  TesterList,
-} from '@coinop/protocol';
+import {
+  MAX_DAILY_ALLOWANCE_HST,
+  parseDailyLimit,
+  playerActor,
+  unitsToHstNumber,
+} from '@coinop/core';
+import type { Allowance, AllowanceList, AllowanceRequest } from '@coinop/protocol';
 import type { AllowanceView } from '../services/consent.js';
-import { DeveloperPortal } from '../services/developer-games.js';
-import type { Tester } from '../services/consent.js';
 import { ApiTags, Security } from './openapi.js';
 import { Uuid } from './schemas.js';
 import type { SchemaMatches } from '../listener/wire-check.js';
@@ -58,7 +55,7 @@ function allowanceToWire(a: AllowanceView): AllowanceWire {
   };
 }
 
-const GameParams = Type.Object({ gameId: Uuid('The game.') });
+export const GameParams = Type.Object({ gameId: Uuid('The game.') });
 const GrantBody = Type.Object(
   {
     dailyLimit: Type.Union([Type.Number(), Type.String()], {
@@ -155,7 +152,11 @@ export function allowanceRoutes(app: FastifyInstance, authenticate: Authenticate
     async (request) => {
       const { playerId } = await authenticate(request);
       const dailyUnits = parseDailyLimit(request.body.dailyLimit, 'dailyLimit');
-      const granted = await consent.grant(playerId, request.params.gameId, dailyUnits);
+      const granted = await consent.grant(
+        playerActor(playerId, 'player_session'),
+        { playerId, gameId: request.params.gameId },
+        dailyUnits,
+      );
       return allowanceToWire(granted);
     },
   );
@@ -177,100 +178,9 @@ export function allowanceRoutes(app: FastifyInstance, authenticate: Authenticate
     },
     async (request) => {
       const { playerId } = await authenticate(request);
-      return allowanceToWire(await consent.grant(playerId, request.params.gameId, 0n));
-    },
-  );
-}
-
-const TesterSchema = Type.Object({
-  wallet: Type.String({ description: 'The tester’s wallet address, lower-case.' }),
-  addedAt: Type.String({ format: 'date-time' }),
-});
-const TesterListSchema = Type.Object({ testers: Type.Array(TesterSchema) });
-
-declare const _tester: SchemaMatches<typeof TesterSchema, TesterWire>;
-declare const _testerList: SchemaMatches<typeof TesterListSchema, TesterList>;
-
-const testerToWire = (t: Tester) => ({ wallet: t.wallet, addedAt: t.addedAt.toISOString() });
-const TesterParams = Type.Object({
-  gameId: Uuid('The game.'),
-  wallet: Type.String({
-    pattern: '^0x[0-9a-fA-F]{40}$',
-    description: 'Wallet address: 0x and 40 hex digits.',
-  }),
-});
-const testersNote =
-  'Before the operator publishes a game, its server may open plays only for the developer’s own ' +
-  'wallet and these testers (403 player_not_tester for anyone else). A game of another ' +
-  'developer answers 404 game_not_found.';
-
-/**
- * The testers a developer names for a game. Registered inside the /developer plugin; every route
- * needs the signed-in developer.
- */
-export function testerRoutes(app: FastifyInstance, authenticate: Authenticate): void {
-  const portal = new DeveloperPortal(app.arcade);
-  const developer = async (request: FastifyRequest) =>
-    portal.developerOf((await authenticate(request)).playerId);
-  const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const tags = ['developer'];
-
-  r.get(
-    '/games/:gameId/testers',
-    {
-      schema: {
-        operationId: 'developerListTesters',
-        tags,
-        security: Security.playerToken,
-        summary: 'The testers of one of my games',
-        description: testersNote,
-        params: GameParams,
-        response: { 200: TesterListSchema },
-      },
-    },
-    async (request) => ({
-      testers: (await portal.testers(await developer(request), request.params.gameId)).map(
-        testerToWire,
-      ),
-    }),
-  );
-
-  r.put(
-    '/games/:gameId/testers/:wallet',
-    {
-      schema: {
-        operationId: 'developerAddTester',
-        tags,
-        security: Security.playerToken,
-        summary: 'Name a tester of one of my games',
-        description: `Idempotent: naming a tester again keeps the first date. ${testersNote}`,
-        params: TesterParams,
-        response: { 200: TesterSchema },
-      },
-    },
-    async (request) => {
-      const { gameId, wallet } = request.params;
-      return testerToWire(await portal.addTester(await developer(request), gameId, wallet));
-    },
-  );
-
-  r.delete(
-    '/games/:gameId/testers/:wallet',
-    {
-      schema: {
-        operationId: 'developerRemoveTester',
-        tags,
-        security: Security.playerToken,
-        summary: 'Remove a tester of one of my games',
-        description: `404 tester_not_found when the wallet is not a tester. ${testersNote}`,
-        params: TesterParams,
-        response: { 204: Type.Null() },
-      },
-    },
-    async (request, reply) => {
-      const { gameId, wallet } = request.params;
-      await portal.removeTester(await developer(request), gameId, wallet);
-      return reply.code(204).send(null);
+      const actor = playerActor(playerId, 'player_session');
+      const grant = { playerId, gameId: request.params.gameId };
+      return allowanceToWire(await consent.grant(actor, grant, 0n));
     },
   );
 }

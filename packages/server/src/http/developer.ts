@@ -12,7 +12,7 @@ import {
 } from '../credentials/api-keys.js';
 import { playerTokenServices } from '../signin/signin.js';
 import type { ApiKeySummary } from '../credentials/api-keys.js';
-import { testerRoutes } from './consent.js';
+import { testerRoutes } from './testers.js';
 import { developerPublishRequestRoutes } from './publish-requests.js';
 import { developerGameRoutes } from './developer-games.js';
 import { withdrawalRoutes } from './withdrawals.js';

@@ -55,6 +55,9 @@ export const NO_DATABASE_OPERATIONS: ReadonlySet<string> = new Set([
 /** Path parameters an operation does not look up: any id answers (a player not entered). */
 const PARAMS_NOT_LOOKED_UP: Readonly<Record<string, readonly string[]>> = {
   getGameTournamentEntry: ['playerId'],
+  // The player's invitation is looked up, not the game: an unknown game is no invitation either.
+  playerAcceptTestingInvitation: ['gameId'],
+  playerDeclineTestingInvitation: ['gameId'],
 };
 
 const PLAY_REFUSALS: readonly ErrorCode[] = [
@@ -137,6 +140,8 @@ export const OPERATION_PROBLEMS: Readonly<Record<string, readonly ErrorCode[]>> 
   developerRetireLeaderboard: ['last_live_leaderboard', 'leaderboard_retired'],
   developerRotateClient: ['client_revoked'],
   developerRemoveTester: ['tester_not_found'],
+  playerAcceptTestingInvitation: ['tester_invitation_not_found'],
+  playerDeclineTestingInvitation: ['tester_invitation_not_found'],
   developerRequestWithdrawal: WITHDRAWAL_REFUSALS,
   playerRequestWithdrawal: WITHDRAWAL_REFUSALS,
   developerGetBalance: ['developer_not_found'],

@@ -19,6 +19,7 @@ import { playerTokenServices } from '../signin/signin.js';
 import { walletVerifier } from '../signin/wallet-signature.js';
 import { activityRoutes } from './activity.js';
 import { allowanceRoutes } from './consent.js';
+import { playerTestingRoutes } from './testers.js';
 import { chainPlayRoutes } from './chain-plays.js';
 import { playerTournamentRoutes } from './tournaments.js';
 import { withdrawalRoutes } from './withdrawals.js';
@@ -156,6 +157,7 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
     perKey(perMinute, 'this player', async (request) => (await playerOf(request)).playerId);
 
   allowanceRoutes(app, (request) => players.authenticate(request));
+  playerTestingRoutes(app, (request) => players.authenticate(request));
   activityRoutes(app, (request) => players.authenticate(request));
   playerTournamentRoutes(app, (request) => players.authenticate(request));
   withdrawalRoutes(app, {
@@ -281,8 +283,9 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
         summary: 'A game as the signed-in player may open it, previews included',
         description:
           'A published game, as `GET /catalog/games/{gameId}` answers it; an unpublished one ' +
-          'only to its developer (the wallet that registered it) and its testers, so they can ' +
-          'preview it in the arcade (`published: false`). Anyone else, and every game of ' +
+          'only to its developer (the wallet that registered it) and the testers who accepted ' +
+          'its invitation, so they can preview it in the arcade (`published: false`). Anyone ' +
+          'else (an invited wallet that has not accepted too), and every game of ' +
           'another arcade, 404 `game_not_found`, as if it did not exist.',
         security: Security.playerToken,
         params: GameParams,

@@ -77,6 +77,8 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   player_not_tester: 403,
   game_suspended: 403,
   tester_not_found: 404,
+  tester_invitation_not_found: 404,
+  consent_requires_player: 403,
   publish_request_not_found: 404,
   publish_request_decided: 409,
   game_already_published: 409,

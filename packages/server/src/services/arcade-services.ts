@@ -20,6 +20,7 @@ import { Avatars } from './avatar.js';
 import { GameReads } from './game-reads.js';
 import { PlayService, type PlayPolicy } from './plays.js';
 import { ConsentService } from './consent.js';
+import { TesterService } from './testers.js';
 import { DepositWatcher } from '../chain/watcher.js';
 import { ChainPlayRequests } from '../chain/chain-play-requests.js';
 import { WithdrawalRequests } from '../chain/withdrawal-requests.js';
@@ -56,6 +57,8 @@ export class ArcadeServices {
   readonly secrets: SecretBox;
   readonly plays: PlayService;
   readonly consent: ConsentService;
+  /** Invitations to test unpublished games, and the players' answers. */
+  readonly testers: TesterService;
   readonly reads: GameReads;
   readonly avatars: Avatars;
   /** Game clients revoked by any process on this database. */
@@ -105,6 +108,7 @@ export class ArcadeServices {
       this.games,
       config.defaultAllowanceUnits,
     );
+    this.testers = new TesterService(deps.db, deps.clock);
     this.avatars = new Avatars(config.publicUrl);
     this.chain = config.chain
       ? new DepositWatcher({

@@ -1,10 +1,12 @@
 import {
   CoinopError,
   allowanceDay,
+  assertConsentFrom,
   chargeVerdict,
   dailyLimit,
   voidLockTransfer,
   type Clock,
+  type ConsentActor,
   type ConsentFacts,
   type Ids,
   type TransferRequest,
@@ -12,23 +14,18 @@ import {
 import type { Db } from '../store/db.js';
 import { applyTransfers } from '../store/ledger.js';
 import {
-  addTester,
   allowancesOf,
   consentFacts,
   findAllowance,
-  listTesters,
   lockOpenPlaysOfGame,
   markGameResumed,
   markGameSuspended,
-  removeTester,
   setAllowance,
   type StoredAllowance,
-  type Tester,
 } from '../store/consent.js';
 import { findGame } from '../store/games.js';
 import { notifyGameChanged } from '../store/cache-notices.js';
 import { setPlayStatus } from '../store/plays.js';
-import { normalizeWallet } from '../store/players.js';
 import type { GameCache } from './game-cache.js';
 
 /** An allowance as a player sees it: their choice, the limit in force and today's spending. */
@@ -43,12 +40,10 @@ export interface AllowanceView {
   readonly decidedAt: Date | null;
 }
 
-const WALLET = /^0x[0-9a-f]{40}$/;
-
 /**
- * Consent to charges (docs/concepts/consent.md): a player's allowances for games, the testers a
- * developer names for an unpublished game, and the operator's suspensions. The play statement
- * enforces all three; this service changes them and answers questions about them.
+ * Consent to charges (docs/concepts/consent.md): a player's allowances for games and the
+ * operator's suspensions (testers: testers.ts). The play statement enforces them; this service
+ * changes them, through the consent rule (`assertConsentFrom`), and answers questions about them.
  */
 export class ConsentService {
   readonly #db: Db;
@@ -98,8 +93,17 @@ export class ConsentService {
     );
   }
 
-  /** The player allows the game `dailyUnits` a day; 0 revokes. Takes effect for the next play. */
-  async grant(playerId: string, gameId: string, dailyUnits: bigint): Promise<AllowanceView> {
+  /**
+   * The player allows the game `dailyUnits` a day; 0 revokes. Takes effect for the next play.
+   * Only the player may, with their own session (`consent_requires_player`).
+   */
+  async grant(
+    actor: ConsentActor,
+    grant: { readonly playerId: string; readonly gameId: string },
+    dailyUnits: bigint,
+  ): Promise<AllowanceView> {
+    assertConsentFrom({ kind: 'allowance', ...grant }, actor);
+    const { playerId, gameId } = grant;
     await this.#games.get(gameId);
     const now = this.#clock.now();
     const stored = await setAllowance(this.#db, {
@@ -132,25 +136,6 @@ export class ConsentService {
 
   facts(gameId: string, playerId: string): Promise<ConsentFacts | null> {
     return consentFacts(this.#db, gameId, playerId, this.#today());
-  }
-
-  async testers(gameId: string): Promise<Tester[]> {
-    return listTesters(this.#db, gameId);
-  }
-
-  async addTester(gameId: string, wallet: string): Promise<Tester> {
-    return addTester(this.#db, gameId, testerWallet(wallet), this.#clock.now());
-  }
-
-  async removeTester(gameId: string, wallet: string): Promise<void> {
-    const normalized = testerWallet(wallet);
-    if (!(await removeTester(this.#db, gameId, normalized))) {
-      throw new CoinopError(
-        'tester_not_found',
-        `wallet ${normalized} is not a tester of game ${gameId}`,
-        { details: { gameId, wallet: normalized } },
-      );
-    }
   }
 
   /**
@@ -205,22 +190,8 @@ export class ConsentService {
   }
 }
 
-function testerWallet(wallet: string): string {
-  const normalized = normalizeWallet(wallet);
-  if (!WALLET.test(normalized)) {
-    throw new CoinopError(
-      'validation_failed',
-      `wallet must be 0x and 40 hex digits, got ${wallet}`,
-      { details: { field: 'wallet' } },
-    );
-  }
-  return normalized;
-}
-
 function gameNotFound(gameId: string): CoinopError {
   return new CoinopError('game_not_found', `game ${gameId} does not exist`, {
     details: { gameId },
   });
 }
-
-export type { Tester } from '../store/consent.js';

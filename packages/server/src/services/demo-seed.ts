@@ -1,4 +1,4 @@
-import { CoinopError, formatHst, wholeHstToUnits, type Units } from '@coinop/core';
+import { CoinopError, formatHst, playerActor, wholeHstToUnits, type Units } from '@coinop/core';
 import { v5 as uuidv5 } from 'uuid';
 import { countGameClients, findGameIdByName } from '../store/admin.js';
 import type { Queryable } from '../store/db.js';
@@ -153,12 +153,18 @@ export async function seedDemo(arcade: ArcadeServices): Promise<DemoSeed> {
         transferId: uuidv5(`demo-funding:${player.id}`, DEMO_NAMESPACE),
       });
     }
-    // The demo players allow the demo games, as a player would on their pages; a choice the
-    // player made since (a revocation, say) stands.
+    // The demo players allow the demo games through the service their own PUT
+    // /player/allowances/{gameId} calls, as themselves (docs/concepts/consent.md, "The demo"):
+    // the demo wallets are the operator's, their keys public. A choice the player made since (a
+    // revocation, say) stands.
     for (const id of [gameId, highLowGameId]) {
       const allowance = await arcade.consent.allowance(player.id, id);
       if (allowance.source === 'default') {
-        await arcade.consent.grant(player.id, id, wholeHstToUnits(DEMO_PLAYER_ALLOWANCE_HST));
+        await arcade.consent.grant(
+          playerActor(player.id, 'player_session'),
+          { playerId: player.id, gameId: id },
+          wholeHstToUnits(DEMO_PLAYER_ALLOWANCE_HST),
+        );
       }
     }
     players.push({ id: player.id, name: player.name, wallet: demo.wallet });

@@ -1,4 +1,4 @@
-import type { Tester } from '../store/consent.js';
+import type { TesterRecord } from '../store/testers.js';
 import { CoinopError, wholeHstToUnits } from '@coinop/core';
 import type { DeveloperRecord } from '../store/developers.js';
 import { ensureDeveloper } from '../store/developers.js';
@@ -215,20 +215,25 @@ export class DeveloperPortal {
     return gameStats(this.#arcade.db, gameId, developer.accountId);
   }
 
-  /** The wallets the developer lets play the game before it is published. */
-  async testers(developer: DeveloperRecord, gameId: string): Promise<Tester[]> {
+  /** The wallets the developer invited to test the game, and whether each accepted. */
+  async testers(developer: DeveloperRecord, gameId: string): Promise<TesterRecord[]> {
     await this.#ownGame(developer, gameId);
-    return this.#arcade.consent.testers(gameId);
+    return this.#arcade.testers.list(gameId);
   }
 
-  async addTester(developer: DeveloperRecord, gameId: string, wallet: string): Promise<Tester> {
+  /** Invites a wallet to test the game: no consent until its player accepts. */
+  async inviteTester(
+    developer: DeveloperRecord,
+    gameId: string,
+    wallet: string,
+  ): Promise<TesterRecord> {
     await this.#ownGame(developer, gameId);
-    return this.#arcade.consent.addTester(gameId, wallet);
+    return this.#arcade.testers.invite(gameId, wallet);
   }
 
   async removeTester(developer: DeveloperRecord, gameId: string, wallet: string): Promise<void> {
     await this.#ownGame(developer, gameId);
-    await this.#arcade.consent.removeTester(gameId, wallet);
+    await this.#arcade.testers.remove(gameId, wallet);
   }
 
   async #ownGame(developer: DeveloperRecord, gameId: string): Promise<GameRecord> {

@@ -2,8 +2,10 @@ import {
   CoinopError,
   InsufficientFundsError,
   allowanceDay,
+  assertConsentFrom,
   availableUnits,
   chargeRefusal,
+  playerActor,
 } from '@coinop/core';
 import type { Queryable } from '../store/db.js';
 import { AllowanceRaced, IdempotencyKeyTaken } from '../store/errors.js';
@@ -65,6 +67,13 @@ export class PlayOpening {
    * checks and spends the allowance.
    */
   async open(input: OpenPlayInput): Promise<StoredPlay> {
+    if (input.approval !== undefined) {
+      // A signed play carries its own consent: the signature must be the play's own player's.
+      assertConsentFrom(
+        { kind: 'signed_approval', playerId: input.playerId, gameId: input.gameId },
+        playerActor(input.approval.playerId, 'player_signature'),
+      );
+    }
     // A signed play is not priced afresh: the player approved one cost.
     const tierAttempts = input.approval === undefined ? OPEN_ATTEMPTS : 1;
     let tierChanges = 0;

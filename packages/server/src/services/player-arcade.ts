@@ -1,6 +1,8 @@
 import {
   CoinopError,
+  assertConsentFrom,
   availableUnits,
+  playerActor,
   wholeHstToUnits,
   type Leaderboard,
   type Units,
@@ -149,6 +151,10 @@ export class PlayerArcade {
       amountUnits: input.amountUnits,
       nonce: input.nonce,
     });
+    assertConsentFrom(
+      { kind: 'signed_approval', playerId, gameId: view.game.id },
+      playerActor(approval.playerId, 'player_signature'),
+    );
     const player = await this.#arcade.reads.player(playerId);
     const { db, clock, ids } = this.#arcade;
     const transferId = ids.next();
@@ -267,8 +273,8 @@ export class PlayerArcade {
 
   /**
    * The game, if the player may play it in the arcade: a published game, or an unpublished one
-   * its developer or a tester previews (issue 17). The play statement checks the same consent
-   * rule again when it locks HST.
+   * its developer or an accepted tester previews (issue 17, 27): an invitation alone shows
+   * nothing. The play statement checks the same consent rule again when it locks HST.
    */
   async visibleGame(gameId: string, playerId: string): Promise<GameView> {
     const view = await this.#arcade.reads.gameView(gameId);

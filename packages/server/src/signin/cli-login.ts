@@ -1,4 +1,12 @@
-import { allowanceDay, CoinopError, type Clock, type Ids, type Units } from '@coinop/core';
+import {
+  allowanceDay,
+  assertConsentFrom,
+  CoinopError,
+  type Clock,
+  type ConsentActor,
+  type Ids,
+  type Units,
+} from '@coinop/core';
 import { setAllowance } from '../store/consent.js';
 import type { Db, Queryable } from '../store/db.js';
 import { findGame } from '../store/games.js';
@@ -51,7 +59,7 @@ export interface CliLoginStarted {
 export interface CliLoginGame {
   id: string;
   name: string;
-  /** Unpublished games charge only their developer and testers, so they need no allowance. */
+  /** Unpublished games charge only their developer and accepted testers: no allowance. */
   published: boolean;
 }
 
@@ -163,7 +171,8 @@ export interface CliLoginDecision {
 
 /**
  * The signed-in player approves or rejects the request whose user code they were shown. An
- * approval may carry a daily allowance for the game the login names, granted with it.
+ * approval may carry a daily allowance for the game the login names, granted with it: a grant
+ * only the player may give, with their own session (`assertConsentFrom`).
  */
 export async function decideCliLoginRequest(
   deps: CliLoginDeps,
@@ -171,6 +180,8 @@ export async function decideCliLoginRequest(
     requestorId: string;
     userCode: string;
     playerId: string;
+    /** Who decides: the player of `playerId`, as their web session proves them. */
+    actor: ConsentActor;
     approve: boolean;
     dailyLimitUnits?: Units | null;
   },
@@ -184,6 +195,9 @@ export async function decideCliLoginRequest(
       'dailyLimit needs a login that names its game: this one does not (gameId on POST /cli)',
       { details: { field: 'dailyLimit' } },
     );
+  }
+  if (approve && dailyUnits !== null) {
+    assertConsentFrom({ kind: 'login_allowance', playerId, gameId: login.gameId }, input.actor);
   }
   if (approve && !(await findPlayer(deps.db, playerId))) {
     throw new CoinopError('player_not_found', `player ${playerId} of the token does not exist`);

@@ -6,6 +6,7 @@ import {
   CoinopError,
   MAX_DAILY_ALLOWANCE_HST,
   parseDailyLimit,
+  playerActor,
   unitsToHstNumber,
 } from '@coinop/core';
 import type { ErrorCode } from '@coinop/protocol';
@@ -203,6 +204,7 @@ export async function cliRoutes(app: FastifyInstance, options: CliRoutesOptions)
           requestorId: request.params.requestorId,
           userCode,
           playerId: player.playerId,
+          actor: playerActor(player.playerId, 'player_session'),
           approve: true,
           dailyLimitUnits:
             dailyLimit === undefined ? null : parseDailyLimit(dailyLimit, 'dailyLimit'),
@@ -231,6 +233,7 @@ export async function cliRoutes(app: FastifyInstance, options: CliRoutesOptions)
           requestorId: request.params.requestorId,
           userCode: request.body.userCode,
           playerId: player.playerId,
+          actor: playerActor(player.playerId, 'player_session'),
           approve: false,
         }),
       );

@@ -1,52 +1,13 @@
 import type { ConsentFacts } from '@coinop/core';
 import type { Queryable } from './db.js';
+import { insiderSql } from './testers.js';
 import { toPlay, PLAY_COLUMNS_OF_P, type PlayRow, type StoredPlay } from './plays.js';
 
 /**
- * Consent to charges as stored: the testers a developer names for an unpublished game, players'
- * allowances, and the operator's suspensions. The play statements read and spend allowances
- * themselves (open-plays.ts); these are the reads and writes around them.
+ * Consent to charges as stored: players' allowances and the operator's suspensions (testers:
+ * testers.ts). The play statements read and spend allowances themselves (open-plays.ts); these
+ * are the reads and writes around them.
  */
-
-export interface Tester {
-  readonly gameId: string;
-  readonly wallet: string;
-  readonly addedAt: Date;
-}
-
-/** Names a tester; naming one again keeps the first date. */
-export async function addTester(
-  q: Queryable,
-  gameId: string,
-  wallet: string,
-  now: Date,
-): Promise<Tester> {
-  const [row] = await q.query<{ added_at: Date }>(
-    `INSERT INTO game_testers (game_id, wallet, added_at) VALUES ($1, $2, $3)
-     ON CONFLICT (game_id, wallet) DO UPDATE SET wallet = EXCLUDED.wallet
-     RETURNING added_at`,
-    [gameId, wallet, now],
-  );
-  if (!row) throw new TypeError(`tester ${wallet} of game ${gameId} was not stored`);
-  return { gameId, wallet, addedAt: row.added_at };
-}
-
-/** Removes a tester; false when the wallet was not one. */
-export async function removeTester(q: Queryable, gameId: string, wallet: string): Promise<boolean> {
-  const rows = await q.query(
-    'DELETE FROM game_testers WHERE game_id = $1 AND wallet = $2 RETURNING wallet',
-    [gameId, wallet],
-  );
-  return rows.length > 0;
-}
-
-export async function listTesters(q: Queryable, gameId: string): Promise<Tester[]> {
-  const rows = await q.query<{ wallet: string; added_at: Date }>(
-    'SELECT wallet, added_at FROM game_testers WHERE game_id = $1 ORDER BY added_at, wallet',
-    [gameId],
-  );
-  return rows.map((r) => ({ gameId, wallet: r.wallet, addedAt: r.added_at }));
-}
 
 /** A player's allowance for one game, as stored and as it stands on `day`. */
 export interface StoredAllowance {
@@ -148,9 +109,7 @@ export async function consentFacts(
     spent_today: string | null;
   }>(
     `SELECT g.suspended_at IS NOT NULL AS suspended, g.published_at IS NOT NULL AS published,
-            (pl.wallet = d.wallet OR EXISTS (SELECT 1 FROM game_testers gt
-                                             WHERE gt.game_id = g.id AND gt.wallet = pl.wallet))
-              IS TRUE AS insider,
+            ${insiderSql('g', 'd', 'pl.wallet')} IS TRUE AS insider,
             al.daily_units::text AS daily_units,
             (CASE WHEN al.day = $3::date THEN al.spent_units ELSE 0 END)::text AS spent_today
      FROM games g JOIN developers d ON d.id = g.developer_id

@@ -1,6 +1,7 @@
 import type { ChargeVerdict } from '@coinop/core';
 import type { Queryable } from './db.js';
 import { translated } from './errors.js';
+import { insiderSql } from './testers.js';
 import type { StoredPlay } from './plays.js';
 
 /**
@@ -62,9 +63,7 @@ function consentOf(input: string, defaultUnits: string, day: string): string {
             CASE
               WHEN g.suspended_at IS NOT NULL THEN 'suspended'
               WHEN g.published_at IS NULL THEN
-                CASE WHEN pl.wallet = d.wallet OR EXISTS (
-                       SELECT 1 FROM game_testers gt WHERE gt.game_id = g.id AND gt.wallet = pl.wallet)
-                     THEN NULL ELSE 'not_tester' END
+                CASE WHEN ${insiderSql('g', 'd', 'pl.wallet')} THEN NULL ELSE 'not_tester' END
               WHEN i.signed OR COALESCE(al.daily_units, ${defaultUnits}) IS NULL THEN NULL
               WHEN (CASE WHEN al.day = ${day} THEN al.spent_units ELSE 0 END) + i.cost
                    <= COALESCE(al.daily_units, ${defaultUnits}) THEN NULL

@@ -5,7 +5,7 @@ import { publishGame } from '../../src/store/games.js';
 import { applyTransfers } from '../../src/store/ledger.js';
 import { uploadedCoverUrl } from '../../src/services/cover-uploads.js';
 import { TEST_ADMIN_TOKEN, type TestApi } from '@coinop/testkit/app';
-import { balanceOf, fundedPlayer } from '@coinop/testkit/arcade';
+import { balanceOf, fundedPlayer, joinAsTester } from '@coinop/testkit/arcade';
 import { serve, startCoverServer, type CoverServer } from '../fixtures/cover-server.js';
 import { storeVariants } from '@coinop/testkit/db';
 import { pngImage } from '../fixtures/images.js';
@@ -414,8 +414,9 @@ describe.each(storeVariants())('developer portal games on %s', (variant) => {
 
       const server = await gameServer(game.id);
       const alice = await fundedPlayer(testApi(), 100, 'Alice');
-      // The game is not published: it may charge only the testers its developer names.
+      // The game is not published: it may charge only the testers who accepted its invitation.
       await call('PUT', `/developer/games/${game.id}/testers/${alice.wallet}`);
+      await joinAsTester(testApi(), { gameId: game.id }, alice);
       // A play opened before the cost changes settles at the cost it locked.
       const early = (await server.play(alice.playerId, stakes.id)).json<{ id: string }>();
 
@@ -617,6 +618,7 @@ describe.each(storeVariants())('developer portal games on %s', (variant) => {
       const bob = await fundedPlayer(testApi(), 50, 'Bob');
       for (const tester of [alice, bob]) {
         await call('PUT', `/developer/games/${game.id}/testers/${tester.wallet}`);
+        await joinAsTester(testApi(), { gameId: game.id }, tester);
       }
 
       const empty = (await call('GET', `/developer/games/${game.id}/stats`)).json();

@@ -145,7 +145,7 @@ describe.each(storeVariants())('consent to charges on %s', (variant) => {
     expect((await server.details(victim.playerId)).statusCode).toBe(404);
   });
 
-  it("lets an unpublished game charge its developer's own wallet and the testers it names", async () => {
+  it("lets an unpublished game charge its developer's own wallet and the testers who accept", async () => {
     const devWallet = newWallet();
     const developer = await player(20, devWallet);
     const game = await gameWithTiers(api, {
@@ -166,11 +166,17 @@ describe.each(storeVariants())('consent to charges on %s', (variant) => {
       `/developer/games/${game.gameId}/testers/${tester.wallet.address}`,
     );
     expect(added.statusCode).toBe(200);
-    expect(added.json()).toMatchObject({ wallet: tester.wallet.address.toLowerCase() });
+    expect(added.json()).toMatchObject({
+      wallet: tester.wallet.address.toLowerCase(),
+      state: 'invited',
+    });
     const listed = await as(developer, 'GET', `/developer/games/${game.gameId}/testers`);
     expect(listed.json().testers.map((t: { wallet: string }) => t.wallet)).toEqual([
       tester.wallet.address.toLowerCase(),
     ]);
+    // Issue 27: the invitation is no consent until the tester accepts it themself.
+    expect((await server.play(tester.playerId)).json().code).toBe('player_not_tester');
+    expect((await as(tester, 'PUT', `/player/testing/${game.gameId}`)).statusCode).toBe(200);
 
     const played = await server.play(tester.playerId);
     expect(played.statusCode).toBe(200);

@@ -98,7 +98,11 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
   });
 
   const onApi =
-    (method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: () => string, payload?: () => object) =>
+    (
+      method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+      url: () => string,
+      payload?: () => object,
+    ) =>
     (headers: Record<string, string>) =>
       s.api.inject({ method, url: url(), headers, ...(payload ? { payload: payload() } : {}) });
 
@@ -221,6 +225,34 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
         () => `/player/allowances/${game.gameId}`,
         () => ({ dailyLimit: 5 }),
       ),
+      accepts: ['web session'],
+    },
+    // Issue 27: a player answers their own invitations to test, with their web session only.
+    {
+      name: 'player: GET /player/testing',
+      send: onApi('GET', () => '/player/testing'),
+      accepts: ['web session'],
+    },
+    {
+      // No invitation for this wallet: the session gets through to the lookup (404).
+      name: 'player: PUT /player/testing/{g}',
+      send: onApi('PUT', () => `/player/testing/${game.gameId}`),
+      accepts: ['web session'],
+    },
+    {
+      name: 'player: DELETE /player/testing/{g}',
+      send: onApi('DELETE', () => `/player/testing/${game.gameId}`),
+      accepts: ['web session'],
+    },
+    {
+      name: 'portal: GET /developer/games/{g}/testers',
+      send: onApi('GET', () => `/developer/games/${game.gameId}/testers`),
+      accepts: ['web session'],
+    },
+    {
+      // No such tester: the session gets through to the lookup (404).
+      name: 'portal: DELETE /developer/games/{g}/testers/{wallet}',
+      send: onApi('DELETE', () => `/developer/games/${game.gameId}/testers/${newWallet().address}`),
       accepts: ['web session'],
     },
     {
@@ -610,6 +642,8 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
             'game_already_published',
             'publish_request_not_found',
             'tournament_not_found',
+            'tester_invitation_not_found',
+            'tester_not_found',
           ].includes(code);
         table.push(`${family.name} × ${kind}: ${res.statusCode} ${code}`);
         expect(accepted, `${family.name} × ${kind}: ${res.statusCode} ${code}`).toBe(

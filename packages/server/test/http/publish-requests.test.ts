@@ -49,7 +49,7 @@ describe.each(storeVariants())('preview and publish requests, on %s', (variant) 
     payload?: object,
   ) => s.api.inject({ method, url, headers, ...(payload ? { payload } : {}) });
 
-  it('shows an unpublished game to its developer and testers only', async () => {
+  it('shows an unpublished game to its developer and accepted testers only', async () => {
     const game = await unpublishedGame();
     const put = await send(
       'PUT',
@@ -57,6 +57,11 @@ describe.each(storeVariants())('preview and publish requests, on %s', (variant) 
       developer,
     );
     expect(put.statusCode).toBe(200);
+    // Issue 27: an invitation shows nothing until the tester accepts it.
+    const invited = await send('GET', `/player/games/${game.gameId}`, tester);
+    expect(invited.json()).toMatchObject({ code: 'game_not_found' });
+    const accepted = await send('PUT', `/player/testing/${game.gameId}`, tester);
+    expect(accepted.json()).toMatchObject({ gameId: game.gameId, state: 'accepted' });
 
     for (const who of [developer, tester]) {
       const res = await send('GET', `/player/games/${game.gameId}`, who);

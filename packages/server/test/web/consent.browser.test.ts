@@ -30,8 +30,9 @@ import { injectWallet } from '@coinop/testkit/eip1193';
 /**
  * Consent to charges in the web app (docs/concepts/consent.md): a player whose game server was
  * refused follows the refusal's grantUrl to the game's page, sets a daily allowance, sees it spent,
- * revokes it there and on the account's allowances page; a developer names and removes a tester
- * of an unpublished game on the portal. Every choice is checked where it is stored.
+ * revokes it there and on the account's allowances page; a developer invites a tester of an
+ * unpublished game on the portal, and the player accepts (then is charged), leaves (then is
+ * refused) on the account's Testing page (issue 27). Every choice is checked where it is stored.
  */
 describe.skipIf(!hasChromium)(
   `consent to charges in headless Chromium${hasChromium ? '' : ` (${NO_CHROMIUM_REASON})`}`,
@@ -45,8 +46,8 @@ describe.skipIf(!hasChromium)(
     let orbit: { id: string; tierId: string; clientId: string; clientSecret: string };
     /** Published too, so the account page lists more than one game. */
     let cometId: string;
-    /** Not published: only its developer and testers may be charged. */
-    let nightShiftId: string;
+    /** Not published: only its developer and the testers who accepted may be charged. */
+    let nightShift: { id: string; tierId: string; clientId: string; clientSecret: string };
 
     beforeAll(async () => {
       ensureBrowserBuilds();
@@ -91,7 +92,12 @@ describe.skipIf(!hasChromium)(
       };
       cometId = (await register('Comet Dash', '')).id;
       await publish(arcade, cometId);
-      nightShiftId = (await register('Night Shift', '')).id;
+      const nightShiftGame = await register('Night Shift', '');
+      nightShift = {
+        id: nightShiftGame.id,
+        tierId: (await arcade.games.get(nightShiftGame.id)).leaderboards[0]!.id,
+        ...(await createGameClient(arcade.db, arcade.clock, nightShiftGame.id)),
+      };
       browser = await launchChromium();
     }, 180_000);
 
@@ -126,16 +132,16 @@ describe.skipIf(!hasChromium)(
     };
 
     /** The game's server opening a 1 HST play for the player, as its SDK would. */
-    const serverPlay = async (playerId: string) => {
+    const serverPlay = async (game: typeof orbit, playerId: string) => {
       const token = await fetch(`${server.urls['api']!}/oauth/writetoken`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ client_id: orbit.clientId, client_secret: orbit.clientSecret }),
+        body: JSON.stringify({ client_id: game.clientId, client_secret: game.clientSecret }),
       }).then(async (res) => ((await res.json()) as { access_token: string }).access_token);
       const arcadeId = server.api.arcade.record.id;
-      return apiCall(token, 'POST', `/arcades/${arcadeId}/games/${orbit.id}/play`, {
+      return apiCall(token, 'POST', `/arcades/${arcadeId}/games/${game.id}/play`, {
         playerId,
-        leaderboardId: orbit.tierId,
+        leaderboardId: game.tierId,
       });
     };
 
@@ -178,7 +184,7 @@ describe.skipIf(!hasChromium)(
         await mintHst(server.api.arcade, { id: player.id, amountUnits: wholeHstToUnits(20) });
 
         // The game's server is refused and told where the player can consent.
-        const refused = await serverPlay(player.id);
+        const refused = await serverPlay(orbit, player.id);
         expect(refused.status).toBe(403);
         expect(refused.body).toMatchObject({ code: 'consent_required' });
         const grantUrl = new URL((refused.body!['details'] as { grantUrl: string }).grantUrl);
@@ -244,7 +250,7 @@ describe.skipIf(!hasChromium)(
         });
 
         // The game's server may now charge the player; the page shows what it spent today.
-        expect((await serverPlay(player.id)).status).toBe(200);
+        expect((await serverPlay(orbit, player.id)).status).toBe(200);
         await page.reload();
         await expect
           .poll(() => panel.locator('dl').textContent(), { timeout: 15_000 })
@@ -268,7 +274,7 @@ describe.skipIf(!hasChromium)(
           spentToday: 1,
           remainingToday: 0,
         });
-        expect(await serverPlay(player.id)).toMatchObject({
+        expect(await serverPlay(orbit, player.id)).toMatchObject({
           status: 403,
           body: { code: 'consent_required' },
         });
@@ -366,25 +372,37 @@ describe.skipIf(!hasChromium)(
       }
     }, 60_000);
 
-    it('a developer names a tester of an unpublished game on the portal, then removes it', async () => {
+    it('a developer invites a tester on the portal; the player accepts, is charged, leaves and is refused again', async () => {
       const web = server.urls['web']!;
-      const context = await browser.newContext({ viewport: DESKTOP });
-      const page = await context.newPage();
-      await injectWallet(page, developer);
-      const main = page.getByRole('main');
-      const testers = main.getByRole('region', { name: 'Testers' });
+      const devContext = await browser.newContext({ viewport: DESKTOP });
+      const devPage = await devContext.newPage();
+      await injectWallet(devPage, developer);
+      const testerAccount = privateKeyToAccount(generatePrivateKey());
+      const playerContext = await browser.newContext({ viewport: DESKTOP });
+      const page = await playerContext.newPage();
+      await injectWallet(page, testerAccount);
+      const portal = devPage.getByRole('main');
+      const testers = portal.getByRole('region', { name: 'Testers' });
       const field = testers.getByLabel('Tester wallet address');
-      const tester = privateKeyToAccount(generatePrivateKey()).address;
+      const wallet = testerAccount.address.toLowerCase();
+      const bystander = privateKeyToAccount(generatePrivateKey()).address.toLowerCase();
       const listTesters = async () =>
-        (await apiCall(await sessionToken(page), 'GET', `/developer/games/${nightShiftId}/testers`))
-          .body;
+        (
+          await apiCall(
+            await sessionToken(devPage),
+            'GET',
+            `/developer/games/${nightShift.id}/testers`,
+          )
+        ).body;
+      const main = page.getByRole('main');
       try {
-        await page.goto(`${web}/developer/games/${nightShiftId}`);
-        await connectBrowserWallet(page, main);
-        await main.getByRole('heading', { name: 'Night Shift', level: 1 }).waitFor();
+        await devPage.goto(`${web}/developer/games/${nightShift.id}`);
+        await connectBrowserWallet(devPage, portal);
+        await portal.getByRole('heading', { name: 'Night Shift', level: 1 }).waitFor();
         await testers
           .getByText(
-            'Before the operator publishes this game, its server can charge only your own wallet and the testers you name here; nobody else.',
+            'Before the operator publishes this game, its server can charge only your own wallet and the testers who accepted your invitation; nobody else.',
+            { exact: false },
           )
           .waitFor();
         await testers
@@ -395,7 +413,7 @@ describe.skipIf(!hasChromium)(
 
         // A malformed address is refused in the page, before the arcade sees it.
         await field.fill('0x1234');
-        await testers.getByRole('button', { name: 'Add tester' }).click();
+        await testers.getByRole('button', { name: 'Invite tester' }).click();
         await expect
           .poll(() => testers.getByRole('alert').textContent())
           .toBe(
@@ -403,37 +421,160 @@ describe.skipIf(!hasChromium)(
           );
         expect(await listTesters()).toEqual({ testers: [] });
 
-        // A checksummed address: stored lower-case, listed with the date it was added.
-        await field.fill(tester);
-        await testers.getByRole('button', { name: 'Add tester' }).click();
-        const wallet = tester.toLowerCase();
-        await expect
-          .poll(() => testers.getByRole('status').first().textContent())
-          .toBe(`Tester ${wallet} added.`);
+        // A checksummed address: stored lower-case, an invitation and no more.
+        for (const address of [testerAccount.address, bystander]) {
+          await field.fill(address);
+          await testers.getByRole('button', { name: 'Invite tester' }).click();
+          await expect
+            .poll(() => testers.getByRole('status').first().textContent())
+            .toBe(
+              `Invitation sent to ${address.toLowerCase()}. It becomes a tester once its player accepts in the arcade (Account → Testing).`,
+            );
+        }
         await testers.getByRole('list', { name: 'Testers' }).getByText(wallet).waitFor();
         expect(await field.inputValue()).toBe('');
-        expect(await testers.getByRole('alert').count()).toBe(0);
         expect(await listTesters()).toEqual({
-          testers: [{ wallet, addedAt: expect.any(String) }],
+          testers: [
+            { wallet, addedAt: expect.any(String), state: 'invited', answeredAt: null },
+            { wallet: bystander, addedAt: expect.any(String), state: 'invited', answeredAt: null },
+          ],
         });
-        expect(await seriousViolations(page)).toEqual([]);
-        await testers.scrollIntoViewIfNeeded();
-        await saveScreenshot(page, 'consent-portal-testers');
 
-        await testers.getByRole('button', { name: `Remove tester ${wallet}` }).click();
+        // The player signs in: nothing of theirs can be charged yet.
+        await page.goto(`${web}/games/${nightShift.id}`);
+        await main.getByRole('heading', { name: 'Game not found' }).waitFor();
+        await connectBrowserWallet(page);
+        const player = (
+          await server.api.arcade.db.query<{ id: string }>(
+            'SELECT id FROM players WHERE wallet = $1',
+            [wallet],
+          )
+        )[0]!;
+        await mintHst(server.api.arcade, { id: player.id, amountUnits: wholeHstToUnits(5) });
+        expect((await serverPlay(nightShift, player.id)).body).toMatchObject({
+          code: 'player_not_tester',
+        });
+
+        // They see the invitation where they will: a count on the account chip, and on the
+        // game's page, which they cannot open yet.
+        await expect
+          .poll(() => page.getByTestId('invitation-count').textContent())
+          .toBe('1 invitation to test waiting');
+        const notice = main.getByRole('region', { name: 'Invitation to test Night Shift' });
+        await notice
+          .getByText('invited you to test Night Shift before the arcade publishes it.', {
+            exact: false,
+          })
+          .waitFor();
+        expect(await notice.textContent()).toContain(developer.address.toLowerCase());
+        expect(await main.getByText('Game not found').count()).toBe(0);
+        expect(await seriousViolations(page)).toEqual([]);
+        await saveScreenshot(page, 'testing-invitation-game-page');
+
+        // The Testing page, from the account menu, lists it with who invited them.
+        await openAccountMenu(page);
+        await page.getByRole('link', { name: /^Testing/ }).click();
+        const waiting = main.getByRole('list', { name: 'Waiting for your answer' });
+        await waiting.getByText('Night Shift', { exact: true }).waitFor();
+        expect(await waiting.textContent()).toContain(
+          `Invited by ${developer.address.toLowerCase()}`,
+        );
+        expect(await seriousViolations(page)).toEqual([]);
+        await saveScreenshot(page, 'testing-invitations');
+
+        await waiting
+          .getByRole('button', { name: 'Accept the invitation to test Night Shift' })
+          .click();
+        await expect
+          .poll(() => main.getByRole('status').first().textContent())
+          .toBe('You test Night Shift: its server may now charge you for plays.');
+        const testing = main.getByRole('list', { name: 'Games you test' });
+        await testing.getByRole('link', { name: 'Night Shift' }).waitFor();
+        await expect.poll(() => page.getByTestId('invitation-count').count()).toBe(0);
+
+        // Now the game's server may charge them, and they may open its preview.
+        const charged = await serverPlay(nightShift, player.id);
+        expect(charged.status).toBe(200);
+        await testing.getByRole('link', { name: 'Night Shift' }).click();
+        await main.getByRole('heading', { name: 'Night Shift', level: 1 }).waitFor();
+        await main
+          .getByText('Only its developer and testers can open this game', { exact: false })
+          .waitFor();
+
+        await devPage.reload();
+        await testers
+          .getByRole('list', { name: 'Testers' })
+          .getByText('Accepted', { exact: true })
+          .waitFor();
+        expect(await seriousViolations(devPage)).toEqual([]);
+        await testers.scrollIntoViewIfNeeded();
+        await saveScreenshot(devPage, 'consent-portal-testers');
+
+        // They leave: the game is refused again.
+        await page.goto(`${web}/account/testing`);
+        await testing.getByRole('button', { name: 'Stop testing Night Shift' }).click();
+        await expect
+          .poll(() => main.getByRole('status').first().textContent())
+          .toBe('You left Night Shift: it can no longer charge you, from its next play.');
+        await main
+          .getByRole('list', { name: 'Declined or left' })
+          .getByText('Night Shift', { exact: true })
+          .waitFor();
+        expect((await serverPlay(nightShift, player.id)).body).toMatchObject({
+          code: 'player_not_tester',
+        });
+        expect(await server.api.arcade.reads.playerDetails(player.id)).toMatchObject({
+          balanceUnits: wholeHstToUnits(4),
+        });
+
+        // On a phone, the page reads as well.
+        await page.setViewportSize(PHONE);
+        await page.reload();
+        await main
+          .getByRole('list', { name: 'Declined or left' })
+          .getByText('Night Shift', { exact: true })
+          .waitFor();
+        expect(await seriousViolations(page)).toEqual([]);
+        await saveScreenshot(page, 'testing-invitations-phone');
+
+        // They change their mind on the game's page: accepting there opens the preview.
+        await page.setViewportSize(DESKTOP);
+        await page.goto(`${web}/games/${nightShift.id}`);
+        const again = main.getByRole('region', { name: 'Invitation to test Night Shift' });
+        await again
+          .getByText('You left: it cannot charge you. You may still accept.', { exact: false })
+          .waitFor();
+        await again
+          .getByRole('button', { name: 'Accept the invitation to test Night Shift' })
+          .click();
+        await main.getByRole('heading', { name: 'Night Shift', level: 1 }).waitFor();
+        await main
+          .getByText('Only its developer and testers can open this game', { exact: false })
+          .waitFor();
+
+        // The developer withdraws the other invitation.
+        await devPage.reload();
+        await testers
+          .getByRole('button', { name: `Withdraw the invitation of ${bystander}` })
+          .click();
         await expect
           .poll(() => testers.getByRole('status').first().textContent())
-          .toBe(`Tester ${wallet} removed.`);
-        await testers
-          .getByText(
-            'No testers yet: only your own wallet can be charged before the game is published.',
-          )
-          .waitFor();
-        expect(await listTesters()).toEqual({ testers: [] });
-        expect(await seriousViolations(page)).toEqual([]);
+          .toBe(`Invitation of ${bystander} withdrawn.`);
+        expect(await listTesters()).toEqual({
+          testers: [
+            {
+              wallet,
+              addedAt: expect.any(String),
+              state: 'accepted',
+              answeredAt: expect.any(String),
+            },
+          ],
+        });
+        expect(await seriousViolations(devPage)).toEqual([]);
       } finally {
-        await context.close();
+        await devContext.close();
+        await playerContext.close();
       }
-    }, 120_000);
+    }, 180_000);
   },
 );

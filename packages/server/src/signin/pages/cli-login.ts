@@ -77,7 +77,7 @@ You can change or revoke it at any time in the arcade.</p>
 <input id="daily-limit" name="dailyLimit" inputmode="decimal" autocomplete="off" spellcheck="false">
 </fieldset>
 <p id="unpublished" class="muted" hidden>This game is not published yet: only its developer and
-the testers they name can play it for HST.</p>
+the testers who accepted their invitation can play it for HST.</p>
 <div class="actions">
 <button id="approve" type="button">Approve</button>
 <button id="reject" type="button" class="secondary">Reject</button>

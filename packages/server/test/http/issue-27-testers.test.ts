@@ -1,0 +1,293 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { PrivateKeyAccount } from 'viem/accounts';
+import { wholeHstToUnits } from '@coinop/core';
+import { mintHst } from '../../src/services/admin.js';
+import { storeVariants } from '@coinop/testkit/db';
+import { balanceOf, gameWithTiers, writeToken, type GameFixture } from '@coinop/testkit/arcade';
+import type { TestApi } from '@coinop/testkit/app';
+import { expectLedgerBalanced } from '@coinop/testkit/invariants';
+import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coinop/testkit/signin';
+
+/**
+ * Issue 27, finding 1: the drain came back through testers. A developer named any wallet as a
+ * tester of their unpublished game (`PUT /developer/games/{g}/testers/{wallet}` → 200, no word
+ * from that wallet), read the stranger's balance with a write token, added a tier costing it and
+ * charged it: a player went from 600 to 100 HST. Naming a tester is now an invitation; only the
+ * player, signed in as themself, accepts it (docs/concepts/consent.md, "Testers").
+ */
+
+const HST = 100_000_000n;
+
+interface Player {
+  wallet: PrivateKeyAccount;
+  token: string;
+  playerId: string;
+  accountId: string;
+}
+
+describe.each(storeVariants())('testers are invitations the player accepts, on %s', (variant) => {
+  let s: TestSignin;
+  let api: TestApi;
+
+  beforeEach(async () => {
+    s = await buildTestSignin(variant, { defaultAllowanceUnits: 0n });
+    api = { app: s.api, db: s.db, clock: s.clock, config: s.config, close: () => s.close() };
+  });
+  afterEach(async () => {
+    await expectLedgerBalanced(s.db);
+    await s.close();
+  });
+
+  async function player(fundHst = 0, wallet = newWallet()): Promise<Player> {
+    const { access_token, playerId } = await walletSignIn(s.auth, wallet);
+    const { accountId } = await s.api.arcade.reads.player(playerId);
+    if (fundHst > 0) {
+      await mintHst(s.api.arcade, { id: playerId, amountUnits: wholeHstToUnits(fundHst) });
+    }
+    return { wallet, token: access_token, playerId, accountId };
+  }
+
+  const as = (who: Player, method: 'GET' | 'PUT' | 'DELETE' | 'POST', url: string, body?: object) =>
+    s.api.inject({
+      method,
+      url,
+      headers: { authorization: `Bearer ${who.token}` },
+      ...(body === undefined ? {} : { payload: body }),
+    });
+
+  /** A developer signed in with their wallet, and their unpublished game with a free tier. */
+  async function attackerGame() {
+    const wallet = newWallet();
+    const developer = await player(0, wallet);
+    const game = await gameWithTiers(api, {
+      costs: [1, 0],
+      published: false,
+      developerWallet: wallet.address,
+    });
+    return { developer, game };
+  }
+
+  async function gameServer(game: GameFixture) {
+    const token = await writeToken(api, game);
+    const headers = { authorization: `Bearer ${token}` };
+    const post = (path: string, payload: object) =>
+      s.api.inject({
+        method: 'POST',
+        url: `/arcades/${game.arcadeId}/games/${game.gameId}/${path}`,
+        headers,
+        payload,
+      });
+    return {
+      play: (playerId: string, leaderboardId: string) => post('play', { playerId, leaderboardId }),
+      score: (playId: string, leaderboardId: string) =>
+        post('score', { playId, leaderboardId, score: 7 }),
+      details: (playerId: string) =>
+        s.api.inject({ method: 'GET', url: `/players/${playerId}/details`, headers }),
+    };
+  }
+
+  const playsOf = async (playerId: string) =>
+    (
+      await s.db.query<{ n: number }>('SELECT count(*)::int AS n FROM plays WHERE player_id = $1', [
+        playerId,
+      ])
+    )[0]!.n;
+  const invite = (developer: Player, game: GameFixture, who: Player) =>
+    as(developer, 'PUT', `/developer/games/${game.gameId}/testers/${who.wallet.address}`);
+  const testersOf = async (developer: Player, game: GameFixture) =>
+    (await as(developer, 'GET', `/developer/games/${game.gameId}/testers`)).json().testers;
+
+  it('refuses the drain: an invited wallet is charged nothing and its balance is not read', async () => {
+    const victim = await player(600);
+    const { developer, game } = await attackerGame();
+    const server = await gameServer(game);
+
+    const invited = await invite(developer, game, victim);
+    expect(invited.statusCode).toBe(200);
+    expect(invited.json()).toEqual({
+      wallet: victim.wallet.address.toLowerCase(),
+      addedAt: s.clock.now().toISOString(),
+      state: 'invited',
+      answeredAt: null,
+    });
+
+    // The balance read the attack priced its tier from.
+    const details = await server.details(victim.playerId);
+    expect(details.statusCode).toBe(404);
+    expect(details.json()).toMatchObject({ code: 'player_not_found' });
+
+    const tier = await as(developer, 'POST', `/developer/games/${game.gameId}/leaderboards`, {
+      name: 'Everything',
+      cost: 500,
+    });
+    expect(tier.statusCode).toBe(201);
+    for (const leaderboardId of [tier.json().id, game.tiers[0]!.id, game.tiers[1]!.id]) {
+      const play = await server.play(victim.playerId, leaderboardId);
+      expect(play.statusCode, leaderboardId).toBe(403);
+      expect(play.json()).toMatchObject({
+        code: 'player_not_tester',
+        message:
+          `game ${game.gameId} is not published: it may charge only its developer and the ` +
+          `testers who accepted the developer's invitation, and player ${victim.playerId} is ` +
+          'neither',
+        details: { gameId: game.gameId, playerId: victim.playerId },
+      });
+    }
+    // Nor may the invited wallet preview the game.
+    const preview = await as(victim, 'GET', `/player/games/${game.gameId}`);
+    expect(preview.json()).toMatchObject({ code: 'game_not_found' });
+
+    expect(await balanceOf(api, victim.accountId)).toMatchObject({
+      available: 600n * HST,
+      pending: 0n,
+    });
+    expect(await balanceOf(api, game.developerAccountId)).toMatchObject({ available: 0n });
+    expect(await playsOf(victim.playerId)).toBe(0);
+  });
+
+  it('lets a tester who accepted play, and refuses them again once they leave', async () => {
+    const tester = await player(20);
+    const { developer, game } = await attackerGame();
+    const server = await gameServer(game);
+    const [paid, free] = [game.tiers[0]!.id, game.tiers[1]!.id];
+    await invite(developer, game, tester);
+
+    const listed = await as(tester, 'GET', '/player/testing');
+    expect(listed.statusCode).toBe(200);
+    const developerWallet = developer.wallet.address.toLowerCase();
+    const waiting = {
+      gameId: game.gameId,
+      gameName: expect.stringMatching(/^Game /),
+      published: false,
+      developerWallet,
+      developerName: `${developerWallet.slice(0, 6)}…${developerWallet.slice(-4)}`,
+      state: 'invited',
+      invitedAt: s.clock.now().toISOString(),
+      answeredAt: null,
+    };
+    expect(listed.json()).toEqual({ invitations: [waiting] });
+
+    s.clock.advance(60_000);
+    const accepted = await as(tester, 'PUT', `/player/testing/${game.gameId}`);
+    expect(accepted.statusCode).toBe(200);
+    expect(accepted.json()).toEqual({
+      ...waiting,
+      state: 'accepted',
+      answeredAt: s.clock.now().toISOString(),
+    });
+    expect(await testersOf(developer, game)).toEqual([
+      expect.objectContaining({ state: 'accepted', answeredAt: s.clock.now().toISOString() }),
+    ]);
+
+    const played = await server.play(tester.playerId, paid);
+    expect(played.statusCode).toBe(200);
+    expect((await server.score(played.json().id, paid)).statusCode).toBe(200);
+    expect((await server.play(tester.playerId, free)).statusCode).toBe(200);
+    expect((await server.details(tester.playerId)).json()).toMatchObject({ balance: 19 });
+    expect((await as(tester, 'GET', `/player/games/${game.gameId}`)).statusCode).toBe(200);
+
+    // Accepting again changes nothing, not even the date.
+    s.clock.advance(60_000);
+    const again = await as(tester, 'PUT', `/player/testing/${game.gameId}`);
+    expect(again.json()).toEqual(accepted.json());
+
+    const left = await as(tester, 'DELETE', `/player/testing/${game.gameId}`);
+    expect(left.statusCode).toBe(200);
+    expect(left.json()).toMatchObject({ state: 'left', answeredAt: s.clock.now().toISOString() });
+    for (const leaderboardId of [paid, free]) {
+      expect((await server.play(tester.playerId, leaderboardId)).json()).toMatchObject({
+        code: 'player_not_tester',
+      });
+    }
+    expect((await server.details(tester.playerId)).statusCode).toBe(404);
+    expect((await as(tester, 'GET', `/player/games/${game.gameId}`)).statusCode).toBe(404);
+    expect(await testersOf(developer, game)).toEqual([expect.objectContaining({ state: 'left' })]);
+    expect(await balanceOf(api, tester.accountId)).toMatchObject({ available: 19n * HST });
+
+    // A player who left may change their mind while the invitation stands.
+    expect((await as(tester, 'PUT', `/player/testing/${game.gameId}`)).json().state).toBe(
+      'accepted',
+    );
+    expect((await server.play(tester.playerId, paid)).statusCode).toBe(200);
+  });
+
+  it("keeps a player's no: inviting again does not overrule it; a withdrawn invitation is gone", async () => {
+    const player1 = await player(5);
+    const { developer, game } = await attackerGame();
+    await invite(developer, game, player1);
+
+    const declined = await as(player1, 'DELETE', `/player/testing/${game.gameId}`);
+    expect(declined.json()).toMatchObject({ state: 'declined' });
+    const reinvited = await invite(developer, game, player1);
+    expect(reinvited.statusCode).toBe(200);
+    expect(reinvited.json()).toMatchObject({ state: 'declined' });
+    // Declining again is the same answer.
+    expect((await as(player1, 'DELETE', `/player/testing/${game.gameId}`)).json().state).toBe(
+      'declined',
+    );
+
+    const withdrawn = await as(
+      developer,
+      'DELETE',
+      `/developer/games/${game.gameId}/testers/${player1.wallet.address}`,
+    );
+    expect(withdrawn.statusCode).toBe(204);
+    expect((await as(player1, 'GET', '/player/testing')).json()).toEqual({ invitations: [] });
+    const gone = await as(player1, 'PUT', `/player/testing/${game.gameId}`);
+    expect(gone.statusCode).toBe(404);
+    expect(gone.json()).toMatchObject({
+      code: 'tester_invitation_not_found',
+      message: `you have no invitation to test game ${game.gameId}`,
+    });
+    expect(await testersOf(developer, game)).toEqual([]);
+  });
+
+  it('lets only the invited wallet answer its invitation', async () => {
+    const invitee = await player(5);
+    const stranger = await player(5);
+    const { developer, game } = await attackerGame();
+    const server = await gameServer(game);
+    await invite(developer, game, invitee);
+
+    // Another player, and the developer themself, have no invitation to answer.
+    for (const who of [stranger, developer]) {
+      const res = await as(who, 'PUT', `/player/testing/${game.gameId}`);
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toMatchObject({ code: 'tester_invitation_not_found' });
+      expect((await as(who, 'DELETE', `/player/testing/${game.gameId}`)).statusCode).toBe(404);
+    }
+    expect(await testersOf(developer, game)).toEqual([
+      expect.objectContaining({ state: 'invited' }),
+    ]);
+    expect((await server.play(invitee.playerId, game.tiers[0]!.id)).statusCode).toBe(403);
+    expect((await server.play(stranger.playerId, game.tiers[0]!.id)).statusCode).toBe(403);
+  });
+
+  it('refuses bad input with a 4xx naming the problem, and changes nothing', async () => {
+    const who = await player();
+    const { developer, game } = await attackerGame();
+    for (const [url, field] of [
+      ['/player/testing/not-a-uuid', 'gameId'],
+      ['/player/testing/00000000-0000-0000-0000-00000000000g', 'gameId'],
+    ] as const) {
+      for (const method of ['PUT', 'DELETE'] as const) {
+        const res = await as(who, method, url);
+        expect(res.statusCode, `${method} ${url}`).toBe(400);
+        expect(res.json()).toMatchObject({ code: 'validation_failed', details: { field } });
+      }
+    }
+    const unknown = await as(who, 'PUT', '/player/testing/00000000-0000-4000-8000-000000000000');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({ code: 'tester_invitation_not_found' });
+    const badWallet = await as(developer, 'PUT', `/developer/games/${game.gameId}/testers/0x12`);
+    expect(badWallet.statusCode).toBe(400);
+    expect(badWallet.json()).toMatchObject({
+      code: 'validation_failed',
+      details: { field: 'wallet' },
+    });
+    // No credential, or a stale one, is a 401.
+    const anonymous = await s.api.inject({ method: 'GET', url: '/player/testing' });
+    expect(anonymous.statusCode).toBe(401);
+    expect(await testersOf(developer, game)).toEqual([]);
+  });
+});

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { createTestDatabase, storeVariants, type StoreVariant } from '@coinop/testkit/db';
+import type { Db } from '../../src/store/db.js';
+import { knownMigrations } from '../../src/store/migrate.js';
+import { openPglite } from '../../src/store/pglite.js';
+import { openPostgres } from '../../src/store/postgres.js';
+import { ensureArcade } from '../../src/store/arcades.js';
+import { ensureDeveloper } from '../../src/store/developers.js';
+import { ManualClock, uuidIds } from '../../src/ids.js';
+import { registerGame } from '@coinop/testkit/arcade';
+
+/**
+ * Issue 27: a tester named before invitations existed never said yes. The migration that makes
+ * testers invitations turns every such row into an invitation not yet accepted: no consent is
+ * grandfathered (docs/concepts/consent.md, "Testers").
+ */
+
+async function emptyDb(variant: StoreVariant): Promise<Db> {
+  if (variant === 'pglite') return openPglite(undefined);
+  const database = await createTestDatabase();
+  const db = await openPostgres(database.url, 2);
+  return {
+    ...db,
+    async close() {
+      await db.close();
+      await database.drop();
+    },
+  };
+}
+
+describe.each(storeVariants())('the tester invitations migration, on %s', (variant) => {
+  it('migrates every named tester as an invitation not yet accepted', async () => {
+    const db = await emptyDb(variant);
+    try {
+      const known = await knownMigrations();
+      const at = known.findIndex((m) => m.file.endsWith('_tester_invitations.sql'));
+      expect(at).toBeGreaterThan(0);
+      for (const migration of known.slice(0, at)) {
+        await db.transaction((tx) => tx.exec(migration.sql));
+      }
+      const named = new Date('2026-01-02T03:04:05.000Z');
+      // The arcade, developer and game as the store makes them: 021 changes none of their tables.
+      const clock = new ManualClock(named);
+      const arcade = await ensureArcade(db, clock, uuidIds);
+      const developer = await ensureDeveloper(db, clock, uuidIds, `0x${'d'.repeat(40)}`);
+      const game = await registerGame(
+        { db, clock, record: arcade },
+        {
+          developerId: developer.id,
+          name: 'Old game',
+        },
+        [{ name: 'Tier', cost: 1 }],
+      );
+      await db.query('INSERT INTO game_testers (game_id, wallet, added_at) VALUES ($1, $2, $3)', [
+        game.id,
+        `0x${'1'.repeat(40)}`,
+        named,
+      ]);
+
+      await db.transaction((tx) => tx.exec(known[at]!.sql));
+
+      expect(
+        await db.query(
+          'SELECT wallet, state, invited_at, answered_at FROM game_testers ORDER BY wallet',
+        ),
+      ).toEqual([
+        { wallet: `0x${'1'.repeat(40)}`, state: 'invited', invited_at: named, answered_at: null },
+      ]);
+      // A new row says what it is: no state is assumed.
+      await expect(
+        db.query(
+          `INSERT INTO game_testers (game_id, wallet, invited_at)
+           VALUES ($1, $2, now())`,
+          [game.id, `0x${'2'.repeat(40)}`],
+        ),
+      ).rejects.toThrow(/state/);
+      // An answer has its date, and a waiting invitation none.
+      await expect(
+        db.query(`UPDATE game_testers SET state = 'accepted' WHERE wallet = $1`, [
+          `0x${'1'.repeat(40)}`,
+        ]),
+      ).rejects.toThrow(/game_testers_answered/);
+    } finally {
+      await db.close();
+    }
+  });
+});

@@ -582,7 +582,7 @@ describe.each(storeVariants())('nobody consents for a player but the player, on 
         gameName: view.game.name,
         leaderboardId: board,
         tierName: tier.name,
-        cost: 1,
+        costUnits: wholeHstToUnits(1),
         nonce,
       });
       const signature = await victim.wallet.signMessage({ message });

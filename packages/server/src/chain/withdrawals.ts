@@ -1,16 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { arcadeVaultAbi, bytes16ToUuid, uuidToBytes16 } from '@coinop/contracts';
-import {
-  formatHst,
-  withdrawalReserveTransfer,
-  withdrawalSettleTransfer,
-  type Clock,
-  type Ids,
-} from '@coinop/core';
+import { formatHst, type Clock, type Ids } from '@coinop/core';
 import {
   encodeFunctionData,
   getAddress,
-  parseEventLogs,
   type Hex,
   type PrivateKeyAccount,
   type PublicClient,
@@ -25,26 +18,18 @@ import {
 } from '../store/chain-checkpoints.js';
 import {
   BatchRaced,
-  lockBatchWithdrawals,
-  lockSentBatch,
   lockWithdrawal,
-  markSettled,
   noteQueuedError,
   queuedWithdrawals,
   recordBatch,
-  requeueWithdrawal,
-  sentBatches,
-  settleBatchRecord,
-  type BatchRecord,
   type WithdrawalRecord,
 } from '../store/chain-withdrawals.js';
-import type { Db, Queryable } from '../store/db.js';
-import { applyTransfers } from '../store/ledger.js';
-import { batchFate, signVaultCall, vaultRevert } from './operator-tx.js';
+import type { Db } from '../store/db.js';
+import { signVaultCall, vaultRevert } from './operator-tx.js';
 import { PlaySettler, type PlayRound } from './play-settlements.js';
 import { createChainClient, describeChainError } from './rpc.js';
 import { Rounds } from './rounds.js';
-import { withdrawalSettleId } from './withdrawal-ids.js';
+import { settleWithdrawal, WithdrawalConfirmer } from './withdrawal-confirmations.js';
 import type { WatcherLog } from './watcher.js';
 
 /**
@@ -96,8 +81,6 @@ export interface SenderDeps {
 
 const LEASE_MIN_MS = 30_000;
 const LEASE_ROUNDS = 3;
-/** A batch whose transaction reverted this many times fails its withdrawals for good. */
-export const WITHDRAWAL_ATTEMPTS_MAX = 5;
 
 /** Refusals by the vault that name one withdrawal and will not pass by waiting. */
 const ITEM_REFUSALS = new Set(['WithdrawalAboveMax', 'InsufficientUnlockedBalance']);
@@ -123,6 +106,7 @@ export class WithdrawalSender {
   #log: WatcherLog | null = null;
   readonly #rounds: Rounds;
   readonly #plays: PlaySettler;
+  readonly #confirmer: WithdrawalConfirmer;
   /** Started: with no operator key it runs no rounds, but says why in its state. */
   #started = false;
   #waiting: string | null = null;
@@ -140,6 +124,14 @@ export class WithdrawalSender {
       (async (rawTx) => {
         await this.#client.sendRawTransaction({ serializedTransaction: rawTx });
       });
+    this.#confirmer = new WithdrawalConfirmer({
+      db: deps.db,
+      clock: deps.clock,
+      chain: deps.chain,
+      client: this.#client,
+      broadcast: this.#broadcast,
+      log: () => this.#log,
+    });
     this.#plays = new PlaySettler({
       db: deps.db,
       clock: deps.clock,
@@ -224,7 +216,7 @@ export class WithdrawalSender {
     if (!(await takeLease(this.#db, checkpoint, this.#leaderId, leaseMs, 'sender'))) {
       return { outcome: 'not_leader', ...idle };
     }
-    const confirmed = await this.confirmSent(checkpoint);
+    const confirmed = await this.#confirmer.confirmSent(checkpoint);
     const sent = await this.sendQueued(checkpoint, confirmed.unminedUnits);
     const plays = await this.#plays.round(checkpoint, this.#operator);
     this.#waiting = sent.waiting ?? plays.waiting;
@@ -246,146 +238,6 @@ export class WithdrawalSender {
     );
     if (checkpoint) this.#key = { chainId, vaultAddress: checkpoint.vaultAddress };
     return checkpoint ?? null;
-  }
-
-  /**
-   * Step (1): what became of each batch recorded as sent. Returns what it settled and the HST of
-   * batches not mined yet (they count against today's limit before the chain does).
-   */
-  async confirmSent(
-    checkpoint: Checkpoint,
-  ): Promise<{ posted: number; requeued: number; unminedUnits: bigint }> {
-    let posted = 0;
-    let requeued = 0;
-    let unminedUnits = 0n;
-    const batches = await sentBatches(this.#db, checkpoint);
-    if (batches.length === 0) return { posted, requeued, unminedUnits };
-    const head = await this.#client.getBlockNumber({ cacheTime: 0 });
-    const safeBlock = head - BigInt(this.#chain.confirmations);
-    for (const batch of batches) {
-      const fate = await batchFate(this.#client, batch);
-      if (fate.kind === 'mined') {
-        const { receipt } = fate;
-        if (receipt.blockNumber > safeBlock) continue;
-        if (receipt.status === 'success') {
-          const events = parseEventLogs({
-            abi: arcadeVaultAbi,
-            logs: receipt.logs.filter(
-              (l) => l.address.toLowerCase() === checkpoint.vaultAddress.toLowerCase(),
-            ),
-            eventName: ['Withdrawn', 'WithdrawalSkipped'],
-          });
-          const paid = new Set(events.map((e) => bytes16ToUuid(e.args.id)));
-          const done = await this.#settleBatch(
-            checkpoint,
-            batch,
-            'confirmed',
-            receipt.blockNumber,
-            paid,
-          );
-          posted += done.posted;
-          requeued += done.requeued;
-        } else {
-          const paid = await this.#paidAt(batch, safeBlock);
-          const done = await this.#settleBatch(
-            checkpoint,
-            batch,
-            'reverted',
-            receipt.blockNumber,
-            paid,
-          );
-          posted += done.posted;
-          requeued += done.requeued;
-        }
-        continue;
-      }
-      const amount = await this.#batchUnits(batch);
-      if (fate.kind === 'pending') {
-        unminedUnits += amount;
-        continue;
-      }
-      if (fate.kind === 'unseen') {
-        // The chain never heard of it (a crash between recording and broadcasting, or a node
-        // that dropped it): the same bytes again, so the same hash.
-        unminedUnits += amount;
-        await this.#broadcast(batch.rawTx).catch((error: unknown) =>
-          this.#log?.warn(
-            `withdrawal sender: broadcasting ${batch.txHash} again failed: ` +
-              describeChainError(error, this.#chain.rpcUrl),
-          ),
-        );
-        continue;
-      }
-      // Its nonce went to another transaction, so it can never be mined: what is paid is paid.
-      const paidSafe = await this.#paidAt(batch, safeBlock);
-      const paidNow = await this.#paidAt(batch, 'latest');
-      if ([...paidNow].some((id) => !paidSafe.has(id))) continue;
-      const done = await this.#settleBatch(checkpoint, batch, 'dropped', null, paidSafe);
-      posted += done.posted;
-      requeued += done.requeued;
-    }
-    return { posted, requeued, unminedUnits };
-  }
-
-  async #batchUnits(batch: BatchRecord): Promise<bigint> {
-    const rows = await this.#db.query<{ units: string }>(
-      'SELECT COALESCE(sum(amount_units), 0)::text AS units FROM chain_withdrawals WHERE batch_id = $1',
-      [batch.id],
-    );
-    return BigInt(rows[0]?.units ?? '0');
-  }
-
-  /** The ids of the batch the vault had paid at `block`. */
-  async #paidAt(batch: BatchRecord, block: bigint | 'latest'): Promise<Set<string>> {
-    const rows = await this.#db.query<{ id: string }>(
-      'SELECT id FROM chain_withdrawals WHERE batch_id = $1',
-      [batch.id],
-    );
-    const paid = new Set<string>();
-    for (const { id } of rows) {
-      const isPaid = await this.#client.readContract({
-        address: this.#chain.vaultAddress,
-        abi: arcadeVaultAbi,
-        functionName: 'isPaid',
-        args: [uuidToBytes16(id)],
-        ...(block === 'latest' ? { blockTag: 'latest' as const } : { blockNumber: block }),
-      });
-      if (isPaid) paid.add(id);
-    }
-    return paid;
-  }
-
-  /**
-   * Settles a batch in one database transaction: its withdrawals in `paid` are posted, the others
-   * go back to the queue (or fail after too many attempts), and the batch gets `status`.
-   */
-  async #settleBatch(
-    checkpoint: Checkpoint,
-    batch: BatchRecord,
-    status: 'confirmed' | 'reverted' | 'dropped',
-    blockNumber: bigint | null,
-    paid: ReadonlySet<string>,
-  ): Promise<{ posted: number; requeued: number }> {
-    return this.#db.transaction(async (tx) => {
-      if (!(await lockSentBatch(tx, batch.id))) return { posted: 0, requeued: 0 };
-      const now = this.#clock.now();
-      let posted = 0;
-      let requeued = 0;
-      for (const w of await lockBatchWithdrawals(tx, batch.id)) {
-        if (w.status !== 'sent' || w.batchId !== batch.id) continue;
-        if (paid.has(w.id)) {
-          await settle(tx, checkpoint, w, 'post', null, now);
-          posted += 1;
-        } else if (w.attempts >= WITHDRAWAL_ATTEMPTS_MAX) {
-          await settle(tx, checkpoint, w, 'void', `not paid after ${w.attempts} transactions`, now);
-        } else {
-          await requeueWithdrawal(tx, w.id, `transaction ${batch.txHash} ${status}`, now);
-          requeued += 1;
-        }
-      }
-      await settleBatchRecord(tx, batch.id, status, blockNumber, now);
-      return { posted, requeued };
-    });
   }
 
   /**
@@ -483,7 +335,7 @@ export class WithdrawalSender {
     await this.#db.transaction(async (tx) => {
       const w = await lockWithdrawal(tx, withdrawal.id);
       if (!w || w.status !== 'queued') return;
-      await settle(tx, checkpoint, w, 'void', why, this.#clock.now());
+      await settleWithdrawal(tx, checkpoint, w, 'void', why, this.#clock.now());
     });
     this.#log?.warn(
       `withdrawal sender: withdrawal ${withdrawal.id} of ${formatHst(withdrawal.amountUnits)} HST ` +
@@ -573,29 +425,6 @@ export class WithdrawalSender {
 
 /** How many batches one round sends at most, so a round ends and the lease is renewed. */
 const BATCHES_PER_ROUND_MAX = 10;
-
-/** Posts or voids a withdrawal's reservation and marks it paid or failed (inside `tx`). */
-async function settle(
-  tx: Queryable,
-  checkpoint: Checkpoint,
-  w: WithdrawalRecord,
-  outcome: 'post' | 'void',
-  why: string | null,
-  now: Date,
-): Promise<void> {
-  const reserve = withdrawalReserveTransfer({
-    id: w.id,
-    accountId: w.accountId,
-    vaultAccountId: checkpoint.accountId,
-    amountUnits: w.amountUnits,
-  });
-  await applyTransfers(
-    tx,
-    [withdrawalSettleTransfer(reserve, outcome, withdrawalSettleId(w.id, outcome))],
-    now,
-  );
-  await markSettled(tx, w.id, outcome === 'post' ? 'paid' : 'failed', why, now);
-}
 
 function refusalText(name: string, args: readonly unknown[]): string {
   if (name === 'WithdrawalAboveMax') {

@@ -20,6 +20,7 @@ import { CheckpointMoved, recordDepositRange, type DepositEvent } from './deposi
 import type { PlayLockEvent } from './play-locks.js';
 import { createChainClient, describeChainError } from './rpc.js';
 import { Rounds } from './rounds.js';
+import { VaultGuard } from './vault-guard.js';
 
 /**
  * The chain watcher: credits each deposit into the vault once it has `confirmations` blocks on
@@ -98,6 +99,8 @@ export class DepositWatcher {
   #startBlockWarned = false;
   #log: WatcherLog | null = null;
   readonly #rounds: Rounds;
+  /** The chain's identity, surplus and the vault's backing, checked around each round. */
+  readonly #guard: VaultGuard;
   /** Set by `stop`: a long catch-up ends after the range in progress. */
   #stopRequested = false;
 
@@ -108,6 +111,7 @@ export class DepositWatcher {
     this.#chain = deps.chain;
     this.#playTtlSeconds = deps.playTtlSeconds;
     this.#client = deps.client ?? createChainClient(deps.chain);
+    this.#guard = new VaultGuard({ ...deps, client: this.#client, log: () => this.#log });
     this.#rounds = new Rounds({
       intervalMs: deps.chain.pollIntervalMs,
       retryMaxMs: deps.chain.retryMaxMs,
@@ -196,6 +200,7 @@ export class DepositWatcher {
     let checkpoint = await readCheckpoint(this.#db, key);
     if (!checkpoint) throw new TypeError(`the checkpoint of ${key.vaultAddress} vanished`);
     if (checkpoint.reorgDetectedAt !== null) return this.#halted(checkpoint);
+    if (!(await this.#guard.chainAsRecorded(checkpoint))) return { outcome: 'halted' };
 
     const headBlock = await this.#client.getBlockNumber({ cacheTime: 0 });
     if (checkpoint.blockNumber !== null && checkpoint.blockNumber > headBlock) {
@@ -251,6 +256,10 @@ export class DepositWatcher {
       locksRefused += recorded.locks.refused.length;
       checkpoint = { ...checkpoint, blockNumber: toBlock, blockHash: range.toHash };
     }
+    await this.#guard.afterRound(key, {
+      caughtUp: !this.#stopRequested && next(checkpoint) > safeBlock,
+      stopped: () => this.#stopRequested,
+    });
     if (checkpoint.blockNumber !== null && checkpoint.blockNumber >= firstBlock) {
       const toBlock = checkpoint.blockNumber;
       return {
@@ -381,7 +390,12 @@ export class DepositWatcher {
     await recordReorg(
       this.#db,
       checkpoint,
-      { blockNumber: checkpoint.blockNumber, blockHash: checkpoint.blockHash, foundHash },
+      {
+        blockNumber: checkpoint.blockNumber,
+        blockHash: checkpoint.blockHash,
+        foundHash,
+        haltId: this.#ids.next(),
+      },
       this.#clock.now(),
     );
     const now = await readCheckpoint(this.#db, checkpoint);

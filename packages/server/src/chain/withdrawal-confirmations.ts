@@ -53,6 +53,7 @@ export class WithdrawalConfirmer {
    */
   async confirmSent(
     checkpoint: Checkpoint,
+    options: { rebroadcast: boolean } = { rebroadcast: true },
   ): Promise<{ posted: number; requeued: number; unminedUnits: bigint }> {
     let posted = 0;
     let requeued = 0;
@@ -107,6 +108,8 @@ export class WithdrawalConfirmer {
         // The chain never heard of it (a crash between recording and broadcasting, or a node
         // that dropped it): the same bytes again, so the same hash.
         unminedUnits += amount;
+        // Signed before a halt, it has not left: while the vault is halted, it waits recorded.
+        if (!options.rebroadcast) continue;
         await this.#deps
           .broadcast(batch.rawTx)
           .catch((error: unknown) =>

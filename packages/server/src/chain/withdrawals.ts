@@ -1,13 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { arcadeVaultAbi, bytes16ToUuid, uuidToBytes16 } from '@coinop/contracts';
-import { formatHst, type Clock, type Ids } from '@coinop/core';
-import {
-  encodeFunctionData,
-  getAddress,
-  type Hex,
-  type PrivateKeyAccount,
-  type PublicClient,
-} from 'viem';
+import type { Clock, Ids } from '@coinop/core';
+import type { Hex, PrivateKeyAccount, PublicClient } from 'viem';
 import type { ChainConfig } from '../config.js';
 import {
   checkpointsOfVault,
@@ -16,20 +9,13 @@ import {
   type Checkpoint,
   type VaultKey,
 } from '../store/chain-checkpoints.js';
-import {
-  BatchRaced,
-  lockWithdrawal,
-  noteQueuedError,
-  queuedWithdrawals,
-  recordBatch,
-  type WithdrawalRecord,
-} from '../store/chain-withdrawals.js';
+import { openHaltOf } from '../store/chain-halts.js';
 import type { Db } from '../store/db.js';
-import { signVaultCall, vaultRevert } from './operator-tx.js';
 import { PlaySettler, type PlayRound } from './play-settlements.js';
 import { createChainClient, describeChainError } from './rpc.js';
 import { Rounds } from './rounds.js';
-import { settleWithdrawal, WithdrawalConfirmer } from './withdrawal-confirmations.js';
+import { WithdrawalConfirmer } from './withdrawal-confirmations.js';
+import { WithdrawalQueueSender } from './withdrawal-sending.js';
 import type { WatcherLog } from './watcher.js';
 
 /**
@@ -40,11 +26,13 @@ import type { WatcherLog } from './watcher.js';
  * the chain: once its receipt has the confirmations, the withdrawals it paid (Withdrawn) or
  * found paid (WithdrawalSkipped) are posted; a batch that reverted, or whose nonce went to
  * another transaction, puts its unpaid withdrawals back in the queue; one never seen by the chain
- * is broadcast again, byte for byte. (2) Queued withdrawals, oldest first, are grouped into
- * batches within the vault's limits, each simulated, then signed, recorded with its nonce, hash
- * and bytes, and only then broadcast. A crash anywhere leaves either nothing recorded (the
- * withdrawals are still queued) or a recorded batch that step (1) resolves; the contract's
- * skip of an id already paid makes any second send harmless.
+ * is broadcast again, byte for byte (withdrawal-confirmations.ts). (2) Queued withdrawals,
+ * oldest first, are grouped into batches within the vault's limits, each simulated, then signed,
+ * recorded with its nonce, hash and bytes, and only then broadcast (withdrawal-sending.ts). A
+ * crash anywhere leaves either nothing recorded (the withdrawals are still queued) or a recorded
+ * batch that step (1) resolves; the contract's skip of an id already paid makes any second send
+ * harmless. While the vault is halted (docs/concepts/chain.md#halts) nothing is sent or broadcast
+ * again: the queue waits.
  */
 
 /** What one round did. */
@@ -82,21 +70,9 @@ export interface SenderDeps {
 const LEASE_MIN_MS = 30_000;
 const LEASE_ROUNDS = 3;
 
-/** Refusals by the vault that name one withdrawal and will not pass by waiting. */
-const ITEM_REFUSALS = new Set(['WithdrawalAboveMax', 'InsufficientUnlockedBalance']);
-/** Refusals that pass with time or an admin's action: the withdrawals wait. */
-const WAIT_REFUSALS = {
-  EnforcedPause: 'the vault is paused: withdrawals wait until it is unpaused',
-  DailyWithdrawalLimitExceeded: "today's withdrawal limit of the vault is reached",
-  AccessControlUnauthorizedAccount: 'the operator key does not hold OPERATOR_ROLE on the vault',
-} as const;
-const waitRefusal = (name: string): string | null =>
-  Object.hasOwn(WAIT_REFUSALS, name) ? WAIT_REFUSALS[name as keyof typeof WAIT_REFUSALS] : null;
-
 export class WithdrawalSender {
   readonly #db: Db;
   readonly #clock: Clock;
-  readonly #ids: Ids;
   readonly #chain: ChainConfig;
   readonly #client: PublicClient;
   readonly #operator: PrivateKeyAccount | null;
@@ -107,6 +83,7 @@ export class WithdrawalSender {
   readonly #rounds: Rounds;
   readonly #plays: PlaySettler;
   readonly #confirmer: WithdrawalConfirmer;
+  readonly #queue: WithdrawalQueueSender;
   /** Started: with no operator key it runs no rounds, but says why in its state. */
   #started = false;
   #waiting: string | null = null;
@@ -115,7 +92,6 @@ export class WithdrawalSender {
   constructor(deps: SenderDeps) {
     this.#db = deps.db;
     this.#clock = deps.clock;
-    this.#ids = deps.ids;
     this.#chain = deps.chain;
     this.#operator = deps.operator;
     this.#client = deps.client ?? createChainClient(deps.chain);
@@ -129,6 +105,16 @@ export class WithdrawalSender {
       clock: deps.clock,
       chain: deps.chain,
       client: this.#client,
+      broadcast: this.#broadcast,
+      log: () => this.#log,
+    });
+    this.#queue = new WithdrawalQueueSender({
+      db: deps.db,
+      clock: deps.clock,
+      ids: deps.ids,
+      chain: deps.chain,
+      client: this.#client,
+      operator: deps.operator,
       broadcast: this.#broadcast,
       log: () => this.#log,
     });
@@ -216,9 +202,14 @@ export class WithdrawalSender {
     if (!(await takeLease(this.#db, checkpoint, this.#leaderId, leaseMs, 'sender'))) {
       return { outcome: 'not_leader', ...idle };
     }
-    const confirmed = await this.#confirmer.confirmSent(checkpoint);
-    const sent = await this.sendQueued(checkpoint, confirmed.unminedUnits);
-    const plays = await this.#plays.round(checkpoint, this.#operator);
+    // A halt is read here to skip the work, and again where each transaction is recorded before
+    // it is broadcast, which is what guarantees nothing leaves after a halt.
+    const halt = await openHaltOf(this.#db, checkpoint);
+    const confirmed = await this.#confirmer.confirmSent(checkpoint, { rebroadcast: !halt });
+    const sent = halt
+      ? await this.#queue.waitHalted(checkpoint, halt)
+      : await this.#queue.sendQueued(checkpoint, confirmed.unminedUnits);
+    const plays = await this.#plays.round(checkpoint, this.#operator, halt);
     this.#waiting = sent.waiting ?? plays.waiting;
     return {
       outcome: 'done',
@@ -239,196 +230,4 @@ export class WithdrawalSender {
     if (checkpoint) this.#key = { chainId, vaultAddress: checkpoint.vaultAddress };
     return checkpoint ?? null;
   }
-
-  /**
-   * Step (2): sends the queue in batches within the vault's limits. `unminedUnits` is HST sent
-   * and not mined yet, which today's limit must leave room for.
-   */
-  async sendQueued(
-    checkpoint: Checkpoint,
-    unminedUnits = 0n,
-  ): Promise<{ sent: number; failed: number; waiting: string | null }> {
-    const operator = this.#operator;
-    if (!operator) return { sent: 0, failed: 0, waiting: null };
-    let sent = 0;
-    let failed = 0;
-    const batchMax = this.#chain.withdrawalBatchMax;
-    const queue = await queuedWithdrawals(this.#db, checkpoint, batchMax * BATCHES_PER_ROUND_MAX);
-    if (queue.length === 0) return { sent, failed, waiting: null };
-    const vault = this.#chain.vaultAddress;
-    const read = <F extends 'maxWithdrawal' | 'dailyWithdrawalLimit' | 'withdrawnToday' | 'paused'>(
-      functionName: F,
-    ) => this.#client.readContract({ address: vault, abi: arcadeVaultAbi, functionName });
-    const [maxWithdrawal, dailyLimit, withdrawnToday, paused] = await Promise.all([
-      read('maxWithdrawal'),
-      read('dailyWithdrawalLimit'),
-      read('withdrawnToday'),
-      read('paused'),
-    ]);
-    const waitWith = async (why: string) => {
-      await noteQueuedError(
-        this.#db,
-        queue.map((w) => w.id),
-        why,
-        this.#clock.now(),
-      );
-      return { sent, failed, waiting: why };
-    };
-    if (paused) return waitWith(WAIT_REFUSALS.EnforcedPause);
-    let budget = dailyLimit - withdrawnToday - unminedUnits;
-    let rest = [...queue];
-    let waiting: string | null = null;
-    while (rest.length > 0) {
-      const batch: WithdrawalRecord[] = [];
-      for (let next = rest[0]; next !== undefined && batch.length < batchMax; next = rest[0]) {
-        if (next.amountUnits > maxWithdrawal) {
-          // The limit was lowered after the request was taken: refused for good.
-          await this.#fail(
-            checkpoint,
-            next,
-            `over the vault's maxWithdrawal of ${formatHst(maxWithdrawal)} HST`,
-          );
-          failed += 1;
-          rest.shift();
-          continue;
-        }
-        if (next.amountUnits > budget) break;
-        budget -= next.amountUnits;
-        batch.push(next);
-        rest.shift();
-      }
-      if (batch.length === 0) {
-        // Oldest first: a withdrawal that does not fit today's limit holds the ones after it.
-        waiting = WAIT_REFUSALS.DailyWithdrawalLimitExceeded;
-        await noteQueuedError(
-          this.#db,
-          rest.map((w) => w.id),
-          waiting,
-          this.#clock.now(),
-        );
-        break;
-      }
-      const outcome = await this.#sendBatch(checkpoint, operator, batch);
-      if (outcome.kind === 'sent') {
-        sent += batch.length;
-      } else if (outcome.kind === 'refused') {
-        await this.#fail(checkpoint, outcome.withdrawal, outcome.why);
-        failed += 1;
-        // The others go back to the front of the queue and are tried again at once.
-        rest = [...batch.filter((w) => w.id !== outcome.withdrawal.id), ...rest];
-        budget += batch.reduce((sum, w) => sum + w.amountUnits, 0n);
-      } else {
-        waiting = outcome.why;
-        await noteQueuedError(
-          this.#db,
-          [...batch, ...rest].map((w) => w.id),
-          waiting,
-          this.#clock.now(),
-        );
-        break;
-      }
-    }
-    return { sent, failed, waiting };
-  }
-
-  async #fail(checkpoint: Checkpoint, withdrawal: WithdrawalRecord, why: string): Promise<void> {
-    await this.#db.transaction(async (tx) => {
-      const w = await lockWithdrawal(tx, withdrawal.id);
-      if (!w || w.status !== 'queued') return;
-      await settleWithdrawal(tx, checkpoint, w, 'void', why, this.#clock.now());
-    });
-    this.#log?.warn(
-      `withdrawal sender: withdrawal ${withdrawal.id} of ${formatHst(withdrawal.amountUnits)} HST ` +
-        `is refused and its HST released: ${why}`,
-    );
-  }
-
-  /** Simulates, signs, records and broadcasts one batch. */
-  async #sendBatch(
-    checkpoint: Checkpoint,
-    operator: PrivateKeyAccount,
-    batch: readonly WithdrawalRecord[],
-  ): Promise<
-    | { kind: 'sent' }
-    | { kind: 'refused'; withdrawal: WithdrawalRecord; why: string }
-    | { kind: 'wait'; why: string }
-  > {
-    const args = [
-      batch.map((w) => ({
-        id: uuidToBytes16(w.id),
-        to: getAddress(w.toAddress),
-        amount: w.amountUnits,
-      })),
-    ] as const;
-    const vault = this.#chain.vaultAddress;
-    try {
-      await this.#client.simulateContract({
-        address: vault,
-        abi: arcadeVaultAbi,
-        functionName: 'withdrawBatch',
-        args,
-        account: operator.address,
-      });
-    } catch (error) {
-      const revert = vaultRevert(error);
-      if (revert && ITEM_REFUSALS.has(revert.name) && typeof revert.args[0] === 'string') {
-        const id = bytes16ToUuid(revert.args[0] as Hex);
-        const withdrawal = batch.find((w) => w.id === id);
-        if (withdrawal) {
-          return { kind: 'refused', withdrawal, why: refusalText(revert.name, revert.args) };
-        }
-      }
-      const wait = revert ? waitRefusal(revert.name) : null;
-      if (wait) return { kind: 'wait', why: wait };
-      throw error;
-    }
-    const data = encodeFunctionData({ abi: arcadeVaultAbi, functionName: 'withdrawBatch', args });
-    const { nonce, rawTx, txHash } = await signVaultCall(
-      this.#client,
-      this.#db,
-      operator,
-      checkpoint,
-      data,
-    );
-    try {
-      await this.#db.transaction((tx) =>
-        recordBatch(
-          tx,
-          {
-            id: this.#ids.next(),
-            chainId: checkpoint.chainId,
-            vaultAddress: checkpoint.vaultAddress,
-            fromAddress: operator.address,
-            nonce: BigInt(nonce),
-            txHash,
-            rawTx,
-          },
-          batch.map((w) => w.id),
-          this.#clock.now(),
-        ),
-      );
-    } catch (error) {
-      // Another sender took one of them (a lease lost mid-round): nothing recorded, nothing sent.
-      if (error instanceof BatchRaced) return { kind: 'wait', why: 'another process is sending' };
-      throw error;
-    }
-    // Recorded first: a failure from here on is resolved by the next round's step (1).
-    await this.#broadcast(rawTx).catch((error: unknown) =>
-      this.#log?.warn(
-        `withdrawal sender: broadcasting ${txHash} failed (it is tried again): ` +
-          describeChainError(error, this.#chain.rpcUrl),
-      ),
-    );
-    return { kind: 'sent' };
-  }
-}
-
-/** How many batches one round sends at most, so a round ends and the lease is renewed. */
-const BATCHES_PER_ROUND_MAX = 10;
-
-function refusalText(name: string, args: readonly unknown[]): string {
-  if (name === 'WithdrawalAboveMax') {
-    return `over the vault's maxWithdrawal of ${formatHst(args[2] as bigint)} HST`;
-  }
-  return `the vault's unlocked balance (${formatHst(args[2] as bigint)} HST) is short of it`;
 }

@@ -53,7 +53,9 @@ const ADMIN_GROUPS: Readonly<Record<string, string>> = {
   leaderboard: "a game's leaderboards (tiers): add one",
   tournament: 'tournaments and seasons: create one (funded by the arcade), list them, stop one',
   keys: 'the keys that sign player tokens: rotate them',
-  chain: 'chain mode: deploy the contracts; deposits, withdrawals, plays, the operator key',
+  chain:
+    'chain mode: deploy the contracts; deposits, withdrawals, plays, the operator key; halts ' +
+    'and resume; surplus',
 };
 
 /** `?limit=…&before=…` from the listing flags given, or nothing. */

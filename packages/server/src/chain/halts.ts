@@ -1,7 +1,10 @@
 import { formatHst } from '@coinop/core';
 import { checkpointsOfVault } from '../store/chain-checkpoints.js';
-import { HALTS_PAGE_MAX, listHalts, type HaltRecord } from '../store/chain-halts.js';
+import { HALTS_PAGE_MAX, HaltCauses, listHalts, type HaltRecord } from '../store/chain-halts.js';
 import type { Queryable } from '../store/db.js';
+
+/** Why the senders halt: reorg, chain_mismatch, shortfall (for the admin API's schemas). */
+export { HaltCauses };
 
 /**
  * Halts of the vault's senders as people read them (docs/concepts/chain.md#halts): why queued

@@ -18,6 +18,7 @@ import {
   lockSurplusAt,
   settleSurplus,
   SURPLUS_PAGE_MAX,
+  SurplusStatuses,
   type SurplusRecord,
   type SurplusStatus,
 } from '../store/chain-surplus.js';
@@ -41,6 +42,9 @@ import { parseWithdrawalAddress } from './withdrawal-requests.js';
  * - **cover** a shortfall with it: it backs HST the ledger already owes (a deposit credited from a
  *   block since lost, minted HST), so nothing moves in the ledger and it stops counting as surplus.
  */
+
+/** What became of a surplus: unsolicited, credited, swept, covered (for the admin API's schemas). */
+export { SurplusStatuses };
 
 /** Where a surplus is: its Transfer event, and the chain if it was read on two. */
 export interface SurplusRef {

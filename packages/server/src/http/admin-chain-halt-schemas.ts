@@ -1,6 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { HaltCauses } from '../store/chain-halts.js';
-import { SurplusStatuses } from '../store/chain-surplus.js';
+import { HaltCauses } from '../chain/halts.js';
+import { SurplusStatuses } from '../chain/surplus-actions.js';
 import { Uuid } from './schemas.js';
 
 /**

@@ -233,12 +233,20 @@ export async function chainProgress(
   q: Queryable,
   chain: ChainConfig,
   watcher: DepositWatcher | null,
-): Promise<{ lagBlocks: number | null; withdrawalsQueued: number; withdrawalsSent: number }> {
+): Promise<{
+  lagBlocks: number | null;
+  withdrawalsQueued: number;
+  withdrawalsSent: number;
+  halted: boolean | null;
+}> {
   const checkpoint = watcher?.key
     ? await readCheckpoint(q, watcher.key)
     : ((await checkpointsOfVault(q, chain.vaultAddress))[0] ?? null);
-  if (!checkpoint) return { lagBlocks: null, withdrawalsQueued: 0, withdrawalsSent: 0 };
+  if (!checkpoint) {
+    return { lagBlocks: null, withdrawalsQueued: 0, withdrawalsSent: 0, halted: null };
+  }
   const totals = await withdrawalTotals(q, checkpoint);
+  const halt = await openHaltOf(q, checkpoint);
   return {
     lagBlocks:
       checkpoint.headBlock === null
@@ -246,5 +254,6 @@ export async function chainProgress(
         : Number(checkpoint.headBlock - (checkpoint.blockNumber ?? checkpoint.startBlock - 1n)),
     withdrawalsQueued: totals.queued.count,
     withdrawalsSent: totals.sent.count,
+    halted: halt !== null,
   };
 }

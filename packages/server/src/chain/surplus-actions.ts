@@ -167,6 +167,15 @@ export async function coverShortfall(
       { cause: error },
     );
   });
+  if (!reconciliation.onChain) {
+    throw new CoinopError(
+      'block_not_on_chain',
+      `the chain no longer has block ${reconciliation.checkpoint.blockNumber} as the watcher ` +
+        'recorded it: resume from the reorganisation first (coinop admin chain resume ' +
+        '--from-block), then cover what the vault is still short',
+      { details: { blockNumber: Number(reconciliation.checkpoint.blockNumber) } },
+    );
+  }
   const shortfall = reconciliation.result.shortfallUnits;
   if (found.amountUnits > shortfall) {
     throw new CoinopError(

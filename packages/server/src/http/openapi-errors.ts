@@ -149,6 +149,7 @@ export const OPERATION_PROBLEMS: Readonly<Record<string, readonly ErrorCode[]>> 
     'chain_mode_off',
     'surplus_already_settled',
     'surplus_exceeds_shortfall',
+    'block_not_on_chain',
     'chain_not_ready',
   ],
   developerCreateApiKey: ['api_key_limit_reached'],

@@ -3,7 +3,6 @@ import { CoinopError, decideResume, type Clock } from '@coinop/core';
 import type { PublicClient } from 'viem';
 import type { ChainConfig } from '../config.js';
 import {
-  acceptShortfall,
   checkpointsOfVault,
   lockCheckpoint,
   recordReconciliation,
@@ -101,7 +100,6 @@ export async function resumeVault(
       clock.now(),
     );
     if (!resumedHalt) throw resumedMeanwhile(chain);
-    await acceptShortfall(tx, checkpoint, accepted);
     await recordReconciliation(
       tx,
       checkpoint,

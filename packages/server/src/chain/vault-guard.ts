@@ -86,8 +86,8 @@ export class VaultGuard {
         .log()
         ?.warn(
           `chain watcher: ${formatHst(t.amountUnits)} HST reached the vault from ${t.fromAddress} ` +
-            `without a deposit (${t.txHash}:${t.logIndex}): recorded as surplus; credit or sweep ` +
-            'it with coinop admin chain surplus',
+            `without a deposit (${t.txHash}:${t.logIndex}): recorded as surplus, to credit, sweep ` +
+            'or cover a shortfall with (coinop admin chain surplus)',
         );
     }
     const checkpoint = await readCheckpoint(db, key);
@@ -109,10 +109,11 @@ export class VaultGuard {
     if (!reconciliation.onChain) return;
     const { result } = reconciliation;
     const at = reconciliation.checkpoint.blockNumber ?? checkpoint.startBlock;
-    const accepted =
-      halt?.resumeRequestedAt && halt.resumedAt === null
-        ? (halt.acceptedShortfallUnits ?? 0n)
-        : checkpoint.acceptedShortfallUnits;
+    // A resume waiting on this reconciliation brings the shortfall it accepted, if any.
+    const resuming = halt !== null && halt.resumeRequestedAt !== null;
+    const accepted = resuming
+      ? (halt.acceptedShortfallUnits ?? 0n)
+      : checkpoint.acceptedShortfallUnits;
     const decision = decideBacking({
       shortfallUnits: result.shortfallUnits,
       acceptedShortfallUnits: accepted,
@@ -135,7 +136,6 @@ export class VaultGuard {
       blockNumber: at,
       shortfallUnits: result.shortfallUnits,
     };
-    const resuming = halt !== null && halt.resumeRequestedAt !== null;
     if (resuming && caughtUp) {
       // The operator resumed after a reorganisation: the chain is read again, so the halt is
       // lifted if the vault backs the ledger, and becomes a shortfall halt in the same

@@ -31,7 +31,9 @@ import { VaultGuard } from './vault-guard.js';
  * says so), then reads the vault's Deposited events range by range up to head − confirmations and
  * records each range, its credits and the new checkpoint in one database transaction. Several
  * API processes may run a watcher on one database: a lease lets one read the chain, and the
- * checkpoint's row lock makes a second writer of the same range fail harmlessly anyway.
+ * checkpoint's row lock makes a second writer of the same range fail harmlessly anyway. Around
+ * each round its guard (vault-guard.ts) checks the chain is the vault's, records HST sent without
+ * a deposit, and reconciles, halting every sender on a disagreement (docs/concepts/chain.md#halts).
  */
 
 export type WatcherLog = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;

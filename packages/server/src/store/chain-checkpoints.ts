@@ -311,15 +311,6 @@ export async function recordReconciliation(
   );
 }
 
-/** The shortfall the operator accepted at a resume, from which the watcher halts only beyond. */
-export async function acceptShortfall(tx: Queryable, key: VaultKey, units: bigint): Promise<void> {
-  await tx.query(
-    `UPDATE chain_checkpoints SET accepted_shortfall_units = $3
-     WHERE chain_id = $1 AND vault_address = $2`,
-    [...keyParams(key), units.toString()],
-  );
-}
-
 /**
  * Moves the surplus reading from `from` (the block it was at; null: none read) to `to`, if it is
  * still at `from` and the checkpoint still covers `to`. False when another process moved either

@@ -68,6 +68,14 @@ export const ErrorCodes = {
   withdrawal_above_limit: 'Withdrawal above the vault limit',
   // Plays locked on chain
   chain_play_not_found: 'Play locked on chain not found',
+  // Chain halts and surplus (issue 27)
+  chain_not_halted: 'Chain vault not halted',
+  chain_shortfall: 'Vault holds less than the ledger owes',
+  chain_mismatch: 'Chain or token not as recorded',
+  block_not_on_chain: 'Block not on the current chain',
+  surplus_not_found: 'Surplus not found',
+  surplus_already_settled: 'Surplus already settled',
+  surplus_exceeds_shortfall: 'Surplus larger than the shortfall',
   // Sign-in: wallet (EIP-4361), player tokens, developer keys
   invalid_siwe_message: 'Invalid sign-in message',
   wrong_domain: 'Sign-in message for another domain',

@@ -213,6 +213,11 @@ export interface ChainConfig {
   /** The most withdrawals one `withdrawBatch` transaction pays. */
   readonly withdrawalBatchMax: number;
   /**
+   * How often the watcher reconciles the vault with the ledger, halting the senders on a
+   * shortfall (docs/concepts/chain.md#halts); 0: every round.
+   */
+  readonly reconcileIntervalMs: number;
+  /**
    * A JSON-RPC URL of the same chain that browsers may use (`--chain-public-rpc-url`), for the
    * web app's wallet; null publishes none (the server's own URL may carry a provider's key).
    */
@@ -275,6 +280,8 @@ export const DEFAULTS = {
   chainRetryMaxMs: 60_000, // A chain down for long is asked once a minute.
   // About 45,000 gas a withdrawal: 50 is some 2.3 M gas, a small share of any chain's block.
   chainWithdrawalBatchMax: 50,
+  // A shortfall stops the senders within a minute; a reconciliation is a handful of reads.
+  chainReconcileIntervalMs: 60_000,
   devChainPort: 8545, // Anvil's own default: where wallets and tools look for a local chain.
   // A kill -9 of the whole process group loses at most this much of the chain; see dev-chain.md.
   devChainStateIntervalSeconds: 1,
@@ -545,6 +552,7 @@ function chainConfig(
     retryMaxMs: DEFAULTS.chainRetryMaxMs,
     operatorKeyFile: operatorKeyFile === null ? null : resolve(operatorKeyFile),
     withdrawalBatchMax: DEFAULTS.chainWithdrawalBatchMax,
+    reconcileIntervalMs: DEFAULTS.chainReconcileIntervalMs,
     publicRpcUrl: parseChainRpcUrl(text('chainPublicRpcUrl'), 'chainPublicRpcUrl'),
     devChainMinter: null,
   };
@@ -618,6 +626,7 @@ export function withDevChain(config: Config, settings: DevChainSettings): Config
       retryMaxMs: DEFAULTS.chainRetryMaxMs,
       operatorKeyFile: settings.operatorKeyFile,
       withdrawalBatchMax: DEFAULTS.chainWithdrawalBatchMax,
+      reconcileIntervalMs: DEFAULTS.chainReconcileIntervalMs,
       publicRpcUrl: settings.rpcUrl,
       devChainMinter: settings.minter,
     },

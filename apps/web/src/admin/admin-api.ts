@@ -95,6 +95,71 @@ export interface Audit {
   balanced: boolean;
 }
 
+/** Why no HST leaves the vault (docs/operating/chain.md#resuming-after-a-halt). */
+export interface ChainHalt {
+  id: string;
+  cause: 'reorg' | 'chain_mismatch' | 'shortfall';
+  detail: string;
+  blockNumber: number | null;
+  shortfall: string | null;
+  haltedAt: string;
+  resume: {
+    requestedAt: string;
+    by: string;
+    reason: string;
+    fromBlock: number | null;
+    acceptedShortfall: string | null;
+  } | null;
+  resumedAt: string | null;
+}
+
+type Totals = { count: number; amount: string };
+
+/** `GET /admin/chain`, the parts the console shows; amounts are exact HST strings. */
+export interface ChainStatus {
+  enabled: boolean;
+  state?: 'starting' | 'running' | 'failing' | 'halted';
+  vaultAddress?: string;
+  chainId?: number | null;
+  checkpointBlock?: number | null;
+  headBlock?: number | null;
+  lagBlocks?: number | null;
+  reorg?: { blockNumber: number | null } | null;
+  halt?: ChainHalt | null;
+  reconciliation?: {
+    at: string;
+    blockNumber: number;
+    unexplained: string;
+    acceptedShortfall: string;
+  } | null;
+  surplus?: Record<'unsolicited' | 'credited' | 'swept' | 'covered', Totals>;
+  lastError?: { message: string; at: string } | null;
+  withdrawals?: { waiting: string | null; queued: Totals };
+}
+
+/** HST sent to the vault without a deposit, and what the operator did with it. */
+export interface ChainSurplus {
+  chainId: number;
+  txHash: string;
+  logIndex: number;
+  blockNumber: number;
+  from: string;
+  amount: string;
+  status: 'unsolicited' | 'credited' | 'swept' | 'covered';
+  creditedAccountId: string | null;
+  withdrawalId: string | null;
+  note: string | null;
+  seenAt: string;
+  settledAt: string | null;
+}
+
+export interface ResumeRequest {
+  by: string;
+  reason: string;
+  fromBlock?: number;
+  acceptShortfall?: string;
+}
+
 export interface Page<T> {
   items: T[];
   next: string | null;
@@ -162,6 +227,20 @@ export function adminApi(token: string) {
         `/hst/balances/${id(accountId)}`,
       ),
     rotateKeys: () => call<{ kid: string; retiredKid: string | null }>('/keys/rotate', {}),
+
+    chainStatus: () => call<ChainStatus>('/chain'),
+    chainHalts: async () => (await call<{ halts: ChainHalt[] }>('/chain/halts?limit=20')).halts,
+    chainSurplus: async () =>
+      (await call<{ surplus: ChainSurplus[] }>('/chain/surplus?limit=100')).surplus,
+    resumeChain: (body: ResumeRequest) =>
+      call<{ state: 'resumed' | 'resuming'; halt: ChainHalt }>('/chain/resume', body),
+    /** `surplus` is `<txHash>:<logIndex>`. */
+    creditSurplus: (surplus: string, accountId: string) =>
+      call<ChainSurplus>(`/chain/surplus/${id(surplus)}/credit`, { accountId }),
+    sweepSurplus: (surplus: string, to: string) =>
+      call<ChainSurplus>(`/chain/surplus/${id(surplus)}/sweep`, { to }),
+    coverShortfall: (surplus: string, note: string) =>
+      call<ChainSurplus>(`/chain/surplus/${id(surplus)}/cover`, { note }),
 
     /** Every tournament of every game, those with a round to come first (at most 200). */
     tournaments: async () => (await call<TournamentList>('/tournaments')).tournaments,

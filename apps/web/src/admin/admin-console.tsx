@@ -2,6 +2,8 @@ import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { ApiError } from '../api.js';
 import { Link } from '../router.js';
 import { adminApi, storeAdminToken, storedAdminToken, type AdminApi } from './admin-api.js';
+import { ChainHaltBanner } from './chain-halt-banner.js';
+import { ChainScreen } from './chain-screen.js';
 import { GamesScreen } from './games-screen.js';
 import { KeysScreen } from './keys-screen.js';
 import { LedgerScreen } from './ledger-screen.js';
@@ -20,6 +22,7 @@ const SCREENS = [
   { path: 'players', label: 'Players' },
   { path: 'developers', label: 'Developers' },
   { path: 'ledger', label: 'Ledger' },
+  { path: 'chain', label: 'Chain' },
   { path: 'keys', label: 'Sign-in keys' },
 ] as const;
 
@@ -84,6 +87,7 @@ export function AdminConsole({ path }: { path: string }) {
         </nav>
       )}
       <main id="admin-main" className="admin-main" tabIndex={-1}>
+        {api !== null && <ChainHaltBanner api={api} screen={screen} />}
         {api === null ? (
           <SignIn
             notice={signedOutWhy}
@@ -124,6 +128,8 @@ function Screen({ path, api }: { path: (typeof SCREENS)[number]['path']; api: Ad
       return <PeopleScreen key="developers" api={api} kind="developers" />;
     case 'ledger':
       return <LedgerScreen api={api} />;
+    case 'chain':
+      return <ChainScreen api={api} />;
     case 'keys':
       return <KeysScreen api={api} />;
   }

@@ -1,3 +1,4 @@
+import { CoinopError } from '../errors.js';
 import { formatHst, type Units } from '../money.js';
 
 /**
@@ -36,6 +37,8 @@ export interface VaultReconciliation {
   /** The vault's balance less what it should hold: zero when the two agree to the unit. */
   readonly unexplainedUnits: Units;
   readonly reconciled: boolean;
+  /** How much less the vault holds than it should (0 when it holds as much or more). */
+  readonly shortfallUnits: Units;
   /** One sentence per cause of the difference, for the operator; empty when reconciled. */
   readonly findings: readonly string[];
 }
@@ -60,8 +63,8 @@ export function reconcileVault(input: VaultReconciliationInput): VaultReconcilia
   const rest = unexplainedUnits + minted;
   if (rest > 0n) {
     findings.push(
-      `the vault holds ${formatHst(rest)} HST more than the ledger accounts for (HST sent to ` +
-        'the vault without deposit credits nobody)',
+      `the vault holds ${formatHst(rest)} HST more than the ledger and the recorded surplus ` +
+        'account for',
     );
   } else if (rest < 0n) {
     findings.push(`the vault holds ${formatHst(-rest)} HST less than the ledger accounts for`);
@@ -73,6 +76,53 @@ export function reconcileVault(input: VaultReconciliationInput): VaultReconcilia
     expectedUnits,
     unexplainedUnits,
     reconciled,
+    shortfallUnits: unexplainedUnits < 0n ? -unexplainedUnits : 0n,
     findings: reconciled ? [] : findings,
   };
+}
+
+/**
+ * What the chain watcher does after reconciling (docs/concepts/chain.md#halts): a shortfall
+ * beyond what the operator accepted when they last resumed halts every sender, since paying out
+ * would spend HST the ledger owes others; a surplus never does. The accepted shortfall only ever
+ * shrinks: it follows the shortfall down as it is covered, so it cannot hide a new one later.
+ */
+export function decideBacking(input: {
+  readonly shortfallUnits: Units;
+  readonly acceptedShortfallUnits: Units;
+}): { readonly halt: boolean; readonly acceptedShortfallUnits: Units } {
+  const { shortfallUnits, acceptedShortfallUnits } = input;
+  if (shortfallUnits > acceptedShortfallUnits) return { halt: true, acceptedShortfallUnits };
+  return { halt: false, acceptedShortfallUnits: shortfallUnits };
+}
+
+/**
+ * Whether the operator may resume the senders with the vault `shortfallUnits` short at
+ * `blockNumber`: yes when it is not short, or when they accept exactly that shortfall (covered
+ * outside the vault), so a shortfall is never waved through unread. Throws `chain_shortfall`
+ * naming the amount otherwise; returns the shortfall accepted.
+ */
+export function decideResume(input: {
+  readonly shortfallUnits: Units;
+  readonly blockNumber: bigint;
+  readonly acceptShortfallUnits: Units | null;
+}): Units {
+  const { shortfallUnits, blockNumber, acceptShortfallUnits } = input;
+  if (shortfallUnits === 0n) return 0n;
+  const shortfall = formatHst(shortfallUnits);
+  if (acceptShortfallUnits === shortfallUnits) return shortfallUnits;
+  const details = {
+    shortfall,
+    blockNumber: Number(blockNumber),
+    ...(acceptShortfallUnits === null ? {} : { accepted: formatHst(acceptShortfallUnits) }),
+  };
+  throw new CoinopError(
+    'chain_shortfall',
+    `the vault holds ${shortfall} HST less than the ledger owes at block ${blockNumber}: ` +
+      "resuming would pay out of other players' HST. Cover the shortfall first " +
+      '(docs/operating/chain.md#resuming-after-a-halt), or, if it is covered outside the vault, ' +
+      `resume accepting a shortfall of exactly ${shortfall} HST` +
+      (acceptShortfallUnits === null ? '' : ` (not ${formatHst(acceptShortfallUnits)} HST)`),
+    { details },
+  );
 }

@@ -31,6 +31,8 @@ import {
   type BatchRecord,
 } from '../store/chain-withdrawals.js';
 import type { Db } from '../store/db.js';
+import { SendingHalted, type HaltRecord } from '../store/chain-halts.js';
+import { haltWaiting } from './halts.js';
 import { applyTransfers } from '../store/ledger.js';
 import { applyLockEnd, logLockEnd, type LockEndRecorded } from './lock-ends.js';
 import { batchFate, signVaultCall, vaultRevert } from './operator-tx.js';
@@ -84,15 +86,27 @@ export class PlaySettler {
     this.#deps = deps;
   }
 
-  /** Resolves the transactions sent, then sends what is due. */
-  async round(checkpoint: Checkpoint, operator: PrivateKeyAccount): Promise<PlayRound> {
-    const done = await this.confirmSent(checkpoint);
-    const sent = await this.sendDue(checkpoint, operator);
+  /**
+   * Resolves the transactions sent, then sends what is due; while the vault is halted (`halt`),
+   * nothing is sent or broadcast again, and what is due waits.
+   */
+  async round(
+    checkpoint: Checkpoint,
+    operator: PrivateKeyAccount,
+    halt: HaltRecord | null = null,
+  ): Promise<PlayRound> {
+    const done = await this.confirmSent(checkpoint, { rebroadcast: !halt });
+    const sent = halt
+      ? { sent: 0, waiting: haltWaiting(halt, 'plays locked on chain') }
+      : await this.sendDue(checkpoint, operator);
     return { ...done, ...sent };
   }
 
   /** Step (1). */
-  async confirmSent(checkpoint: Checkpoint): Promise<{ settled: number; refunded: number }> {
+  async confirmSent(
+    checkpoint: Checkpoint,
+    options: { rebroadcast: boolean } = { rebroadcast: true },
+  ): Promise<{ settled: number; refunded: number }> {
     const { client, chain } = this.#deps;
     let settled = 0;
     let refunded = 0;
@@ -104,6 +118,8 @@ export class PlaySettler {
       const fate = await batchFate(client, batch);
       if (fate.kind === 'pending') continue;
       if (fate.kind === 'unseen') {
+        // Signed before a halt, it has not left: while the vault is halted, it waits recorded.
+        if (!options.rebroadcast) continue;
         await this.#deps
           .broadcast(batch.rawTx)
           .catch((error: unknown) =>
@@ -289,6 +305,7 @@ export class PlaySettler {
       });
     } catch (error) {
       if (error instanceof BatchRaced) return 'another process is sending';
+      if (error instanceof SendingHalted) return haltWaiting(error.halt, 'plays locked on chain');
       throw error;
     }
     await this.#deps

@@ -5,10 +5,11 @@ import {
   reconcileVault,
   type ReconciliationLine,
   type Units,
+  type VaultReconciliation,
 } from '@coinop/core';
 import { getAddress, type Address, type PublicClient } from 'viem';
 import type { ChainConfig } from '../config.js';
-import { checkpointsOfVault } from '../store/chain-checkpoints.js';
+import { checkpointsOfVault, type Checkpoint } from '../store/chain-checkpoints.js';
 import {
   readVaultLedgerSnapshot,
   type AccountTotals,
@@ -17,6 +18,7 @@ import {
 } from '../store/chain-reconciliation.js';
 import type { Db } from '../store/db.js';
 import { createChainClient, describeChainError } from './rpc.js';
+import { surplusNotRecorded } from './surplus.js';
 
 /**
  * `coinop admin hst audit --chain` (docs/concepts/chain.md#reconciliation): the vault's HST on
@@ -42,6 +44,9 @@ const LINES = {
     'shares of plays locked on chain reserved for the vault to pay to wallets, not yet posted',
   // Explained differences: the vault holds more (+) or less (−) than the ledger owes, and why.
   held_deposits: 'deposits held (credited to nobody until an operator does): in the vault',
+  unsolicited_surplus:
+    'HST sent to the vault without a deposit (a plain transfer): owed to nobody until an ' +
+    'operator credits or sweeps it, or uses it to cover a shortfall',
   withdrawals_paid_not_posted:
     'withdrawals the vault paid at or below the block, not yet posted (waiting for confirmations)',
   withdrawals_posted_paid_after:
@@ -171,6 +176,24 @@ export async function reconcileChainVault(
   chain: ChainConfig,
   client: PublicClient = createChainClient(chain),
 ): Promise<ChainReconciliationWire> {
+  return (await reconcileAtCheckpoint(db, chain, client)).wire;
+}
+
+/** The reconciliation as the watcher and a resume decide on it: the report, and its numbers. */
+export interface CheckpointReconciliation {
+  readonly wire: ChainReconciliationWire;
+  readonly result: VaultReconciliation;
+  /** The checkpoint compared at, as read in the ledger's snapshot. */
+  readonly checkpoint: Checkpoint;
+  /** The chain still has the checkpoint's block (else a reorganisation deeper than the depth). */
+  readonly onChain: boolean;
+}
+
+export async function reconcileAtCheckpoint(
+  db: Db,
+  chain: ChainConfig,
+  client: PublicClient,
+): Promise<CheckpointReconciliation> {
   const ask = <T>(read: () => Promise<T>): Promise<T> =>
     read().catch((error: unknown) => {
       throw new CoinopError(
@@ -220,6 +243,9 @@ export async function reconcileChainVault(
     ]),
   );
   const plays = await ask(() => chainPlayLines(snapshot, vault));
+  const notRecorded = await ask(() =>
+    surplusNotRecorded(db, client, checkpoint, chain.logRangeBlocksMax),
+  );
 
   const findings: string[] = [];
   // The balance was read by block number: it is the checkpoint's block only if the chain still
@@ -231,6 +257,17 @@ export async function reconcileChainVault(
         'from the lost blocks may not exist (docs/operating/chain.md)',
     );
   }
+  if (notRecorded === null) {
+    findings.push(
+      `the watcher has read the HST transferred to the vault up to block ` +
+        `${checkpoint.surplusBlockNumber ?? checkpoint.startBlock - 1n} only, below the ` +
+        `checkpoint ${blockNumber}: it is catching up; reconcile again once it has`,
+    );
+  }
+  const surplus = {
+    units: snapshot.surplus.units + (notRecorded?.units ?? 0n),
+    count: snapshot.surplus.count + (notRecorded?.count ?? 0),
+  };
   const { byKind, vault: own } = snapshot;
   const withdrawalsPending = own.creditsPending - snapshot.chainPayoutsPending.units;
   if (snapshot.reserved.units !== withdrawalsPending) {
@@ -267,6 +304,7 @@ export async function reconcileChainVault(
   ];
   const explained = [
     line('held_deposits', snapshot.held.units, snapshot.held.count),
+    line('unsolicited_surplus', surplus.units, surplus.count),
     line('withdrawals_paid_not_posted', -sum(sentPaid), sentPaid.length),
     line('withdrawals_posted_paid_after', sum(postedUnpaid), postedUnpaid.length),
     line(
@@ -289,7 +327,7 @@ export async function reconcileChainVault(
     count: l.count,
     description: l.description,
   });
-  return {
+  const wire: ChainReconciliationWire = {
     chainId,
     vaultAddress,
     tokenAddress,
@@ -307,6 +345,7 @@ export async function reconcileChainVault(
     reconciled: result.reconciled && findings.length === 0,
     findings: [...findings, ...result.findings],
   };
+  return { wire, result, checkpoint, onChain: block.hash === checkpoint.blockHash };
 }
 
 /** Reads the chain a few calls at a time: a node may refuse a burst of hundreds. */

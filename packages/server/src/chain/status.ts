@@ -10,6 +10,9 @@ import { redactRpcUrl } from './rpc.js';
 import type { DepositWatcher } from './watcher.js';
 import { withdrawalTotals } from '../store/chain-withdrawals.js';
 import type { WithdrawalSender } from './withdrawals.js';
+import { openHaltOf } from '../store/chain-halts.js';
+import { surplusTotals } from '../store/chain-surplus.js';
+import { haltToWire, type HaltWire } from './halts.js';
 
 /**
  * What `GET /admin/chain` and `coinop admin chain status` report. Read from the database, where
@@ -17,7 +20,10 @@ import type { WithdrawalSender } from './withdrawals.js';
  * this process's own watcher adds a failure it had before the database knew the vault.
  */
 
-/** `running`; `starting` before the chain first answered; `failing` while it does not; `halted`. */
+/**
+ * `running`; `starting` before the chain first answered; `failing` while it does not; `halted`
+ * while the senders are halted (a reorganisation, another chain, a shortfall: see `halt`).
+ */
 export type WatcherHealth = 'starting' | 'running' | 'failing' | 'halted';
 
 export interface ChainStatusWire {
@@ -41,6 +47,20 @@ export interface ChainStatusWire {
     chainHash: string;
   } | null;
   lastError?: { message: string; at: string } | null;
+  /** Why no HST leaves the vault, while its senders are halted; null otherwise. */
+  halt?: HaltWire | null;
+  /** The watcher's last reconciliation of the vault with the ledger. */
+  reconciliation?: {
+    at: string;
+    blockNumber: number;
+    unexplained: string;
+    acceptedShortfall: string;
+  } | null;
+  /** HST that reached the vault without a deposit, by what the operator did with it. */
+  surplus?: Record<
+    'unsolicited' | 'credited' | 'swept' | 'covered',
+    { count: number; amount: string }
+  >;
   /** HST the vault holds for ledger accounts: deposits credited less withdrawals paid. */
   vaultHeld?: string;
   held?: { count: number; amount: string };
@@ -97,15 +117,19 @@ export async function chainStatus(
       headSeenAt: null,
       lagBlocks: null,
       reorg: null,
+      halt: null,
+      reconciliation: null,
       vaultHeld: '0',
       held: { count: 0, amount: '0' },
     };
   }
-  const [vaultAccount, held, totals, locks] = await Promise.all([
+  const [vaultAccount, held, totals, locks, halt, surplus] = await Promise.all([
     findAccount(q, checkpoint.accountId),
     heldTotals(q, checkpoint),
     withdrawalTotals(q, checkpoint),
     playLockTotals(q, checkpoint),
+    openHaltOf(q, checkpoint),
+    surplusTotals(q, checkpoint),
   ]);
   const senderState = sender?.state;
   const total = (t: { count: number; units: bigint }) => ({
@@ -118,7 +142,7 @@ export async function chainStatus(
     tokenAddress: getAddress(checkpoint.tokenAddress),
     vaultAccountId: checkpoint.accountId,
     startBlock: Number(checkpoint.startBlock),
-    state: health(checkpoint, lastError !== null),
+    state: halt ? 'halted' : health(checkpoint, lastError !== null),
     checkpointBlock: numberOrNull(checkpoint.blockNumber),
     headBlock: numberOrNull(checkpoint.headBlock),
     headSeenAt: checkpoint.headSeenAt?.toISOString() ?? null,
@@ -131,6 +155,22 @@ export async function chainStatus(
       blockNumber: numberOrNull(checkpoint.blockNumber),
       recordedHash: checkpoint.blockHash,
       chainHash: checkpoint.reorgFoundHash ?? '',
+    },
+    halt: halt && haltToWire(halt),
+    reconciliation:
+      checkpoint.reconciledAt && checkpoint.reconciledBlock !== null
+        ? {
+            at: checkpoint.reconciledAt.toISOString(),
+            blockNumber: Number(checkpoint.reconciledBlock),
+            unexplained: formatHst(checkpoint.unexplainedUnits ?? 0n),
+            acceptedShortfall: formatHst(checkpoint.acceptedShortfallUnits),
+          }
+        : null,
+    surplus: {
+      unsolicited: total(surplus.unsolicited),
+      credited: total(surplus.credited),
+      swept: total(surplus.swept),
+      covered: total(surplus.covered),
     },
     vaultHeld: formatHst(
       vaultAccount ? vaultAccount.debitsPosted - vaultAccount.creditsPosted : 0n,
@@ -193,12 +233,20 @@ export async function chainProgress(
   q: Queryable,
   chain: ChainConfig,
   watcher: DepositWatcher | null,
-): Promise<{ lagBlocks: number | null; withdrawalsQueued: number; withdrawalsSent: number }> {
+): Promise<{
+  lagBlocks: number | null;
+  withdrawalsQueued: number;
+  withdrawalsSent: number;
+  halted: boolean | null;
+}> {
   const checkpoint = watcher?.key
     ? await readCheckpoint(q, watcher.key)
     : ((await checkpointsOfVault(q, chain.vaultAddress))[0] ?? null);
-  if (!checkpoint) return { lagBlocks: null, withdrawalsQueued: 0, withdrawalsSent: 0 };
+  if (!checkpoint) {
+    return { lagBlocks: null, withdrawalsQueued: 0, withdrawalsSent: 0, halted: null };
+  }
   const totals = await withdrawalTotals(q, checkpoint);
+  const halt = await openHaltOf(q, checkpoint);
   return {
     lagBlocks:
       checkpoint.headBlock === null
@@ -206,5 +254,6 @@ export async function chainProgress(
         : Number(checkpoint.headBlock - (checkpoint.blockNumber ?? checkpoint.startBlock - 1n)),
     withdrawalsQueued: totals.queued.count,
     withdrawalsSent: totals.sent.count,
+    halted: halt !== null,
   };
 }

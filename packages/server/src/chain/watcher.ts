@@ -23,6 +23,7 @@ import { createChainClient, describeChainError } from './rpc.js';
 import { databaseUnavailableIn } from '../store/errors.js';
 import { Rounds } from './rounds.js';
 import { sortVaultLogs, withBlockTimes, type VaultEvents } from './vault-events.js';
+import { VaultGuard } from './vault-guard.js';
 
 /**
  * The chain watcher: credits each deposit into the vault once it has `confirmations` blocks on
@@ -36,6 +37,9 @@ import { sortVaultLogs, withBlockTimes, type VaultEvents } from './vault-events.
  * checkpoint's row lock makes a second writer of the same range fail harmlessly anyway. The same
  * ranges open plays locked on chain (play-locks.ts) and bring the ledger to each end of a lock
  * (lock-ends.ts); after them, plays whose locks near the lock timeout close (lock-timeouts.ts).
+ * Around each round its guard (vault-guard.ts) checks the chain is the vault's, records HST sent
+ * without a deposit, and reconciles, halting every sender on a disagreement
+ * (docs/concepts/chain.md#halts).
  */
 
 export type WatcherLog = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
@@ -108,6 +112,8 @@ export class DepositWatcher {
   /** A round failed on the chain's side since the last that succeeded. */
   #chainFailed = false;
   readonly #rounds: Rounds;
+  /** The chain's identity, surplus and the vault's backing, checked around each round. */
+  readonly #guard: VaultGuard;
   /** Set by `stop`: a long catch-up ends after the range in progress. */
   #stopRequested = false;
 
@@ -118,6 +124,7 @@ export class DepositWatcher {
     this.#chain = deps.chain;
     this.#playTtlSeconds = deps.playTtlSeconds;
     this.#client = deps.client ?? createChainClient(deps.chain);
+    this.#guard = new VaultGuard({ ...deps, client: this.#client, log: () => this.#log });
     this.#rounds = new Rounds({
       intervalMs: deps.chain.pollIntervalMs,
       retryMaxMs: deps.chain.retryMaxMs,
@@ -213,6 +220,7 @@ export class DepositWatcher {
     let checkpoint = await readCheckpoint(this.#db, key);
     if (!checkpoint) throw new TypeError(`the checkpoint of ${key.vaultAddress} vanished`);
     if (checkpoint.reorgDetectedAt !== null) return this.#halted(checkpoint);
+    if (!(await this.#guard.chainAsRecorded(checkpoint))) return { outcome: 'halted' };
 
     const headBlock = await this.#client.getBlockNumber({ cacheTime: 0 });
     if (checkpoint.blockNumber !== null && checkpoint.blockNumber > headBlock) {
@@ -289,6 +297,10 @@ export class DepositWatcher {
       checkpoint,
       readClock,
       now: this.#clock.now(),
+    });
+    await this.#guard.afterRound(key, {
+      caughtUp: !this.#stopRequested && next(checkpoint) > safeBlock,
+      stopped: () => this.#stopRequested,
     });
     if (checkpoint.blockNumber !== null && checkpoint.blockNumber >= firstBlock) {
       const toBlock = checkpoint.blockNumber;
@@ -383,7 +395,12 @@ export class DepositWatcher {
     await recordReorg(
       this.#db,
       checkpoint,
-      { blockNumber: checkpoint.blockNumber, blockHash: checkpoint.blockHash, foundHash },
+      {
+        blockNumber: checkpoint.blockNumber,
+        blockHash: checkpoint.blockHash,
+        foundHash,
+        haltId: this.#ids.next(),
+      },
       this.#clock.now(),
     );
     const now = await readCheckpoint(this.#db, checkpoint);

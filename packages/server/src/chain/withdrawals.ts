@@ -1,20 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { arcadeVaultAbi, bytes16ToUuid, uuidToBytes16 } from '@coinop/contracts';
-import {
-  formatHst,
-  withdrawalReserveTransfer,
-  withdrawalSettleTransfer,
-  type Clock,
-  type Ids,
-} from '@coinop/core';
-import {
-  encodeFunctionData,
-  getAddress,
-  parseEventLogs,
-  type Hex,
-  type PrivateKeyAccount,
-  type PublicClient,
-} from 'viem';
+import type { Clock, Ids } from '@coinop/core';
+import type { Hex, PrivateKeyAccount, PublicClient } from 'viem';
 import type { ChainConfig } from '../config.js';
 import {
   checkpointsOfVault,
@@ -23,29 +9,14 @@ import {
   type Checkpoint,
   type VaultKey,
 } from '../store/chain-checkpoints.js';
-import {
-  BatchRaced,
-  lockBatchWithdrawals,
-  lockSentBatch,
-  lockWithdrawal,
-  markSettled,
-  noteQueuedError,
-  queuedWithdrawals,
-  recordBatch,
-  requeueWithdrawal,
-  sentBatches,
-  settleBatchRecord,
-  type BatchRecord,
-  type WithdrawalRecord,
-} from '../store/chain-withdrawals.js';
-import type { Db, Queryable } from '../store/db.js';
-import { applyTransfers } from '../store/ledger.js';
-import { batchFate, signVaultCall, vaultRevert } from './operator-tx.js';
+import { openHaltOf } from '../store/chain-halts.js';
+import type { Db } from '../store/db.js';
 import { PlaySettler, type PlayRound } from './play-settlements.js';
 import { createChainClient, describeChainError } from './rpc.js';
 import { databaseUnavailableIn } from '../store/errors.js';
 import { Rounds } from './rounds.js';
-import { withdrawalSettleId } from './withdrawal-ids.js';
+import { WithdrawalConfirmer } from './withdrawal-confirmations.js';
+import { WithdrawalQueueSender } from './withdrawal-sending.js';
 import type { WatcherLog } from './watcher.js';
 
 /**
@@ -56,11 +27,13 @@ import type { WatcherLog } from './watcher.js';
  * the chain: once its receipt has the confirmations, the withdrawals it paid (Withdrawn) or
  * found paid (WithdrawalSkipped) are posted; a batch that reverted, or whose nonce went to
  * another transaction, puts its unpaid withdrawals back in the queue; one never seen by the chain
- * is broadcast again, byte for byte. (2) Queued withdrawals, oldest first, are grouped into
- * batches within the vault's limits, each simulated, then signed, recorded with its nonce, hash
- * and bytes, and only then broadcast. A crash anywhere leaves either nothing recorded (the
- * withdrawals are still queued) or a recorded batch that step (1) resolves; the contract's
- * skip of an id already paid makes any second send harmless.
+ * is broadcast again, byte for byte (withdrawal-confirmations.ts). (2) Queued withdrawals,
+ * oldest first, are grouped into batches within the vault's limits, each simulated, then signed,
+ * recorded with its nonce, hash and bytes, and only then broadcast (withdrawal-sending.ts). A
+ * crash anywhere leaves either nothing recorded (the withdrawals are still queued) or a recorded
+ * batch that step (1) resolves; the contract's skip of an id already paid makes any second send
+ * harmless. While the vault is halted (docs/concepts/chain.md#halts) nothing is sent or broadcast
+ * again: the queue waits.
  */
 
 /** What one round did. */
@@ -97,24 +70,10 @@ export interface SenderDeps {
 
 const LEASE_MIN_MS = 30_000;
 const LEASE_ROUNDS = 3;
-/** A batch whose transaction reverted this many times fails its withdrawals for good. */
-export const WITHDRAWAL_ATTEMPTS_MAX = 5;
-
-/** Refusals by the vault that name one withdrawal and will not pass by waiting. */
-const ITEM_REFUSALS = new Set(['WithdrawalAboveMax', 'InsufficientUnlockedBalance']);
-/** Refusals that pass with time or an admin's action: the withdrawals wait. */
-const WAIT_REFUSALS = {
-  EnforcedPause: 'the vault is paused: withdrawals wait until it is unpaused',
-  DailyWithdrawalLimitExceeded: "today's withdrawal limit of the vault is reached",
-  AccessControlUnauthorizedAccount: 'the operator key does not hold OPERATOR_ROLE on the vault',
-} as const;
-const waitRefusal = (name: string): string | null =>
-  Object.hasOwn(WAIT_REFUSALS, name) ? WAIT_REFUSALS[name as keyof typeof WAIT_REFUSALS] : null;
 
 export class WithdrawalSender {
   readonly #db: Db;
   readonly #clock: Clock;
-  readonly #ids: Ids;
   readonly #chain: ChainConfig;
   readonly #client: PublicClient;
   readonly #operator: PrivateKeyAccount | null;
@@ -124,6 +83,8 @@ export class WithdrawalSender {
   #log: WatcherLog | null = null;
   readonly #rounds: Rounds;
   readonly #plays: PlaySettler;
+  readonly #confirmer: WithdrawalConfirmer;
+  readonly #queue: WithdrawalQueueSender;
   /** Started: with no operator key it runs no rounds, but says why in its state. */
   #started = false;
   #waiting: string | null = null;
@@ -132,7 +93,6 @@ export class WithdrawalSender {
   constructor(deps: SenderDeps) {
     this.#db = deps.db;
     this.#clock = deps.clock;
-    this.#ids = deps.ids;
     this.#chain = deps.chain;
     this.#operator = deps.operator;
     this.#client = deps.client ?? createChainClient(deps.chain);
@@ -141,6 +101,24 @@ export class WithdrawalSender {
       (async (rawTx) => {
         await this.#client.sendRawTransaction({ serializedTransaction: rawTx });
       });
+    this.#confirmer = new WithdrawalConfirmer({
+      db: deps.db,
+      clock: deps.clock,
+      chain: deps.chain,
+      client: this.#client,
+      broadcast: this.#broadcast,
+      log: () => this.#log,
+    });
+    this.#queue = new WithdrawalQueueSender({
+      db: deps.db,
+      clock: deps.clock,
+      ids: deps.ids,
+      chain: deps.chain,
+      client: this.#client,
+      operator: deps.operator,
+      broadcast: this.#broadcast,
+      log: () => this.#log,
+    });
     this.#plays = new PlaySettler({
       db: deps.db,
       clock: deps.clock,
@@ -227,9 +205,14 @@ export class WithdrawalSender {
     if (!(await takeLease(this.#db, checkpoint, this.#leaderId, leaseMs, 'sender'))) {
       return { outcome: 'not_leader', ...idle };
     }
-    const confirmed = await this.confirmSent(checkpoint);
-    const sent = await this.sendQueued(checkpoint, confirmed.unminedUnits);
-    const plays = await this.#plays.round(checkpoint, this.#operator);
+    // A halt is read here to skip the work, and again where each transaction is recorded before
+    // it is broadcast, which is what guarantees nothing leaves after a halt.
+    const halt = await openHaltOf(this.#db, checkpoint);
+    const confirmed = await this.#confirmer.confirmSent(checkpoint, { rebroadcast: !halt });
+    const sent = halt
+      ? await this.#queue.waitHalted(checkpoint, halt)
+      : await this.#queue.sendQueued(checkpoint, confirmed.unminedUnits);
+    const plays = await this.#plays.round(checkpoint, this.#operator, halt);
     this.#waiting = sent.waiting ?? plays.waiting;
     return {
       outcome: 'done',
@@ -250,359 +233,4 @@ export class WithdrawalSender {
     if (checkpoint) this.#key = { chainId, vaultAddress: checkpoint.vaultAddress };
     return checkpoint ?? null;
   }
-
-  /**
-   * Step (1): what became of each batch recorded as sent. Returns what it settled and the HST of
-   * batches not mined yet (they count against today's limit before the chain does).
-   */
-  async confirmSent(
-    checkpoint: Checkpoint,
-  ): Promise<{ posted: number; requeued: number; unminedUnits: bigint }> {
-    let posted = 0;
-    let requeued = 0;
-    let unminedUnits = 0n;
-    const batches = await sentBatches(this.#db, checkpoint);
-    if (batches.length === 0) return { posted, requeued, unminedUnits };
-    const head = await this.#client.getBlockNumber({ cacheTime: 0 });
-    const safeBlock = head - BigInt(this.#chain.confirmations);
-    for (const batch of batches) {
-      const fate = await batchFate(this.#client, batch);
-      if (fate.kind === 'mined') {
-        const { receipt } = fate;
-        if (receipt.blockNumber > safeBlock) continue;
-        if (receipt.status === 'success') {
-          const events = parseEventLogs({
-            abi: arcadeVaultAbi,
-            logs: receipt.logs.filter(
-              (l) => l.address.toLowerCase() === checkpoint.vaultAddress.toLowerCase(),
-            ),
-            eventName: ['Withdrawn', 'WithdrawalSkipped'],
-          });
-          const paid = new Set(events.map((e) => bytes16ToUuid(e.args.id)));
-          const done = await this.#settleBatch(
-            checkpoint,
-            batch,
-            'confirmed',
-            receipt.blockNumber,
-            paid,
-          );
-          posted += done.posted;
-          requeued += done.requeued;
-        } else {
-          const paid = await this.#paidAt(batch, safeBlock);
-          const done = await this.#settleBatch(
-            checkpoint,
-            batch,
-            'reverted',
-            receipt.blockNumber,
-            paid,
-          );
-          posted += done.posted;
-          requeued += done.requeued;
-        }
-        continue;
-      }
-      const amount = await this.#batchUnits(batch);
-      if (fate.kind === 'pending') {
-        unminedUnits += amount;
-        continue;
-      }
-      if (fate.kind === 'unseen') {
-        // The chain never heard of it (a crash between recording and broadcasting, or a node
-        // that dropped it): the same bytes again, so the same hash.
-        unminedUnits += amount;
-        await this.#broadcast(batch.rawTx).catch((error: unknown) =>
-          this.#log?.warn(
-            `withdrawal sender: broadcasting ${batch.txHash} again failed: ` +
-              describeChainError(error, this.#chain.rpcUrl),
-          ),
-        );
-        continue;
-      }
-      // Its nonce went to another transaction, so it can never be mined: what is paid is paid.
-      const paidSafe = await this.#paidAt(batch, safeBlock);
-      const paidNow = await this.#paidAt(batch, 'latest');
-      if ([...paidNow].some((id) => !paidSafe.has(id))) continue;
-      const done = await this.#settleBatch(checkpoint, batch, 'dropped', null, paidSafe);
-      posted += done.posted;
-      requeued += done.requeued;
-    }
-    return { posted, requeued, unminedUnits };
-  }
-
-  async #batchUnits(batch: BatchRecord): Promise<bigint> {
-    const rows = await this.#db.query<{ units: string }>(
-      'SELECT COALESCE(sum(amount_units), 0)::text AS units FROM chain_withdrawals WHERE batch_id = $1',
-      [batch.id],
-    );
-    return BigInt(rows[0]?.units ?? '0');
-  }
-
-  /** The ids of the batch the vault had paid at `block`. */
-  async #paidAt(batch: BatchRecord, block: bigint | 'latest'): Promise<Set<string>> {
-    const rows = await this.#db.query<{ id: string }>(
-      'SELECT id FROM chain_withdrawals WHERE batch_id = $1',
-      [batch.id],
-    );
-    const paid = new Set<string>();
-    for (const { id } of rows) {
-      const isPaid = await this.#client.readContract({
-        address: this.#chain.vaultAddress,
-        abi: arcadeVaultAbi,
-        functionName: 'isPaid',
-        args: [uuidToBytes16(id)],
-        ...(block === 'latest' ? { blockTag: 'latest' as const } : { blockNumber: block }),
-      });
-      if (isPaid) paid.add(id);
-    }
-    return paid;
-  }
-
-  /**
-   * Settles a batch in one database transaction: its withdrawals in `paid` are posted, the others
-   * go back to the queue (or fail after too many attempts), and the batch gets `status`.
-   */
-  async #settleBatch(
-    checkpoint: Checkpoint,
-    batch: BatchRecord,
-    status: 'confirmed' | 'reverted' | 'dropped',
-    blockNumber: bigint | null,
-    paid: ReadonlySet<string>,
-  ): Promise<{ posted: number; requeued: number }> {
-    return this.#db.transaction(async (tx) => {
-      if (!(await lockSentBatch(tx, batch.id))) return { posted: 0, requeued: 0 };
-      const now = this.#clock.now();
-      let posted = 0;
-      let requeued = 0;
-      for (const w of await lockBatchWithdrawals(tx, batch.id)) {
-        if (w.status !== 'sent' || w.batchId !== batch.id) continue;
-        if (paid.has(w.id)) {
-          await settle(tx, checkpoint, w, 'post', null, now);
-          posted += 1;
-        } else if (w.attempts >= WITHDRAWAL_ATTEMPTS_MAX) {
-          await settle(tx, checkpoint, w, 'void', `not paid after ${w.attempts} transactions`, now);
-        } else {
-          await requeueWithdrawal(tx, w.id, `transaction ${batch.txHash} ${status}`, now);
-          requeued += 1;
-        }
-      }
-      await settleBatchRecord(tx, batch.id, status, blockNumber, now);
-      return { posted, requeued };
-    });
-  }
-
-  /**
-   * Step (2): sends the queue in batches within the vault's limits. `unminedUnits` is HST sent
-   * and not mined yet, which today's limit must leave room for.
-   */
-  async sendQueued(
-    checkpoint: Checkpoint,
-    unminedUnits = 0n,
-  ): Promise<{ sent: number; failed: number; waiting: string | null }> {
-    const operator = this.#operator;
-    if (!operator) return { sent: 0, failed: 0, waiting: null };
-    let sent = 0;
-    let failed = 0;
-    const batchMax = this.#chain.withdrawalBatchMax;
-    const queue = await queuedWithdrawals(this.#db, checkpoint, batchMax * BATCHES_PER_ROUND_MAX);
-    if (queue.length === 0) return { sent, failed, waiting: null };
-    const vault = this.#chain.vaultAddress;
-    const read = <F extends 'maxWithdrawal' | 'dailyWithdrawalLimit' | 'withdrawnToday' | 'paused'>(
-      functionName: F,
-    ) => this.#client.readContract({ address: vault, abi: arcadeVaultAbi, functionName });
-    const [maxWithdrawal, dailyLimit, withdrawnToday, paused] = await Promise.all([
-      read('maxWithdrawal'),
-      read('dailyWithdrawalLimit'),
-      read('withdrawnToday'),
-      read('paused'),
-    ]);
-    const waitWith = async (why: string) => {
-      await noteQueuedError(
-        this.#db,
-        queue.map((w) => w.id),
-        why,
-        this.#clock.now(),
-      );
-      return { sent, failed, waiting: why };
-    };
-    if (paused) return waitWith(WAIT_REFUSALS.EnforcedPause);
-    let budget = dailyLimit - withdrawnToday - unminedUnits;
-    let rest = [...queue];
-    let waiting: string | null = null;
-    while (rest.length > 0) {
-      const batch: WithdrawalRecord[] = [];
-      for (let next = rest[0]; next !== undefined && batch.length < batchMax; next = rest[0]) {
-        if (next.amountUnits > maxWithdrawal) {
-          // The limit was lowered after the request was taken: refused for good.
-          await this.#fail(
-            checkpoint,
-            next,
-            `over the vault's maxWithdrawal of ${formatHst(maxWithdrawal)} HST`,
-          );
-          failed += 1;
-          rest.shift();
-          continue;
-        }
-        if (next.amountUnits > budget) break;
-        budget -= next.amountUnits;
-        batch.push(next);
-        rest.shift();
-      }
-      if (batch.length === 0) {
-        // Oldest first: a withdrawal that does not fit today's limit holds the ones after it.
-        waiting = WAIT_REFUSALS.DailyWithdrawalLimitExceeded;
-        await noteQueuedError(
-          this.#db,
-          rest.map((w) => w.id),
-          waiting,
-          this.#clock.now(),
-        );
-        break;
-      }
-      const outcome = await this.#sendBatch(checkpoint, operator, batch);
-      if (outcome.kind === 'sent') {
-        sent += batch.length;
-      } else if (outcome.kind === 'refused') {
-        await this.#fail(checkpoint, outcome.withdrawal, outcome.why);
-        failed += 1;
-        // The others go back to the front of the queue and are tried again at once.
-        rest = [...batch.filter((w) => w.id !== outcome.withdrawal.id), ...rest];
-        budget += batch.reduce((sum, w) => sum + w.amountUnits, 0n);
-      } else {
-        waiting = outcome.why;
-        await noteQueuedError(
-          this.#db,
-          [...batch, ...rest].map((w) => w.id),
-          waiting,
-          this.#clock.now(),
-        );
-        break;
-      }
-    }
-    return { sent, failed, waiting };
-  }
-
-  async #fail(checkpoint: Checkpoint, withdrawal: WithdrawalRecord, why: string): Promise<void> {
-    await this.#db.transaction(async (tx) => {
-      const w = await lockWithdrawal(tx, withdrawal.id);
-      if (!w || w.status !== 'queued') return;
-      await settle(tx, checkpoint, w, 'void', why, this.#clock.now());
-    });
-    this.#log?.warn(
-      `withdrawal sender: withdrawal ${withdrawal.id} of ${formatHst(withdrawal.amountUnits)} HST ` +
-        `is refused and its HST released: ${why}`,
-    );
-  }
-
-  /** Simulates, signs, records and broadcasts one batch. */
-  async #sendBatch(
-    checkpoint: Checkpoint,
-    operator: PrivateKeyAccount,
-    batch: readonly WithdrawalRecord[],
-  ): Promise<
-    | { kind: 'sent' }
-    | { kind: 'refused'; withdrawal: WithdrawalRecord; why: string }
-    | { kind: 'wait'; why: string }
-  > {
-    const args = [
-      batch.map((w) => ({
-        id: uuidToBytes16(w.id),
-        to: getAddress(w.toAddress),
-        amount: w.amountUnits,
-      })),
-    ] as const;
-    const vault = this.#chain.vaultAddress;
-    try {
-      await this.#client.simulateContract({
-        address: vault,
-        abi: arcadeVaultAbi,
-        functionName: 'withdrawBatch',
-        args,
-        account: operator.address,
-      });
-    } catch (error) {
-      const revert = vaultRevert(error);
-      if (revert && ITEM_REFUSALS.has(revert.name) && typeof revert.args[0] === 'string') {
-        const id = bytes16ToUuid(revert.args[0] as Hex);
-        const withdrawal = batch.find((w) => w.id === id);
-        if (withdrawal) {
-          return { kind: 'refused', withdrawal, why: refusalText(revert.name, revert.args) };
-        }
-      }
-      const wait = revert ? waitRefusal(revert.name) : null;
-      if (wait) return { kind: 'wait', why: wait };
-      throw error;
-    }
-    const data = encodeFunctionData({ abi: arcadeVaultAbi, functionName: 'withdrawBatch', args });
-    const { nonce, rawTx, txHash } = await signVaultCall(
-      this.#client,
-      this.#db,
-      operator,
-      checkpoint,
-      data,
-    );
-    try {
-      await this.#db.transaction((tx) =>
-        recordBatch(
-          tx,
-          {
-            id: this.#ids.next(),
-            chainId: checkpoint.chainId,
-            vaultAddress: checkpoint.vaultAddress,
-            fromAddress: operator.address,
-            nonce: BigInt(nonce),
-            txHash,
-            rawTx,
-          },
-          batch.map((w) => w.id),
-          this.#clock.now(),
-        ),
-      );
-    } catch (error) {
-      // Another sender took one of them (a lease lost mid-round): nothing recorded, nothing sent.
-      if (error instanceof BatchRaced) return { kind: 'wait', why: 'another process is sending' };
-      throw error;
-    }
-    // Recorded first: a failure from here on is resolved by the next round's step (1).
-    await this.#broadcast(rawTx).catch((error: unknown) =>
-      this.#log?.warn(
-        `withdrawal sender: broadcasting ${txHash} failed (it is tried again): ` +
-          describeChainError(error, this.#chain.rpcUrl),
-      ),
-    );
-    return { kind: 'sent' };
-  }
-}
-
-/** How many batches one round sends at most, so a round ends and the lease is renewed. */
-const BATCHES_PER_ROUND_MAX = 10;
-
-/** Posts or voids a withdrawal's reservation and marks it paid or failed (inside `tx`). */
-async function settle(
-  tx: Queryable,
-  checkpoint: Checkpoint,
-  w: WithdrawalRecord,
-  outcome: 'post' | 'void',
-  why: string | null,
-  now: Date,
-): Promise<void> {
-  const reserve = withdrawalReserveTransfer({
-    id: w.id,
-    accountId: w.accountId,
-    vaultAccountId: checkpoint.accountId,
-    amountUnits: w.amountUnits,
-  });
-  await applyTransfers(
-    tx,
-    [withdrawalSettleTransfer(reserve, outcome, withdrawalSettleId(w.id, outcome))],
-    now,
-  );
-  await markSettled(tx, w.id, outcome === 'post' ? 'paid' : 'failed', why, now);
-}
-
-function refusalText(name: string, args: readonly unknown[]): string {
-  if (name === 'WithdrawalAboveMax') {
-    return `over the vault's maxWithdrawal of ${formatHst(args[2] as bigint)} HST`;
-  }
-  return `the vault's unlocked balance (${formatHst(args[2] as bigint)} HST) is short of it`;
 }

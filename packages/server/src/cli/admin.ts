@@ -1,43 +1,19 @@
 import { Option, type Command } from 'commander';
 import { addChainDeployCommand } from './chain-deploy.js';
 import { addOperatorKeyCommands } from './operator-key.js';
-import {
-  DEFAULT_DATA_DIR,
-  DEFAULT_SERVER,
-  callAdmin,
-  connect,
-  type AdminRequest,
-} from './admin-client.js';
+import { DEFAULT_DATA_DIR, DEFAULT_SERVER, callAdmin, connect } from './admin-client.js';
 import { CliError, ExitCodes } from './cli-error.js';
+import { CHAIN_COMMANDS } from './admin-chain-commands.js';
+import {
+  ACCOUNT_FLAG,
+  ACCOUNT_HELP,
+  id,
+  numberOrText,
+  type AdminCommand,
+  type Values,
+} from './admin-spec.js';
 
 /** `coinop admin …`: one subcommand per admin API route, each a thin client printing JSON. */
-
-type Values = Record<string, string | undefined>;
-
-interface AdminCommand {
-  /** Noun and verb, e.g. ['hst', 'mint']. */
-  readonly words: readonly [string, string];
-  readonly description: string;
-  /** A positional argument, given to `request` under its name. */
-  readonly argument?: { readonly name: string; readonly description: string };
-  /** Commander flag specs; required ones are marked. */
-  readonly options: readonly { flags: string; description: string; required?: boolean }[];
-  readonly request: (values: Values) => AdminRequest;
-  /**
-   * What in the answer makes the command fail: a message for stderr (exit 1, after the answer is
-   * printed), or null. For scripts and monitoring that go by the exit code.
-   */
-  readonly failsWhen?: (answer: unknown) => string | null;
-}
-
-const id = (value: string | undefined) => encodeURIComponent(value ?? '');
-
-/**
- * A number argument goes out as a JSON number when it looks like one, else as the text, so the
- * server's validation names the field either way.
- */
-const numberOrText = (value: string | undefined) =>
-  value !== undefined && /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
 
 /**
  * Why `hst audit` fails, if it does: the ledger does not balance, or (with --chain) the vault
@@ -77,14 +53,10 @@ const ADMIN_GROUPS: Readonly<Record<string, string>> = {
   leaderboard: "a game's leaderboards (tiers): add one",
   tournament: 'tournaments and seasons: create one (funded by the arcade), list them, stop one',
   keys: 'the keys that sign player tokens: rotate them',
-  chain: 'chain mode: deploy the contracts; deposits, withdrawals, plays, the operator key',
+  chain:
+    'chain mode: deploy the contracts; deposits, withdrawals, plays, the operator key; halts ' +
+    'and resume; surplus',
 };
-
-/** Accounts are named by id or by wallet: the help says so once, the same everywhere. */
-const ACCOUNT_FLAG = '--account <id|wallet>';
-const ACCOUNT_HELP =
-  'account id, a player, developer or arcade id, `arcade` (this arcade), or the wallet of a ' +
-  'player or developer';
 
 /** `?limit=…&before=…` from the listing flags given, or nothing. */
 function pageQuery(v: Values): string {
@@ -426,84 +398,7 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
       path: `/admin/tournaments/${id(v['tournament'])}/stop`,
     }),
   },
-  {
-    words: ['chain', 'status'],
-    description:
-      'the chain watcher: chain, vault, checkpoint, head and lag, last error, held deposits',
-    options: [],
-    request: () => ({ method: 'GET', path: '/admin/chain' }),
-  },
-  {
-    words: ['chain', 'deposits'],
-    description: 'deposits read from the vault, newest first',
-    options: [
-      { flags: '--held', description: 'only the held ones (not credited: see credit-held)' },
-      { flags: '--limit <n>', description: 'how many, 1 to 500 (default 100)' },
-    ],
-    request: (v) => {
-      const query = new URLSearchParams();
-      // An on/off flag: commander gives true, not text.
-      if ((v as Record<string, unknown>)['held'] === true) query.set('status', 'held');
-      if (v['limit'] !== undefined) query.set('limit', v['limit']);
-      const search = query.size > 0 ? `?${query}` : '';
-      return { method: 'GET', path: `/admin/chain/deposits${search}` };
-    },
-  },
-  {
-    words: ['chain', 'withdrawals'],
-    description: 'withdrawals of every account, newest first',
-    options: [
-      { flags: '--status <status>', description: 'queued, sent, paid or failed' },
-      { flags: '--limit <n>', description: 'how many, 1 to 100 (default 20)' },
-      { flags: '--before <id>', description: 'the last withdrawal of the page before' },
-    ],
-    request: (v) => {
-      const query = new URLSearchParams();
-      for (const name of ['status', 'limit', 'before']) {
-        const value = v[name];
-        if (value !== undefined) query.set(name, value);
-      }
-      const search = query.size > 0 ? `?${query}` : '';
-      return { method: 'GET', path: `/admin/chain/withdrawals${search}` };
-    },
-  },
-  {
-    words: ['chain', 'plays'],
-    description: 'plays locked from wallets, most recently changed first',
-    options: [
-      {
-        flags: '--state <state>',
-        description: 'requested, open, refund_due, sent, settled, refunded or reclaimed',
-      },
-      { flags: '--limit <n>', description: 'how many, 1 to 100 (default 20)' },
-    ],
-    request: (v) => {
-      const query = new URLSearchParams();
-      for (const name of ['state', 'limit']) {
-        const value = v[name];
-        if (value !== undefined) query.set(name, value);
-      }
-      const search = query.size > 0 ? `?${query}` : '';
-      return { method: 'GET', path: `/admin/chain/plays${search}` };
-    },
-  },
-  {
-    words: ['chain', 'credit-held'],
-    description: 'credit a held deposit to a player or developer account, once',
-    argument: { name: 'deposit', description: 'the deposit: <txHash>:<logIndex>' },
-    options: [
-      { flags: ACCOUNT_FLAG, description: ACCOUNT_HELP, required: true },
-      { flags: '--chain-id <id>', description: 'only if the deposit was read on two chains' },
-    ],
-    request: (v) => ({
-      method: 'POST',
-      path: `/admin/chain/deposits/${id(v['deposit'])}/credit`,
-      body: {
-        accountId: v['account'],
-        ...(v['chainId'] === undefined ? {} : { chainId: numberOrText(v['chainId']) }),
-      },
-    }),
-  },
+  ...CHAIN_COMMANDS,
 ];
 
 /** Adds `admin` and its subcommands to the program. */

@@ -18,6 +18,7 @@ import {
   DepositsQuery,
   TAGS,
 } from './admin-schemas.js';
+import { adminChainHaltRoutes } from './admin-chain-halts.js';
 import { Security } from './openapi.js';
 import { pageOfWithdrawals, WithdrawalList, WithdrawalsQuery } from './withdrawals.js';
 
@@ -179,4 +180,6 @@ export function adminChainRoutes(app: FastifyInstance): void {
       return depositToWire(credited);
     },
   );
+
+  adminChainHaltRoutes(app);
 }

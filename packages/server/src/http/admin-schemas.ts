@@ -1,6 +1,7 @@
 import { PlayLockStates, type PlayLockState } from '../store/chain-play-locks.js';
 import { Type, type TSchema } from '@sinclair/typebox';
 
+import { ChainHaltStatus } from './admin-chain-halt-schemas.js';
 import { ApiTags } from './openapi.js';
 import { MAX_COST_HST, Uuid } from './schemas.js';
 
@@ -175,7 +176,7 @@ const ReconciliationLine = Type.Object({
   description: Type.String({ description: 'What the line means' }),
 });
 
-const ChainReconciliation = Type.Object(
+export const ChainReconciliation = Type.Object(
   {
     chainId: Type.Integer(),
     vaultAddress: Address,
@@ -260,7 +261,7 @@ export const ChainStatus = Type.Object({
       {
         description:
           'running; starting before the chain first answered; failing while the last round ' +
-          'failed (see lastError); halted after a reorganisation deeper than the confirmations',
+          'failed (see lastError); halted while no HST leaves the vault (see halt)',
       },
     ),
   ),
@@ -291,6 +292,7 @@ export const ChainStatus = Type.Object({
   lastError: Type.Optional(
     Nullable(Type.Object({ message: Type.String(), at: Type.String({ format: 'date-time' }) })),
   ),
+  ...ChainHaltStatus,
   vaultHeld: Type.Optional(
     ExactHst('HST this vault holds for ledger accounts: deposits credited less withdrawals paid'),
   ),

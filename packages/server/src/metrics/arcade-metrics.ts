@@ -51,6 +51,8 @@ export interface ChainProgress {
   readonly withdrawalsQueued: number;
   /** Withdrawals sent, waiting for their transaction to be mined deep enough. */
   readonly withdrawalsSent: number;
+  /** No HST leaves the vault: its senders are halted (issue 27); null before the vault is read. */
+  readonly halted: boolean | null;
 }
 
 /** What a route's outcome is called in a label: its success word, or the error code. */
@@ -317,6 +319,17 @@ export class ArcadeMetrics {
         if (!progress) return;
         this.set({ state: 'queued' }, progress.withdrawalsQueued);
         this.set({ state: 'sent' }, progress.withdrawalsSent);
+      },
+    });
+    new Gauge({
+      name: 'coinop_chain_halted',
+      help: "1 while the vault's senders are halted (no withdrawal, settlement or refund leaves)",
+      labelNames: ['vault'],
+      registers,
+      aggregator: 'max',
+      async collect() {
+        const progress = await chain.get();
+        if (progress && progress.halted !== null) this.set({ vault }, progress.halted ? 1 : 0);
       },
     });
   }

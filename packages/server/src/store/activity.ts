@@ -61,10 +61,11 @@ const activitySql = (afterCursor: boolean) => {
                  WHEN 'tournament_prize' THEN 'prize' ELSE 'grant' END,
             t.id, t.created_at, t.amount, coalesce(pp.game_id, rb.game_id),
             coalesce(pp.leaderboard_id, tr.round_id), t.play_id, NULL, NULL, tr.place,
-            d.tx_hash, NULL
+            coalesce(d.tx_hash, cs.tx_hash), NULL
      FROM transfers t
        LEFT JOIN plays pp ON pp.id = t.play_id
        LEFT JOIN chain_deposits d ON d.transfer_id = t.id
+       LEFT JOIN chain_surplus cs ON cs.transfer_id = t.id
        LEFT JOIN tournament_results tr ON tr.transfer_id = t.id
        LEFT JOIN leaderboards rb ON rb.id = tr.round_id
      WHERE t.credit_account_id = $2 AND t.reason = ANY($5::text[])

@@ -31,6 +31,14 @@ export interface Checkpoint extends VaultKey {
   readonly lastError: string | null;
   readonly lastErrorAt: Date | null;
   readonly updatedAt: Date;
+  /** The last block whose HST transfers to the vault are recorded (surplus); null: none yet. */
+  readonly surplusBlockNumber: bigint | null;
+  /** The watcher's last reconciliation: when, at which block, the unexplained difference. */
+  readonly reconciledAt: Date | null;
+  readonly reconciledBlock: bigint | null;
+  readonly unexplainedUnits: bigint | null;
+  /** A shortfall the operator accepted when resuming: the watcher halts only beyond it. */
+  readonly acceptedShortfallUnits: bigint;
 }
 
 interface CheckpointRow {
@@ -48,12 +56,19 @@ interface CheckpointRow {
   last_error: string | null;
   last_error_at: Date | null;
   updated_at: Date;
+  surplus_block_number: bigint | number | null;
+  reconciled_at: Date | null;
+  reconciled_block: bigint | number | null;
+  unexplained_units: string | null;
+  accepted_shortfall_units: string;
 }
 
 const CHECKPOINT_COLUMNS =
   'chain_id, vault_address, token_address, account_id, start_block, block_number, block_hash, ' +
   'head_block, head_seen_at, reorg_detected_at, reorg_found_hash, last_error, last_error_at, ' +
-  'updated_at';
+  'updated_at, surplus_block_number, reconciled_at, reconciled_block, ' +
+  'unexplained_units::text AS unexplained_units, ' +
+  'accepted_shortfall_units::text AS accepted_shortfall_units';
 // The amount as text: numeric(78,0) comes back as a string from both drivers only this way.
 const bigOrNull = (v: bigint | number | null): bigint | null => (v === null ? null : BigInt(v));
 
@@ -73,6 +88,11 @@ function toCheckpoint(row: CheckpointRow): Checkpoint {
     lastError: row.last_error,
     lastErrorAt: row.last_error_at,
     updatedAt: row.updated_at,
+    surplusBlockNumber: bigOrNull(row.surplus_block_number),
+    reconciledAt: row.reconciled_at,
+    reconciledBlock: bigOrNull(row.reconciled_block),
+    unexplainedUnits: row.unexplained_units === null ? null : BigInt(row.unexplained_units),
+    acceptedShortfallUnits: BigInt(row.accepted_shortfall_units),
   };
 }
 
@@ -212,21 +232,105 @@ export async function recordError(
 /**
  * Marks the vault halted: the chain's block at the checkpoint has `foundHash`, not the hash
  * recorded. Only if the checkpoint is still `blockNumber`/`blockHash` (another process may have
- * moved on); the first detection's time and hash are kept.
+ * moved on); the first detection's time and hash are kept. In the same statement, the senders are
+ * halted (`chain_halts`, unless a halt is open already), so nothing leaves the vault after it.
  */
 export async function recordReorg(
   q: Queryable,
   key: VaultKey,
-  at: { blockNumber: bigint; blockHash: string; foundHash: string },
+  at: { blockNumber: bigint; blockHash: string; foundHash: string; haltId: string },
+  now: Date,
+): Promise<void> {
+  const detail =
+    `block ${at.blockNumber} was recorded with hash ${at.blockHash} and the chain now has ` +
+    `${at.foundHash.toLowerCase()} there: a reorganisation deeper than the confirmations`;
+  await q.query(
+    `WITH marked AS (
+       UPDATE chain_checkpoints
+       SET reorg_detected_at = $6, reorg_found_hash = $5, updated_at = $6
+       WHERE chain_id = $1 AND vault_address = $2 AND block_number = $3 AND block_hash = $4
+         AND reorg_detected_at IS NULL
+       RETURNING chain_id, vault_address, block_number)
+     INSERT INTO chain_halts (id, chain_id, vault_address, cause, detail, block_number, halted_at)
+     SELECT $7, chain_id, vault_address, 'reorg', $8, block_number, $6 FROM marked
+     ON CONFLICT (chain_id, vault_address) WHERE resumed_at IS NULL DO NOTHING`,
+    [
+      ...keyParams(key),
+      at.blockNumber,
+      at.blockHash,
+      at.foundHash.toLowerCase(),
+      now,
+      at.haltId,
+      detail,
+    ],
+  );
+}
+
+/**
+ * Moves the checkpoint back to `to` (null: before the start block) after a reorganisation, as the
+ * operator's resume validated it: the reorganisation is cleared, HST transfers are read again from
+ * there too, and the next round reconciles afresh.
+ */
+export async function rewindCheckpoint(
+  tx: Queryable,
+  key: VaultKey,
+  to: { blockNumber: bigint; blockHash: string } | null,
+  now: Date,
+): Promise<void> {
+  await tx.query(
+    `UPDATE chain_checkpoints
+     SET block_number = $3, block_hash = $4, reorg_detected_at = NULL, reorg_found_hash = NULL,
+         surplus_block_number = CASE WHEN $3::bigint IS NULL THEN NULL
+                                     ELSE LEAST(surplus_block_number, $3::bigint) END,
+         reconciled_at = NULL, reconciled_block = NULL, unexplained_units = NULL,
+         updated_at = $5
+     WHERE chain_id = $1 AND vault_address = $2`,
+    [...keyParams(key), to?.blockNumber ?? null, to?.blockHash.toLowerCase() ?? null, now],
+  );
+}
+
+/** The watcher's reconciliation: its block, the unexplained difference, the shortfall accepted. */
+export async function recordReconciliation(
+  q: Queryable,
+  key: VaultKey,
+  result: { blockNumber: bigint; unexplainedUnits: bigint; acceptedShortfallUnits: bigint },
   now: Date,
 ): Promise<void> {
   await q.query(
     `UPDATE chain_checkpoints
-     SET reorg_detected_at = $6, reorg_found_hash = $5, updated_at = $6
-     WHERE chain_id = $1 AND vault_address = $2 AND block_number = $3 AND block_hash = $4
-       AND reorg_detected_at IS NULL`,
-    [...keyParams(key), at.blockNumber, at.blockHash, at.foundHash.toLowerCase(), now],
+     SET reconciled_at = $3, reconciled_block = $4, unexplained_units = $5,
+         accepted_shortfall_units = $6
+     WHERE chain_id = $1 AND vault_address = $2`,
+    [
+      ...keyParams(key),
+      now,
+      result.blockNumber,
+      result.unexplainedUnits.toString(),
+      result.acceptedShortfallUnits.toString(),
+    ],
   );
+}
+
+/**
+ * Moves the surplus reading from `from` (the block it was at; null: none read) to `to`, if it is
+ * still at `from` and the checkpoint still covers `to`. False when another process moved either
+ * (a rewind after a reorganisation): nothing is to be recorded then.
+ */
+export async function advanceSurplusBlock(
+  tx: Queryable,
+  key: VaultKey,
+  from: bigint | null,
+  to: bigint,
+): Promise<boolean> {
+  const rows = await tx.query(
+    `UPDATE chain_checkpoints SET surplus_block_number = $4
+     WHERE chain_id = $1 AND vault_address = $2
+       AND surplus_block_number IS NOT DISTINCT FROM $3::bigint
+       AND block_number >= $4 AND reorg_detected_at IS NULL
+     RETURNING 1`,
+    [...keyParams(key), from, to],
+  );
+  return rows.length === 1;
 }
 
 /** The checkpoint row, locked until the transaction ends. */

@@ -47,6 +47,8 @@ export interface VaultLedgerSnapshot {
   readonly vault: AccountTotals;
   /** Held deposits of this vault: in the vault, credited to nobody. */
   readonly held: { readonly count: number; readonly units: bigint };
+  /** Unsolicited surplus recorded (transfers to the vault without deposit), settled by nobody. */
+  readonly surplus: { readonly count: number; readonly units: bigint };
   /** Withdrawals of this vault reserved and not settled (queued or sent), as its table says. */
   readonly reserved: { readonly count: number; readonly units: bigint };
   /** Withdrawals sent: the vault may have paid them at the block before they are posted. */
@@ -105,43 +107,54 @@ export async function readVaultLedgerSnapshot(
     const checkpoint = await readCheckpoint(tx, key);
     if (!checkpoint) return null;
     const block = checkpoint.blockNumber ?? checkpoint.startBlock - 1n;
-    const [byKind, vault, held, reserved, sent, paidMaybeAfter, chainPayoutsPending, playLocks] =
-      await sequential(
-        () => totalsByKind(tx),
-        async () =>
-          toTotals(
-            (
-              await tx.query<TotalsRow>(`SELECT ${TOTALS} FROM accounts WHERE id = $1`, [
-                checkpoint.accountId,
-              ])
-            )[0],
-          ),
-        () => countAndSum(tx, 'chain_deposits', "status = 'held'", key),
-        () => countAndSum(tx, 'chain_withdrawals', "status IN ('queued', 'sent')", key),
-        () =>
-          withdrawalsToCheck(
-            tx,
-            `SELECT id, amount_units::text AS units FROM chain_withdrawals
+    const [
+      byKind,
+      vault,
+      held,
+      surplus,
+      reserved,
+      sent,
+      paidMaybeAfter,
+      chainPayoutsPending,
+      playLocks,
+    ] = await sequential(
+      () => totalsByKind(tx),
+      async () =>
+        toTotals(
+          (
+            await tx.query<TotalsRow>(`SELECT ${TOTALS} FROM accounts WHERE id = $1`, [
+              checkpoint.accountId,
+            ])
+          )[0],
+        ),
+      () => countAndSum(tx, 'chain_deposits', "status = 'held'", key),
+      () => countAndSum(tx, 'chain_surplus', "status = 'unsolicited'", key),
+      () => countAndSum(tx, 'chain_withdrawals', "status IN ('queued', 'sent')", key),
+      () =>
+        withdrawalsToCheck(
+          tx,
+          `SELECT id, amount_units::text AS units FROM chain_withdrawals
            WHERE chain_id = $1 AND vault_address = $2 AND status = 'sent'`,
-            keyParams(key),
-          ),
-        () =>
-          withdrawalsToCheck(
-            tx,
-            `SELECT w.id, w.amount_units::text AS units
+          keyParams(key),
+        ),
+      () =>
+        withdrawalsToCheck(
+          tx,
+          `SELECT w.id, w.amount_units::text AS units
            FROM chain_withdrawals w LEFT JOIN chain_withdrawal_batches b ON b.id = w.batch_id
            WHERE w.chain_id = $1 AND w.vault_address = $2 AND w.status = 'paid'
              AND NOT COALESCE(b.status = 'confirmed' AND b.block_number <= $3, false)`,
-            [...keyParams(key), block],
-          ),
-        () => pendingChainPayouts(tx, checkpoint.accountId),
-        () => playLocksToCheck(tx, key, block),
-      );
+          [...keyParams(key), block],
+        ),
+      () => pendingChainPayouts(tx, checkpoint.accountId),
+      () => playLocksToCheck(tx, key, block),
+    );
     return {
       checkpoint,
       byKind,
       vault,
       held,
+      surplus,
       reserved,
       sent,
       paidMaybeAfter,
@@ -174,7 +187,7 @@ async function totalsByKind(tx: Queryable): Promise<Record<AccountKind, AccountT
 
 async function countAndSum(
   tx: Queryable,
-  table: 'chain_deposits' | 'chain_withdrawals',
+  table: 'chain_deposits' | 'chain_withdrawals' | 'chain_surplus',
   where: string,
   key: VaultKey,
 ): Promise<{ count: number; units: bigint }> {

@@ -1,4 +1,5 @@
 import { keyParams, type VaultKey } from './chain-checkpoints.js';
+import { haltBeforeSending, SendingHalted } from './chain-halts.js';
 import type { Queryable } from './db.js';
 
 /**
@@ -297,13 +298,19 @@ export async function recordBatch(
   if (moved.length !== withdrawalIds.length) throw new BatchRaced();
 }
 
-/** Records an operator's transaction about to be broadcast, as `sent`. */
+/**
+ * Records an operator's transaction about to be broadcast, as `sent`. Every sender records here
+ * before it broadcasts, so this is where a halt stops them all: throws SendingHalted, for the
+ * caller to roll back, when the vault is halted (docs/concepts/chain.md#halts).
+ */
 export async function insertOperatorBatch(
   tx: Queryable,
   batch: NewBatch,
   kind: BatchKind,
   now: Date,
 ): Promise<void> {
+  const halt = await haltBeforeSending(tx, batch);
+  if (halt) throw new SendingHalted(halt);
   await tx.query(
     `INSERT INTO chain_withdrawal_batches
        (id, chain_id, vault_address, from_address, nonce, tx_hash, raw_tx, status, created_at,

@@ -90,6 +90,8 @@ describe.each(storeVariants())('the chain admin API on %s', (variant) => {
       headSeenAt: null,
       lagBlocks: null,
       reorg: null,
+      halt: null,
+      reconciliation: null,
       lastError: null,
       vaultHeld: '0',
       held: { count: 0, amount: '0' },
@@ -118,6 +120,17 @@ describe.each(storeVariants())('the chain admin API on %s', (variant) => {
       headSeenAt: api.clock.now().toISOString(),
       lagBlocks: 2,
       reorg: null,
+      halt: null,
+      // The watcher's first round reconciles the vault with the ledger: held deposits explained.
+      reconciliation: {
+        at: api.clock.now().toISOString(),
+        blockNumber: head - 2,
+        unexplained: '0',
+        acceptedShortfall: '0',
+      },
+      surplus: Object.fromEntries(
+        ['unsolicited', 'credited', 'swept', 'covered'].map((s) => [s, { count: 0, amount: '0' }]),
+      ),
       lastError: null,
       vaultHeld: '5',
       held: { count: 1, amount: '4.00000001' },
@@ -161,6 +174,14 @@ describe.each(storeVariants())('the chain admin API on %s', (variant) => {
         blockNumber: checkpointBlock,
         recordedHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
         chainHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      },
+      // Nothing leaves the vault until an operator resumes (issue 27).
+      halt: {
+        cause: 'reorg',
+        blockNumber: checkpointBlock,
+        haltedAt: api.clock.now().toISOString(),
+        resume: null,
+        resumedAt: null,
       },
     });
   });

@@ -28,6 +28,7 @@ describe('chain mode in config', () => {
       retryMaxMs: 60_000,
       operatorKeyFile: null,
       withdrawalBatchMax: 50,
+      reconcileIntervalMs: 60_000,
       publicRpcUrl: null,
       devChainMinter: null,
     });

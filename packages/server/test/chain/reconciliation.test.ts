@@ -18,8 +18,9 @@ import { chainConfigFor, HST, startArcadeChain, type ArcadeChain } from '../fixt
 /**
  * `coinop admin hst audit --chain` (GET /admin/hst/audit?chain=true) on a real Anvil, on every
  * store: the vault's HST at the watcher's checkpoint against what the ledger owes, to the unit,
- * through deposits, held deposits, deposits not yet confirmed and withdrawals in every state; and
- * HST sent straight to the vault or minted in the ledger reported, with exit code 1 from the CLI.
+ * through deposits, held deposits, deposits not yet confirmed and withdrawals in every state; HST
+ * sent straight to the vault counted as surplus (exit 0), and HST minted in the ledger reported
+ * as a shortfall, with exit code 1 from the CLI.
  */
 
 let chain: ArcadeChain;
@@ -56,6 +57,7 @@ const counts = (lines: Line[]) => Object.fromEntries(lines.map((l) => [l.kind, l
 
 const NOTHING_EXPLAINED = {
   held_deposits: '0',
+  unsolicited_surplus: '0',
   withdrawals_paid_not_posted: '0',
   withdrawals_posted_paid_after: '0',
   other_vaults: '0',
@@ -178,6 +180,7 @@ describe.each(storeVariants())('audit --chain on %s', (variant) => {
       liabilitiesTotal: '123.00000001',
       explained: [
         expect.objectContaining({ kind: 'held_deposits', amount: '0', count: 0 }),
+        expect.objectContaining({ kind: 'unsolicited_surplus', amount: '0', count: 0 }),
         expect.objectContaining({ kind: 'withdrawals_paid_not_posted', amount: '0', count: 0 }),
         expect.objectContaining({ kind: 'withdrawals_posted_paid_after', amount: '0', count: 0 }),
         expect.objectContaining({ kind: 'other_vaults', amount: '0' }),
@@ -413,7 +416,7 @@ describe.each(storeVariants())('audit --chain on %s', (variant) => {
     expect(amounts(report.explained)).toEqual(NOTHING_EXPLAINED);
   });
 
-  it('reports HST sent straight to the vault and HST minted, with exit code 1 from the CLI', async () => {
+  it('counts HST sent straight to the vault as surplus (exit 0), and HST minted as a shortfall (exit 1)', async () => {
     const { api, vault, watcher } = await arcadeOnNewVault();
     const url = await api.app.listen({ port: 0, host: '127.0.0.1' });
     const cli = async (...args: string[]) => {
@@ -433,7 +436,7 @@ describe.each(storeVariants())('audit --chain on %s', (variant) => {
       chain: { vaultBalance: '10', unexplained: '0', reconciled: true, findings: [] },
     });
 
-    // Someone transfers HST to the vault without deposit: it credits nobody.
+    // Someone transfers HST to the vault without deposit: recorded as surplus, credits nobody.
     const sent = await chain.players[1]!.writeContract({
       address: chain.hst,
       abi: hstAbi,
@@ -444,24 +447,24 @@ describe.each(storeVariants())('audit --chain on %s', (variant) => {
     await chain.mine(CONFIRMATIONS);
     await watcher.runOnce();
     const surplus = await cli('admin', 'hst', 'audit', '--chain');
-    expect(surplus.code).toBe(1);
+    expect(surplus).toMatchObject({ code: 0, stderr: '' });
     expect(surplus.json).toMatchObject({
       balanced: true,
       chain: {
         vaultBalance: '13.00000001',
         liabilitiesTotal: '10',
-        expected: '10',
+        expected: '13.00000001',
         minted: '0',
-        unexplained: '3.00000001',
-        reconciled: false,
+        unexplained: '0',
+        reconciled: true,
+        findings: [],
       },
     });
-    expect(surplus.stderr).toBe(
-      'coinop: the vault does not reconcile with the ledger: 3.00000001 HST unexplained ' +
-        '(docs/operating/chain.md)\n' +
-        'coinop: the vault holds 3.00000001 HST more than the ledger accounts for (HST sent to ' +
-        'the vault without deposit credits nobody)\n',
-    );
+    expect(amounts(surplus.json.chain.explained)).toEqual({
+      ...NOTHING_EXPLAINED,
+      unsolicited_surplus: '3.00000001',
+    });
+    expect(counts(surplus.json.chain.explained)).toMatchObject({ unsolicited_surplus: 1 });
 
     // HST minted in the ledger in chain mode: owed, backed by nothing.
     const minted = await cli('admin', 'hst', 'mint', '--account', player.playerId, '--amount', '5');
@@ -474,22 +477,23 @@ describe.each(storeVariants())('audit --chain on %s', (variant) => {
       chain: {
         vaultBalance: '13.00000001',
         liabilitiesTotal: '15',
+        expected: '18.00000001',
         minted: '5',
-        unexplained: '-1.99999999',
+        unexplained: '-5',
         reconciled: false,
         findings: [
           '5 HST was minted in the ledger (coinop admin hst mint, the faucet): the ledger owes ' +
             'it and the vault does not back it',
-          'the vault holds 3.00000001 HST more than the ledger accounts for (HST sent to the ' +
-            'vault without deposit credits nobody)',
         ],
       },
     });
     expect(amounts(short.json.chain.liabilities)).toMatchObject({ players: '15' });
-    expect(short.stderr).toMatch(
-      /^coinop: the vault does not reconcile with the ledger: -1\.99999999 HST unexplained/,
+    expect(short.stderr).toBe(
+      'coinop: the vault does not reconcile with the ledger: -5 HST unexplained ' +
+        '(docs/operating/chain.md)\n' +
+        'coinop: 5 HST was minted in the ledger (coinop admin hst mint, the faucet): the ledger ' +
+        'owes it and the vault does not back it\n',
     );
-    expect(short.stderr).toContain('coinop: 5 HST was minted in the ledger');
 
     // Without --chain the ledger alone is audited: it balances.
     expect(await cli('admin', 'hst', 'audit')).toMatchObject({ code: 0, stderr: '' });

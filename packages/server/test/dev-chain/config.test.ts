@@ -44,6 +44,7 @@ describe('--dev-chain in config', () => {
       retryMaxMs: 60_000,
       operatorKeyFile: '/data/dev-chain/operator.key',
       withdrawalBatchMax: 50,
+      reconcileIntervalMs: 60_000,
       publicRpcUrl: 'http://127.0.0.1:8545',
       devChainMinter: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
     });

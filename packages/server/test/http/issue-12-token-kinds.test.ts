@@ -405,6 +405,53 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
       accepts: ['admin token'],
     },
     {
+      // Chain mode is off here: the admin token gets through to chain_mode_off (409).
+      name: 'admin: POST /admin/chain/resume',
+      send: onApi(
+        'POST',
+        () => '/admin/chain/resume',
+        () => ({ by: 'ops', reason: 'covered' }),
+      ),
+      accepts: ['admin token'],
+    },
+    {
+      name: 'admin: GET /admin/chain/halts',
+      send: onApi('GET', () => '/admin/chain/halts'),
+      accepts: ['admin token'],
+    },
+    {
+      name: 'admin: GET /admin/chain/surplus',
+      send: onApi('GET', () => '/admin/chain/surplus?status=unsolicited'),
+      accepts: ['admin token'],
+    },
+    {
+      name: 'admin: POST /admin/chain/surplus/{surplus}/credit',
+      send: onApi(
+        'POST',
+        () => `/admin/chain/surplus/0x${'ab'.repeat(32)}:0/credit`,
+        () => ({ accountId: 'arcade' }),
+      ),
+      accepts: ['admin token'],
+    },
+    {
+      name: 'admin: POST /admin/chain/surplus/{surplus}/sweep',
+      send: onApi(
+        'POST',
+        () => `/admin/chain/surplus/0x${'ab'.repeat(32)}:0/sweep`,
+        () => ({ to: `0x${'12'.repeat(20)}` }),
+      ),
+      accepts: ['admin token'],
+    },
+    {
+      name: 'admin: POST /admin/chain/surplus/{surplus}/cover',
+      send: onApi(
+        'POST',
+        () => `/admin/chain/surplus/0x${'ab'.repeat(32)}:0/cover`,
+        () => ({ note: 'backs a lost deposit' }),
+      ),
+      accepts: ['admin token'],
+    },
+    {
       name: 'admin: GET /admin/games',
       send: onApi('GET', () => '/admin/games?limit=5'),
       accepts: ['admin token'],

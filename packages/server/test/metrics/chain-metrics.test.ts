@@ -60,8 +60,29 @@ describe('chain metrics', () => {
       ).toBe(3);
       expect(sample(text, /^coinop_chain_withdrawals\{state="queued"\} (\S+)$/m)).toBe(0);
       expect(sample(text, /^coinop_chain_withdrawals\{state="sent"\} (\S+)$/m)).toBe(0);
+      expect(
+        sample(text, new RegExp(`^coinop_chain_halted\\{vault="${vault.vault}"\\} (\\S+)$`, 'm')),
+      ).toBe(0);
       // The deposit was credited: 5 HST came into the ledger from the vault, none minted.
       expect(sample(text, /^coinop_ledger_minted_units (\S+)$/m)).toBe(0);
+
+      // HST minted in the ledger leaves the vault short: the watcher halts the senders.
+      const minted = await app.inject({
+        method: 'POST',
+        url: '/admin/hst/mints',
+        headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+        payload: { accountId: player.accountId, amount: '1' },
+      });
+      expect(minted.statusCode).toBe(201);
+      clock.advance(config.chain!.reconcileIntervalMs);
+      await app.arcade.chain!.runOnce();
+      await new Promise((resolve) => setTimeout(resolve, 5_100));
+      expect(
+        sample(
+          await scrape(),
+          new RegExp(`^coinop_chain_halted\\{vault="${vault.vault}"\\} (\\S+)$`, 'm'),
+        ),
+      ).toBe(1);
     } finally {
       await app.close();
       await db.close();

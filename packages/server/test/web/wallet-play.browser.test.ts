@@ -22,7 +22,7 @@ import { injectWallet, walletCalls } from '@coinop/testkit/eip1193';
 import { testConfig } from '../../src/config.js';
 import { uuidIds } from '../../src/ids.js';
 import { startServer, type RunningServer } from '../../src/main.js';
-import { mintHst, publish } from '../../src/services/admin.js';
+import { accountBalance, publish } from '../../src/services/admin.js';
 import { findPlayLock } from '../../src/store/chain-play-locks.js';
 import { ensureDeveloper } from '../../src/store/developers.js';
 import { createPlayer } from '../../src/store/players.js';
@@ -146,7 +146,7 @@ describe.skipIf(!hasChromium)(
         wallet: leaderWallet.toLowerCase(),
         name: 'Leader',
       });
-      await mintHst(arcade, { id: leader.id, amountUnits: COST_HST * HST });
+      await deposited(leader.id, COST_HST * HST);
       const leaderPlay = await arcade.plays.open({
         gameId,
         playerId: leader.id,
@@ -178,6 +178,22 @@ describe.skipIf(!hasChromium)(
         functionName: 'balanceOf',
         args: [address],
       });
+
+    /**
+     * Funds a player's balance by a deposit into the vault, credited once confirmed: a mint would
+     * leave the vault short of the ledger, and the watcher would halt the senders (issue 27).
+     */
+    async function deposited(playerId: string, units: bigint) {
+      const balance = async () => (await accountBalance(server.api.arcade, playerId)).balance;
+      const expected = (await balance()) + Number(units / HST);
+      await chain.deposit(vault, chain.players[0]!, playerId, units);
+      await chain.mine(CONFIRMATIONS);
+      // Also run from beforeAll, where expect.poll is not available.
+      for (let look = 0; (await balance()) !== expected; look += 1) {
+        if (look === 100) throw new Error(`the deposit for ${playerId} was never credited`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
 
     /** A fresh arcade wallet with `hst` HST and `eth` ETH on chain, known to the test. */
     async function fundedWallet(hst: bigint, eth: string) {
@@ -256,7 +272,7 @@ describe.skipIf(!hasChromium)(
               wallet.address.toLowerCase(),
             ])
           )[0]!;
-          await mintHst(arcade, { id: player.id, amountUnits: 10n * HST });
+          await deposited(player.id, 10n * HST);
           await page.reload();
           const balance = page.getByTestId('balance');
           await expect.poll(() => balance.textContent()).toBe('10 HST');

@@ -25,6 +25,7 @@ function chainConfig(rpcUrl: string): ChainConfig {
     retryMaxMs: DEFAULTS.chainRetryMaxMs,
     operatorKeyFile: null,
     withdrawalBatchMax: DEFAULTS.chainWithdrawalBatchMax,
+    reconcileIntervalMs: DEFAULTS.chainReconcileIntervalMs,
     publicRpcUrl: null,
     devChainMinter: null,
   };

@@ -1,6 +1,7 @@
 import type { RouteOptions } from 'fastify';
 import { ErrorCodes, type ErrorCode } from '@coinop/protocol';
 import { HTTP_STATUS } from '../listener/errors.js';
+import { OVERLOAD_EXEMPT_ROUTES } from '../listener/overload.js';
 
 /**
  * Which problems (application/problem+json) each operation of the OpenAPI documents can answer.
@@ -185,9 +186,10 @@ export function routeProblemCodes(route: RouteOptions, url: string): ErrorCode[]
       for (const code of CREDENTIAL_PROBLEMS[scheme] ?? []) codes.add(code);
     }
   }
-  if (schema.body || schema.querystring || schema.params || schema.headers) {
-    codes.add('validation_failed');
-  }
+  // Every route takes a query and headers, whether it reads them or not, and the text rule
+  // (listener/text-rule.ts) refuses a NUL or a lone surrogate in any of them: even a route with
+  // no input of its own can answer 400.
+  codes.add('validation_failed');
   if (schema.body) {
     codes.add('malformed_json');
     codes.add('body_too_large');
@@ -206,6 +208,7 @@ export function routeProblemCodes(route: RouteOptions, url: string): ErrorCode[]
   if (config?.rateLimit) codes.add('rate_limited');
   for (const code of OPERATION_PROBLEMS[schema.operationId ?? ''] ?? []) codes.add(code);
   if (!NO_DATABASE_OPERATIONS.has(schema.operationId ?? '')) codes.add('service_unavailable');
+  if (!OVERLOAD_EXEMPT_ROUTES.has(url)) codes.add('overloaded');
   codes.add('internal_error');
   return [...codes].sort((a, b) => HTTP_STATUS[a] - HTTP_STATUS[b]);
 }

@@ -204,13 +204,16 @@ export const openApiPlugin = fp(
   async (app: FastifyInstance, document: OpenApiDocument) => {
     // The route plugins' shared schemas may declare their own Problem; then theirs stands.
     if (app.getSchema(problemSchema.$id) === undefined) app.addSchema(problemSchema);
+    const pkg = await packageManifest();
     await app.register(swagger, {
       openapi: {
         openapi: '3.1.0',
         info: {
           title: document.title,
-          version: await packageVersion(),
+          version: pkg.version,
           description: document.description,
+          // OpenAPI 3.1 names a license by its SPDX identifier: the package's, as in LICENSE.
+          license: { name: `${pkg.license} License`, identifier: pkg.license },
         },
         servers: [{ url: document.serverUrl }],
         tags: document.tags.map((t) => ({ ...t })),
@@ -305,9 +308,9 @@ function sortedByStatus(responses: Record<string, unknown>): Record<string, unkn
   return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
 }
 
-async function packageVersion(): Promise<string> {
+async function packageManifest(): Promise<{ version: string; license: string }> {
   // Same relative place from src/http and dist/http.
   const text = await readFile(new URL('../../package.json', import.meta.url), 'utf8');
-  const { version } = JSON.parse(text) as { version: string };
-  return version;
+  const { version, license } = JSON.parse(text) as { version: string; license: string };
+  return { version, license };
 }

@@ -38,6 +38,7 @@ const NOT_FOUND_BY_PARAM: Readonly<Record<string, ErrorCode>> = {
   tournamentId: 'tournament_not_found',
   roundId: 'tournament_round_not_found',
   requestorId: 'login_request_not_found',
+  requestId: 'publish_request_not_found',
 };
 
 /** Operations whose path parameters look nothing up: any id answers (a generated avatar). */
@@ -111,6 +112,8 @@ export const OPERATION_PROBLEMS: Readonly<Record<string, readonly ErrorCode[]>> 
   getCatalogBoardAround: ['leaderboard_not_in_game'],
   getBoardPage: ['leaderboard_not_in_game', 'cursor_expired'],
   getBoardAround: ['leaderboard_not_in_game'],
+  getLeaders: ['leaderboard_not_in_game'],
+  getTopScore: ['leaderboard_not_in_game'],
   openPlay: PLAY_REFUSALS,
   submitScore: SCORE_REFUSALS,
   createGame: [...COVER_REFUSALS, 'developer_not_found'],

@@ -186,6 +186,9 @@ export const RateLimitedResponse = {
   content: { 'application/problem+json': { schema: { $ref: 'Problem#' } } },
 } as const;
 
+/** What @fastify/swagger writes for a response whose schema has no description. */
+const SWAGGER_PLACEHOLDER = 'Default Response';
+
 /** What /docs sends beyond the API's headers: those that protect an HTML document. */
 const DOCS_PAGE_HEADERS = {
   'cross-origin-opener-policy': 'same-origin',
@@ -235,10 +238,20 @@ export const openApiPlugin = fp(
             if (!op || typeof op !== 'object' || !('responses' in op)) continue;
             const operation = op as {
               tags?: string[];
+              summary?: string;
               responses: Record<string, unknown>;
               [PROBLEM_CODES_KEY]?: string[];
             };
             for (const tag of operation.tags ?? []) used.add(tag);
+            // A success whose schema has no description of its own says what the operation does,
+            // not @fastify/swagger's placeholder "Default Response".
+            for (const response of Object.values(operation.responses) as {
+              description?: string;
+            }[]) {
+              if (response.description === SWAGGER_PLACEHOLDER && operation.summary) {
+                response.description = operation.summary;
+              }
+            }
             const codes = operation[PROBLEM_CODES_KEY] ?? [];
             delete operation[PROBLEM_CODES_KEY];
             operation.responses = { ...problemResponses(codes), ...operation.responses };

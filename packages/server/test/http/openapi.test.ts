@@ -206,6 +206,12 @@ describe('OpenAPI documents and reference pages', () => {
         // public ones too (issue 28).
         expect(op.responses['400']?.description, `${where}: 400`).toContain('`validation_failed`');
         if (op.requestBody) expect(statuses, `${where}: 415`).toContain('415');
+        // Issue 28: a success says what it is, not the generator's placeholder.
+        for (const status of statuses.filter((s) => Number(s) < 400)) {
+          expect(op.responses[status]!.description, `${where} ${status}`).not.toBe(
+            'Default Response',
+          );
+        }
         for (const status of statuses.filter((s) => Number(s) >= 400)) {
           const response = op.responses[status]!;
           // /readyz describes its own 503; every other error is a problem.

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type {
   LeaderList,
+  PayoutsPage,
   PlayerDetails,
   PlayRequest,
   PlayTransaction,
@@ -10,7 +11,7 @@ import type {
   WriteTokenRequest,
 } from '@coinop/protocol';
 
-import { LeaderSchema, Uuid } from './schemas.js';
+import { GameSchema, LeaderboardSchema, LeaderSchema, Uuid } from './schemas.js';
 import type { SchemaMatches } from '../listener/wire-check.js';
 
 export const ArcadeGameParams = Type.Object({
@@ -90,6 +91,48 @@ export const PlayerDetailsSchema = Type.Object({
   currency: Type.Literal('HST'),
 });
 
+/**
+ * The game with one player's standing on each tier: the Game of spec 2.2 whose leaderboards also
+ * carry the player's best score and rank (null where they have not scored).
+ */
+export const GamePlayerStandingsSchema = Type.Object(
+  {
+    ...GameSchema.properties,
+    leaderboards: Type.Array(
+      Type.Object({
+        ...LeaderboardSchema.properties,
+        playerBestScore: Type.Union([Type.Number(), Type.Null()], {
+          description: "The player's best score on this tier; null when they have none.",
+        }),
+        playerRank: Type.Union([Type.Integer(), Type.Null()], {
+          description: '1 + the other players whose best beats theirs; null with no score.',
+        }),
+      }),
+      { description: 'Tiers, in display order.' },
+    ),
+  },
+  { description: "A game with one player's best score and rank on each tier." },
+);
+export const PayoutEventSchema = Type.Object({
+  eventId: Uuid('the payout transfer; pass it as starting_after to read older payouts'),
+  details: Type.Object({
+    userId: Uuid('the player paid'),
+    createdAt: Type.String({ format: 'date-time' }),
+    payeeHandle: Type.String({ description: "the paid player's display name" }),
+    payerHandle: Type.String({ description: 'the display name of the player whose play paid' }),
+    paymentAmount: Type.Number({ description: 'HST paid (at most 8 decimals)' }),
+  }),
+});
+export const PayoutsPageSchema = Type.Object({
+  startingAfter: Type.Union([Uuid('the newest event of the page'), Type.Null()], {
+    description: 'Id of the newest event of the page; null for an empty page.',
+  }),
+  endingBefore: Type.Union([Uuid('the oldest event of the page'), Type.Null()], {
+    description: 'Id of the oldest event of the page; null for an empty page.',
+  }),
+  events: Type.Array(PayoutEventSchema, { description: 'Payouts, newest first.' }),
+});
+
 declare const _writeTokenBody: SchemaMatches<typeof WriteTokenBody, WriteTokenRequest>;
 declare const _writeToken: SchemaMatches<typeof WriteTokenSchema, WriteTokenGrant>;
 declare const _playBody: SchemaMatches<typeof PlayBody, PlayRequest>;
@@ -98,3 +141,4 @@ declare const _leaderList: SchemaMatches<typeof LeaderListSchema, LeaderList>;
 declare const _topScore: SchemaMatches<typeof TopScoreSchema, TopScore>;
 declare const _playTransaction: SchemaMatches<typeof PlayTransactionSchema, PlayTransaction>;
 declare const _playerDetails: SchemaMatches<typeof PlayerDetailsSchema, PlayerDetails>;
+declare const _payoutsPage: SchemaMatches<typeof PayoutsPageSchema, PayoutsPage>;

@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { CoinopError, unitsToHstNumber } from '@coinop/core';
-import type { PayoutsPage } from '@coinop/protocol';
 
 import type { GameView } from '../services/game-reads.js';
 import type { GameWire } from './schemas.js';
@@ -22,6 +21,8 @@ import {
   TopScoreSchema,
   PlayTransactionSchema,
   PlayerDetailsSchema,
+  GamePlayerStandingsSchema,
+  PayoutsPageSchema,
 } from './game-server-schemas.js';
 import { requireWriteToken } from './write-token-scope.js';
 import { boardRoutes } from './boards.js';
@@ -112,6 +113,7 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
             gameId: Uuid('the game'),
             playerId: Uuid('the player'),
           }),
+          response: { 200: GamePlayerStandingsSchema },
         },
       },
       async (request) => {
@@ -290,10 +292,10 @@ export async function gameServerPlugin(instance: FastifyInstance): Promise<void>
             ending_before: Type.Optional(Uuid('the page before this event id (newer events)')),
             endingBefore: Type.Optional(Uuid('alias of ending_before')),
           }),
+          response: { 200: PayoutsPageSchema },
         },
       },
-      // No response schema here: the annotation keeps the answer to the protocol's shape.
-      async (request): Promise<PayoutsPage> => {
+      async (request) => {
         const { gameId, playerId } = request.params;
         const q = request.query;
         const rows = await arcade.reads.payouts(gameId, playerId, {

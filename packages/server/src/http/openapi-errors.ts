@@ -1,6 +1,7 @@
 import type { RouteOptions } from 'fastify';
 import { ErrorCodes, type ErrorCode } from '@coinop/protocol';
 import { HTTP_STATUS } from '../listener/errors.js';
+import { OVERLOAD_EXEMPT_ROUTES } from '../listener/overload.js';
 
 /**
  * Which problems (application/problem+json) each operation of the OpenAPI documents can answer.
@@ -38,6 +39,7 @@ const NOT_FOUND_BY_PARAM: Readonly<Record<string, ErrorCode>> = {
   tournamentId: 'tournament_not_found',
   roundId: 'tournament_round_not_found',
   requestorId: 'login_request_not_found',
+  requestId: 'publish_request_not_found',
 };
 
 /** Operations whose path parameters look nothing up: any id answers (a generated avatar). */
@@ -114,6 +116,8 @@ export const OPERATION_PROBLEMS: Readonly<Record<string, readonly ErrorCode[]>> 
   getCatalogBoardAround: ['leaderboard_not_in_game'],
   getBoardPage: ['leaderboard_not_in_game', 'cursor_expired'],
   getBoardAround: ['leaderboard_not_in_game'],
+  getLeaders: ['leaderboard_not_in_game'],
+  getTopScore: ['leaderboard_not_in_game'],
   openPlay: PLAY_REFUSALS,
   submitScore: SCORE_REFUSALS,
   createGame: [...COVER_REFUSALS, 'developer_not_found'],
@@ -222,9 +226,10 @@ export function routeProblemCodes(route: RouteOptions, url: string): ErrorCode[]
       for (const code of CREDENTIAL_PROBLEMS[scheme] ?? []) codes.add(code);
     }
   }
-  if (schema.body || schema.querystring || schema.params || schema.headers) {
-    codes.add('validation_failed');
-  }
+  // Every route takes a query and headers, whether it reads them or not, and the text rule
+  // (listener/text-rule.ts) refuses a NUL or a lone surrogate in any of them: even a route with
+  // no input of its own can answer 400.
+  codes.add('validation_failed');
   if (schema.body) {
     codes.add('malformed_json');
     codes.add('body_too_large');
@@ -243,6 +248,7 @@ export function routeProblemCodes(route: RouteOptions, url: string): ErrorCode[]
   if (config?.rateLimit) codes.add('rate_limited');
   for (const code of OPERATION_PROBLEMS[schema.operationId ?? ''] ?? []) codes.add(code);
   if (!NO_DATABASE_OPERATIONS.has(schema.operationId ?? '')) codes.add('service_unavailable');
+  if (!OVERLOAD_EXEMPT_ROUTES.has(url)) codes.add('overloaded');
   codes.add('internal_error');
   return [...codes].sort((a, b) => HTTP_STATUS[a] - HTTP_STATUS[b]);
 }

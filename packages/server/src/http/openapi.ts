@@ -186,6 +186,9 @@ export const RateLimitedResponse = {
   content: { 'application/problem+json': { schema: { $ref: 'Problem#' } } },
 } as const;
 
+/** What @fastify/swagger writes for a response whose schema has no description. */
+const SWAGGER_PLACEHOLDER = 'Default Response';
+
 /** What /docs sends beyond the API's headers: those that protect an HTML document. */
 const DOCS_PAGE_HEADERS = {
   'cross-origin-opener-policy': 'same-origin',
@@ -204,13 +207,16 @@ export const openApiPlugin = fp(
   async (app: FastifyInstance, document: OpenApiDocument) => {
     // The route plugins' shared schemas may declare their own Problem; then theirs stands.
     if (app.getSchema(problemSchema.$id) === undefined) app.addSchema(problemSchema);
+    const pkg = await packageManifest();
     await app.register(swagger, {
       openapi: {
         openapi: '3.1.0',
         info: {
           title: document.title,
-          version: await packageVersion(),
+          version: pkg.version,
           description: document.description,
+          // OpenAPI 3.1 names a license by its SPDX identifier: the package's, as in LICENSE.
+          license: { name: `${pkg.license} License`, identifier: pkg.license },
         },
         servers: [{ url: document.serverUrl }],
         tags: document.tags.map((t) => ({ ...t })),
@@ -232,10 +238,20 @@ export const openApiPlugin = fp(
             if (!op || typeof op !== 'object' || !('responses' in op)) continue;
             const operation = op as {
               tags?: string[];
+              summary?: string;
               responses: Record<string, unknown>;
               [PROBLEM_CODES_KEY]?: string[];
             };
             for (const tag of operation.tags ?? []) used.add(tag);
+            // A success whose schema has no description of its own says what the operation does,
+            // not @fastify/swagger's placeholder "Default Response".
+            for (const response of Object.values(operation.responses) as {
+              description?: string;
+            }[]) {
+              if (response.description === SWAGGER_PLACEHOLDER && operation.summary) {
+                response.description = operation.summary;
+              }
+            }
             const codes = operation[PROBLEM_CODES_KEY] ?? [];
             delete operation[PROBLEM_CODES_KEY];
             operation.responses = { ...problemResponses(codes), ...operation.responses };
@@ -305,9 +321,9 @@ function sortedByStatus(responses: Record<string, unknown>): Record<string, unkn
   return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
 }
 
-async function packageVersion(): Promise<string> {
+async function packageManifest(): Promise<{ version: string; license: string }> {
   // Same relative place from src/http and dist/http.
   const text = await readFile(new URL('../../package.json', import.meta.url), 'utf8');
-  const { version } = JSON.parse(text) as { version: string };
-  return version;
+  const { version, license } = JSON.parse(text) as { version: string; license: string };
+  return { version, license };
 }

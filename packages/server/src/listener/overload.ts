@@ -22,6 +22,12 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * Routes that answer however loaded the process is: liveness, and readiness (which reports the
+ * overload itself).
+ */
+export const OVERLOAD_EXEMPT_ROUTES: ReadonlySet<string> = new Set(['/healthz', '/readyz']);
+
 /** The heap in use past which a process spends its time collecting garbage. */
 const HEAP_LIMIT_SHARE = 0.9;
 const MB = 1024 * 1024;
@@ -61,7 +67,7 @@ export const refuseOnOverload = fp<{ limits: OverloadLimits }>(
       // the plugin's types say void only.
       pressureHandler: ((request, reply, type, value) => {
         const route = request.routeOptions.url;
-        if (!armed || route === '/healthz' || route === '/readyz') return undefined;
+        if (!armed || OVERLOAD_EXEMPT_ROUTES.has(route ?? '')) return undefined;
         // No delay measured in the last interval (the loop was busy since the monitor began,
         // as in a start-up that blocks): unknown, not overloaded. A busy loop in steady state
         // is still measured, as the delay it had.

@@ -25,7 +25,7 @@ interface Operation {
 }
 interface Document {
   openapi: string;
-  info: { title: string; description: string };
+  info: { title: string; description: string; license?: unknown };
   servers: { url: string }[];
   paths: Record<string, Record<string, Operation>>;
   components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> };
@@ -77,6 +77,15 @@ describe('OpenAPI documents and reference pages', () => {
     await api.close();
     await s.close();
   });
+
+  it.each(['api', 'signin'] as const)(
+    'gives the %s document the license of the repository (issue 28)',
+    (which) => {
+      const license = readFileSync(new URL('../../../../LICENSE', import.meta.url), 'utf8');
+      expect(license.split('\n')[0]).toBe('MIT License');
+      expect(docs[which].info.license).toEqual({ name: 'MIT License', identifier: 'MIT' });
+    },
+  );
 
   it('serves the API as an OpenAPI 3.1 document at /openapi.json', () => {
     const doc = docs.api;
@@ -193,12 +202,16 @@ describe('OpenAPI documents and reference pages', () => {
         const statuses = Object.keys(op.responses);
         expect(statuses, `${where}: 500`).toContain('500');
         if ((op.security ?? []).length > 0) expect(statuses, `${where}: 401`).toContain('401');
-        if ((op.parameters ?? []).length > 0 || op.requestBody) {
-          expect(op.responses['400']?.description, `${where}: 400`).toContain(
-            '`validation_failed`',
+        // Every operation takes a query and headers, checked by the text rule: a 4xx for each,
+        // public ones too (issue 28).
+        expect(op.responses['400']?.description, `${where}: 400`).toContain('`validation_failed`');
+        if (op.requestBody) expect(statuses, `${where}: 415`).toContain('415');
+        // Issue 28: a success says what it is, not the generator's placeholder.
+        for (const status of statuses.filter((s) => Number(s) < 400)) {
+          expect(op.responses[status]!.description, `${where} ${status}`).not.toBe(
+            'Default Response',
           );
         }
-        if (op.requestBody) expect(statuses, `${where}: 415`).toContain('415');
         for (const status of statuses.filter((s) => Number(s) >= 400)) {
           const response = op.responses[status]!;
           // /readyz describes its own 503; every other error is a problem.
@@ -226,12 +239,17 @@ describe('OpenAPI documents and reference pages', () => {
     expect(responses('adminAuditHst')['503']?.description).toContain('`chain_not_ready`');
     expect(responses('getAvatar')['404']).toBeUndefined();
     // Issue 27: what reads the database may answer 503 while it cannot be reached.
+    // Issue 28: and every route but the health checks may be refused while overloaded.
     expect(responses('openPlay')['503']?.description).toBe(
-      '`service_unavailable`: Service unavailable',
+      '`service_unavailable`: Service unavailable; `overloaded`: Server overloaded',
     );
     expect(responses('adminAuditHst')['503']?.description).toContain('`service_unavailable`');
-    expect(responses('getAvatar')['503']).toBeUndefined();
+    expect(responses('getAvatar')['503']?.description).toBe('`overloaded`: Server overloaded');
     expect(responses('checkLiveness')['503']).toBeUndefined();
+    // Issue 28: a route with no input of its own still answers 400 to a NUL in its query.
+    expect(responses('getArcade')['400']?.description).toBe(
+      '`validation_failed`: Request validation failed',
+    );
     const signin = (id: string) =>
       operationsOf(docs.signin).find(({ op }) => op.operationId === id)!.op.responses;
     expect(signin('verifyWalletSignIn')['429']?.description).toContain('`rate_limited`');
@@ -254,6 +272,16 @@ describe('OpenAPI documents and reference pages', () => {
         const res = await app.inject({ method: method.toUpperCase() as 'GET', url });
         expect(Object.keys(op.responses), `${method} ${path}: ${res.body}`).toContain(
           String(res.statusCode),
+        );
+        // Issue 28: every route reads its query, so every route documents the 400 of a bad one
+        // (a NUL, refused before any credential is looked at).
+        const bad = await app.inject({
+          method: method.toUpperCase() as 'GET',
+          url: `${url}?q=%00`,
+        });
+        expect(bad.statusCode, `${method} ${path}?q=%00: ${bad.body}`).toBe(400);
+        expect(op.responses['400']?.description, `${method} ${path}`).toContain(
+          '`validation_failed`',
         );
       }
     },

@@ -1,11 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { CHARGE_GRANTS, wholeHstToUnits, type ChargeGrant } from '@coinop/core';
 import { approvalMessage } from '@coinop/protocol';
+import { arcadeVaultAbi, uuidToBytes16 } from '@coinop/contracts';
 import { buildApi } from '../../src/app.js';
+import { findPlayLock } from '../../src/store/chain-play-locks.js';
+import { findPlay } from '../../src/store/plays.js';
+import { HST, startArcadeChain } from '../fixtures/chain.js';
+import {
+  CHAIN_PLAY_COST_HST,
+  chainPlayArcade,
+  lockChainPlay,
+  requestChainPlay,
+} from '../fixtures/chain-plays.js';
 import { uuidIds } from '../../src/ids.js';
 import { routesOf, type ListedRoute } from '../../src/listener/fastify.js';
 import { mintHst } from '../../src/services/admin.js';
@@ -45,7 +54,6 @@ import {
  * requests cannot reach past validation and authentication (extend `valueFor` or `UNREACHED`).
  */
 
-const HST = 100_000_000n;
 const VICTIM_HST = 600;
 
 type Credential =
@@ -229,6 +237,8 @@ describe.each(storeVariants())('nobody consents for a player but the player, on 
       to: attacker.wallet.address,
       txHash: `0x${'ab'.repeat(32)}`,
       deposit: `0x${'ab'.repeat(32)}:0`,
+      // Admin-only (the operator's surplus): every attacker credential must be refused first.
+      surplus: `0x${'ab'.repeat(32)}:1`,
       startsAt: s.clock.now().toISOString(),
       durationSeconds: 3600,
       payoutTable: { topPercent: 10 },
@@ -601,20 +611,39 @@ describe.each(storeVariants())('nobody consents for a player but the player, on 
       expect(stolen.json()).toMatchObject({ code: 'invalid_approval_signature' });
     },
     chain_lock: async () => {
-      // Needs the dev chain: proven there, with a lock from another wallet refunded
-      // (wrong_wallet, core test/plays/chain-lock.test.ts). Checked to still be there.
-      const chainTest = readFileSync(
-        new URL('../chain/chain-plays.test.ts', import.meta.url),
-        'utf8',
-      );
-      expect(chainTest).toContain(
-        "it('opens a requested lock as a play, and pays its score out on chain once'",
-      );
-      const lockTest = readFileSync(
-        new URL('../../../core/test/plays/chain-lock.test.ts', import.meta.url),
-        'utf8',
-      );
-      expect(lockTest).toContain("'wrong_wallet'");
+      // The player's own chain transaction, on a real Anvil: a lock from the player's wallet under
+      // the play they asked for opens it; the same lock from another wallet opens nothing.
+      const chain = await startArcadeChain();
+      try {
+        const a = await chainPlayArcade(chain, variant);
+        try {
+          const own = await requestChainPlay(a);
+          await lockChainPlay(a, own);
+          const stolen = await requestChainPlay(a);
+          const other = chain.players[1]!;
+          const hash = await other.writeContract({
+            address: a.vault,
+            abi: arcadeVaultAbi,
+            functionName: 'lockPlay',
+            args: [uuidToBytes16(stolen), CHAIN_PLAY_COST_HST * HST],
+          });
+          await chain.admin.waitForTransactionReceipt({ hash });
+          expect(await a.watcher.runOnce()).toMatchObject({ playsOpened: 1, locksRefused: 1 });
+          expect(await findPlay(a.api.db, a.game.gameId, own)).toMatchObject({
+            status: 'open',
+            playerId: a.player.playerId,
+          });
+          expect(await findPlay(a.api.db, a.game.gameId, stolen)).toBeNull();
+          expect(await findPlayLock(a.api.db, stolen)).toMatchObject({
+            state: 'refund_due',
+            refundReason: 'wrong_wallet',
+          });
+        } finally {
+          await a.api.close();
+        }
+      } finally {
+        await chain.stop();
+      }
     },
     default_allowance: async () => {
       // The operator's setting, in a second API process on the same database.

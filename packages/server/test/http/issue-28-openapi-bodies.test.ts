@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { hstAbi } from '@coinop/contracts';
 import { TEST_ADMIN_TOKEN } from '@coinop/testkit/app';
 import { gameWithTiers, nextWallet } from '@coinop/testkit/arcade';
 import { storeVariants, type StoreVariant } from '@coinop/testkit/db';
@@ -109,6 +110,14 @@ async function buildWorld(variant: StoreVariant) {
     await accountOf(bob.playerId),
     100n * HST,
   );
+  // A base unit sent to the vault without a deposit: surplus for the operator's surplus routes.
+  const dustHash = await adaWallet.writeContract({
+    address: chain.hst,
+    abi: hstAbi,
+    functionName: 'transfer',
+    args: [vault.vault, 1n],
+  });
+  const dust = await chain.admin.waitForTransactionReceipt({ hash: dustHash });
   await watcher.runOnce();
 
   // Ada leads; Bob's score pays her; Bob's last play stays open.
@@ -254,6 +263,7 @@ async function buildWorld(variant: StoreVariant) {
     requestId: publishRequest.requestId,
     withdrawalId: bobWithdrawal.withdrawalId,
     deposit: `${bobDeposit.txHash}:${bobDeposit.logIndex}`,
+    surplus: `${dust.transactionHash}:${dust.logs[0]!.logIndex}`,
   };
   const pathValuesByPath: Record<string, Record<string, string>> = {
     '/player/chain-plays/{playId}': { playId: chainPlay.playId },

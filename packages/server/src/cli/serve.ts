@@ -308,6 +308,15 @@ const SERVE_FLAGS: {
     value: 'json|pretty',
     description: 'log as JSON lines or readable lines (default pretty on a terminal, else json)',
   },
+  bannerGames: {
+    flag: '--banner-game',
+    env: 'COINOP_BANNER_GAMES',
+    value: 'name=url',
+    repeatable: true,
+    description:
+      'a game served beside coinop, listed in the start banner (npm start lists its example ' +
+      'games); repeat or comma list',
+  },
   overloadEventLoopDelayMs: {
     flag: '--overload-event-loop-delay-ms',
     env: 'COINOP_OVERLOAD_EVENT_LOOP_DELAY_MS',

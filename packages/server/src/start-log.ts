@@ -34,9 +34,10 @@ export function createStartLog(
 }
 
 /**
- * Runs one start-up step: `doing` is logged if it is still running after ANNOUNCE_AFTER_MS, and
- * `done(result)` with the time it took once it ends. JSON lines carry `startStep` (its name) and
- * `durationMs`; readable lines leave them out (log-destination.ts).
+ * Runs one start-up step: `doing` is logged if it is still running after ANNOUNCE_AFTER_MS (at
+ * once with `announceNow`, for a step known to be slow, or one that blocks the event loop so no
+ * timer could say it), and `done(result)` with the time it took once it ends. JSON lines carry
+ * `startStep` (its name) and `durationMs`; readable lines leave them out (log-destination.ts).
  */
 export async function startStep<T>(
   log: StartLog,
@@ -44,12 +45,12 @@ export async function startStep<T>(
   doing: string,
   run: () => Promise<T>,
   done: (result: T) => string,
+  { announceNow = false }: { readonly announceNow?: boolean } = {},
 ): Promise<T> {
   const started = performance.now();
-  const announce = setTimeout(
-    () => log.info({ startStep: name }, `${name}: ${doing}…`),
-    ANNOUNCE_AFTER_MS,
-  );
+  const say = () => log.info({ startStep: name }, `${name}: ${doing}…`);
+  if (announceNow) say();
+  const announce = announceNow ? undefined : setTimeout(say, ANNOUNCE_AFTER_MS);
   let result: T;
   try {
     result = await run();

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -43,15 +44,22 @@ export async function openDatabase(config: Config): Promise<Db> {
   return openPglite(dir);
 }
 
-/** Opens the database the config names, saying which (never a password). */
+/**
+ * Opens the database the config names, saying which (never a password). Creating the embedded
+ * database is the slowest part of a first start, and blocks the event loop while it runs: it is
+ * announced before it begins.
+ */
 export async function openDatabaseStep(config: Config, log: StartLog): Promise<Db> {
   const database = describeDatabase(config);
+  const creating =
+    config.databaseUrl === null && !existsSync(join(config.dataDir, PGLITE_DIR, 'PG_VERSION'));
   return startStep(
     log,
     'database',
-    `opening ${database}`,
+    creating ? `creating ${database} (on the first start only)` : `opening ${database}`,
     () => openDatabase(config),
-    () => `opened ${database}`,
+    () => `${creating ? 'created' : 'opened'} ${database}`,
+    { announceNow: creating },
   );
 }
 
@@ -106,6 +114,7 @@ export async function startDevChainStep(
     ({ settings, deployment, deployed }) =>
       `Anvil on ${settings.rpcUrl} (chain ${ANVIL_CHAIN_ID}), its state in ${devChain.dir}; ` +
       `HST ${deployment.hst}, vault ${deployment.vault}${deployed ? ', deployed now' : ''}`,
+    { announceNow: deploys },
   );
 }
 

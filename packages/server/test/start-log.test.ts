@@ -85,6 +85,31 @@ describe('startStep', () => {
     expect(log.lines).toHaveLength(2);
   });
 
+  it('says at once what a step known to be slow is doing', async () => {
+    const log = recordingLog();
+    const step = startStep(
+      log,
+      'database',
+      'creating the embedded database in /data/pglite (on the first start only)',
+      () => new Promise<void>((resolve) => setTimeout(resolve, 3_000)),
+      () => 'created the embedded database in /data/pglite',
+      { announceNow: true },
+    );
+    expect(log.lines).toEqual([
+      [
+        'info',
+        'database: creating the embedded database in /data/pglite (on the first start only)…',
+        { startStep: 'database' },
+      ],
+    ]);
+    await vi.advanceTimersByTimeAsync(3_000);
+    await step;
+    expect(log.lines.map(([, message]) => message)).toEqual([
+      'database: creating the embedded database in /data/pglite (on the first start only)…',
+      'database: created the embedded database in /data/pglite (3.0 s)',
+    ]);
+  });
+
   it('logs no line for a step that fails, and rejects with its error', async () => {
     const log = recordingLog();
     const failing = startStep(

@@ -40,8 +40,12 @@ describe('coinop serve', () => {
       run.messages
         .filter((m) => /^(database|schema|demo): .* \((< 0\.1|\d+\.\d) s\)$/.test(m))
         .map((m) => m.replace(/ \([^()]* s\)$/, ''));
+    expect(first.messages).toContain(
+      `database: creating the embedded database in ${join(dataDir, 'pglite')} (on the first ` +
+        'start only)…',
+    );
     expect(steps(first)).toEqual([
-      `database: opened the embedded database in ${join(dataDir, 'pglite')}`,
+      `database: created the embedded database in ${join(dataDir, 'pglite')}`,
       expect.stringMatching(/^schema: applied \d+ migrations$/),
       'demo: the demo arcade is seeded',
     ]);

@@ -48,7 +48,7 @@ describe('the log format', () => {
       expect(stdout).not.toContain('listening on');
       // Issue 28: each start step is one readable line with its duration, its JSON fields left out.
       expect(stdout).toMatch(
-        /INFO: database: opened the embedded database in \S+ \((< 0\.1|\d+\.\d) s\)\n/,
+        /INFO: database: created the embedded database in \S+ \((< 0\.1|\d+\.\d) s\)\n/,
       );
       expect(stdout).toMatch(/INFO: schema: applied \d+ migrations \((< 0\.1|\d+\.\d) s\)\n/);
       expect(stdout).not.toMatch(/startStep|durationMs/);

@@ -4,7 +4,7 @@
 // The contracts, the game SDK bundle and the web app are each hashed over their inputs and
 // skipped when the hash matches the stamp their last successful run left and their outputs exist.
 // Stamps live in node_modules/.cache/coinop-build/, so a fresh `npm ci` builds everything.
-// TypeScript runs every time (`tsc -b` is incremental and checks itself in under a second).
+// TypeScript runs every time (`tsc -b` is incremental: with nothing to do it takes under a second).
 //
 // A build is for running: TypeScript emits without type-checking (`--noCheck`) and Vite bundles
 // the web app without `tsc`, which halves a fresh install's build. `npm run check` (and so
@@ -137,8 +137,10 @@ async function timed(step, { announceNow }) {
   } finally {
     clearTimeout(timer);
   }
-  if (announced)
+  if (announced) {
     console.log(`build: ${step.name}: done in ${seconds(performance.now() - started)}`);
+  }
+  return announced;
 }
 
 const started = performance.now();

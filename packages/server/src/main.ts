@@ -150,7 +150,8 @@ export async function startServer(
     }
     if (secrets) {
       const development = developmentWarning(config, isSecretsKeyBesideData(secrets));
-      if (development !== null) log.warn(development);
+      // Once for a cluster too: the process that logs the banner says it.
+      if (development !== null && banner) log.warn(development);
       warnAboutSecretsKey(log, secrets, { development: development !== null });
     }
     if (config.devChain && secrets) {

@@ -291,6 +291,9 @@ describe('coinop serve', () => {
         expect(first).not.toBe(second);
         // Only the first worker seeds; both answer on the shared port.
         expect(run.messages.filter((m) => m.startsWith('demo: client id '))).toHaveLength(1);
+        // One development warning and one line a step for the cluster, not one a worker.
+        expect(run.messages.filter((m) => m.startsWith('development mode'))).toHaveLength(1);
+        expect(run.messages.filter((m) => m.startsWith('schema: '))).toHaveLength(1);
         const banners = run.messages.filter((m) => m.startsWith('coinop is ready'));
         expect(banners).toHaveLength(1);
         expect(banners[0]).toContain(`metrics      http://127.0.0.1:${metricsPort}/metrics`);

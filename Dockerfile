@@ -14,8 +14,8 @@ FROM ${NODE_IMAGE} AS build
 WORKDIR /src
 # .dockerignore keeps node_modules, build output and local data out of the context.
 COPY . .
-# npm ci runs the root `prepare` script, which is `npm run build` (contracts, server, SDK bundle,
-# web app): building twice would cost a minute for nothing. npm's download cache outlives the
+# npm ci runs the root `prepare` script, which is the build (scripts/build.mjs: contracts, server,
+# SDK bundle, web app): building twice would cost half a minute for nothing. npm's download cache outlives the
 # build, so a rebuild after a source change downloads nothing again.
 RUN --mount=type=cache,target=/root/.npm,sharing=locked npm ci --no-audit --no-fund
 # The workspaces the server needs at run time, packed as npm would publish them.

@@ -3,7 +3,7 @@ export interface BuildStep {
   readonly name: string;
   readonly inputs: readonly string[];
   readonly outputs: readonly string[];
-  readonly run: () => void;
+  readonly run: () => void | Promise<void>;
 }
 
 export function hashInputs(root: string, paths: readonly string[]): string;
@@ -13,4 +13,4 @@ export function runUnlessUpToDate(options: {
   stampDir: string;
   step: BuildStep;
   force?: boolean;
-}): boolean;
+}): Promise<boolean>;

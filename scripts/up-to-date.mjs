@@ -28,17 +28,18 @@ export function hashInputs(root, paths) {
 }
 
 /**
- * Runs step.run() unless the stamp in stampDir matches the inputs' hash and every output exists
- * (or force is set); on success, stamps the hash taken before the run, so an input edited while
- * the step ran builds again next time. Returns whether the step ran.
+ * Runs step.run() (which may return a promise) unless the stamp in stampDir matches the inputs'
+ * hash and every output exists (or force is set); on success, stamps the hash taken before the
+ * run, so an input edited while the step ran builds again next time. Resolves to whether the step
+ * ran.
  */
-export function runUnlessUpToDate({ root, stampDir, step, force = false }) {
+export async function runUnlessUpToDate({ root, stampDir, step, force = false }) {
   const stampFile = join(stampDir, `${step.name.replaceAll(/[^a-z0-9]+/gi, '-')}.sha256`);
   const hash = hashInputs(root, step.inputs);
   const stamp = existsSync(stampFile) ? readFileSync(stampFile, 'utf8') : null;
   const outputsExist = step.outputs.every((output) => existsSync(join(root, output)));
   if (!force && stamp === hash && outputsExist) return false;
-  step.run();
+  await step.run();
   mkdirSync(stampDir, { recursive: true });
   writeFileSync(stampFile, hash);
   return true;

@@ -18,7 +18,7 @@ describe('runUnlessUpToDate', () => {
     },
   };
   const build = async (force = false) => {
-    const ran = runUnlessUpToDate({ root, stampDir: join(root, 'stamps'), step, force });
+    const ran = await runUnlessUpToDate({ root, stampDir: join(root, 'stamps'), step, force });
     // The step's output, as a real step would leave it.
     await mkdir(join(root, 'out'), { recursive: true });
     await writeFile(join(root, 'out/index.html'), 'built');

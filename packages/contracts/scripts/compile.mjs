@@ -1,11 +1,12 @@
 // Compiles contracts/*.sol with solc-js (the compiler pinned in package.json, no download) and
 // writes dist/artifacts.js and dist/artifacts.d.ts: each contract's ABI `as const` and its
 // bytecode, so viem infers function names and argument types. Any compiler error fails the
-// build; warnings are printed.
+// build; warnings are printed, except those known to be harmless (solc-warnings.mjs).
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { solcMessages } from './solc-warnings.mjs';
 
 const require = createRequire(import.meta.url);
 const solc = require('solc');
@@ -55,16 +56,10 @@ function findImports(path) {
 const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImports }));
 
 const problems = output.errors ?? [];
-for (const problem of problems) {
-  const file = problem.sourceLocation?.file ?? '';
-  if (problem.severity === 'error') console.error(problem.formattedMessage ?? problem.message);
-  // OpenZeppelin's own warnings (EIP-1153's note on transient storage, which its reentrancy
-  // guard uses as intended) are named in one line; ours are printed in full.
-  else if (file.startsWith('@openzeppelin/'))
-    console.warn(`warning in ${file}: ${problem.message.split(': ')[0]}`);
-  else console.warn(problem.formattedMessage ?? problem.message);
-}
-if (problems.some((problem) => problem.severity === 'error')) {
+const { errors, warnings } = solcMessages(problems);
+for (const line of errors) console.error(line);
+for (const line of warnings) console.warn(line);
+if (errors.length > 0) {
   console.error('contracts: compilation failed');
   process.exit(1);
 }

@@ -83,6 +83,7 @@ export const FLAG_ENV = {
   gameCacheTtlMs: ['--game-cache-ttl-ms', 'COINOP_GAME_CACHE_TTL_MS'],
   metricsPort: ['--metrics-port', 'COINOP_METRICS_PORT'],
   logFormat: ['--log-format', 'COINOP_LOG_FORMAT'],
+  bannerGames: ['--banner-game', 'COINOP_BANNER_GAMES'],
   overloadEventLoopDelayMs: [
     '--overload-event-loop-delay-ms',
     'COINOP_OVERLOAD_EVENT_LOOP_DELAY_MS',
@@ -217,6 +218,41 @@ export function parseWebOrigins(value: string | null): readonly string[] {
     }
   }
   return [...new Set(origins)];
+}
+
+/** A game served beside coinop (`npm start`'s examples), for the start banner to list. */
+export interface BannerGame {
+  readonly name: string;
+  readonly url: string;
+}
+
+const BANNER_GAME_NAME = /^[A-Za-z0-9 ._-]{1,40}$/;
+
+/** `reaction=http://127.0.0.1:8090`, as a comma list: each a short name and an http(s) URL. */
+export function parseBannerGames(value: string | null): readonly BannerGame[] {
+  if (value === null) return [];
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+    .map((entry) => {
+      const at = entry.indexOf('=');
+      const name = entry.slice(0, at).trim();
+      const url = entry.slice(at + 1).trim();
+      if (
+        at < 0 ||
+        !BANNER_GAME_NAME.test(name) ||
+        !/^https?:\/\/[^/]/.test(url) ||
+        !URL.canParse(url)
+      ) {
+        throw new ConfigError(
+          `${describe('bannerGames')} takes name=url: a name of up to 40 letters, digits, ` +
+            'spaces, dots, dashes or underscores, and an http(s) URL, like ' +
+            `reaction=http://127.0.0.1:8090; got ${entry}`,
+        );
+      }
+      return { name, url };
+    });
 }
 
 const IPV4_OR_CIDR = /^(\d{1,3}\.){3}\d{1,3}(\/\d{1,2})?$/;

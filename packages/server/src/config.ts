@@ -22,6 +22,8 @@ import {
   parseSplit,
   parseTrustProxy,
   parseWebOrigins,
+  parseBannerGames,
+  type BannerGame,
   type RateLimits,
   type Service,
 } from './config-values.js';
@@ -162,6 +164,8 @@ export interface Config {
    * (`--log-format`; by default pretty when standard output is a terminal, else JSON).
    */
   readonly logFormat: LogFormat;
+  /** Games served beside this process (`--banner-game`), which the start banner lists. */
+  readonly bannerGames: readonly BannerGame[];
   /**
    * Port of the Prometheus `/metrics` listener on `host` (`--metrics-port`); null: no metrics
    * listener. Unauthenticated: a port the operator keeps off the public network.
@@ -485,6 +489,7 @@ export function loadConfig(
     closeTestPauseMs: parseTestPauseMs(env[TEST_HOOK_ENV.closePauseMs]),
     logLevel: text('logLevel') ?? DEFAULTS.logLevel,
     logFormat,
+    bannerGames: parseBannerGames(text('bannerGames')),
     metricsPort,
     overload: {
       eventLoopDelayMs: int(

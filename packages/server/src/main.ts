@@ -1,52 +1,44 @@
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { createFileOnce } from './data-dir-files.js';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { buildApi } from './app.js';
 import { withDevChain, type Config } from './config.js';
 import { buildAuth } from './signin/app.js';
-import { generateSecret } from './credentials/secrets.js';
 import { systemClock, uuidIds } from './ids.js';
 import type { Db } from './store/db.js';
-import { assertMigrated, migrate } from './store/migrate.js';
-import { openPglite } from './store/pglite.js';
-import { openPostgres } from './store/postgres.js';
 import { ensureServerSecret } from './store/admin.js';
 import { sealStoredSecrets, SecretsUnreadableError } from './store/sealed-secrets.js';
 import {
+  isSecretsKeyBesideData,
   loadSecretsKey,
   refusal,
   warnAboutSecretsKey,
   type SecretsKey,
 } from './credentials/secrets-key.js';
-import { seedDemo } from './services/demo-seed.js';
 import { buildWeb } from './web/app.js';
 import { newWebForwarding } from './listener/client-address.js';
 import { connectRedis, redisReady } from './listener/shared-counts.js';
 import { redactRpcUrl } from './chain/rpc.js';
-import { ANVIL_CHAIN_ID } from './dev-chain/anvil.js';
-import {
-  checkLedgerAgreesWithDevChain,
-  devChainResetAdvice,
-  startDevChain,
-  type RunningDevChain,
-} from './dev-chain/dev-chain.js';
+import { ANVIL_CHAIN_ID, anvilBinary } from './dev-chain/anvil.js';
+import type { RunningDevChain } from './dev-chain/dev-chain.js';
 import { ArcadeMetrics } from './metrics/arcade-metrics.js';
 import { startMetricsListener, type MetricsListener } from './metrics/metrics-listener.js';
 import { startBanner } from './start-banner.js';
+import { createStartLog, developmentWarning } from './start-log.js';
+import {
+  DEMO_CLIENT_FILE,
+  migrateStep,
+  openDatabaseStep,
+  seedDemoStep,
+  startDevChainStep,
+} from './start-steps.js';
+import { loadAdminToken, warnAboutAdminToken, type AdminToken } from './admin-token.js';
 import { logDatabaseOutages } from './listener/database-outages.js';
 import { startExpirySweep } from './expiry-sweep.js';
 
-/** The embedded database's directory inside the data directory. */
-export const PGLITE_DIR = 'pglite';
-/** The generated admin token's file inside the data directory. */
-export const ADMIN_TOKEN_FILE = 'admin-token';
-/**
- * The demo game's client (id and secret) inside the data directory, mode 0600: written when the
- * demo seed issues it, since the secret is never logged and never stored in clear elsewhere.
- */
-export const DEMO_CLIENT_FILE = 'demo-client.json';
+export { ADMIN_TOKEN_FILE } from './admin-token.js';
+export { DEMO_CLIENT_FILE, openDatabase, PGLITE_DIR } from './start-steps.js';
 const WRITE_TOKEN_KEY_NAME = 'write_token_key';
 const WRITE_TOKEN_KEY_BYTES = 32; // HMAC-SHA256 key: as long as the hash.
 
@@ -108,7 +100,11 @@ export async function startServer(
 ): Promise<RunningServer> {
   // With --dev-chain, chain mode's settings exist once the dev chain runs.
   let config = givenConfig;
-  const db = database ?? (await openDatabase(config));
+  // Before anything opens: --dev-chain without Anvil installed says how to add it, at once.
+  if (config.devChain) anvilBinary();
+  // Every worker of a cluster migrates, but only the one that logs the banner tells each step.
+  const log = createStartLog(config, logDestination, { quiet: !banner });
+  const db = database ?? (await openDatabaseStep(config, log));
   const redis = config.redisUrl === null ? null : connectRedis(config.redisUrl);
   // Waited for a moment only: a Redis that is down must not keep the arcade from starting.
   if (redis) await redisReady(redis);
@@ -138,8 +134,7 @@ export async function startServer(
   metrics?.watchPool(() => db.poolStats());
   metrics?.watchDatabase(db.availability);
   try {
-    if (config.migrate) await migrate(db);
-    else await assertMigrated(db);
+    await migrateStep(db, config, log);
     const https = await loadTls(config);
     // Only the API and the sign-in service hold secrets; a web-only process needs no key.
     let secrets: SecretsKey | null = null;
@@ -153,11 +148,18 @@ export async function startServer(
         throw error;
       }
     }
+    if (secrets) {
+      const development = developmentWarning(config, isSecretsKeyBesideData(secrets));
+      // Once for a cluster too: the process that logs the banner says it.
+      if (development !== null && banner) log.warn(development);
+      warnAboutSecretsKey(log, secrets, { development: development !== null });
+    }
     if (config.devChain && secrets) {
-      const reset = devChainResetAdvice(config.dataDir, config.databaseUrl);
-      devChain = await startDevChain(config.devChain, reset, secrets.box);
+      const devChainConfig = { ...config, devChain: config.devChain };
+      devChain = await startDevChainStep(devChainConfig, db, secrets.box, log, (started) => {
+        devChain = started;
+      });
       config = withDevChain(config, devChain.settings);
-      if (config.chain) await checkLedgerAgreesWithDevChain(db, config.chain, reset);
     }
     // The web listener forwards only to listeners in this process, so a secret of its own tells
     // them which requests it forwarded.
@@ -203,45 +205,23 @@ export async function startServer(
       });
       listeners.push({ name: 'auth', app: auth, port: config.authPort });
     }
-    const log = (api ?? auth)?.log;
+    const serviceLog = (api ?? auth)?.log;
     // Once for the process, however many of its listeners share the database.
-    if (log) stopOutageLog = logDatabaseOutages(db.availability, log);
+    if (serviceLog) stopOutageLog = logDatabaseOutages(db.availability, serviceLog);
 
-    if (log && admin && admin.mode & 0o077) warnAboutAdminToken(log, admin);
-    if (log && secrets) warnAboutSecretsKey(log, secrets);
-    if (log && config.redisUrl !== null) {
+    if (admin) warnAboutAdminToken(log, admin);
+    if (config.redisUrl !== null) {
       // The host only: the URL may carry a password.
       log.info(
         `rate limits are counted in Redis at ${new URL(config.redisUrl).host}, shared with ` +
           'every process using it',
       );
     }
-    if (api && devChain && config.chain) {
-      api.log.warn(
-        `dev chain: Anvil on ${config.chain.rpcUrl} (chain ${ANVIL_CHAIN_ID}), its state in ` +
-          `${config.devChain?.dir}; HST ${await api.arcade.devChainFunds?.hst()}, vault ` +
-          `${config.chain.vaultAddress}${devChain.deployed ? ', deployed now' : ''}. Test chain: ` +
-          "its accounts are Anvil's well-known ones, unlocked",
-      );
-    }
-    if (log && sealedCount > 0) {
+    if (sealedCount > 0) {
       log.info(`encrypted ${sealedCount} secrets an earlier coinop stored in plain text`);
     }
-    if (config.demo && api && seeds) {
-      api.log.warn(
-        'demo data is on (--demo): a demo developer, game and funded players are seeded',
-      );
-      const demo = await seedDemo(api.arcade);
-      if (demo.client) {
-        await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
-        await writeFile(
-          join(config.dataDir, DEMO_CLIENT_FILE),
-          `${JSON.stringify({ gameId: demo.gameId, ...demo.client }, null, 2)}\n`,
-          { mode: 0o600 },
-        );
-      }
-      for (const line of demo.lines) api.log.info(`demo: ${line}`);
-    } else if (config.demo && !api && log) {
+    if (config.demo && api && seeds) await seedDemoStep(api, config, log);
+    else if (config.demo && !api) {
       log.warn('--demo seeds through the api service, which this process does not run');
     }
 
@@ -328,6 +308,7 @@ export async function startServer(
             ? { rpcUrl: config.chain.rpcUrl, chainId: ANVIL_CHAIN_ID }
             : null,
         workers: config.workers,
+        games: config.bannerGames,
       });
       if (config.logFormat === 'json') bannerLog.info(fields, message);
       else bannerLog.info(message);
@@ -351,53 +332,6 @@ export async function startServer(
     await close().catch(() => undefined);
     throw error;
   }
-}
-
-/** The database the config names: Postgres, or the embedded one in the data directory. */
-export async function openDatabase(config: Config): Promise<Db> {
-  if (config.databaseUrl !== null) {
-    return openPostgres(config.databaseUrl, config.databasePoolSize, {
-      connectTimeoutMs: config.databaseConnectTimeoutMs,
-    });
-  }
-  const dir = join(config.dataDir, PGLITE_DIR);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  return openPglite(dir);
-}
-
-interface AdminToken {
-  readonly token: string;
-  readonly source: 'config' | 'generated' | 'file';
-  readonly path: string;
-  readonly mode: number;
-}
-
-/**
- * The configured admin token, or the one in `<dataDir>/admin-token`, generated there (mode 0600)
- * on first start. Creation is exclusive, so processes starting together share one token.
- */
-async function loadAdminToken(config: Config): Promise<AdminToken> {
-  const path = join(config.dataDir, ADMIN_TOKEN_FILE);
-  if (config.adminToken !== null) {
-    return { token: config.adminToken, source: 'config', path, mode: 0 };
-  }
-  await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
-  const fresh = generateSecret('cat');
-  if (await createFileOnce(path, `${fresh}\n`)) {
-    return { token: fresh, source: 'generated', path, mode: 0o600 };
-  }
-  const token = (await readFile(path, 'utf8')).trim();
-  if (token === '') throw new Error(`${path} is empty: delete it to generate a new admin token`);
-  return { token, source: 'file', path, mode: (await stat(path)).mode & 0o777 };
-}
-
-function warnAboutAdminToken(log: FastifyBaseLogger, admin: AdminToken): void {
-  const verb = admin.source === 'generated' ? 'generated a new' : 'using the';
-  const loose =
-    admin.mode & 0o077 ? ` (readable by others: mode ${admin.mode.toString(8)}; chmod 600 it)` : '';
-  log.warn(
-    `${verb} admin token in ${admin.path}${loose}; give --admin-token or COINOP_ADMIN_TOKEN to set your own`,
-  );
 }
 
 async function isFile(path: string): Promise<boolean> {

@@ -15,6 +15,8 @@ export interface StartFacts {
   /** The dev chain's RPC URL and chain id, when --dev-chain is on. */
   readonly devChain: { readonly rpcUrl: string; readonly chainId: number } | null;
   readonly workers: number;
+  /** Games served beside this process (`--banner-game`: npm start's examples). */
+  readonly games: readonly { readonly name: string; readonly url: string }[];
 }
 
 export function startBanner(facts: StartFacts): {
@@ -30,6 +32,9 @@ export function startBanner(facts: StartFacts): {
   if (urls['api']) rows.push(['API', `${urls['api']}  (docs ${urls['api']}/docs)`]);
   if (urls['auth']) rows.push(['sign-in', urls['auth']]);
   if (urls['metrics']) rows.push(['metrics', urls['metrics']]);
+  facts.games.forEach((game, i) =>
+    rows.push([i === 0 ? 'games' : '', `${game.url}  (${game.name})`]),
+  );
   if (facts.adminToken) {
     rows.push([
       'admin token',
@@ -69,6 +74,7 @@ export function startBanner(facts: StartFacts): {
       adminTokenFile: facts.adminToken?.file ?? null,
       demoClientFile: facts.demoClientFile,
       devChain: facts.devChain,
+      games: facts.games,
     },
   };
 }

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { CliError, ExitCodes } from './cli-error.js';
-import { addConfigFlags, loadCliConfig } from './serve.js';
+import { addConfigFlags, loadCliConfig } from './config-flags.js';
 
 /**
  * `coinop db copy --to <postgres url>`: moves the embedded arcade of `--data-dir` to Postgres

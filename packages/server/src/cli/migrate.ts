@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../store/db.js';
 import type { MigrationState } from '../store/migrate.js';
 import { CliError } from './cli-error.js';
-import { addConfigFlags, loadCliConfig } from './serve.js';
+import { addConfigFlags, loadCliConfig } from './config-flags.js';
 
 /**
  * `coinop migrate status|apply`: the schema as a deploy step, before the `serve --no-migrate`

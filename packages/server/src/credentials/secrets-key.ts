@@ -142,11 +142,24 @@ export function refusal(key: SecretsKey, error: SecretsUnreadableError): Secrets
   }
 }
 
-/** One warning when the key lives in the data directory, beside the database it protects. */
-export function warnAboutSecretsKey(log: FastifyBaseLogger, key: SecretsKey): void {
+/** Whether the key is a file in the data directory, beside the database it protects. */
+export function isSecretsKeyBesideData(key: SecretsKey): boolean {
+  return key.source === 'generated' || key.source === 'data-dir';
+}
+
+/**
+ * One warning when the key lives in the data directory, beside the database it protects, or its
+ * file is readable by others. A development arcade's one warning names the first itself
+ * (`development: true`), so only a loose file is said here then.
+ */
+export function warnAboutSecretsKey(
+  log: Pick<FastifyBaseLogger, 'warn'>,
+  key: SecretsKey,
+  { development = false }: { readonly development?: boolean } = {},
+): void {
   const loose =
     key.mode & 0o077 ? ` (readable by others: mode ${key.mode.toString(8)}; chmod 600 it)` : '';
-  if (key.source === 'generated' || key.source === 'data-dir') {
+  if (isSecretsKeyBesideData(key) && !development) {
     const verb = key.source === 'generated' ? 'generated a new' : 'using the';
     log.warn(
       `${verb} secrets key in ${key.path}${loose}; it encrypts the token signing keys in the ` +

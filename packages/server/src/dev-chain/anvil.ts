@@ -20,6 +20,20 @@ export class AnvilError extends Error {
   override readonly name = 'AnvilError';
 }
 
+/** The npm package that brings Anvil, an optional peer of `coinop`: only `--dev-chain` runs it. */
+export const ANVIL_PACKAGE = '@foundry-rs/anvil';
+
+/**
+ * The command that adds Anvil beside an installed coinop, at the version range coinop's
+ * package.json asks for (a production install leaves it out: docs/operating/dev-chain.md).
+ */
+export function anvilInstallCommand(): string {
+  const require = createRequire(import.meta.url);
+  const manifest = require('../../package.json') as { peerDependencies?: Record<string, string> };
+  const range = manifest.peerDependencies?.[ANVIL_PACKAGE];
+  return `npm install ${ANVIL_PACKAGE}${range === undefined ? '' : `@${range}`}`;
+}
+
 /**
  * The path of the Anvil binary the npm package `@foundry-rs/anvil` installed for this platform
  * (its optional dependency `@foundry-rs/anvil-<os>-<arch>`). Throws an AnvilError saying what to
@@ -29,19 +43,24 @@ export function anvilBinary(): string {
   const require = createRequire(import.meta.url);
   let wrapperPackage: string;
   try {
-    wrapperPackage = require.resolve('@foundry-rs/anvil/package.json');
+    wrapperPackage = require.resolve(`${ANVIL_PACKAGE}/package.json`);
   } catch (cause) {
-    throw new AnvilError('Anvil is not installed: run npm install (@foundry-rs/anvil)', { cause });
+    throw new AnvilError(
+      `the dev chain needs Anvil (the npm package ${ANVIL_PACKAGE}), which an install of ` +
+        `coinop leaves out: add it with \`${anvilInstallCommand()}\` beside coinop (with -g ` +
+        'for a global coinop) (docs/operating/dev-chain.md)',
+      { cause },
+    );
   }
   const arch = { x64: 'amd64', arm64: 'arm64' }[process.arch as string] ?? process.arch;
-  const platformPackage = `@foundry-rs/anvil-${process.platform}-${arch}`;
+  const platformPackage = `${ANVIL_PACKAGE}-${process.platform}-${arch}`;
   let platformDir: string;
   try {
     platformDir = dirname(createRequire(wrapperPackage).resolve(`${platformPackage}/package.json`));
   } catch (cause) {
     throw new AnvilError(
       `no Anvil binary for ${process.platform}-${process.arch}: ${platformPackage} is not ` +
-        'installed (npm installs it with @foundry-rs/anvil unless optional dependencies are off)',
+        `installed (npm installs it with ${ANVIL_PACKAGE} unless optional dependencies are off)`,
       { cause },
     );
   }

@@ -70,10 +70,17 @@ export interface Deployment {
 
 export interface RunningDevChain {
   readonly settings: DevChainSettings;
+  /** The contracts on the chain, as `deployment.json` records them. */
+  readonly deployment: Deployment;
   /** True when this start deployed the contracts on a new chain. */
   readonly deployed: boolean;
   /** Stops Anvil, which writes the chain's state first. */
   stop(): Promise<void>;
+}
+
+/** Whether the dev chain in `dir` has its contracts deployed (a start after the first). */
+export function hasDevChainDeployment(dir: string): boolean {
+  return existsSync(join(dir, DEPLOYMENT_FILE));
 }
 
 /** The dev chain's deployment, from `deployment.json` in its directory; throws when missing. */
@@ -118,7 +125,7 @@ export async function startDevChain(
     const keyFile = join(devChain.dir, OPERATOR_KEY_FILE);
     let deployment: Deployment;
     let deployed = false;
-    if (existsSync(deploymentPath)) {
+    if (hasDevChainDeployment(devChain.dir)) {
       deployment = await readDevChainDeployment(devChain.dir);
       await checkDeployment(client, deployment, reset);
     } else {
@@ -140,6 +147,7 @@ export async function startDevChain(
         operatorKeyFile: keyFile,
         minter: deployment.admin,
       },
+      deployment,
       deployed,
       stop: () => anvil.stop(),
     };

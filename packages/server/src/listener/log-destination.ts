@@ -20,7 +20,8 @@ export function logDestination(format: LogFormat): pino.DestinationStream {
             destination: pino.destination({ dest: 1, sync: false }),
             colorize: process.stdout.isTTY === true,
             translateTime: 'SYS:HH:MM:ss',
-            ignore: 'pid,hostname',
+            // A start step's name and duration are in its message already (start-log.ts).
+            ignore: 'pid,hostname,startStep,durationMs',
             singleLine: false,
           });
     destinations.set(format, destination);

@@ -30,19 +30,30 @@ describe('coinop serve', () => {
       dataDir,
       '--demo',
     ]);
+    // Issue 28: one warning for what development mode turns on, and a line for each step.
+    expect(first.messages.filter((m) => /development|secrets key/.test(m))).toEqual([
+      'development mode (--demo): demo players and games, a faucet of test HST, and the ' +
+        `secrets key kept beside the database in ${dataDir}; for trying coinop, never for real ` +
+        'money (docs/operating/cli.md)',
+    ]);
+    const steps = (run: typeof first) =>
+      run.messages
+        .filter((m) => /^(database|schema|demo): .* \((< 0\.1|\d+\.\d) s\)$/.test(m))
+        .map((m) => m.replace(/ \([^()]* s\)$/, ''));
     expect(first.messages).toContain(
-      'demo data is on (--demo): a demo developer, game and funded players are seeded',
+      `database: creating the embedded database in ${join(dataDir, 'pglite')} (on the first ` +
+        'start only)…',
     );
+    expect(steps(first)).toEqual([
+      `database: created the embedded database in ${join(dataDir, 'pglite')}`,
+      expect.stringMatching(/^schema: applied \d+ migrations$/),
+      'demo: the demo arcade is seeded',
+    ]);
     const banner = first.messages.find((m) => m.startsWith('coinop is ready')) ?? '';
     expect(banner).toContain(`admin token  generated now, in ${join(dataDir, 'admin-token')}`);
     expect(banner).toContain(`API          ${first.url}  (docs ${first.url}/docs)`);
     expect(banner).toContain(
       `the demo game's client id and secret are in ${join(dataDir, 'demo-client.json')}`,
-    );
-    expect(first.messages).toContain(
-      `generated a new secrets key in ${join(dataDir, 'secrets-key')}; it encrypts the token ` +
-        'signing keys in the database: back it up apart from the database, or give ' +
-        '--secrets-key-file (COINOP_SECRETS_KEY_FILE) or COINOP_SECRETS_KEY',
     );
     // The secret is in a file only its owner reads, never in the log.
     const client = await demoClient(dataDir);
@@ -85,9 +96,11 @@ describe('coinop serve', () => {
     expect(second.messages.find((m) => m.startsWith('coinop is ready'))).toContain(
       `admin token  in ${join(dataDir, 'admin-token')}`,
     );
-    expect(second.messages.some((m) => /^using the secrets key in .*secrets-key; /.test(m))).toBe(
-      true,
-    );
+    expect(steps(second)).toEqual([
+      `database: opened the embedded database in ${join(dataDir, 'pglite')}`,
+      'schema: up to date',
+      'demo: the demo arcade is seeded',
+    ]);
     expect(second.messages.some((m) => m.startsWith('demo: client already issued'))).toBe(true);
     expect(second.messages.some((m) => m.includes(client.clientSecret))).toBe(false);
     const again = await runCli([
@@ -165,7 +178,13 @@ describe('coinop serve', () => {
     const wrong = randomBytes(32).toString('hex');
     const args = ['serve', '--data-dir', dir, '--api-port', '0', '--auth-port', '0'];
     const run = await runCli([...args, '--web-port', '0'], cleanEnv({ COINOP_SECRETS_KEY: wrong }));
-    expect(run).toEqual({
+    // Standard output has the steps taken before the refusal, and nothing about it.
+    const steps = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { startStep?: string }).startStep);
+    expect(steps).toEqual(['database', 'schema']);
+    expect({ ...run, stdout: '' }).toEqual({
       code: 2,
       stdout: '',
       stderr:
@@ -175,7 +194,7 @@ describe('coinop serve', () => {
         'COINOP_SECRETS_KEY (see docs/operating/secrets.md)\n',
     });
     const missing = await runCli([...args, '--secrets-key-file', join(dir, 'nope')]);
-    expect(missing).toEqual({
+    expect({ ...missing, stdout: '' }).toEqual({
       code: 2,
       stdout: '',
       stderr:
@@ -272,6 +291,9 @@ describe('coinop serve', () => {
         expect(first).not.toBe(second);
         // Only the first worker seeds; both answer on the shared port.
         expect(run.messages.filter((m) => m.startsWith('demo: client id '))).toHaveLength(1);
+        // One development warning and one line a step for the cluster, not one a worker.
+        expect(run.messages.filter((m) => m.startsWith('development mode'))).toHaveLength(1);
+        expect(run.messages.filter((m) => m.startsWith('schema: '))).toHaveLength(1);
         const banners = run.messages.filter((m) => m.startsWith('coinop is ready'));
         expect(banners).toHaveLength(1);
         expect(banners[0]).toContain(`metrics      http://127.0.0.1:${metricsPort}/metrics`);

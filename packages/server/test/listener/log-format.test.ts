@@ -46,6 +46,12 @@ describe('the log format', () => {
         /INFO: coinop is ready\n {2}arcade {7}http:\/\/127\.0\.0\.1:\d+ {2}\(the web app: start here\)\n {2}operator {5}http:\/\/127\.0\.0\.1:\d+\/admin {2}\(the operator console: paste the admin token\)\n {2}API {10}http:\/\/127\.0\.0\.1:\d+ {2}\(docs http:\/\/127\.0\.0\.1:\d+\/docs\)\n {2}sign-in {6}http:\/\/127\.0\.0\.1:\d+\n {2}admin token {2}generated now, in /,
       );
       expect(stdout).not.toContain('listening on');
+      // Issue 28: each start step is one readable line with its duration, its JSON fields left out.
+      expect(stdout).toMatch(
+        /INFO: database: created the embedded database in \S+ \((< 0\.1|\d+\.\d) s\)\n/,
+      );
+      expect(stdout).toMatch(/INFO: schema: applied \d+ migrations \((< 0\.1|\d+\.\d) s\)\n/);
+      expect(stdout).not.toMatch(/startStep|durationMs/);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,7 +26,12 @@ const PUBLISHED = [
 ] as const;
 const require = createRequire(import.meta.url);
 const TSC = require.resolve('typescript/bin/tsc');
-const SERVER_VERSION = (require('coinop/package.json') as { version: string }).version;
+const SERVER_MANIFEST = require('coinop/package.json') as {
+  version: string;
+  peerDependencies: Record<string, string>;
+};
+const SERVER_VERSION = SERVER_MANIFEST.version;
+const ANVIL_RANGE = SERVER_MANIFEST.peerDependencies['@foundry-rs/anvil'];
 /** npm install from the registry (or its cache) of a few hundred packages. */
 const INSTALL_TIMEOUT_MS = 5 * 60_000;
 
@@ -184,6 +190,36 @@ describe('coinop from its packages, installed outside the workspace', () => {
 
   it('installs with no engine warning on this Node', () => {
     expect(install.stderr).not.toMatch(/EBADENGINE/);
+  });
+
+  // Issue 28: the server package dragged the dev chain's Anvil (43 MB) into every install.
+  it('installs no Anvil: the dev chain is an optional peer dependency', async () => {
+    const installed = JSON.parse(
+      await readFile(join(project, 'node_modules/coinop/package.json'), 'utf8'),
+    ) as Record<string, Record<string, unknown> | undefined>;
+    expect(installed['dependencies']).not.toHaveProperty(['@foundry-rs/anvil']);
+    expect(installed['peerDependencies']).toEqual({ '@foundry-rs/anvil': expect.any(String) });
+    expect(installed['peerDependenciesMeta']).toEqual({ '@foundry-rs/anvil': { optional: true } });
+    expect(existsSync(join(project, 'node_modules/@foundry-rs'))).toBe(false);
+  });
+
+  it('says how to add Anvil when --dev-chain finds none, before it opens anything', async () => {
+    const dataDir = join(workDir, 'data-no-anvil');
+    const refused = await run(
+      'npx',
+      ['--no-install', 'coinop', 'serve', '--dev-chain', '--demo', '--data-dir', dataDir],
+      project,
+    );
+    expect(refused).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'coinop: --dev-chain: the dev chain needs Anvil (the npm package @foundry-rs/anvil), ' +
+        'which an install of coinop leaves out: add it with `npm install ' +
+        `@foundry-rs/anvil@${ANVIL_RANGE}\` beside coinop (with -g for a global coinop) ` +
+        '(docs/operating/dev-chain.md)\n',
+    });
+    expect(existsSync(dataDir)).toBe(false);
   });
 
   it('reports its version from the installed package.json', async () => {

@@ -1,0 +1,45 @@
+import { mkdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Config } from './config.js';
+import { generateSecret } from './credentials/secrets.js';
+import { createFileOnce } from './data-dir-files.js';
+import type { StartLog } from './start-log.js';
+
+/** The generated admin token's file inside the data directory. */
+export const ADMIN_TOKEN_FILE = 'admin-token';
+
+export interface AdminToken {
+  readonly token: string;
+  readonly source: 'config' | 'generated' | 'file';
+  readonly path: string;
+  readonly mode: number;
+}
+
+/**
+ * The configured admin token, or the one in `<dataDir>/admin-token`, generated there (mode 0600)
+ * on first start. Creation is exclusive, so processes starting together share one token.
+ */
+export async function loadAdminToken(config: Config): Promise<AdminToken> {
+  const path = join(config.dataDir, ADMIN_TOKEN_FILE);
+  if (config.adminToken !== null) {
+    return { token: config.adminToken, source: 'config', path, mode: 0 };
+  }
+  await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+  const fresh = generateSecret('cat');
+  if (await createFileOnce(path, `${fresh}\n`)) {
+    return { token: fresh, source: 'generated', path, mode: 0o600 };
+  }
+  const token = (await readFile(path, 'utf8')).trim();
+  if (token === '') throw new Error(`${path} is empty: delete it to generate a new admin token`);
+  return { token, source: 'file', path, mode: (await stat(path)).mode & 0o777 };
+}
+
+/** A token file others may read is worth a warning; a tidy one is in the start banner. */
+export function warnAboutAdminToken(log: StartLog, admin: AdminToken): void {
+  if (!(admin.mode & 0o077)) return;
+  const verb = admin.source === 'generated' ? 'generated a new' : 'using the';
+  log.warn(
+    `${verb} admin token in ${admin.path} (readable by others: mode ${admin.mode.toString(8)}; ` +
+      'chmod 600 it); give --admin-token or COINOP_ADMIN_TOKEN to set your own',
+  );
+}

@@ -1,13 +1,11 @@
-import { formatHst, parseHst } from '@coinop/core';
 import { Option, type Command } from 'commander';
-import { getAddress, isAddress } from 'viem';
-import { DEFAULTS, loadConfig } from '../config.js';
 import { CliError, ExitCodes } from './cli-error.js';
 
 /**
  * `coinop dev-chain deposit`: a deposit into the dev chain's vault from one of Anvil's unlocked
  * accounts (the demo wallets), as a wallet would make it, for trying deposits from a terminal.
  * It talks to the dev chain `coinop serve --dev-chain` runs, found through the data directory.
+ * What it needs (viem, the config) loads when it runs, so other commands start without it.
  */
 export function addDevChainCommands(program: Command): void {
   const group = program
@@ -29,9 +27,9 @@ export function addDevChainCommands(program: Command): void {
       new Option('--data-dir <dir>', 'where serve keeps the dev chain').env('COINOP_DATA_DIR'),
     )
     .addOption(
-      new Option('--dev-chain-port <port>', "the dev chain's port")
-        .env('COINOP_DEV_CHAIN_PORT')
-        .default(String(DEFAULTS.devChainPort)),
+      new Option('--dev-chain-port <port>', "the dev chain's port (default 8545)").env(
+        'COINOP_DEV_CHAIN_PORT',
+      ),
     )
     .action(async (options: DepositOptions) => {
       process.stdout.write(`${JSON.stringify(await deposit(options), null, 2)}\n`);
@@ -43,10 +41,13 @@ interface DepositOptions {
   account: string;
   amount: string;
   dataDir?: string;
-  devChainPort: string;
+  devChainPort?: string;
 }
 
 async function deposit(options: DepositOptions) {
+  const { formatHst, parseHst } = await import('@coinop/core');
+  const { getAddress, isAddress } = await import('viem');
+  const { DEFAULTS, loadConfig } = await import('../config.js');
   if (!isAddress(options.from, { strict: false })) {
     throw new CliError(`--from must be a wallet address, got ${options.from}`, ExitCodes.usage);
   }

@@ -1,22 +1,15 @@
 import { Option, type Command } from 'commander';
-import { loadConfig } from '../config.js';
-import { loadSecretsKey } from '../credentials/secrets-key.js';
-import {
-  generateOperatorKeyFile,
-  OperatorKeyError,
-  writeOperatorKeyFile,
-} from '../chain/operator-key.js';
+import type { SecretBox } from '../credentials/secret-box.js';
 import { CliError, ExitCodes } from './cli-error.js';
+import { readKeyFromStdin } from './stdin.js';
 
 /**
  * `coinop admin chain operator-key generate|import --out FILE`: writes the operator's signing key
  * sealed with the secrets key (the one `coinop serve` uses: --secrets-key-file,
  * COINOP_SECRETS_KEY, or the data directory's), mode 0600, for --chain-operator-key-file. Local
- * commands: no server is called. They print the key's address, never the key.
+ * commands: no server is called. They print the key's address, never the key. The key and
+ * config modules load only when a command runs, so other commands start without viem.
  */
-
-/** A private key is 66 characters; stdin beyond a few lines is not one. */
-const STDIN_MAX_CHARS = 1024;
 
 export function addOperatorKeyCommands(chain: Command): void {
   const group = chain
@@ -43,6 +36,7 @@ export function addOperatorKeyCommands(chain: Command): void {
       .description('generate a new key; prints its address, to grant it OPERATOR_ROLE'),
   ).action(async (options: Options) => {
     const box = await boxOf(options);
+    const { generateOperatorKeyFile } = await import('../chain/operator-key.js');
     const address = await sealed(() => generateOperatorKeyFile(options.out, box));
     print(options.out, address);
   });
@@ -55,7 +49,8 @@ export function addOperatorKeyCommands(chain: Command): void {
       ),
   ).action(async (options: Options) => {
     const box = await boxOf(options);
-    const text = await readStdin();
+    const text = await readKeyFromStdin();
+    const { writeOperatorKeyFile } = await import('../chain/operator-key.js');
     const address = await sealed(() => writeOperatorKeyFile(options.out, box, text));
     print(options.out, address);
   });
@@ -67,7 +62,9 @@ interface Options {
   dataDir?: string;
 }
 
-async function boxOf(options: Options) {
+async function boxOf(options: Options): Promise<SecretBox> {
+  const { loadConfig } = await import('../config.js');
+  const { loadSecretsKey } = await import('../credentials/secrets-key.js');
   const config = loadConfig({ secretsKeyFile: options.secretsKeyFile, dataDir: options.dataDir });
   return (await loadSecretsKey(config)).box;
 }
@@ -76,6 +73,7 @@ async function sealed(write: () => Promise<`0x${string}`>): Promise<`0x${string}
   try {
     return await write();
   } catch (error) {
+    const { OperatorKeyError } = await import('../chain/operator-key.js');
     if (error instanceof OperatorKeyError) throw new CliError(error.message, ExitCodes.failure);
     throw error;
   }
@@ -83,15 +81,4 @@ async function sealed(write: () => Promise<`0x${string}`>): Promise<`0x${string}
 
 function print(file: string, address: string): void {
   process.stdout.write(`${JSON.stringify({ file, address }, null, 2)}\n`);
-}
-
-async function readStdin(): Promise<string> {
-  let text = '';
-  for await (const chunk of process.stdin) {
-    text += String(chunk);
-    if (text.length > STDIN_MAX_CHARS) {
-      throw new CliError('stdin is too long for a private key', ExitCodes.usage);
-    }
-  }
-  return text;
 }

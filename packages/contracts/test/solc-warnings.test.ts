@@ -40,7 +40,7 @@ describe('the contracts build prints solc warnings that mean something', () => {
       ['warning', '@openzeppelin/contracts/utils/TransientSlot.sol'],
     ]);
     expect(solcMessages(problems)).toEqual({ errors: [], warnings: [] });
-  }, 60_000);
+  });
 
   it('prints errors, our own warnings in full and any other package warning in one line', () => {
     const problems: SolcProblem[] = [

@@ -188,7 +188,7 @@ describe.each(storeVariants())('secrets at rest across starts of coinop on %s', 
     expect((await readdir(store.dataDir)).sort()).toEqual(
       variant === 'pglite' ? ['pglite', 'secrets-key'] : ['secrets-key'],
     );
-  }, 120_000);
+  });
 
   it('refuses to start under another key or without the key, naming the flag', async () => {
     const hex = randomBytes(32).toString('hex');
@@ -234,7 +234,7 @@ describe.each(storeVariants())('secrets at rest across starts of coinop on %s', 
     await writeFile(rightFile, Buffer.from(hex, 'hex').toString('base64'), { mode: 0o600 });
     server = await startServer({ ...config, secretsKeyFile: rightFile });
     expect(await signIn(server.urls['auth']!)).toEqual(expect.any(String));
-  }, 120_000);
+  });
 
   it('seals the plaintext secrets of a database an earlier coinop made, keeping its tokens valid', async () => {
     // What an earlier coinop left: an HMAC key and a signing key, as they are.
@@ -302,5 +302,5 @@ describe.each(storeVariants())('secrets at rest across starts of coinop on %s', 
       'a player of the earlier coinop',
     );
     expect(decodeProtectedHeader(await signIn(server.urls['auth']!)).kid).toBe(kid);
-  }, 120_000);
+  });
 });

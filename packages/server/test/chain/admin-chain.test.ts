@@ -338,91 +338,87 @@ describe('coinop serve in chain mode, and coinop admin chain (PGlite on disk)', 
   });
 
   // Six runs of the built CLI, each a process start: slow on a busy machine, so a longer budget.
-  it(
-    'credits deposits as they get deep enough; the CLI shows them and credits a held one',
-    { timeout: 90_000 },
-    async () => {
-      dataDir = await mkdtemp(join(tmpdir(), 'coinop-chain-'));
-      const vault = await chain.newVault();
-      server = await startServer(
-        testConfig({
-          apiPort: 0,
-          dataDir,
-          adminToken: 'chain-admin',
-          services: ['api'],
-          chain: chainConfigFor(chain, vault, { confirmations: 1 }),
-        }),
-      );
-      const cli = async (...args: string[]) => {
-        const run = await runCli([
-          'admin',
-          'chain',
-          ...args,
-          '--server',
-          server!.url,
-          '--admin-token',
-          'chain-admin',
-        ]);
-        return { ...run, json: run.stdout === '' ? null : JSON.parse(run.stdout) };
-      };
-      const arcade = server.api.arcade;
-      const { playerId } = await (async () => {
-        const res = await server.api.inject({
-          method: 'POST',
-          url: '/admin/players',
-          headers: { authorization: 'Bearer chain-admin' },
-          payload: { wallet: chain.players[0]!.account.address },
-        });
-        return res.json<{ playerId: string }>();
-      })();
-      const [{ account_id: accountId } = { account_id: '' }] = await arcade.db.query<{
-        account_id: string;
-      }>('SELECT account_id FROM players WHERE id = $1', [playerId]);
-
-      await chain.deposit(vault.vault, chain.players[0]!, accountId, 3n * HST);
-      const stray = await chain.deposit(vault.vault, chain.players[0]!, randomUUID(), HST);
-      await chain.mine(1);
-      const balance = async () => availableUnits((await findAccount(arcade.db, accountId))!);
-      await expect.poll(balance, { timeout: 10_000 }).toBe(3n * HST);
-      await expect
-        .poll(async () => (await cli('status')).json?.held, { timeout: 5_000 })
-        .toEqual({ count: 1, amount: '1' });
-
-      const status = await cli('status');
-      expect(status).toMatchObject({ code: 0, stderr: '' });
-      expect(status.json).toMatchObject({
-        enabled: true,
-        chainId: chain.chainId,
-        vaultAddress: vault.vault,
-        state: 'running',
-        vaultHeld: '3',
-      });
-      const held = await cli('deposits', '--held');
-      expect(held.code).toBe(0);
-      expect(held.json.deposits).toEqual([
-        expect.objectContaining({ txHash: stray.txHash, status: 'held', amount: '1' }),
+  it('credits deposits as they get deep enough; the CLI shows them and credits a held one', async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'coinop-chain-'));
+    const vault = await chain.newVault();
+    server = await startServer(
+      testConfig({
+        apiPort: 0,
+        dataDir,
+        adminToken: 'chain-admin',
+        services: ['api'],
+        chain: chainConfigFor(chain, vault, { confirmations: 1 }),
+      }),
+    );
+    const cli = async (...args: string[]) => {
+      const run = await runCli([
+        'admin',
+        'chain',
+        ...args,
+        '--server',
+        server!.url,
+        '--admin-token',
+        'chain-admin',
       ]);
-      expect((await cli('deposits', '--limit', '5')).json.deposits).toHaveLength(2);
+      return { ...run, json: run.stdout === '' ? null : JSON.parse(run.stdout) };
+    };
+    const arcade = server.api.arcade;
+    const { playerId } = await (async () => {
+      const res = await server.api.inject({
+        method: 'POST',
+        url: '/admin/players',
+        headers: { authorization: 'Bearer chain-admin' },
+        payload: { wallet: chain.players[0]!.account.address },
+      });
+      return res.json<{ playerId: string }>();
+    })();
+    const [{ account_id: accountId } = { account_id: '' }] = await arcade.db.query<{
+      account_id: string;
+    }>('SELECT account_id FROM players WHERE id = $1', [playerId]);
 
-      const credited = await cli(
-        'credit-held',
-        `${stray.txHash}:${stray.logIndex}`,
-        '--account',
-        playerId,
-      );
-      expect(credited).toMatchObject({ code: 0, stderr: '' });
-      expect(credited.json).toMatchObject({ status: 'credited', creditedAccountId: accountId });
-      expect(await balance()).toBe(4n * HST);
-      const twice = await cli(
-        'credit-held',
-        `${stray.txHash}:${stray.logIndex}`,
-        '--account',
-        randomUUID(),
-      );
-      expect(twice).toMatchObject({ code: 1, stdout: '' });
-      expect(twice.stderr).toMatch(/^coinop: account [0-9a-f-]{36} does not exist\n$/);
-      expect((await cli('deposits', '--held')).json.deposits).toEqual([]);
-      await expectLedgerBalanced(arcade.db);
-    },
-  );
+    await chain.deposit(vault.vault, chain.players[0]!, accountId, 3n * HST);
+    const stray = await chain.deposit(vault.vault, chain.players[0]!, randomUUID(), HST);
+    await chain.mine(1);
+    const balance = async () => availableUnits((await findAccount(arcade.db, accountId))!);
+    await expect.poll(balance, { timeout: 10_000 }).toBe(3n * HST);
+    await expect
+      .poll(async () => (await cli('status')).json?.held, { timeout: 5_000 })
+      .toEqual({ count: 1, amount: '1' });
+
+    const status = await cli('status');
+    expect(status).toMatchObject({ code: 0, stderr: '' });
+    expect(status.json).toMatchObject({
+      enabled: true,
+      chainId: chain.chainId,
+      vaultAddress: vault.vault,
+      state: 'running',
+      vaultHeld: '3',
+    });
+    const held = await cli('deposits', '--held');
+    expect(held.code).toBe(0);
+    expect(held.json.deposits).toEqual([
+      expect.objectContaining({ txHash: stray.txHash, status: 'held', amount: '1' }),
+    ]);
+    expect((await cli('deposits', '--limit', '5')).json.deposits).toHaveLength(2);
+
+    const credited = await cli(
+      'credit-held',
+      `${stray.txHash}:${stray.logIndex}`,
+      '--account',
+      playerId,
+    );
+    expect(credited).toMatchObject({ code: 0, stderr: '' });
+    expect(credited.json).toMatchObject({ status: 'credited', creditedAccountId: accountId });
+    expect(await balance()).toBe(4n * HST);
+    const twice = await cli(
+      'credit-held',
+      `${stray.txHash}:${stray.logIndex}`,
+      '--account',
+      randomUUID(),
+    );
+    expect(twice).toMatchObject({ code: 1, stdout: '' });
+    expect(twice.stderr).toMatch(/^coinop: account [0-9a-f-]{36} does not exist\n$/);
+    expect((await cli('deposits', '--held')).json.deposits).toEqual([]);
+    await expectLedgerBalanced(arcade.db);
+  });
 });

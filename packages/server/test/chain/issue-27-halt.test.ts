@@ -257,7 +257,7 @@ describe.each(storeVariants())(
       expect(body.halts.every((h: { resumedAt: string | null }) => h.resumedAt !== null)).toBe(
         true,
       );
-    }, 120_000);
+    });
 
     it('halts a refund when the reconciliation finds the vault short, and sends it once resumed', async () => {
       const { api, vault, watcher, sender } = await arcadeOnNewVault();
@@ -342,6 +342,6 @@ describe.each(storeVariants())(
       expect(await hstOf(wallet.account.address)).toBe(before + 3n * HST);
       expect(await sender.runOnce()).toMatchObject({ plays: { sent: 0, refunded: 0 } });
       expect(await hstOf(wallet.account.address)).toBe(before + 3n * HST);
-    }, 120_000);
+    });
   },
 );

@@ -30,7 +30,7 @@ afterAll(async () => {
 });
 
 describe('a coinop serve killed between sending and confirming a withdrawal', () => {
-  it('pays it once on chain and posts it once after a restart', { timeout: 120_000 }, async () => {
+  it('pays it once on chain and posts it once after a restart', async () => {
     const keyFile = await sealOperatorKey(chain, dataDir);
     const { vault, startBlock } = await chain.newVault();
     const args = [

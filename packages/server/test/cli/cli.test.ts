@@ -495,7 +495,7 @@ describe('coinop admin against a running server (PGlite on disk)', () => {
       code: 1,
       stderr: `coinop: wallet 0x${'f'.repeat(40)} already belongs to player ${playerId}\n`,
     });
-  }, 60_000);
+  });
 });
 
 describe('coinop demo', () => {

@@ -98,5 +98,5 @@ describe('a crash of the server', () => {
     expect(leaders.leaders).toEqual([
       expect.objectContaining({ playerId: demo.playerId, score: 0.25 }),
     ]);
-  }, 120_000);
+  });
 });

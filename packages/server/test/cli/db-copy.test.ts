@@ -167,7 +167,7 @@ describe.skipIf(!DATABASE_URL)(title, () => {
     const notPostgres = await runCli(['db', 'copy', '--data-dir', dataDir, '--to', 'mysql://x']);
     expect(notPostgres.stderr).toBe('coinop: --to must be a postgres:// URL, got mysql:\n');
     expect(notPostgres.code).toBe(2);
-  }, 120_000);
+  });
 });
 
 async function post(

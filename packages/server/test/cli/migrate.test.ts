@@ -41,7 +41,7 @@ describe('coinop migrate', () => {
     );
     expect(byEnv.stderr).toMatch(/^coinop: the database lacks migrations 001_initial.sql, /);
     expect(byEnv.code).toBe(1);
-  }, 60_000);
+  });
 
   it('applies them once; then status exits 0 and serve --no-migrate starts', async () => {
     const apply = await runCli(['migrate', 'apply'], cleanEnv({ COINOP_DATA_DIR: dataDir }));
@@ -66,7 +66,7 @@ describe('coinop migrate', () => {
     });
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
-  }, 60_000);
+  });
 
   it('refuses a schema newer than the code: status exits 4, serve and apply exit naming the files', async () => {
     const db = await openPglite(join(dataDir, 'pglite'));
@@ -93,7 +93,7 @@ describe('coinop migrate', () => {
     const apply = await runCli(['migrate', 'apply', '--data-dir', dataDir]);
     expect(apply.stderr).toBe(refusal);
     expect(apply.code).toBe(4);
-  }, 60_000);
+  });
 
   it('refuses to start on a migration changed after it was applied, naming the file', async () => {
     const db = await openPglite(join(dataDir, 'pglite'));
@@ -110,5 +110,5 @@ describe('coinop migrate', () => {
       /^changed {2}003_signing_key_next\.sql {2}checksum f00d recorded, [0-9a-f]{32} in the file$/m,
     );
     expect(status.code).toBe(4);
-  }, 60_000);
+  });
 });

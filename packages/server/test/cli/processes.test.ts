@@ -122,7 +122,7 @@ describe.skipIf(!hasRedis).each(postgres)(
       await redis?.stop();
       await database?.drop();
       await rm(dataDir, { recursive: true, force: true });
-    }, 60_000);
+    });
 
     async function writeTokenFrom(base: string, game: GameFixture): Promise<string> {
       const res = await call(base, 'POST', '/oauth/writetoken', {

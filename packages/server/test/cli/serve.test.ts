@@ -116,7 +116,7 @@ describe('coinop serve', () => {
     second.child.kill('SIGINT');
     expect(await second.exited).toBe(0);
     // Two cold starts of the embedded database on disk: slow on a loaded machine.
-  }, 120_000);
+  });
 
   it('logs no line per request by default, and one per request with --access-log', async () => {
     const requestsLogged = async (extra: string[], { throughWeb = false } = {}) => {
@@ -146,7 +146,7 @@ describe('coinop serve', () => {
       'incoming request',
       'request completed',
     ]);
-  }, 120_000);
+  });
 
   it('refuses several workers on the embedded database, naming the flag', async () => {
     const run = await runCli(['serve', '--workers', '2', '--data-dir', dataDir]);
@@ -201,7 +201,7 @@ describe('coinop serve', () => {
         `coinop: --secrets-key-file (COINOP_SECRETS_KEY_FILE) ${join(dir, 'nope')}: cannot ` +
         `read the secrets key: ENOENT: no such file or directory, open '${join(dir, 'nope')}'\n`,
     });
-  }, 60_000);
+  });
 
   it('serves HTTPS with --tls-cert and --tls-key', async () => {
     const cert = join(dataDir, 'cert.pem');
@@ -254,7 +254,7 @@ describe('coinop serve', () => {
     } finally {
       await server.close();
     }
-  }, 60_000);
+  });
 
   describe.each(storeVariants().filter((v) => v === 'postgres'))('with --workers on %s', () => {
     it('serves from two processes, seeds once, replaces a dead worker and stops them all', async () => {
@@ -337,6 +337,6 @@ describe('coinop serve', () => {
         await rm(dir, { recursive: true, force: true });
         await database.drop();
       }
-    }, 120_000);
+    });
   });
 });

@@ -341,5 +341,5 @@ describe('the HEALTHCHECK command against coinop serve started as the image star
     expect(await exited).toBe(0);
     expect(stderr).toBe('coinop: SIGTERM: closing listeners, then the database\n');
     expect(await probe(apiPort)).toBe(1);
-  }, 120_000);
+  });
 });

@@ -55,5 +55,5 @@ describe('the log format', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
-  }, 90_000);
+  });
 });

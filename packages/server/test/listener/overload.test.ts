@@ -30,7 +30,7 @@ describe('overload: 503 overloaded with Retry-After past a limit, on every liste
     signin = await buildTestSignin('pglite', { overload: TINY_HEAP });
     web = await buildWeb(testConfig({ overload: TINY_HEAP }), { apiUrl: null, authUrl: null });
     await web.ready();
-  }, 60_000);
+  });
   afterAll(async () => {
     await web?.close();
     await signin?.close();
@@ -77,7 +77,7 @@ describe('overload: 503 overloaded with Retry-After past a limit, on every liste
         },
       });
     }
-  }, 60_000);
+  });
 });
 
 describe('overload limits in the config', () => {

@@ -18,7 +18,7 @@ describe('security headers (helmet) on every listener', () => {
   beforeAll(async () => {
     signin = await buildTestSignin('pglite');
     web = await buildWeb(testConfig(), { apiUrl: null, authUrl: null });
-  }, 60_000);
+  });
   afterAll(async () => {
     await web?.close();
     await signin?.close();
@@ -163,5 +163,5 @@ describe('security headers over TLS', () => {
     } finally {
       await Promise.all([signin.close(), web.close(), api.close()]);
     }
-  }, 60_000);
+  });
 });

@@ -87,5 +87,5 @@ describe('chain metrics', () => {
       await app.close();
       await db.close();
     }
-  }, 120_000);
+  });
 });

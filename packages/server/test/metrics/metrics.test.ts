@@ -59,7 +59,7 @@ describe.each(storeVariants())('metrics on --metrics-port (%s)', (variant) => {
       }),
       { seedDemo: false },
     );
-  }, 60_000);
+  });
   afterAll(async () => {
     await server?.close();
     await dropDatabase();
@@ -190,5 +190,5 @@ describe.each(storeVariants())('metrics on --metrics-port (%s)', (variant) => {
     expect((await fetch(metricsUrl, { method: 'DELETE' })).status).toBe(404);
     expect((await fetch(`${metricsUrl}?name[]=%ff%00`)).status).toBe(200);
     expect((await fetch(metricsUrl, { method: 'HEAD' })).status).toBe(200);
-  }, 60_000);
+  });
 });

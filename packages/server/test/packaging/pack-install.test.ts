@@ -295,7 +295,7 @@ describe('coinop from its packages, installed outside the workspace', () => {
       const bundle = await fetch(`http://127.0.0.1:${webPort}/game-sdk.min.js`);
       expect(bundle.headers.get('content-type')).toMatch(/javascript/);
       expect(await bundle.text()).toMatch(/\bglobalThis\.Coinop=Object\.freeze\(/);
-    }, 90_000);
+    });
 
     afterAll(async () => {
       if (server?.pid !== undefined && server.exitCode === null) {

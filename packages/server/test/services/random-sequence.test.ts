@@ -89,6 +89,6 @@ describe.each(storeVariants())(
       expect(outcomes.get('play')).toBeGreaterThan(10);
       expect(outcomes.get('score')).toBeGreaterThan(10);
       expect(outcomes.get('expiry')).toBeGreaterThan(0);
-    }, 120_000);
+    });
   },
 );

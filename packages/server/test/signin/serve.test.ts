@@ -78,7 +78,7 @@ describe('coinop serve with the sign-in listener (PGlite on disk)', () => {
     expect(missing.code).toBe(2);
     await server.close();
     server = undefined;
-  }, 120_000);
+  });
 
   it('starts only the sign-in listener with --services auth', async () => {
     server = await startServer({ ...config, services: ['auth'] });
@@ -90,5 +90,5 @@ describe('coinop serve with the sign-in listener (PGlite on disk)', () => {
     expect(((await jwks.json()) as { keys: unknown[] }).keys.length).toBeGreaterThan(0);
     await server.close();
     server = undefined;
-  }, 60_000);
+  });
 });

@@ -74,7 +74,7 @@ describe.skipIf(!DATABASE_URL)(title, () => {
       await target.drop();
       await rm(dir, { recursive: true, force: true });
     }
-  }, 120_000);
+  });
 });
 
 describe('the order of the copy', () => {

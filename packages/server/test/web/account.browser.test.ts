@@ -332,7 +332,7 @@ describe.skipIf(!hasChromium)(
       },
     );
 
-    it('a player deposits with a browser wallet (EIP-1193)', { timeout: 120_000 }, async () => {
+    it('a player deposits with a browser wallet (EIP-1193)', async () => {
       const web = server.urls['web']!;
       const player = privateKeyToAccount(generatePrivateKey());
       const minted = await chain.admin.writeContract({
@@ -384,7 +384,7 @@ describe.skipIf(!hasChromium)(
       }
     });
 
-    it('a developer withdraws earnings in the portal', { timeout: 120_000 }, async () => {
+    it('a developer withdraws earnings in the portal', async () => {
       const web = server.urls['web']!;
       const developer = privateKeyToAccount(generatePrivateKey());
       const context = await browser.newContext({ viewport: PHONE });
@@ -468,6 +468,6 @@ describe.skipIf(!hasChromium)(
         await rm(ledgerDir, { recursive: true, force: true });
       }
       // It starts a second arcade of its own: more than the default on a busy machine.
-    }, 60_000);
+    });
   },
 );

@@ -295,7 +295,7 @@ describe.skipIf(!hasChromium)(
       } finally {
         await context.close();
       }
-    }, 120_000);
+    });
 
     it('a player who is not signed in is told to connect, and no play starts', async () => {
       const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
@@ -365,6 +365,6 @@ describe.skipIf(!hasChromium)(
       } finally {
         await context.close();
       }
-    }, 60_000);
+    });
   },
 );

@@ -332,7 +332,7 @@ describe.skipIf(!hasChromium)(
       } finally {
         await context.close();
       }
-    }, 120_000);
+    });
 
     it('on a phone: signed out, a line to connect; a new player sees the default, an empty list and the panel', async () => {
       const web = server.urls['web']!;
@@ -370,7 +370,7 @@ describe.skipIf(!hasChromium)(
       } finally {
         await context.close();
       }
-    }, 60_000);
+    });
 
     it('a developer invites a tester on the portal; the player accepts, is charged, leaves and is refused again', async () => {
       const web = server.urls['web']!;

@@ -194,6 +194,6 @@ describe.skipIf(!hasChromium)(
       expect(surplus).toEqual([
         expect.objectContaining({ txHash: dustKey.split(':')[0], status: 'credited' }),
       ]);
-    }, 120_000);
+    });
   },
 );

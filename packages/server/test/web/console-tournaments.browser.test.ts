@@ -386,7 +386,7 @@ describe.skipIf(!hasChromium)(
       } finally {
         await context.close();
       }
-    }, 120_000);
+    });
   },
 );
 

@@ -253,7 +253,7 @@ describe.skipIf(!hasChromium)(
           await context.close();
         }
       }
-    }, 90_000);
+    });
 
     /** Connects a new browser wallet on the page and takes test HST; the player's row. */
     async function connect(page: Page) {
@@ -476,7 +476,7 @@ describe.skipIf(!hasChromium)(
           await context.close();
         }
       }
-    }, 120_000);
+    });
 
     it('High-Low opened on its own says to open it from the arcade, at phone width', async () => {
       const context = await browser.newContext({ viewport: PHONE });

@@ -187,7 +187,7 @@ describe.skipIf(!hasChromium)(
       }
       // 2,000,000,000.12345678 less both fees, as the header shows it.
       expect(hstText(balance)).toBe('1,000,000,000.1234567 HST');
-    }, 120_000);
+    });
   },
 );
 

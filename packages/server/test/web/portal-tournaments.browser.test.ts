@@ -253,6 +253,6 @@ describe.skipIf(!hasChromium)(
       } finally {
         await context.close();
       }
-    }, 120_000);
+    });
   },
 );

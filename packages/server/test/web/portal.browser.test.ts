@@ -266,6 +266,6 @@ describe.skipIf(!hasChromium)(
       } finally {
         await context.close();
       }
-    }, 120_000);
+    });
   },
 );

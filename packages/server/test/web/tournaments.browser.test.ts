@@ -556,7 +556,7 @@ describe.skipIf(!hasChromium)(
       } finally {
         await context.close();
       }
-    }, 90_000);
+    });
 
     it('the game page offers the open round beside the tiers on a phone', async () => {
       const { context, page } = await openPage(`/games/${gameId}`, PHONE, true);
@@ -574,7 +574,7 @@ describe.skipIf(!hasChromium)(
       } finally {
         await context.close();
       }
-    }, 60_000);
+    });
   },
 );
 

@@ -382,7 +382,7 @@ describe.skipIf(!hasChromium)(
       },
     );
 
-    it('a wallet without ETH sees the option disabled, with why', { timeout: 90_000 }, async () => {
+    it('a wallet without ETH sees the option disabled, with why', async () => {
       const wallet = await fundedWallet(100n * HST, '0');
       const { context, page, game } = await signedInPage(wallet.key, PHONE);
       try {
@@ -407,51 +407,47 @@ describe.skipIf(!hasChromium)(
       }
     });
 
-    it(
-      'a browser wallet that declines the permit: the game does not start, nothing is sent',
-      { timeout: 90_000 },
-      async () => {
-        const funded = await fundedWallet(100n * HST, '1');
-        const account = privateKeyToAccount(funded.key);
-        const context = await browser.newContext({ viewport: DESKTOP });
-        const page = await context.newPage();
-        await injectWallet(page, account, {
-          chain: { rpcUrl: chain.anvil.rpcUrl, chainId: chain.chainId },
-          refuseTypedData: true,
-        });
-        try {
-          await page.goto(`${server.urls['web']!}/games/${gameId}`);
-          await page.getByRole('button', { name: 'Connect wallet' }).click();
-          await page.getByRole('button', { name: 'Browser wallet' }).click();
-          await page.getByTestId('balance').waitFor();
-          const game = page.frameLocator('iframe.game-frame');
-          await game.getByRole('button', { name: 'Play' }).click();
-          const dialog = page.getByRole('dialog', { name: 'Lock HST to play?' });
-          await dialog.waitFor();
-          const fromWallet = dialog.getByRole('radio', { name: 'Lock from my wallet' });
-          await expect.poll(() => fromWallet.isEnabled()).toBe(true);
-          await fromWallet.check();
-          await dialog.getByRole('button', { name: 'Approve' }).click();
-          await expect.poll(() => reply(game, 'play-reply')).toEqual({});
-          expect(
-            await page.getByTestId('wallet-play-progress').locator('[data-step]').textContent(),
-          ).toBe('You declined the request in your wallet: nothing was sent.');
-          const calls = await walletCalls(page);
-          expect(calls).toContain('eth_signTypedData_v4');
-          expect(calls).not.toContain('eth_sendTransaction');
-          expect(await chain.admin.getTransactionCount({ address: account.address })).toBe(0);
-          expect(await hstOf(account.address)).toBe(100n * HST);
-          // The arcade was asked for a play id, and holds it only as a request: no play, no lock.
-          const requests = await server.api.arcade.db.query<{ state: string }>(
-            `SELECT l.state FROM chain_play_locks l JOIN players p ON p.id = l.player_id
+    it('a browser wallet that declines the permit: the game does not start, nothing is sent', async () => {
+      const funded = await fundedWallet(100n * HST, '1');
+      const account = privateKeyToAccount(funded.key);
+      const context = await browser.newContext({ viewport: DESKTOP });
+      const page = await context.newPage();
+      await injectWallet(page, account, {
+        chain: { rpcUrl: chain.anvil.rpcUrl, chainId: chain.chainId },
+        refuseTypedData: true,
+      });
+      try {
+        await page.goto(`${server.urls['web']!}/games/${gameId}`);
+        await page.getByRole('button', { name: 'Connect wallet' }).click();
+        await page.getByRole('button', { name: 'Browser wallet' }).click();
+        await page.getByTestId('balance').waitFor();
+        const game = page.frameLocator('iframe.game-frame');
+        await game.getByRole('button', { name: 'Play' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Lock HST to play?' });
+        await dialog.waitFor();
+        const fromWallet = dialog.getByRole('radio', { name: 'Lock from my wallet' });
+        await expect.poll(() => fromWallet.isEnabled()).toBe(true);
+        await fromWallet.check();
+        await dialog.getByRole('button', { name: 'Approve' }).click();
+        await expect.poll(() => reply(game, 'play-reply')).toEqual({});
+        expect(
+          await page.getByTestId('wallet-play-progress').locator('[data-step]').textContent(),
+        ).toBe('You declined the request in your wallet: nothing was sent.');
+        const calls = await walletCalls(page);
+        expect(calls).toContain('eth_signTypedData_v4');
+        expect(calls).not.toContain('eth_sendTransaction');
+        expect(await chain.admin.getTransactionCount({ address: account.address })).toBe(0);
+        expect(await hstOf(account.address)).toBe(100n * HST);
+        // The arcade was asked for a play id, and holds it only as a request: no play, no lock.
+        const requests = await server.api.arcade.db.query<{ state: string }>(
+          `SELECT l.state FROM chain_play_locks l JOIN players p ON p.id = l.player_id
              WHERE p.wallet = $1`,
-            [account.address.toLowerCase()],
-          );
-          expect(requests).toEqual([{ state: 'requested' }]);
-        } finally {
-          await context.close();
-        }
-      },
-    );
+          [account.address.toLowerCase()],
+        );
+        expect(requests).toEqual([{ state: 'requested' }]);
+      } finally {
+        await context.close();
+      }
+    });
   },
 );

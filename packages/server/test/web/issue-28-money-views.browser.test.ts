@@ -260,11 +260,10 @@ describe.skipIf(!hasChromium)(
         const chip = page.getByRole('button', {
           name: `Account menu: ${LONG.player}, balance ${hstText(balance)} HST 1 invitation`,
         });
-        await saveScreenshot(page, 'phone-header');
         const box = await chip.boundingBox();
         expect(box!.x + box!.width).toBeLessThanOrEqual(PHONE.width);
         await openAccountMenu(page);
-        await fitsPhone(page, 'phone-account-menu');
+        await fitsPhone(page, 'long-account-menu-phone');
         await page.keyboard.press('Escape');
 
         const login = await startCliLogin();
@@ -288,7 +287,7 @@ describe.skipIf(!hasChromium)(
           await page.goto(`${web}${path}`);
           await page.getByText(ready).first().waitFor();
           await page.waitForLoadState('networkidle');
-          await fitsPhone(page, `phone-${name}`);
+          await fitsPhone(page, `long-${name}-phone`);
         }
         // On the account page: the balance abbreviated, the exact amount below it.
         await page.goto(`${web}/account`);
@@ -296,6 +295,12 @@ describe.skipIf(!hasChromium)(
         await expect.poll(() => available.textContent()).toContain(`Exactly ${hstText(balance)}`);
         expect(await available.locator('.hst-narrow').textContent()).toBe('≈1.23B');
         expect(await page.locator('.wallet-facts [data-address]').textContent()).toBe(wallet);
+        // The faucet on the phone: its toast at the top, under the header.
+        await page.getByTestId('faucet-offer').getByRole('button').click();
+        await expect
+          .poll(() => toasts(page))
+          .toContain(`100 test HST sent to your wallet ${shortWallet}`);
+        await saveScreenshot(page, 'faucet-result-phone');
 
         // The approval dialog, with the exact balance in it, whole on the phone.
         await page.goto(`${web}/games/${seeded.gameId}`);
@@ -315,17 +320,17 @@ describe.skipIf(!hasChromium)(
           await dialog.evaluate((el) => el.scrollWidth <= el.clientWidth),
           'the dialog scrolls sideways',
         ).toBe(true);
-        await fitsPhone(page, 'phone-approval');
+        await fitsPhone(page, 'long-game-approval-phone');
         // As the player sees it: the dialog over the page, not in the middle of a full page.
         await page.screenshot({
-          path: `${SCREENSHOT_DIR}approval-phone.png`,
+          path: `${SCREENSHOT_DIR}long-approval-phone.png`,
           animations: 'disabled',
         });
         await dialog.getByRole('button', { name: 'Reject' }).click();
 
         // The operator console, every screen.
         await page.goto(`${web}/admin`);
-        await fitsPhone(page, 'phone-admin-sign-in');
+        await fitsPhone(page, 'long-admin-sign-in-phone');
         await page.getByLabel('Admin token').fill(ADMIN_TOKEN);
         await page.getByRole('button', { name: 'Sign in' }).click();
         await page.getByText(LONG.testGame).first().waitFor();
@@ -344,7 +349,7 @@ describe.skipIf(!hasChromium)(
           await page.goto(`${web}${path}`);
           await page.getByText(ready).first().waitFor();
           await page.waitForLoadState('networkidle');
-          await fitsPhone(page, `phone-admin-${name}`);
+          await fitsPhone(page, `long-admin-${name}-phone`);
         }
         // The console writes addresses as the account page does: checksummed.
         await page.goto(`${web}/admin/players/${seeded.playerId}`);

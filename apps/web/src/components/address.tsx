@@ -37,7 +37,7 @@ export function Address({
   const shown = short ? shortAddress(full) : full;
   return (
     <span className="address">
-      <code className="mono" title={full} data-address={full}>
+      <code className={short ? 'mono nowrap' : 'mono'} title={full} data-address={full}>
         {shown === full ? (
           full
         ) : (

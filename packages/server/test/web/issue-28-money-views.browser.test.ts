@@ -300,7 +300,11 @@ describe.skipIf(!hasChromium)(
         await expect
           .poll(() => toasts(page))
           .toContain(`100 test HST sent to your wallet ${shortWallet}`);
-        await saveScreenshot(page, 'faucet-result-phone');
+        // What the player sees: the toast over the section they pressed it in.
+        await page.screenshot({
+          path: `${SCREENSHOT_DIR}faucet-result-phone.png`,
+          animations: 'disabled',
+        });
 
         // The approval dialog, with the exact balance in it, whole on the phone.
         await page.goto(`${web}/games/${seeded.gameId}`);

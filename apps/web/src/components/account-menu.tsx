@@ -1,3 +1,4 @@
+import './account-menu.css';
 import { Avatar } from './avatar.js';
 import { useId, useRef, useState } from 'react';
 import { Link } from '../router.js';

@@ -320,6 +320,9 @@ describe.skipIf(!hasChromium)(
         const shown = await dialog.boundingBox();
         expect(shown!.x).toBeGreaterThanOrEqual(0);
         expect(shown!.x + shown!.width).toBeLessThanOrEqual(PHONE.width);
+        // Taller than the phone, it scrolls inside itself: its box stays on the screen.
+        expect(shown!.y).toBeGreaterThanOrEqual(0);
+        expect(shown!.y + shown!.height).toBeLessThanOrEqual(PHONE.height);
         expect(
           await dialog.evaluate((el) => el.scrollWidth <= el.clientWidth),
           'the dialog scrolls sideways',

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { arcadeVaultAbi, hstAbi, uuidToBytes16 } from '@coinop/contracts';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { availableUnits } from '@coinop/core';
 import { createWalletClient, http, parseEther, type Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -51,6 +51,8 @@ const DEPOSIT = '57.17027776';
 const DEPOSIT_UNITS = 5_717_027_776n;
 /** Deposited from the wallet on chain before the phone pass: a balance in the billions. */
 const LARGE_UNITS = 1_234_567_890n * HST + 12_345_678n;
+/** A short phone: the approval dialog is taller than its screen. */
+const SHORT_PHONE: Viewport = { width: 360, height: 640 };
 
 const REACTION_SERVER = '@coinop/example-reaction/src/server.js';
 interface ReactionServer {
@@ -317,22 +319,21 @@ describe.skipIf(!hasChromium)(
         const dialog = page.getByRole('dialog', { name: 'Lock HST to play?' });
         await dialog.waitFor();
         expect(await dialog.textContent()).toContain(`Your balance${hstText(balance)} HST`);
-        const shown = await dialog.boundingBox();
-        expect(shown!.x).toBeGreaterThanOrEqual(0);
-        expect(shown!.x + shown!.width).toBeLessThanOrEqual(PHONE.width);
-        // Taller than the phone, it scrolls inside itself: its box stays on the screen.
-        expect(shown!.y).toBeGreaterThanOrEqual(0);
-        expect(shown!.y + shown!.height).toBeLessThanOrEqual(PHONE.height);
-        expect(
-          await dialog.evaluate((el) => el.scrollWidth <= el.clientWidth),
-          'the dialog scrolls sideways',
-        ).toBe(true);
         await fitsPhone(page, 'long-game-approval-phone');
         // As the player sees it: the dialog over the page, not in the middle of a full page.
         await page.screenshot({
           path: `${SCREENSHOT_DIR}long-approval-phone.png`,
           animations: 'disabled',
         });
+        await dialogOnScreen(page, dialog, PHONE);
+        // A shorter phone (360x640): still whole on the screen, scrolling inside itself.
+        await page.setViewportSize(SHORT_PHONE);
+        await dialogOnScreen(page, dialog, SHORT_PHONE);
+        expect(
+          await dialog.evaluate((el) => el.scrollHeight > el.clientHeight),
+          'taller than a 640 px screen, the dialog scrolls inside itself',
+        ).toBe(true);
+        await page.setViewportSize(PHONE);
         await dialog.getByRole('button', { name: 'Reject' }).click();
 
         // The operator console, every screen.
@@ -394,6 +395,29 @@ describe.skipIf(!hasChromium)(
           el.getAttribute('role') !== 'region')
         .map((el) => el.tagName + '.' + el.className + ': ' + (el.textContent || '').slice(0, 60))`);
       expect(cut, screenshot).toEqual([]);
+    }
+
+    /**
+     * The dialog is whole on a screen of `viewport`: nothing of it off the screen's edges, no
+     * sideways scroll inside it; taller than the screen, it scrolls inside itself, so its last
+     * button can be brought into view without the page moving.
+     */
+    async function dialogOnScreen(page: Page, dialog: Locator, viewport: Viewport) {
+      const shown = (await dialog.boundingBox())!;
+      expect(shown.x).toBeGreaterThanOrEqual(0);
+      expect(shown.x + shown.width).toBeLessThanOrEqual(viewport.width);
+      expect(shown.y).toBeGreaterThanOrEqual(0);
+      expect(shown.y + shown.height).toBeLessThanOrEqual(viewport.height);
+      expect(
+        await dialog.evaluate((el) => el.scrollWidth <= el.clientWidth),
+        'the dialog scrolls sideways',
+      ).toBe(true);
+      const approve = dialog.getByRole('button', { name: 'Approve' });
+      await approve.scrollIntoViewIfNeeded();
+      const button = (await approve.boundingBox())!;
+      expect(button.y).toBeGreaterThanOrEqual(0);
+      expect(button.y + button.height).toBeLessThanOrEqual(viewport.height);
+      expect(await page.evaluate('window.scrollX')).toBe(0);
     }
 
     /** The player's available HST in the ledger, in base units. */

@@ -35,6 +35,7 @@ const higherButton = /** @type {HTMLButtonElement} */ ($('#higher'));
 const lowerButton = /** @type {HTMLButtonElement} */ ($('#lower'));
 const statusLine = $('#status');
 const leadersList = $('#leaders');
+const leadersNote = $('#leaders-note');
 const leadersHeading = $('#leaders-heading');
 
 const params = new URLSearchParams(location.search);
@@ -211,6 +212,18 @@ async function callCard(guess) {
   }
 }
 
+/**
+ * Says something about the board in place of it ("No scores yet."): a message, not a ranked line
+ * of the list, so it has no number before it.
+ * @param {string} text
+ */
+function noteLeaders(text) {
+  leadersList.replaceChildren();
+  leadersList.hidden = true;
+  leadersNote.textContent = text;
+  leadersNote.hidden = false;
+}
+
 /** @param {string} text */
 function item(text) {
   const li = document.createElement('li');
@@ -221,11 +234,13 @@ function item(text) {
 async function loadLeaders() {
   try {
     const { leaderboard } = await game.getLeaderboard();
-    leadersList.replaceChildren();
     if (leaderboard.length === 0) {
-      leadersList.append(item('No scores yet.'));
+      noteLeaders('No scores yet.');
       return;
     }
+    leadersList.replaceChildren();
+    leadersList.hidden = false;
+    leadersNote.hidden = true;
     for (const leader of leaderboard) {
       const li = item(String(leader.displayName ?? leader.userId));
       const score = document.createElement('span');
@@ -234,7 +249,7 @@ async function loadLeaders() {
       leadersList.append(li);
     }
   } catch (error) {
-    leadersList.replaceChildren(item(`Leaderboard unavailable (${errorText(error)}).`));
+    noteLeaders(`Leaderboard unavailable (${errorText(error)}).`);
   }
 }
 
@@ -264,7 +279,7 @@ async function init() {
   if (window.parent === window) {
     // Opened on its own: there is no arcade around the page to sign the player in.
     signInButton.hidden = true;
-    leadersList.replaceChildren(item('The leaderboard shows in the arcade.'));
+    noteLeaders('The leaderboard shows in the arcade.');
     say(
       'Open High-Low from the arcade’s catalog to play it here, or play it in a terminal ' +
         '(below).',

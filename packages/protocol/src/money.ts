@@ -69,6 +69,105 @@ export function formatHstGrouped(units: bigint): string {
 }
 
 /**
+ * An amount written short for a small space (a header, a big figure on a phone), and whether
+ * it is the whole amount. When it is not, the page keeps the exact amount at hand (a tooltip,
+ * screen-reader text, a Copy button): `formatHstGrouped` writes it.
+ *
+ * @example
+ * ```ts
+ * import type { ShortHst } from '@coinop/protocol';
+ * const shown: ShortHst = { text: '≈57.17', exact: false };
+ * ```
+ */
+export interface ShortHst {
+  /** `"57.17"`, `"≈57.17"` (digits dropped), `"<0.01"` (a little above zero), `"≈1.05K"`. */
+  readonly text: string;
+  /** False when digits were dropped: the text then starts with `≈` or `<`. */
+  readonly exact: boolean;
+}
+
+/** Marks a shortened amount: digits were dropped, never rounded up. */
+export const SHORT_HST_MARK = '≈';
+
+/**
+ * A holding with at most `decimals` decimals (2 by default), grouped as `formatHstGrouped`. The
+ * dropped digits are cut, never rounded up, so a balance never reads as more than the player
+ * has: 57.17999999 reads `≈57.17`. A shortened amount starts with `≈`; one above zero but below
+ * the last kept decimal reads `<0.01`, never `0`. Whole amounts and amounts with few enough
+ * decimals are written in full, unmarked. Only for what a player holds (never negative); a cost
+ * or a signed amount is shown exactly.
+ *
+ * @example
+ * ```ts
+ * import { formatHstRounded } from '@coinop/protocol';
+ * formatHstRounded(5_717_027_776n); // { text: "≈57.17", exact: false }
+ * formatHstRounded(150_000_000n); // { text: "1.5", exact: true }
+ * formatHstRounded(7n); // { text: "<0.01", exact: false }
+ * ```
+ */
+export function formatHstRounded(units: bigint, decimals = 2): ShortHst {
+  checkHolding(units);
+  if (!Number.isInteger(decimals) || decimals < 0 || decimals > HST_DECIMALS) {
+    throw new TypeError(
+      `decimals must be a whole number from 0 to ${HST_DECIMALS}, got ${decimals}`,
+    );
+  }
+  const step = 10n ** BigInt(HST_DECIMALS - decimals);
+  const kept = units - (units % step);
+  if (kept === units) return { text: formatHstGrouped(units), exact: true };
+  if (kept === 0n) return { text: `<${formatHst(step)}`, exact: false };
+  return { text: `${SHORT_HST_MARK}${formatHstGrouped(kept)}`, exact: false };
+}
+
+/** Thousands, millions and billions of HST, largest first, as `formatHstCompact` writes them. */
+const MAGNITUDES: readonly (readonly [suffix: string, units: bigint])[] = [
+  ['B', 10n ** 9n * UNITS_PER_HST],
+  ['M', 10n ** 6n * UNITS_PER_HST],
+  ['K', 10n ** 3n * UNITS_PER_HST],
+];
+
+/**
+ * A holding in at most 7 characters, for the header on a phone: below 1,000 HST as
+ * `formatHstRounded` (2 decimals), from there in thousands (`K`), millions (`M`) or billions
+ * (`B`) with at most 2 decimals (1 from 100 on: `≈101.6M`), cut, never rounded up:
+ * 1,057.17027776 reads `≈1.05K`, the largest balance `≈92.23B`. Exact multiples read unmarked
+ * (`1K`, `2.5M`).
+ *
+ * @example
+ * ```ts
+ * import { formatHstCompact } from '@coinop/protocol';
+ * formatHstCompact(105_717_027_776n); // { text: "≈1.05K", exact: false }
+ * formatHstCompact(250_000_000_000_000n); // { text: "2.5M", exact: true }
+ * formatHstCompact(5_717_027_776n); // { text: "≈57.17", exact: false }
+ * ```
+ */
+export function formatHstCompact(units: bigint): ShortHst {
+  checkHolding(units);
+  const magnitude = MAGNITUDES.find(([, size]) => units >= size);
+  if (magnitude === undefined) return formatHstRounded(units);
+  const [suffix, size] = magnitude;
+  // Two decimals of the scaled amount (one from 100 on, to stay within 7 characters): a whole
+  // number of hundredths (tenths) of `size`, cut.
+  const decimals = units >= 100n * size ? 1n : 2n;
+  const part = size / 10n ** decimals;
+  const kept = units - (units % part);
+  const scaled = formatHst((kept / part) * (UNITS_PER_HST / 10n ** decimals));
+  return kept === units
+    ? { text: `${scaled}${suffix}`, exact: true }
+    : { text: `${SHORT_HST_MARK}${scaled}${suffix}`, exact: false };
+}
+
+function checkHolding(units: bigint): void {
+  if (typeof units !== 'bigint') {
+    throw new TypeError(`HST is formatted from base units (a bigint), got ${typeof units}`);
+  }
+  // A shortened amount is cut towards zero: for a negative one that would overstate it.
+  if (units < 0n) {
+    throw new TypeError(`a shortened amount is a holding, never negative; got ${formatHst(units)}`);
+  }
+}
+
+/**
  * Why a value is not an amount of HST, as `readHst` names it; each comes with a sentence.
  *
  * @example

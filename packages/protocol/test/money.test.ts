@@ -3,7 +3,9 @@ import {
   MAX_UNITS,
   approvalMessage,
   formatHst,
+  formatHstCompact,
   formatHstGrouped,
+  formatHstRounded,
   readHst,
   unitsToHstNumber,
   type HstProblem,
@@ -131,6 +133,112 @@ describe('formatHstGrouped', () => {
       const grouped = formatHstGrouped(units);
       expect(grouped.replaceAll(',', ''), name).toBe(formatHst(units));
       expect(grouped, name).toMatch(/^\d{1,3}(,\d{3})*(\.\d+)?$/);
+    }
+  });
+});
+
+/**
+ * Issue 28: a balance with 8 decimals (57.17027776 HST) made every page scroll sideways on a
+ * 360 px phone. Compact places show a shortened holding; these check that it never reads as
+ * more than the amount, is marked whenever digits were dropped, and fits its space.
+ */
+
+/**
+ * The units a shortened text stands for (mark, commas and suffix read back), exactly; `<0.01`
+ * stands for "above 0, below 0.01", read as 0 here.
+ */
+function unitsOfShort(text: string): bigint {
+  const match = /^([≈<]?)([\d,.]+)([KMB]?)$/.exec(text);
+  if (!match) throw new Error(`not a shortened amount: ${text}`);
+  if (match[1] === '<') return 0n;
+  const units = readHst(match[2]!.replaceAll(',', '')).units!;
+  const scale = { '': 1n, K: 10n ** 3n, M: 10n ** 6n, B: 10n ** 9n }[match[3]!]!;
+  return units * scale;
+}
+
+describe('formatHstRounded', () => {
+  it.each([
+    [0n, 2, '0', true],
+    [1n, 2, '<0.01', false],
+    [999_999n, 2, '<0.01', false],
+    [1_000_000n, 2, '0.01', true],
+    [1_000_001n, 2, '≈0.01', false],
+    [150_000_000n, 2, '1.5', true],
+    [5_717_027_776n, 2, '≈57.17', false],
+    [5_717_999_999n, 2, '≈57.17', false],
+    [5_717_027_776n, 4, '≈57.1702', false],
+    [5_717_027_776n, 8, '57.17027776', true],
+    [5_717_027_776n, 0, '≈57', false],
+    [49n, 0, '<1', false],
+    [105_717_027_776n, 2, '≈1,057.17', false],
+    [100_000_000_000_000_001n, 2, '≈1,000,000,000', false],
+    [MAX_UNITS, 2, '≈92,233,720,368.54', false],
+  ])('%s units with %s decimals reads "%s"', (units, decimals, text, exact) => {
+    expect(formatHstRounded(units, decimals)).toEqual({ text, exact });
+  });
+
+  it('never reads as more than the amount, and is marked whenever digits were dropped', () => {
+    for (const [name, units] of CASES) {
+      for (const decimals of [0, 2, 4]) {
+        const { text, exact } = formatHstRounded(units, decimals);
+        const step = 10n ** BigInt(8 - decimals);
+        const shown = unitsOfShort(text);
+        expect(shown <= units, `${name}, ${decimals} decimals: ${text}`).toBe(true);
+        expect(units - shown < step, `${name}, ${decimals} decimals: ${text}`).toBe(true);
+        expect(exact, name).toBe(shown === units);
+        expect(/^[≈<]/.test(text), name).toBe(!exact);
+        if (units > 0n) expect(text, name).not.toBe('0');
+      }
+    }
+  });
+
+  it('refuses a negative amount, a number and a bad count of decimals', () => {
+    expect(() => formatHstRounded(-1n)).toThrow(
+      new TypeError('a shortened amount is a holding, never negative; got -0.00000001'),
+    );
+    expect(() => formatHstRounded(5 as unknown as bigint)).toThrow(
+      new TypeError('HST is formatted from base units (a bigint), got number'),
+    );
+    for (const decimals of [-1, 9, 1.5]) {
+      expect(() => formatHstRounded(1n, decimals)).toThrow(
+        new TypeError(`decimals must be a whole number from 0 to 8, got ${decimals}`),
+      );
+    }
+  });
+});
+
+describe('formatHstCompact', () => {
+  it.each([
+    [0n, '0', true],
+    [7n, '<0.01', false],
+    [5_717_027_776n, '≈57.17', false],
+    [99_999_999_999n, '≈999.99', false],
+    [100_000_000_000n, '1K', true],
+    [100_050_000_000n, '≈1K', false],
+    [105_717_027_776n, '≈1.05K', false],
+    [5_621_717_027_776n, '≈56.21K', false],
+    [5_621_717_027_776n * 2n, '≈112.4K', false],
+    [99_999_999_999_999n, '≈999.9K', false],
+    [250_000_000_000_000n, '2.5M', true],
+    [100_000_000_000_000_001n, '≈1B', false],
+    [MAX_UNITS, '≈92.23B', false],
+  ])('%s units reads "%s"', (units, text, exact) => {
+    expect(formatHstCompact(units)).toEqual({ text, exact });
+  });
+
+  it('fits 7 characters, never reads as more than the amount, and is marked when cut', () => {
+    for (const [name, units] of CASES) {
+      const { text, exact } = formatHstCompact(units);
+      const shown = unitsOfShort(text);
+      expect(text.length, `${name}: ${text}`).toBeLessThanOrEqual(7);
+      expect(shown <= units, `${name}: ${text}`).toBe(true);
+      // At most the last kept decimal of the unit it is written in is dropped.
+      const suffix = /[KMB]$/.exec(text)?.[0] ?? '';
+      const unit = { '': 1n, K: 10n ** 3n, M: 10n ** 6n, B: 10n ** 9n }[suffix]! * 10n ** 8n;
+      const last = suffix !== '' && shown >= 100n * unit ? unit / 10n : unit / 100n;
+      expect(units - shown < last, `${name}: ${text}`).toBe(true);
+      expect(exact, name).toBe(shown === units);
+      expect(/^[≈<]/.test(text), name).toBe(!exact);
     }
   });
 });

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo } from 'react';
 import type { ActivityPage } from '@coinop/protocol';
 import { getAddress } from 'viem';
 import { useArcadeSettings } from '../arcade-settings.js';
@@ -8,7 +8,8 @@ import { Link } from '../router.js';
 import { useSession } from '../session/session.js';
 import { chainReader, readyChain } from './chain-wallet.js';
 import { DepositSection } from './deposit-section.js';
-import { Hst } from '../components/hst.js';
+import { FaucetOffer } from '../components/faucet.js';
+import { HstFigure } from '../components/hst.js';
 import { hstUnits } from './hst-amounts.js';
 import { WithdrawSection } from './withdraw-section.js';
 import { withdrawalsApi } from './withdrawals-api.js';
@@ -30,11 +31,6 @@ export function AccountPage() {
     (query: string) => session.call<ActivityPage>(`/player/activity?${query}`),
     [session.call],
   );
-  // Bumped when a withdrawal settles, so the wallet's on-chain balance is read again.
-  const [walletReads, setWalletReads] = useState(0);
-  // Bumped when HST moves in or out (a deposit credited, a withdrawal asked for or settled): the
-  // history reads its first page again, so the move shows there too.
-  const [moves, setMoves] = useState(0);
 
   if (state.status !== 'signed-in') {
     return (
@@ -53,10 +49,11 @@ export function AccountPage() {
   const available = hstUnits(player.balance);
   const reserved = hstUnits(player.pending);
   const wallet = player.wallet === null ? null : getAddress(player.wallet);
-  const refresh = () => {
-    void session.refresh();
-    setMoves((n) => n + 1);
-  };
+  // HST moved in or out (a deposit credited, a withdrawal asked for or settled): the balance,
+  // the wallet's holdings and the history are read again (session.moneyMoves).
+  const moved = () => void session.moved();
+  // The faucet sits with the deposit when it pays into the wallet, here when into the balance.
+  const faucetHere = player.faucet.destination === 'ledger' || chain === null;
 
   return (
     <section className="page account-page">
@@ -67,13 +64,13 @@ export function AccountPage() {
           <div>
             <dt>Available</dt>
             <dd data-testid="available">
-              <Hst units={available} />
+              <HstFigure units={available} name="available balance" />
             </dd>
           </div>
           <div>
             <dt>Reserved</dt>
             <dd data-testid="reserved">
-              <Hst units={reserved} />
+              <HstFigure units={reserved} name="reserved balance" />
             </dd>
           </div>
         </dl>
@@ -81,6 +78,7 @@ export function AccountPage() {
           Reserved HST is held for plays still open and withdrawals not yet paid; it returns to your
           available balance if they do not go through.
         </p>
+        {faucetHere && <FaucetOffer />}
       </section>
 
       {settings.status === 'loading' && <p role="status">Loading the arcade’s settings…</p>}
@@ -93,8 +91,6 @@ export function AccountPage() {
         <p className="notice-card" data-testid="no-chain">
           Deposits and withdrawals are not available in this arcade: its HST lives only in the
           arcade and cannot be moved to or from a wallet.
-          {player.faucet.amount !== '0' &&
-            ' Test HST comes from the faucet button at the top of the page.'}
         </p>
       )}
       {settingsChain !== null && settingsChain.rpcUrl === null && (
@@ -118,8 +114,7 @@ export function AccountPage() {
             address={wallet}
             playerId={player.playerId}
             canSign={state.wallet !== null}
-            walletReads={walletReads}
-            onCredited={refresh}
+            onCredited={moved}
           />
           <WithdrawSection
             api={withdrawals}
@@ -127,14 +122,11 @@ export function AccountPage() {
             defaultTo={wallet}
             heading="Withdraw"
             intro="Send HST from your arcade balance to a wallet. The amount is reserved at once and paid from the arcade’s vault in its next batch, usually within a minute; the transaction then needs its confirmations."
-            onChange={() => {
-              refresh();
-              setWalletReads((n) => n + 1);
-            }}
+            onChange={moved}
           />
         </>
       )}
-      <HistorySection read={readOwnActivity} reload={moves} />
+      <HistorySection read={readOwnActivity} reload={session.moneyMoves} />
       <p>
         <Link href="/account/allowances">What games may charge you: your allowances</Link>
       </p>

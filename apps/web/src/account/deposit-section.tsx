@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { PlayerDepositList } from '@coinop/protocol';
 import { type Address, type Hash, type PublicClient } from 'viem';
+import { Address as AddressText } from '../components/address.js';
+import { FaucetOffer, useFaucet } from '../components/faucet.js';
 import { ErrorAlert, errorText } from '../portal/parts.js';
 import { useSession } from '../session/session.js';
 import type { WalletKind } from '../session/wallets.js';
@@ -49,7 +51,6 @@ export function DepositSection({
   address,
   playerId,
   canSign,
-  walletReads,
   onCredited,
 }: {
   chain: ReadyChain;
@@ -59,11 +60,12 @@ export function DepositSection({
   playerId: string;
   /** False when the browser wallet is gone after a reload: it must be reconnected to sign. */
   canSign: boolean;
-  /** Changes when the wallet's holdings should be read again (a withdrawal paid into it). */
-  walletReads: number;
   onCredited: () => void;
 }) {
-  const { call } = useSession();
+  // The wallet's holdings are read again whenever HST moved (a faucet grant, a withdrawal paid).
+  const { call, moneyMoves } = useSession();
+  const faucet = useFaucet();
+  const walletFaucet = faucet?.destination === 'wallet' ? faucet : null;
   const headingId = useId();
   const [amount, setAmount] = useState('');
   const [holdings, setHoldings] = useState<WalletHoldings | null>(null);
@@ -84,7 +86,7 @@ export function DepositSection({
 
   useEffect(() => {
     void readHoldings();
-  }, [readHoldings, walletReads]);
+  }, [readHoldings, moneyMoves]);
   useEffect(() => () => tracking.current?.abort(), []);
 
   /** Follows a sent deposit until the arcade credits it (or the page is left). */
@@ -172,23 +174,27 @@ export function DepositSection({
       <h2 id={headingId}>Deposit</h2>
       <p className="muted">
         Bring HST from your wallet into the arcade. Your wallet signs once and sends one transaction
-        to the arcade’s vault; the arcade credits your balance once the transaction has{' '}
-        {chain.confirmations} {chain.confirmations === 1 ? 'confirmation' : 'confirmations'}.
+        to the arcade’s vault; the arcade credits your balance{' '}
+        {chain.confirmations === 0
+          ? 'as soon as the transaction is in a block'
+          : `once the transaction has ${chain.confirmations} ${chain.confirmations === 1 ? 'confirmation' : 'confirmations'}`}
+        .
       </p>
       <dl className="facts wallet-facts">
         <dt>Wallet</dt>
-        <dd className="mono">{address}</dd>
+        <dd>
+          <AddressText address={address} copy />
+        </dd>
         <dt>HST in your wallet</dt>
         <dd data-testid="wallet-hst">{holdings ? formatHstUnits(holdings.hstUnits) : '…'}</dd>
         <dt>ETH for network fees</dt>
         <dd data-testid="wallet-eth">{holdings ? `${formatEth(holdings.gasWei)} ETH` : '…'}</dd>
       </dl>
       <ErrorAlert error={holdingsError} />
-      {holdings !== null && holdings.gasWei === 0n && (
-        <p className="warning" data-testid="no-gas">
-          {NO_GAS_MESSAGE}
-        </p>
+      {holdings !== null && (
+        <WalletNotice holdings={holdings} faucetAmount={walletFaucet?.amount ?? null} />
       )}
+      {walletFaucet !== null && <FaucetOffer />}
       {!canSign ? (
         <p className="warning">
           Your browser wallet is not connected: use “Reconnect wallet” at the top of the page to
@@ -219,6 +225,38 @@ export function DepositSection({
       {progress !== null && <DepositProgress progress={progress} />}
     </section>
   );
+}
+
+/**
+ * What the wallet lacks for a deposit, said before anything is signed: ETH for the fee, HST to
+ * deposit. In a test arcade whose faucet pays into the wallet, it points to the faucet below.
+ */
+function WalletNotice({
+  holdings,
+  faucetAmount,
+}: {
+  holdings: WalletHoldings;
+  faucetAmount: string | null;
+}) {
+  const noHst = holdings.hstUnits === 0n;
+  const fromFaucet = `Get ${faucetAmount} test HST below: the faucet sends a little ETH for the fees with it.`;
+  if (holdings.gasWei === 0n) {
+    return (
+      <p className="warning" data-testid="no-gas">
+        {faucetAmount === null
+          ? NO_GAS_MESSAGE
+          : `Your wallet holds ${noHst ? 'no HST and ' : ''}no ETH to pay the network fee for a deposit. ${fromFaucet}`}
+      </p>
+    );
+  }
+  if (noHst && faucetAmount !== null) {
+    return (
+      <p className="notice-card" data-testid="no-hst">
+        Your wallet holds no HST to deposit yet. Get {faucetAmount} test HST below.
+      </p>
+    );
+  }
+  return null;
 }
 
 function DepositProgress({ progress }: { progress: Progress }) {

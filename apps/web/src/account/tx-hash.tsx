@@ -8,7 +8,7 @@ export function TxHash({ hash, full = false }: { hash: string; full?: boolean })
   const short = full ? hash : `${hash.slice(0, 10)}…${hash.slice(-8)}`;
   return (
     <span className="tx-hash">
-      <code className="mono" title={hash} data-tx-hash={hash}>
+      <code className={full ? 'mono' : 'mono nowrap'} title={hash} data-tx-hash={hash}>
         <span aria-hidden="true">{short}</span>
         <span className="visually-hidden">{hash}</span>
       </code>{' '}

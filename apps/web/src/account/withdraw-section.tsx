@@ -3,6 +3,8 @@ import { formatHst, type Withdrawal, type WithdrawalStatus } from '@coinop/proto
 import { isAddress } from 'viem';
 import { ErrorAlert, Status, When, errorText } from '../portal/parts.js';
 import { ApiError } from '../api.js';
+import { Address, shortAddress } from '../components/address.js';
+import { useSession } from '../session/session.js';
 import { HstAmountField } from './hst-amount-field.js';
 import { formatHstUnits, hstUnits, parseHstAmount } from './hst-amounts.js';
 import { TxHash } from './tx-hash.js';
@@ -56,6 +58,8 @@ export function WithdrawSection({
   const toInput = useRef<HTMLInputElement>(null);
   const onChangeRef = useRef(onChange);
   onChangeRef.current = onChange;
+  // Read again whenever HST moved in this page (a withdrawal asked for here, a faucet grant...).
+  const { moneyMoves } = useSession();
 
   const load = useCallback(async () => {
     try {
@@ -77,7 +81,7 @@ export function WithdrawSection({
 
   useEffect(() => {
     void load();
-  }, [load]);
+  }, [load, moneyMoves]);
 
   const polling = list?.some(inFlight) ?? false;
   useEffect(() => {
@@ -117,7 +121,7 @@ export function WithdrawSection({
       );
       setAmount('');
       setStatus(
-        `Withdrawal of ${formatHstUnits(hstUnits(withdrawal.amount))} to ${withdrawal.to} ` +
+        `Withdrawal of ${formatHstUnits(hstUnits(withdrawal.amount))} to ${shortAddress(withdrawal.to)} ` +
           'requested: the amount is reserved, and the list below shows when it is paid.',
       );
       onChange();
@@ -214,7 +218,9 @@ function WithdrawalTable({ list, caption }: { list: readonly Withdrawal[]; capti
                   </span>
                 )}
               </td>
-              <td className="mono address">{w.to}</td>
+              <td>
+                <Address address={w.to} short />
+              </td>
               <td>{w.txHash === null ? '—' : <TxHash hash={w.txHash} />}</td>
             </tr>
           ))}

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import type { AdminApi, ChainHalt, ChainStatus, ChainSurplus } from './admin-api.js';
 import { Outcome, When, errorText } from './parts.js';
 import { SurplusPanel } from './surplus-panel.js';
+import { checksummed } from '../components/address.js';
 
 /** What each cause of a halt means, in the operator's words. */
 export const HALT_CAUSES: Record<ChainHalt['cause'], string> = {
@@ -86,7 +87,8 @@ function StatusFacts({ status }: { status: ChainStatus }) {
         <dd>{status.state}</dd>
         <dt>Vault</dt>
         <dd className="admin-mono">
-          {status.vaultAddress} (chain {status.chainId ?? '—'})
+          {status.vaultAddress === undefined ? '—' : checksummed(status.vaultAddress)} (chain{' '}
+          {status.chainId ?? '—'})
         </dd>
         <dt>Checkpoint</dt>
         <dd>

@@ -1,6 +1,7 @@
 import { useCallback, useState } from 'react';
 import type { AdminApi, AdminGame } from './admin-api.js';
 import { Outcome, When, errorText, usePaged } from './parts.js';
+import { checksummed } from '../components/address.js';
 
 type Action = 'publish' | 'unpublish' | 'suspend' | 'resume';
 
@@ -71,7 +72,7 @@ export function GamesScreen({ api }: { api: AdminApi }) {
                     <span className={`admin-badge state-${g.state}`}>{g.state}</span>
                   </td>
                   <td className="admin-mono" data-label="Developer">
-                    {g.developerWallet}
+                    {checksummed(g.developerWallet)}
                   </td>
                   <td data-label="Tiers">{g.tiers}</td>
                   <td data-label="Published">

@@ -2,6 +2,7 @@ import { useCallback, useId, useState, type FormEvent } from 'react';
 import type { AdminApi, AdminDeveloper, AdminPlayer } from './admin-api.js';
 import { Link } from '../router.js';
 import { Hst, Outcome, When, usePaged } from './parts.js';
+import { checksummed } from '../components/address.js';
 
 /**
  * Players or developers, newest first, searched by id, wallet or (players) name, with their
@@ -82,7 +83,7 @@ export function PeopleScreen({ api, kind }: { api: AdminApi; kind: 'players' | '
                       <span className="admin-mono admin-sub">{id}</span>
                     </th>
                     <td className="admin-mono" data-label="Wallet">
-                      {p.wallet ?? '—'}
+                      {p.wallet === null ? '—' : checksummed(p.wallet)}
                     </td>
                     <td data-label={players ? 'Balance' : 'Earnings'}>
                       <Hst amount={p.balance} />

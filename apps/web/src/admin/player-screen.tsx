@@ -3,6 +3,7 @@ import { HistorySection } from '../history/history-section.js';
 import { Link } from '../router.js';
 import type { AdminApi, AdminPlayer } from './admin-api.js';
 import { Hst, Outcome, When, errorText } from './parts.js';
+import { checksummed } from '../components/address.js';
 
 /**
  * `/admin/players/<id or wallet>`: one player's balances and their history, the same lines the
@@ -41,7 +42,9 @@ export function PlayerScreen({ api, player }: { api: AdminApi; player: string })
             <dt>Player id</dt>
             <dd className="admin-mono">{profile.playerId}</dd>
             <dt>Wallet</dt>
-            <dd className="admin-mono">{profile.wallet ?? '—'}</dd>
+            <dd className="admin-mono">
+              {profile.wallet === null ? '—' : checksummed(profile.wallet)}
+            </dd>
             <dt>Ledger account</dt>
             <dd className="admin-mono">{profile.accountId}</dd>
             <dt>Balance</dt>

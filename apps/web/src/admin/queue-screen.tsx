@@ -1,6 +1,7 @@
 import { useCallback, useId, useState, type FormEvent } from 'react';
 import type { AdminApi, QueuedPublishRequest } from './admin-api.js';
 import { Outcome, When, errorText, usePaged } from './parts.js';
+import { checksummed } from '../components/address.js';
 
 /**
  * The publish queue: developers' requests, oldest first, each with what the operator decides on
@@ -114,7 +115,7 @@ function RequestCard({
       </div>
       <dl className="admin-facts">
         <dt>Developer</dt>
-        <dd className="admin-mono">{game.developerWallet}</dd>
+        <dd className="admin-mono">{checksummed(game.developerWallet)}</dd>
         <dt>Hosted at</dt>
         <dd className="admin-mono">
           {game.url === '' ? (

@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { AdminApi, ChainSurplus } from './admin-api.js';
 import { Outcome, When, errorText } from './parts.js';
+import { checksummed } from '../components/address.js';
 
 type Action = 'credit' | 'sweep' | 'cover';
 
@@ -67,7 +68,7 @@ export function SurplusPanel({
                     <span className="admin-hst">{s.amount} HST</span>
                   </td>
                   <td data-label="From" className="admin-mono">
-                    {s.from}
+                    {checksummed(s.from)}
                   </td>
                   <td data-label="Settled">
                     {s.status === 'unsolicited' ? (

@@ -18,7 +18,8 @@ export const ALLOWANCE_ANCHOR = 'allowance';
  * The game page's allowance panel: what this game's server may charge the signed-in player a day,
  * what it charged today, and the form to change or revoke it (docs/concepts/consent.md). The page
  * bumps `charged` when the game's server may have charged the player (it read its board after a
- * round): what was spent today is read again, the form left as it is.
+ * round), and the session's `moneyMoves` counts every other move of HST: what was spent today is
+ * read again, the form left as it is.
  */
 export function AllowancePanel({
   gameId,
@@ -29,7 +30,7 @@ export function AllowancePanel({
   gameName: string;
   charged?: number;
 }) {
-  const { state, call } = useSession();
+  const { state, call, moneyMoves } = useSession();
   const api = useMemo(() => allowancesApi(call), [call]);
   const playerId = state.status === 'signed-in' ? state.player.playerId : null;
   const [allowance, setAllowance] = useState<Allowance | null>(null);
@@ -67,7 +68,7 @@ export function AllowancePanel({
   }, [api, gameId, playerId]);
 
   useEffect(() => {
-    if (charged === 0 || playerId === null) return;
+    if ((charged === 0 && moneyMoves === 0) || playerId === null) return;
     let live = true;
     // A failed re-read keeps the figures shown: the next round reads them again.
     api.get(gameId).then(
@@ -77,7 +78,7 @@ export function AllowancePanel({
     return () => {
       live = false;
     };
-  }, [api, gameId, playerId, charged]);
+  }, [api, gameId, playerId, charged, moneyMoves]);
 
   // A refused play sends the player here: once the panel has its content, bring it into view.
   const settled = state.status === 'signed-out' || allowance !== null || loadError !== null;

@@ -13,7 +13,7 @@ import { allowancesApi, formatHst } from './allowances-api.js';
  */
 export function AllowancesPage() {
   useTitle('Your allowances');
-  const { state, call } = useSession();
+  const { state, call, moneyMoves } = useSession();
   const api = useMemo(() => allowancesApi(call), [call]);
   const playerId = state.status === 'signed-in' ? state.player.playerId : null;
   const [list, setList] = useState<AllowanceList | null>(null);
@@ -35,6 +35,10 @@ export function AllowancesPage() {
     setStatus(null);
     if (playerId !== null) void reload();
   }, [playerId, reload]);
+  // What was spent today changes when a game charges the player: read again, the list kept.
+  useEffect(() => {
+    if (playerId !== null && moneyMoves > 0) void reload();
+  }, [playerId, moneyMoves, reload]);
 
   const revoke = async (allowance: Allowance) => {
     setRevoking(allowance.gameId);

@@ -7,6 +7,7 @@ import { WalletChooser } from '../components/wallet-chooser.js';
 import { useSession, type WalletChoice } from '../session/session.js';
 import { WalletError } from '../session/wallets.js';
 import { cliLoginInfo, decideCliLogin, type CliLoginInfo } from './cli-login-api.js';
+import { Address as AddressText } from '../components/address.js';
 
 type Outcome = 'approved' | 'denied' | 'expired';
 
@@ -218,7 +219,9 @@ export function CliLoginPage({ search }: { search: string }) {
           </h2>
           <p className="cli-login-account">
             Signed in as <strong>{signedIn.player.name}</strong> with the wallet
-            <code className="cli-login-address">{signedIn.player.wallet}</code>
+            <span className="cli-login-address">
+              {signedIn.player.wallet !== null && <AddressText address={signedIn.player.wallet} />}
+            </span>
             <button type="button" className="cli-login-switch" onClick={() => setSwitching(true)}>
               Use another wallet
             </button>

@@ -1,3 +1,4 @@
+import './account-menu.css';
 import { Avatar } from './avatar.js';
 import { useId, useRef, useState } from 'react';
 import { Link } from '../router.js';
@@ -7,7 +8,8 @@ import { arcadeWalletKey, WalletError } from '../session/wallets.js';
 import { Hst } from './hst.js';
 import { ImportKeyDialog } from './import-key-dialog.js';
 import { Modal } from './modal.js';
-import { useCopy, useToast } from './toasts.js';
+import { useCopy } from './toasts.js';
+import { useFaucet } from './faucet.js';
 import { WalletChooser } from './wallet-chooser.js';
 import { useInvitations } from '../testing/testing-api.js';
 
@@ -19,7 +21,7 @@ import { useInvitations } from '../testing/testing-api.js';
  */
 export function AccountMenu() {
   const session = useSession();
-  const toast = useToast();
+  const faucet = useFaucet();
   const [connecting, setConnecting] = useState(false);
   const [exporting, setExporting] = useState(false);
   const [importing, setImporting] = useState(false);
@@ -42,19 +44,9 @@ export function AccountMenu() {
 
   const { player } = state;
   const close = () => menu.current?.hidePopover();
-  const takeFaucet = async () => {
-    close();
-    try {
-      await session.call('/player/faucet', {});
-      await session.refresh();
-      toast(`Added ${player.faucet.amount} test HST to your balance.`);
-    } catch (error) {
-      toast(`The faucet did not pay: ${(error as Error).message}`, 'error');
-    }
-  };
   const balance = (
     <span className="balance" data-testid="balance">
-      <Hst hst={player.balance} />
+      <Hst hst={player.balance} rounded />
     </span>
   );
   return (
@@ -80,7 +72,7 @@ export function AccountMenu() {
           <Avatar src={player.avatar} playerId={player.playerId} size={32} />
           <span>
             <span className="account-name">{player.name}</span>
-            <span className="balance">
+            <span className="balance" data-testid="menu-balance">
               <Hst hst={player.balance} />
             </span>
           </span>
@@ -107,10 +99,21 @@ export function AccountMenu() {
               )}
             </Link>
           </li>
-          {player.faucet.amount !== '0' && (
+          {faucet !== null && (
             <li>
-              <button type="button" className="faucet" onClick={() => void takeFaucet()}>
-                Get {player.faucet.amount} test HST
+              <button
+                type="button"
+                className="faucet"
+                disabled={faucet.busy}
+                onClick={() => {
+                  close();
+                  void faucet.take('menu');
+                }}
+              >
+                Get {faucet.amount} test HST
+                <span className="menu-note">
+                  {faucet.destination === 'wallet' ? 'to your wallet' : 'to your balance'}
+                </span>
               </button>
             </li>
           )}

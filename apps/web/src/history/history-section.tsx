@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ActivityItem, ActivityPage } from '@coinop/protocol';
+import { formatHstUnits, hstUnits } from '../account/hst-amounts.js';
 import { scoreText } from '../components/score.js';
 import { ErrorAlert, When, errorText } from '../portal/parts.js';
 import { Link } from '../router.js';
@@ -23,6 +24,9 @@ const WORDS = {
   },
 } as const;
 
+/** An amount as the API wrote it (exact decimal text), grouped for reading: `1,250.5 HST`. */
+const hst = (amount: string) => formatHstUnits(hstUnits(amount));
+
 /** What a line says, and the HST it moved: + into the balance, − out of it. */
 function describe(item: ActivityItem, viewer: HistoryViewer): { what: string; amount: string } {
   switch (item.kind) {
@@ -37,23 +41,23 @@ function describe(item: ActivityItem, viewer: HistoryViewer): { what: string; am
               : 'expired without a score';
       return {
         what: `Played ${item.tierName}: ${result}`,
-        amount: item.cost === '0' ? 'free' : `−${item.cost} HST`,
+        amount: item.cost === '0' ? 'free' : `−${hst(item.cost)}`,
       };
     }
     case 'payout':
-      return { what: `Leader payout from ${item.tierName}`, amount: `+${item.amount} HST` };
+      return { what: `Leader payout from ${item.tierName}`, amount: `+${hst(item.amount)}` };
     case 'payment':
-      return { what: 'Payment in the game', amount: `−${item.amount} HST` };
+      return { what: 'Payment in the game', amount: `−${hst(item.amount)}` };
     case 'deposit':
-      return { what: `Deposit from ${WORDS[viewer].whose} wallet`, amount: `+${item.amount} HST` };
+      return { what: `Deposit from ${WORDS[viewer].whose} wallet`, amount: `+${hst(item.amount)}` };
     case 'withdrawal':
-      return { what: `Withdrawal to a wallet (${item.status})`, amount: `−${item.amount} HST` };
+      return { what: `Withdrawal to a wallet (${item.status})`, amount: `−${hst(item.amount)}` };
     case 'grant':
-      return { what: 'HST added by the arcade (faucet or grant)', amount: `+${item.amount} HST` };
+      return { what: 'HST added by the arcade (faucet or grant)', amount: `+${hst(item.amount)}` };
     case 'prize':
       return {
         what: `Tournament prize: place ${item.place} in ${item.tierName}`,
-        amount: `+${item.amount} HST`,
+        amount: `+${hst(item.amount)}`,
       };
   }
 }

@@ -239,7 +239,7 @@ export function GamePage({ gameId }: { gameId: string }) {
       leaders: async () => {
         // A server-side game reads its board after a round its server charged: the balance and
         // what the game spent of the allowance today too.
-        void live.current.session.refresh();
+        void live.current.session.moved();
         setBoardReads((n) => n + 1);
         const fresh = await load();
         const round = roundOf(live.current.tierId);
@@ -278,7 +278,7 @@ export function GamePage({ gameId }: { gameId: string }) {
         }, BOARD_READ_SETTLE_MS);
       },
       changed: (score?: ScoreOutcome) => {
-        void live.current.session.refresh();
+        void live.current.session.moved();
         void load().catch(() => undefined);
         if (roundOf(live.current.tierId)) {
           live.current.tournaments.reload();

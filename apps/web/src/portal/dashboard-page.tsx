@@ -14,6 +14,7 @@ import {
   usePortalApi,
   useTitle,
 } from './parts.js';
+import { Address } from '../components/address.js';
 
 /** `/developer`: the developer's games, earnings (and their withdrawals) and API keys. */
 export function DashboardPage() {
@@ -24,7 +25,7 @@ export function DashboardPage() {
     <section className="page portal">
       <h1>Developer portal</h1>
       <p className="muted">
-        Developer account of wallet <span className="mono">{wallet ?? 'unknown'}</span>.
+        Developer account of wallet {wallet === null ? 'unknown' : <Address address={wallet} />}.
       </p>
       <GamesSection />
       <EarningsSection />

@@ -4,7 +4,7 @@ import { getAddress } from 'viem';
 import { WithdrawSection } from '../account/withdraw-section.js';
 import { withdrawalsApi } from '../account/withdrawals-api.js';
 import { hstUnits } from '../account/hst-amounts.js';
-import { Hst } from '../components/hst.js';
+import { HstFigure } from '../components/hst.js';
 import { useArcadeSettings } from '../arcade-settings.js';
 import { useSession } from '../session/session.js';
 import { ErrorAlert, errorText, usePortalApi } from './parts.js';
@@ -15,7 +15,7 @@ import { ErrorAlert, errorText, usePortalApi } from './parts.js';
  */
 export function EarningsSection() {
   const api = usePortalApi();
-  const { state, call } = useSession();
+  const { state, call, moneyMoves, moved } = useSession();
   const settings = useArcadeSettings();
   const headingId = useId();
   const [balance, setBalance] = useState<DeveloperBalance | null>(null);
@@ -34,9 +34,11 @@ export function EarningsSection() {
       setError(`Could not load your earnings: ${errorText(e)}`);
     }
   }, [api]);
+  // Read again whenever HST moved in this page: a withdrawal asked for or settled, a play of
+  // the developer's own game.
   useEffect(() => {
     void load();
-  }, [load]);
+  }, [load, moneyMoves]);
 
   const chainMode = settings.status === 'loaded' && settings.settings.chain !== null;
   return (
@@ -51,13 +53,13 @@ export function EarningsSection() {
             <div>
               <dt>Available</dt>
               <dd data-testid="earnings-available">
-                <Hst units={hstUnits(balance.available)} />
+                <HstFigure units={hstUnits(balance.available)} name="available earnings" />
               </dd>
             </div>
             <div>
               <dt>Reserved</dt>
               <dd data-testid="earnings-reserved">
-                <Hst units={hstUnits(balance.reserved)} />
+                <HstFigure units={hstUnits(balance.reserved)} name="reserved earnings" />
               </dd>
             </div>
           </dl>
@@ -75,7 +77,7 @@ export function EarningsSection() {
           defaultTo={wallet}
           heading="Withdraw earnings"
           intro="Send your earnings to a wallet. The amount is reserved at once and paid from the arcade’s vault in its next batch; reserved HST returns to your earnings if the payment fails."
-          onChange={() => void load()}
+          onChange={() => void moved()}
         />
       )}
     </>

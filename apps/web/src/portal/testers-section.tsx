@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import type { DeveloperGame, Tester } from '@coinop/protocol';
 import { ErrorAlert, Status, When, errorText, usePortalApi } from './parts.js';
+import { Address, checksummed } from '../components/address.js';
 
 /** Where each invitation stands, as the developer reads it. */
 const STATE_TEXT: Record<Tester['state'], string> = {
@@ -53,8 +54,8 @@ export function TestersSection({ game }: { game: DeveloperGame }) {
       setWallet('');
       setStatus(
         added.state === 'invited'
-          ? `Invitation sent to ${added.wallet}. It becomes a tester once its player accepts in the arcade (Account → Testing).`
-          : `${added.wallet} is already invited: ${STATE_TEXT[added.state].toLowerCase()}.`,
+          ? `Invitation sent to ${checksummed(added.wallet)}. It becomes a tester once its player accepts in the arcade (Account → Testing).`
+          : `${checksummed(added.wallet)} is already invited: ${STATE_TEXT[added.state].toLowerCase()}.`,
       );
       await reload();
     } catch (e) {
@@ -72,8 +73,8 @@ export function TestersSection({ game }: { game: DeveloperGame }) {
       await api.removeTester(game.id, tester.wallet);
       setStatus(
         tester.state === 'accepted'
-          ? `Tester ${tester.wallet} removed.`
-          : `Invitation of ${tester.wallet} withdrawn.`,
+          ? `Tester ${checksummed(tester.wallet)} removed.`
+          : `Invitation of ${checksummed(tester.wallet)} withdrawn.`,
       );
       await reload();
     } catch (e) {
@@ -131,7 +132,9 @@ export function TestersSection({ game }: { game: DeveloperGame }) {
         <ul className="portal-list" aria-label="Testers">
           {testers.map((t) => (
             <li key={t.wallet} className="portal-card">
-              <span className="card-title mono">{t.wallet}</span>
+              <span className="card-title">
+                <Address address={t.wallet} />
+              </span>
               <span className={`badge tester-${t.state}`}>{STATE_TEXT[t.state]}</span>
               <span className="muted">
                 Invited <When iso={t.addedAt} />
@@ -146,8 +149,8 @@ export function TestersSection({ game }: { game: DeveloperGame }) {
                   type="button"
                   aria-label={
                     t.state === 'accepted'
-                      ? `Remove tester ${t.wallet}`
-                      : `Withdraw the invitation of ${t.wallet}`
+                      ? `Remove tester ${checksummed(t.wallet)}`
+                      : `Withdraw the invitation of ${checksummed(t.wallet)}`
                   }
                   disabled={busy}
                   onClick={() => void remove(t)}

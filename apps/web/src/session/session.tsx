@@ -51,6 +51,15 @@ export interface Session {
   /** Reads the profile and balance again. */
   refresh(): Promise<void>;
   /**
+   * Counts the times HST moved for the player in this page (a faucet grant, a deposit credited,
+   * a withdrawal asked for or settled, a play, score or payment): every view that shows money
+   * (a balance, the wallet's holdings, what was spent, paid or is pending) reads it again when
+   * this changes.
+   */
+  moneyMoves: number;
+  /** Says HST moved: reads the profile again and bumps `moneyMoves`. */
+  moved(): Promise<void>;
+  /**
    * A JSON request to `/api{path}` with the player's token: POST with a body, GET without, or
    * `method` (PATCH, DELETE, ...), with extra `headers` (`Idempotency-Key`) if given.
    */
@@ -269,6 +278,21 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     }
   }, [freshSession, signedOut]);
 
+  const [moneyMoves, setMoneyMoves] = useState(0);
+  const moved = useCallback(async () => {
+    setMoneyMoves((n) => n + 1);
+    await refresh();
+  }, [refresh]);
+
+  // Back in this tab: the balance may have moved meanwhile (another tab, a game in a terminal).
+  useEffect(() => {
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') void refresh();
+    };
+    document.addEventListener('visibilitychange', onVisible);
+    return () => document.removeEventListener('visibilitychange', onVisible);
+  }, [refresh]);
+
   const call = useCallback(
     async <T,>(
       path: string,
@@ -307,8 +331,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   );
 
   const session = useMemo<Session>(
-    () => ({ state, connect, signOut: signedOut, refresh, call, callAuth }),
-    [state, connect, signedOut, refresh, call, callAuth],
+    () => ({ state, connect, signOut: signedOut, refresh, moneyMoves, moved, call, callAuth }),
+    [state, connect, signedOut, refresh, moneyMoves, moved, call, callAuth],
   );
   return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;
 }

@@ -2,7 +2,8 @@ import { useState, type ReactNode } from 'react';
 import type { TestingInvitation } from '@coinop/protocol';
 import { ErrorAlert } from '../portal/parts.js';
 import { InvitationActions } from './invitation-actions.js';
-import { inviterText, useInvitations } from './testing-api.js';
+import { Inviter } from './inviter.js';
+import { useInvitations } from './testing-api.js';
 
 /**
  * On the page of a game the signed-in player cannot open: their invitation to test it, if they
@@ -29,8 +30,8 @@ export function InvitationNotice({
     <section className="invitation-notice" aria-labelledby="invitation-heading">
       <h1 id="invitation-heading">Invitation to test {gameName}</h1>
       <p>
-        <span className="mono">{inviterText(invitation)}</span> invited you to test{' '}
-        <strong>{gameName}</strong> before the arcade publishes it.{' '}
+        <Inviter invitation={invitation} /> invited you to test <strong>{gameName}</strong> before
+        the arcade publishes it.{' '}
         {state === 'invited'
           ? 'Until you accept, it cannot charge you, and you cannot open it.'
           : `You ${state === 'left' ? 'left' : 'declined'}: it cannot charge you. You may still accept.`}

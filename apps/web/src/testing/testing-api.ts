@@ -54,15 +54,3 @@ export function useInvitations(): readonly TestingInvitation[] | null {
   }, [playerId, call]);
   return invitations;
 }
-
-/**
- * Who invited the player, as they would recognise them: the developer's wallet, after their name
- * in the arcade when they chose one (not the arcade's short form of the wallet).
- */
-export function inviterText(invitation: TestingInvitation): string {
-  const { developerName, developerWallet: wallet } = invitation;
-  const shortWallet = `${wallet.slice(0, 6)}…${wallet.slice(-4)}`;
-  return developerName === null || developerName === shortWallet
-    ? wallet
-    : `${developerName} (${wallet})`;
-}

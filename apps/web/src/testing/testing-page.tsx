@@ -5,7 +5,8 @@ import { ErrorAlert, Status, When, errorText, useTitle } from '../portal/parts.j
 import { Link } from '../router.js';
 import { useSession } from '../session/session.js';
 import { InvitationActions } from './invitation-actions.js';
-import { inviterText, testingApi } from './testing-api.js';
+import { Inviter } from './inviter.js';
+import { testingApi } from './testing-api.js';
 
 /**
  * `/account/testing`: the games the player is invited to test (docs/concepts/consent.md,
@@ -111,8 +112,7 @@ function InvitationFacts({ invitation }: { invitation: TestingInvitation }) {
         )}
       </p>
       <p className="muted">
-        Invited by <span className="mono">{inviterText(invitation)}</span>,{' '}
-        <When iso={invitation.invitedAt} />
+        Invited by <Inviter invitation={invitation} />, <When iso={invitation.invitedAt} />
       </p>
       {invitation.answeredAt !== null && (
         <p className="muted">

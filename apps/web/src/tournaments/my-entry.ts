@@ -4,7 +4,8 @@ import { useSession } from '../session/session.js';
 
 /**
  * The signed-in player's own entry in a tournament's round (attempts used and left, rank and best)
- * from `GET /player/tournaments/{id}/entry`. Read again when `roundId` or `reads` changes, and when
+ * from `GET /player/tournaments/{id}/entry`. Read again when `roundId` or `reads` changes, when HST
+ * moved in this page (`moneyMoves`: a round's play or score), and when
  * the page becomes visible again (the player played in another tab, or came back from the game).
  * Null when nobody is signed in, or until it is known (a failed read leaves it unknown).
  */
@@ -13,7 +14,7 @@ export function useMyEntry(
   roundId: string | null,
   reads: number,
 ): TournamentEntry | null {
-  const { state, call } = useSession();
+  const { state, call, moneyMoves } = useSession();
   const playerId = state.status === 'signed-in' ? state.player.playerId : null;
   const [entry, setEntry] = useState<TournamentEntry | null>(null);
   const [visits, setVisits] = useState(0);
@@ -43,7 +44,7 @@ export function useMyEntry(
     return () => {
       stopped = true;
     };
-  }, [playerId, tournamentId, roundId, reads, visits, call]);
+  }, [playerId, tournamentId, roundId, reads, visits, moneyMoves, call]);
   // An entry of another round (the page moved on to the next) is not this round's.
   return entry !== null && entry.roundId === roundId ? entry : null;
 }

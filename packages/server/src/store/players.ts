@@ -1,4 +1,5 @@
 import { CoinopError, type Clock, type Ids } from '@coinop/core';
+import { getAddress } from 'viem';
 import { PgErrorCodes, pgErrorCode, type Db, type Queryable } from './db.js';
 import { insertAccount } from './ledger.js';
 
@@ -67,8 +68,14 @@ export async function createPlayer(
   return player;
 }
 
+/**
+ * A new player's name until they choose one: their wallet's short form as the web app writes every
+ * address (EIP-55 checksummed, `0x7099…79C8`, issue 28), or `player-<end of id>` without one.
+ */
 function defaultPlayerName(wallet: string | null, id: string): string {
-  return wallet ? `${wallet.slice(0, 6)}…${wallet.slice(-4)}` : `player-${id.slice(-6)}`;
+  if (!wallet) return `player-${id.slice(-6)}`;
+  const checksummed = getAddress(wallet);
+  return `${checksummed.slice(0, 6)}…${checksummed.slice(-4)}`;
 }
 
 const PLAYER_COLUMNS = 'id, wallet, name, avatar_url, account_id, created_at';

@@ -160,7 +160,8 @@ describe.each(storeVariants())('testers are invitations the player accepts, on %
       gameName: expect.stringMatching(/^Game /),
       published: false,
       developerWallet,
-      developerName: `${developerWallet.slice(0, 6)}…${developerWallet.slice(-4)}`,
+      // Named from the wallet, checksummed as the web app writes addresses (issue 28).
+      developerName: `${developer.wallet.address.slice(0, 6)}…${developer.wallet.address.slice(-4)}`,
       state: 'invited',
       invitedAt: s.clock.now().toISOString(),
       answeredAt: null,

@@ -100,7 +100,7 @@ describe.each(storeVariants())('CLI login flow on %s', (variant) => {
     expect(payload).toMatchObject({
       sub: session.playerId,
       [`https://${ns}/playerId`]: session.playerId,
-      [`https://${ns}/displayName`]: `${wallet.address.toLowerCase().slice(0, 6)}…${wallet.address.toLowerCase().slice(-4)}`,
+      [`https://${ns}/displayName`]: `${wallet.address.slice(0, 6)}…${wallet.address.slice(-4)}`,
     });
     expect(payload.exp! - payload.iat!).toBe(86_400);
 

@@ -149,10 +149,11 @@ describe.skipIf(!hasChromium)(
         await openAccountMenu(page);
         await page.getByRole('button', { name: 'Get 100 test HST' }).click();
         await expect.poll(() => balance.textContent()).toBe('100 HST');
-        // The faucet says it paid, in a toast (not only in a visually hidden span).
+        // The faucet says it paid, and where the HST went, in a toast (not only in a visually
+        // hidden span).
         await expect
           .poll(() => page.getByTestId('toasts').textContent())
-          .toContain('Added 100 test HST to your balance.');
+          .toContain('100 test HST added to your arcade balance (now 100 HST).');
         const player = (
           await server.api.arcade.db.query<{ id: string; name: string; account_id: string }>(
             'SELECT id, name, account_id FROM players WHERE wallet = $1',

@@ -26,7 +26,7 @@ import { createPlayer } from '../../src/store/players.js';
  * whose entry fees a JavaScript number cannot write, 0.00000007 HST (`7e-8`) and
  * 1000000000.00000001 HST (`1000000000`). The approval dialog shows each fee to the unit, the
  * wallet signs `Lock: <fee> HST` as documented, the arcade accepts it and locks exactly the fee,
- * and the balance in the header reads to the unit throughout.
+ * and the balance in the header's tooltip reads to the unit throughout.
  */
 
 const REACTION_SERVER = '@coinop/example-reaction/src/server.js';
@@ -150,8 +150,9 @@ describe.skipIf(!hasChromium)(
         const { id: tournamentId, roundId } = tournaments.get(fee)!;
         const { context, page } = await signedInPage(`/games/${gameId}?tournament=${tournamentId}`);
         try {
-          const header = page.getByTestId('balance');
-          await expect.poll(() => header.textContent()).toBe(hstText(balance));
+          // The header rounds it (issue 28); its tooltip, and screen readers, have it exactly.
+          const header = page.getByTestId('balance').locator('.hst');
+          await expect.poll(() => header.getAttribute('title')).toBe(hstText(balance));
           const round = page.getByRole('radio', { name: new RegExp(`^Tournament: Cup at ${fee}`) });
           await expect.poll(() => round.isChecked()).toBe(true);
 
@@ -180,12 +181,12 @@ describe.skipIf(!hasChromium)(
             { cost_units: units, message: expect.stringContaining(`\nLock: ${fee} HST\n`) },
           ]);
           balance -= units;
-          await expect.poll(() => header.textContent()).toBe(hstText(balance));
+          await expect.poll(() => header.getAttribute('title')).toBe(hstText(balance));
         } finally {
           await context.close();
         }
       }
-      // 2,000,000,000.12345678 less both fees, as the header shows it.
+      // 2,000,000,000.12345678 less both fees, as the header's tooltip shows it.
       expect(hstText(balance)).toBe('1,000,000,000.1234567 HST');
     });
   },

@@ -1,4 +1,5 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { getAddress, type Hex } from 'viem';
 import { UnsealError, type SecretBox } from '../credentials/secret-box.js';
@@ -25,8 +26,9 @@ interface KeyFile {
 }
 
 /**
- * Writes `privateKey` (0x and 64 hex digits) sealed into a new file `path` with mode 0600;
- * refuses to overwrite one. Returns the key's address.
+ * Writes `privateKey` (0x and 64 hex digits) sealed into a new file `path` with mode 0600, making
+ * its directory (mode 0700) if missing, as `/etc/coinop` is on a new machine; refuses to overwrite
+ * a file. Returns the key's address.
  */
 export async function writeOperatorKeyFile(
   path: string,
@@ -50,6 +52,7 @@ export async function writeOperatorKeyFile(
     sealed: box.seal(Buffer.from(hex.slice(2), 'hex'), CONTEXT),
   };
   try {
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     await writeFile(path, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

@@ -92,6 +92,29 @@ describe('the operator key file', () => {
     expect((await readOperatorKey(out, box)).address).toBe(address);
   });
 
+  // Issue 28: `--out /etc/coinop/operator.key`, as the docs write it, failed with ENOENT on a
+  // machine without /etc/coinop.
+  it('makes the directory of --out when it is missing, for its owner only', async () => {
+    const parent = join(dir, 'etc', 'coinop');
+    const out = join(parent, 'operator.key');
+    const run = await runCli([
+      'admin',
+      'chain',
+      'operator-key',
+      'generate',
+      '--out',
+      out,
+      '--secrets-key-file',
+      secretsKeyFile,
+    ]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const { address } = JSON.parse(run.stdout) as { address: string };
+    expect((await readOperatorKey(out, box)).address).toBe(address);
+    expect((await stat(parent)).mode & 0o777).toBe(0o700);
+    expect((await stat(out)).mode & 0o777).toBe(0o600);
+  });
+
   it('refuses a bad key, and a file another secrets key sealed, naming the file only', async () => {
     const bad = await runCli(
       [

@@ -6,7 +6,7 @@ import type { Clock, Ids } from '@coinop/core';
 import type { DestinationStream } from 'pino';
 import type { SecretBox } from '../credentials/secret-box.js';
 import { signinPublicUrl, webAppUrl, type Config } from '../config.js';
-import { openApiPlugin, signinDocument } from '../http/openapi.js';
+import { openApiPlugin, signinDocument } from '../listener/openapi.js';
 import type { Db } from '../store/db.js';
 import { ensureServerSecret } from '../store/admin.js';
 import { errorHandlerPlugin } from '../listener/error-handler.js';

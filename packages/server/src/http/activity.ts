@@ -13,7 +13,7 @@ import { playerActivity, type StoredActivity } from '../store/activity.js';
 import { findPlayer } from '../store/players.js';
 import type { Queryable } from '../store/db.js';
 import { activityCursor, parseActivityCursor } from './cursors.js';
-import { ApiTags, Security } from '../listener/openapi.js';
+import { ApiTags, Security } from './openapi.js';
 import { Uuid } from './schemas.js';
 import type { SchemaMatches } from '../listener/wire-check.js';
 

@@ -19,7 +19,7 @@ import {
   TAGS,
 } from './admin-schemas.js';
 import { adminChainHaltRoutes } from './admin-chain-halts.js';
-import { Security } from '../listener/openapi.js';
+import { Security } from './openapi.js';
 import { pageOfWithdrawals, WithdrawalList, WithdrawalsQuery } from './withdrawals.js';
 
 /** How many play locks a listing shows without `limit`. */

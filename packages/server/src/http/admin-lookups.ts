@@ -17,7 +17,7 @@ import {
   ActivityQuery,
   activityPageOf,
 } from './activity.js';
-import { Security } from '../listener/openapi.js';
+import { Security } from './openapi.js';
 import { Uuid } from './schemas.js';
 
 /**

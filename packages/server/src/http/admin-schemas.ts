@@ -2,7 +2,7 @@ import { PlayLockStates, type PlayLockState } from '../store/chain-play-locks.js
 import { Type, type TSchema } from '@sinclair/typebox';
 
 import { ChainHaltStatus } from './admin-chain-halt-schemas.js';
-import { ApiTags } from '../listener/openapi.js';
+import { ApiTags } from './openapi.js';
 import { MAX_COST_HST, Uuid } from './schemas.js';
 
 export const TAGS = [ApiTags.admin];

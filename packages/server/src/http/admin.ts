@@ -7,7 +7,7 @@ import { hashSecret } from '../credentials/secrets.js';
 import type { GameRecord } from '../services/game-reads.js';
 import { mintPlayerToken } from '../credentials/admin-player-tokens.js';
 import { playerTokenServices } from '../signin/signin.js';
-import { Security } from '../listener/openapi.js';
+import { Security } from './openapi.js';
 import {
   accountBalance,
   addLeaderboard,

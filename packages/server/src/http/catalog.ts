@@ -6,7 +6,7 @@ import type { CatalogGame, CatalogGameList, CatalogTier } from '@coinop/protocol
 import { generatedAvatarSvg } from '../services/avatar.js';
 import { boardRoutes } from './boards.js';
 import { catalogTournamentRoutes } from './tournaments.js';
-import { ApiTags, Security } from '../listener/openapi.js';
+import { ApiTags, Security } from './openapi.js';
 import { GameSchema, LeaderboardSchema, Uuid } from './schemas.js';
 import { gameToWire, leaderboardToWire } from './wire.js';
 import type { SchemaMatches } from '../listener/wire-check.js';

@@ -22,7 +22,7 @@ import { API_KEY_HEADER, verifyApiKey } from '../credentials/api-keys.js';
 import { DeveloperPortal } from '../services/developer-games.js';
 import { findDeveloper } from '../store/developers.js';
 import { findAccount } from '../store/ledger.js';
-import { Security } from '../listener/openapi.js';
+import { Security } from './openapi.js';
 import type { SchemaMatches } from '../listener/wire-check.js';
 
 const TAGS = ['developer'];

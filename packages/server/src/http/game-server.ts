@@ -5,7 +5,7 @@ import { CoinopError, unitsToHstNumber } from '@coinop/core';
 
 import type { GameView } from '../services/game-reads.js';
 import type { GameWire } from './schemas.js';
-import { ApiTags, RateLimitedResponse, Security } from '../listener/openapi.js';
+import { ApiTags, RateLimitedResponse, Security } from './openapi.js';
 import { GameSchema, PlaySchema, ScoreResultSchema, Uuid } from './schemas.js';
 import { gameToWire, playToWire, scoreToWire } from './wire.js';
 

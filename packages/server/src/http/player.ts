@@ -24,7 +24,7 @@ import { chainPlayRoutes } from './chain-plays.js';
 import { playerTournamentRoutes } from './tournaments.js';
 import { withdrawalRoutes } from './withdrawals.js';
 import { findPlayer } from '../store/players.js';
-import { ApiTags, RateLimitedResponse, Security } from '../listener/openapi.js';
+import { ApiTags, RateLimitedResponse, Security } from './openapi.js';
 import { GameSchema, PlaySchema, ScoreResultSchema, Uuid } from './schemas.js';
 import { gameToWire, playToWire, scoreToWire } from './wire.js';
 import type { SchemaMatches } from '../listener/wire-check.js';

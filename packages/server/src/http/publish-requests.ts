@@ -12,7 +12,7 @@ import {
 import { GameStates } from '../store/admin.js';
 import type { SchemaMatches } from '../listener/wire-check.js';
 import { oncePerRequest, perKey } from '../listener/rate-limit.js';
-import { RateLimitedResponse, Security } from '../listener/openapi.js';
+import { RateLimitedResponse, Security } from './openapi.js';
 import { Uuid } from './schemas.js';
 import { bearer, ownGame } from './developer-games-schemas.js';
 import { TAGS as ADMIN_TAGS } from './admin-schemas.js';

@@ -12,7 +12,7 @@ import { DeveloperPortal } from '../services/developer-games.js';
 import type { InvitationRecord, TesterRecord } from '../services/testers.js';
 import type { SchemaMatches } from '../listener/wire-check.js';
 import { GameParams, type Authenticate } from './consent.js';
-import { ApiTags, Security } from '../listener/openapi.js';
+import { ApiTags, Security } from './openapi.js';
 import { Uuid } from './schemas.js';
 
 /**

@@ -20,7 +20,7 @@ import {
 } from '../services/tournaments.js';
 import type { RoundRecord, RoundResultRecord, TournamentRecord } from '../store/tournaments.js';
 import type { SchemaMatches } from '../listener/wire-check.js';
-import { ApiTags, Security } from '../listener/openapi.js';
+import { ApiTags, Security } from './openapi.js';
 import { Uuid } from './schemas.js';
 import { parseRoundCursor, roundCursor } from './cursors.js';
 

@@ -1,10 +1,10 @@
 import type { Clock } from '@coinop/core';
-import type { SecretBox } from '../credentials/secret-box.js';
+import type { SecretBox } from './secret-box.js';
 import type { Config } from '../config.js';
 import type { Db } from '../store/db.js';
-import { SigningKeys } from '../credentials/signing-keys.js';
-import { PlayerAuthenticator } from '../credentials/player-auth.js';
-import { PlayerTokens } from '../credentials/player-tokens.js';
+import { SigningKeys } from './signing-keys.js';
+import { PlayerAuthenticator } from './player-auth.js';
+import { PlayerTokens } from './player-tokens.js';
 
 /**
  * The token side of sign-in, built the same way wherever it is needed: the sign-in listener, and

@@ -6,7 +6,7 @@ import { CoinopError, parseHst, unitsToHstNumber } from '@coinop/core';
 import { hashSecret } from '../credentials/secrets.js';
 import type { GameRecord } from '../services/game-reads.js';
 import { mintPlayerToken } from '../credentials/admin-player-tokens.js';
-import { playerTokenServices } from '../credentials/player-token-services.js';
+import { playerTokenServices } from '../signin/signin.js';
 import { Security } from './openapi.js';
 import {
   accountBalance,

@@ -10,7 +10,7 @@ import {
   revokeDeveloperApiKey,
   type DeveloperKeyDeps,
 } from '../credentials/api-keys.js';
-import { playerTokenServices } from '../credentials/player-token-services.js';
+import { playerTokenServices } from '../signin/signin.js';
 import type { ApiKeySummary } from '../credentials/api-keys.js';
 import { testerRoutes } from './testers.js';
 import { developerPublishRequestRoutes } from './publish-requests.js';

@@ -15,8 +15,8 @@ import {
 import { CoinopError, formatHst, parseHst, wholeHstToUnits } from '@coinop/core';
 import { depositsOfTransaction } from '../store/chain-deposits.js';
 import { PlayerArcade } from '../services/player-arcade.js';
-import { playerTokenServices } from '../credentials/player-token-services.js';
-import { walletVerifier } from '../credentials/wallet-signature.js';
+import { playerTokenServices } from '../signin/signin.js';
+import { walletVerifier } from '../signin/wallet-signature.js';
 import { activityRoutes } from './activity.js';
 import { allowanceRoutes } from './consent.js';
 import { playerTestingRoutes } from './testers.js';

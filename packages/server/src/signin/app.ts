@@ -8,7 +8,7 @@ import type { SecretBox } from '../credentials/secret-box.js';
 import { signinPublicUrl, webAppUrl, type Config } from '../config.js';
 import { openApiPlugin, signinDocument } from '../listener/openapi.js';
 import type { Db } from '../store/db.js';
-import { ensureServerSecret } from '../store/admin.js';
+import { ensureServerSecret } from '../credentials/sealed-secrets.js';
 import { errorHandlerPlugin } from '../listener/error-handler.js';
 import { cliRoutes } from './cli-routes.js';
 import { jwksRoutes } from './jwks-routes.js';

@@ -7,7 +7,7 @@ import { buildApi } from '../dist/app.js';
 import { buildAuth } from '../dist/signin/app.js';
 import { SecretBox } from '../dist/credentials/secret-box.js';
 import { testConfig } from '../dist/config.js';
-import { renderOpenApi } from '../dist/http/openapi.js';
+import { renderOpenApi } from '../dist/listener/openapi.js';
 import { systemClock, uuidIds } from '../dist/ids.js';
 import { migrate } from '../dist/store/migrate.js';
 import { openPglite } from '../dist/store/pglite.js';

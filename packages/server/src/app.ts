@@ -4,7 +4,7 @@ import { createFastify } from './listener/fastify.js';
 import { signinPublicUrl, type Config } from './config.js';
 import type { ApiDeps } from './deps.js';
 import { errorHandlerPlugin } from './listener/error-handler.js';
-import { apiDocument, openApiPlugin } from './http/openapi.js';
+import { apiDocument, openApiPlugin } from './listener/openapi.js';
 import { gameServerPlugin } from './http/game-server.js';
 import { registrationPlugin } from './http/registration.js';
 import { adminPlugin } from './http/admin.js';

@@ -7,7 +7,7 @@ import {
   type SplitRule,
 } from '@coinop/core';
 import { getAddress, isAddress } from 'viem';
-import { decodeSecretsKey } from './credentials/secret-box.js';
+import { decodeSecretsKey } from './config-secrets-key.js';
 
 /**
  * How each setting is named and read: the flags and environment variables, and one parser per

@@ -7,8 +7,11 @@ import { withDevChain, type Config } from './config.js';
 import { buildAuth } from './signin/app.js';
 import { systemClock, uuidIds } from './ids.js';
 import type { Db } from './store/db.js';
-import { ensureServerSecret } from './store/admin.js';
-import { sealStoredSecrets, SecretsUnreadableError } from './store/sealed-secrets.js';
+import {
+  ensureServerSecret,
+  sealStoredSecrets,
+  SecretsUnreadableError,
+} from './credentials/sealed-secrets.js';
 import {
   isSecretsKeyBesideData,
   loadSecretsKey,

@@ -15,28 +15,17 @@ import {
   type ScoreResult,
 } from '@coinop/protocol';
 import { ApiError, requestJson } from '../api.js';
-import type { ChainSettings } from '@coinop/protocol';
-import type { WalletHoldings } from '../account/chain-wallet.js';
 import type { PlayableTier } from './playable-tier.js';
-import { WalletError, type WalletKind, type WalletSigner } from '../session/wallets.js';
+import { WalletError, type WalletSigner } from '../session/wallets.js';
 import { randomUuid } from './demo-handlers.js';
 import type { HostBridgeHandlers } from './host-bridge.js';
 import type { LoginHost } from './login-approval.js';
 import type { WalletPlayProgress } from './wallet-play-progress.js';
+import type { ChainWalletOfPlayer, WalletPlayOption } from './wallet-play-option.js';
 import { tournamentRefusal } from '../tournaments/refusals.js';
 
-/**
- * Locking a play from the player's wallet on chain, offered beside the arcade balance in chain
- * mode (docs/concepts/client-side-play.md).
- */
-export interface WalletPlayOption {
-  /** The wallet's HST and ETH; null when the chain could not be read. */
-  holdings: WalletHoldings | null;
-  /** Confirmations the lock waits for before the play opens. */
-  confirmations: number;
-  /** Why the wallet cannot lock this play now, in words; null when it can. */
-  unavailable: string | null;
-}
+// Their own module, so wallet-play.ts (loaded on demand) needs nothing of this one.
+export type { ChainWalletOfPlayer, WalletPlayOption };
 
 /** What the player is asked to approve in a dialog; a score needs only the wallet's signature. */
 export type ApprovalPrompt =
@@ -52,15 +41,6 @@ export type ApprovalPrompt =
       wallet: WalletPlayOption | null;
     }
   | { kind: 'purchase'; gameName: string; amountUnits: bigint; balanceUnits: bigint };
-
-/** The player's wallet and the arcade's chain, when the arcade is in chain mode. */
-export interface ChainWalletOfPlayer {
-  settings: ChainSettings;
-  kind: WalletKind;
-  address: string;
-  /** False while a browser wallet is disconnected after a reload: it cannot sign. */
-  canSign: boolean;
-}
 
 /** The player's answer: no, or yes paying from the arcade balance or from the wallet. */
 export type ApprovalDecision = 'rejected' | 'balance' | 'wallet';

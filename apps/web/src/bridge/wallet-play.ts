@@ -12,7 +12,7 @@ import {
   type WalletHoldings,
 } from '../account/chain-wallet.js';
 import { formatHstUnits } from '../account/hst-amounts.js';
-import type { ChainWalletOfPlayer, WalletPlayOption } from './arcade-handlers.js';
+import type { ChainWalletOfPlayer, WalletPlayOption } from './wallet-play-option.js';
 import type { WalletPlayProgress } from './wallet-play-progress.js';
 
 /**

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { dividePool, type PayoutTable as Table, type Units } from '@coinop/core';
+import { dividePool, type TournamentPayoutTable as Table } from '@coinop/protocol';
 import { Hst } from '../components/hst.js';
 
 /** Places shown before "Show all places". */
@@ -19,7 +19,7 @@ function percent(bps: number): string {
 
 /**
  * The round's payout table with what each place would get from the pool as it stands, computed
- * by the arcade's own rule (`dividePool` of @coinop/core: floor of pool × share, exact in base
+ * by the arcade's own rule (`dividePool` of @coinop/protocol: floor of pool × share, exact in base
  * units, the remainder to the arcade), so the page can never promise more than the close pays.
  */
 export function PayoutTable({
@@ -28,7 +28,7 @@ export function PayoutTable({
   rankedPlayers,
 }: {
   table: Table;
-  poolUnits: Units;
+  poolUnits: bigint;
   /** Players with a score on the round's board now. */
   rankedPlayers: number;
 }) {
@@ -119,7 +119,7 @@ export function PayoutTable({
   );
 }
 
-function Remainder({ units, shown }: { units: Units; shown: boolean }) {
+function Remainder({ units, shown }: { units: bigint; shown: boolean }) {
   if (!shown || units === 0n) return null;
   return (
     <p className="hint">

@@ -1,5 +1,3 @@
-import type { Units } from '../money.js';
-
 /**
  * How a round's pool is divided among its final standings (docs/concepts/tournaments.md):
  * basis points for places 1, 2, 3…, or an equal share for the top `topPercent` of the field.
@@ -45,33 +43,6 @@ export function parsePayoutTable(value: unknown): PayoutTable | { readonly probl
   return { problem: 'payoutTable must have exactly one of "places" and "topPercent"' };
 }
 
-/** How many places are paid when `rankedPlayers` have a score. */
-export function paidPlaces(table: PayoutTable, rankedPlayers: number): number {
-  if (rankedPlayers <= 0) return 0;
-  if ('places' in table) return Math.min(table.places.length, rankedPlayers);
-  return Math.min(rankedPlayers, Math.ceil((rankedPlayers * table.topPercent) / 100));
-}
-
-export interface PoolDivision {
-  /** The prize of places 1, 2, … (a place whose prize rounds down to 0 is listed with 0). */
-  readonly prizes: readonly Units[];
-  /** What integer division leaves: it goes to the arcade. */
-  readonly remainder: Units;
-}
-
-/**
- * Divides `pool` exactly: place i of the m paid places gets floor(pool × wi / W) with W the sum of
- * the paid places' weights (a table longer than the field is renormalized over the places that
- * exist); `topPercent` pays each place floor(pool / m). The prizes and the remainder sum to `pool`.
- */
-export function dividePool(pool: Units, table: PayoutTable, rankedPlayers: number): PoolDivision {
-  if (pool < 0n) throw new TypeError(`pool must not be negative, got ${pool}`);
-  const m = paidPlaces(table, rankedPlayers);
-  if (m === 0) return { prizes: [], remainder: pool };
-  const weights =
-    'places' in table ? table.places.slice(0, m).map(BigInt) : Array.from({ length: m }, () => 1n);
-  const total = weights.reduce((a, b) => a + b, 0n);
-  const prizes = weights.map((w) => (pool * w) / total);
-  const paid = prizes.reduce((a, b) => a + b, 0n);
-  return { prizes, remainder: pool - paid };
-}
+// The division of a pool is protocol's, so the web app shows the prizes by the rule that pays
+// them; the core re-exports it beside the table it divides by.
+export { dividePool, paidPlaces, type PoolDivision } from '@coinop/protocol';

@@ -18,7 +18,7 @@ import { lockPlayLocks, type PlayLockRecord } from '../store/chain-play-locks.js
 import type { Queryable } from '../store/db.js';
 import { applyTransfers } from '../store/ledger.js';
 import { setPlayStatus, type StoredPlay } from '../store/plays.js';
-import type { WatcherLog } from './watcher.js';
+import type { WatcherLog } from './watcher-log.js';
 
 /**
  * The vault and the ledger agree on every lock's fate (docs/concepts/chain.md, "When a lock ends

@@ -7,7 +7,7 @@ import { earliestOpenLockTime, lockOpenPlaysLockedBy } from '../store/chain-lock
 import type { Db } from '../store/db.js';
 import { applyTransfers } from '../store/ledger.js';
 import { setPlayStatus } from '../store/plays.js';
-import type { WatcherLog } from './watcher.js';
+import type { WatcherLog } from './watcher-log.js';
 
 /**
  * The vault's lock timeout, on the chain's own clock (docs/concepts/chain.md, "Scores and the lock

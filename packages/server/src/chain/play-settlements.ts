@@ -37,7 +37,7 @@ import { applyTransfers } from '../store/ledger.js';
 import { applyLockEnd, logLockEnd, type LockEndRecorded } from './lock-ends.js';
 import { batchFate, signVaultCall, vaultRevert } from './operator-tx.js';
 import { describeChainError } from './rpc.js';
-import type { WatcherLog } from './watcher.js';
+import type { WatcherLog } from './watcher-log.js';
 
 /**
  * Plays locked on chain, paid out or returned by the operator (docs/concepts/chain.md). Each

@@ -12,7 +12,7 @@ import { liftHalt, openHalt, openHaltOf, type HaltRecord } from '../store/chain-
 import type { Db } from '../store/db.js';
 import { reconcileAtCheckpoint } from './reconciliation.js';
 import { recordSurplusUpTo } from './surplus.js';
-import type { WatcherLog } from './watcher.js';
+import type { WatcherLog } from './watcher-log.js';
 
 /**
  * The chain watcher's guard over the vault (docs/concepts/chain.md#halts): each round it checks

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { arcadeVaultAbi } from '@coinop/contracts';
 import { formatHst, type Clock, type Ids } from '@coinop/core';
-import type { FastifyBaseLogger } from 'fastify';
+import type { WatcherLog } from './watcher-log.js';
 import { getAddress, type Hex, type PublicClient } from 'viem';
 import type { ChainConfig } from '../config.js';
 import {
@@ -25,6 +25,9 @@ import { Rounds } from './rounds.js';
 import { sortVaultLogs, withBlockTimes, type VaultEvents } from './vault-events.js';
 import { VaultGuard } from './vault-guard.js';
 
+// withdrawals.ts and the watcher's tests name it from here.
+export type { WatcherLog };
+
 /**
  * The chain watcher: credits each deposit into the vault once it has `confirmations` blocks on
  * top of it, exactly once (docs/concepts/chain.md).
@@ -41,8 +44,6 @@ import { VaultGuard } from './vault-guard.js';
  * without a deposit, and reconciles, halting every sender on a disagreement
  * (docs/concepts/chain.md#halts).
  */
-
-export type WatcherLog = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 
 /** What one round did. */
 export type RoundResult =

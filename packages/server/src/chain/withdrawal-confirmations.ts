@@ -18,7 +18,7 @@ import { applyTransfers } from '../store/ledger.js';
 import { batchFate } from './operator-tx.js';
 import { describeChainError } from './rpc.js';
 import { withdrawalSettleId } from './withdrawal-ids.js';
-import type { WatcherLog } from './watcher.js';
+import type { WatcherLog } from './watcher-log.js';
 
 /**
  * The withdrawal sender's first step each round (docs/concepts/chain.md#the-sender): what became

@@ -23,7 +23,7 @@ import { haltWaiting } from './halts.js';
 import { signVaultCall, vaultRevert } from './operator-tx.js';
 import { describeChainError } from './rpc.js';
 import { settleWithdrawal } from './withdrawal-confirmations.js';
-import type { WatcherLog } from './watcher.js';
+import type { WatcherLog } from './watcher-log.js';
 
 /**
  * The withdrawal sender's second step each round (docs/concepts/chain.md#the-sender): queued

@@ -12,7 +12,6 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { describeChainError } from '../chain/rpc.js';
-import type { DeployOptions } from './chain-deploy.js';
 import { CliError, ExitCodes } from './cli-error.js';
 import { readKeyFromStdin } from './stdin.js';
 
@@ -20,6 +19,17 @@ import { readKeyFromStdin } from './stdin.js';
 const LOCK_TIMEOUT_MAX_SECONDS = 30 * 86_400;
 /** A deployment waits for two transactions; a node that takes longer than this is stuck. */
 const DEPLOY_TIMEOUT_MS = 600_000;
+
+/** The options of `coinop admin chain deploy`, as the command line gives them. */
+export interface DeployOptions {
+  rpcUrl: string;
+  admin: string;
+  operator: string;
+  hst?: string;
+  maxWithdrawal: string;
+  dailyWithdrawalLimit: string;
+  lockTimeout: string;
+}
 
 /** `coinop admin chain deploy`'s work (the command is defined in chain-deploy.ts). */
 export async function deployFromCli(options: DeployOptions): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { DeployOptions } from './chain-deploy-run.js';
 
 /**
  * `coinop admin chain deploy`: deploys HST (unless --hst names one) and an ArcadeVault from the
@@ -9,16 +10,6 @@ import type { Command } from 'commander';
  * chain-deploy-run.ts, loaded only when the command runs: every other command starts without
  * the contracts and viem.
  */
-
-export interface DeployOptions {
-  rpcUrl: string;
-  admin: string;
-  operator: string;
-  hst?: string;
-  maxWithdrawal: string;
-  dailyWithdrawalLimit: string;
-  lockTimeout: string;
-}
 
 export function addChainDeployCommand(chain: Command): void {
   chain

@@ -1,7 +1,7 @@
 import { CoinopError } from '@coinop/core';
 import type { Db } from '../store/db.js';
 import { findPlayer } from '../store/players.js';
-import type { PlayerTokenServices } from '../signin/signin.js';
+import type { PlayerTokenServices } from './player-token-services.js';
 
 /**
  * A player token minted by the operator (`coinop admin player token`), to test a game server

@@ -3,15 +3,15 @@ import { CoinopError, type Clock, type Ids } from '@coinop/core';
 import type { Db, Queryable } from '../store/db.js';
 import {
   countLiveApiKeys,
-  createApiKey,
   findLiveApiKey,
+  insertApiKey,
   listApiKeys,
   revokeApiKey,
   type ApiKeySummary,
 } from '../store/api-keys.js';
 import { ensureDeveloper, findDeveloperByWallet } from '../store/developers.js';
 import { findPlayer } from '../store/players.js';
-import { hashSecret, secretMatches } from './secrets.js';
+import { generatePublicId, generateSecret, hashSecret, secretMatches } from './secrets.js';
 
 /** Developers' API keys: issued, listed and revoked by their wallet; checked on every request. */
 
@@ -49,6 +49,19 @@ export async function createDeveloperApiKey(
     const key = await createApiKey(tx, deps.clock, developer.id);
     return { developerId: developer.id, ...key };
   });
+}
+
+/** A new API key for a developer. The whole key is returned once; only its hash is stored. */
+export async function createApiKey(
+  q: Queryable,
+  clock: Clock,
+  developerId: string,
+): Promise<{ apiKey: string; prefix: string; createdAt: Date }> {
+  const prefix = generatePublicId('ck', 6);
+  const apiKey = `${prefix}.${generateSecret('sk').slice(3)}`;
+  const createdAt = clock.now();
+  await insertApiKey(q, { prefix, developerId, secretHash: hashSecret(apiKey), createdAt });
+  return { apiKey, prefix, createdAt };
 }
 
 /** The keys of the player's wallet's developer; none before the first key is created. */

@@ -6,6 +6,7 @@ import {
   randomBytes,
   type KeyObject,
 } from 'node:crypto';
+import { SECRETS_KEY_BYTES } from '../config-secrets-key.js';
 
 /**
  * Envelope encryption of the secrets coinop stores (token signing keys, HMAC keys) under the
@@ -17,8 +18,6 @@ import {
  * `server_secret:write_token_key`), so a ciphertext copied onto another row does not open.
  */
 
-/** The operator key is 32 bytes: AES-256. */
-export const SECRETS_KEY_BYTES = 32;
 /** Every sealed value starts with this; a stored secret without it is plaintext. */
 export const SEALED_PREFIX = 'sealed.';
 const VERSION = 'v1';
@@ -135,22 +134,6 @@ export class SecretBox {
 export function isSealed(stored: string | Uint8Array): boolean {
   const text = typeof stored === 'string' ? stored : Buffer.from(stored).toString('latin1');
   return text.startsWith(SEALED_PREFIX);
-}
-
-/**
- * The operator key from its text form: 64 hex digits, or base64 / base64url of 32 bytes (what
- * `openssl rand -hex 32` and `openssl rand -base64 32` print). Null when it is neither.
- */
-export function decodeSecretsKey(text: string): Uint8Array | null {
-  const value = text;
-  if (/^[0-9a-f]{64}$/i.test(value)) return Buffer.from(value, 'hex');
-  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(value)) {
-    const url = value.replace(/=$/, '').replace(/\+/g, '-').replace(/\//g, '_');
-    const bytes = Buffer.from(url, 'base64url');
-    // Base64 of 32 bytes ends in a character whose low two bits are zero; others are typos.
-    if (bytes.length === SECRETS_KEY_BYTES && b64(bytes) === url) return bytes;
-  }
-  return null;
 }
 
 function additionalData(header: string, context: string): Buffer {

@@ -4,8 +4,9 @@ import { createFileOnce } from '../data-dir-files.js';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { ENV_ONLY, FLAG_ENV, type Config } from '../config.js';
-import type { SecretsUnreadableError } from '../store/sealed-secrets.js';
-import { decodeSecretsKey, SecretBox, SECRETS_KEY_BYTES } from './secret-box.js';
+import type { SecretsUnreadableError } from './sealed-secrets.js';
+import { decodeSecretsKey, SECRETS_KEY_BYTES } from '../config-secrets-key.js';
+import { SecretBox } from './secret-box.js';
 
 /** The generated secrets key's file inside the data directory. */
 export const SECRETS_KEY_FILE = 'secrets-key';

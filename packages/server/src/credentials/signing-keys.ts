@@ -13,7 +13,7 @@ import {
 import type { Clock } from '@coinop/core';
 import type { SecretBox } from './secret-box.js';
 import type { Db } from '../store/db.js';
-import { openStored, signingKeyContext } from '../store/sealed-secrets.js';
+import { openStored, signingKeyContext } from './sealed-secrets.js';
 import {
   activateSigningKey,
   deleteUnpublishedSigningKeys,

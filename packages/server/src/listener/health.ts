@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import { knownMigrations, migrationState } from '../store/migrate.js';
 import type { Db } from '../store/db.js';
 import { databaseUnavailableIn } from '../store/errors.js';
-import { ApiTags, Security } from '../http/openapi.js';
+import { ApiTags, Security } from './openapi.js';
 
 /**
  * `/healthz` and `/readyz` for a load balancer or an orchestrator (public: they say nothing a

@@ -11,8 +11,8 @@ import {
 import { UNITS_PER_HST } from '@coinop/protocol';
 import { LedgerSumOutOfRange } from '../store/errors.js';
 import { auditLedger, applyTransfers, findAccount, lockAccount } from '../store/ledger.js';
-import { createApiKey } from '../store/api-keys.js';
-import { createGameClient } from '../store/developer-games.js';
+import { createApiKey } from '../credentials/api-keys.js';
+import { createGameClient } from '../credentials/game-clients.js';
 import { ensureDeveloper } from '../store/developers.js';
 import { findGame, insertLeaderboard, publishGame, type GameRecord } from '../store/games.js';
 import {

@@ -10,7 +10,7 @@ import {
   type GameUpdate,
   type NewGame,
 } from '../store/games.js';
-import { createGameClient } from '../store/developer-games.js';
+import { createGameClient } from '../credentials/game-clients.js';
 import { createPlayer, findPlayerByWallet, type PlayerRecord } from '../store/players.js';
 import { ensureDeveloper } from '../store/developers.js';
 import type { ArcadeServices } from './arcade-services.js';

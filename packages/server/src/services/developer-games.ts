@@ -15,13 +15,13 @@ import {
   lockGameRow,
   retireTier,
   revokeClient,
-  rotateClientSecret,
   updateTier,
   type GameClientSummary,
   type GameStatsRecord,
   type TierRecord,
 } from '../store/developer-games.js';
 import { walletOf } from '../credentials/api-keys.js';
+import { rotateClientSecret } from '../credentials/game-clients.js';
 import { addLeaderboard, createClient } from './admin.js';
 import type { ArcadeServices } from './arcade-services.js';
 import type { CoverCheck } from './cover-check.js';

@@ -20,7 +20,7 @@ import { applyTransfers } from '../store/ledger.js';
 import type { StoredPlay } from '../store/plays.js';
 import { findPlayer, type PlayerRecord } from '../store/players.js';
 import type { DevChainFunds } from '../dev-chain/dev-chain-funds.js';
-import type { WalletVerifier } from '../signin/wallet-signature.js';
+import type { WalletVerifier } from '../credentials/wallet-signature.js';
 import type { ChainPlayView } from '../chain/chain-play-requests.js';
 import type { ArcadeServices } from './arcade-services.js';
 import type { GameView } from './game-reads.js';

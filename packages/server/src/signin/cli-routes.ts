@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiTags, Security } from '../http/openapi.js';
+import { ApiTags, Security } from '../listener/openapi.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import {
@@ -21,7 +21,7 @@ import {
 } from './cli-login.js';
 import type { PlayerAuthenticator } from '../credentials/player-auth.js';
 import { bearerToken } from '../listener/bearer.js';
-import { perClientAddress } from '../listener/rate-limit.js';
+import { perClientAddress, type RouteRateLimit } from '../listener/rate-limit.js';
 
 export interface CliRoutesOptions {
   readonly deps: CliLoginDeps;
@@ -106,10 +106,18 @@ const TokenResponse = Type.Object({ access_token: Type.String() });
 
 /** The login flow for desktop and mobile clients (spec 4.6, 4.7), after RFC 8628. */
 export async function cliRoutes(app: FastifyInstance, options: CliRoutesOptions): Promise<void> {
-  const { deps, players } = options;
   const limited = perClientAddress(options.rateLimitPerMinute);
-  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  await toolRoutes(app, options.deps, limited);
+  approvalRoutes(app, options, limited);
+}
 
+/** What the command-line tool calls: start a login, then poll for its token. */
+async function toolRoutes(
+  app: FastifyInstance,
+  deps: CliLoginDeps,
+  limited: RouteRateLimit,
+): Promise<void> {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
   r.post(
     '/cli',
     {
@@ -157,7 +165,15 @@ export async function cliRoutes(app: FastifyInstance, options: CliRoutesOptions)
       },
     );
   });
+}
 
+/** What the approval page calls for the signed-in player: what a login asks, approve, reject. */
+function approvalRoutes(
+  app: FastifyInstance,
+  { deps, players }: CliRoutesOptions,
+  limited: RouteRateLimit,
+): void {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
   r.get(
     '/cli/:requestorId/info',
     {

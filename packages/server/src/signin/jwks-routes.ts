@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { SigningKeys } from '../credentials/signing-keys.js';
-import { ApiTags, Security } from '../http/openapi.js';
+import { ApiTags, Security } from '../listener/openapi.js';
 
 /** Verifiers refetch on an unknown kid anyway; a minute keeps retired keys' removal prompt. */
 const JWKS_MAX_AGE_SECONDS = 60;

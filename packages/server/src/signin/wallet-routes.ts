@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiTags, Security } from '../http/openapi.js';
+import { ApiTags, Security } from '../listener/openapi.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type {

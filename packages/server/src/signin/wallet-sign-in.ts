@@ -18,7 +18,7 @@ import {
 } from '../store/signin-challenges.js';
 import { issuerUrl, type PlayerTokens, type WebSession } from '../credentials/player-tokens.js';
 import type { ValidPlayerToken } from '../credentials/validate-player-token.js';
-import type { WalletVerifier } from './wallet-signature.js';
+import type { WalletVerifier } from '../credentials/wallet-signature.js';
 
 /** The sentence the wallet shows above the fields (EIP-4361 statement). */
 export const SIWE_STATEMENT =

@@ -1,12 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { CoinopError, type Account, type AccountKind } from '@coinop/core';
 import { toAccount, type AccountRow } from './ledger.js';
-import type { SecretBox } from '../credentials/secret-box.js';
 import type { Queryable } from './db.js';
 import { normalizeWallet } from './players.js';
-import { openStored, sealedBytes, serverSecretContext } from './sealed-secrets.js';
 
-/** Storage the operator side needs: id resolution, server secrets, demo look-ups. */
+/** Storage the operator side needs: id resolution, demo look-ups. */
 
 /** A wallet address as operators type it: 0x and 40 hex digits, in any case. */
 export const WALLET_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
@@ -194,30 +191,6 @@ export async function listAdminDevelopers(
     games: r.games,
     createdAt: r.developer_created_at,
   }));
-}
-
-/**
- * The named server secret, created with `bytes` random bytes if absent, stored sealed under
- * `box`. Insert-then-select, so processes starting together on one database all end up with the
- * same value. Throws SecretsUnreadableError when the stored value does not open.
- */
-export async function ensureServerSecret(
-  q: Queryable,
-  name: string,
-  bytes: number,
-  box: SecretBox,
-): Promise<Uint8Array> {
-  const context = serverSecretContext(name);
-  await q.query(
-    'INSERT INTO server_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING',
-    [name, sealedBytes(box.seal(randomBytes(bytes), context))],
-  );
-  const [row] = await q.query<{ value: Uint8Array }>(
-    'SELECT value FROM server_secrets WHERE name = $1',
-    [name],
-  );
-  if (!row) throw new Error(`server secret ${name} vanished after insert`);
-  return new Uint8Array(openStored(box, row.value, context));
 }
 
 /** A developer's game by exact name, for the demo seed. */

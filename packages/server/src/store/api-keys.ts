@@ -1,8 +1,6 @@
-import type { Clock } from '@coinop/core';
-import { generatePublicId, generateSecret, hashSecret } from '../credentials/secrets.js';
 import type { Queryable } from './db.js';
 
-/** Developers' API keys: issued, found by prefix to check a request, listed and revoked. */
+/** Developers' API keys as stored (the hash, never the key): found by prefix, listed, revoked. */
 
 /** A developer's API keys as the developer sees them: never the secret, only its prefix. */
 export interface ApiKeySummary {
@@ -41,20 +39,15 @@ export async function findLiveApiKey(q: Queryable, prefix: string): Promise<ApiK
   return r ? { prefix: r.prefix, developerId: r.developer_id, secretHash: r.secret_hash } : null;
 }
 
-/** A new API key for a developer. The whole key is returned once; only its hash is stored. */
-export async function createApiKey(
+/** Stores a new API key: its public prefix and the hash of the whole key, never the key itself. */
+export async function insertApiKey(
   q: Queryable,
-  clock: Clock,
-  developerId: string,
-): Promise<{ apiKey: string; prefix: string; createdAt: Date }> {
-  const prefix = generatePublicId('ck', 6);
-  const apiKey = `${prefix}.${generateSecret('sk').slice(3)}`;
-  const createdAt = clock.now();
+  key: { prefix: string; developerId: string; secretHash: Uint8Array; createdAt: Date },
+): Promise<void> {
   await q.query(
     'INSERT INTO api_keys (prefix, developer_id, secret_hash, created_at) VALUES ($1, $2, $3, $4)',
-    [prefix, developerId, hashSecret(apiKey), createdAt],
+    [key.prefix, key.developerId, key.secretHash, key.createdAt],
   );
-  return { apiKey, prefix, createdAt };
 }
 
 /** Every key of the developer, live and revoked, oldest first. */

@@ -91,32 +91,6 @@ export const GENERIC_PLAN_SETTINGS: Readonly<Record<string, string>> = {
   enable_mergejoin: 'off',
 };
 
-/** Postgres error codes the stores react to. */
-export const PgErrorCodes = {
-  uniqueViolation: '23505',
-  checkViolation: '23514',
-  foreignKeyViolation: '23503',
-  serializationFailure: '40001',
-  deadlockDetected: '40P01',
-} as const;
-
-/**
- * The SQLSTATE of a database error, also through the cause of a StoreError that translated one
- * (so a transaction still retries a deadlock that a store function named WriteRaced).
- */
-export function pgErrorCode(error: unknown): string | undefined {
-  if (typeof error === 'object' && error !== null && 'code' in error) {
-    const code = (error as { code: unknown }).code;
-    return typeof code === 'string' ? code : undefined;
-  }
-  if (error instanceof Error && error.cause !== undefined) return pgErrorCode(error.cause);
-  return undefined;
-}
-
-export function pgConstraint(error: unknown): string | undefined {
-  if (typeof error === 'object' && error !== null && 'constraint' in error) {
-    const constraint = (error as { constraint: unknown }).constraint;
-    return typeof constraint === 'string' ? constraint : undefined;
-  }
-  return undefined;
-}
+// Their own module, so the store's errors read them without importing the Db (a loop through
+// the availability the Db keeps); re-exported for the stores that take both from here.
+export { PgErrorCodes, pgConstraint, pgErrorCode } from './postgres-errors.js';

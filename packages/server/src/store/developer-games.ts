@@ -1,5 +1,4 @@
 import type { Clock, Leaderboard, PlayStatus, Units } from '@coinop/core';
-import { generatePublicId, generateSecret, hashSecret } from '../credentials/secrets.js';
 import type { Queryable } from './db.js';
 
 /** What the developer portal reads and writes beyond registration: tiers, clients, stats. */
@@ -118,19 +117,15 @@ export async function lockGameRow(q: Queryable, gameId: string): Promise<void> {
   await q.query('SELECT id FROM games WHERE id = $1 FOR UPDATE', [gameId]);
 }
 
-/** A new client id and secret for a game's server. The secret is returned once. */
-export async function createGameClient(
+/** Stores a new client of a game's server: its id and the hash of its secret, never the secret. */
+export async function insertGameClient(
   q: Queryable,
-  clock: Clock,
-  gameId: string,
-): Promise<{ clientId: string; clientSecret: string }> {
-  const clientId = generatePublicId('cid', 12);
-  const clientSecret = generateSecret('csec');
+  client: { clientId: string; gameId: string; secretHash: Uint8Array; createdAt: Date },
+): Promise<void> {
   await q.query(
     'INSERT INTO game_clients (client_id, game_id, secret_hash, created_at) VALUES ($1, $2, $3, $4)',
-    [clientId, gameId, hashSecret(clientSecret), clock.now()],
+    [client.clientId, client.gameId, client.secretHash, client.createdAt],
   );
-  return { clientId, clientSecret };
 }
 
 interface ClientRow {
@@ -157,24 +152,22 @@ export async function findClient(
 }
 
 /**
- * Replaces a live client's secret: the old one stops matching at once, since every write-token
- * request reads the hash from storage. Returns the new secret (shown once); null when the client
- * is not a live client of the game.
+ * Replaces a live client's secret hash. Null when the client is not a live client of the game.
  */
-export async function rotateClientSecret(
+export async function replaceClientSecret(
   q: Queryable,
-  clock: Clock,
   gameId: string,
   clientId: string,
-): Promise<(GameClientSummary & { clientSecret: string }) | null> {
-  const clientSecret = generateSecret('csec');
+  secretHash: Uint8Array,
+  now: Date,
+): Promise<GameClientSummary | null> {
   const rows = await q.query<ClientRow>(
     `UPDATE game_clients SET secret_hash = $3, secret_rotated_at = $4
      WHERE client_id = $1 AND game_id = $2 AND revoked_at IS NULL
      RETURNING client_id, created_at, revoked_at`,
-    [clientId, gameId, hashSecret(clientSecret), clock.now()],
+    [clientId, gameId, secretHash, now],
   );
-  return rows[0] ? { ...toClient(rows[0]), clientSecret } : null;
+  return rows[0] ? toClient(rows[0]) : null;
 }
 
 /** Revokes a client; revoking it again keeps the first date. Null when the game has no such one. */

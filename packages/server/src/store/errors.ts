@@ -1,4 +1,4 @@
-import { PgErrorCodes, pgConstraint, pgErrorCode } from './db.js';
+import { PgErrorCodes, pgConstraint, pgErrorCode } from './postgres-errors.js';
 
 /**
  * What storage tells the services when a write could not be made, translated here at the

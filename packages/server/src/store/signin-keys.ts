@@ -8,7 +8,7 @@ export interface SigningKeyRecord {
   /** The public half as a JWK (JSON text). */
   publicJwk: string;
   /**
-   * The private half, PKCS#8 PEM sealed under the secrets key (store/sealed-secrets.ts). Column
+   * The private half, PKCS#8 PEM sealed under the secrets key (credentials/sealed-secrets.ts). Column
    * `private_pkcs8`, which held the PEM itself before encryption at rest.
    */
   sealedPrivateKey: string;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { decodeSecretsKey } from '../../src/config-secrets-key.js';
 import {
-  decodeSecretsKey,
   isSealed,
   SecretBox,
   UnsealError,

@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderOpenApi } from '../../src/http/openapi.js';
-import { NO_DATABASE_OPERATIONS, OPERATION_PROBLEMS } from '../../src/http/openapi-errors.js';
+import { renderOpenApi } from '../../src/listener/openapi.js';
+import { NO_DATABASE_OPERATIONS, OPERATION_PROBLEMS } from '../../src/listener/openapi-errors.js';
 import { buildTestApi, type TestApi } from '@coinop/testkit/app';
 import { buildTestSignin, type TestSignin } from '@coinop/testkit/signin';
 

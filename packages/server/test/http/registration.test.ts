@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createApiKey } from '../../src/store/api-keys.js';
+import { createApiKey } from '../../src/credentials/api-keys.js';
 import { ensureDeveloper } from '../../src/store/developers.js';
 import { auditLedger } from '../../src/store/ledger.js';
 import { uuidIds } from '../../src/ids.js';

@@ -25,7 +25,7 @@ import {
   type PlayerTokenCheck,
 } from '../../src/credentials/validate-player-token.js';
 import { SigningKeys } from '../../src/credentials/signing-keys.js';
-import { signingKeyContext } from '../../src/store/sealed-secrets.js';
+import { signingKeyContext } from '../../src/credentials/sealed-secrets.js';
 import { buildAuth } from '../../src/signin/app.js';
 import { uuidIds } from '../../src/ids.js';
 

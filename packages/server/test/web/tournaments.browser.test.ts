@@ -22,7 +22,7 @@ import { testConfig } from '../../src/config.js';
 import { uuidIds } from '../../src/ids.js';
 import { startServer, type RunningServer } from '../../src/main.js';
 import { mintHst, publish } from '../../src/services/admin.js';
-import { createGameClient } from '../../src/store/developer-games.js';
+import { createGameClient } from '../../src/credentials/game-clients.js';
 import { updateGame } from '../../src/store/games.js';
 import { createPlayer } from '../../src/store/players.js';
 

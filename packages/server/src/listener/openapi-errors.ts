@@ -1,7 +1,7 @@
 import type { RouteOptions } from 'fastify';
 import { ErrorCodes, type ErrorCode } from '@coinop/protocol';
-import { HTTP_STATUS } from '../listener/errors.js';
-import { OVERLOAD_EXEMPT_ROUTES } from '../listener/overload.js';
+import { HTTP_STATUS } from './errors.js';
+import { OVERLOAD_EXEMPT_ROUTES } from './overload.js';
 
 /**
  * Which problems (application/problem+json) each operation of the OpenAPI documents can answer.

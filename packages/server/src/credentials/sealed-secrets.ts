@@ -1,21 +1,20 @@
+import { randomBytes } from 'node:crypto';
+import { isSealed, UnsealError, type SecretBox, type UnsealReason } from './secret-box.js';
+import type { Db, Queryable } from '../store/db.js';
 import {
-  isSealed,
-  UnsealError,
-  type SecretBox,
-  type UnsealReason,
-} from '../credentials/secret-box.js';
-import type { Db } from './db.js';
-import { lockSigningKeys } from './signin-keys.js';
-import { AdvisoryLocks } from './advisory-locks.js';
+  insertServerSecretOnce,
+  listServerSecrets,
+  listSigningKeyPrivates,
+  lockStoredSecrets,
+  updateServerSecret,
+  updateSigningKeyPrivate,
+} from '../store/server-secrets.js';
 
 /**
  * The secrets at rest (tables `server_secrets` and `signing_keys`) are sealed under the
  * operator's secrets key; see docs/operating/secrets.md. Each value is bound to its row by
  * context, so a ciphertext moved onto another row does not open.
  */
-
-// One process at a time checks and seals the stored secrets.
-const SEAL_LOCK_ID = AdvisoryLocks.sealedSecrets;
 
 /** What binds a server secret's sealed value to its row. */
 export function serverSecretContext(name: string): string {
@@ -86,40 +85,48 @@ export function sealedBytes(sealed: string): Buffer {
  */
 export async function sealStoredSecrets(db: Db, box: SecretBox): Promise<number> {
   return db.transaction(async (tx) => {
-    await tx.query('SELECT pg_advisory_xact_lock($1)', [SEAL_LOCK_ID]);
-    // Rotation inserts and deletes keys under this lock; hold it so the rows stay put meanwhile.
-    await lockSigningKeys(tx);
+    await lockStoredSecrets(tx);
     let sealed = 0;
-    const secrets = await tx.query<{ name: string; value: Uint8Array }>(
-      'SELECT name, value FROM server_secrets ORDER BY name',
-    );
+    const secrets = await listServerSecrets(tx);
     for (const { name, value } of secrets) {
       const context = serverSecretContext(name);
       if (isSealed(value)) {
         openStored(box, value, context);
         continue;
       }
-      await tx.query('UPDATE server_secrets SET value = $2 WHERE name = $1', [
-        name,
-        sealedBytes(box.seal(value, context)),
-      ]);
+      await updateServerSecret(tx, name, sealedBytes(box.seal(value, context)));
       sealed += 1;
     }
-    const keys = await tx.query<{ kid: string; private_pkcs8: string }>(
-      'SELECT kid, private_pkcs8 FROM signing_keys ORDER BY kid',
-    );
+    const keys = await listSigningKeyPrivates(tx);
     for (const { kid, private_pkcs8: stored } of keys) {
       const context = signingKeyContext(kid);
       if (isSealed(stored)) {
         openStored(box, stored, context);
         continue;
       }
-      await tx.query('UPDATE signing_keys SET private_pkcs8 = $2 WHERE kid = $1', [
-        kid,
-        box.seal(Buffer.from(stored, 'utf8'), context),
-      ]);
+      await updateSigningKeyPrivate(tx, kid, box.seal(Buffer.from(stored, 'utf8'), context));
       sealed += 1;
     }
     return sealed;
   });
+}
+
+/**
+ * The named server secret, created with `bytes` random bytes if absent, stored sealed under
+ * `box`. Insert-then-select, so processes starting together on one database all end up with the
+ * same value. Throws SecretsUnreadableError when the stored value does not open.
+ */
+export async function ensureServerSecret(
+  q: Queryable,
+  name: string,
+  bytes: number,
+  box: SecretBox,
+): Promise<Uint8Array> {
+  const context = serverSecretContext(name);
+  const stored = await insertServerSecretOnce(
+    q,
+    name,
+    sealedBytes(box.seal(randomBytes(bytes), context)),
+  );
+  return new Uint8Array(openStored(box, stored, context));
 }

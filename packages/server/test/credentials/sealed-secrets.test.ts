@@ -12,15 +12,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SecretBox } from '../../src/credentials/secret-box.js';
 import { ManualClock } from '../../src/ids.js';
 import { SigningKeys } from '../../src/credentials/signing-keys.js';
-import { ensureServerSecret } from '../../src/store/admin.js';
 import type { Db } from '../../src/store/db.js';
 import { migrate } from '../../src/store/migrate.js';
 import { pgliteDb } from '../../src/store/pglite.js';
 import {
+  ensureServerSecret,
   sealStoredSecrets,
   SecretsUnreadableError,
   signingKeyContext,
-} from '../../src/store/sealed-secrets.js';
+} from '../../src/credentials/sealed-secrets.js';
 import { insertSigningKey } from '../../src/store/signin-keys.js';
 import { openTestDb, storeVariants } from '@coinop/testkit/db';
 import { testSecretBox } from '@coinop/testkit/secrets';

@@ -9,9 +9,7 @@ import {
   type ActivityKind,
   type ActivityPage,
 } from '@coinop/protocol';
-import { playerActivity, type StoredActivity } from '../store/activity.js';
-import { findPlayer } from '../store/players.js';
-import type { Queryable } from '../store/db.js';
+import { AccountReads, type StoredActivity } from '../services/account-reads.js';
 import { activityCursor, parseActivityCursor } from './cursors.js';
 import { ApiTags, Security } from './openapi.js';
 import { Uuid } from './schemas.js';
@@ -205,15 +203,14 @@ function toWire(item: StoredActivity): ActivityItem {
  * read behind GET /player/activity and the operator's GET /admin/players/{player}/activity.
  */
 export async function activityPageOf(
-  db: Queryable,
+  accounts: AccountReads,
   player: { id: string; accountId: string },
   query: Static<typeof ActivityQuery>,
 ): Promise<Static<typeof ActivityPageSchema>> {
   const { limit, cursor, kind } = query;
   const after = cursor === undefined ? null : parseActivityCursor(cursor);
   const kinds = kind === undefined ? ActivityKinds : [...new Set(kind.split(','))];
-  const page = await playerActivity(
-    db,
+  const page = await accounts.activity(
     player,
     kinds as ActivityKind[],
     after,
@@ -232,7 +229,7 @@ export function activityRoutes(
   authenticate: (request: FastifyRequest) => Promise<{ playerId: string }>,
 ): void {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-  const { db } = app.arcade;
+  const accounts = new AccountReads(app.arcade);
   app.get(
     '/activity',
     {
@@ -248,9 +245,8 @@ export function activityRoutes(
     },
     async (request) => {
       const { playerId } = await authenticate(request);
-      const player = await findPlayer(db, playerId);
-      if (!player) throw new TypeError(`player ${playerId} of a valid token has no row`);
-      return activityPageOf(db, player, request.query);
+      const player = await accounts.player(playerId);
+      return activityPageOf(accounts, player, request.query);
     },
   );
 }

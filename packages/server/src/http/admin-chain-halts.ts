@@ -3,16 +3,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { CoinopError, parseHst } from '@coinop/core';
 import type { ChainConfig } from '../config.js';
-import { haltsOfVault } from '../chain/halts.js';
-import { resumeVault } from '../chain/resume.js';
-import { createChainClient } from '../chain/rpc.js';
-import {
-  coverShortfall,
-  creditSurplus,
-  surplusOfVaults,
-  surplusToWire,
-  sweepSurplus,
-} from '../chain/surplus-actions.js';
+import { surplusToWire } from '../chain/surplus-actions.js';
+import { ChainAdmin } from '../services/chain-admin.js';
 import {
   CoverShortfallBody,
   CreditSurplusBody,
@@ -51,7 +43,7 @@ const Resumed = Type.Object({
  */
 export function adminChainHaltRoutes(app: FastifyInstance): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const arcade = app.arcade;
+  const admin = new ChainAdmin(app.arcade);
   const chainMode = (): ChainConfig => {
     const chain = app.config.chain;
     if (!chain) {
@@ -89,7 +81,7 @@ export function adminChainHaltRoutes(app: FastifyInstance): void {
     async (request) => {
       const chain = chainMode();
       const { by, reason, fromBlock, acceptShortfall } = request.body;
-      return resumeVault(arcade.db, arcade.clock, chain, createChainClient(chain), {
+      return admin.resume(chain, {
         by,
         reason,
         fromBlock: fromBlock === undefined ? null : BigInt(fromBlock),
@@ -115,7 +107,7 @@ export function adminChainHaltRoutes(app: FastifyInstance): void {
     async (request) => {
       const chain = chainMode();
       const limit = Number(request.query.limit ?? HALTS_PAGE_DEFAULT);
-      return { halts: await haltsOfVault(arcade.db, chain.vaultAddress, limit) };
+      return { halts: await admin.halts(chain, limit) };
     },
   );
 
@@ -137,7 +129,7 @@ export function adminChainHaltRoutes(app: FastifyInstance): void {
     async (request) => {
       chainMode();
       const { status, limit } = request.query;
-      const surplus = await surplusOfVaults(arcade.db, {
+      const surplus = await admin.surplus({
         status,
         limit: Number(limit ?? SURPLUS_PAGE_DEFAULT),
       });
@@ -165,10 +157,10 @@ export function adminChainHaltRoutes(app: FastifyInstance): void {
     async (request) => {
       chainMode();
       const { accountId, chainId } = request.body;
-      const credited = await creditSurplus(arcade.db, arcade.clock, {
-        ...surplusRef(request.params.surplus, chainId),
-        accountRef: accountId === 'arcade' ? arcade.record.accountId : accountId,
-      });
+      const credited = await admin.creditSurplus(
+        surplusRef(request.params.surplus, chainId),
+        accountId,
+      );
       return surplusToWire(credited);
     },
   );
@@ -193,19 +185,7 @@ export function adminChainHaltRoutes(app: FastifyInstance): void {
     async (request) => {
       chainMode();
       const { to, chainId } = request.body;
-      const swept = await sweepSurplus(
-        {
-          db: arcade.db,
-          clock: arcade.clock,
-          ids: arcade.ids,
-          maxWithdrawalUnits: () => arcade.withdrawals.maxWithdrawalUnits(),
-        },
-        {
-          ...surplusRef(request.params.surplus, chainId),
-          to,
-          arcadeAccountId: arcade.record.accountId,
-        },
-      );
+      const swept = await admin.sweepSurplus(surplusRef(request.params.surplus, chainId), to);
       return surplusToWire(swept);
     },
   );
@@ -230,9 +210,10 @@ export function adminChainHaltRoutes(app: FastifyInstance): void {
     async (request) => {
       const chain = chainMode();
       const { note, chainId } = request.body;
-      const covered = await coverShortfall(
-        { db: arcade.db, clock: arcade.clock, chain, client: createChainClient(chain) },
-        { ...surplusRef(request.params.surplus, chainId), note },
+      const covered = await admin.coverShortfall(
+        chain,
+        surplusRef(request.params.surplus, chainId),
+        note,
       );
       return surplusToWire(covered);
     },

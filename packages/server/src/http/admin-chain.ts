@@ -2,13 +2,16 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { getAddress, zeroAddress } from 'viem';
-import { checkpointsOfVault } from '../store/chain-checkpoints.js';
-import { listPlayLocks, PLAY_LOCKS_PAGE_MAX, PlayLockStates } from '../store/chain-play-locks.js';
+import {
+  ChainAdmin,
+  DEPOSITS_PAGE_MAX,
+  PLAY_LOCKS_PAGE_MAX,
+  PlayLockStates,
+} from '../services/chain-admin.js';
+import { AccountReads } from '../services/account-reads.js';
 import { ChainPlaySchema, chainPlayToWire } from './chain-plays.js';
 import { Uuid } from './schemas.js';
-import { creditHeldDeposit } from '../chain/deposits.js';
-import { chainStatus, depositToWire } from '../chain/status.js';
-import { DEPOSITS_PAGE_MAX, listDeposits } from '../store/chain-deposits.js';
+import { depositToWire } from '../chain/status.js';
 import {
   ChainStatus,
   CreditHeldBody,
@@ -56,7 +59,8 @@ const DEPOSITS_PAGE_DEFAULT = 100;
  */
 export function adminChainRoutes(app: FastifyInstance): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const arcade = app.arcade;
+  const chain = new ChainAdmin(app.arcade);
+  const accounts = new AccountReads(app.arcade);
 
   r.get(
     '/admin/chain',
@@ -73,7 +77,7 @@ export function adminChainRoutes(app: FastifyInstance): void {
         response: { 200: ChainStatus },
       },
     },
-    async () => chainStatus(arcade.db, app.config.chain, arcade.chain, arcade.sender),
+    async () => chain.status(),
   );
 
   r.get(
@@ -89,7 +93,7 @@ export function adminChainRoutes(app: FastifyInstance): void {
         response: { 200: WithdrawalList },
       },
     },
-    async (request) => pageOfWithdrawals(app, request.query),
+    async (request) => pageOfWithdrawals(accounts, request.query),
   );
 
   r.get(
@@ -109,10 +113,8 @@ export function adminChainRoutes(app: FastifyInstance): void {
     },
     async (request) => {
       const { state, limit } = request.query;
-      const checkpoint = (
-        await checkpointsOfVault(arcade.db, app.config.chain?.vaultAddress ?? '')
-      )[0];
-      const locks = await listPlayLocks(arcade.db, {
+      const checkpoint = (await chain.checkpoints(app.config.chain?.vaultAddress ?? ''))[0];
+      const locks = await chain.playLocks({
         state,
         limit: Number(limit ?? PLAY_LOCKS_PAGE_DEFAULT),
       });
@@ -144,7 +146,7 @@ export function adminChainRoutes(app: FastifyInstance): void {
     },
     async (request) => {
       const { status, limit } = request.query;
-      const deposits = await listDeposits(arcade.db, {
+      const deposits = await chain.deposits({
         status,
         limit: Math.min(Number(limit ?? DEPOSITS_PAGE_DEFAULT), DEPOSITS_PAGE_MAX),
       });
@@ -171,7 +173,7 @@ export function adminChainRoutes(app: FastifyInstance): void {
     },
     async (request) => {
       const [txHash = '', logIndex = ''] = request.params.deposit.split(':');
-      const credited = await creditHeldDeposit(arcade.db, arcade.clock, {
+      const credited = await chain.creditHeldDeposit({
         txHash,
         logIndex: Number(logIndex),
         chainId: request.body.chainId,

@@ -3,13 +3,16 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import { availableUnits, lockedUnits, unitsToHstNumber } from '@coinop/core';
 import {
+  GameStates,
   listDevelopers,
   listGames,
   playerProfile,
   requirePlayer,
   searchPlayers,
+  type AdminDeveloperRecord,
+  type AdminGameRecord,
 } from '../services/admin.js';
-import { GameStates, type AdminDeveloperRecord, type AdminGameRecord } from '../store/admin.js';
+import { AccountReads } from '../services/account-reads.js';
 import { PlayerRef, TAGS } from './admin-schemas.js';
 import {
   ACTIVITY_DESCRIPTION,
@@ -109,6 +112,7 @@ const PlayerSearchQuery = Type.Composite([
 export function adminLookupRoutes(app: FastifyInstance): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const arcade = app.arcade;
+  const accounts = new AccountReads(arcade);
 
   r.get(
     '/admin/players',
@@ -224,7 +228,7 @@ export function adminLookupRoutes(app: FastifyInstance): void {
     },
     async (request) => {
       const player = await requirePlayer(arcade, request.params.player);
-      return activityPageOf(arcade.db, player, request.query);
+      return activityPageOf(accounts, player, request.query);
     },
   );
 }

@@ -1,4 +1,4 @@
-import { PlayLockStates, type PlayLockState } from '../store/chain-play-locks.js';
+import { PlayLockStates, type PlayLockState } from '../services/chain-admin.js';
 import { Type, type TSchema } from '@sinclair/typebox';
 
 import { ChainHaltStatus } from './admin-chain-halt-schemas.js';

@@ -5,7 +5,6 @@ import { timingSafeEqual } from 'node:crypto';
 import { CoinopError, parseHst, unitsToHstNumber } from '@coinop/core';
 import { hashSecret } from '../credentials/secrets.js';
 import type { GameRecord } from '../services/game-reads.js';
-import { mintPlayerToken } from '../credentials/admin-player-tokens.js';
 import { playerTokenServices } from '../signin/signin.js';
 import { Security } from './openapi.js';
 import {
@@ -15,6 +14,7 @@ import {
   createClient,
   createDeveloper,
   mintHst,
+  mintTokenOfPlayer,
   publish,
   registerPlayer,
   requirePlayer,
@@ -334,7 +334,7 @@ export async function adminPlugin(
     },
     async (request, reply) => {
       const player = await requirePlayer(arcade, request.params.playerId);
-      const minted = await mintPlayerToken(arcade.db, signin, {
+      const minted = await mintTokenOfPlayer(arcade, signin, {
         playerId: player.id,
         ttlSeconds: request.body.ttl,
         maxTtlSeconds: app.config.playerTokenTtlMaxSeconds,

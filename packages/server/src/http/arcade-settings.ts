@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ArcadeSettings, ChainSettings } from '@coinop/protocol';
 import { getAddress } from 'viem';
-import { checkpointsOfVault } from '../store/chain-checkpoints.js';
+import { ChainAdmin } from '../services/chain-admin.js';
 import type { SchemaMatches } from '../listener/wire-check.js';
 import { ApiTags, Security } from './openapi.js';
 
@@ -49,6 +49,7 @@ declare const _arcadeSettings: SchemaMatches<typeof ArcadeSettingsSchema, Arcade
 export async function arcadeSettingsPlugin(instance: FastifyInstance): Promise<void> {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const { arcade, config } = app;
+  const chainAdmin = new ChainAdmin(arcade);
   // The chain id and HST's address never change for a vault: once read, kept.
   let known: { chainId: number; hst: string } | null = null;
 
@@ -56,7 +57,7 @@ export async function arcadeSettingsPlugin(instance: FastifyInstance): Promise<v
     const chain = config.chain;
     if (chain === null) return null;
     if (known === null) {
-      const checkpoint = (await checkpointsOfVault(arcade.db, chain.vaultAddress))[0];
+      const checkpoint = (await chainAdmin.checkpoints(chain.vaultAddress))[0];
       const state = arcade.chain?.state;
       if (checkpoint) known = { chainId: checkpoint.chainId, hst: checkpoint.tokenAddress };
       else if (state && state.chainId !== null && state.tokenAddress !== null) {

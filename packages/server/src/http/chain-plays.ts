@@ -5,7 +5,7 @@ import { formatHst } from '@coinop/core';
 import { uuidToBytes16 } from '@coinop/contracts';
 import { getAddress } from 'viem';
 import type { ChainPlayView } from '../chain/chain-play-requests.js';
-import { PlayLockStates } from '../store/chain-play-locks.js';
+import { PlayLockStates } from '../services/chain-admin.js';
 import type { PlayerArcade } from '../services/player-arcade.js';
 import { Uuid } from './schemas.js';
 

@@ -1,5 +1,5 @@
 import { CoinopError } from '@coinop/core';
-import type { ActivityPosition } from '../store/activity.js';
+import type { ActivityPosition } from '../services/account-reads.js';
 import { boardWalkExpired, type ContinuedWalk } from '../services/game-reads.js';
 
 /**

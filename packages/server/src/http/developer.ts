@@ -4,12 +4,6 @@ import { Type } from '@sinclair/typebox';
 import cors from '@fastify/cors';
 import { availableUnits, formatHst, lockedUnits } from '@coinop/core';
 import type { ApiKey, ApiKeyList, DeveloperBalance, NewApiKey } from '@coinop/protocol';
-import {
-  createDeveloperApiKey,
-  listDeveloperApiKeys,
-  revokeDeveloperApiKey,
-  type DeveloperKeyDeps,
-} from '../credentials/api-keys.js';
 import { playerTokenServices } from '../signin/signin.js';
 import type { ApiKeySummary } from '../credentials/api-keys.js';
 import { testerRoutes } from './testers.js';
@@ -18,10 +12,10 @@ import { developerGameRoutes } from './developer-games.js';
 import { withdrawalRoutes } from './withdrawals.js';
 import { developerTournamentRoutes } from './tournaments.js';
 import { developerById } from '../services/tournaments.js';
-import { API_KEY_HEADER, verifyApiKey } from '../credentials/api-keys.js';
+import { API_KEY_HEADER } from '../credentials/api-keys.js';
 import { DeveloperPortal } from '../services/developer-games.js';
-import { findDeveloper } from '../store/developers.js';
-import { findAccount } from '../store/ledger.js';
+import { DeveloperKeys } from '../services/developer-keys.js';
+import { AccountReads } from '../services/account-reads.js';
 import { Security } from './openapi.js';
 import type { SchemaMatches } from '../listener/wire-check.js';
 
@@ -73,7 +67,8 @@ const toWire = (k: ApiKeySummary) => ({
 export async function developerPlugin(app: FastifyInstance): Promise<void> {
   const { arcade, config } = app;
   const { players } = playerTokenServices(config, arcade);
-  const deps: DeveloperKeyDeps = { db: arcade.db, clock: arcade.clock, ids: arcade.ids };
+  const keys = new DeveloperKeys(arcade);
+  const accounts = new AccountReads(arcade);
   if (config.webOrigins.length > 0) {
     // The developer portal runs on a web origin; only the configured ones may call from a page.
     await app.register(cors, {
@@ -101,7 +96,7 @@ export async function developerPlugin(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const { playerId } = await players.authenticate(request);
-      const key = await createDeveloperApiKey(deps, playerId);
+      const key = await keys.create(playerId);
       reply.code(201);
       return { apiKey: key.apiKey, prefix: key.prefix, createdAt: key.createdAt.toISOString() };
     },
@@ -121,7 +116,7 @@ export async function developerPlugin(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const { playerId } = await players.authenticate(request);
-      return { keys: (await listDeveloperApiKeys(deps, playerId)).map(toWire) };
+      return { keys: (await keys.list(playerId)).map(toWire) };
     },
   );
 
@@ -142,7 +137,7 @@ export async function developerPlugin(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const { playerId } = await players.authenticate(request);
-      return toWire(await revokeDeveloperApiKey(deps, playerId, request.params.prefix));
+      return toWire(await keys.revoke(playerId, request.params.prefix));
     },
   );
 
@@ -153,10 +148,8 @@ export async function developerPlugin(app: FastifyInstance): Promise<void> {
   // The portal's session, or the developer's API key (for scripts paying earnings out).
   const accountOf = async (request: FastifyRequest): Promise<string> => {
     if (request.headers[API_KEY_HEADER] !== undefined) {
-      const { developerId } = await verifyApiKey(arcade.db, request.headers[API_KEY_HEADER]);
-      const developer = await findDeveloper(arcade.db, developerId);
-      if (!developer) throw new TypeError(`developer ${developerId} of a live key has no row`);
-      return developer.accountId;
+      const { developerId } = await keys.verify(request.headers[API_KEY_HEADER]);
+      return (await accounts.developer(developerId)).accountId;
     }
     const { playerId } = await players.authenticate(request);
     return (await portal.developerOf(playerId)).accountId;
@@ -170,7 +163,7 @@ export async function developerPlugin(app: FastifyInstance): Promise<void> {
       "developer's game answers 404 game_not_found.",
     developerOf: async (request) => {
       if (request.headers[API_KEY_HEADER] !== undefined) {
-        const { developerId } = await verifyApiKey(arcade.db, request.headers[API_KEY_HEADER]);
+        const { developerId } = await keys.verify(request.headers[API_KEY_HEADER]);
         return { kind: 'developer', developer: await developerById(arcade, developerId) };
       }
       const { playerId } = await players.authenticate(request);
@@ -199,8 +192,7 @@ export async function developerPlugin(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const accountId = await accountOf(request);
-      const account = await findAccount(arcade.db, accountId);
-      if (!account) throw new TypeError(`developer account ${accountId} has no row`);
+      const account = await accounts.account(accountId, 'developer');
       return {
         available: formatHst(availableUnits(account)),
         reserved: formatHst(lockedUnits(account)),

@@ -13,8 +13,8 @@ import {
   type Purchase,
 } from '@coinop/protocol';
 import { CoinopError, formatHst, parseHst, wholeHstToUnits } from '@coinop/core';
-import { depositsOfTransaction } from '../store/chain-deposits.js';
 import { PlayerArcade } from '../services/player-arcade.js';
+import { AccountReads } from '../services/account-reads.js';
 import { playerTokenServices } from '../signin/signin.js';
 import { walletVerifier } from '../signin/wallet-signature.js';
 import { activityRoutes } from './activity.js';
@@ -23,7 +23,6 @@ import { playerTestingRoutes } from './testers.js';
 import { chainPlayRoutes } from './chain-plays.js';
 import { playerTournamentRoutes } from './tournaments.js';
 import { withdrawalRoutes } from './withdrawals.js';
-import { findPlayer } from '../store/players.js';
 import { ApiTags, RateLimitedResponse, Security } from './openapi.js';
 import { GameSchema, PlaySchema, ScoreResultSchema, Uuid } from './schemas.js';
 import { gameToWire, playToWire, scoreToWire } from './wire.js';
@@ -152,6 +151,8 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
     }),
   );
 
+  const accounts = new AccountReads(arcade);
+
   const playerOf = oncePerRequest((request) => players.authenticate(request));
   const perPlayer = (perMinute: number) =>
     perKey(perMinute, 'this player', async (request) => (await playerOf(request)).playerId);
@@ -167,9 +168,7 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
     operationIdPrefix: 'player',
     accountOf: async (request) => {
       const { playerId } = await players.authenticate(request);
-      const player = await findPlayer(arcade.db, playerId);
-      if (!player) throw new TypeError(`player ${playerId} of a valid token has no row`);
-      return player.accountId;
+      return (await accounts.player(playerId)).accountId;
     },
   });
 
@@ -230,10 +229,9 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const { playerId } = await players.authenticate(request);
-      const player = await findPlayer(arcade.db, playerId);
-      if (!player) throw new TypeError(`player ${playerId} of a valid token has no row`);
+      const player = await accounts.player(playerId);
       const mine = new Set([player.id, player.accountId]);
-      const deposits = await depositsOfTransaction(arcade.db, request.params.txHash);
+      const deposits = await accounts.depositsOfTransaction(request.params.txHash);
       return {
         deposits: deposits
           .filter((d) => mine.has(d.accountId))

@@ -3,13 +3,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import type { PublishRequest, PublishRequestList } from '@coinop/protocol';
 import { DeveloperPortal } from '../services/developer-games.js';
-import { PublishRequests } from '../services/publish-requests.js';
 import {
+  PublishRequests,
   PublishRequestStates,
   type PublishRequestRecord,
   type QueuedPublishRequest,
-} from '../store/publish-requests.js';
-import { GameStates } from '../store/admin.js';
+} from '../services/publish-requests.js';
+import { GameStates } from '../services/admin.js';
 import type { SchemaMatches } from '../listener/wire-check.js';
 import { oncePerRequest, perKey } from '../listener/rate-limit.js';
 import { RateLimitedResponse, Security } from './openapi.js';

@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { API_KEY_HEADER, apiKeyOf, requireApiKey } from '../credentials/api-keys.js';
 import type { CoverCheck } from '../services/cover-check.js';
+import { DeveloperKeys } from '../services/developer-keys.js';
 import {
   GAME_FIELD_LIMITS,
   registerGame,
@@ -69,7 +70,8 @@ export async function registrationPlugin(
   options: RegistrationPluginOptions = {},
 ): Promise<void> {
   const { arcade } = app;
-  requireApiKey(app, arcade.db);
+  const keys = new DeveloperKeys(arcade);
+  requireApiKey(app, (presented) => keys.verify(presented));
   const deps = registrationDeps(arcade, options.checkCover);
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
   // Per developer rather than per key: a developer may hold several keys.

@@ -16,9 +16,11 @@ import {
   type PlayerEntry,
   type RoundReaders,
   type TournamentCreator,
+  type RoundRecord,
+  type RoundResultRecord,
+  type TournamentRecord,
   type TournamentRequest,
 } from '../services/tournaments.js';
-import type { RoundRecord, RoundResultRecord, TournamentRecord } from '../store/tournaments.js';
 import type { SchemaMatches } from '../listener/wire-check.js';
 import { ApiTags, Security } from './openapi.js';
 import { Uuid } from './schemas.js';

@@ -4,11 +4,11 @@ import { Type } from '@sinclair/typebox';
 import { formatHst } from '@coinop/core';
 import { getAddress } from 'viem';
 import {
+  AccountReads,
   WITHDRAWALS_PAGE_MAX,
   WithdrawalStatuses,
-  listWithdrawals,
   type WithdrawalRecord,
-} from '../store/chain-withdrawals.js';
+} from '../services/account-reads.js';
 import type {
   Withdrawal,
   WithdrawalList as WithdrawalListWire,
@@ -103,7 +103,7 @@ export function withdrawalToWire(w: WithdrawalRecord) {
 }
 
 export async function pageOfWithdrawals(
-  app: FastifyInstance,
+  accounts: AccountReads,
   filter: {
     accountId?: string;
     status?: WithdrawalRecord['status'] | undefined;
@@ -112,7 +112,7 @@ export async function pageOfWithdrawals(
   },
 ) {
   const limit = Math.min(Number(filter.limit ?? WITHDRAWALS_PAGE_DEFAULT), WITHDRAWALS_PAGE_MAX);
-  const rows = await listWithdrawals(app.arcade.db, { ...filter, limit });
+  const rows = await accounts.withdrawals({ ...filter, limit });
   const last = rows.at(-1);
   return {
     withdrawals: rows.map(withdrawalToWire),
@@ -142,6 +142,7 @@ export function withdrawalRoutes(app: FastifyInstance, options: WithdrawalRouteO
     Object.fromEntries(Object.entries(s).map(([k, v]) => [k, [...v]])),
   );
   const requests = app.arcade.withdrawals;
+  const accounts = new AccountReads(app.arcade);
 
   r.post(
     '/withdrawals',
@@ -191,7 +192,7 @@ export function withdrawalRoutes(app: FastifyInstance, options: WithdrawalRouteO
     },
     async (request) => {
       const accountId = await options.accountOf(request);
-      return pageOfWithdrawals(app, { ...request.query, accountId });
+      return pageOfWithdrawals(accounts, { ...request.query, accountId });
     },
   );
 

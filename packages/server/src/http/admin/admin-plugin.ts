@@ -3,10 +3,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import { timingSafeEqual } from 'node:crypto';
 import { CoinopError, parseHst, unitsToHstNumber } from '@coinop/core';
-import { hashSecret } from '../credentials/secrets.js';
-import type { GameRecord } from '../services/game-reads.js';
-import { playerTokenServices } from '../signin/signin.js';
-import { Security } from './openapi.js';
+import { hashSecret } from '../../credentials/secrets.js';
+import type { GameRecord } from '../../services/game-reads.js';
+import { playerTokenServices } from '../../signin/signin.js';
+import { Security } from '../openapi.js';
 import {
   accountBalance,
   addLeaderboard,
@@ -19,13 +19,13 @@ import {
   registerPlayer,
   requirePlayer,
   unpublish,
-} from '../services/admin.js';
-import { Uuid } from './schemas.js';
-import { bearerToken } from '../listener/bearer.js';
+} from '../../services/admin.js';
+import { Uuid } from '../shared/schemas.js';
+import { bearerToken } from '../../listener/bearer.js';
 import { adminChainRoutes } from './admin-chain.js';
 import { AdminGame, adminGameToWire, adminLookupRoutes } from './admin-lookups.js';
-import { adminPublishRequestRoutes } from './publish-requests.js';
-import { adminTournamentRoutes } from './tournaments.js';
+import { adminPublishRequestRoutes } from '../shared/publish-requests.js';
+import { adminTournamentRoutes } from '../shared/tournaments.js';
 
 import {
   TAGS,

@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { Game, Leader, Leaderboard, Play, ScoreResult } from '@coinop/protocol';
 import type { ScoreDisplay } from '@coinop/core';
-import { GAME_FIELD_LIMITS } from '../services/registration.js';
-import type { SchemaMatches } from '../listener/wire-check.js';
+import { GAME_FIELD_LIMITS } from '../../services/registration.js';
+import type { SchemaMatches } from '../../listener/wire-check.js';
 
 /** Wire schemas shared by the game server routes; field names are the spec's. */
 

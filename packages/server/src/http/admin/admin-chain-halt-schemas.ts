@@ -1,7 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { HaltCauses } from '../chain/halts.js';
-import { SurplusStatuses } from '../chain/surplus-actions.js';
-import { Uuid } from './schemas.js';
+import { HaltCauses } from '../../chain/halts.js';
+import { SurplusStatuses } from '../../chain/surplus-actions.js';
+import { Uuid } from '../shared/schemas.js';
 
 /**
  * Schemas of the admin API's halts and surplus (docs/reference/admin-api.md#halts-and-surplus):

@@ -4,9 +4,9 @@ import { Type } from '@sinclair/typebox';
 import { formatHst } from '@coinop/core';
 import { uuidToBytes16 } from '@coinop/contracts';
 import { getAddress } from 'viem';
-import type { ChainPlayView } from '../chain/chain-play-requests.js';
-import { PlayLockStates } from '../services/chain-admin.js';
-import type { PlayerArcade } from '../services/player-arcade.js';
+import type { ChainPlayView } from '../../chain/chain-play-requests.js';
+import { PlayLockStates } from '../../services/chain-admin.js';
+import type { PlayerArcade } from '../../services/player-arcade.js';
 import { Uuid } from './schemas.js';
 
 export const ChainPlaySchema = Type.Object(

@@ -1,9 +1,9 @@
-import { PlayLockStates, type PlayLockState } from '../services/chain-admin.js';
+import { PlayLockStates, type PlayLockState } from '../../services/chain-admin.js';
 import { Type, type TSchema } from '@sinclair/typebox';
 
 import { ChainHaltStatus } from './admin-chain-halt-schemas.js';
-import { ApiTags } from './openapi.js';
-import { MAX_COST_HST, Uuid } from './schemas.js';
+import { ApiTags } from '../openapi.js';
+import { MAX_COST_HST, Uuid } from '../shared/schemas.js';
 
 export const TAGS = [ApiTags.admin];
 

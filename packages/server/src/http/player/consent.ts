@@ -8,10 +8,10 @@ import {
   unitsToHstNumber,
 } from '@coinop/core';
 import type { Allowance, AllowanceList, AllowanceRequest } from '@coinop/protocol';
-import type { AllowanceView } from '../services/consent.js';
-import { ApiTags, Security } from './openapi.js';
-import { Uuid } from './schemas.js';
-import type { SchemaMatches } from '../listener/wire-check.js';
+import type { AllowanceView } from '../../services/consent.js';
+import { ApiTags, Security } from '../openapi.js';
+import { Uuid } from '../shared/schemas.js';
+import type { SchemaMatches } from '../../listener/wire-check.js';
 
 /** Who a request is: the signed-in player, or a 401. */
 export type Authenticate = (request: FastifyRequest) => Promise<{ playerId: string }>;

@@ -1,7 +1,7 @@
 import { CURRENCY } from '@coinop/protocol';
 import { formatHst, unitsToHstNumber, type Leader, type Leaderboard } from '@coinop/core';
-import type { GameRecord } from '../services/game-reads.js';
-import type { StoredPlay, StoredScore } from '../services/plays.js';
+import type { GameRecord } from '../../services/game-reads.js';
+import type { StoredPlay, StoredScore } from '../../services/plays.js';
 import type { GameWire, LeaderboardWire, PlayWire, ScoreResultWire } from './schemas.js';
 
 /** Domain records to the spec's wire shapes; the one place field names are mapped. */

@@ -3,9 +3,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ArcadeSettings, ChainSettings } from '@coinop/protocol';
 import { getAddress } from 'viem';
-import { ChainAdmin } from '../services/chain-admin.js';
-import type { SchemaMatches } from '../listener/wire-check.js';
-import { ApiTags, Security } from './openapi.js';
+import { ChainAdmin } from '../../services/chain-admin.js';
+import type { SchemaMatches } from '../../listener/wire-check.js';
+import { ApiTags, Security } from '../openapi.js';
 
 const Address = (description: string) =>
   Type.String({ pattern: '^0x[0-9a-fA-F]{40}$', description });

@@ -8,11 +8,11 @@ import type {
   TestingInvitation,
   TestingInvitationList,
 } from '@coinop/protocol';
-import { DeveloperPortal } from '../services/developer-games.js';
-import type { InvitationRecord, TesterRecord } from '../services/testers.js';
-import type { SchemaMatches } from '../listener/wire-check.js';
-import { GameParams, type Authenticate } from './consent.js';
-import { ApiTags, Security } from './openapi.js';
+import { DeveloperPortal } from '../../services/developer-games.js';
+import type { InvitationRecord, TesterRecord } from '../../services/testers.js';
+import type { SchemaMatches } from '../../listener/wire-check.js';
+import { GameParams, type Authenticate } from '../player/consent.js';
+import { ApiTags, Security } from '../openapi.js';
 import { Uuid } from './schemas.js';
 
 /**

@@ -1,16 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { API_KEY_HEADER, apiKeyOf, requireApiKey } from '../credentials/api-keys.js';
-import type { CoverCheck } from '../services/cover-check.js';
-import { DeveloperKeys } from '../services/developer-keys.js';
+import { API_KEY_HEADER, apiKeyOf, requireApiKey } from '../../credentials/api-keys.js';
+import type { CoverCheck } from '../../services/cover-check.js';
+import { DeveloperKeys } from '../../services/developer-keys.js';
 import {
   GAME_FIELD_LIMITS,
   registerGame,
   registrationDeps,
   updateDeveloperGame,
-} from '../services/registration.js';
-import { ApiTags, RateLimitedResponse, Security } from './openapi.js';
+} from '../../services/registration.js';
+import { ApiTags, RateLimitedResponse, Security } from '../openapi.js';
 import {
   coverUrl,
   GameSchema,
@@ -18,9 +18,9 @@ import {
   optionalListingFields,
   ScoreDisplaySchema,
   text,
-} from './schemas.js';
-import { gameToWire } from './wire.js';
-import { perKey } from '../listener/rate-limit.js';
+} from '../shared/schemas.js';
+import { gameToWire } from '../shared/wire.js';
+import { perKey } from '../../listener/rate-limit.js';
 
 export interface RegistrationPluginOptions {
   /** Replaces the cover check built from config (fetch over the network, 1920×1080). */

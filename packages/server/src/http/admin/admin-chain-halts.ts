@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { CoinopError, parseHst } from '@coinop/core';
-import type { ChainConfig } from '../config.js';
-import { surplusToWire } from '../chain/surplus-actions.js';
-import { ChainAdmin } from '../services/chain-admin.js';
+import type { ChainConfig } from '../../config.js';
+import { surplusToWire } from '../../chain/surplus-actions.js';
+import { ChainAdmin } from '../../services/chain-admin.js';
 import {
   CoverShortfallBody,
   CreditSurplusBody,
@@ -19,7 +19,7 @@ import {
   SweepSurplusBody,
 } from './admin-chain-halt-schemas.js';
 import { ChainReconciliation, TAGS } from './admin-schemas.js';
-import { Security } from './openapi.js';
+import { Security } from '../openapi.js';
 
 /** How many halts and surplus transfers a listing shows without `limit`. */
 const HALTS_PAGE_DEFAULT = 20;

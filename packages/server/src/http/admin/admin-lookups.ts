@@ -11,17 +11,17 @@ import {
   searchPlayers,
   type AdminDeveloperRecord,
   type AdminGameRecord,
-} from '../services/admin.js';
-import { AccountReads } from '../services/account-reads.js';
+} from '../../services/admin.js';
+import { AccountReads } from '../../services/account-reads.js';
 import { PlayerRef, TAGS } from './admin-schemas.js';
 import {
   ACTIVITY_DESCRIPTION,
   ActivityPageSchema,
   ActivityQuery,
   activityPageOf,
-} from './activity.js';
-import { Security } from './openapi.js';
-import { Uuid } from './schemas.js';
+} from '../shared/activity.js';
+import { Security } from '../openapi.js';
+import { Uuid } from '../shared/schemas.js';
 
 /**
  * The operator's look-ups: every game with where it stands, every developer, one player by id or

@@ -3,13 +3,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import { CoinopError } from '@coinop/core';
 import type { CatalogGame, CatalogGameList, CatalogTier } from '@coinop/protocol';
-import { generatedAvatarSvg } from '../services/avatar.js';
-import { boardRoutes } from './boards.js';
-import { catalogTournamentRoutes } from './tournaments.js';
-import { ApiTags, Security } from './openapi.js';
-import { GameSchema, LeaderboardSchema, Uuid } from './schemas.js';
-import { gameToWire, leaderboardToWire } from './wire.js';
-import type { SchemaMatches } from '../listener/wire-check.js';
+import { generatedAvatarSvg } from '../../services/avatar.js';
+import { boardRoutes } from '../shared/boards.js';
+import { catalogTournamentRoutes } from '../shared/tournaments.js';
+import { ApiTags, Security } from '../openapi.js';
+import { GameSchema, LeaderboardSchema, Uuid } from '../shared/schemas.js';
+import { gameToWire, leaderboardToWire } from '../shared/wire.js';
+import type { SchemaMatches } from '../../listener/wire-check.js';
 
 const CatalogTierSchema = Type.Pick(LeaderboardSchema, [
   'id',

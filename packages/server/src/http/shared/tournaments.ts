@@ -10,7 +10,7 @@ import type {
   TournamentRoundDetail,
   TournamentRoundPage,
 } from '@coinop/protocol';
-import type { ArcadeServices } from '../services/arcade-services.js';
+import type { ArcadeServices } from '../../services/arcade-services.js';
 import {
   Tournaments,
   type PlayerEntry,
@@ -20,9 +20,9 @@ import {
   type RoundResultRecord,
   type TournamentRecord,
   type TournamentRequest,
-} from '../services/tournaments.js';
-import type { SchemaMatches } from '../listener/wire-check.js';
-import { ApiTags, Security } from './openapi.js';
+} from '../../services/tournaments.js';
+import type { SchemaMatches } from '../../listener/wire-check.js';
+import { ApiTags, Security } from '../openapi.js';
 import { Uuid } from './schemas.js';
 import { parseRoundCursor, roundCursor } from './cursors.js';
 

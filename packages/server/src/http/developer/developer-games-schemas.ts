@@ -13,10 +13,10 @@ import type {
   TierRequest,
   TierUpdateRequest,
 } from '@coinop/protocol';
-import type { GameClientSummary, TierRecord } from '../services/developer-games.js';
-import { COVER_UPLOAD_MAX_CHARS } from '../services/cover-uploads.js';
-import { type DeveloperGameView } from '../services/developer-games.js';
-import { GAME_FIELD_LIMITS } from '../services/registration.js';
+import type { GameClientSummary, TierRecord } from '../../services/developer-games.js';
+import { COVER_UPLOAD_MAX_CHARS } from '../../services/cover-uploads.js';
+import { type DeveloperGameView } from '../../services/developer-games.js';
+import { GAME_FIELD_LIMITS } from '../../services/registration.js';
 
 import {
   LeaderboardSchema,
@@ -27,9 +27,9 @@ import {
   mutableFields,
   optionalListingFields,
   text,
-} from './schemas.js';
-import { leaderboardToWire } from './wire.js';
-import type { SchemaMatches, ShapeMatches } from '../listener/wire-check.js';
+} from '../shared/schemas.js';
+import { leaderboardToWire } from '../shared/wire.js';
+import type { SchemaMatches, ShapeMatches } from '../../listener/wire-check.js';
 
 export const TAGS = ['developer'];
 /** Room for the largest cover upload plus the other fields: the largest body any route takes. */

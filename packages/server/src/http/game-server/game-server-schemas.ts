@@ -11,8 +11,8 @@ import type {
   WriteTokenRequest,
 } from '@coinop/protocol';
 
-import { GameSchema, LeaderboardSchema, LeaderSchema, Uuid } from './schemas.js';
-import type { SchemaMatches } from '../listener/wire-check.js';
+import { GameSchema, LeaderboardSchema, LeaderSchema, Uuid } from '../shared/schemas.js';
+import type { SchemaMatches } from '../../listener/wire-check.js';
 
 export const ArcadeGameParams = Type.Object({
   arcadeId: Uuid('the arcade'),

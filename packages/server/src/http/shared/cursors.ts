@@ -1,6 +1,6 @@
 import { CoinopError } from '@coinop/core';
-import type { ActivityPosition } from '../services/account-reads.js';
-import { boardWalkExpired, type ContinuedWalk } from '../services/game-reads.js';
+import type { ActivityPosition } from '../../services/account-reads.js';
+import { boardWalkExpired, type ContinuedWalk } from '../../services/game-reads.js';
 
 /**
  * Page cursors: the keyset position of a page's last row, as base64url text (a board cursor also

@@ -7,11 +7,11 @@ import {
   DEPOSITS_PAGE_MAX,
   PLAY_LOCKS_PAGE_MAX,
   PlayLockStates,
-} from '../services/chain-admin.js';
-import { AccountReads } from '../services/account-reads.js';
-import { ChainPlaySchema, chainPlayToWire } from './chain-plays.js';
-import { Uuid } from './schemas.js';
-import { depositToWire } from '../chain/status.js';
+} from '../../services/chain-admin.js';
+import { AccountReads } from '../../services/account-reads.js';
+import { ChainPlaySchema, chainPlayToWire } from '../shared/chain-plays.js';
+import { Uuid } from '../shared/schemas.js';
+import { depositToWire } from '../../chain/status.js';
 import {
   ChainStatus,
   CreditHeldBody,
@@ -22,8 +22,8 @@ import {
   TAGS,
 } from './admin-schemas.js';
 import { adminChainHaltRoutes } from './admin-chain-halts.js';
-import { Security } from './openapi.js';
-import { pageOfWithdrawals, WithdrawalList, WithdrawalsQuery } from './withdrawals.js';
+import { Security } from '../openapi.js';
+import { pageOfWithdrawals, WithdrawalList, WithdrawalsQuery } from '../shared/withdrawals.js';
 
 /** How many play locks a listing shows without `limit`. */
 const PLAY_LOCKS_PAGE_DEFAULT = 20;

@@ -2,21 +2,21 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import type { PublishRequest, PublishRequestList } from '@coinop/protocol';
-import { DeveloperPortal } from '../services/developer-games.js';
+import { DeveloperPortal } from '../../services/developer-games.js';
 import {
   PublishRequests,
   PublishRequestStates,
   type PublishRequestRecord,
   type QueuedPublishRequest,
-} from '../services/publish-requests.js';
-import { GameStates } from '../services/admin.js';
-import type { SchemaMatches } from '../listener/wire-check.js';
-import { oncePerRequest, perKey } from '../listener/rate-limit.js';
-import { RateLimitedResponse, Security } from './openapi.js';
+} from '../../services/publish-requests.js';
+import { GameStates } from '../../services/admin.js';
+import type { SchemaMatches } from '../../listener/wire-check.js';
+import { oncePerRequest, perKey } from '../../listener/rate-limit.js';
+import { RateLimitedResponse, Security } from '../openapi.js';
 import { Uuid } from './schemas.js';
-import { bearer, ownGame } from './developer-games-schemas.js';
-import { TAGS as ADMIN_TAGS } from './admin-schemas.js';
-import { ADMIN_PAGE_DEFAULT, ADMIN_PAGE_MAX } from './admin-lookups.js';
+import { bearer, ownGame } from '../developer/developer-games-schemas.js';
+import { TAGS as ADMIN_TAGS } from '../admin/admin-schemas.js';
+import { ADMIN_PAGE_DEFAULT, ADMIN_PAGE_MAX } from '../admin/admin-lookups.js';
 
 /** The longest note or reason: a few paragraphs, not a document. */
 export const PUBLISH_TEXT_MAX = 1000;

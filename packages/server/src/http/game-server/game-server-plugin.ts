@@ -3,11 +3,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { CoinopError, unitsToHstNumber } from '@coinop/core';
 
-import type { GameView } from '../services/game-reads.js';
-import type { GameWire } from './schemas.js';
-import { ApiTags, RateLimitedResponse, Security } from './openapi.js';
-import { GameSchema, PlaySchema, ScoreResultSchema, Uuid } from './schemas.js';
-import { gameToWire, playToWire, scoreToWire } from './wire.js';
+import type { GameView } from '../../services/game-reads.js';
+import type { GameWire } from '../shared/schemas.js';
+import { ApiTags, RateLimitedResponse, Security } from '../openapi.js';
+import { GameSchema, PlaySchema, ScoreResultSchema, Uuid } from '../shared/schemas.js';
+import { gameToWire, playToWire, scoreToWire } from '../shared/wire.js';
 
 import {
   ArcadeGameParams,
@@ -25,9 +25,9 @@ import {
   PayoutsPageSchema,
 } from './game-server-schemas.js';
 import { requireWriteToken } from './write-token-scope.js';
-import { boardRoutes } from './boards.js';
-import { gameServerTournamentRoutes } from './tournaments.js';
-import { perClientAddress, perKey } from '../listener/rate-limit.js';
+import { boardRoutes } from '../shared/boards.js';
+import { gameServerTournamentRoutes } from '../shared/tournaments.js';
+import { perClientAddress, perKey } from '../../listener/rate-limit.js';
 
 /** The server-to-server API a game's authoritative server calls (spec 4.2–4.5). */
 export async function gameServerPlugin(instance: FastifyInstance): Promise<void> {

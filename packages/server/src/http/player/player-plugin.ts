@@ -13,21 +13,21 @@ import {
   type Purchase,
 } from '@coinop/protocol';
 import { CoinopError, formatHst, parseHst, wholeHstToUnits } from '@coinop/core';
-import { PlayerArcade } from '../services/player-arcade.js';
-import { AccountReads } from '../services/account-reads.js';
-import { playerTokenServices } from '../signin/signin.js';
-import { walletVerifier } from '../signin/wallet-signature.js';
-import { activityRoutes } from './activity.js';
+import { PlayerArcade } from '../../services/player-arcade.js';
+import { AccountReads } from '../../services/account-reads.js';
+import { playerTokenServices } from '../../signin/signin.js';
+import { walletVerifier } from '../../signin/wallet-signature.js';
+import { activityRoutes } from '../shared/activity.js';
 import { allowanceRoutes } from './consent.js';
-import { playerTestingRoutes } from './testers.js';
-import { chainPlayRoutes } from './chain-plays.js';
-import { playerTournamentRoutes } from './tournaments.js';
-import { withdrawalRoutes } from './withdrawals.js';
-import { ApiTags, RateLimitedResponse, Security } from './openapi.js';
-import { GameSchema, PlaySchema, ScoreResultSchema, Uuid } from './schemas.js';
-import { gameToWire, playToWire, scoreToWire } from './wire.js';
-import type { SchemaMatches } from '../listener/wire-check.js';
-import { oncePerRequest, perKey } from '../listener/rate-limit.js';
+import { playerTestingRoutes } from '../shared/testers.js';
+import { chainPlayRoutes } from '../shared/chain-plays.js';
+import { playerTournamentRoutes } from '../shared/tournaments.js';
+import { withdrawalRoutes } from '../shared/withdrawals.js';
+import { ApiTags, RateLimitedResponse, Security } from '../openapi.js';
+import { GameSchema, PlaySchema, ScoreResultSchema, Uuid } from '../shared/schemas.js';
+import { gameToWire, playToWire, scoreToWire } from '../shared/wire.js';
+import type { SchemaMatches } from '../../listener/wire-check.js';
+import { oncePerRequest, perKey } from '../../listener/rate-limit.js';
 
 /** Where app.ts mounts this plugin. */
 export const PLAYER_PREFIX = '/player';

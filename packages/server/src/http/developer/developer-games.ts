@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { unitsToHstNumber } from '@coinop/core';
-import type { DeveloperRecord } from '../services/developer-games.js';
+import type { DeveloperRecord } from '../../services/developer-games.js';
 
-import { DeveloperPortal } from '../services/developer-games.js';
+import { DeveloperPortal } from '../../services/developer-games.js';
 
-import type { CoverCheck } from '../services/cover-check.js';
-import { RateLimitedResponse, Security } from './openapi.js';
-import { oncePerRequest, perKey } from '../listener/rate-limit.js';
+import type { CoverCheck } from '../../services/cover-check.js';
+import { RateLimitedResponse, Security } from '../openapi.js';
+import { oncePerRequest, perKey } from '../../listener/rate-limit.js';
 
 import {
   TAGS,

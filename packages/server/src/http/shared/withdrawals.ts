@@ -8,13 +8,13 @@ import {
   WITHDRAWALS_PAGE_MAX,
   WithdrawalStatuses,
   type WithdrawalRecord,
-} from '../services/account-reads.js';
+} from '../../services/account-reads.js';
 import type {
   Withdrawal,
   WithdrawalList as WithdrawalListWire,
   WithdrawalRequest,
 } from '@coinop/protocol';
-import type { SchemaMatches } from '../listener/wire-check.js';
+import type { SchemaMatches } from '../../listener/wire-check.js';
 import { Uuid } from './schemas.js';
 
 /** How many withdrawals a listing shows without `limit`. */

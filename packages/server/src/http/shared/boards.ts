@@ -2,10 +2,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type TObject, type TProperties } from '@sinclair/typebox';
 import type { BoardAround, BoardEntry, BoardPage } from '@coinop/protocol';
-import type { GameReads, RankedBest } from '../services/game-reads.js';
+import type { GameReads, RankedBest } from '../../services/game-reads.js';
 import { boardCursor, parseBoardCursor } from './cursors.js';
 import { Uuid } from './schemas.js';
-import type { SchemaMatches } from '../listener/wire-check.js';
+import type { SchemaMatches } from '../../listener/wire-check.js';
 
 /** The largest page of a board, and the most players around one. */
 export const BOARD_PAGE_MAX = 100;

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CoinopError } from '@coinop/core';
-import type { WriteTokenClaims } from '../credentials/write-tokens.js';
-import { bearerToken } from '../listener/bearer.js';
-import type { ArcadeServices } from '../services/arcade-services.js';
+import type { WriteTokenClaims } from '../../credentials/write-tokens.js';
+import { bearerToken } from '../../listener/bearer.js';
+import type { ArcadeServices } from '../../services/arcade-services.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -9,11 +9,11 @@ import {
   type ActivityKind,
   type ActivityPage,
 } from '@coinop/protocol';
-import { AccountReads, type StoredActivity } from '../services/account-reads.js';
+import { AccountReads, type StoredActivity } from '../../services/account-reads.js';
 import { activityCursor, parseActivityCursor } from './cursors.js';
-import { ApiTags, Security } from './openapi.js';
+import { ApiTags, Security } from '../openapi.js';
 import { Uuid } from './schemas.js';
-import type { SchemaMatches } from '../listener/wire-check.js';
+import type { SchemaMatches } from '../../listener/wire-check.js';
 
 export const ACTIVITY_PAGE_MAX = 100;
 const ACTIVITY_PAGE_DEFAULT = 25;

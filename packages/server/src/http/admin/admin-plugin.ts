@@ -25,7 +25,7 @@ import { bearerToken } from '../../listener/bearer.js';
 import { adminChainRoutes } from './admin-chain.js';
 import { AdminGame, adminGameToWire, adminLookupRoutes } from './admin-lookups.js';
 import { adminPublishRequestRoutes } from '../shared/publish-requests.js';
-import { adminTournamentRoutes } from '../shared/tournaments.js';
+import { adminTournamentRoutes } from './admin-tournaments.js';
 
 import {
   TAGS,

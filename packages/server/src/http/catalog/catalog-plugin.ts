@@ -5,7 +5,7 @@ import { CoinopError } from '@coinop/core';
 import type { CatalogGame, CatalogGameList, CatalogTier } from '@coinop/protocol';
 import { generatedAvatarSvg } from '../../services/avatar.js';
 import { boardRoutes } from '../shared/boards.js';
-import { catalogTournamentRoutes } from '../shared/tournaments.js';
+import { catalogTournamentRoutes } from './catalog-tournaments.js';
 import { ApiTags, Security } from '../openapi.js';
 import { GameSchema, LeaderboardSchema, Uuid } from '../shared/schemas.js';
 import { gameToWire, leaderboardToWire } from '../shared/wire.js';

@@ -10,7 +10,7 @@ import { testerRoutes } from '../shared/testers.js';
 import { developerPublishRequestRoutes } from '../shared/publish-requests.js';
 import { developerGameRoutes } from './developer-games.js';
 import { withdrawalRoutes } from '../shared/withdrawals.js';
-import { developerTournamentRoutes } from '../shared/tournaments.js';
+import { developerTournamentRoutes } from './developer-tournaments.js';
 import { developerById } from '../../services/tournaments.js';
 import { API_KEY_HEADER } from '../../credentials/api-keys.js';
 import { DeveloperPortal } from '../../services/developer-games.js';

@@ -26,7 +26,7 @@ import {
 } from './game-server-schemas.js';
 import { requireWriteToken } from './write-token-scope.js';
 import { boardRoutes } from '../shared/boards.js';
-import { gameServerTournamentRoutes } from '../shared/tournaments.js';
+import { gameServerTournamentRoutes } from './game-server-tournaments.js';
 import { perClientAddress, perKey } from '../../listener/rate-limit.js';
 
 /** The server-to-server API a game's authoritative server calls (spec 4.2–4.5). */

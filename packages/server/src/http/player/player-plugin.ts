@@ -21,7 +21,7 @@ import { activityRoutes } from '../shared/activity.js';
 import { allowanceRoutes } from './consent.js';
 import { playerTestingRoutes } from '../shared/testers.js';
 import { chainPlayRoutes } from '../shared/chain-plays.js';
-import { playerTournamentRoutes } from '../shared/tournaments.js';
+import { playerTournamentRoutes } from './player-tournaments.js';
 import { withdrawalRoutes } from '../shared/withdrawals.js';
 import { ApiTags, RateLimitedResponse, Security } from '../openapi.js';
 import { GameSchema, PlaySchema, ScoreResultSchema, Uuid } from '../shared/schemas.js';

@@ -44,21 +44,7 @@ const Resumed = Type.Object({
 export function adminChainHaltRoutes(app: FastifyInstance): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const admin = new ChainAdmin(app.arcade);
-  const chainMode = (): ChainConfig => {
-    const chain = app.config.chain;
-    if (!chain) {
-      throw new CoinopError(
-        'chain_mode_off',
-        'this arcade runs without a chain vault (--chain-vault-address): nothing halts, and ' +
-          'no HST reaches a vault',
-      );
-    }
-    return chain;
-  };
-  const surplusRef = (param: string, chainId: number | undefined) => {
-    const [txHash = '', logIndex = ''] = param.split(':');
-    return { txHash, logIndex: Number(logIndex), chainId };
-  };
+  const chainMode = () => chainModeOf(app);
 
   r.post(
     '/admin/chain/resume',
@@ -110,6 +96,17 @@ export function adminChainHaltRoutes(app: FastifyInstance): void {
       return { halts: await admin.halts(chain, limit) };
     },
   );
+}
+
+/**
+ * HST sent to the vault without a deposit (docs/concepts/chain.md#surplus): listed, credited or
+ * swept (covering a shortfall with one is `adminShortfallRoutes`). Registered inside the admin plugin, so its admin-token hook
+ * guards them: only the operator may call them.
+ */
+export function adminSurplusRoutes(app: FastifyInstance): void {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const admin = new ChainAdmin(app.arcade);
+  const chainMode = () => chainModeOf(app);
 
   r.get(
     '/admin/chain/surplus',
@@ -189,6 +186,17 @@ export function adminChainHaltRoutes(app: FastifyInstance): void {
       return surplusToWire(swept);
     },
   );
+}
+
+/**
+ * Covering a shortfall with a surplus: nothing moves in the ledger, and the vault reconciles.
+ * Registered inside the admin plugin, so its admin-token hook guards it: only the operator may
+ * call it.
+ */
+export function adminShortfallRoutes(app: FastifyInstance): void {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const admin = new ChainAdmin(app.arcade);
+  const chainMode = () => chainModeOf(app);
 
   r.post(
     '/admin/chain/surplus/:surplus/cover',
@@ -218,4 +226,23 @@ export function adminChainHaltRoutes(app: FastifyInstance): void {
       return surplusToWire(covered);
     },
   );
+}
+
+/** The chain settings, or 409 chain_mode_off without chain mode. */
+function chainModeOf(app: FastifyInstance): ChainConfig {
+  const chain = app.config.chain;
+  if (!chain) {
+    throw new CoinopError(
+      'chain_mode_off',
+      'this arcade runs without a chain vault (--chain-vault-address): nothing halts, and ' +
+        'no HST reaches a vault',
+    );
+  }
+  return chain;
+}
+
+/** A surplus's `txHash:logIndex` path parameter, on the chain given (or any). */
+function surplusRef(param: string, chainId: number | undefined) {
+  const [txHash = '', logIndex = ''] = param.split(':');
+  return { txHash, logIndex: Number(logIndex), chainId };
 }

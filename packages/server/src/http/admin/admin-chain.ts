@@ -21,7 +21,6 @@ import {
   DepositsQuery,
   TAGS,
 } from './admin-schemas.js';
-import { adminChainHaltRoutes } from './admin-chain-halts.js';
 import { Security } from '../openapi.js';
 import { pageOfWithdrawals, WithdrawalList, WithdrawalsQuery } from '../shared/withdrawals.js';
 
@@ -131,7 +130,15 @@ export function adminChainRoutes(app: FastifyInstance): void {
       };
     },
   );
+}
 
+/**
+ * The deposits the watcher read, and the operator's credit of a held one. Registered inside the
+ * admin plugin, so its admin-token hook guards them: only the operator may call them.
+ */
+export function adminChainDepositRoutes(app: FastifyInstance): void {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const chain = new ChainAdmin(app.arcade);
   r.get(
     '/admin/chain/deposits',
     {
@@ -182,6 +189,4 @@ export function adminChainRoutes(app: FastifyInstance): void {
       return depositToWire(credited);
     },
   );
-
-  adminChainHaltRoutes(app);
 }

@@ -112,7 +112,6 @@ const PlayerSearchQuery = Type.Composite([
 export function adminLookupRoutes(app: FastifyInstance): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const arcade = app.arcade;
-  const accounts = new AccountReads(arcade);
 
   r.get(
     '/admin/players',
@@ -193,6 +192,14 @@ export function adminLookupRoutes(app: FastifyInstance): void {
       return { developers: developers.map(adminDeveloperToWire), next };
     },
   );
+}
+
+/** One player by id or wallet, and their activity. Registered as the look-ups above. */
+export function adminPlayerLookupRoutes(app: FastifyInstance): void {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const arcade = app.arcade;
+  const accounts = new AccountReads(arcade);
+
   r.get(
     '/admin/players/:player',
     {

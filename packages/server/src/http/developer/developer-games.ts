@@ -40,6 +40,13 @@ export interface DeveloperGameRoutesOptions {
   readonly checkCover?: CoverCheck | undefined;
 }
 
+/** What the portal's game routes share: the portal, the signed-in developer, the rate limit. */
+interface PortalRoutes {
+  readonly portal: DeveloperPortal;
+  readonly developer: (request: FastifyRequest) => Promise<DeveloperRecord>;
+  readonly registration: ReturnType<typeof perKey>;
+}
+
 /**
  * The developer portal's games, tiers, clients and stats (issue 5), for the wallet's developer.
  * Registered inside the /developer plugin, so CORS and the prefix apply.
@@ -58,6 +65,14 @@ export function developerGameRoutes(
     'this developer',
     async (request) => (await signedIn(request)).playerId,
   );
+  const routes = { portal, developer, registration };
+  gameRoutes(app, routes);
+  tierRoutes(app, routes);
+  clientRoutes(app, routes);
+}
+
+/** The developer's games: list, read, register and update. */
+function gameRoutes(app: FastifyInstance, { portal, developer, registration }: PortalRoutes): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
   r.get(
@@ -148,6 +163,11 @@ export function developerGameRoutes(
         await portal.updateGame(await developer(request), request.params.gameId, request.body),
       ),
   );
+}
+
+/** A game's tiers: add, change, retire. */
+function tierRoutes(app: FastifyInstance, { portal, developer }: PortalRoutes): void {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
   r.post(
     '/games/:gameId/leaderboards',
@@ -225,6 +245,11 @@ export function developerGameRoutes(
       return portal.retireTier(await developer(request), gameId, leaderboardId);
     },
   );
+}
+
+/** A game's server clients, and its stats. */
+function clientRoutes(app: FastifyInstance, { portal, developer }: PortalRoutes): void {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
   r.post(
     '/games/:gameId/clients',

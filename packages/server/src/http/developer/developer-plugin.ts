@@ -3,9 +3,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import cors from '@fastify/cors';
 import { availableUnits, formatHst, lockedUnits } from '@coinop/core';
-import type { ApiKey, ApiKeyList, DeveloperBalance, NewApiKey } from '@coinop/protocol';
+import type { DeveloperBalance } from '@coinop/protocol';
 import { playerTokenServices } from '../../signin/signin.js';
-import type { ApiKeySummary } from '../../credentials/api-keys.js';
+import { developerApiKeyRoutes } from './developer-api-keys.js';
 import { testerRoutes } from '../shared/testers.js';
 import { developerPublishRequestRoutes } from '../shared/publish-requests.js';
 import { developerGameRoutes } from './developer-games.js';
@@ -28,22 +28,6 @@ const bearer =
   'service (its POST /wallet/verify, or the CLI login). Errors: 401 missing_bearer_token / ' +
   'invalid_player_token.';
 
-const KeyCreated = Type.Object({
-  apiKey: Type.String({ description: 'The new API key; shown only in this response' }),
-  prefix: Type.String({ description: 'The key’s public prefix, to list or revoke it by' }),
-  createdAt: Type.String({ format: 'date-time' }),
-});
-const KeySummary = Type.Object({
-  prefix: Type.String(),
-  createdAt: Type.String({ format: 'date-time' }),
-  revokedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-});
-const KeyList = Type.Object({ keys: Type.Array(KeySummary) });
-
-declare const _keyCreated: SchemaMatches<typeof KeyCreated, NewApiKey>;
-declare const _keySummary: SchemaMatches<typeof KeySummary, ApiKey>;
-declare const _keyList: SchemaMatches<typeof KeyList, ApiKeyList>;
-
 const DeveloperBalanceSchema = Type.Object({
   available: Type.String({ description: 'HST the developer may withdraw, as an exact decimal' }),
   reserved: Type.String({
@@ -52,17 +36,10 @@ const DeveloperBalanceSchema = Type.Object({
 });
 declare const _balance: SchemaMatches<typeof DeveloperBalanceSchema, DeveloperBalance>;
 
-const PrefixParams = Type.Object({ prefix: Type.String({ minLength: 1, maxLength: 64 }) });
-
-const toWire = (k: ApiKeySummary) => ({
-  prefix: k.prefix,
-  createdAt: k.createdAt.toISOString(),
-  revokedAt: k.revokedAt?.toISOString() ?? null,
-});
-
 /**
- * A developer's API keys, managed with a player token of their wallet (spec 5.1): creating the
- * first key creates the developer account. Mounted at /developer, with the portal's game routes.
+ * The developer's side of the arcade, with a player token of their wallet (and, where a script
+ * may call, the developer's API key): API keys, the portal's games, testers, publish requests,
+ * tournaments, withdrawals and the balance. Mounted at /developer.
  */
 export async function developerPlugin(app: FastifyInstance): Promise<void> {
   const { arcade, config } = app;
@@ -80,67 +57,7 @@ export async function developerPlugin(app: FastifyInstance): Promise<void> {
   }
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  r.post(
-    '/apikey',
-    {
-      schema: {
-        operationId: 'developerCreateApiKey',
-        security: Security.playerToken,
-        tags: TAGS,
-        summary: 'Create an API key',
-        description:
-          'Creates the developer account of the wallet on first use and a new API key, shown ' +
-          `only in this response and stored hashed. ${bearer} 409 api_key_limit_reached.`,
-        response: { 201: KeyCreated },
-      },
-    },
-    async (request, reply) => {
-      const { playerId } = await players.authenticate(request);
-      const key = await keys.create(playerId);
-      reply.code(201);
-      return { apiKey: key.apiKey, prefix: key.prefix, createdAt: key.createdAt.toISOString() };
-    },
-  );
-
-  r.get(
-    '/apikey',
-    {
-      schema: {
-        operationId: 'developerListApiKeys',
-        security: Security.playerToken,
-        tags: TAGS,
-        summary: 'List API keys',
-        description: `The developer’s keys by prefix, live and revoked, oldest first. ${bearer}`,
-        response: { 200: KeyList },
-      },
-    },
-    async (request) => {
-      const { playerId } = await players.authenticate(request);
-      return { keys: (await keys.list(playerId)).map(toWire) };
-    },
-  );
-
-  r.delete(
-    '/apikey/:prefix',
-    {
-      schema: {
-        operationId: 'developerRevokeApiKey',
-        security: Security.playerToken,
-        tags: TAGS,
-        summary: 'Revoke an API key',
-        description:
-          'Revokes the key at once; revoking it again keeps the first date. ' +
-          `${bearer} 404 api_key_not_found.`,
-        params: PrefixParams,
-        response: { 200: KeySummary },
-      },
-    },
-    async (request) => {
-      const { playerId } = await players.authenticate(request);
-      return toWire(await keys.revoke(playerId, request.params.prefix));
-    },
-  );
-
+  developerApiKeyRoutes(app, (request) => players.authenticate(request), keys);
   developerGameRoutes(app, { authenticate: (request) => players.authenticate(request) });
   testerRoutes(app, (request) => players.authenticate(request));
   developerPublishRequestRoutes(app, (request) => players.authenticate(request));

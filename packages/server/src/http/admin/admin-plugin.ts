@@ -16,7 +16,7 @@ import {
   adminSurplusRoutes,
 } from './admin-chain-halts.js';
 import { adminLookupRoutes, adminPlayerLookupRoutes } from './admin-lookups.js';
-import { adminPublishRequestRoutes } from '../shared/publish-requests.js';
+import { adminPublishRequestRoutes } from './admin-publish-requests.js';
 import { adminTournamentRoutes } from './admin-tournaments.js';
 import {
   TAGS,

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import {
@@ -12,9 +12,7 @@ import type { AllowanceView } from '../../services/consent.js';
 import { ApiTags, Security } from '../openapi.js';
 import { Uuid } from '../shared/schemas.js';
 import type { SchemaMatches } from '../../listener/wire-check.js';
-
-/** Who a request is: the signed-in player, or a 401. */
-export type Authenticate = (request: FastifyRequest) => Promise<{ playerId: string }>;
+import type { Authenticate } from '../shared/authenticate.js';
 
 const AllowanceSchema = Type.Object(
   {

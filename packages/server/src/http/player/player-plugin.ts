@@ -6,7 +6,7 @@ import { playerTokenServices } from '../../signin/signin.js';
 import { walletVerifier } from '../../signin/wallet-signature.js';
 import { activityRoutes } from '../shared/activity.js';
 import { allowanceRoutes } from './consent.js';
-import { playerTestingRoutes } from '../shared/testers.js';
+import { playerTestingRoutes } from './testing.js';
 import { chainPlayRoutes } from '../shared/chain-plays.js';
 import { playerTournamentRoutes } from './player-tournaments.js';
 import { withdrawalRoutes } from '../shared/withdrawals.js';

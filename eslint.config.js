@@ -62,6 +62,22 @@ export default defineConfig(
     },
   },
   {
+    // Routes call a service method, never the store: the services' storage is not theirs to
+    // reach (STYLE.md, issue 29). Imports are the dependency rules'; this catches `arcade.db`.
+    files: ['packages/server/src/http/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...["MemberExpression[property.name='db']", "ObjectPattern > Property[key.name='db']"].map(
+          (selector) => ({
+            selector,
+            message: 'Routes do not touch storage: call (or add) a method in services/.',
+          }),
+        ),
+      ],
+    },
+  },
+  {
     // Tests and the test kit may use `any` in fixtures for hand-made bad input.
     files: ['packages/*/test/**/*.ts', 'packages/testkit/src/**/*.ts'],
     rules: {

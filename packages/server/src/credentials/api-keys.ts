@@ -162,10 +162,13 @@ export async function verifyApiKey(
  * request, before the body is read or validated, so an unauthenticated caller learns nothing
  * about the request's shape. Handlers read the principal with `apiKeyOf(request)`.
  */
-export function requireApiKey(app: FastifyInstance, db: Queryable): void {
+export function requireApiKey(
+  app: FastifyInstance,
+  verify: (presented: string | string[] | undefined) => Promise<ApiKeyPrincipal>,
+): void {
   if (!app.hasRequestDecorator('apiKey')) app.decorateRequest('apiKey', null);
   app.addHook('onRequest', async (request) => {
-    request.apiKey = await verifyApiKey(db, request.headers[API_KEY_HEADER]);
+    request.apiKey = await verify(request.headers[API_KEY_HEADER]);
   });
 }
 

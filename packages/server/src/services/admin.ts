@@ -37,6 +37,10 @@ import { notifyGameChanged } from '../store/cache-notices.js';
 import { approvePendingRequestOfGame } from '../store/publish-requests.js';
 import type { ArcadeServices } from './arcade-services.js';
 import { reconcileChainVault, type ChainReconciliationWire } from '../chain/reconciliation.js';
+import { mintPlayerToken } from '../credentials/admin-player-tokens.js';
+
+export { GameStates } from '../store/admin.js';
+export type { AdminDeveloperRecord, AdminGameRecord } from '../store/admin.js';
 
 /**
  * The operator's use cases behind `/admin` and `coinop admin`. Amounts come in as base units and
@@ -345,6 +349,18 @@ export async function requirePlayer(arcade: ArcadeServices, ref: string): Promis
     });
   }
   return player;
+}
+
+/**
+ * A player token minted by the operator, to test a game server without a browser; any lifetime up
+ * to `maxTtlSeconds`.
+ */
+export async function mintTokenOfPlayer(
+  arcade: ArcadeServices,
+  signin: Parameters<typeof mintPlayerToken>[1],
+  input: Parameters<typeof mintPlayerToken>[2],
+): Promise<{ access_token: string }> {
+  return mintPlayerToken(arcade.db, signin, input);
 }
 
 function nextCursor(items: readonly { id: string }[], limit: number): string | null {

@@ -276,3 +276,4 @@ function notFound(code: 'game_not_found' | 'play_not_found' | 'player_not_found'
 
 /** The records these reads answer with, for the routes that render them. */
 export type { GameRecord, StoredPlay };
+export type { RankedBest } from '../store/board-pages.js';

@@ -14,6 +14,9 @@ import {
 } from '../store/publish-requests.js';
 import type { ArcadeServices } from './arcade-services.js';
 
+export { PublishRequestStates } from '../store/publish-requests.js';
+export type { PublishRequestRecord, QueuedPublishRequest } from '../store/publish-requests.js';
+
 /** How many of a game's past requests the portal is shown: the latest decides what it says. */
 export const GAME_REQUESTS_MAX = 20;
 

@@ -30,6 +30,8 @@ import {
   type TournamentRecord,
 } from '../store/tournaments.js';
 
+export type { RoundRecord, RoundResultRecord, TournamentRecord } from '../store/tournaments.js';
+
 /** How far in the past a tournament's `startsAt` may be: a clock a little behind the server's. */
 export const STARTS_AT_PAST_TOLERANCE_SECONDS = 60;
 /** How far ahead a tournament may be scheduled: a year, as far as a round may last. */

@@ -9,7 +9,7 @@ import fastifyStatic from '@fastify/static';
 import type { Config } from '../config.js';
 import { createFastify } from '../listener/fastify.js';
 import { problem, renderErrorsAsProblems, sendProblem } from '../listener/error-handler.js';
-import { GAME_BODY_LIMIT } from '../http/developer-games-schemas.js';
+import { GAME_BODY_LIMIT } from '../http/developer/developer-games-schemas.js';
 import {
   forwardingHeaders,
   WEB_CLIENT_HEADER,

@@ -13,7 +13,7 @@ import { startServer, type RunningServer } from '../../src/main.js';
 import { uuidIds } from '../../src/ids.js';
 import { publish } from '../../src/services/admin.js';
 import { updateGame } from '../../src/store/games.js';
-import { boardCursor, parseBoardCursor } from '../../src/http/cursors.js';
+import { boardCursor, parseBoardCursor } from '../../src/http/shared/cursors.js';
 import { BOARD_WALK_MAX_AGE_MS } from '../../src/store/board-pages.js';
 import { ensureDeveloper } from '../../src/store/developers.js';
 import { fundedPlayer, registerGame } from '@coinop/testkit/arcade';

@@ -1,0 +1,113 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { timingSafeEqual } from 'node:crypto';
+import { CoinopError } from '@coinop/core';
+import { hashSecret } from '../../credentials/secrets.js';
+import { playerTokenServices } from '../../signin/signin.js';
+import { Security } from '../openapi.js';
+import { mintTokenOfPlayer, requirePlayer } from '../../services/admin.js';
+import { bearerToken } from '../../listener/bearer.js';
+import { adminAccountRoutes, adminHstRoutes } from './admin-accounts.js';
+import { adminGameRoutes, adminLeaderboardRoutes } from './admin-games.js';
+import { adminChainDepositRoutes, adminChainRoutes } from './admin-chain.js';
+import {
+  adminChainHaltRoutes,
+  adminShortfallRoutes,
+  adminSurplusRoutes,
+} from './admin-chain-halts.js';
+import { adminLookupRoutes, adminPlayerLookupRoutes } from './admin-lookups.js';
+import { adminPublishRequestRoutes } from './admin-publish-requests.js';
+import { adminTournamentRoutes } from './admin-tournaments.js';
+import {
+  TAGS,
+  KeysRotated,
+  PlayerParams,
+  PlayerTokenBody,
+  PlayerTokenMinted,
+} from './admin-schemas.js';
+
+/** The operator API behind `coinop admin`, guarded by the admin bearer token. */
+export async function adminPlugin(
+  app: FastifyInstance,
+  options: { adminToken: string },
+): Promise<void> {
+  const tokenHash = hashSecret(options.adminToken);
+  // Encapsulated: the hook guards only the routes of this plugin.
+  app.addHook('onRequest', async (request) => {
+    const presented = bearerToken(request);
+    if (presented === null) {
+      throw new CoinopError(
+        'missing_bearer_token',
+        'the admin API needs an Authorization: Bearer <admin token> header',
+      );
+    }
+    // Hashing both sides gives equal lengths, so the comparison is constant-time.
+    if (!timingSafeEqual(hashSecret(presented), tokenHash)) {
+      throw new CoinopError('invalid_admin_token', 'the bearer token is not the admin token');
+    }
+  });
+
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const arcade = app.arcade;
+  const signin = playerTokenServices(app.config, arcade);
+
+  adminAccountRoutes(app);
+  adminHstRoutes(app);
+  adminGameRoutes(app);
+  adminLeaderboardRoutes(app);
+
+  r.post(
+    '/admin/keys/rotate',
+    {
+      schema: {
+        operationId: 'adminRotateSigningKey',
+        tags: TAGS,
+        security: Security.adminToken,
+        summary: 'Rotate the player-token signing key',
+        description:
+          'Retires the active signing key and signs with a new one from now on. The retired key ' +
+          'stays in the JWKS until every token it signed has expired.',
+        response: { 200: KeysRotated },
+      },
+    },
+    async () => signin.keys.rotate(),
+  );
+
+  adminChainRoutes(app);
+  adminChainDepositRoutes(app);
+  adminChainHaltRoutes(app);
+  adminSurplusRoutes(app);
+  adminShortfallRoutes(app);
+  adminLookupRoutes(app);
+  adminPlayerLookupRoutes(app);
+  adminPublishRequestRoutes(app);
+  adminTournamentRoutes(app, TAGS);
+
+  r.post(
+    '/admin/players/:playerId/token',
+    {
+      schema: {
+        operationId: 'adminMintPlayerToken',
+        tags: TAGS,
+        security: Security.adminToken,
+        summary: 'Mint a player token',
+        description:
+          'A player token as the sign-in service issues, for testing a game server without a ' +
+          'browser.',
+        params: PlayerParams,
+        body: PlayerTokenBody,
+        response: { 201: PlayerTokenMinted },
+      },
+    },
+    async (request, reply) => {
+      const player = await requirePlayer(arcade, request.params.playerId);
+      const minted = await mintTokenOfPlayer(arcade, signin, {
+        playerId: player.id,
+        ttlSeconds: request.body.ttl,
+        maxTtlSeconds: app.config.playerTokenTtlMaxSeconds,
+      });
+      reply.code(201);
+      return minted;
+    },
+  );
+}

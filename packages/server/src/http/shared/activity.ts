@@ -1,0 +1,252 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type, type Static } from '@sinclair/typebox';
+import { formatHst } from '@coinop/core';
+import { getAddress } from 'viem';
+import {
+  ActivityKinds,
+  type ActivityItem,
+  type ActivityKind,
+  type ActivityPage,
+} from '@coinop/protocol';
+import { AccountReads, type StoredActivity } from '../../services/account-reads.js';
+import { activityCursor, parseActivityCursor } from './cursors.js';
+import { ApiTags, Security } from '../openapi.js';
+import { Uuid } from './schemas.js';
+import type { SchemaMatches } from '../../listener/wire-check.js';
+
+export const ACTIVITY_PAGE_MAX = 100;
+const ACTIVITY_PAGE_DEFAULT = 25;
+
+/** What the activity routes answer, for their OpenAPI descriptions. */
+export const ACTIVITY_DESCRIPTION =
+  'Plays (with their scores), payouts received as a leader, payments to games, deposits, ' +
+  'withdrawals and faucet or operator grants, merged newest first in one list, a page at a ' +
+  'time: pass `nextCursor` back as `cursor` for older lines. 400 `validation_failed` naming ' +
+  '`cursor`, `limit` or `kind` when one is not valid.';
+
+const Hst = (description: string) =>
+  Type.String({ description: `${description}: HST, as an exact decimal string` });
+const At = Type.String({ format: 'date-time' });
+const GameFields = { gameId: Uuid('The game.'), gameName: Type.String() };
+const TierFields = { leaderboardId: Uuid('The tier.'), tierName: Type.String() };
+
+const ActivityItemSchema = Type.Union([
+  Type.Object(
+    {
+      kind: Type.Literal('play'),
+      id: Uuid('The play.'),
+      at: At,
+      ...GameFields,
+      ...TierFields,
+      cost: Hst('What the play cost ("0" for a free play)'),
+      status: Type.Union([
+        Type.Literal('open'),
+        Type.Literal('scored'),
+        Type.Literal('expired'),
+        Type.Literal('voided'),
+      ]),
+      score: Type.Union([Type.Number(), Type.Null()], { description: 'Null until scored.' }),
+      scoreUnit: Type.String({
+        description: 'The game\'s unit to show after the score, e.g. "ms"; empty for none.',
+      }),
+      rank: Type.Union([Type.Integer(), Type.Null()], {
+        description:
+          "The player's rank on the tier when the score was recorded; null until scored.",
+      }),
+    },
+    { description: 'A play the player opened, with its score once scored.' },
+  ),
+  Type.Object(
+    {
+      kind: Type.Literal('payout'),
+      id: Uuid('The payout transfer.'),
+      at: At,
+      amount: Hst('Received'),
+      ...GameFields,
+      ...TierFields,
+      playId: Uuid('The play whose cost paid it.'),
+    },
+    { description: "HST received as a leader when another player's play settled." },
+  ),
+  Type.Object(
+    {
+      kind: Type.Literal('payment'),
+      id: Uuid('The payment transfer.'),
+      at: At,
+      amount: Hst('Paid'),
+      ...GameFields,
+    },
+    { description: "HST paid to a game's developer in the game." },
+  ),
+  Type.Object(
+    {
+      kind: Type.Literal('deposit'),
+      id: Uuid('The crediting transfer.'),
+      at: At,
+      amount: Hst('Credited'),
+      txHash: Type.Union([Type.String(), Type.Null()], { description: 'The deposit transaction.' }),
+    },
+    { description: 'HST deposited into the vault and credited.' },
+  ),
+  Type.Object(
+    {
+      kind: Type.Literal('withdrawal'),
+      id: Uuid('The withdrawal.'),
+      at: At,
+      amount: Hst('Withdrawn'),
+      to: Type.String({ description: 'The wallet paid, checksummed.' }),
+      status: Type.Union([
+        Type.Literal('queued'),
+        Type.Literal('sent'),
+        Type.Literal('paid'),
+        Type.Literal('failed'),
+      ]),
+      txHash: Type.Union([Type.String(), Type.Null()], {
+        description: 'The vault transaction that paid it, once sent.',
+      }),
+    },
+    { description: 'HST withdrawn to a wallet.' },
+  ),
+  Type.Object(
+    { kind: Type.Literal('grant'), id: Uuid('The mint transfer.'), at: At, amount: Hst('Granted') },
+    { description: "HST minted to the player: the development faucet or an operator's grant." },
+  ),
+  Type.Object(
+    {
+      kind: Type.Literal('prize'),
+      id: Uuid('The prize transfer.'),
+      at: At,
+      amount: Hst('Won'),
+      ...GameFields,
+      ...TierFields,
+      place: Type.Integer({ minimum: 1, description: 'The place paid: 1 for the winner.' }),
+    },
+    {
+      description:
+        "A tournament prize: HST paid for a place when a round closed (the round's board is the tier).",
+    },
+  ),
+]);
+export const ActivityPageSchema = Type.Object({
+  items: Type.Array(ActivityItemSchema, { description: 'Newest first.' }),
+  nextCursor: Type.Union([Type.String(), Type.Null()], {
+    description: 'Pass as `cursor` for older lines; null on the last page.',
+  }),
+});
+
+declare const _activityPage: SchemaMatches<typeof ActivityPageSchema, ActivityPage>;
+
+const KIND = ActivityKinds.join('|');
+export const ActivityQuery = Type.Object({
+  // Query values arrive as text, and the API never coerces types.
+  limit: Type.Optional(
+    Type.String({
+      pattern: '^(100|[1-9][0-9]?)$',
+      description: `lines per page, 1 to ${ACTIVITY_PAGE_MAX} (default ${ACTIVITY_PAGE_DEFAULT})`,
+    }),
+  ),
+  cursor: Type.Optional(
+    Type.String({ maxLength: 200, description: "the previous page's nextCursor" }),
+  ),
+  kind: Type.Optional(
+    Type.String({
+      pattern: `^(${KIND})(,(${KIND}))*$`,
+      maxLength: 100,
+      description: `only these kinds, comma-separated (${ActivityKinds.join(', ')}); every kind when absent`,
+    }),
+  ),
+});
+
+function toWire(item: StoredActivity): ActivityItem {
+  const common = { id: item.id, at: item.at.toISOString() };
+  const amount = formatHst(item.amountUnits);
+  const game = { gameId: item.gameId ?? '', gameName: item.gameName ?? '' };
+  const tier = { leaderboardId: item.leaderboardId ?? '', tierName: item.tierName ?? '' };
+  switch (item.kind) {
+    case 'play':
+      return {
+        kind: 'play',
+        ...common,
+        ...game,
+        ...tier,
+        cost: amount,
+        status: item.status as 'open',
+        score: item.score,
+        scoreUnit: item.scoreUnit,
+        rank: item.rank,
+      };
+    case 'payout':
+      return { kind: 'payout', ...common, amount, ...game, ...tier, playId: item.playId ?? '' };
+    case 'payment':
+      return { kind: 'payment', ...common, amount, ...game };
+    case 'deposit':
+      return { kind: 'deposit', ...common, amount, txHash: item.txHash };
+    case 'withdrawal':
+      return {
+        kind: 'withdrawal',
+        ...common,
+        amount,
+        to: item.toAddress === null ? '' : getAddress(item.toAddress),
+        status: item.status as 'queued',
+        txHash: item.txHash,
+      };
+    case 'grant':
+      return { kind: 'grant', ...common, amount };
+    case 'prize':
+      return { kind: 'prize', ...common, amount, ...game, ...tier, place: item.rank ?? 0 };
+  }
+}
+
+/**
+ * A page of a player's activity as the API answers it, for a query of `ActivityQuery`: the one
+ * read behind GET /player/activity and the operator's GET /admin/players/{player}/activity.
+ */
+export async function activityPageOf(
+  accounts: AccountReads,
+  player: { id: string; accountId: string },
+  query: Static<typeof ActivityQuery>,
+): Promise<Static<typeof ActivityPageSchema>> {
+  const { limit, cursor, kind } = query;
+  const after = cursor === undefined ? null : parseActivityCursor(cursor);
+  const kinds = kind === undefined ? ActivityKinds : [...new Set(kind.split(','))];
+  const page = await accounts.activity(
+    player,
+    kinds as ActivityKind[],
+    after,
+    Number(limit ?? ACTIVITY_PAGE_DEFAULT),
+  );
+  const last = page.items.at(-1);
+  return {
+    items: page.items.map(toWire),
+    nextCursor: page.more && last ? activityCursor(last.position) : null,
+  };
+}
+
+/** The signed-in player's activity: GET /player/activity. */
+export function activityRoutes(
+  instance: FastifyInstance,
+  authenticate: (request: FastifyRequest) => Promise<{ playerId: string }>,
+): void {
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
+  const accounts = new AccountReads(app.arcade);
+  app.get(
+    '/activity',
+    {
+      schema: {
+        operationId: 'playerListActivity',
+        tags: [ApiTags.player],
+        summary: "The signed-in player's activity, newest first",
+        description: `${ACTIVITY_DESCRIPTION} Only the signed-in player's own.`,
+        security: Security.playerToken,
+        querystring: ActivityQuery,
+        response: { 200: ActivityPageSchema },
+      },
+    },
+    async (request) => {
+      const { playerId } = await authenticate(request);
+      const player = await accounts.player(playerId);
+      return activityPageOf(accounts, player, request.query);
+    },
+  );
+}

@@ -1,0 +1,73 @@
+import { CURRENCY } from '@coinop/protocol';
+import { formatHst, unitsToHstNumber, type Leader, type Leaderboard } from '@coinop/core';
+import type { GameRecord } from '../../services/game-reads.js';
+import type { StoredPlay, StoredScore } from '../../services/plays.js';
+import type { GameWire, LeaderboardWire, PlayWire, ScoreResultWire } from './schemas.js';
+
+/** Domain records to the spec's wire shapes; the one place field names are mapped. */
+
+export function leaderboardToWire(board: Leaderboard, leaders: readonly Leader[]): LeaderboardWire {
+  return {
+    id: board.id,
+    name: board.name,
+    cost: unitsToHstNumber(board.costUnits),
+    currency: CURRENCY,
+    formattedCostString: `${formatHst(board.costUnits)} ${CURRENCY}`,
+    leadersMax: board.leadersMax,
+    leaders: [...leaders],
+  };
+}
+
+export function gameToWire(
+  game: GameRecord,
+  boards: readonly Leaderboard[],
+  leaders: ReadonlyMap<string, readonly Leader[]>,
+): GameWire {
+  return {
+    id: game.id,
+    name: game.name,
+    description: game.description,
+    category: game.category,
+    developerInfo: game.developerInfo,
+    tagLine: game.tagLine,
+    url: game.url,
+    coverUrl: game.coverUrl,
+    scoreDisplay: game.scoreDisplay,
+    scoreUnit: game.scoreUnit,
+    prodDomain: game.prodDomain,
+    published: game.publishedAt !== null,
+    leaderboards: boards.map((b) => leaderboardToWire(b, leaders.get(b.id) ?? [])),
+    playerId: game.developerId,
+  };
+}
+
+export function playToWire(play: StoredPlay): PlayWire {
+  return {
+    id: play.id,
+    createdAt: play.createdAt.toISOString(),
+    updatedAt: play.updatedAt.toISOString(),
+    deletedAt: null,
+    deleted: false,
+    playerId: play.playerId,
+    gameId: play.gameId,
+    gameArcadeId: play.arcadeId,
+    developerId: play.developerId,
+    leaderboardId: play.leaderboardId,
+    cost: unitsToHstNumber(play.costUnits),
+    ilpRegistrationId: play.lockTransferId ?? '',
+    status: play.status,
+    expiresAt: play.expiresAt.toISOString(),
+  };
+}
+
+export function scoreToWire(score: StoredScore, leaders: readonly Leader[]): ScoreResultWire {
+  return {
+    id: score.id,
+    playId: score.playId,
+    leaderboardId: score.leaderboardId,
+    score: score.score,
+    leaders: [...leaders],
+    isWinner: score.isWinner,
+    leaderRank: score.leaderRank,
+  };
+}

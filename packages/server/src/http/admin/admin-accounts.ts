@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { parseHst, unitsToHstNumber } from '@coinop/core';
-import { Security } from '../openapi.js';
+import { Security } from '../../listener/openapi.js';
 import {
   accountBalance,
   auditHst,

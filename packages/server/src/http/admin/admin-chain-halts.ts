@@ -19,7 +19,7 @@ import {
   SweepSurplusBody,
 } from './admin-chain-halt-schemas.js';
 import { ChainReconciliation, TAGS } from './admin-schemas.js';
-import { Security } from '../openapi.js';
+import { Security } from '../../listener/openapi.js';
 
 /** How many halts and surplus transfers a listing shows without `limit`. */
 const HALTS_PAGE_DEFAULT = 20;

@@ -21,7 +21,7 @@ import {
   DepositsQuery,
   TAGS,
 } from './admin-schemas.js';
-import { Security } from '../openapi.js';
+import { Security } from '../../listener/openapi.js';
 import { pageOfWithdrawals, WithdrawalList, WithdrawalsQuery } from '../shared/withdrawals.js';
 
 /** How many play locks a listing shows without `limit`. */

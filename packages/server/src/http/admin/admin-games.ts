@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import type { GameRecord } from '../../services/game-reads.js';
-import { Security } from '../openapi.js';
+import { Security } from '../../listener/openapi.js';
 import { addLeaderboard, publish, unpublish } from '../../services/admin.js';
 import { Uuid } from '../shared/schemas.js';
 import { AdminGame, adminGameToWire } from './admin-lookups.js';

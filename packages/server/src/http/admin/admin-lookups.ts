@@ -20,7 +20,7 @@ import {
   ActivityQuery,
   activityPageOf,
 } from '../shared/activity.js';
-import { Security } from '../openapi.js';
+import { Security } from '../../listener/openapi.js';
 import { Uuid } from '../shared/schemas.js';
 
 /**

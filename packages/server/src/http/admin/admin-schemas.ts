@@ -2,7 +2,7 @@ import { PlayLockStates, type PlayLockState } from '../../services/chain-admin.j
 import { Type, type TSchema } from '@sinclair/typebox';
 
 import { ChainHaltStatus } from './admin-chain-halt-schemas.js';
-import { ApiTags } from '../openapi.js';
+import { ApiTags } from '../../listener/openapi.js';
 import { MAX_COST_HST, Uuid } from '../shared/schemas.js';
 
 export const TAGS = [ApiTags.admin];

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { Tournaments } from '../../services/tournaments.js';
-import { Security } from '../openapi.js';
+import { Security } from '../../listener/openapi.js';
 import { Uuid } from '../shared/schemas.js';
 import {
   CREATE_DESCRIPTION,

@@ -5,7 +5,7 @@ import type { ArcadeSettings, ChainSettings } from '@coinop/protocol';
 import { getAddress } from 'viem';
 import { ChainAdmin } from '../../services/chain-admin.js';
 import type { SchemaMatches } from '../../listener/wire-check.js';
-import { ApiTags, Security } from '../openapi.js';
+import { ApiTags, Security } from '../../listener/openapi.js';
 
 const Address = (description: string) =>
   Type.String({ pattern: '^0x[0-9a-fA-F]{40}$', description });

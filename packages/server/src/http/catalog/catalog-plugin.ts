@@ -6,7 +6,7 @@ import type { CatalogGame, CatalogGameList, CatalogTier } from '@coinop/protocol
 import { boardRoutes } from '../shared/boards.js';
 import { catalogTournamentRoutes } from './catalog-tournaments.js';
 import { catalogImageRoutes } from './catalog-images.js';
-import { ApiTags, Security } from '../openapi.js';
+import { ApiTags, Security } from '../../listener/openapi.js';
 import { GameSchema, LeaderboardSchema, Uuid } from '../shared/schemas.js';
 import { gameToWire, leaderboardToWire } from '../shared/wire.js';
 import type { SchemaMatches } from '../../listener/wire-check.js';

@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { ApiKey, ApiKeyList, NewApiKey } from '@coinop/protocol';
 import type { ApiKeySummary } from '../../credentials/api-keys.js';
 import type { DeveloperKeys } from '../../services/developer-keys.js';
-import { Security } from '../openapi.js';
+import { Security } from '../../listener/openapi.js';
 import type { SchemaMatches } from '../../listener/wire-check.js';
 
 const TAGS = ['developer'];

@@ -6,7 +6,7 @@ import type { DeveloperRecord } from '../../services/developer-games.js';
 import { DeveloperPortal } from '../../services/developer-games.js';
 
 import type { CoverCheck } from '../../services/cover-check.js';
-import { RateLimitedResponse, Security } from '../openapi.js';
+import { RateLimitedResponse, Security } from '../../listener/openapi.js';
 import { oncePerRequest, perKey } from '../../listener/rate-limit.js';
 
 import {

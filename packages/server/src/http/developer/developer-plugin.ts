@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import cors from '@fastify/cors';
 import { availableUnits, formatHst, lockedUnits } from '@coinop/core';
 import type { DeveloperBalance } from '@coinop/protocol';
-import { playerTokenServices } from '../../signin/signin.js';
+import { playerTokenServices } from '../../credentials/player-token-services.js';
 import { developerApiKeyRoutes } from './developer-api-keys.js';
 import { testerRoutes } from './testers.js';
 import { developerPublishRequestRoutes } from './publish-requests.js';
@@ -16,7 +16,7 @@ import { API_KEY_HEADER } from '../../credentials/api-keys.js';
 import { DeveloperPortal } from '../../services/developer-games.js';
 import { DeveloperKeys } from '../../services/developer-keys.js';
 import { AccountReads } from '../../services/account-reads.js';
-import { Security } from '../openapi.js';
+import { Security } from '../../listener/openapi.js';
 import type { SchemaMatches } from '../../listener/wire-check.js';
 
 const TAGS = ['developer'];

@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import { DeveloperPortal } from '../../services/developer-games.js';
 import { PublishRequests } from '../../services/publish-requests.js';
 import { oncePerRequest, perKey } from '../../listener/rate-limit.js';
-import { RateLimitedResponse, Security } from '../openapi.js';
+import { RateLimitedResponse, Security } from '../../listener/openapi.js';
 import { Uuid } from '../shared/schemas.js';
 import {
   PUBLISH_TEXT_MAX,

@@ -10,7 +10,7 @@ import {
   registrationDeps,
   updateDeveloperGame,
 } from '../../services/registration.js';
-import { ApiTags, RateLimitedResponse, Security } from '../openapi.js';
+import { ApiTags, RateLimitedResponse, Security } from '../../listener/openapi.js';
 import {
   coverUrl,
   GameSchema,

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { DeveloperPortal } from '../../services/developer-games.js';
-import { Security } from '../openapi.js';
+import { Security } from '../../listener/openapi.js';
 import { Uuid } from '../shared/schemas.js';
 import type { Authenticate } from '../shared/authenticate.js';
 import { TesterListSchema, TesterSchema, testerToWire } from '../shared/tester-schemas.js';

@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { GameView } from '../../services/game-reads.js';
 import type { GameWire } from '../shared/schemas.js';
-import { ApiTags, Security } from '../openapi.js';
+import { ApiTags, Security } from '../../listener/openapi.js';
 import { GameSchema, Uuid } from '../shared/schemas.js';
 import { gameToWire } from '../shared/wire.js';
 import { ArcadeGameParams, GamePlayerStandingsSchema } from './game-server-schemas.js';

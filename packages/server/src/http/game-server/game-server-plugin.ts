@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { CoinopError } from '@coinop/core';
-import { ApiTags, RateLimitedResponse, Security } from '../openapi.js';
+import { ApiTags, RateLimitedResponse, Security } from '../../listener/openapi.js';
 import { WriteTokenBody, WriteTokenSchema } from './game-server-schemas.js';
 import { requireWriteToken } from './write-token-scope.js';
 import { gameServerTournamentRoutes } from './game-server-tournaments.js';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { CoinopError, unitsToHstNumber } from '@coinop/core';
-import { ApiTags, Security } from '../openapi.js';
+import { ApiTags, Security } from '../../listener/openapi.js';
 import { PlaySchema, Uuid } from '../shared/schemas.js';
 import { playToWire } from '../shared/wire.js';
 import { PlayTransactionSchema, PlayerDetailsSchema } from './game-server-schemas.js';

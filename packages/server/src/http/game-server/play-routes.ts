@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { ApiTags, RateLimitedResponse, Security } from '../openapi.js';
+import { ApiTags, RateLimitedResponse, Security } from '../../listener/openapi.js';
 import { PlaySchema, ScoreResultSchema } from '../shared/schemas.js';
 import { playToWire, scoreToWire } from '../shared/wire.js';
 import { perKey } from '../../listener/rate-limit.js';

@@ -9,7 +9,7 @@ import {
 } from '@coinop/core';
 import type { Allowance, AllowanceList, AllowanceRequest } from '@coinop/protocol';
 import type { AllowanceView } from '../../services/consent.js';
-import { ApiTags, Security } from '../openapi.js';
+import { ApiTags, Security } from '../../listener/openapi.js';
 import { Uuid } from '../shared/schemas.js';
 import type { SchemaMatches } from '../../listener/wire-check.js';
 import type { Authenticate } from '../shared/authenticate.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { formatHst, wholeHstToUnits } from '@coinop/core';
-import { RateLimitedResponse, Security } from '../openapi.js';
+import { RateLimitedResponse, Security } from '../../listener/openapi.js';
 import type { PlayerRouteContext } from './player-context.js';
 import {
   FaucetGrantSchema,

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { CoinopError, formatHst, parseHst } from '@coinop/core';
-import { RateLimitedResponse, Security } from '../openapi.js';
+import { RateLimitedResponse, Security } from '../../listener/openapi.js';
 import { GameSchema, PlaySchema, ScoreResultSchema } from '../shared/schemas.js';
 import { gameToWire, playToWire, scoreToWire } from '../shared/wire.js';
 import type { PlayerRouteContext } from './player-context.js';

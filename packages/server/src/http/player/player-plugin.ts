@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { PlayerArcade } from '../../services/player-arcade.js';
 import { AccountReads } from '../../services/account-reads.js';
-import { playerTokenServices } from '../../signin/signin.js';
-import { walletVerifier } from '../../signin/wallet-signature.js';
+import { playerTokenServices } from '../../credentials/player-token-services.js';
+import { walletVerifier } from '../../credentials/wallet-signature.js';
 import { activityRoutes } from '../shared/activity.js';
 import { allowanceRoutes } from './consent.js';
 import { playerTestingRoutes } from './testing.js';
@@ -13,7 +13,7 @@ import { withdrawalRoutes } from '../shared/withdrawals.js';
 import { playerAccountRoutes } from './player-account.js';
 import { playerPlayRoutes, playerPurchaseRoutes } from './player-plays.js';
 import { TAGS } from './player-schemas.js';
-import { Security } from '../openapi.js';
+import { Security } from '../../listener/openapi.js';
 import { oncePerRequest, perKey } from '../../listener/rate-limit.js';
 
 /** Where app.ts mounts this plugin. */

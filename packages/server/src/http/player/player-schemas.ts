@@ -10,7 +10,7 @@ import {
   type PlayerProfile,
   type Purchase,
 } from '@coinop/protocol';
-import { ApiTags } from '../openapi.js';
+import { ApiTags } from '../../listener/openapi.js';
 import { Uuid } from '../shared/schemas.js';
 import type { SchemaMatches } from '../../listener/wire-check.js';
 

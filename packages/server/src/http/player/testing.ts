@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { playerActor, type InvitationAnswer } from '@coinop/core';
-import { ApiTags, Security } from '../openapi.js';
+import { ApiTags, Security } from '../../listener/openapi.js';
 import type { Authenticate } from '../shared/authenticate.js';
 import {
   InvitationListSchema,

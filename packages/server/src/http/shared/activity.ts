@@ -11,7 +11,7 @@ import {
 } from '@coinop/protocol';
 import { AccountReads, type StoredActivity } from '../../services/account-reads.js';
 import { activityCursor, parseActivityCursor } from './cursors.js';
-import { ApiTags, Security } from '../openapi.js';
+import { ApiTags, Security } from '../../listener/openapi.js';
 import { Uuid } from './schemas.js';
 import type { SchemaMatches } from '../../listener/wire-check.js';
 

@@ -1,5 +1,6 @@
 import { useCallback, useState } from 'react';
-import type { AdminApi, AdminGame } from './admin-api.js';
+import type { AdminGame } from '@coinop/protocol';
+import type { AdminApi } from './admin-api.js';
 import { Outcome, When, errorText, usePaged } from './parts.js';
 import { checksummed } from '../components/address.js';
 

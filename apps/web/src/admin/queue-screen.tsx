@@ -1,5 +1,6 @@
 import { useCallback, useId, useState, type FormEvent } from 'react';
-import type { AdminApi, QueuedPublishRequest } from './admin-api.js';
+import type { QueuedPublishRequest } from '@coinop/protocol';
+import type { AdminApi } from './admin-api.js';
 import { Outcome, When, errorText, usePaged } from './parts.js';
 import { checksummed } from '../components/address.js';
 

@@ -8,7 +8,8 @@ import { PastRounds, type RoundReads } from '../tournaments/past-rounds.js';
 import { Schedule } from '../tournaments/schedule.js';
 import { TournamentForm, type GameChoice } from '../tournaments/tournament-form.js';
 import type { TournamentRequest } from '../portal/portal-api.js';
-import type { AdminApi, AdminGame } from './admin-api.js';
+import type { AdminGame } from '@coinop/protocol';
+import type { AdminApi } from './admin-api.js';
 import { Outcome, errorText } from './parts.js';
 import '../tournaments/tournaments.css';
 import './tournaments-screen.css';
@@ -86,7 +87,10 @@ export function TournamentsScreen({ api }: { api: AdminApi }) {
       let before: string | null = null;
       try {
         for (let page = 0; page < PICKER_PAGES; page += 1) {
-          const read: { items: AdminGame[]; next: string | null } = await api.games(before, 100);
+          const read: { items: readonly AdminGame[]; next: string | null } = await api.games(
+            before,
+            100,
+          );
           all.push(...read.items);
           before = read.next;
           if (before === null) break;

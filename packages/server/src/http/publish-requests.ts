@@ -49,7 +49,7 @@ const PublishRequestListSchema = Type.Object({ requests: Type.Array(PublishReque
 declare const _request: SchemaMatches<typeof PublishRequestSchema, PublishRequest>;
 declare const _requestList: SchemaMatches<typeof PublishRequestListSchema, PublishRequestList>;
 
-const QueuedRequestSchema = Type.Composite([
+export const QueuedRequestSchema = Type.Composite([
   PublishRequestSchema,
   Type.Object({
     game: Type.Object(
@@ -71,7 +71,7 @@ const QueuedRequestSchema = Type.Composite([
     ),
   }),
 ]);
-const QueueSchema = Type.Object({
+export const QueueSchema = Type.Object({
   requests: Type.Array(QueuedRequestSchema),
   next: Type.Union([Uuid('Pass as `after` for the next page'), Type.Null()], {
     description: 'Pass as `after` for the next page; null on the last',

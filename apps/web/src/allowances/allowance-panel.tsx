@@ -1,15 +1,10 @@
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
-import type { Allowance } from '@coinop/protocol';
+import { formatHst, type Allowance } from '@coinop/protocol';
+import { formatHstUnits, hstUnits } from '../account/hst-amounts.js';
 import { ErrorAlert, Status, errorText } from '../portal/parts.js';
 import { useSession } from '../session/session.js';
 import { Hst } from '../components/hst.js';
-import {
-  HST_AMOUNT,
-  allowancesApi,
-  describeAllowance,
-  formatHst,
-  plainHst,
-} from './allowances-api.js';
+import { HST_AMOUNT, allowancesApi, describeAllowance } from './allowances-api.js';
 
 /** The element id a refused play's `grantUrl` points at (`/games/{gameId}#allowance`). */
 export const ALLOWANCE_ANCHOR = 'allowance';
@@ -57,7 +52,9 @@ export function AllowancePanel({
         if (!live) return;
         setAllowance(loaded);
         setLimit(
-          loaded.source === 'player' && loaded.dailyLimit ? plainHst(loaded.dailyLimit) : '',
+          loaded.source === 'player' && loaded.dailyLimit
+            ? formatHst(hstUnits(loaded.dailyLimit))
+            : '',
         );
       },
       (e: unknown) => live && setLoadError(`Could not load your allowance: ${errorText(e)}`),
@@ -106,7 +103,7 @@ export function AllowancePanel({
       setStatus(
         saved.dailyLimit === 0
           ? `Saved: ${gameName} can no longer charge you, from its next play.`
-          : `Saved: ${gameName} may charge you up to ${formatHst(saved.dailyLimit ?? 0)} a day.`,
+          : `Saved: ${gameName} may charge you up to ${formatHstUnits(hstUnits(saved.dailyLimit ?? 0))} a day.`,
       );
     } catch (e) {
       setError(`Could not save the daily limit: ${errorText(e)}`);

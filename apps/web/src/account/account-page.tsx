@@ -1,12 +1,12 @@
 import { useCallback, useMemo } from 'react';
 import type { ActivityPage } from '@coinop/protocol';
 import { getAddress } from 'viem';
-import { useArcadeSettings } from '../arcade-settings.js';
+import { useArcadeSettings, type ArcadeSettingsState } from '../arcade-settings.js';
 import { HistorySection } from '../history/history-section.js';
 import { useTitle } from '../portal/parts.js';
 import { Link } from '../router.js';
 import { useSession } from '../session/session.js';
-import { chainReader, readyChain } from './chain-wallet.js';
+import { chainReader, readyChain, type ReadyChain } from './chain-wallet.js';
 import { DepositSection } from './deposit-section.js';
 import { FaucetOffer } from '../components/faucet.js';
 import { HstFigure } from '../components/hst.js';
@@ -58,53 +58,8 @@ export function AccountPage() {
   return (
     <section className="page account-page">
       <h1>Your account</h1>
-      <section className="balance-card" aria-labelledby="balance-heading">
-        <h2 id="balance-heading">Balance</h2>
-        <dl className="balance-facts">
-          <div>
-            <dt>Available</dt>
-            <dd data-testid="available">
-              <HstFigure units={available} name="available balance" />
-            </dd>
-          </div>
-          <div>
-            <dt>Reserved</dt>
-            <dd data-testid="reserved">
-              <HstFigure units={reserved} name="reserved balance" />
-            </dd>
-          </div>
-        </dl>
-        <p className="muted">
-          Reserved HST is held for plays still open and withdrawals not yet paid; it returns to your
-          available balance if they do not go through.
-        </p>
-        {faucetHere && <FaucetOffer />}
-      </section>
-
-      {settings.status === 'loading' && <p role="status">Loading the arcade’s settings…</p>}
-      {settings.status === 'failed' && (
-        <p role="alert" className="error">
-          Could not load the arcade’s settings: {settings.error}. Reload the page to try again.
-        </p>
-      )}
-      {settings.status === 'loaded' && settingsChain === null && (
-        <p className="notice-card" data-testid="no-chain">
-          Deposits and withdrawals are not available in this arcade: its HST lives only in the
-          arcade and cannot be moved to or from a wallet.
-        </p>
-      )}
-      {settingsChain !== null && settingsChain.rpcUrl === null && (
-        <p className="notice-card" data-testid="no-public-rpc">
-          This arcade publishes no chain endpoint for browsers, so deposits and withdrawals are not
-          available on this page. Ask the arcade’s operator.
-        </p>
-      )}
-      {settingsChain !== null && settingsChain.rpcUrl !== null && chain === null && (
-        <p className="notice-card" role="status">
-          The arcade has not reached its chain yet: deposits and withdrawals open once it has.
-          Reload the page in a minute.
-        </p>
-      )}
+      <BalanceCard available={available} reserved={reserved} faucetHere={faucetHere} />
+      <ChainNotices settings={settings} chain={chain} />
       {chain !== null && reader !== null && wallet !== null && (
         <>
           <DepositSection
@@ -131,5 +86,80 @@ export function AccountPage() {
         <Link href="/account/allowances">What games may charge you: your allowances</Link>
       </p>
     </section>
+  );
+}
+
+/** What the player may spend now, and what is reserved for open plays and withdrawals. */
+function BalanceCard({
+  available,
+  reserved,
+  faucetHere,
+}: {
+  available: bigint;
+  reserved: bigint;
+  faucetHere: boolean;
+}) {
+  return (
+    <section className="balance-card" aria-labelledby="balance-heading">
+      <h2 id="balance-heading">Balance</h2>
+      <dl className="balance-facts">
+        <div>
+          <dt>Available</dt>
+          <dd data-testid="available">
+            <HstFigure units={available} name="available balance" />
+          </dd>
+        </div>
+        <div>
+          <dt>Reserved</dt>
+          <dd data-testid="reserved">
+            <HstFigure units={reserved} name="reserved balance" />
+          </dd>
+        </div>
+      </dl>
+      <p className="muted">
+        Reserved HST is held for plays still open and withdrawals not yet paid; it returns to your
+        available balance if they do not go through.
+      </p>
+      {faucetHere && <FaucetOffer />}
+    </section>
+  );
+}
+
+/** Why deposits and withdrawals are not offered (yet): settings loading, no chain, no RPC. */
+function ChainNotices({
+  settings,
+  chain,
+}: {
+  settings: ArcadeSettingsState;
+  chain: ReadyChain | null;
+}) {
+  const settingsChain = settings.status === 'loaded' ? settings.settings.chain : null;
+  return (
+    <>
+      {settings.status === 'loading' && <p role="status">Loading the arcade’s settings…</p>}
+      {settings.status === 'failed' && (
+        <p role="alert" className="error">
+          Could not load the arcade’s settings: {settings.error}. Reload the page to try again.
+        </p>
+      )}
+      {settings.status === 'loaded' && settingsChain === null && (
+        <p className="notice-card" data-testid="no-chain">
+          Deposits and withdrawals are not available in this arcade: its HST lives only in the
+          arcade and cannot be moved to or from a wallet.
+        </p>
+      )}
+      {settingsChain !== null && settingsChain.rpcUrl === null && (
+        <p className="notice-card" data-testid="no-public-rpc">
+          This arcade publishes no chain endpoint for browsers, so deposits and withdrawals are not
+          available on this page. Ask the arcade’s operator.
+        </p>
+      )}
+      {settingsChain !== null && settingsChain.rpcUrl !== null && chain === null && (
+        <p className="notice-card" role="status">
+          The arcade has not reached its chain yet: deposits and withdrawals open once it has.
+          Reload the page in a minute.
+        </p>
+      )}
+    </>
   );
 }

@@ -1,44 +1,14 @@
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import type { PlayerDepositList } from '@coinop/protocol';
-import { type Address, type Hash, type PublicClient } from 'viem';
+import { useId } from 'react';
+import type { Address, PublicClient } from 'viem';
 import { Address as AddressText } from '../components/address.js';
 import { FaucetOffer, useFaucet } from '../components/faucet.js';
-import { ErrorAlert, errorText } from '../portal/parts.js';
-import { useSession } from '../session/session.js';
+import { ErrorAlert } from '../portal/parts.js';
 import type { WalletKind } from '../session/wallets.js';
-import {
-  CHAIN_POLL_MS,
-  ChainWalletError,
-  NO_GAS_MESSAGE,
-  explainChainError,
-  sendDeposit,
-  walletHoldings,
-  type ReadyChain,
-  type WalletHoldings,
-} from './chain-wallet.js';
+import { NO_GAS_MESSAGE, type ReadyChain, type WalletHoldings } from './chain-wallet.js';
+import { DepositProgress } from './deposit-progress.js';
 import { HstAmountField } from './hst-amount-field.js';
-import { formatEth, formatHstUnits, parseHstAmount } from './hst-amounts.js';
-import { TxHash } from './tx-hash.js';
-
-/** Where a deposit is, from the signature to the credit in the arcade's ledger. */
-type Progress =
-  | { step: 'sending'; amountUnits: bigint }
-  | { step: 'pending'; amountUnits: bigint; hash: Hash }
-  | { step: 'confirming'; amountUnits: bigint; hash: Hash; done: number; needed: number }
-  | { step: 'crediting'; amountUnits: bigint; hash: Hash }
-  | { step: 'credited'; amountUnits: bigint; hash: Hash }
-  | { step: 'held'; amountUnits: bigint; hash: Hash; reason: string | null }
-  | { step: 'reverted'; amountUnits: bigint; hash: Hash }
-  | { step: 'lost'; amountUnits: bigint; hash: Hash; error: string };
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
+import { formatEth, formatHstUnits } from './hst-amounts.js';
+import { useDeposit } from './use-deposit.js';
 
 /**
  * Deposit HST from the player's wallet into the arcade: one permit signature and one transaction
@@ -62,112 +32,12 @@ export function DepositSection({
   canSign: boolean;
   onCredited: () => void;
 }) {
-  // The wallet's holdings are read again whenever HST moved (a faucet grant, a withdrawal paid).
-  const { call, moneyMoves } = useSession();
+  const deposit = useDeposit({ chain, reader, kind, address, playerId, onCredited });
+  const { amount, setAmount, holdings, holdingsError, error, progress } = deposit;
+  const { amountInput, submit, busy } = deposit;
   const faucet = useFaucet();
   const walletFaucet = faucet?.destination === 'wallet' ? faucet : null;
   const headingId = useId();
-  const [amount, setAmount] = useState('');
-  const [holdings, setHoldings] = useState<WalletHoldings | null>(null);
-  const [holdingsError, setHoldingsError] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [progress, setProgress] = useState<Progress | null>(null);
-  const amountInput = useRef<HTMLInputElement>(null);
-  const tracking = useRef<AbortController | null>(null);
-
-  const readHoldings = useCallback(async () => {
-    try {
-      setHoldings(await walletHoldings(reader, chain, address));
-      setHoldingsError(null);
-    } catch (e) {
-      setHoldingsError(`Could not read your wallet on the chain: ${explainChainError(e)}`);
-    }
-  }, [reader, chain, address]);
-
-  useEffect(() => {
-    void readHoldings();
-  }, [readHoldings, moneyMoves]);
-  useEffect(() => () => tracking.current?.abort(), []);
-
-  /** Follows a sent deposit until the arcade credits it (or the page is left). */
-  const track = async (hash: Hash, amountUnits: bigint, signal: AbortSignal) => {
-    try {
-      const receipt = await reader.waitForTransactionReceipt({
-        hash,
-        pollingInterval: CHAIN_POLL_MS,
-      });
-      if (signal.aborted) return;
-      void readHoldings();
-      if (receipt.status === 'reverted') {
-        setProgress({ step: 'reverted', amountUnits, hash });
-        return;
-      }
-      const needed = chain.confirmations;
-      for (;;) {
-        const head = await reader.getBlockNumber({ cacheTime: 0 });
-        const done = Number(head - receipt.blockNumber);
-        if (done >= needed || signal.aborted) break;
-        setProgress({ step: 'confirming', amountUnits, hash, done, needed });
-        await sleep(CHAIN_POLL_MS, signal);
-      }
-      while (!signal.aborted) {
-        setProgress({ step: 'crediting', amountUnits, hash });
-        const { deposits } = await call<PlayerDepositList>(`/player/deposits/${hash}`);
-        const deposit = deposits[0];
-        if (deposit) {
-          setProgress(
-            deposit.status === 'credited'
-              ? { step: 'credited', amountUnits, hash }
-              : { step: 'held', amountUnits, hash, reason: deposit.heldReason },
-          );
-          onCredited();
-          return;
-        }
-        await sleep(CHAIN_POLL_MS, signal);
-      }
-    } catch (e) {
-      if (!signal.aborted) {
-        setProgress({ step: 'lost', amountUnits, hash, error: explainChainError(e) });
-      }
-    }
-  };
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setError(null);
-    const checked = parseHstAmount(amount);
-    const refuse = (message: string) => {
-      setError(message);
-      amountInput.current?.focus();
-    };
-    if (checked.error !== null) return refuse(checked.error);
-    if (holdings !== null && checked.units > holdings.hstUnits) {
-      return refuse(`Your wallet holds only ${formatHstUnits(holdings.hstUnits)}.`);
-    }
-    if (holdings !== null && holdings.gasWei === 0n) return refuse(NO_GAS_MESSAGE);
-    tracking.current?.abort();
-    const amountUnits = checked.units;
-    setProgress({ step: 'sending', amountUnits });
-    let hash: Hash;
-    try {
-      hash = await sendDeposit({ chain, reader, kind, address, amountUnits, accountId: playerId });
-    } catch (e) {
-      setProgress(null);
-      return refuse(e instanceof ChainWalletError ? e.message : errorText(e));
-    }
-    setAmount('');
-    setProgress({ step: 'pending', amountUnits, hash });
-    const controller = new AbortController();
-    tracking.current = controller;
-    await track(hash, amountUnits, controller.signal);
-  };
-
-  const busy =
-    progress !== null &&
-    (progress.step === 'sending' ||
-      progress.step === 'pending' ||
-      progress.step === 'confirming' ||
-      progress.step === 'crediting');
 
   return (
     <section className="portal-section money" aria-labelledby={headingId}>
@@ -257,54 +127,4 @@ function WalletNotice({
     );
   }
   return null;
-}
-
-function DepositProgress({ progress }: { progress: Progress }) {
-  const amount = formatHstUnits(progress.amountUnits);
-  const done = progress.step === 'credited';
-  const bad = progress.step === 'reverted' || progress.step === 'lost' || progress.step === 'held';
-  return (
-    <div
-      className={`progress-card${done ? ' done' : ''}${bad ? ' bad' : ''}`}
-      data-testid="deposit-progress"
-    >
-      <p role="status" aria-live="polite" className="progress-step" data-step={progress.step}>
-        {stepText(progress, amount)}
-      </p>
-      {'hash' in progress && (
-        <p className="progress-hash">
-          Transaction: <TxHash hash={progress.hash} full />
-        </p>
-      )}
-    </div>
-  );
-}
-
-function stepText(progress: Progress, amount: string): string {
-  switch (progress.step) {
-    case 'sending':
-      return `Depositing ${amount}: sign in your wallet…`;
-    case 'pending':
-      return `Deposit of ${amount} sent: waiting for it to be included in a block.`;
-    case 'confirming': {
-      const left = progress.needed - progress.done;
-      return (
-        `Deposit of ${amount} is in a block: waiting for ${left} more ` +
-        `${left === 1 ? 'confirmation' : 'confirmations'} (${progress.done} of ${progress.needed}).`
-      );
-    }
-    case 'crediting':
-      return `Deposit of ${amount} confirmed on chain: waiting for the arcade to credit it.`;
-    case 'credited':
-      return `Credited: ${amount} added to your balance.`;
-    case 'held':
-      return (
-        `The arcade received ${amount} but is holding it (${progress.reason ?? 'no reason given'}). ` +
-        'Ask the arcade’s operator: held deposits are never lost.'
-      );
-    case 'reverted':
-      return `The deposit of ${amount} failed on chain (the transaction reverted): nothing left your wallet.`;
-    case 'lost':
-      return `Could not follow the deposit of ${amount}: ${progress.error} It may still be credited: reload this page to check your balance.`;
-  }
 }

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link } from '../router.js';
-import type { AdminApi, ChainHalt } from './admin-api.js';
+import type { ChainHalt } from '@coinop/protocol';
+import type { AdminApi } from './admin-api.js';
 import { HALT_CAUSES } from './chain-screen.js';
 
 /**

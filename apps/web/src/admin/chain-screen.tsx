@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
-import type { AdminApi, ChainHalt, ChainStatus, ChainSurplus } from './admin-api.js';
+import type { ChainHalt, ChainStatus, ChainSurplus } from '@coinop/protocol';
+import type { AdminApi } from './admin-api.js';
 import { Outcome, When, errorText } from './parts.js';
 import { SurplusPanel } from './surplus-panel.js';
 import { checksummed } from '../components/address.js';
@@ -18,8 +19,8 @@ export const HALT_CAUSES: Record<ChainHalt['cause'], string> = {
  */
 export function ChainScreen({ api }: { api: AdminApi }) {
   const [status, setStatus] = useState<ChainStatus | null>(null);
-  const [halts, setHalts] = useState<ChainHalt[]>([]);
-  const [surplus, setSurplus] = useState<ChainSurplus[]>([]);
+  const [halts, setHalts] = useState<readonly ChainHalt[]>([]);
+  const [surplus, setSurplus] = useState<readonly ChainSurplus[]>([]);
   const [error, setError] = useState<string | null>(null);
 
   const reload = useCallback(async () => {
@@ -265,7 +266,7 @@ function ResumeForm({
   );
 }
 
-function HaltHistory({ halts }: { halts: ChainHalt[] }) {
+function HaltHistory({ halts }: { halts: readonly ChainHalt[] }) {
   return (
     <section aria-labelledby="halts-heading" className="admin-panel">
       <h2 id="halts-heading">Halts</h2>

@@ -1,5 +1,6 @@
 import { useCallback, useState } from 'react';
-import type { AdminApi, AdminGame } from './admin-api.js';
+import type { AdminGame } from '@coinop/protocol';
+import type { AdminApi } from './admin-api.js';
 import { Outcome, When, errorText, usePaged } from './parts.js';
 import { checksummed } from '../components/address.js';
 
@@ -63,56 +64,7 @@ export function GamesScreen({ api }: { api: AdminApi }) {
             </thead>
             <tbody>
               {items.map((g) => (
-                <tr key={g.gameId} data-game={g.gameId}>
-                  <th scope="row">
-                    {g.name}
-                    <span className="admin-mono admin-sub">{g.gameId}</span>
-                  </th>
-                  <td data-label="State">
-                    <span className={`admin-badge state-${g.state}`}>{g.state}</span>
-                  </td>
-                  <td className="admin-mono" data-label="Developer">
-                    {checksummed(g.developerWallet)}
-                  </td>
-                  <td data-label="Tiers">{g.tiers}</td>
-                  <td data-label="Published">
-                    <When iso={g.publishedAt} />
-                  </td>
-                  <td>
-                    <div className="admin-actions">
-                      {g.state === 'suspended' ? (
-                        <button type="button" disabled={busy} onClick={() => void act(g, 'resume')}>
-                          Resume <span className="visually-hidden">{g.name}</span>
-                        </button>
-                      ) : (
-                        <button
-                          type="button"
-                          disabled={busy}
-                          onClick={() => void act(g, 'suspend')}
-                        >
-                          Suspend <span className="visually-hidden">{g.name}</span>
-                        </button>
-                      )}
-                      {g.publishedAt === null ? (
-                        <button
-                          type="button"
-                          disabled={busy}
-                          onClick={() => void act(g, 'publish')}
-                        >
-                          Publish <span className="visually-hidden">{g.name}</span>
-                        </button>
-                      ) : (
-                        <button
-                          type="button"
-                          disabled={busy}
-                          onClick={() => void act(g, 'unpublish')}
-                        >
-                          Unpublish <span className="visually-hidden">{g.name}</span>
-                        </button>
-                      )}
-                    </div>
-                  </td>
-                </tr>
+                <GameRow key={g.gameId} game={g} busy={busy} act={act} />
               ))}
             </tbody>
           </table>
@@ -124,5 +76,57 @@ export function GamesScreen({ api }: { api: AdminApi }) {
         </button>
       )}
     </section>
+  );
+}
+
+/** A game in the table: its state, developer, tiers, when published, and what may be done. */
+function GameRow({
+  game: g,
+  busy,
+  act,
+}: {
+  game: AdminGame;
+  busy: boolean;
+  act: (game: AdminGame, action: Action) => Promise<void>;
+}) {
+  return (
+    <tr data-game={g.gameId}>
+      <th scope="row">
+        {g.name}
+        <span className="admin-mono admin-sub">{g.gameId}</span>
+      </th>
+      <td data-label="State">
+        <span className={`admin-badge state-${g.state}`}>{g.state}</span>
+      </td>
+      <td className="admin-mono" data-label="Developer">
+        {checksummed(g.developerWallet)}
+      </td>
+      <td data-label="Tiers">{g.tiers}</td>
+      <td data-label="Published">
+        <When iso={g.publishedAt} />
+      </td>
+      <td>
+        <div className="admin-actions">
+          {g.state === 'suspended' ? (
+            <button type="button" disabled={busy} onClick={() => void act(g, 'resume')}>
+              Resume <span className="visually-hidden">{g.name}</span>
+            </button>
+          ) : (
+            <button type="button" disabled={busy} onClick={() => void act(g, 'suspend')}>
+              Suspend <span className="visually-hidden">{g.name}</span>
+            </button>
+          )}
+          {g.publishedAt === null ? (
+            <button type="button" disabled={busy} onClick={() => void act(g, 'publish')}>
+              Publish <span className="visually-hidden">{g.name}</span>
+            </button>
+          ) : (
+            <button type="button" disabled={busy} onClick={() => void act(g, 'unpublish')}>
+              Unpublish <span className="visually-hidden">{g.name}</span>
+            </button>
+          )}
+        </div>
+      </td>
+    </tr>
   );
 }

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { formatHstUnits, hstUnits } from '../account/hst-amounts.js';
-import type { AdminApi, Audit } from './admin-api.js';
+import type { HstAudit } from '@coinop/protocol';
+import type { AdminApi } from './admin-api.js';
 import { Hst, Outcome, errorText } from './parts.js';
 
 /** As the API takes it: whole HST with at most 8 decimals, typed as text so no digit is lost. */
@@ -11,7 +12,7 @@ const HST_TEXT = /^\d+(\.\d{1,8})?$/;
  * into an account — the only way HST comes into existence, so it asks first.
  */
 export function LedgerScreen({ api }: { api: AdminApi }) {
-  const [audit, setAudit] = useState<Audit | null>(null);
+  const [audit, setAudit] = useState<HstAudit | null>(null);
   const [auditError, setAuditError] = useState<string | null>(null);
 
   const reloadAudit = useCallback(async () => {

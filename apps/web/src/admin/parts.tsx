@@ -36,9 +36,9 @@ export function Outcome({ text, tone }: { text: string | null; tone: 'ok' | 'err
  * failure is kept as text for the screen to show.
  */
 export function usePaged<T>(
-  load: (after: string | null) => Promise<{ items: T[]; next: string | null }>,
+  load: (after: string | null) => Promise<{ items: readonly T[]; next: string | null }>,
 ) {
-  const [items, setItems] = useState<T[] | null>(null);
+  const [items, setItems] = useState<readonly T[] | null>(null);
   const [next, setNext] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 

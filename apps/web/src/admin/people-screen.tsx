@@ -1,5 +1,6 @@
 import { useCallback, useId, useState, type FormEvent } from 'react';
-import type { AdminApi, AdminDeveloper, AdminPlayer } from './admin-api.js';
+import type { AdminDeveloper, AdminPlayer } from '@coinop/protocol';
+import type { AdminApi } from './admin-api.js';
 import { Link } from '../router.js';
 import { Hst, Outcome, When, usePaged } from './parts.js';
 import { checksummed } from '../components/address.js';

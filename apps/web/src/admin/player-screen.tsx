@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { HistorySection } from '../history/history-section.js';
 import { Link } from '../router.js';
-import type { AdminApi, AdminPlayer } from './admin-api.js';
+import type { AdminPlayer } from '@coinop/protocol';
+import type { AdminApi } from './admin-api.js';
 import { Hst, Outcome, When, errorText } from './parts.js';
 import { checksummed } from '../components/address.js';
 

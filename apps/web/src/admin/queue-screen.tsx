@@ -1,5 +1,6 @@
 import { useCallback, useId, useState, type FormEvent } from 'react';
-import type { AdminApi, QueuedPublishRequest } from './admin-api.js';
+import type { QueuedPublishRequest } from '@coinop/protocol';
+import type { AdminApi } from './admin-api.js';
 import { Outcome, When, errorText, usePaged } from './parts.js';
 import { checksummed } from '../components/address.js';
 
@@ -113,40 +114,7 @@ function RequestCard({
           </p>
         </div>
       </div>
-      <dl className="admin-facts">
-        <dt>Developer</dt>
-        <dd className="admin-mono">{checksummed(game.developerWallet)}</dd>
-        <dt>Hosted at</dt>
-        <dd className="admin-mono">
-          {game.url === '' ? (
-            <span className="admin-muted">not set</span>
-          ) : (
-            <a href={game.url} target="_blank" rel="noreferrer noopener">
-              {game.url}
-            </a>
-          )}
-        </dd>
-        <dt>Category</dt>
-        <dd>{game.category === '' ? <span className="admin-muted">none</span> : game.category}</dd>
-        <dt>Tiers</dt>
-        <dd>{game.tiers}</dd>
-        <dt>Game now</dt>
-        <dd>{game.state}</dd>
-        <dt>Game id</dt>
-        <dd className="admin-mono">{request.gameId}</dd>
-      </dl>
-      {game.description !== '' && <p className="admin-description">{game.description}</p>}
-      {request.note !== '' && (
-        <>
-          <p className="admin-note-label">The developer&apos;s note:</p>
-          <blockquote className="admin-quote">{request.note}</blockquote>
-        </>
-      )}
-      {request.declineReason !== null && (
-        <p>
-          Declined: <q>{request.declineReason}</q>
-        </p>
-      )}
+      <RequestFacts request={request} />
       {pending && (
         <div className="admin-actions">
           <button
@@ -188,5 +156,48 @@ function RequestCard({
         </form>
       )}
     </li>
+  );
+}
+
+/** What the operator decides on: the game as it is now, and what the developer said. */
+function RequestFacts({ request }: { request: QueuedPublishRequest }) {
+  const { game } = request;
+  return (
+    <>
+      <dl className="admin-facts">
+        <dt>Developer</dt>
+        <dd className="admin-mono">{checksummed(game.developerWallet)}</dd>
+        <dt>Hosted at</dt>
+        <dd className="admin-mono">
+          {game.url === '' ? (
+            <span className="admin-muted">not set</span>
+          ) : (
+            <a href={game.url} target="_blank" rel="noreferrer noopener">
+              {game.url}
+            </a>
+          )}
+        </dd>
+        <dt>Category</dt>
+        <dd>{game.category === '' ? <span className="admin-muted">none</span> : game.category}</dd>
+        <dt>Tiers</dt>
+        <dd>{game.tiers}</dd>
+        <dt>Game now</dt>
+        <dd>{game.state}</dd>
+        <dt>Game id</dt>
+        <dd className="admin-mono">{request.gameId}</dd>
+      </dl>
+      {game.description !== '' && <p className="admin-description">{game.description}</p>}
+      {request.note !== '' && (
+        <>
+          <p className="admin-note-label">The developer&apos;s note:</p>
+          <blockquote className="admin-quote">{request.note}</blockquote>
+        </>
+      )}
+      {request.declineReason !== null && (
+        <p>
+          Declined: <q>{request.declineReason}</q>
+        </p>
+      )}
+    </>
   );
 }

@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
-import type { AdminApi, ChainSurplus } from './admin-api.js';
+import type { ChainSurplus } from '@coinop/protocol';
+import type { AdminApi } from './admin-api.js';
 import { Outcome, When, errorText } from './parts.js';
 import { checksummed } from '../components/address.js';
 
@@ -31,7 +32,7 @@ export function SurplusPanel({
   onSettled,
 }: {
   api: AdminApi;
-  surplus: ChainSurplus[];
+  surplus: readonly ChainSurplus[];
   onSettled: () => Promise<void>;
 }) {
   return (

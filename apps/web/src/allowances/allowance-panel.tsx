@@ -1,15 +1,9 @@
-import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import type { Allowance } from '@coinop/protocol';
-import { ErrorAlert, Status, errorText } from '../portal/parts.js';
-import { useSession } from '../session/session.js';
+import { ErrorAlert, Status } from '../portal/parts.js';
 import { Hst } from '../components/hst.js';
-import {
-  HST_AMOUNT,
-  allowancesApi,
-  describeAllowance,
-  formatHst,
-  plainHst,
-} from './allowances-api.js';
+import { describeAllowance } from './allowances-api.js';
+import { useAllowance, useAllowanceEdits } from './use-allowance.js';
 
 /** The element id a refused play's `grantUrl` points at (`/games/{gameId}#allowance`). */
 export const ALLOWANCE_ANCHOR = 'allowance';
@@ -30,55 +24,11 @@ export function AllowancePanel({
   gameName: string;
   charged?: number;
 }) {
-  const { state, call, moneyMoves } = useSession();
-  const api = useMemo(() => allowancesApi(call), [call]);
-  const playerId = state.status === 'signed-in' ? state.player.playerId : null;
-  const [allowance, setAllowance] = useState<Allowance | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
-  const [limit, setLimit] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [status, setStatus] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const reads = useAllowance(gameId, charged);
+  const { state, playerId, allowance, loadError, status, error } = reads;
+  const edits = useAllowanceEdits(gameId, gameName, reads);
   const panel = useRef<HTMLElement>(null);
-  const limitInput = useRef<HTMLInputElement>(null);
   const headingId = useId();
-  const inputId = useId();
-  const hintId = useId();
-
-  useEffect(() => {
-    setAllowance(null);
-    setLoadError(null);
-    setStatus(null);
-    setError(null);
-    if (playerId === null) return;
-    let live = true;
-    api.get(gameId).then(
-      (loaded) => {
-        if (!live) return;
-        setAllowance(loaded);
-        setLimit(
-          loaded.source === 'player' && loaded.dailyLimit ? plainHst(loaded.dailyLimit) : '',
-        );
-      },
-      (e: unknown) => live && setLoadError(`Could not load your allowance: ${errorText(e)}`),
-    );
-    return () => {
-      live = false;
-    };
-  }, [api, gameId, playerId]);
-
-  useEffect(() => {
-    if ((charged === 0 && moneyMoves === 0) || playerId === null) return;
-    let live = true;
-    // A failed re-read keeps the figures shown: the next round reads them again.
-    api.get(gameId).then(
-      (loaded) => live && setAllowance(loaded),
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, [api, gameId, playerId, charged, moneyMoves]);
 
   // A refused play sends the player here: once the panel has its content, bring it into view.
   const settled = state.status === 'signed-out' || allowance !== null || loadError !== null;
@@ -87,50 +37,6 @@ export function AllowancePanel({
       panel.current?.scrollIntoView({ block: 'start' });
     }
   }, [settled]);
-
-  const save = async (event: FormEvent) => {
-    event.preventDefault();
-    setStatus(null);
-    setError(null);
-    const value = limit.trim();
-    if (!HST_AMOUNT.test(value)) {
-      setError(
-        'Enter the daily limit in HST as a number such as 10 or 2.5, with at most 8 decimals.',
-      );
-      return;
-    }
-    setBusy(true);
-    try {
-      const saved = await api.set(gameId, value);
-      setAllowance(saved);
-      setStatus(
-        saved.dailyLimit === 0
-          ? `Saved: ${gameName} can no longer charge you, from its next play.`
-          : `Saved: ${gameName} may charge you up to ${formatHst(saved.dailyLimit ?? 0)} a day.`,
-      );
-    } catch (e) {
-      setError(`Could not save the daily limit: ${errorText(e)}`);
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const revoke = async () => {
-    setStatus(null);
-    setError(null);
-    setBusy(true);
-    try {
-      setAllowance(await api.revoke(gameId));
-      setLimit('');
-      // The Revoke button goes with the allowance: keep the keyboard in the form.
-      limitInput.current?.focus();
-      setStatus(`Revoked: ${gameName} can no longer charge you, from its next play.`);
-    } catch (e) {
-      setError(`Could not revoke the allowance: ${errorText(e)}`);
-    } finally {
-      setBusy(false);
-    }
-  };
 
   return (
     <section
@@ -154,62 +60,92 @@ export function AllowancePanel({
       <ErrorAlert error={loadError} />
       {allowance !== null && (
         <>
-          <p className="allowance-summary" data-testid="allowance-summary">
-            {describeAllowance(allowance)}
-          </p>
-          <dl className="facts allowance-facts">
-            <dt>Spent today</dt>
-            <dd>
-              <Hst hst={allowance.spentToday} />
-            </dd>
-            <dt>Remaining today</dt>
-            <dd>
-              {allowance.remainingToday === null ? (
-                'Unlimited'
-              ) : (
-                <Hst hst={allowance.remainingToday} />
-              )}
-            </dd>
-          </dl>
-          <form
-            className="allowance-form"
-            aria-label="Daily limit"
-            noValidate
-            onSubmit={(event) => void save(event)}
-          >
-            <div className="field">
-              <label htmlFor={inputId}>Daily limit (HST)</label>
-              <input
-                id={inputId}
-                ref={limitInput}
-                type="number"
-                min={0}
-                step="any"
-                inputMode="decimal"
-                aria-describedby={hintId}
-                value={limit}
-                onChange={(e) => setLimit(e.target.value)}
-              />
-              <p id={hintId} className="hint">
-                The most this game may lock from you per day; the day starts at 00:00 UTC. 0 allows
-                nothing.
-              </p>
-            </div>
-            <div className="form-actions">
-              <button type="submit" className="primary" disabled={busy}>
-                Save
-              </button>
-              {allowance.dailyLimit !== 0 && (
-                <button type="button" disabled={busy} onClick={() => void revoke()}>
-                  Revoke allowance
-                </button>
-              )}
-            </div>
-          </form>
+          <AllowanceFigures allowance={allowance} />
+          <AllowanceForm
+            allowance={allowance}
+            limit={reads.limit}
+            setLimit={reads.setLimit}
+            edits={edits}
+          />
         </>
       )}
       <ErrorAlert error={error} />
       <Status text={status} />
     </section>
+  );
+}
+
+/** What the game may charge, in a sentence, and what it spent and may spend today. */
+function AllowanceFigures({ allowance }: { allowance: Allowance }) {
+  return (
+    <>
+      <p className="allowance-summary" data-testid="allowance-summary">
+        {describeAllowance(allowance)}
+      </p>
+      <dl className="facts allowance-facts">
+        <dt>Spent today</dt>
+        <dd>
+          <Hst hst={allowance.spentToday} />
+        </dd>
+        <dt>Remaining today</dt>
+        <dd>
+          {allowance.remainingToday === null ? 'Unlimited' : <Hst hst={allowance.remainingToday} />}
+        </dd>
+      </dl>
+    </>
+  );
+}
+
+/** The daily limit to save, and Revoke while the game may charge anything. */
+function AllowanceForm({
+  allowance,
+  limit,
+  setLimit,
+  edits,
+}: {
+  allowance: Allowance;
+  limit: string;
+  setLimit: (limit: string) => void;
+  edits: ReturnType<typeof useAllowanceEdits>;
+}) {
+  const { busy, save, revoke, limitInput } = edits;
+  const inputId = useId();
+  const hintId = useId();
+  return (
+    <form
+      className="allowance-form"
+      aria-label="Daily limit"
+      noValidate
+      onSubmit={(event) => void save(event)}
+    >
+      <div className="field">
+        <label htmlFor={inputId}>Daily limit (HST)</label>
+        <input
+          id={inputId}
+          ref={limitInput}
+          type="number"
+          min={0}
+          step="any"
+          inputMode="decimal"
+          aria-describedby={hintId}
+          value={limit}
+          onChange={(e) => setLimit(e.target.value)}
+        />
+        <p id={hintId} className="hint">
+          The most this game may lock from you per day; the day starts at 00:00 UTC. 0 allows
+          nothing.
+        </p>
+      </div>
+      <div className="form-actions">
+        <button type="submit" className="primary" disabled={busy}>
+          Save
+        </button>
+        {allowance.dailyLimit !== 0 && (
+          <button type="button" disabled={busy} onClick={() => void revoke()}>
+            Revoke allowance
+          </button>
+        )}
+      </div>
+    </form>
   );
 }

@@ -1,9 +1,4 @@
-import {
-  formatHst as hstDecimal,
-  type Allowance,
-  type AllowanceList,
-  type AllowanceRequest,
-} from '@coinop/protocol';
+import type { Allowance, AllowanceList, AllowanceRequest } from '@coinop/protocol';
 import { formatHstUnits, hstUnits } from '../account/hst-amounts.js';
 import type { Session } from '../session/session.js';
 
@@ -31,16 +26,6 @@ export function allowancesApi(call: Call) {
 /** A decimal HST amount the arcade accepts: digits, then at most 8 decimals. */
 export const HST_AMOUNT = /^\d+(\.\d{1,8})?$/;
 
-/** An allowance's HST (a JSON number) as people read it, grouped with the ticker: `1,250.5 HST`. */
-export function formatHst(hst: number): string {
-  return formatHstUnits(hstUnits(hst));
-}
-
-/** An allowance's HST as the player would type it back: no exponent, no grouping. */
-export function plainHst(hst: number): string {
-  return hstDecimal(hstUnits(hst));
-}
-
 /** One sentence on what the game may charge, as the player would say it. */
 export function describeAllowance(allowance: Allowance): string {
   const { dailyLimit, source } = allowance;
@@ -53,5 +38,5 @@ export function describeAllowance(allowance: Allowance): string {
       : 'No allowance yet — server-side plays of this game need your consent.';
   }
   const by = source === 'default' ? ' (arcade default)' : '';
-  return `This game may charge you up to ${formatHst(dailyLimit)} a day${by}.`;
+  return `This game may charge you up to ${formatHstUnits(hstUnits(dailyLimit))} a day${by}.`;
 }

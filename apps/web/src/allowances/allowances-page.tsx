@@ -5,7 +5,8 @@ import { Link } from '../router.js';
 import { useSession } from '../session/session.js';
 import { Hst } from '../components/hst.js';
 import type { Allowance, AllowanceList } from '@coinop/protocol';
-import { allowancesApi, formatHst } from './allowances-api.js';
+import { formatHstUnits, hstUnits } from '../account/hst-amounts.js';
+import { allowancesApi } from './allowances-api.js';
 
 /**
  * `/account/allowances`: every game the player allowed to charge them (or that charged them
@@ -163,7 +164,7 @@ function AllowanceTable({
 
 function limitText({ dailyLimit, source }: Allowance): string {
   if (dailyLimit === null) return 'Unlimited';
-  if (dailyLimit > 0) return `${formatHst(dailyLimit)} a day`;
+  if (dailyLimit > 0) return `${formatHstUnits(hstUnits(dailyLimit))} a day`;
   return source === 'player' ? 'Revoked' : 'None';
 }
 
@@ -174,5 +175,5 @@ function describeDefault(defaultDailyLimit: number | null): string {
   if (defaultDailyLimit === 0) {
     return 'The arcade’s default is 0 HST: a game you have not allowed cannot charge you.';
   }
-  return `The arcade’s default is ${formatHst(defaultDailyLimit)} a day: a game you have not chosen for may charge you up to that.`;
+  return `The arcade’s default is ${formatHstUnits(hstUnits(defaultDailyLimit))} a day: a game you have not chosen for may charge you up to that.`;
 }

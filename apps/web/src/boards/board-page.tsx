@@ -130,16 +130,125 @@ export function BoardStandings({
 }) {
   const { state } = useSession();
   const me = state.status === 'signed-in' ? state.player.playerId : null;
+  const { entries, players, cursor, loading, error, setError, load } = useBoardPages(
+    base,
+    onPlayers,
+  );
+  const [around, setAround] = useState<BoardAround | null>(null);
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
+  const ids = useId();
+
+  useEffect(() => {
+    setAround(null);
+    void load(null);
+  }, [load]);
+
+  const showAroundMe = async () => {
+    if (me === null) return;
+    setError(null);
+    try {
+      setAround(await requestJson<BoardAround>(`${base}/players/${me}?count=${AROUND}`));
+    } catch (e) {
+      setError(`Could not find your place: ${errorText(e)}`);
+    }
+  };
+
+  return (
+    <>
+      {players !== null && (
+        <p className="board-count">
+          {players === 0
+            ? `Nobody has a score on this ${noun} yet.`
+            : `${players} ${players === 1 ? 'player' : 'players'}, best score first. Equal scores rank by who reached them first.`}
+        </p>
+      )}
+      {me !== null && players !== null && players > 0 && (
+        <AroundMe
+          id={`${ids}-around`}
+          Heading={Heading}
+          around={around}
+          noun={noun}
+          me={me}
+          unit={unit}
+          onShow={() => void showAroundMe()}
+        />
+      )}
+      {entries.length > 0 && (
+        <section aria-labelledby={`${ids}-board`}>
+          <Heading id={`${ids}-board`}>All players</Heading>
+          <BoardTable caption="The leaderboard" entries={entries} me={me} unit={unit} />
+        </section>
+      )}
+      <ErrorAlert error={error} />
+      {loading && <p role="status">Loading the leaderboard…</p>}
+      {!loading && cursor !== null && (
+        <button type="button" className="board-more" onClick={() => void load(cursor)}>
+          Load more
+        </button>
+      )}
+    </>
+  );
+}
+
+/** "Around me": the signed-in player's place and the players around, asked for by a button. */
+function AroundMe({
+  id,
+  Heading,
+  around,
+  noun,
+  me,
+  unit,
+  onShow,
+}: {
+  id: string;
+  Heading: 'h2' | 'h3';
+  around: BoardAround | null;
+  noun: string;
+  me: string;
+  unit: string;
+  onShow: () => void;
+}) {
+  return (
+    <section className="board-around" aria-labelledby={id}>
+      <Heading id={id}>Around me</Heading>
+      {around === null ? (
+        <button type="button" onClick={onShow}>
+          Show my place
+        </button>
+      ) : around.player === null ? (
+        <p>You have no score on this {noun} yet. Play it to join the board.</p>
+      ) : (
+        <>
+          <p role="status">
+            You rank #{around.player.rank} of {around.players}.
+          </p>
+          <BoardTable
+            caption="Your place and the players around you"
+            entries={[...around.above, around.player, ...around.below]}
+            me={me}
+            unit={unit}
+          />
+          <button type="button" onClick={onShow}>
+            Refresh my place
+          </button>
+        </>
+      )}
+    </section>
+  );
+}
+
+/**
+ * A board read a page at a time, from the top: `load(null)` starts again, `load(cursor)` appends
+ * the next page; `onPlayers` hears how many players have a score at each read.
+ */
+function useBoardPages(base: string, onPlayers: ((players: number) => void) | undefined) {
   const [entries, setEntries] = useState<readonly BoardEntry[]>([]);
   const [players, setPlayers] = useState<number | null>(null);
   const [cursor, setCursor] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
-  const [around, setAround] = useState<BoardAround | null>(null);
   const heardPlayers = useRef(onPlayers);
   heardPlayers.current = onPlayers;
-  const Heading = headingLevel === 2 ? 'h2' : 'h3';
-  const ids = useId();
 
   const load = useCallback(
     async (after: string | null) => {
@@ -173,70 +282,6 @@ export function BoardStandings({
     },
     [base],
   );
-  useEffect(() => {
-    setAround(null);
-    void load(null);
-  }, [load]);
 
-  const showAroundMe = async () => {
-    if (me === null) return;
-    setError(null);
-    try {
-      setAround(await requestJson<BoardAround>(`${base}/players/${me}?count=${AROUND}`));
-    } catch (e) {
-      setError(`Could not find your place: ${errorText(e)}`);
-    }
-  };
-
-  return (
-    <>
-      {players !== null && (
-        <p className="board-count">
-          {players === 0
-            ? `Nobody has a score on this ${noun} yet.`
-            : `${players} ${players === 1 ? 'player' : 'players'}, best score first. Equal scores rank by who reached them first.`}
-        </p>
-      )}
-      {me !== null && players !== null && players > 0 && (
-        <section className="board-around" aria-labelledby={`${ids}-around`}>
-          <Heading id={`${ids}-around`}>Around me</Heading>
-          {around === null ? (
-            <button type="button" onClick={() => void showAroundMe()}>
-              Show my place
-            </button>
-          ) : around.player === null ? (
-            <p>You have no score on this {noun} yet. Play it to join the board.</p>
-          ) : (
-            <>
-              <p role="status">
-                You rank #{around.player.rank} of {around.players}.
-              </p>
-              <BoardTable
-                caption="Your place and the players around you"
-                entries={[...around.above, around.player, ...around.below]}
-                me={me}
-                unit={unit}
-              />
-              <button type="button" onClick={() => void showAroundMe()}>
-                Refresh my place
-              </button>
-            </>
-          )}
-        </section>
-      )}
-      {entries.length > 0 && (
-        <section aria-labelledby={`${ids}-board`}>
-          <Heading id={`${ids}-board`}>All players</Heading>
-          <BoardTable caption="The leaderboard" entries={entries} me={me} unit={unit} />
-        </section>
-      )}
-      <ErrorAlert error={error} />
-      {loading && <p role="status">Loading the leaderboard…</p>}
-      {!loading && cursor !== null && (
-        <button type="button" className="board-more" onClick={() => void load(cursor)}>
-          Load more
-        </button>
-      )}
-    </>
-  );
+  return { entries, players, cursor, loading, error, setError, load };
 }

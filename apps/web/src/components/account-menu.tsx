@@ -21,7 +21,6 @@ import { useInvitations } from '../testing/testing-api.js';
  */
 export function AccountMenu() {
   const session = useSession();
-  const faucet = useFaucet();
   const [connecting, setConnecting] = useState(false);
   const [exporting, setExporting] = useState(false);
   const [importing, setImporting] = useState(false);
@@ -77,84 +76,15 @@ export function AccountMenu() {
             </span>
           </span>
         </p>
-        <ul>
-          <li>
-            <Link href="/account" onClick={close}>
-              Account
-            </Link>
-          </li>
-          <li>
-            <Link href="/account/allowances" onClick={close}>
-              Allowances
-            </Link>
-          </li>
-          <li>
-            <Link href="/account/testing" onClick={close}>
-              Testing
-              {waiting > 0 && (
-                <span className="count-badge">
-                  {waiting}
-                  <span className="visually-hidden"> waiting</span>
-                </span>
-              )}
-            </Link>
-          </li>
-          {faucet !== null && (
-            <li>
-              <button
-                type="button"
-                className="faucet"
-                disabled={faucet.busy}
-                onClick={() => {
-                  close();
-                  void faucet.take('menu');
-                }}
-              >
-                Get {faucet.amount} test HST
-                <span className="menu-note">
-                  {faucet.destination === 'wallet' ? 'to your wallet' : 'to your balance'}
-                </span>
-              </button>
-            </li>
-          )}
-          {state.kind === 'arcade' && (
-            <li>
-              <button
-                type="button"
-                onClick={() => {
-                  close();
-                  setExporting(true);
-                }}
-              >
-                Export key
-              </button>
-            </li>
-          )}
-          <li>
-            <button
-              type="button"
-              onClick={() => {
-                close();
-                setImporting(true);
-              }}
-            >
-              Import key
-            </button>
-          </li>
-          {state.wallet === null && (
-            <li>
-              <button
-                type="button"
-                onClick={() => {
-                  close();
-                  setConnecting(true);
-                }}
-              >
-                Reconnect wallet
-              </button>
-            </li>
-          )}
-        </ul>
+        <MenuItems
+          waiting={waiting}
+          close={close}
+          arcadeKey={state.kind === 'arcade'}
+          disconnected={state.wallet === null}
+          onExport={() => setExporting(true)}
+          onImport={() => setImporting(true)}
+          onReconnect={() => setConnecting(true)}
+        />
         <hr />
         <button
           type="button"
@@ -170,6 +100,110 @@ export function AccountMenu() {
       {exporting && <ExportKeyDialog onDone={() => setExporting(false)} />}
       {importing && <ImportKeyDialog onDone={() => setImporting(false)} />}
     </div>
+  );
+}
+
+/**
+ * The menu's links and actions: account, allowances, testing (with the invitations waiting), the
+ * test faucet, key export (arcade wallets) and import, and reconnecting a browser wallet.
+ */
+function MenuItems({
+  waiting,
+  close,
+  arcadeKey,
+  disconnected,
+  onExport,
+  onImport,
+  onReconnect,
+}: {
+  waiting: number;
+  close: () => void;
+  arcadeKey: boolean;
+  disconnected: boolean;
+  onExport: () => void;
+  onImport: () => void;
+  onReconnect: () => void;
+}) {
+  const faucet = useFaucet();
+  return (
+    <ul>
+      <li>
+        <Link href="/account" onClick={close}>
+          Account
+        </Link>
+      </li>
+      <li>
+        <Link href="/account/allowances" onClick={close}>
+          Allowances
+        </Link>
+      </li>
+      <li>
+        <Link href="/account/testing" onClick={close}>
+          Testing
+          {waiting > 0 && (
+            <span className="count-badge">
+              {waiting}
+              <span className="visually-hidden"> waiting</span>
+            </span>
+          )}
+        </Link>
+      </li>
+      {faucet !== null && (
+        <li>
+          <button
+            type="button"
+            className="faucet"
+            disabled={faucet.busy}
+            onClick={() => {
+              close();
+              void faucet.take('menu');
+            }}
+          >
+            Get {faucet.amount} test HST
+            <span className="menu-note">
+              {faucet.destination === 'wallet' ? 'to your wallet' : 'to your balance'}
+            </span>
+          </button>
+        </li>
+      )}
+      {arcadeKey && (
+        <li>
+          <button
+            type="button"
+            onClick={() => {
+              close();
+              onExport();
+            }}
+          >
+            Export key
+          </button>
+        </li>
+      )}
+      <li>
+        <button
+          type="button"
+          onClick={() => {
+            close();
+            onImport();
+          }}
+        >
+          Import key
+        </button>
+      </li>
+      {disconnected && (
+        <li>
+          <button
+            type="button"
+            onClick={() => {
+              close();
+              onReconnect();
+            }}
+          >
+            Reconnect wallet
+          </button>
+        </li>
+      )}
+    </ul>
   );
 }
 

@@ -91,19 +91,7 @@ export function ImportKeyDialog({ onDone }: { onDone: () => void }) {
             </p>
           )}
           {earlier.length > 0 && (
-            <section aria-labelledby="earlier-heading" className="import-key-earlier">
-              <h3 id="earlier-heading">Earlier arcade wallets in this browser</h3>
-              <ul>
-                {earlier.map(({ key, address }) => (
-                  <li key={key}>
-                    <code>{address}</code>
-                    <button type="button" disabled={busy} onClick={() => void useKey(key)}>
-                      Switch back
-                    </button>
-                  </li>
-                ))}
-              </ul>
-            </section>
+            <EarlierWallets earlier={earlier} busy={busy} onSwitch={(key) => void useKey(key)} />
           )}
           <div className="dialog-actions">
             <button className="primary" type="submit" disabled={busy}>
@@ -115,35 +103,84 @@ export function ImportKeyDialog({ onDone }: { onDone: () => void }) {
           </div>
         </form>
       ) : (
-        <div className="import-key">
-          <p className="import-key-warning" role="alert">
-            Replace the arcade wallet <code>{currentAddress}</code> with{' '}
-            <code>{pending.address}</code>?
-          </p>
-          <p>
-            If the current wallet holds HST, export its key first or keep it here: its key stays
-            saved in this browser and this dialog can switch back to it.
-          </p>
-          {error !== null && (
-            <p role="alert" className="error">
-              {error}
-            </p>
-          )}
-          <div className="dialog-actions">
-            <button
-              className="primary"
-              type="button"
-              disabled={busy}
-              onClick={() => void useKey(pending.key)}
-            >
-              Replace and sign in
-            </button>
-            <button type="button" disabled={busy} onClick={() => setPending(null)}>
-              Back
-            </button>
-          </div>
-        </div>
+        <ReplaceConfirm
+          currentAddress={currentAddress}
+          pending={pending}
+          error={error}
+          busy={busy}
+          onReplace={() => void useKey(pending.key)}
+          onBack={() => setPending(null)}
+        />
       )}
     </Modal>
+  );
+}
+
+/** The arcade wallets this browser had before, each one click from being used again. */
+function EarlierWallets({
+  earlier,
+  busy,
+  onSwitch,
+}: {
+  earlier: readonly { key: Hex; address: string }[];
+  busy: boolean;
+  onSwitch: (key: Hex) => void;
+}) {
+  return (
+    <section aria-labelledby="earlier-heading" className="import-key-earlier">
+      <h3 id="earlier-heading">Earlier arcade wallets in this browser</h3>
+      <ul>
+        {earlier.map(({ key, address }) => (
+          <li key={key}>
+            <code>{address}</code>
+            <button type="button" disabled={busy} onClick={() => onSwitch(key)}>
+              Switch back
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** Asks before a pasted key replaces the arcade wallet already in this browser. */
+function ReplaceConfirm({
+  currentAddress,
+  pending,
+  error,
+  busy,
+  onReplace,
+  onBack,
+}: {
+  currentAddress: string | null;
+  pending: { key: Hex; address: string };
+  error: string | null;
+  busy: boolean;
+  onReplace: () => void;
+  onBack: () => void;
+}) {
+  return (
+    <div className="import-key">
+      <p className="import-key-warning" role="alert">
+        Replace the arcade wallet <code>{currentAddress}</code> with <code>{pending.address}</code>?
+      </p>
+      <p>
+        If the current wallet holds HST, export its key first or keep it here: its key stays saved
+        in this browser and this dialog can switch back to it.
+      </p>
+      {error !== null && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+      <div className="dialog-actions">
+        <button className="primary" type="button" disabled={busy} onClick={onReplace}>
+          Replace and sign in
+        </button>
+        <button type="button" disabled={busy} onClick={onBack}>
+          Back
+        </button>
+      </div>
+    </div>
   );
 }

@@ -14,8 +14,6 @@ export function CatalogPage() {
   const [categories, setCategories] = useState<string[]>([]);
   const [allGames, setAllGames] = useState<readonly CatalogGame[]>([]);
   const [error, setError] = useState<string | null>(null);
-  const searchId = useId();
-  const categoryName = useId();
 
   // The category choices come from the whole catalog, not from the filtered list.
   useEffect(() => {
@@ -60,42 +58,13 @@ export function CatalogPage() {
         </div>
       </div>
       <TournamentStrip games={allGames} />
-      <form className="filters" role="search" onSubmit={(e) => e.preventDefault()}>
-        <div className="search-field">
-          <label htmlFor={searchId} className="visually-hidden">
-            Search
-          </label>
-          <svg viewBox="0 0 16 16" aria-hidden="true" focusable="false">
-            <circle cx="7" cy="7" r="5" stroke="currentColor" strokeWidth="1.8" fill="none" />
-            <path d="m11 11 3.5 3.5" stroke="currentColor" strokeWidth="1.8" />
-          </svg>
-          <input
-            id={searchId}
-            type="search"
-            value={search}
-            placeholder="Search by name or tag line"
-            onChange={(e) => setSearch(e.target.value)}
-          />
-        </div>
-        {categories.length > 0 && (
-          <fieldset className="chips">
-            <legend className="visually-hidden">Category</legend>
-            {['', ...categories].map((c) => (
-              <span key={c}>
-                <input
-                  type="radio"
-                  name={categoryName}
-                  id={`${categoryName}-${c}`}
-                  value={c}
-                  checked={category === c}
-                  onChange={() => setCategory(c)}
-                />
-                <label htmlFor={`${categoryName}-${c}`}>{c === '' ? 'All games' : c}</label>
-              </span>
-            ))}
-          </fieldset>
-        )}
-      </form>
+      <CatalogFilters
+        search={search}
+        setSearch={setSearch}
+        category={category}
+        setCategory={setCategory}
+        categories={categories}
+      />
       {error !== null && (
         <p role="alert" className="error">
           Could not load the games: {error}
@@ -111,25 +80,88 @@ export function CatalogPage() {
       {games !== null && games.length > 0 && (
         <ul className="game-grid" aria-label="Games">
           {games.map((game) => (
-            <li key={game.id} className="game-card">
-              <div className="cover-frame">
-                <Cover url={game.coverUrl} name={game.name} />
-              </div>
-              <div className="game-card-body">
-                <h2>
-                  <Link href={`/games/${game.id}`}>{game.name}</Link>
-                </h2>
-                {game.tagLine !== '' && <p className="tag-line">{game.tagLine}</p>}
-                <div className="card-foot">
-                  {game.category !== '' && <span className="category">{game.category}</span>}
-                  <CheapestPlay game={game} />
-                </div>
-              </div>
-            </li>
+            <GameCard key={game.id} game={game} />
           ))}
         </ul>
       )}
     </section>
+  );
+}
+
+/** Search by words and the category chips (from the whole catalog). */
+function CatalogFilters({
+  search,
+  setSearch,
+  category,
+  setCategory,
+  categories,
+}: {
+  search: string;
+  setSearch: (search: string) => void;
+  category: string;
+  setCategory: (category: string) => void;
+  categories: readonly string[];
+}) {
+  const searchId = useId();
+  const categoryName = useId();
+  return (
+    <form className="filters" role="search" onSubmit={(e) => e.preventDefault()}>
+      <div className="search-field">
+        <label htmlFor={searchId} className="visually-hidden">
+          Search
+        </label>
+        <svg viewBox="0 0 16 16" aria-hidden="true" focusable="false">
+          <circle cx="7" cy="7" r="5" stroke="currentColor" strokeWidth="1.8" fill="none" />
+          <path d="m11 11 3.5 3.5" stroke="currentColor" strokeWidth="1.8" />
+        </svg>
+        <input
+          id={searchId}
+          type="search"
+          value={search}
+          placeholder="Search by name or tag line"
+          onChange={(e) => setSearch(e.target.value)}
+        />
+      </div>
+      {categories.length > 0 && (
+        <fieldset className="chips">
+          <legend className="visually-hidden">Category</legend>
+          {['', ...categories].map((c) => (
+            <span key={c}>
+              <input
+                type="radio"
+                name={categoryName}
+                id={`${categoryName}-${c}`}
+                value={c}
+                checked={category === c}
+                onChange={() => setCategory(c)}
+              />
+              <label htmlFor={`${categoryName}-${c}`}>{c === '' ? 'All games' : c}</label>
+            </span>
+          ))}
+        </fieldset>
+      )}
+    </form>
+  );
+}
+
+/** A game's card: cover, name (its page's link), tag line, category and cheapest play. */
+function GameCard({ game }: { game: CatalogGame }) {
+  return (
+    <li className="game-card">
+      <div className="cover-frame">
+        <Cover url={game.coverUrl} name={game.name} />
+      </div>
+      <div className="game-card-body">
+        <h2>
+          <Link href={`/games/${game.id}`}>{game.name}</Link>
+        </h2>
+        {game.tagLine !== '' && <p className="tag-line">{game.tagLine}</p>}
+        <div className="card-foot">
+          {game.category !== '' && <span className="category">{game.category}</span>}
+          <CheapestPlay game={game} />
+        </div>
+      </div>
+    </li>
   );
 }
 

@@ -105,9 +105,6 @@ function DemoHost({
   const [log, setLog] = useState<LogLine[]>([]);
   const frameBox = useRef<HTMLDivElement>(null);
   const bridgeRef = useRef<HostBridge | null>(null);
-  const tierSelectId = useId();
-  const orderSelectId = useId();
-  const unitInputId = useId();
   const tier = DEMO_TIERS.find((t) => t.id === tierId) ?? DEMO_TIERS[0];
   // The bridge reads the page's state through this ref, so a score lands at once.
   const live = useRef<DemoState>({ tier, order, bests });
@@ -156,42 +153,14 @@ function DemoHost({
             and the bridge cannot answer it. Serve it from another host or port.
           </p>
         )}
-        <div className="demo-settings">
-          <div className="field">
-            <label htmlFor={tierSelectId}>Leaderboard tier</label>
-            <select id={tierSelectId} value={tierId} onChange={(e) => setTierId(e.target.value)}>
-              {DEMO_TIERS.map((t) => (
-                <option key={t.id} value={t.id}>
-                  {t.name} — {t.costHst} HST per play (mock)
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor={orderSelectId}>Score order (the game&apos;s setting)</label>
-            <select
-              id={orderSelectId}
-              value={order}
-              onChange={(e) => setOrder(e.target.value === 'REVERSE' ? 'REVERSE' : 'NORMAL')}
-            >
-              {(['NORMAL', 'REVERSE'] as const).map((value) => (
-                <option key={value} value={value}>
-                  {ORDER_LABELS[value]} ({value})
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor={unitInputId}>Score unit (the game&apos;s setting, optional)</label>
-            <input
-              id={unitInputId}
-              value={unit}
-              placeholder="ms, pts, in a row"
-              maxLength={SCORE_UNIT_CHARS_MAX}
-              onChange={(e) => setUnit(e.target.value)}
-            />
-          </div>
-        </div>
+        <DemoSettings
+          tierId={tierId}
+          setTierId={setTierId}
+          order={order}
+          setOrder={setOrder}
+          unit={unit}
+          setUnit={setUnit}
+        />
         <p role="status" aria-live="polite" data-testid="demo-score">
           {lastScore !== null &&
             `Submitted score ${scoreText(lastScore.score, demoScoreUnit(unit))} on ${scoredTier?.name ?? lastScore.tierId}: ` +
@@ -199,45 +168,126 @@ function DemoHost({
                 ? `your best there, ranked #${lastScore.rank} on the mock board.`
                 : `not better than your best there, which ranks #${lastScore.rank}.`)}
         </p>
-        <section aria-labelledby="demo-leaders-heading" className="leaders">
-          <h2 id="demo-leaders-heading">
-            Leaders: {tier.name} ({ORDER_LABELS[order].toLowerCase()})
-          </h2>
-          <ol data-testid="demo-leaders">
-            {leaders.map((leader) => {
-              const mine = leader.userId === DEMO_PLAYER.userId;
-              return (
-                <li key={leader.txid} data-mine={mine || undefined}>
-                  <span className="leader-name">
-                    {mine ? <strong>{leader.displayName}</strong> : leader.displayName}
-                  </span>
-                  <span className="leader-score">
-                    {scoreText(leader.score, demoScoreUnit(unit))}
-                  </span>
-                </li>
-              );
-            })}
-          </ol>
-        </section>
-        <section aria-labelledby="demo-log-heading">
-          <h2 id="demo-log-heading">Messages</h2>
-          <div className="demo-log" role="region" aria-label="Message log" tabIndex={0}>
-            <ol aria-live="polite">
-              {log.length === 0 && <li>No messages yet.</li>}
-              {log.map((line) => (
-                <li key={line.id} data-direction={line.direction}>
-                  <strong>{DIRECTION_LABELS[line.direction]}</strong> <code>{line.type}</code>
-                  <pre>{line.text}</pre>
-                </li>
-              ))}
-            </ol>
-          </div>
-        </section>
+        <DemoLeaders tier={tier} order={order} leaders={leaders} unit={unit} />
+        <MessageLog log={log} />
       </section>
       <div ref={frameBox}>
         <GameFrame url={gameUrl} title="Game under test (demo)" />
       </div>
     </>
+  );
+}
+
+/** The mock arcade's settings: the tier played, and the game's score order and unit. */
+function DemoSettings({
+  tierId,
+  setTierId,
+  order,
+  setOrder,
+  unit,
+  setUnit,
+}: {
+  tierId: string;
+  setTierId: (id: string) => void;
+  order: ScoreDisplay;
+  setOrder: (order: ScoreDisplay) => void;
+  unit: string;
+  setUnit: (unit: string) => void;
+}) {
+  const tierSelectId = useId();
+  const orderSelectId = useId();
+  const unitInputId = useId();
+  return (
+    <div className="demo-settings">
+      <div className="field">
+        <label htmlFor={tierSelectId}>Leaderboard tier</label>
+        <select id={tierSelectId} value={tierId} onChange={(e) => setTierId(e.target.value)}>
+          {DEMO_TIERS.map((t) => (
+            <option key={t.id} value={t.id}>
+              {t.name} — {t.costHst} HST per play (mock)
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor={orderSelectId}>Score order (the game&apos;s setting)</label>
+        <select
+          id={orderSelectId}
+          value={order}
+          onChange={(e) => setOrder(e.target.value === 'REVERSE' ? 'REVERSE' : 'NORMAL')}
+        >
+          {(['NORMAL', 'REVERSE'] as const).map((value) => (
+            <option key={value} value={value}>
+              {ORDER_LABELS[value]} ({value})
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor={unitInputId}>Score unit (the game&apos;s setting, optional)</label>
+        <input
+          id={unitInputId}
+          value={unit}
+          placeholder="ms, pts, in a row"
+          maxLength={SCORE_UNIT_CHARS_MAX}
+          onChange={(e) => setUnit(e.target.value)}
+        />
+      </div>
+    </div>
+  );
+}
+
+/** The mock board of the chosen tier, the demo player's row marked. */
+function DemoLeaders({
+  tier,
+  order,
+  leaders,
+  unit,
+}: {
+  tier: (typeof DEMO_TIERS)[number];
+  order: ScoreDisplay;
+  leaders: ReturnType<typeof demoLeaders>;
+  unit: string;
+}) {
+  return (
+    <section aria-labelledby="demo-leaders-heading" className="leaders">
+      <h2 id="demo-leaders-heading">
+        Leaders: {tier.name} ({ORDER_LABELS[order].toLowerCase()})
+      </h2>
+      <ol data-testid="demo-leaders">
+        {leaders.map((leader) => {
+          const mine = leader.userId === DEMO_PLAYER.userId;
+          return (
+            <li key={leader.txid} data-mine={mine || undefined}>
+              <span className="leader-name">
+                {mine ? <strong>{leader.displayName}</strong> : leader.displayName}
+              </span>
+              <span className="leader-score">{scoreText(leader.score, demoScoreUnit(unit))}</span>
+            </li>
+          );
+        })}
+      </ol>
+    </section>
+  );
+}
+
+/** Every message between the game and the mock arcade, newest last. */
+function MessageLog({ log }: { log: readonly LogLine[] }) {
+  return (
+    <section aria-labelledby="demo-log-heading">
+      <h2 id="demo-log-heading">Messages</h2>
+      <div className="demo-log" role="region" aria-label="Message log" tabIndex={0}>
+        <ol aria-live="polite">
+          {log.length === 0 && <li>No messages yet.</li>}
+          {log.map((line) => (
+            <li key={line.id} data-direction={line.direction}>
+              <strong>{DIRECTION_LABELS[line.direction]}</strong> <code>{line.type}</code>
+              <pre>{line.text}</pre>
+            </li>
+          ))}
+        </ol>
+      </div>
+    </section>
   );
 }
 

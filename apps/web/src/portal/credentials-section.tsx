@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import type { ClientSecret, DeveloperGame } from '@coinop/protocol';
+import { useState, type Dispatch, type SetStateAction } from 'react';
+import type { ClientSecret, DeveloperGame, GameClient } from '@coinop/protocol';
 import {
   ConfirmDialog,
   CopyField,
@@ -73,45 +73,95 @@ export function CredentialsSection({
       ) : (
         <ul className="portal-list">
           {game.clients.map((client) => (
-            <li key={client.clientId} className="portal-card">
-              <span className="card-title mono">{client.clientId}</span>
-              <span className="muted">
-                Created <When iso={client.createdAt} />
-                {client.revokedAt !== null && (
-                  <>
-                    {', '}revoked <When iso={client.revokedAt} />
-                  </>
-                )}
-              </span>
-              {client.revokedAt === null && (
-                <div className="row-actions">
-                  <button
-                    type="button"
-                    aria-label={`Rotate secret of ${client.clientId}`}
-                    onClick={() => setConfirming({ action: 'rotate', clientId: client.clientId })}
-                  >
-                    Rotate secret
-                  </button>
-                  <button
-                    type="button"
-                    aria-label={`Revoke client ${client.clientId}`}
-                    onClick={() => setConfirming({ action: 'revoke', clientId: client.clientId })}
-                  >
-                    Revoke
-                  </button>
-                </div>
-              )}
-            </li>
+            <ClientCard
+              key={client.clientId}
+              client={client}
+              onConfirm={(action) => setConfirming({ action, clientId: client.clientId })}
+            />
           ))}
         </ul>
       )}
+      {confirming !== null && (
+        <ClientActionDialog
+          gameId={game.id}
+          confirming={confirming}
+          onDone={() => setConfirming(null)}
+          setSecret={setSecret}
+          setStatus={setStatus}
+          onChange={onChange}
+        />
+      )}
+    </section>
+  );
+}
+
+/** A client: its id and dates, and (while live) rotating its secret or revoking it. */
+function ClientCard({
+  client,
+  onConfirm,
+}: {
+  client: GameClient;
+  onConfirm: (action: 'rotate' | 'revoke') => void;
+}) {
+  return (
+    <li className="portal-card">
+      <span className="card-title mono">{client.clientId}</span>
+      <span className="muted">
+        Created <When iso={client.createdAt} />
+        {client.revokedAt !== null && (
+          <>
+            {', '}revoked <When iso={client.revokedAt} />
+          </>
+        )}
+      </span>
+      {client.revokedAt === null && (
+        <div className="row-actions">
+          <button
+            type="button"
+            aria-label={`Rotate secret of ${client.clientId}`}
+            onClick={() => onConfirm('rotate')}
+          >
+            Rotate secret
+          </button>
+          <button
+            type="button"
+            aria-label={`Revoke client ${client.clientId}`}
+            onClick={() => onConfirm('revoke')}
+          >
+            Revoke
+          </button>
+        </div>
+      )}
+    </li>
+  );
+}
+
+/** Asks before rotating a client's secret (shown once) or revoking the client, then does it. */
+function ClientActionDialog({
+  gameId,
+  confirming,
+  onDone,
+  setSecret,
+  setStatus,
+  onChange,
+}: {
+  gameId: string;
+  confirming: { action: 'rotate' | 'revoke'; clientId: string };
+  onDone: () => void;
+  setSecret: Dispatch<SetStateAction<ClientSecret | null>>;
+  setStatus: (status: string) => void;
+  onChange: () => Promise<void>;
+}) {
+  const api = usePortalApi();
+  return (
+    <>
       {confirming?.action === 'rotate' && (
         <ConfirmDialog
           title="Rotate the client secret?"
           confirmLabel="Rotate secret"
-          onDone={() => setConfirming(null)}
+          onDone={onDone}
           onConfirm={async () => {
-            setSecret(await api.rotateClient(game.id, confirming.clientId));
+            setSecret(await api.rotateClient(gameId, confirming.clientId));
             setStatus('New client secret created.');
             await onChange();
           }}
@@ -126,9 +176,9 @@ export function CredentialsSection({
         <ConfirmDialog
           title="Revoke these credentials?"
           confirmLabel="Revoke client"
-          onDone={() => setConfirming(null)}
+          onDone={onDone}
           onConfirm={async () => {
-            await api.revokeClient(game.id, confirming.clientId);
+            await api.revokeClient(gameId, confirming.clientId);
             setSecret((s) => (s?.clientId === confirming.clientId ? null : s));
             setStatus(`Client ${confirming.clientId} revoked.`);
             await onChange();
@@ -140,6 +190,6 @@ export function CredentialsSection({
           </p>
         </ConfirmDialog>
       )}
-    </section>
+    </>
   );
 }

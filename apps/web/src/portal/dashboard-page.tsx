@@ -82,6 +82,7 @@ function GamesSection() {
   );
 }
 
+/** The developer's API keys: create one (shown once), list them, revoke one. */
 function ApiKeysSection() {
   const api = usePortalApi();
   const [keys, setKeys] = useState<readonly ApiKey[] | null>(null);
@@ -137,44 +138,7 @@ function ApiKeysSection() {
         </ShownOnce>
       )}
       {keys !== null && keys.length === 0 && <p>No API keys yet.</p>}
-      {keys !== null && keys.length > 0 && (
-        <div className="table-wrap" tabIndex={0} role="region" aria-label="Your API keys">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Prefix</th>
-                <th scope="col">Created</th>
-                <th scope="col">Revoked</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.map((key) => (
-                <tr key={key.prefix}>
-                  <td className="mono key-prefix">{key.prefix}</td>
-                  <td>
-                    <When iso={key.createdAt} />
-                  </td>
-                  <td>{key.revokedAt === null ? '—' : <When iso={key.revokedAt} />}</td>
-                  <td>
-                    {key.revokedAt === null && (
-                      <button
-                        type="button"
-                        aria-label={`Revoke key ${key.prefix}`}
-                        onClick={() => setRevoking(key.prefix)}
-                      >
-                        Revoke
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      {keys !== null && keys.length > 0 && <ApiKeyTable keys={keys} onRevoke={setRevoking} />}
       {revoking !== null && (
         <ConfirmDialog
           title="Revoke this API key?"
@@ -193,5 +157,53 @@ function ApiKeysSection() {
         </ConfirmDialog>
       )}
     </section>
+  );
+}
+
+/** The keys by prefix, when created and revoked, with Revoke for a live one. */
+function ApiKeyTable({
+  keys,
+  onRevoke,
+}: {
+  keys: readonly ApiKey[];
+  onRevoke: (prefix: string) => void;
+}) {
+  return (
+    <div className="table-wrap" tabIndex={0} role="region" aria-label="Your API keys">
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Prefix</th>
+            <th scope="col">Created</th>
+            <th scope="col">Revoked</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {keys.map((key) => (
+            <tr key={key.prefix}>
+              <td className="mono key-prefix">{key.prefix}</td>
+              <td>
+                <When iso={key.createdAt} />
+              </td>
+              <td>{key.revokedAt === null ? '—' : <When iso={key.revokedAt} />}</td>
+              <td>
+                {key.revokedAt === null && (
+                  <button
+                    type="button"
+                    aria-label={`Revoke key ${key.prefix}`}
+                    onClick={() => onRevoke(key.prefix)}
+                  >
+                    Revoke
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

@@ -20,8 +20,6 @@ export function PublishSection({
   onChange: () => Promise<void>;
 }) {
   const api = usePortalApi();
-  const noteId = useId();
-  const hintId = useId();
   const [latest, setLatest] = useState<PublishRequest | null | undefined>(undefined);
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState(false);
@@ -97,31 +95,50 @@ export function PublishSection({
         </div>
       )}
       {latest !== undefined && latest?.state !== 'pending' && !game.published && (
-        <form aria-label="Request publishing" onSubmit={(e) => void request(e)}>
-          <div className="field">
-            <label htmlFor={noteId}>Note to the operator (optional)</label>
-            <textarea
-              id={noteId}
-              value={note}
-              maxLength={NOTE_MAX}
-              rows={3}
-              aria-describedby={hintId}
-              onChange={(e) => setNote(e.target.value)}
-            />
-            <p id={hintId} className="hint">
-              What the operator should know: what the game is, what changed since a decline.
-            </p>
-          </div>
-          <div className="form-actions">
-            <button type="submit" className="primary" disabled={busy}>
-              Request publishing
-            </button>
-          </div>
-        </form>
+        <RequestForm note={note} setNote={setNote} busy={busy} onSubmit={(e) => void request(e)} />
       )}
       <ErrorAlert error={error} />
       <Status text={status} />
     </section>
+  );
+}
+
+/** Asking the operator to list the game, with an optional note. */
+function RequestForm({
+  note,
+  setNote,
+  busy,
+  onSubmit,
+}: {
+  note: string;
+  setNote: (note: string) => void;
+  busy: boolean;
+  onSubmit: (event: FormEvent) => void;
+}) {
+  const noteId = useId();
+  const hintId = useId();
+  return (
+    <form aria-label="Request publishing" onSubmit={onSubmit}>
+      <div className="field">
+        <label htmlFor={noteId}>Note to the operator (optional)</label>
+        <textarea
+          id={noteId}
+          value={note}
+          maxLength={NOTE_MAX}
+          rows={3}
+          aria-describedby={hintId}
+          onChange={(e) => setNote(e.target.value)}
+        />
+        <p id={hintId} className="hint">
+          What the operator should know: what the game is, what changed since a decline.
+        </p>
+      </div>
+      <div className="form-actions">
+        <button type="submit" className="primary" disabled={busy}>
+          Request publishing
+        </button>
+      </div>
+    </form>
   );
 }
 

@@ -21,8 +21,6 @@ const WALLET = /^0x[0-9a-fA-F]{40}$/;
  */
 export function TestersSection({ game }: { game: DeveloperGame }) {
   const api = usePortalApi();
-  const inputId = useId();
-  const hintId = useId();
   const [testers, setTesters] = useState<readonly Tester[] | null>(null);
   const [wallet, setWallet] = useState('');
   const [busy, setBusy] = useState(false);
@@ -95,33 +93,7 @@ export function TestersSection({ game }: { game: DeveloperGame }) {
         {game.published &&
           ' The game is published: every player now decides what it may charge them with their own daily allowance, so testers no longer matter.'}
       </p>
-      <form
-        className="tester-form"
-        aria-label="Invite a tester"
-        noValidate
-        onSubmit={(e) => void add(e)}
-      >
-        <div className="field">
-          <label htmlFor={inputId}>Tester wallet address</label>
-          <input
-            id={inputId}
-            value={wallet}
-            spellCheck={false}
-            autoComplete="off"
-            placeholder="0x…"
-            aria-describedby={hintId}
-            onChange={(e) => setWallet(e.target.value)}
-          />
-          <p id={hintId} className="hint">
-            0x and 40 hexadecimal digits: the address the tester signs in with.
-          </p>
-        </div>
-        <div className="form-actions">
-          <button type="submit" className="primary" disabled={busy}>
-            Invite tester
-          </button>
-        </div>
-      </form>
+      <InviteForm wallet={wallet} setWallet={setWallet} busy={busy} onSubmit={(e) => void add(e)} />
       <ErrorAlert error={error} />
       <Status text={status} />
       {testers === null ? (
@@ -131,37 +103,92 @@ export function TestersSection({ game }: { game: DeveloperGame }) {
       ) : (
         <ul className="portal-list" aria-label="Testers">
           {testers.map((t) => (
-            <li key={t.wallet} className="portal-card">
-              <span className="card-title">
-                <Address address={t.wallet} />
-              </span>
-              <span className={`badge tester-${t.state}`}>{STATE_TEXT[t.state]}</span>
-              <span className="muted">
-                Invited <When iso={t.addedAt} />
-                {t.answeredAt !== null && (
-                  <>
-                    ; {STATE_TEXT[t.state].toLowerCase()} <When iso={t.answeredAt} />
-                  </>
-                )}
-              </span>
-              <div className="row-actions">
-                <button
-                  type="button"
-                  aria-label={
-                    t.state === 'accepted'
-                      ? `Remove tester ${checksummed(t.wallet)}`
-                      : `Withdraw the invitation of ${checksummed(t.wallet)}`
-                  }
-                  disabled={busy}
-                  onClick={() => void remove(t)}
-                >
-                  {t.state === 'accepted' ? 'Remove' : 'Withdraw'}
-                </button>
-              </div>
-            </li>
+            <TesterCard key={t.wallet} tester={t} busy={busy} onRemove={() => void remove(t)} />
           ))}
         </ul>
       )}
     </section>
+  );
+}
+
+/** Inviting a wallet to test the game. */
+function InviteForm({
+  wallet,
+  setWallet,
+  busy,
+  onSubmit,
+}: {
+  wallet: string;
+  setWallet: (wallet: string) => void;
+  busy: boolean;
+  onSubmit: (event: FormEvent) => void;
+}) {
+  const inputId = useId();
+  const hintId = useId();
+  return (
+    <form className="tester-form" aria-label="Invite a tester" noValidate onSubmit={onSubmit}>
+      <div className="field">
+        <label htmlFor={inputId}>Tester wallet address</label>
+        <input
+          id={inputId}
+          value={wallet}
+          spellCheck={false}
+          autoComplete="off"
+          placeholder="0x…"
+          aria-describedby={hintId}
+          onChange={(e) => setWallet(e.target.value)}
+        />
+        <p id={hintId} className="hint">
+          0x and 40 hexadecimal digits: the address the tester signs in with.
+        </p>
+      </div>
+      <div className="form-actions">
+        <button type="submit" className="primary" disabled={busy}>
+          Invite tester
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** A tester: wallet, where the invitation stands and since when, and removing or withdrawing it. */
+function TesterCard({
+  tester: t,
+  busy,
+  onRemove,
+}: {
+  tester: Tester;
+  busy: boolean;
+  onRemove: () => void;
+}) {
+  return (
+    <li className="portal-card">
+      <span className="card-title">
+        <Address address={t.wallet} />
+      </span>
+      <span className={`badge tester-${t.state}`}>{STATE_TEXT[t.state]}</span>
+      <span className="muted">
+        Invited <When iso={t.addedAt} />
+        {t.answeredAt !== null && (
+          <>
+            ; {STATE_TEXT[t.state].toLowerCase()} <When iso={t.answeredAt} />
+          </>
+        )}
+      </span>
+      <div className="row-actions">
+        <button
+          type="button"
+          aria-label={
+            t.state === 'accepted'
+              ? `Remove tester ${checksummed(t.wallet)}`
+              : `Withdraw the invitation of ${checksummed(t.wallet)}`
+          }
+          disabled={busy}
+          onClick={onRemove}
+        >
+          {t.state === 'accepted' ? 'Remove' : 'Withdraw'}
+        </button>
+      </div>
+    </li>
   );
 }

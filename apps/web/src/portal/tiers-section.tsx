@@ -54,35 +54,12 @@ export function TiersSection({
                 }}
               />
             ) : (
-              <>
-                <h3 className="card-title">{tier.name}</h3>
-                <dl className="facts">
-                  <dt>Cost</dt>
-                  <dd>{tier.formattedCostString} per play</dd>
-                  <dt>Leaders kept</dt>
-                  <dd>{tier.leadersMax}</dd>
-                  <dt>Tier id</dt>
-                  <dd className="mono">{tier.id}</dd>
-                </dl>
-                <div className="row-actions">
-                  <button
-                    type="button"
-                    aria-label={`Edit tier ${tier.name}`}
-                    onClick={() => setEditing(tier.id)}
-                  >
-                    Edit
-                  </button>
-                  <button
-                    type="button"
-                    aria-label={`Retire tier ${tier.name}`}
-                    disabled={live <= 1}
-                    title={live <= 1 ? 'The last tier of a game cannot be retired' : undefined}
-                    onClick={() => setRetiring(tier)}
-                  >
-                    Retire
-                  </button>
-                </div>
-              </>
+              <TierFacts
+                tier={tier}
+                canRetire={live > 1}
+                onEdit={() => setEditing(tier.id)}
+                onRetire={() => setRetiring(tier)}
+              />
             )}
           </li>
         ))}
@@ -118,6 +95,47 @@ export function TiersSection({
         </ConfirmDialog>
       )}
     </section>
+  );
+}
+
+/** A tier's name, cost, leaders kept and id, with Edit and Retire (not the last live tier). */
+function TierFacts({
+  tier,
+  canRetire,
+  onEdit,
+  onRetire,
+}: {
+  tier: DeveloperTier;
+  canRetire: boolean;
+  onEdit: () => void;
+  onRetire: () => void;
+}) {
+  return (
+    <>
+      <h3 className="card-title">{tier.name}</h3>
+      <dl className="facts">
+        <dt>Cost</dt>
+        <dd>{tier.formattedCostString} per play</dd>
+        <dt>Leaders kept</dt>
+        <dd>{tier.leadersMax}</dd>
+        <dt>Tier id</dt>
+        <dd className="mono">{tier.id}</dd>
+      </dl>
+      <div className="row-actions">
+        <button type="button" aria-label={`Edit tier ${tier.name}`} onClick={onEdit}>
+          Edit
+        </button>
+        <button
+          type="button"
+          aria-label={`Retire tier ${tier.name}`}
+          disabled={!canRetire}
+          title={!canRetire ? 'The last tier of a game cannot be retired' : undefined}
+          onClick={onRetire}
+        >
+          Retire
+        </button>
+      </div>
+    </>
   );
 }
 

@@ -84,76 +84,7 @@ export function PastRounds({
       )}
       <ol className="round-list">
         {rounds.map((round) => (
-          <li key={round.id} className="round-card">
-            <div className="round-head">
-              <h3>Round {round.number}</h3>
-              <p className="muted">
-                Ended <time dateTime={round.endsAt}>{exactDate(round.endsAt)}</time> ·{' '}
-                {round.entrants} {round.entrants === 1 ? 'player' : 'players'} · pool{' '}
-                <Hst units={hstUnits(round.pool)} />
-              </p>
-            </div>
-            {round.results.length === 0 ? (
-              <p className="muted">Nobody scored in this round: no prize was paid.</p>
-            ) : (
-              <div
-                className="table-scroll"
-                tabIndex={0}
-                aria-label={`Winners of round ${round.number}`}
-              >
-                <table className="winners-table">
-                  <caption className="visually-hidden">Winners of round {round.number}</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Place</th>
-                      <th scope="col">Player</th>
-                      <th scope="col" className="num score-col">
-                        Score
-                      </th>
-                      <th scope="col" className="num">
-                        Prize
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {round.results.map((r) => (
-                      <tr
-                        key={r.place}
-                        className={r.place <= 3 ? `place-${r.place}` : undefined}
-                        aria-current={r.playerId === me ? 'true' : undefined}
-                      >
-                        <th scope="row">
-                          <span className="place-disc" aria-hidden="true">
-                            {r.place}
-                          </span>
-                          <span className="visually-hidden">{ordinal(r.place)}</span>
-                        </th>
-                        <td>
-                          <span className="board-player">
-                            <Avatar src={r.avatar} playerId={r.playerId} size={24} />
-                            <span>
-                              {r.name}
-                              {r.playerId === me && <strong className="board-you"> (you)</strong>}
-                              {/* On a phone the score sits under the name, its column hidden. */}
-                              <span className="winner-score">
-                                {scoreText(r.score, tournament.scoreUnit)}
-                              </span>
-                            </span>
-                          </span>
-                        </td>
-                        <td className="num score-col">
-                          {scoreText(r.score, tournament.scoreUnit)}
-                        </td>
-                        <td className="num prize">
-                          <Hst units={hstUnits(r.prize)} />
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            )}
-          </li>
+          <RoundCard key={round.id} round={round} me={me} unit={tournament.scoreUnit} />
         ))}
       </ol>
       <ErrorAlert error={error} />
@@ -164,5 +95,95 @@ export function PastRounds({
         </button>
       )}
     </section>
+  );
+}
+
+/** A closed round: when it ended, its players and pool, and its winners. */
+function RoundCard({
+  round,
+  me,
+  unit,
+}: {
+  round: TournamentRoundDetail;
+  me: string | null;
+  unit: string;
+}) {
+  return (
+    <li className="round-card">
+      <div className="round-head">
+        <h3>Round {round.number}</h3>
+        <p className="muted">
+          Ended <time dateTime={round.endsAt}>{exactDate(round.endsAt)}</time> · {round.entrants}{' '}
+          {round.entrants === 1 ? 'player' : 'players'} · pool <Hst units={hstUnits(round.pool)} />
+        </p>
+      </div>
+      {round.results.length === 0 ? (
+        <p className="muted">Nobody scored in this round: no prize was paid.</p>
+      ) : (
+        <WinnersTable round={round} me={me} unit={unit} />
+      )}
+    </li>
+  );
+}
+
+/** A round's winners: place, player (the signed-in one marked), score in the game's unit, prize. */
+function WinnersTable({
+  round,
+  me,
+  unit,
+}: {
+  round: TournamentRoundDetail;
+  me: string | null;
+  unit: string;
+}) {
+  return (
+    <div className="table-scroll" tabIndex={0} aria-label={`Winners of round ${round.number}`}>
+      <table className="winners-table">
+        <caption className="visually-hidden">Winners of round {round.number}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Place</th>
+            <th scope="col">Player</th>
+            <th scope="col" className="num score-col">
+              Score
+            </th>
+            <th scope="col" className="num">
+              Prize
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {round.results.map((r) => (
+            <tr
+              key={r.place}
+              className={r.place <= 3 ? `place-${r.place}` : undefined}
+              aria-current={r.playerId === me ? 'true' : undefined}
+            >
+              <th scope="row">
+                <span className="place-disc" aria-hidden="true">
+                  {r.place}
+                </span>
+                <span className="visually-hidden">{ordinal(r.place)}</span>
+              </th>
+              <td>
+                <span className="board-player">
+                  <Avatar src={r.avatar} playerId={r.playerId} size={24} />
+                  <span>
+                    {r.name}
+                    {r.playerId === me && <strong className="board-you"> (you)</strong>}
+                    {/* On a phone the score sits under the name, its column hidden. */}
+                    <span className="winner-score">{scoreText(r.score, unit)}</span>
+                  </span>
+                </span>
+              </td>
+              <td className="num score-col">{scoreText(r.score, unit)}</td>
+              <td className="num prize">
+                <Hst units={hstUnits(r.prize)} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

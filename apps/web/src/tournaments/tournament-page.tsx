@@ -1,17 +1,17 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { Game, TournamentEntry } from '@coinop/protocol';
-import { ApiError, getGame } from '../api.js';
 import { BoardStandings } from '../boards/board-page.js';
 import { Cover } from '../components/cover.js';
 import { Hst } from '../components/hst.js';
-import { errorText, useTitle } from '../portal/parts.js';
+import { useTitle } from '../portal/parts.js';
 import { Link } from '../router.js';
 import { useSession } from '../session/session.js';
 import { useMyEntry } from './my-entry.js';
 import { PastRounds } from './past-rounds.js';
 import { PayoutTable } from './payout-table.js';
 import { hstUnits } from '../account/hst-amounts.js';
-import { getTournament, roundBoardPath, type Tournament } from './tournament-api.js';
+import { roundBoardPath, type Tournament } from './tournament-api.js';
+import { useTournament } from './use-tournament.js';
 import {
   EntryFee,
   PhaseChip,
@@ -21,9 +21,6 @@ import {
 } from './tournament-card.js';
 import './tournaments.css';
 
-/** While a round is past its end but not yet paid out, the page reads it again this often. */
-const CLOSING_POLL_MS = 3_000;
-
 /**
  * `/tournaments/:id`: a tournament's current round (countdown, pool, fee, limits), what each
  * place would win from the pool as it stands, the round's standings with paging and "Around me",
@@ -32,45 +29,8 @@ const CLOSING_POLL_MS = 3_000;
 export function TournamentPage({ tournamentId }: { tournamentId: string }) {
   const { state } = useSession();
   const me = state.status === 'signed-in' ? state.player.playerId : null;
-  const [tournament, setTournament] = useState<Tournament | null>(null);
-  const [game, setGame] = useState<Game | null>(null);
-  const [error, setError] = useState<{ missing: boolean; message: string } | null>(null);
-  const [rankedPlayers, setRankedPlayers] = useState(0);
-  const [reads, setReads] = useState(0);
-  const reload = useCallback(() => setReads((n) => n + 1), []);
+  const { tournament, game, error, reads, reload, phase } = useTournament(tournamentId);
   useTitle(tournament ? `${tournament.name} · ${tournament.gameName}` : 'Tournament');
-
-  useEffect(() => {
-    const abort = new AbortController();
-    getTournament(tournamentId, abort.signal).then(
-      (t) => {
-        setTournament(t);
-        setError(null);
-      },
-      (e: unknown) => {
-        if (abort.signal.aborted) return;
-        const missing = e instanceof ApiError && (e.status === 404 || e.status === 400);
-        setError({ missing, message: errorText(e) });
-      },
-    );
-    return () => abort.abort();
-  }, [tournamentId, reads]);
-
-  const gameId = tournament?.gameId ?? null;
-  useEffect(() => {
-    if (gameId === null) return;
-    const abort = new AbortController();
-    // The cover only: the page stands without it.
-    getGame(gameId, abort.signal).then(setGame, () => undefined);
-    return () => abort.abort();
-  }, [gameId]);
-
-  const phase = tournament ? tournamentPhase(tournament) : null;
-  useEffect(() => {
-    if (phase !== 'closing') return;
-    const timer = setInterval(reload, CLOSING_POLL_MS);
-    return () => clearInterval(timer);
-  }, [phase, reload]);
 
   const round = tournament?.currentRound ?? null;
   const entry = useMyEntry(tournamentId, round?.id ?? null, reads);
@@ -97,115 +57,169 @@ export function TournamentPage({ tournamentId }: { tournamentId: string }) {
   }
 
   const gameHref = `/games/${encodeURIComponent(tournament.gameId)}`;
-  const guarantee = hstUnits(tournament.guaranteedPool);
   return (
     <section className="page tournament-page">
       <p className="board-back">
         <Link href={gameHref}>← {tournament.gameName}</Link>
       </p>
-      <header className="tournament-hero">
-        <div className="cover-frame">
-          <Cover url={game?.coverUrl ?? ''} name={tournament.gameName} />
-        </div>
-        <div className="hero-main">
-          <p className="hero-kicker">
-            <PhaseChip tournament={tournament} />
-            <span>
-              {round ? `Round ${round.number}` : 'Tournament'} ·{' '}
-              <Link href={gameHref}>{tournament.gameName}</Link>
-            </span>
-          </p>
-          <h1>{tournament.name}</h1>
-          <p className="hero-clock">
-            {phase === 'closing' ? (
-              <span role="status">This round has ended: the arcade is paying out its prizes.</span>
-            ) : phase === 'ended' ? (
-              'This tournament has ended.'
-            ) : (
-              <RoundCountdown tournament={tournament} onElapsed={reload} />
-            )}
-          </p>
-          <PlayCall tournament={tournament} entry={entry} />
-        </div>
-        {round && (
-          <dl className="hero-facts">
-            <div className="pool-fact">
-              <dt>Prize pool</dt>
-              <dd>
-                <Hst units={hstUnits(round.pool)} />
-              </dd>
-              {guarantee > 0n && round.guaranteeFunded && (
-                <dd className="hint">
-                  includes <Hst units={guarantee} /> guaranteed
-                </dd>
-              )}
-            </div>
-            <div>
-              <dt>Entry</dt>
-              <dd>
-                <EntryFee tournament={tournament} />
-                {hstUnits(tournament.entryFee) > 0n && <span className="hint"> a play</span>}
-              </dd>
-            </div>
-            <div>
-              <dt>Players</dt>
-              <dd>{entrantsText(tournament)}</dd>
-            </div>
-            {tournament.maxAttempts !== null && (
-              <div>
-                <dt>Attempts</dt>
-                <dd data-testid="attempts">
-                  {entry === null || entry.attemptsLeft === null
-                    ? `${tournament.maxAttempts} per player`
-                    : `${entry.attemptsLeft} of ${tournament.maxAttempts} left`}
-                </dd>
-              </div>
-            )}
-          </dl>
-        )}
-      </header>
-
-      {round && (
-        <div className="tournament-layout">
-          <section className="panel payout-panel" aria-labelledby="prizes-heading">
-            <h2 id="prizes-heading">Prizes</h2>
-            <PayoutTable
-              table={tournament.payoutTable}
-              poolUnits={hstUnits(round.pool)}
-              rankedPlayers={rankedPlayers}
-            />
-            <ul className="rules">
-              <li>
-                Your best score in the round counts; equal scores go to whoever reached them first.
-              </li>
-              <li>
-                {tournament.scoreDisplay === 'REVERSE' ? 'Lowest' : 'Highest'} score wins. The pool
-                is paid when the round ends.
-              </li>
-              <li>A play that has not scored by the end is refunded.</li>
-            </ul>
-          </section>
-          <section className="standings" aria-labelledby="standings-heading">
-            <h2 id="standings-heading">Standings · round {round.number}</h2>
-            {phase === 'upcoming' ? (
-              <p className="muted">
-                The standings start with the first score, once the round opens.
-              </p>
-            ) : (
-              <BoardStandings
-                key={round.id}
-                base={roundBoardPath(tournament, round.id)}
-                unit={tournament.scoreUnit}
-                noun="round"
-                headingLevel={3}
-                onPlayers={setRankedPlayers}
-              />
-            )}
-          </section>
-        </div>
-      )}
+      <TournamentHero
+        tournament={tournament}
+        game={game}
+        entry={entry}
+        phase={phase}
+        onElapsed={reload}
+      />
+      {round && <RoundPanels tournament={tournament} round={round} phase={phase} />}
       <PastRounds key={`${tournament.id}-${round?.id ?? ''}`} tournament={tournament} me={me} />
     </section>
+  );
+}
+
+type Round = NonNullable<Tournament['currentRound']>;
+type Phase = ReturnType<typeof tournamentPhase> | null;
+
+/** The cover, the round's clock and its Play, and the round's pool, fee and limits. */
+function TournamentHero({
+  tournament,
+  game,
+  entry,
+  phase,
+  onElapsed,
+}: {
+  tournament: Tournament;
+  game: Game | null;
+  entry: TournamentEntry | null;
+  phase: Phase;
+  onElapsed: () => void;
+}) {
+  const round = tournament.currentRound;
+  const gameHref = `/games/${encodeURIComponent(tournament.gameId)}`;
+  return (
+    <header className="tournament-hero">
+      <div className="cover-frame">
+        <Cover url={game?.coverUrl ?? ''} name={tournament.gameName} />
+      </div>
+      <div className="hero-main">
+        <p className="hero-kicker">
+          <PhaseChip tournament={tournament} />
+          <span>
+            {round ? `Round ${round.number}` : 'Tournament'} ·{' '}
+            <Link href={gameHref}>{tournament.gameName}</Link>
+          </span>
+        </p>
+        <h1>{tournament.name}</h1>
+        <p className="hero-clock">
+          {phase === 'closing' ? (
+            <span role="status">This round has ended: the arcade is paying out its prizes.</span>
+          ) : phase === 'ended' ? (
+            'This tournament has ended.'
+          ) : (
+            <RoundCountdown tournament={tournament} onElapsed={onElapsed} />
+          )}
+        </p>
+        <PlayCall tournament={tournament} entry={entry} />
+      </div>
+      {round && <HeroFacts tournament={tournament} round={round} entry={entry} />}
+    </header>
+  );
+}
+
+/** The round's pool (with its guarantee), entry fee, players and attempts. */
+function HeroFacts({
+  tournament,
+  round,
+  entry,
+}: {
+  tournament: Tournament;
+  round: Round;
+  entry: TournamentEntry | null;
+}) {
+  const guarantee = hstUnits(tournament.guaranteedPool);
+  return (
+    <dl className="hero-facts">
+      <div className="pool-fact">
+        <dt>Prize pool</dt>
+        <dd>
+          <Hst units={hstUnits(round.pool)} />
+        </dd>
+        {guarantee > 0n && round.guaranteeFunded && (
+          <dd className="hint">
+            includes <Hst units={guarantee} /> guaranteed
+          </dd>
+        )}
+      </div>
+      <div>
+        <dt>Entry</dt>
+        <dd>
+          <EntryFee tournament={tournament} />
+          {hstUnits(tournament.entryFee) > 0n && <span className="hint"> a play</span>}
+        </dd>
+      </div>
+      <div>
+        <dt>Players</dt>
+        <dd>{entrantsText(tournament)}</dd>
+      </div>
+      {tournament.maxAttempts !== null && (
+        <div>
+          <dt>Attempts</dt>
+          <dd data-testid="attempts">
+            {entry === null || entry.attemptsLeft === null
+              ? `${tournament.maxAttempts} per player`
+              : `${entry.attemptsLeft} of ${tournament.maxAttempts} left`}
+          </dd>
+        </div>
+      )}
+    </dl>
+  );
+}
+
+/** What each place would win from the pool as it stands, the rules, and the standings. */
+function RoundPanels({
+  tournament,
+  round,
+  phase,
+}: {
+  tournament: Tournament;
+  round: Round;
+  phase: Phase;
+}) {
+  const [rankedPlayers, setRankedPlayers] = useState(0);
+  return (
+    <div className="tournament-layout">
+      <section className="panel payout-panel" aria-labelledby="prizes-heading">
+        <h2 id="prizes-heading">Prizes</h2>
+        <PayoutTable
+          table={tournament.payoutTable}
+          poolUnits={hstUnits(round.pool)}
+          rankedPlayers={rankedPlayers}
+        />
+        <ul className="rules">
+          <li>
+            Your best score in the round counts; equal scores go to whoever reached them first.
+          </li>
+          <li>
+            {tournament.scoreDisplay === 'REVERSE' ? 'Lowest' : 'Highest'} score wins. The pool is
+            paid when the round ends.
+          </li>
+          <li>A play that has not scored by the end is refunded.</li>
+        </ul>
+      </section>
+      <section className="standings" aria-labelledby="standings-heading">
+        <h2 id="standings-heading">Standings · round {round.number}</h2>
+        {phase === 'upcoming' ? (
+          <p className="muted">The standings start with the first score, once the round opens.</p>
+        ) : (
+          <BoardStandings
+            key={round.id}
+            base={roundBoardPath(tournament, round.id)}
+            unit={tournament.scoreUnit}
+            noun="round"
+            headingLevel={3}
+            onPlayers={setRankedPlayers}
+          />
+        )}
+      </section>
+    </div>
   );
 }
 

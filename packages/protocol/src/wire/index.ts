@@ -6,3 +6,4 @@ export * from './sign-in.js';
 export * from './chain.js';
 export * from './boards.js';
 export * from './tournaments.js';
+export * from './admin.js';

@@ -25,7 +25,7 @@ import { Security } from '../../listener/openapi.js';
 const HALTS_PAGE_DEFAULT = 20;
 const SURPLUS_PAGE_DEFAULT = 100;
 
-const Resumed = Type.Object({
+export const Resumed = Type.Object({
   state: Type.Union([Type.Literal('resumed'), Type.Literal('resuming')], {
     description:
       'resumed: HST leaves again now; resuming: once the watcher has read the chain again from ' +

@@ -257,7 +257,7 @@ export const ChainStatus = Type.Object({
   startBlock: Type.Optional(Type.Integer()),
   state: Type.Optional(
     Type.Union(
-      ['starting', 'running', 'failing', 'halted'].map((s) => Type.Literal(s)),
+      (['starting', 'running', 'failing', 'halted'] as const).map((s) => Type.Literal(s)),
       {
         description:
           'running; starting before the chain first answered; failing while the last round ' +

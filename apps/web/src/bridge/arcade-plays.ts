@@ -1,0 +1,131 @@
+import type {
+  ApprovedPlayRequest,
+  ApprovedScoreRequest,
+  Play,
+  ReceivePlayMessage,
+  ReceiveSubmitScoreMessage,
+  ScoreResult,
+} from '@coinop/protocol';
+import type { ArcadeConsent } from './arcade-consent.js';
+import type { ArcadeHost } from './arcade-host.js';
+import { randomUuid } from './demo-handlers.js';
+import type { ChainWalletOfPlayer } from './wallet-play-option.js';
+
+/**
+ * A play (bridge `play`): approved in the dialog and signed by the wallet, paid from the balance;
+ * or, in chain mode, locked from the wallet on chain.
+ */
+export async function openPlay(
+  host: ArcadeHost,
+  consent: ArcadeConsent,
+): Promise<ReceivePlayMessage> {
+  const { sign, failed } = consent;
+  const player = host.player();
+  const tier = host.tier();
+  const game = host.game();
+  if (player === null) {
+    host.tell('Connect a wallet to play.', 'error');
+    return {};
+  }
+  if (tier === undefined) return {};
+  const { costUnits } = tier;
+  const walletPlay = await prepareWalletPlay(host.chainWallet(), costUnits);
+  const decision = await host.ask({
+    kind: 'play',
+    gameName: game.name,
+    tier,
+    balanceUnits: player.balanceUnits,
+    wallet: walletPlay?.option ?? null,
+  });
+  if (decision === 'wallet' && walletPlay !== null) {
+    const opened = await walletPlay.module.lockPlayFromWallet({
+      payer: walletPlay.payer,
+      gameId: game.id,
+      leaderboardId: tier.id,
+      costUnits,
+      post: host.post,
+      get: host.get,
+      progress: host.walletProgress,
+      signal: host.signal,
+    });
+    if (opened === null) return {};
+    host.changed();
+    return opened;
+  }
+  if (decision !== 'balance' || player.balanceUnits < costUnits) return {};
+  // The text the server rebuilds from the tier's cost in base units: to the unit what it locks.
+  const signed = await sign(player.signer, {
+    kind: 'play',
+    gameId: game.id,
+    gameName: game.name,
+    leaderboardId: tier.id,
+    tierName: tier.name,
+    costUnits,
+    nonce: randomUuid(),
+  });
+  if (signed === null) return {};
+  try {
+    const play = await host.post<Play>(`/player/games/${game.id}/plays`, {
+      leaderboardId: tier.id,
+      ...signed,
+    } satisfies ApprovedPlayRequest);
+    host.changed();
+    return { playId: play.id };
+  } catch (error) {
+    failed('The play', error);
+    return {};
+  }
+}
+
+/** A score (bridge `submitScore`), signed by the wallet and submitted. */
+export async function submitScore(
+  host: ArcadeHost,
+  consent: ArcadeConsent,
+  playId: string,
+  score: number,
+): Promise<ReceiveSubmitScoreMessage> {
+  const { sign, failed } = consent;
+  const player = host.player();
+  const game = host.game();
+  if (player === null) throw new Error('no player is signed in to score');
+  const signed = await sign(player.signer, {
+    kind: 'score',
+    gameId: game.id,
+    gameName: game.name,
+    playId,
+    score,
+    nonce: randomUuid(),
+  });
+  if (signed === null) throw new Error('the score was not signed');
+  try {
+    const result = await host.post<ScoreResult>(`/player/games/${game.id}/scores`, {
+      playId,
+      score,
+      ...signed,
+    } satisfies ApprovedScoreRequest);
+    host.changed({
+      score: result.score,
+      leaderRank: result.leaderRank,
+      isWinner: result.isWinner,
+    });
+    return { playId: result.playId };
+  } catch (error) {
+    failed('The score', error);
+    throw error;
+  }
+}
+
+/**
+ * The chain code and what it read of the wallet, loaded only for a play in chain mode; null
+ * outside it, or when the chunk cannot load (the balance then remains, as without chain mode).
+ */
+async function prepareWalletPlay(wallet: ChainWalletOfPlayer | null, costUnits: bigint) {
+  if (wallet === null) return null;
+  try {
+    const module = await import('./wallet-play.js');
+    const prepared = await module.prepareWalletPlay(wallet, costUnits);
+    return prepared && { module, ...prepared };
+  } catch {
+    return null;
+  }
+}

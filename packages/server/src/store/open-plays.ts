@@ -1,4 +1,5 @@
 import type { ChargeVerdict } from '@coinop/core';
+import { boardOrder } from './board-order.js';
 import type { Queryable } from './db.js';
 import { translated } from './errors.js';
 import { insiderSql } from './testers.js';
@@ -186,7 +187,7 @@ async function openPaidPlaysStatement(
                           idempotency_key, request_hash, expires_at, created_at, updated_at)
        SELECT i.play_id, i.arcade, i.game, i.developer, i.board, i.player_id, i.cost, i.lock_id,
               ARRAY(SELECT player_id FROM leaders WHERE leaderboard_id = i.board
-                    ORDER BY rank_key DESC, achieved_at, player_id LIMIT i.leaders_max),
+                    ORDER BY ${boardOrder()} LIMIT i.leaders_max),
               'open', i.idempotency_key, i.request_hash, i.expires_at, i.created_at, i.created_at
        FROM input i JOIN debit d ON d.n = i.n
        RETURNING id, leader_player_ids
@@ -265,7 +266,7 @@ async function openFreePlayStatement(
                           idempotency_key, request_hash, expires_at, created_at, updated_at)
        SELECT $1, $2, $3, $4, $5, p.id, 0, NULL,
               ARRAY(SELECT player_id FROM leaders WHERE leaderboard_id = $5
-                    ORDER BY rank_key DESC, achieved_at, player_id LIMIT $6),
+                    ORDER BY ${boardOrder()} LIMIT $6),
               'open', $7, $8, $9, $10, $10
        FROM players p, tier, consent WHERE p.id = $11 AND tier.current AND consent.refusal IS NULL
        RETURNING leader_player_ids

@@ -7,6 +7,7 @@ import {
   type RankedEntry,
   type TransferRequest,
 } from '@coinop/core';
+import { boardOrder } from './board-order.js';
 import type { Queryable } from './db.js';
 import { translated } from './errors.js';
 import { SCORES_LEDGER_PARAMS, WRITE_SCORES_SQL } from './score-batch-sql.js';
@@ -163,10 +164,10 @@ export async function readScoreBatch(
                FROM (SELECT DISTINCT leaderboard_id FROM p) b
                JOIN leaderboards lb ON lb.id = b.leaderboard_id) bd
          CROSS JOIN LATERAL (SELECT * FROM leaders WHERE leaderboard_id = bd.board
-                             ORDER BY rank_key DESC, achieved_at, player_id LIMIT bd.lim) l
+                             ORDER BY ${boardOrder()} LIMIT bd.lim) l
          CROSS JOIN LATERAL (SELECT name, avatar_url FROM players
                              WHERE id = l.player_id LIMIT 1) pl
-         ORDER BY l.leaderboard_id, l.rank_key DESC, l.achieved_at, l.player_id) t
+         ORDER BY l.leaderboard_id, ${boardOrder('l')}) t
      )
      SELECT p.*, b.rank_key AS best_rank_key, b.achieved_at AS best_achieved_at,
             b.score_id AS best_score_id, c.n AS at_or_above,
@@ -379,10 +380,10 @@ export async function readBoard(
             pl.account_id, pl.name, pl.avatar_url
      FROM leaderboards lb
      LEFT JOIN LATERAL (SELECT * FROM leaders WHERE leaderboard_id = lb.id
-                        ORDER BY rank_key DESC, achieved_at, player_id LIMIT $2) l ON true
+                        ORDER BY ${boardOrder()} LIMIT $2) l ON true
      LEFT JOIN players pl ON pl.id = l.player_id
      WHERE lb.id = $1
-     ORDER BY l.rank_key DESC, l.achieved_at, l.player_id`,
+     ORDER BY ${boardOrder('l')}`,
     [leaderboardId, limit],
     'play_path_read_board',
   );

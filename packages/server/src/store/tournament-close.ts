@@ -10,6 +10,7 @@ import {
 } from '@coinop/core';
 import { AdvisoryLocks } from './advisory-locks.js';
 import { notifyGameChanged } from './cache-notices.js';
+import { boardOrder } from './board-order.js';
 import type { Queryable } from './db.js';
 import { applyTransfers, lockAccount } from './ledger.js';
 import { PLAY_COLUMNS_OF_P, toPlay, type PlayRow } from './plays.js';
@@ -141,7 +142,7 @@ export async function closeRound(
     `SELECT l.player_id, pl.account_id, l.score
      FROM leaders l JOIN players pl ON pl.id = l.player_id
      WHERE l.leaderboard_id = $1
-     ORDER BY l.rank_key DESC, l.achieved_at, l.player_id LIMIT $2`,
+     ORDER BY ${boardOrder('l')} LIMIT $2`,
     [roundId, paidPlaces(table, rankedPlayers)],
     'tournament_close_standings',
   );

@@ -5,6 +5,8 @@ import {
   createTransfers,
   decideScoreBatch,
   leaderboardOf,
+  leaderPartAccountIds,
+  poolAccountOf,
   rankKey,
   SettlementBatch,
   settlementSnapshot,
@@ -386,7 +388,7 @@ export class Scoring {
    * play pays the leaders' part into the round's pool account (its id) instead.
    */
   #settlement(play: Play, locked: ScoringPlay, game: GameRef, board: Leaderboard) {
-    const poolAccountId = board.round === undefined ? null : board.id;
+    const poolAccountId = poolAccountOf(board);
     const transfers = settlementTransfers(
       play,
       locked.leaderAccountIds,
@@ -401,7 +403,7 @@ export class Scoring {
       settlementSnapshot(
         [{ play, playerAccountId: locked.playerAccountId }],
         [
-          ...(poolAccountId === null ? locked.leaderAccountIds : [poolAccountId]),
+          ...leaderPartAccountIds(locked.leaderAccountIds, poolAccountId),
           game.developerAccountId,
           game.arcadeAccountId,
         ],

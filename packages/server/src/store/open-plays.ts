@@ -121,23 +121,21 @@ export function openPaidPlays(
   return translated(() => openPaidPlaysStatement(q, plays, policy));
 }
 
-async function openPaidPlaysStatement(
-  q: Queryable,
-  plays: readonly { play: StoredPlay; leadersMax: number; signed: boolean }[],
-  policy: ConsentPolicy,
-): Promise<OpenPlayRow[]> {
-  const rows = await q.query<{
-    n: number;
-    account_id: string | null;
-    player_name: string | null;
-    player_avatar_url: string | null;
-    leader_player_ids: string[] | null;
-    tier_current: boolean;
-    refusal: string | null;
-    limit_units: string | null;
-    spent_today: string | null;
-  }>(
-    `WITH input AS (
+/** A row of `OPEN_PAID_PLAYS_SQL`: one play's answer, in the order given (`n`). */
+interface PaidPlayRow {
+  n: number;
+  account_id: string | null;
+  player_name: string | null;
+  player_avatar_url: string | null;
+  leader_player_ids: string[] | null;
+  tier_current: boolean;
+  refusal: string | null;
+  limit_units: string | null;
+  spent_today: string | null;
+}
+
+/** The statement of `openPaidPlays` (its text is fixed: one prepared statement). */
+const OPEN_PAID_PLAYS_SQL = `WITH input AS (
        SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::bigint[], $4::uuid[], $5::uuid[],
                             $6::int[], $7::uuid[], $8::uuid[], $9::uuid[], $10::text[],
                             $11::text[], $12::timestamptz[], $13::timestamptz[], $14::boolean[])
@@ -197,7 +195,15 @@ async function openPaidPlaysStatement(
             c.limit_units::text AS limit_units, c.spent_today::text AS spent_today
      FROM input i LEFT JOIN player p ON p.n = i.n LEFT JOIN play pl ON pl.id = i.play_id
        JOIN tier t ON t.n = i.n LEFT JOIN consent c ON c.n = i.n
-     ORDER BY i.n`,
+     ORDER BY i.n`;
+
+async function openPaidPlaysStatement(
+  q: Queryable,
+  plays: readonly { play: StoredPlay; leadersMax: number; signed: boolean }[],
+  policy: ConsentPolicy,
+): Promise<OpenPlayRow[]> {
+  const rows = await q.query<PaidPlayRow>(
+    OPEN_PAID_PLAYS_SQL,
     [
       plays.map((x) => x.play.id),
       plays.map((x) => x.play.playerId),

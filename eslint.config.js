@@ -62,6 +62,19 @@ export default defineConfig(
     },
   },
   {
+    // Rooms that fit in a head (issue 29): a file over 400 lines of code or a function over 100
+    // is doing several jobs; split it by job. A function that truly reads better long says why in
+    // an `eslint-disable-next-line max-lines-per-function -- <reason>`.
+    files: ['packages/*/src/**/*.{ts,tsx,js,mjs}', 'examples/*/src/**/*.{ts,tsx,js,mjs}'],
+    // For now without http/ (another part of issue 29 splits it) and signin/cli-routes.ts (its
+    // owner this round is the layering part); the lead widens the scope at merge.
+    ignores: ['packages/server/src/http/**', 'packages/server/src/signin/cli-routes.ts'],
+    rules: {
+      'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }],
+      'max-lines-per-function': ['error', { max: 100, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
     // Tests and the test kit may use `any` in fixtures for hand-made bad input.
     files: ['packages/*/test/**/*.ts', 'packages/testkit/src/**/*.ts'],
     rules: {

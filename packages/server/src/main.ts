@@ -161,7 +161,7 @@ async function startListeners(
   // them which requests it forwarded.
   const webForwarding = newWebForwarding();
   const forwarding = config.services.includes('web') ? webForwarding : null;
-  const { api, auth, admin } = await buildServices(config, {
+  const { api, auth, admin } = await buildServices(config, listeners, {
     db,
     secrets,
     https,
@@ -170,8 +170,6 @@ async function startListeners(
     metrics,
     logDestination,
   });
-  if (api) listeners.push({ name: 'api', app: api, port: config.apiPort });
-  if (auth) listeners.push({ name: 'auth', app: auth, port: config.authPort });
   const serviceLog = (api ?? auth)?.log;
   // Once for the process, however many of its listeners share the database.
   if (serviceLog) opened.stopOutageLog = logDatabaseOutages(db.availability, serviceLog);

@@ -21,6 +21,7 @@ import { developmentWarning, type StartLog } from './start-log.js';
 import { ensureServerSecret } from './store/admin.js';
 import type { Db } from './store/db.js';
 import { sealStoredSecrets, SecretsUnreadableError } from './store/sealed-secrets.js';
+import type { Listener } from './start-listeners.js';
 
 /**
  * The services `coinop serve` runs (main.ts): the secrets they hold, the API and the sign-in
@@ -91,9 +92,13 @@ export interface ServiceDeps {
   readonly logDestination: DestinationStream | undefined;
 }
 
-/** Builds the API and the sign-in service this process runs (`--services`), not listening yet. */
+/**
+ * Builds the API and the sign-in service this process runs (`--services`), not listening yet,
+ * each added to `listeners` as soon as it is built (so a failure after it closes it too).
+ */
 export async function buildServices(
   config: Config,
+  listeners: Listener[],
   { db, secrets, https, forwarding, redis, metrics, logDestination }: ServiceDeps,
 ): Promise<{
   api: FastifyInstance | null;
@@ -123,6 +128,7 @@ export async function buildServices(
       metrics,
       ...(logDestination ? { logDestination } : {}),
     });
+    listeners.push({ name: 'api', app: api, port: config.apiPort });
   }
   let auth: FastifyInstance | null = null;
   if (config.services.includes('auth') && secrets) {
@@ -137,6 +143,7 @@ export async function buildServices(
       metrics,
       ...(logDestination ? { logDestination } : {}),
     });
+    listeners.push({ name: 'auth', app: auth, port: config.authPort });
   }
   return { api, auth, admin };
 }

@@ -1,17 +1,22 @@
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { type SplitRule } from '@coinop/core';
+import {
+  chainConfig,
+  devChainConfig,
+  type ChainConfig,
+  type DevChainConfig,
+  type DevChainSettings,
+} from './config-chain.js';
+import { DEFAULTS } from './config-defaults.js';
+import { readFlags, type ConfigInput, type FlagReader } from './config-flags.js';
 import {
   ConfigError,
   TEST_HOOK_ENV,
   ENV_ONLY,
-  FLAG_ENV,
   RATE_LIMITS,
-  SERVICES,
   describe,
   parseAuthIssuer,
-  parseBlockNumber,
   parseChainRpcUrl,
-  parseContractAddress,
   parseClaimsNamespace,
   parseDefaultAllowance,
   parsePublicUrl,
@@ -39,6 +44,9 @@ export {
   type RateLimits,
   type Service,
 } from './config-values.js';
+export type { ChainConfig, DevChainConfig, DevChainSettings } from './config-chain.js';
+export { DEFAULTS } from './config-defaults.js';
+export type { ConfigInput } from './config-flags.js';
 
 /** Every setting of a running coinop, typed and frozen. The only module that reads the environment. */
 export interface Config {
@@ -191,156 +199,6 @@ export interface OverloadLimits {
 }
 
 /**
- * The arcade's HST on an EVM chain (docs/concepts/chain.md): the vault contract that holds it and
- * how its events are read. Withdrawals and on-chain plays will add their settings here.
- */
-export interface ChainConfig {
-  /** JSON-RPC URL of the chain (`--chain-rpc-url`); may carry a provider's key: never logged. */
-  readonly rpcUrl: string;
-  /** The ArcadeVault, checksummed. HST's address is read from its `token()`. */
-  readonly vaultAddress: `0x${string}`;
-  /** Blocks on top of a deposit's block before it is credited. */
-  readonly confirmations: number;
-  /** Where reading the vault's events begins the first time: its deploy block. */
-  readonly startBlock: bigint;
-  readonly pollIntervalMs: number;
-  /** The most blocks one `eth_getLogs` asks for. */
-  readonly logRangeBlocksMax: number;
-  readonly rpcTimeoutMs: number;
-  /** The longest wait between tries while the chain cannot be reached. */
-  readonly retryMaxMs: number;
-  /**
-   * The file holding the operator's signing key, sealed with the secrets key
-   * (`--chain-operator-key-file`); null: withdrawals are accepted and queued, not sent.
-   */
-  readonly operatorKeyFile: string | null;
-  /** The most withdrawals one `withdrawBatch` transaction pays. */
-  readonly withdrawalBatchMax: number;
-  /**
-   * How often the watcher reconciles the vault with the ledger, halting the senders on a
-   * shortfall (docs/concepts/chain.md#halts); 0: every round.
-   */
-  readonly reconcileIntervalMs: number;
-  /**
-   * A JSON-RPC URL of the same chain that browsers may use (`--chain-public-rpc-url`), for the
-   * web app's wallet; null publishes none (the server's own URL may carry a provider's key).
-   */
-  readonly publicRpcUrl: string | null;
-  /**
-   * On a dev chain only: the unlocked Anvil account holding HST's MINTER_ROLE, from which the
-   * faucet and the demo seed mint test HST on chain. Null on any other chain, where the faucet is
-   * off: HST the ledger mints would not be in the vault.
-   */
-  readonly devChainMinter: `0x${string}` | null;
-}
-
-/** The local chain `--dev-chain` runs: Anvil, its state kept with the data directory. */
-export interface DevChainConfig {
-  /** Loopback: the dev chain's accounts are unlocked, so it is never exposed. */
-  readonly host: string;
-  readonly port: number;
-  /** Anvil's chain state, the deployment, the sealed operator key: `<data-dir>/dev-chain`. */
-  readonly dir: string;
-  /** How often Anvil writes its state while running (it writes it on exit too). */
-  readonly stateIntervalSeconds: number;
-  readonly confirmations: number;
-  readonly pollIntervalMs: number;
-}
-
-/** What the dev chain is once it runs, for `withDevChain`. */
-export interface DevChainSettings {
-  readonly rpcUrl: string;
-  readonly vaultAddress: `0x${string}`;
-  readonly startBlock: bigint;
-  readonly operatorKeyFile: string;
-  readonly minter: `0x${string}`;
-}
-
-/** Defaults, each with why. */
-export const DEFAULTS = {
-  host: '127.0.0.1', // Loopback: a fresh install exposes nothing until asked to.
-  apiPort: 8080,
-  authPort: 8081,
-  webPort: 8082,
-  demoFaucetHst: 100, // Enough for a good few plays at the default tiers' costs.
-  // Nobody's HST moves without their consent: a game server charges only players who allowed it.
-  defaultAllowanceHst: 0,
-  // A demo arcade's players try the server-side example without a consent step first.
-  demoDefaultAllowanceHst: 50,
-  services: SERVICES, // One process serves everything until an operator splits the listeners.
-  playerTokenTtlSeconds: 86_400, // A day: longer than a session; a game signs in again after.
-  playerTokenTtlMaxSeconds: 30 * 86_400, // Minted test tokens live a month at most.
-  webSessionTtlSeconds: 900, // Fifteen minutes: a leaked session token is soon useless.
-  webSessionMaxAgeSeconds: 7 * 86_400, // A week of renewals, then the wallet signs in again.
-  keyRotationDays: 30, // Monthly keeps a leaked key's reach short without churning verifiers.
-  chainRpcTimeoutMs: 10_000, // An EIP-1271 check is one eth_call; a log range is one call too.
-  // About 2.5 minutes on Ethereum, deeper than any reorganisation seen there since the merge (one
-  // or two blocks); finality (two epochs, 64 blocks) is safer still. Other chains differ: set it.
-  chainConfirmations: 12,
-  chainStartBlock: 0n, // Reads the whole chain: give the vault's deploy block to skip the rest.
-  chainPollMs: 2000, // Ethereum makes a block every 12 s; a deposit waits minutes for its depth.
-  // Many providers refuse eth_getLogs over more than a few thousand blocks.
-  chainLogRangeBlocksMax: 2000,
-  chainRetryMaxMs: 60_000, // A chain down for long is asked once a minute.
-  // About 45,000 gas a withdrawal: 50 is some 2.3 M gas, a small share of any chain's block.
-  chainWithdrawalBatchMax: 50,
-  // A shortfall stops the senders within a minute; a reconciliation is a handful of reads.
-  chainReconcileIntervalMs: 60_000,
-  devChainPort: 8545, // Anvil's own default: where wallets and tools look for a local chain.
-  // A kill -9 of the whole process group loses at most this much of the chain; see dev-chain.md.
-  devChainStateIntervalSeconds: 1,
-  // Anvil mines a block per transaction and none otherwise: a deposit would wait forever for a
-  // block on top of it. A dev chain does not reorganise.
-  devChainConfirmations: 0,
-  devChainPollMs: 250, // A deposit shows in the web app within a moment.
-  devChainDir: 'dev-chain',
-  siweChallengeTtlSeconds: 300, // Five minutes to read and sign the message in a wallet.
-  cliLoginTtlSeconds: 600, // Ten minutes to open the page, connect a wallet and approve.
-  cliPollIntervalSeconds: 5, // RFC 8628 §3.5's default polling interval.
-  rateLimits: {
-    // A person signs in a few times; a CLI-login poller asks 12 times a minute.
-    signin: 60,
-    // A game server exchanges its credentials about once every half hour per process.
-    token: 60,
-    // Per game client: well above the 3,000 plays a second one process serves (docs/benchmarks.md),
-    // so only a runaway loop meets it.
-    plays: 600_000,
-    // Per player in the web app: a person approves a play in their wallet every few seconds at most.
-    'player-plays': 120,
-    // Per player: a grant tops up a balance for many plays; the faucet stops at ten grants' worth.
-    faucet: 10,
-    // Per developer: registering and updating games is occasional; each may fetch a cover image.
-    registration: 30,
-  },
-  dataDir: './.coinop',
-  databasePoolSize: 20, // Enough for 50 concurrent clients without starving Postgres' 100 slots.
-  // A reachable Postgres accepts in milliseconds; a host that drops packets would otherwise hold
-  // each request for the system's two minutes of TCP retries.
-  databaseConnectTimeoutMs: 5000,
-  databaseRetryAfterSeconds: 5, // A Postgres restart takes seconds; sooner is refused again.
-  writeTokenTtlSeconds: 3600, // An hour: the SDKs refresh at half-life.
-  playTtlSeconds: 3600, // Rule: a play not scored within an hour expires.
-  expirySweepIntervalSeconds: 30, // Expired plays settle within half a minute of expiring.
-  defaultLeadersMax: 10,
-  // Two tiers on registration, so a new game is playable at once; operators can change them.
-  defaultTiers: [
-    { name: 'Practice', costHst: 1 },
-    { name: 'High stakes', costHst: 10 },
-  ],
-  bodyLimitBytes: 64 * 1024, // Every request body here is a few hundred bytes.
-  coverFetchTimeoutMs: 5000,
-  coverMaxBytes: 10 * 1024 * 1024, // A 1920×1080 PNG is rarely above 5 MB.
-  gameCacheTtlMs: 1000, // Another process's scores show in game reads within a second.
-  logLevel: 'info',
-  // A mean delay of a second means every request waits that long before it is even read; a
-  // 2-core box at full benchmark load stays far below it (docs/operating/deploy.md).
-  overloadEventLoopDelayMs: 1000,
-  overloadRetryAfterSeconds: 10, // Long enough for a burst to drain, short for a client's retry.
-} as const;
-
-export type ConfigInput = Partial<Record<keyof typeof FLAG_ENV, string | boolean | undefined>>;
-
-/**
  * Builds the config from command-line values (already parsed) over the environment over the
  * defaults. Throws ConfigError naming the flag on any bad value.
  */
@@ -349,49 +207,10 @@ export function loadConfig(
   env: Record<string, string | undefined> = process.env,
   stdoutIsTerminal: boolean = process.stdout.isTTY === true,
 ): Config {
-  const pick = (key: keyof typeof FLAG_ENV): string | boolean | undefined => {
-    const fromFlag = flags[key];
-    if (fromFlag !== undefined) return fromFlag;
-    const fromEnv = env[FLAG_ENV[key][1]];
-    return fromEnv === undefined || fromEnv === '' ? undefined : fromEnv;
-  };
-  const text = (key: keyof typeof FLAG_ENV): string | null => {
-    const v = pick(key);
-    return v === undefined || typeof v === 'boolean' ? null : v;
-  };
-  const int = (key: keyof typeof FLAG_ENV, fallback: number, min: number, max: number) => {
-    const v = pick(key);
-    if (v === undefined) return fallback;
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < min || n > max) {
-      throw new ConfigError(
-        `${describe(key)} must be a whole number from ${min} to ${max}, got ${String(v)}`,
-      );
-    }
-    return n;
-  };
-  const bool = (key: keyof typeof FLAG_ENV): boolean => {
-    const v = pick(key);
-    if (v === undefined) return false;
-    if (typeof v === 'boolean') return v;
-    if (['1', 'true', 'yes', 'on'].includes(v.toLowerCase())) return true;
-    if (['0', 'false', 'no', 'off'].includes(v.toLowerCase())) return false;
-    throw new ConfigError(`${describe(key)} must be true or false, got ${v}`);
-  };
-
-  const secretsKeyFile = text('secretsKeyFile');
-  const secretsKey = parseSecretsKey(env[ENV_ONLY.secretsKey]);
-  if (secretsKeyFile !== null && secretsKey !== null) {
-    throw new ConfigError(
-      `give the secrets key once: ${describe('secretsKeyFile')} or ${ENV_ONLY.secretsKey}, not both`,
-    );
-  }
-
-  const tlsCertPath = text('tlsCertPath');
-  const tlsKeyPath = text('tlsKeyPath');
-  if ((tlsCertPath === null) !== (tlsKeyPath === null)) {
-    throw new ConfigError('--tls-cert and --tls-key (COINOP_TLS_CERT, COINOP_TLS_KEY) go together');
-  }
+  const reader = readFlags(flags, env);
+  const { text, int, bool } = reader;
+  const { secretsKeyFile, secretsKey } = secretsKeyOf(reader, env);
+  const { tlsCertPath, tlsKeyPath } = tlsPathsOf(reader);
 
   const host = text('host') ?? DEFAULTS.host;
   const authPort = int('authPort', DEFAULTS.authPort, 0, 65535);
@@ -400,29 +219,17 @@ export function loadConfig(
   const apiPort = int('apiPort', DEFAULTS.apiPort, 0, 65535);
   const metricsPort = text('metricsPort') === null ? null : int('metricsPort', 0, 0, 65535);
   const logFormat = parseLogFormat(text('logFormat'), stdoutIsTerminal);
-  const workers = int('workers', 1, 1, 64);
-  if (workers > 1 && text('databaseUrl') === null) {
-    throw new ConfigError(
-      `--workers ${workers} (COINOP_WORKERS) needs --database-url (DATABASE_URL): the embedded database serves one process`,
-    );
-  }
+  const workers = workersOf(reader);
   const chainRpcUrl = parseChainRpcUrl(text('chainRpcUrl'));
   const dataDir = resolve(text('dataDir') ?? DEFAULTS.dataDir);
   const services = parseServices(text('services'));
-  const devChain = devChainConfig(dataDir, workers, text, int, bool);
+  const devChain = devChainConfig(dataDir, workers, { text, int, bool });
   if (devChain && !services.includes('api')) {
     throw new ConfigError(
       `${describe('devChain')} runs with the api service: add it to --services`,
     );
   }
-  const chain = chainConfig(chainRpcUrl, text, int);
-  if (chain && text('faucetHst') !== null && text('faucetHst') !== '0') {
-    throw new ConfigError(
-      `${describe('faucetHst')} is for a dev arcade: in chain mode the ledger's HST is in the ` +
-        `vault, and a faucet would mint HST no token backs (${describe('devChain')} has one ` +
-        'that mints test HST on its chain)',
-    );
-  }
+  const chain = chainModeOf(chainRpcUrl, reader);
 
   return Object.freeze({
     host,
@@ -491,18 +298,75 @@ export function loadConfig(
     logFormat,
     bannerGames: parseBannerGames(text('bannerGames')),
     metricsPort,
-    overload: {
-      eventLoopDelayMs: int(
-        'overloadEventLoopDelayMs',
-        DEFAULTS.overloadEventLoopDelayMs,
-        0,
-        3_600_000,
-      ),
-      heapUsedMb: text('overloadHeapMb') === null ? null : int('overloadHeapMb', 0, 0, 1_048_576),
-      rssMb: int('overloadRssMb', 0, 0, 1_048_576),
-      retryAfterSeconds: DEFAULTS.overloadRetryAfterSeconds,
-    },
+    overload: overloadLimits(reader),
   });
+}
+
+/** The secrets key, from its file or from the environment (not both); nulls when neither. */
+function secretsKeyOf(
+  { text }: FlagReader,
+  env: Record<string, string | undefined>,
+): { secretsKeyFile: string | null; secretsKey: ReturnType<typeof parseSecretsKey> } {
+  const secretsKeyFile = text('secretsKeyFile');
+  const secretsKey = parseSecretsKey(env[ENV_ONLY.secretsKey]);
+  if (secretsKeyFile !== null && secretsKey !== null) {
+    throw new ConfigError(
+      `give the secrets key once: ${describe('secretsKeyFile')} or ${ENV_ONLY.secretsKey}, not both`,
+    );
+  }
+  return { secretsKeyFile, secretsKey };
+}
+
+/** Chain mode's settings (null: off); a faucet has no place in it. */
+function chainModeOf(rpcUrl: string | null, { text, int }: FlagReader): ChainConfig | null {
+  const chain = chainConfig(rpcUrl, { text, int });
+  if (chain && text('faucetHst') !== null && text('faucetHst') !== '0') {
+    throw new ConfigError(
+      `${describe('faucetHst')} is for a dev arcade: in chain mode the ledger's HST is in the ` +
+        `vault, and a faucet would mint HST no token backs (${describe('devChain')} has one ` +
+        'that mints test HST on its chain)',
+    );
+  }
+  return chain;
+}
+
+/** The TLS certificate's and key's paths: both, or neither. */
+function tlsPathsOf({ text }: FlagReader): {
+  tlsCertPath: string | null;
+  tlsKeyPath: string | null;
+} {
+  const tlsCertPath = text('tlsCertPath');
+  const tlsKeyPath = text('tlsKeyPath');
+  if ((tlsCertPath === null) !== (tlsKeyPath === null)) {
+    throw new ConfigError('--tls-cert and --tls-key (COINOP_TLS_CERT, COINOP_TLS_KEY) go together');
+  }
+  return { tlsCertPath, tlsKeyPath };
+}
+
+/** How many processes serve (`--workers`): more than one needs a Postgres they share. */
+function workersOf({ text, int }: FlagReader): number {
+  const workers = int('workers', 1, 1, 64);
+  if (workers > 1 && text('databaseUrl') === null) {
+    throw new ConfigError(
+      `--workers ${workers} (COINOP_WORKERS) needs --database-url (DATABASE_URL): the embedded database serves one process`,
+    );
+  }
+  return workers;
+}
+
+/** The thresholds past which a listener answers 503 `overloaded`. */
+function overloadLimits({ text, int }: FlagReader): OverloadLimits {
+  return {
+    eventLoopDelayMs: int(
+      'overloadEventLoopDelayMs',
+      DEFAULTS.overloadEventLoopDelayMs,
+      0,
+      3_600_000,
+    ),
+    heapUsedMb: text('overloadHeapMb') === null ? null : int('overloadHeapMb', 0, 0, 1_048_576),
+    rssMb: int('overloadRssMb', 0, 0, 1_048_576),
+    retryAfterSeconds: DEFAULTS.overloadRetryAfterSeconds,
+  };
 }
 
 function parseLogFormat(value: string | null, stdoutIsTerminal: boolean): LogFormat {
@@ -512,102 +376,6 @@ function parseLogFormat(value: string | null, stdoutIsTerminal: boolean): LogFor
     throw new ConfigError(`${describe('logFormat')} must be json or pretty, got ${value}`);
   }
   return format;
-}
-
-/**
- * Chain mode is on when a vault is named; `--chain-rpc-url` alone only lets contract wallets sign
- * in, as before. The other chain flags need the vault, so a forgotten one is not silently ignored.
- */
-function chainConfig(
-  rpcUrl: string | null,
-  text: (key: keyof typeof FLAG_ENV) => string | null,
-  int: (key: keyof typeof FLAG_ENV, fallback: number, min: number, max: number) => number,
-): ChainConfig | null {
-  const vault = text('chainVaultAddress');
-  if (vault === null) {
-    for (const key of [
-      'chainConfirmations',
-      'chainStartBlock',
-      'chainPollMs',
-      'chainOperatorKeyFile',
-      'chainPublicRpcUrl',
-    ] as const) {
-      if (text(key) !== null) {
-        throw new ConfigError(`${describe(key)} needs ${describe('chainVaultAddress')}`);
-      }
-    }
-    return null;
-  }
-  if (rpcUrl === null) {
-    throw new ConfigError(`${describe('chainVaultAddress')} needs ${describe('chainRpcUrl')}`);
-  }
-  const startBlock = text('chainStartBlock');
-  const operatorKeyFile = text('chainOperatorKeyFile');
-  return {
-    rpcUrl,
-    vaultAddress: parseContractAddress('chainVaultAddress', vault),
-    confirmations: int('chainConfirmations', DEFAULTS.chainConfirmations, 0, 10_000),
-    startBlock:
-      startBlock === null
-        ? DEFAULTS.chainStartBlock
-        : parseBlockNumber('chainStartBlock', startBlock),
-    pollIntervalMs: int('chainPollMs', DEFAULTS.chainPollMs, 100, 3_600_000),
-    logRangeBlocksMax: DEFAULTS.chainLogRangeBlocksMax,
-    rpcTimeoutMs: DEFAULTS.chainRpcTimeoutMs,
-    retryMaxMs: DEFAULTS.chainRetryMaxMs,
-    operatorKeyFile: operatorKeyFile === null ? null : resolve(operatorKeyFile),
-    withdrawalBatchMax: DEFAULTS.chainWithdrawalBatchMax,
-    reconcileIntervalMs: DEFAULTS.chainReconcileIntervalMs,
-    publicRpcUrl: parseChainRpcUrl(text('chainPublicRpcUrl'), 'chainPublicRpcUrl'),
-    devChainMinter: null,
-  };
-}
-
-/**
- * `--dev-chain` sets every chain setting itself, so chain flags beside it are refused rather than
- * silently ignored. The embedded chain, like the embedded database, is one process's.
- */
-function devChainConfig(
-  dataDir: string,
-  workers: number,
-  text: (key: keyof typeof FLAG_ENV) => string | null,
-  int: (key: keyof typeof FLAG_ENV, fallback: number, min: number, max: number) => number,
-  bool: (key: keyof typeof FLAG_ENV) => boolean,
-): DevChainConfig | null {
-  if (!bool('devChain')) {
-    if (text('devChainPort') !== null) {
-      throw new ConfigError(`${describe('devChainPort')} needs ${describe('devChain')}`);
-    }
-    return null;
-  }
-  for (const key of [
-    'chainRpcUrl',
-    'chainVaultAddress',
-    'chainConfirmations',
-    'chainStartBlock',
-    'chainPollMs',
-    'chainOperatorKeyFile',
-    'chainPublicRpcUrl',
-  ] as const) {
-    if (text(key) !== null) {
-      throw new ConfigError(
-        `${describe('devChain')} runs its own chain and sets the chain settings: drop ${describe(key)}`,
-      );
-    }
-  }
-  if (workers > 1) {
-    throw new ConfigError(
-      `${describe('devChain')} runs in one process: drop ${describe('workers')}`,
-    );
-  }
-  return {
-    host: '127.0.0.1',
-    port: int('devChainPort', DEFAULTS.devChainPort, 1, 65535),
-    dir: join(dataDir, DEFAULTS.devChainDir),
-    stateIntervalSeconds: DEFAULTS.devChainStateIntervalSeconds,
-    confirmations: DEFAULTS.devChainConfirmations,
-    pollIntervalMs: DEFAULTS.devChainPollMs,
-  };
 }
 
 /**

@@ -96,3 +96,46 @@ export function settlePendingTransfer(
     playId: pending.playId,
   };
 }
+
+/** The next batch of queued withdrawals the vault will pay, decided from its limits. */
+export interface WithdrawalBatchPlan<W> {
+  /** To send now, oldest first. */
+  readonly batch: W[];
+  /** Above the vault's `maxWithdrawal` (lowered after they were taken): refused for good. */
+  readonly overMax: W[];
+  /** Not looked at yet, or waiting for today's limit: the rest of the queue, in order. */
+  readonly rest: W[];
+  /** What today's limit leaves once the batch is paid. */
+  readonly budgetUnits: Units;
+}
+
+/**
+ * Takes the next batch from the front of `queue` (oldest first): at most `batchMax`, within
+ * `budgetUnits` (what the vault's daily limit leaves). A withdrawal above `maxWithdrawalUnits`
+ * is set aside as refused; the first that does not fit the budget ends the batch and holds the
+ * ones after it, so the queue is paid in order. Pure: the sender writes what it decides.
+ */
+export function nextWithdrawalBatch<W extends { readonly amountUnits: Units }>(
+  queue: readonly W[],
+  limits: {
+    readonly maxWithdrawalUnits: Units;
+    readonly budgetUnits: Units;
+    readonly batchMax: number;
+  },
+): WithdrawalBatchPlan<W> {
+  const batch: W[] = [];
+  const overMax: W[] = [];
+  let budgetUnits = limits.budgetUnits;
+  let taken = 0;
+  for (; taken < queue.length && batch.length < limits.batchMax; taken++) {
+    const next = queue[taken] as W;
+    if (next.amountUnits > limits.maxWithdrawalUnits) {
+      overMax.push(next);
+      continue;
+    }
+    if (next.amountUnits > budgetUnits) break;
+    budgetUnits -= next.amountUnits;
+    batch.push(next);
+  }
+  return { batch, overMax, rest: queue.slice(taken), budgetUnits };
+}

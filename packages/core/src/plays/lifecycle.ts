@@ -3,6 +3,7 @@ import type { GameRef, Leaderboard, Play } from '../model.js';
 import type { Account, Transfer, TransferRequest } from '../ledger/types.js';
 import type { LedgerSnapshot } from '../ledger/create-transfers.js';
 import { splitCost, type SplitRule } from '../settlement/split.js';
+import { leaderPartAccountIds } from '../tournaments/prize-pool.js';
 
 /** Finds a tier (or a tournament round not yet closed) of the game, or throws naming the id. */
 export function leaderboardOf(game: GameRef, leaderboardId: string): Leaderboard {
@@ -156,7 +157,7 @@ export function settlementTransfers(
   ];
   const shares = splitCost(
     play.costUnits,
-    poolAccountId === null ? leaderAccountIds : [poolAccountId],
+    leaderPartAccountIds(leaderAccountIds, poolAccountId),
     game.developerAccountId,
     game.arcadeAccountId,
     rule,

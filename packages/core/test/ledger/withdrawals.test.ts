@@ -4,6 +4,7 @@ import {
   checkWithdrawalAmount,
   createTransfers,
   mayWithdraw,
+  nextWithdrawalBatch,
   withdrawalReserveTransfer,
   withdrawalSettleTransfer,
   type Account,
@@ -107,4 +108,34 @@ describe('withdrawal transfers', () => {
       pendingId: 'w',
     });
   });
+});
+
+describe('the next batch of queued withdrawals', () => {
+  const queue = (...amounts: bigint[]) =>
+    amounts.map((amountUnits, n) => ({ id: `w${n}`, amountUnits }));
+  const ids = (ws: readonly { id: string }[]) => ws.map((w) => w.id);
+
+  it.each([
+    // [amounts, max, budget, batchMax, batch, overMax, rest, budget left]
+    [[1n, 2n, 3n], 10n, 100n, 10, ['w0', 'w1', 'w2'], [], [], 94n],
+    [[1n, 2n, 3n], 10n, 100n, 2, ['w0', 'w1'], [], ['w2'], 97n],
+    [[5n, 20n, 3n], 10n, 100n, 10, ['w0', 'w2'], ['w1'], [], 92n],
+    [[5n, 6n, 1n], 10n, 10n, 10, ['w0'], [], ['w1', 'w2'], 5n],
+    [[11n, 6n], 10n, 5n, 10, [], ['w0'], ['w1'], 5n],
+    [[1n, 2n, 20n], 10n, 100n, 2, ['w0', 'w1'], [], ['w2'], 97n],
+    [[], 10n, 100n, 10, [], [], [], 100n],
+  ] as const)(
+    'queue %s within max %s, budget %s, %s a batch',
+    (amounts, max, budget, batchMax, batch, overMax, rest, left) => {
+      const plan = nextWithdrawalBatch(queue(...amounts), {
+        maxWithdrawalUnits: max,
+        budgetUnits: budget,
+        batchMax,
+      });
+      expect(ids(plan.batch)).toEqual(batch);
+      expect(ids(plan.overMax)).toEqual(overMax);
+      expect(ids(plan.rest)).toEqual(rest);
+      expect(plan.budgetUnits).toBe(left);
+    },
+  );
 });

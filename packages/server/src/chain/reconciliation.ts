@@ -194,6 +194,26 @@ export async function reconcileAtCheckpoint(
   chain: ChainConfig,
   client: PublicClient,
 ): Promise<CheckpointReconciliation> {
+  const read = await readAtCheckpoint(db, chain, client);
+  const lines = reconciliationLines(read);
+  const result = reconcileVault({
+    vaultBalanceUnits: read.vaultBalance,
+    liabilities: lines.liabilities,
+    explained: lines.explained,
+    mintedUnits: lines.minted,
+  });
+  const findings = checkpointFindings(read, lines.withdrawalsPending);
+  const wire = reconciliationWire(read, lines, result, findings);
+  const { block, checkpoint } = read;
+  return { wire, result, checkpoint, onChain: block.hash === checkpoint.blockHash };
+}
+
+/**
+ * Reads what the reconciliation compares, as of the watcher's checkpoint: the ledger's snapshot
+ * at it, and the chain at its block (the vault's balance, its locks, which withdrawals it paid,
+ * its plays, the surplus the watcher has not recorded yet).
+ */
+async function readAtCheckpoint(db: Db, chain: ChainConfig, client: PublicClient) {
   const ask = <T>(read: () => Promise<T>): Promise<T> =>
     read().catch((error: unknown) => {
       throw new CoinopError(
@@ -247,36 +267,35 @@ export async function reconcileAtCheckpoint(
     surplusNotRecorded(db, client, checkpoint, chain.logRangeBlocksMax),
   );
 
-  const findings: string[] = [];
-  // The balance was read by block number: it is the checkpoint's block only if the chain still
-  // has the block the watcher recorded there.
-  if (block.hash !== checkpoint.blockHash) {
-    findings.push(
-      `the chain's block ${blockNumber} is ${block.hash}, not ${checkpoint.blockHash} as the ` +
-        'watcher recorded: a reorganisation deeper than the confirmations; deposits credited ' +
-        'from the lost blocks may not exist (docs/operating/chain.md)',
-    );
-  }
-  if (notRecorded === null) {
-    findings.push(
-      `the watcher has read the HST transferred to the vault up to block ` +
-        `${checkpoint.surplusBlockNumber ?? checkpoint.startBlock - 1n} only, below the ` +
-        `checkpoint ${blockNumber}: it is catching up; reconcile again once it has`,
-    );
-  }
+  return {
+    chainId,
+    snapshot,
+    checkpoint,
+    blockNumber,
+    vaultAddress,
+    tokenAddress,
+    block,
+    headBlock,
+    vaultBalance,
+    lockedOnChain,
+    sentPaid,
+    postedUnpaid,
+    plays,
+    notRecorded,
+  };
+}
+
+type CheckpointRead = Awaited<ReturnType<typeof readAtCheckpoint>>;
+
+/** The ledger's side, line by line: what it owes, and the differences it explains. */
+function reconciliationLines(read: CheckpointRead) {
+  const { snapshot, notRecorded, plays, sentPaid, postedUnpaid } = read;
   const surplus = {
     units: snapshot.surplus.units + (notRecorded?.units ?? 0n),
     count: snapshot.surplus.count + (notRecorded?.count ?? 0),
   };
   const { byKind, vault: own } = snapshot;
   const withdrawalsPending = own.creditsPending - snapshot.chainPayoutsPending.units;
-  if (snapshot.reserved.units !== withdrawalsPending) {
-    findings.push(
-      `the withdrawals reserved (${formatHst(snapshot.reserved.units)} HST) differ from the ` +
-        `vault account's pending credits less the chain payouts reserved ` +
-        `(${formatHst(withdrawalsPending)} HST)`,
-    );
-  }
   const available = (t: AccountTotals) => t.creditsPosted - t.debitsPosted - t.debitsPending;
   const escrow = byKind.escrow;
   const allVaults = byKind.vault;
@@ -315,19 +334,55 @@ export async function reconcileAtCheckpoint(
   ];
   // The mint account's net debits: all HST issued in the ledger alone.
   const minted = byKind.mint.debitsPosted - byKind.mint.creditsPosted;
-  const result = reconcileVault({
-    vaultBalanceUnits: vaultBalance,
-    liabilities,
-    explained,
-    mintedUnits: minted,
-  });
+  return { liabilities, explained, minted, withdrawalsPending };
+}
+
+/** What the numbers alone do not show: a lost block, a watcher catching up, a reserve astray. */
+function checkpointFindings(read: CheckpointRead, withdrawalsPending: Units): string[] {
+  const { block, checkpoint, blockNumber, notRecorded, snapshot } = read;
+  const findings: string[] = [];
+  // The balance was read by block number: it is the checkpoint's block only if the chain still
+  // has the block the watcher recorded there.
+  if (block.hash !== checkpoint.blockHash) {
+    findings.push(
+      `the chain's block ${blockNumber} is ${block.hash}, not ${checkpoint.blockHash} as the ` +
+        'watcher recorded: a reorganisation deeper than the confirmations; deposits credited ' +
+        'from the lost blocks may not exist (docs/operating/chain.md)',
+    );
+  }
+  if (notRecorded === null) {
+    findings.push(
+      `the watcher has read the HST transferred to the vault up to block ` +
+        `${checkpoint.surplusBlockNumber ?? checkpoint.startBlock - 1n} only, below the ` +
+        `checkpoint ${blockNumber}: it is catching up; reconcile again once it has`,
+    );
+  }
+  if (snapshot.reserved.units !== withdrawalsPending) {
+    findings.push(
+      `the withdrawals reserved (${formatHst(snapshot.reserved.units)} HST) differ from the ` +
+        `vault account's pending credits less the chain payouts reserved ` +
+        `(${formatHst(withdrawalsPending)} HST)`,
+    );
+  }
+  return findings;
+}
+
+/** The report as the API and the CLI show it, every amount written by `formatHst`. */
+function reconciliationWire(
+  read: CheckpointRead,
+  { liabilities, explained, minted }: ReturnType<typeof reconciliationLines>,
+  result: VaultReconciliation,
+  findings: readonly string[],
+): ChainReconciliationWire {
+  const { chainId, vaultAddress, tokenAddress, blockNumber, block, headBlock } = read;
+  const { vaultBalance, lockedOnChain } = read;
   const toWire = (l: ReconciliationLine): ReconciliationLineWire => ({
     kind: l.kind,
     amount: formatHst(l.units),
     count: l.count,
     description: l.description,
   });
-  const wire: ChainReconciliationWire = {
+  return {
     chainId,
     vaultAddress,
     tokenAddress,
@@ -345,7 +400,6 @@ export async function reconcileAtCheckpoint(
     reconciled: result.reconciled && findings.length === 0,
     findings: [...findings, ...result.findings],
   };
-  return { wire, result, checkpoint, onChain: block.hash === checkpoint.blockHash };
 }
 
 /** Reads the chain a few calls at a time: a node may refuse a burst of hundreds. */

@@ -131,11 +131,6 @@ export async function chainStatus(
     openHaltOf(q, checkpoint),
     surplusTotals(q, checkpoint),
   ]);
-  const senderState = sender?.state;
-  const total = (t: { count: number; units: bigint }) => ({
-    count: t.count,
-    amount: formatHst(t.units),
-  });
   return {
     ...base,
     chainId: checkpoint.chainId,
@@ -157,15 +152,7 @@ export async function chainStatus(
       chainHash: checkpoint.reorgFoundHash ?? '',
     },
     halt: halt && haltToWire(halt),
-    reconciliation:
-      checkpoint.reconciledAt && checkpoint.reconciledBlock !== null
-        ? {
-            at: checkpoint.reconciledAt.toISOString(),
-            blockNumber: Number(checkpoint.reconciledBlock),
-            unexplained: formatHst(checkpoint.unexplainedUnits ?? 0n),
-            acceptedShortfall: formatHst(checkpoint.acceptedShortfallUnits),
-          }
-        : null,
+    reconciliation: reconciliationToWire(checkpoint),
     surplus: {
       unsolicited: total(surplus.unsolicited),
       credited: total(surplus.credited),
@@ -176,26 +163,53 @@ export async function chainStatus(
       vaultAccount ? vaultAccount.debitsPosted - vaultAccount.creditsPosted : 0n,
     ),
     held: { count: held.count, amount: formatHst(held.units) },
-    withdrawals: {
-      operatorAddress: senderState?.operatorAddress ?? null,
-      // null is a sender with a key and nothing to wait for; no sender at all has no key.
-      waiting: senderState
-        ? senderState.waiting
-        : 'no operator key: withdrawals are queued, not sent',
-      lastError: senderState?.lastError
-        ? {
-            message: senderState.lastError.message,
-            at: senderState.lastError.at.toISOString(),
-          }
-        : null,
-      queued: total(totals.queued),
-      sent: total(totals.sent),
-      paid: total(totals.paid),
-      failed: total(totals.failed),
-    },
+    withdrawals: withdrawalsToWire(sender, totals),
     playLocks: Object.fromEntries(
       PlayLockStates.map((state) => [state, total(locks[state] ?? { count: 0, units: 0n })]),
     ) as Record<PlayLockState, { count: number; amount: string }>,
+  };
+}
+
+/** A count and its HST, as the status shows every total. */
+const total = (t: { count: number; units: bigint }) => ({
+  count: t.count,
+  amount: formatHst(t.units),
+});
+
+/** The watcher's last reconciliation as recorded on the checkpoint; null before the first. */
+function reconciliationToWire(checkpoint: Checkpoint): ChainStatusWire['reconciliation'] {
+  return checkpoint.reconciledAt && checkpoint.reconciledBlock !== null
+    ? {
+        at: checkpoint.reconciledAt.toISOString(),
+        blockNumber: Number(checkpoint.reconciledBlock),
+        unexplained: formatHst(checkpoint.unexplainedUnits ?? 0n),
+        acceptedShortfall: formatHst(checkpoint.acceptedShortfallUnits),
+      }
+    : null;
+}
+
+/** The withdrawal queue by status, with this process's sender's state when it runs one. */
+function withdrawalsToWire(
+  sender: WithdrawalSender | null,
+  totals: Awaited<ReturnType<typeof withdrawalTotals>>,
+): WithdrawalsStatusWire {
+  const senderState = sender?.state;
+  return {
+    operatorAddress: senderState?.operatorAddress ?? null,
+    // null is a sender with a key and nothing to wait for; no sender at all has no key.
+    waiting: senderState
+      ? senderState.waiting
+      : 'no operator key: withdrawals are queued, not sent',
+    lastError: senderState?.lastError
+      ? {
+          message: senderState.lastError.message,
+          at: senderState.lastError.at.toISOString(),
+        }
+      : null,
+    queued: total(totals.queued),
+    sent: total(totals.sent),
+    paid: total(totals.paid),
+    failed: total(totals.failed),
   };
 }
 

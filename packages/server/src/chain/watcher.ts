@@ -273,19 +273,7 @@ export class DepositWatcher {
         if (error instanceof CheckpointMoved) return { outcome: 'not_leader' };
         throw error;
       }
-      for (const deposit of recorded.held) {
-        this.#log?.warn(
-          `chain watcher: deposit ${deposit.txHash}:${deposit.logIndex} of ` +
-            `${formatHst(deposit.amountUnits)} HST to account ${deposit.accountId} is held ` +
-            `(${deposit.reason}); credit it with coinop admin chain credit-held`,
-        );
-      }
-      for (const { playId, reason } of recorded.locks.refused) {
-        this.#log?.warn(
-          `chain watcher: the lock of play ${playId} opens no play (${reason}); it is refunded`,
-        );
-      }
-      for (const ended of recorded.lockEnds) logLockEnd(this.#log, 'chain watcher', ended);
+      this.#logRecorded(recorded);
       locksEnded += recorded.lockEnds.length;
       credited += recorded.credited;
       held += recorded.held.length;
@@ -320,6 +308,23 @@ export class DepositWatcher {
     }
     await recordHead(this.#db, key, headBlock, this.#clock.now());
     return { outcome: 'up_to_date', headBlock, playsClosed };
+  }
+
+  /** Tells the operator what a range recorded that needs them: held deposits, refused locks. */
+  #logRecorded(recorded: Awaited<ReturnType<typeof recordDepositRange>>): void {
+    for (const deposit of recorded.held) {
+      this.#log?.warn(
+        `chain watcher: deposit ${deposit.txHash}:${deposit.logIndex} of ` +
+          `${formatHst(deposit.amountUnits)} HST to account ${deposit.accountId} is held ` +
+          `(${deposit.reason}); credit it with coinop admin chain credit-held`,
+      );
+    }
+    for (const { playId, reason } of recorded.locks.refused) {
+      this.#log?.warn(
+        `chain watcher: the lock of play ${playId} opens no play (${reason}); it is refunded`,
+      );
+    }
+    for (const ended of recorded.lockEnds) logLockEnd(this.#log, 'chain watcher', ended);
   }
 
   /** Asks the chain its id and the vault its token, and finds or makes the checkpoint. */

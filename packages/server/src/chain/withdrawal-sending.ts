@@ -1,5 +1,5 @@
 import { arcadeVaultAbi, bytes16ToUuid, uuidToBytes16 } from '@coinop/contracts';
-import { formatHst, type Clock, type Ids } from '@coinop/core';
+import { formatHst, nextWithdrawalBatch, type Clock, type Ids } from '@coinop/core';
 import {
   encodeFunctionData,
   getAddress,
@@ -90,16 +90,7 @@ export class WithdrawalQueueSender {
     const batchMax = this.#chain.withdrawalBatchMax;
     const queue = await queuedWithdrawals(this.#db, checkpoint, batchMax * BATCHES_PER_ROUND_MAX);
     if (queue.length === 0) return { sent, failed, waiting: null };
-    const vault = this.#chain.vaultAddress;
-    const read = <F extends 'maxWithdrawal' | 'dailyWithdrawalLimit' | 'withdrawnToday' | 'paused'>(
-      functionName: F,
-    ) => this.#client.readContract({ address: vault, abi: arcadeVaultAbi, functionName });
-    const [maxWithdrawal, dailyLimit, withdrawnToday, paused] = await Promise.all([
-      read('maxWithdrawal'),
-      read('dailyWithdrawalLimit'),
-      read('withdrawnToday'),
-      read('paused'),
-    ]);
+    const [maxWithdrawal, dailyLimit, withdrawnToday, paused] = await this.#readVaultLimits();
     const waitWith = async (why: string) => {
       await noteQueuedError(
         this.#db,
@@ -114,24 +105,23 @@ export class WithdrawalQueueSender {
     let rest = [...queue];
     let waiting: string | null = null;
     while (rest.length > 0) {
-      const batch: WithdrawalRecord[] = [];
-      for (let next = rest[0]; next !== undefined && batch.length < batchMax; next = rest[0]) {
-        if (next.amountUnits > maxWithdrawal) {
-          // The limit was lowered after the request was taken: refused for good.
-          await this.#fail(
-            checkpoint,
-            next,
-            `over the vault's maxWithdrawal of ${formatHst(maxWithdrawal)} HST`,
-          );
-          failed += 1;
-          rest.shift();
-          continue;
-        }
-        if (next.amountUnits > budget) break;
-        budget -= next.amountUnits;
-        batch.push(next);
-        rest.shift();
+      const plan = nextWithdrawalBatch(rest, {
+        maxWithdrawalUnits: maxWithdrawal,
+        budgetUnits: budget,
+        batchMax,
+      });
+      for (const over of plan.overMax) {
+        // The limit was lowered after the request was taken: refused for good.
+        await this.#fail(
+          checkpoint,
+          over,
+          `over the vault's maxWithdrawal of ${formatHst(maxWithdrawal)} HST`,
+        );
+        failed += 1;
       }
+      const { batch } = plan;
+      budget = plan.budgetUnits;
+      rest = plan.rest;
       if (batch.length === 0) {
         // Oldest first: a withdrawal that does not fit today's limit holds the ones after it.
         waiting = WAIT_REFUSALS.DailyWithdrawalLimitExceeded;
@@ -164,6 +154,20 @@ export class WithdrawalQueueSender {
       }
     }
     return { sent, failed, waiting };
+  }
+
+  /** The vault's limits as they stand: `maxWithdrawal`, the daily limit, today's total, paused. */
+  #readVaultLimits() {
+    const vault = this.#chain.vaultAddress;
+    const read = <F extends 'maxWithdrawal' | 'dailyWithdrawalLimit' | 'withdrawnToday' | 'paused'>(
+      functionName: F,
+    ) => this.#client.readContract({ address: vault, abi: arcadeVaultAbi, functionName });
+    return Promise.all([
+      read('maxWithdrawal'),
+      read('dailyWithdrawalLimit'),
+      read('withdrawnToday'),
+      read('paused'),
+    ]);
   }
 
   /** The vault is halted: the queue stays queued, each withdrawal noting why. */

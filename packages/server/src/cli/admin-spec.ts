@@ -34,3 +34,19 @@ export const ACCOUNT_FLAG = '--account <id|wallet>';
 export const ACCOUNT_HELP =
   'account id, a player, developer or arcade id, `arcade` (this arcade), or the wallet of a ' +
   'player or developer';
+
+/** `?limit=…&before=…` from the listing flags given, or nothing. */
+export function pageQuery(v: Values): string {
+  const query = new URLSearchParams();
+  for (const name of ['limit', 'before']) {
+    const value = v[name];
+    if (value !== undefined) query.set(name, value);
+  }
+  return query.size > 0 ? `?${query}` : '';
+}
+
+/** The listing flags of a paged list of `what`. */
+export const PAGE_OPTIONS = (what: string) => [
+  { flags: '--limit <n>', description: `how many ${what}, newest first: 1 to 100 (default 20)` },
+  { flags: '--before <id>', description: 'the `next` of the page before, for the page after it' },
+];

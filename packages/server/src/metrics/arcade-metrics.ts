@@ -138,6 +138,14 @@ export class ArcadeMetrics {
       help: 'Closes of tournament rounds that failed (rolled back, retried at the next look)',
       registers,
     });
+    this.#registerSourceGauges(registers);
+  }
+
+  /**
+   * The gauges read when Prometheus scrapes, from the sources registered later (`watchQueue`,
+   * `watchPool`, …): the group commits' queues, the database pool and the database's state.
+   */
+  #registerSourceGauges(registers: Registry[]): void {
     const queues = this.#queues;
     new Gauge({
       name: 'coinop_group_commit_queue_depth',

@@ -6,6 +6,8 @@ import {
   availableUnits,
   chargeRefusal,
   playerActor,
+  type GameRef,
+  type Leaderboard,
 } from '@coinop/core';
 import type { Queryable } from '../store/db.js';
 import { AllowanceRaced, IdempotencyKeyTaken } from '../store/errors.js';
@@ -122,7 +124,35 @@ export class PlayOpening {
     if (input.approval !== undefined && input.approval.costUnits !== board.costUnits) {
       return TIER_CHANGED;
     }
-    const play: StoredPlay = {
+    const play = this.#newPlay(input, game, board, now, requestHash);
+    let opened;
+    try {
+      opened = await this.#writePlay(play, board, now, input.approval);
+    } catch (error) {
+      // Two identical retries raced; the other one opened the play.
+      if (input.idempotencyKey !== null && error instanceof IdempotencyKeyTaken) {
+        const earlier = await findPlayByIdempotencyKey(
+          this.#deps.db,
+          input.gameId,
+          input.idempotencyKey,
+        );
+        if (earlier) return replayedPlay(earlier, requestHash);
+      }
+      if (error instanceof AllowanceRaced) return CONSENT_RACED;
+      throw error;
+    }
+    return this.#openedPlay(input, play, game, board, opened);
+  }
+
+  /** The play to open on `board` now, with its ids, cost and expiry; not yet written. */
+  #newPlay(
+    input: OpenPlayInput,
+    game: GameRef,
+    board: Leaderboard,
+    now: Date,
+    requestHash: string,
+  ): StoredPlay {
+    return {
       id: this.#deps.ids.next(),
       arcadeId: game.arcadeId,
       gameId: game.id,
@@ -140,8 +170,16 @@ export class PlayOpening {
       idempotencyKey: input.idempotencyKey,
       requestHash,
     };
+  }
 
-    const signed = input.approval !== undefined;
+  /** Writes the play by the way its board and approval call for; the statement's answer. */
+  async #writePlay(
+    play: StoredPlay,
+    board: Leaderboard,
+    now: Date,
+    approval: OpenPlayInput['approval'],
+  ): Promise<OpenPlayRow> {
+    const signed = approval !== undefined;
     const openIn = async (q: Queryable) =>
       play.lockTransferId === null
         ? openFreePlay(q, play, board.leadersMax)
@@ -160,38 +198,34 @@ export class PlayOpening {
             signed,
             alone: () => openIn(this.#deps.db),
           });
-    const { approval } = input;
-    let opened;
-    try {
-      // Server-to-server plays on tiers are group-committed (`#plays`); an approved play
-      // records its signature with it, in a transaction of its own. A play on a tournament
-      // round is counted as an entry in the transaction that opens it: a refusal, or a play
-      // that does not open, undoes the count (docs/concepts/tournaments.md, "Entering").
-      opened =
-        board.round !== undefined
-          ? await this.#openOnRound(board.id, play, now, openIn, approval)
-          : approval === undefined
-            ? await openAlone()
-            : await this.#deps.db.transaction(async (tx) => {
-                const result = await openIn(tx);
-                if (result.tierCurrent && result.leaderPlayerIds !== null) {
-                  await recordApproval(tx, approval, 'play', play.id, now, this.#deps.ids.next());
-                }
-                return result;
-              });
-    } catch (error) {
-      // Two identical retries raced; the other one opened the play.
-      if (input.idempotencyKey !== null && error instanceof IdempotencyKeyTaken) {
-        const earlier = await findPlayByIdempotencyKey(
-          this.#deps.db,
-          input.gameId,
-          input.idempotencyKey,
-        );
-        if (earlier) return replayedPlay(earlier, requestHash);
-      }
-      if (error instanceof AllowanceRaced) return CONSENT_RACED;
-      throw error;
-    }
+    // Server-to-server plays on tiers are group-committed (`#plays`); an approved play
+    // records its signature with it, in a transaction of its own. A play on a tournament
+    // round is counted as an entry in the transaction that opens it: a refusal, or a play
+    // that does not open, undoes the count (docs/concepts/tournaments.md, "Entering").
+    return board.round !== undefined
+      ? await this.#openOnRound(board.id, play, now, openIn, approval)
+      : approval === undefined
+        ? await openAlone()
+        : await this.#deps.db.transaction(async (tx) => {
+            const result = await openIn(tx);
+            if (result.tierCurrent && result.leaderPlayerIds !== null) {
+              await recordApproval(tx, approval, 'play', play.id, now, this.#deps.ids.next());
+            }
+            return result;
+          });
+  }
+
+  /**
+   * The opened play, or why the statement did not open it: no such player, a changed tier, the
+   * player's consent refused, or too little to spend. Remembers an opened play for its score.
+   */
+  async #openedPlay(
+    input: OpenPlayInput,
+    play: StoredPlay,
+    game: GameRef,
+    board: Leaderboard,
+    opened: OpenPlayRow,
+  ): Promise<StoredPlay | typeof TIER_CHANGED> {
     if (opened.playerAccountId === null) {
       throw new CoinopError('player_not_found', `player ${input.playerId} does not exist`, {
         details: { field: 'playerId', playerId: input.playerId },

@@ -1,5 +1,6 @@
 import {
   leaderboardOf,
+  poolAccountOf,
   settlementTransfers,
   type Clock,
   type GameRef,
@@ -131,7 +132,7 @@ export class PlayService {
           game,
           this.#policy.splitRule,
           () => this.#ids.next(),
-          (await this.#isRoundPlay(play)) ? play.leaderboardId : null,
+          await this.#poolAccountOf(play),
         ),
       );
     }
@@ -139,13 +140,13 @@ export class PlayService {
   }
 
   /**
-   * Whether the play is on a tournament round: its leaders' part then goes to the pool. The
-   * cache answers for any board of the game (a tier, retired or not, or a round), reading it if
-   * this process does not know it yet.
+   * The pool the play's leaders' part goes to when it is on a tournament round (`poolAccountOf`);
+   * null on a tier. The cache answers for any board of the game (a tier, retired or not, or a
+   * round), reading it if this process does not know it yet.
    */
-  async #isRoundPlay(play: Play): Promise<boolean> {
+  async #poolAccountOf(play: Play): Promise<string | null> {
     const game = await this.#games.getWithLeaderboard(play.gameId, play.leaderboardId);
-    return leaderboardOf(game, play.leaderboardId).round !== undefined;
+    return poolAccountOf(leaderboardOf(game, play.leaderboardId));
   }
 }
 

@@ -5,6 +5,8 @@ import {
   createTransfers,
   decideScoreBatch,
   leaderboardOf,
+  leaderPartAccountIds,
+  poolAccountOf,
   rankKey,
   SettlementBatch,
   settlementSnapshot,
@@ -12,6 +14,7 @@ import {
   type GameRef,
   type Leaderboard,
   type PlacedScore,
+  type ScoreBatchDecision,
   type Play,
 } from '@coinop/core';
 import type { Queryable } from '../store/db.js';
@@ -22,6 +25,7 @@ import {
   readScoreBatch,
   nextBoardVersion,
   writeScores,
+  type BatchRead,
   type BatchScore,
   type BoardEntry,
   type ScoreStanding,
@@ -29,6 +33,7 @@ import {
 } from '../store/score-batch.js';
 
 import { GroupCommit } from './group-commit.js';
+import type { RememberedRead } from './score-memory.js';
 import {
   BATCH_MAX,
   digest,
@@ -169,6 +174,20 @@ export class Scoring {
     jobs: readonly ScoreJob[],
     { fromMemory, decided: decidedTurn }: { fromMemory: boolean; decided?: () => void },
   ): Promise<Settled[]> {
+    const { steps, read, remembered } = await this.#readBatch(q, jobs, fromMemory);
+    const ready = steps.filter((s): s is ReadyScore => 'key' in s);
+    if (ready.length === 0) return steps as Settled[];
+    const decision = this.#decideBatch(steps, ready, read.tops);
+    await this.#writeBatch(q, ready, decision, remembered, decidedTurn);
+    return decision.settled;
+  }
+
+  /**
+   * Reads what the batch decides on, from memory when it may (`ScoreMemory`) or else from the
+   * database, and checks each score against its play (`#ready`): a refused score is settled
+   * here, the rest are ready to decide.
+   */
+  async #readBatch(q: Queryable, jobs: readonly ScoreJob[], fromMemory: boolean) {
     const queries = jobs.map((j) => ({
       playId: j.input.playId,
       gameId: j.input.gameId,
@@ -194,9 +213,19 @@ export class Scoring {
         steps.push({ ok: false, error });
       }
     }
-    const ready = steps.filter((s): s is ReadyScore => 'key' in s);
-    if (ready.length === 0) return steps as Settled[];
+    return { steps, read, remembered };
+  }
 
+  /**
+   * Decides the ready scores, in order, on the boards as read: each one's rank, the new bests and
+   * count-tree deltas (`decideScoreBatch`), and its settlement by the split rule; and each step's
+   * answer. Writes nothing.
+   */
+  #decideBatch(
+    steps: readonly (Settled | ReadyScore)[],
+    ready: readonly ReadyScore[],
+    tops: BatchRead['tops'],
+  ): BatchDecision {
     const scoreIds = ready.map(() => this.#deps.ids.next());
     const decided = decideScoreBatch(
       ready.map(({ job, standing, board, key, now }, i) => ({
@@ -214,7 +243,7 @@ export class Scoring {
         bestBefore: standing.best,
         atOrAboveBefore: standing.atOrAbove,
       })),
-      read.tops,
+      tops,
     );
     const scores: BatchScore[] = [];
     const ledger = new SettlementBatch();
@@ -256,6 +285,21 @@ export class Scoring {
         value: { score: stored, leaderboardId: board.id, leaders, replayed: false },
       };
     });
+    return { settled, scores, ledger, decided };
+  }
+
+  /**
+   * Writes a decided batch in one statement, guarded by each board's version when it was decided
+   * from memory, and keeps memory in step with what it wrote. In turn (`decidedTurn`), the next
+   * batch may be decided as soon as this one's write is sent.
+   */
+  async #writeBatch(
+    q: Queryable,
+    ready: readonly ReadyScore[],
+    { scores, ledger, decided }: BatchDecision,
+    remembered: RememberedRead | null,
+    decidedTurn: (() => void) | undefined,
+  ): Promise<void> {
     const versions = [...new Set(ready.map((s) => s.board.id))].map((leaderboardId) => ({
       leaderboardId,
       expected: remembered?.versions.get(leaderboardId) ?? null,
@@ -310,7 +354,6 @@ export class Scoring {
       }
     }
     this.#deps.memory.forgetPlays(ready.map((s) => s.standing.scoring.play.id));
-    return settled;
   }
 
   /**
@@ -386,7 +429,7 @@ export class Scoring {
    * play pays the leaders' part into the round's pool account (its id) instead.
    */
   #settlement(play: Play, locked: ScoringPlay, game: GameRef, board: Leaderboard) {
-    const poolAccountId = board.round === undefined ? null : board.id;
+    const poolAccountId = poolAccountOf(board);
     const transfers = settlementTransfers(
       play,
       locked.leaderAccountIds,
@@ -401,7 +444,7 @@ export class Scoring {
       settlementSnapshot(
         [{ play, playerAccountId: locked.playerAccountId }],
         [
-          ...(poolAccountId === null ? locked.leaderAccountIds : [poolAccountId]),
+          ...leaderPartAccountIds(locked.leaderAccountIds, poolAccountId),
           game.developerAccountId,
           game.arcadeAccountId,
         ],
@@ -420,6 +463,14 @@ interface ScoreJob {
 }
 
 type Settled = { ok: true; value: ScoreOutcome } | { ok: false; error: CoinopError };
+
+/** A batch decided: each step's answer, the scores to write, their settlement and the boards. */
+interface BatchDecision {
+  readonly settled: Settled[];
+  readonly scores: BatchScore[];
+  readonly ledger: SettlementBatch;
+  readonly decided: ScoreBatchDecision<BoardEntry>;
+}
 
 /** A batched score that passed every rule, with what deciding it needs. */
 interface ReadyScore {

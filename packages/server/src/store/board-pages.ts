@@ -1,3 +1,4 @@
+import { boardOrder, boardOrderReversed } from './board-order.js';
 import type { Queryable } from './db.js';
 
 /**
@@ -78,7 +79,7 @@ const afterCursor = (key: string, at: string) => `AND ${key} <= $3::bigint
 const ROWS_JSON = (from: string, side: string) => `(
     SELECT json_agg(json_build_array(${side}r.player_id, r.score, r.rank_key::text,
                                      ${micros('r.achieved_at')}, pl.name, pl.avatar_url)
-                    ORDER BY r.rank_key DESC, r.achieved_at, r.player_id)
+                    ORDER BY ${boardOrder('r')})
     FROM ${from} r
     CROSS JOIN LATERAL (SELECT name, avatar_url FROM players WHERE id = r.player_id LIMIT 1) pl
   )::text`;
@@ -99,7 +100,7 @@ const pageSql = (continued: boolean) => `
     SELECT player_id, rank_key, achieved_at FROM leaders
     WHERE leaderboard_id = $1 AND seq <= (SELECT seq FROM s0)
       ${continued ? afterCursor('rank_key', 'achieved_at') : ''}
-    ORDER BY rank_key DESC, achieved_at, player_id LIMIT $${continued ? 6 : 2}),
+    ORDER BY ${boardOrder()} LIMIT $${continued ? 6 : 2}),
   ${
     continued
       ? `first_moves AS (
@@ -117,18 +118,18 @@ const pageSql = (continued: boolean) => `
     SELECT p.*, l.score, l.rank_key AS now_key, l.achieved_at AS now_at
     FROM (SELECT player_id, rank_key, achieved_at, false AS moved FROM unchanged
           ${continued ? 'UNION ALL SELECT player_id, rank_key, achieved_at, true FROM movers' : ''}
-          ORDER BY rank_key DESC, achieved_at, player_id LIMIT $${continued ? 6 : 2}) p
+          ORDER BY ${boardOrder()} LIMIT $${continued ? 6 : 2}) p
     CROSS JOIN LATERAL (SELECT score, rank_key, achieved_at FROM leaders
                         WHERE leaderboard_id = $1 AND player_id = p.player_id LIMIT 1) l),
   head AS (
     SELECT rank_key, achieved_at, player_id FROM page WHERE NOT moved
-    ORDER BY rank_key DESC, achieved_at, player_id LIMIT 1),
+    ORDER BY ${boardOrder()} LIMIT 1),
   tail AS (
     SELECT rank_key, achieved_at, player_id FROM page WHERE NOT moved
-    ORDER BY rank_key, achieved_at DESC, player_id DESC LIMIT 1),
+    ORDER BY ${boardOrderReversed()} LIMIT 1),
   span AS MATERIALIZED (
     SELECT l.player_id,
-           row_number() OVER (ORDER BY l.rank_key DESC, l.achieved_at, l.player_id) AS n
+           row_number() OVER (ORDER BY ${boardOrder('l')}) AS n
     FROM head h, tail t, leaders l
     WHERE l.leaderboard_id = $1 AND l.rank_key <= h.rank_key AND l.rank_key >= t.rank_key
       AND (l.rank_key < h.rank_key OR (l.achieved_at, l.player_id) >= (h.achieved_at, h.player_id))
@@ -146,7 +147,7 @@ const pageSql = (continued: boolean) => `
          (SELECT json_agg(json_build_array(r.player_id, r.score, r.rank_key::text,
                                            ${micros('r.achieved_at')}, pl.name, pl.avatar_url,
                                            r.rank::text)
-                          ORDER BY r.rank_key DESC, r.achieved_at, r.player_id)
+                          ORDER BY ${boardOrder('r')})
           FROM ranked r
           CROSS JOIN LATERAL (SELECT name, avatar_url FROM players
                               WHERE id = r.player_id LIMIT 1) pl)::text AS rows`;
@@ -236,13 +237,13 @@ const AROUND_SQL = `
       SELECT player_id, score, rank_key, achieved_at FROM leaders
       WHERE leaderboard_id = $1 AND rank_key >= m.rank_key
         AND (rank_key > m.rank_key OR (achieved_at, player_id) < (m.achieved_at, m.player_id))
-      ORDER BY rank_key, achieved_at DESC, player_id DESC LIMIT $3) l
+      ORDER BY ${boardOrderReversed()} LIMIT $3) l
     UNION ALL
     SELECT 'below', l.* FROM me m CROSS JOIN LATERAL (
       SELECT player_id, score, rank_key, achieved_at FROM leaders
       WHERE leaderboard_id = $1 AND rank_key <= m.rank_key
         AND (rank_key < m.rank_key OR (achieved_at, player_id) > (m.achieved_at, m.player_id))
-      ORDER BY rank_key DESC, achieved_at, player_id LIMIT $3) l)
+      ORDER BY ${boardOrder()} LIMIT $3) l)
   SELECT (SELECT n FROM total)::text AS players,
          ((SELECT n FROM above) + (SELECT n FROM tied))::text AS before,
          ${ROWS_JSON('near', 'r.side, ')} AS rows`;

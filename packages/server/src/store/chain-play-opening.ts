@@ -1,5 +1,6 @@
 import type { StoredPlay } from './plays.js';
 import { keyParams, type VaultKey } from './chain-checkpoints.js';
+import { boardOrder } from './board-order.js';
 import type { Queryable } from './db.js';
 
 /**
@@ -106,7 +107,7 @@ export async function insertChainPlay(
                         idempotency_key, request_hash, expires_at, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9,
              ARRAY(SELECT player_id FROM leaders WHERE leaderboard_id = $5
-                   ORDER BY rank_key DESC, achieved_at, player_id LIMIT $10),
+                   ORDER BY ${boardOrder()} LIMIT $10),
              'open', NULL, NULL, $11, $12, $12)`,
     [
       play.id,

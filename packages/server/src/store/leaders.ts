@@ -1,4 +1,5 @@
 import { rangesAtOrAbove } from '@coinop/core';
+import { boardOrder } from './board-order.js';
 import type { Queryable } from './db.js';
 
 export interface LeaderRow {
@@ -52,9 +53,9 @@ export async function topLeaders(
     `SELECT l.player_id, l.score, p.name, p.avatar_url
      FROM (SELECT player_id, score, rank_key, achieved_at FROM leaders
            WHERE leaderboard_id = $1
-           ORDER BY rank_key DESC, achieved_at, player_id LIMIT $2) l
+           ORDER BY ${boardOrder()} LIMIT $2) l
      JOIN players p ON p.id = l.player_id
-     ORDER BY l.rank_key DESC, l.achieved_at, l.player_id`,
+     ORDER BY ${boardOrder('l')}`,
     [leaderboardId, limit],
     'leaders_top',
   );
@@ -130,9 +131,9 @@ export async function topLeadersOfBoards(
      CROSS JOIN LATERAL (
        SELECT player_id, score, rank_key, achieved_at FROM leaders
        WHERE leaderboard_id = b.id
-       ORDER BY rank_key DESC, achieved_at, player_id LIMIT b.lim) l
+       ORDER BY ${boardOrder()} LIMIT b.lim) l
      JOIN players p ON p.id = l.player_id
-     ORDER BY b.n, l.rank_key DESC, l.achieved_at, l.player_id`,
+     ORDER BY b.n, ${boardOrder('l')}`,
     [boards.map((b) => b.id), boards.map((b) => b.leadersMax)],
     'leaders_top_of_boards',
   );

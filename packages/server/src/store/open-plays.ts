@@ -1,4 +1,5 @@
 import type { ChargeVerdict } from '@coinop/core';
+import { boardOrder } from './board-order.js';
 import type { Queryable } from './db.js';
 import { translated } from './errors.js';
 import { insiderSql } from './testers.js';
@@ -120,23 +121,21 @@ export function openPaidPlays(
   return translated(() => openPaidPlaysStatement(q, plays, policy));
 }
 
-async function openPaidPlaysStatement(
-  q: Queryable,
-  plays: readonly { play: StoredPlay; leadersMax: number; signed: boolean }[],
-  policy: ConsentPolicy,
-): Promise<OpenPlayRow[]> {
-  const rows = await q.query<{
-    n: number;
-    account_id: string | null;
-    player_name: string | null;
-    player_avatar_url: string | null;
-    leader_player_ids: string[] | null;
-    tier_current: boolean;
-    refusal: string | null;
-    limit_units: string | null;
-    spent_today: string | null;
-  }>(
-    `WITH input AS (
+/** A row of `OPEN_PAID_PLAYS_SQL`: one play's answer, in the order given (`n`). */
+interface PaidPlayRow {
+  n: number;
+  account_id: string | null;
+  player_name: string | null;
+  player_avatar_url: string | null;
+  leader_player_ids: string[] | null;
+  tier_current: boolean;
+  refusal: string | null;
+  limit_units: string | null;
+  spent_today: string | null;
+}
+
+/** The statement of `openPaidPlays` (its text is fixed: one prepared statement). */
+const OPEN_PAID_PLAYS_SQL = `WITH input AS (
        SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::bigint[], $4::uuid[], $5::uuid[],
                             $6::int[], $7::uuid[], $8::uuid[], $9::uuid[], $10::text[],
                             $11::text[], $12::timestamptz[], $13::timestamptz[], $14::boolean[])
@@ -186,7 +185,7 @@ async function openPaidPlaysStatement(
                           idempotency_key, request_hash, expires_at, created_at, updated_at)
        SELECT i.play_id, i.arcade, i.game, i.developer, i.board, i.player_id, i.cost, i.lock_id,
               ARRAY(SELECT player_id FROM leaders WHERE leaderboard_id = i.board
-                    ORDER BY rank_key DESC, achieved_at, player_id LIMIT i.leaders_max),
+                    ORDER BY ${boardOrder()} LIMIT i.leaders_max),
               'open', i.idempotency_key, i.request_hash, i.expires_at, i.created_at, i.created_at
        FROM input i JOIN debit d ON d.n = i.n
        RETURNING id, leader_player_ids
@@ -196,7 +195,15 @@ async function openPaidPlaysStatement(
             c.limit_units::text AS limit_units, c.spent_today::text AS spent_today
      FROM input i LEFT JOIN player p ON p.n = i.n LEFT JOIN play pl ON pl.id = i.play_id
        JOIN tier t ON t.n = i.n LEFT JOIN consent c ON c.n = i.n
-     ORDER BY i.n`,
+     ORDER BY i.n`;
+
+async function openPaidPlaysStatement(
+  q: Queryable,
+  plays: readonly { play: StoredPlay; leadersMax: number; signed: boolean }[],
+  policy: ConsentPolicy,
+): Promise<OpenPlayRow[]> {
+  const rows = await q.query<PaidPlayRow>(
+    OPEN_PAID_PLAYS_SQL,
     [
       plays.map((x) => x.play.id),
       plays.map((x) => x.play.playerId),
@@ -265,7 +272,7 @@ async function openFreePlayStatement(
                           idempotency_key, request_hash, expires_at, created_at, updated_at)
        SELECT $1, $2, $3, $4, $5, p.id, 0, NULL,
               ARRAY(SELECT player_id FROM leaders WHERE leaderboard_id = $5
-                    ORDER BY rank_key DESC, achieved_at, player_id LIMIT $6),
+                    ORDER BY ${boardOrder()} LIMIT $6),
               'open', $7, $8, $9, $10, $10
        FROM players p, tier, consent WHERE p.id = $11 AND tier.current AND consent.refusal IS NULL
        RETURNING leader_player_ids

@@ -102,53 +102,7 @@ export async function openPostgres(
           : run(connected, sql, params, name);
       },
     },
-    async transaction(work) {
-      for (let attempt = 1; ; attempt++) {
-        let conn: pg.PoolClient;
-        try {
-          conn = await pool.connect();
-        } catch (error) {
-          throw unavailableOr(error);
-        }
-        // A connection lost mid-transaction is closed, not handed to the next caller. Lost
-        // between two statements (the server shutting down), the client reports it as an event:
-        // pg-pool listens only to idle clients, and an event no one hears would end the process.
-        let lost: Error | undefined;
-        const onLost = (error: Error) => {
-          lost ??= error;
-        };
-        conn.on('error', onLost);
-        try {
-          await run(conn, 'BEGIN', [], undefined);
-          const tx: Transaction = {
-            query: (sql, params, name) => run(conn, sql, params, name),
-            // No values: node-postgres sends it by the simple protocol, which takes many statements.
-            exec: async (script) => {
-              try {
-                await conn.query(script);
-              } catch (error) {
-                throw unavailableOr(error);
-              }
-            },
-          };
-          const result = await work(tx);
-          // Lost here, the commit's outcome is unknown: the caller answers 503, and a retry
-          // with the same idempotency key finds what committed.
-          await run(conn, 'COMMIT', [], undefined);
-          return result;
-        } catch (error) {
-          if (error instanceof DatabaseUnavailable) lost = error;
-          await conn.query('ROLLBACK').catch(() => undefined);
-          const code = pgErrorCode(error);
-          const retryable =
-            code === PgErrorCodes.deadlockDetected || code === PgErrorCodes.serializationFailure;
-          if (!retryable || attempt >= TRANSACTION_ATTEMPTS) throw error;
-        } finally {
-          conn.off('error', onLost);
-          conn.release(lost);
-        }
-      }
-    },
+    transaction: (work) => inTransaction(pool, { run, unavailableOr }, work),
     listen: (channel, onNotify, options) =>
       listen(url, connectTimeoutMs, channel, onNotify, options),
     poolStats: () => ({
@@ -163,6 +117,74 @@ export async function openPostgres(
       await Promise.all([pool.end(), ordered.end()]);
     },
   };
+}
+
+/** How a pool's calls run a statement and tell a lost server from a failed statement. */
+interface PoolCalls {
+  run<Row>(
+    q: pg.Pool | pg.ClientBase,
+    sql: string,
+    params: unknown[] | undefined,
+    name: string | undefined,
+  ): Promise<Row[]>;
+  /** The error a failed call throws: DatabaseUnavailable when the server cannot be reached. */
+  unavailableOr(error: unknown): unknown;
+}
+
+/**
+ * `Db.transaction` on a pool: `work` on a connection of its own between BEGIN and COMMIT, run
+ * again from the start after a deadlock or a serialization failure (up to `TRANSACTION_ATTEMPTS`).
+ */
+async function inTransaction<T>(
+  pool: pg.Pool,
+  calls: PoolCalls,
+  work: (tx: Transaction) => Promise<T>,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    let conn: pg.PoolClient;
+    try {
+      conn = await pool.connect();
+    } catch (error) {
+      throw calls.unavailableOr(error);
+    }
+    // A connection lost mid-transaction is closed, not handed to the next caller. Lost
+    // between two statements (the server shutting down), the client reports it as an event:
+    // pg-pool listens only to idle clients, and an event no one hears would end the process.
+    let lost: Error | undefined;
+    const onLost = (error: Error) => {
+      lost ??= error;
+    };
+    conn.on('error', onLost);
+    try {
+      await calls.run(conn, 'BEGIN', [], undefined);
+      const tx: Transaction = {
+        query: (sql, params, name) => calls.run(conn, sql, params, name),
+        // No values: node-postgres sends it by the simple protocol, which takes many statements.
+        exec: async (script) => {
+          try {
+            await conn.query(script);
+          } catch (error) {
+            throw calls.unavailableOr(error);
+          }
+        },
+      };
+      const result = await work(tx);
+      // Lost here, the commit's outcome is unknown: the caller answers 503, and a retry
+      // with the same idempotency key finds what committed.
+      await calls.run(conn, 'COMMIT', [], undefined);
+      return result;
+    } catch (error) {
+      if (error instanceof DatabaseUnavailable) lost = error;
+      await conn.query('ROLLBACK').catch(() => undefined);
+      const code = pgErrorCode(error);
+      const retryable =
+        code === PgErrorCodes.deadlockDetected || code === PgErrorCodes.serializationFailure;
+      if (!retryable || attempt >= TRANSACTION_ATTEMPTS) throw error;
+    } finally {
+      conn.off('error', onLost);
+      conn.release(lost);
+    }
+  }
 }
 
 /** The URL's password, decoded and as written, so no reason logged can carry it. */

@@ -1,6 +1,8 @@
+import { boardOrder } from './board-order.js';
 import { transferBatchSql } from './ledger.js';
+import { PLAY_COLUMNS_OF_P } from './plays.js';
 
-/** The one statement that writes a decided batch of scores (`writeScores`). */
+/** The statements of a batch of scores: the one read (`readScoreBatch`) and the one write (`writeScores`). */
 
 const SCORES_LEDGER = transferBatchSql(34);
 
@@ -75,3 +77,46 @@ export const WRITE_SCORES_SQL = `WITH board AS (
                 (SELECT count(*) FROM board) AS boards) c
    WHERE c.played <> $49 OR c.first_best <> $50 OR c.moved_best <> $51
      OR c.boards <> cardinality($52::uuid[]) OR ${SCORES_LEDGER.accountMissing}`;
+
+/** The statement of `readScoreBatch` (its text is fixed: one prepared statement). */
+export const READ_SCORE_BATCH_SQL = `WITH p AS MATERIALIZED (
+       SELECT u.i, ${PLAY_COLUMNS_OF_P}, pl.account_id AS player_account_id,
+              pl.name AS player_name, pl.avatar_url AS player_avatar_url,
+              ARRAY(SELECT account_id FROM players WHERE id = ANY(p.leader_player_ids))
+                AS leader_account_ids
+       FROM unnest($1::uuid[], $2::uuid[]) WITH ORDINALITY AS u(id, game_id, i)
+       CROSS JOIN LATERAL (SELECT * FROM plays WHERE id = u.id AND (game_id = u.game_id) IS TRUE
+                           LIMIT 1) p
+       CROSS JOIN LATERAL (SELECT account_id, name, avatar_url FROM players
+                           WHERE id = p.player_id LIMIT 1) pl
+     ), counts AS (
+       SELECT r.i, sum(s.n)::bigint AS n
+       FROM unnest($3::int[], $4::smallint[], $5::bigint[], $6::bigint[]) AS r(i, level, after, up_to)
+       JOIN p ON p.i = r.i
+       CROSS JOIN LATERAL (
+         SELECT sum(rb.players) AS n FROM rank_buckets rb
+         WHERE rb.leaderboard_id = p.leaderboard_id AND rb.level = r.level AND rb.bucket > r.after
+           AND rb.bucket <= r.up_to) s
+       GROUP BY r.i
+     ), tops AS (
+       SELECT json_agg(t) AS tops FROM (
+         SELECT l.leaderboard_id, l.player_id, l.score, l.rank_key::text AS rank_key,
+                l.achieved_at, pl.name, pl.avatar_url
+         FROM (SELECT lb.id AS board, lb.leaders_max + 1 AS lim
+               FROM (SELECT DISTINCT leaderboard_id FROM p) b
+               JOIN leaderboards lb ON lb.id = b.leaderboard_id) bd
+         CROSS JOIN LATERAL (SELECT * FROM leaders WHERE leaderboard_id = bd.board
+                             ORDER BY ${boardOrder()} LIMIT bd.lim) l
+         CROSS JOIN LATERAL (SELECT name, avatar_url FROM players
+                             WHERE id = l.player_id LIMIT 1) pl
+         ORDER BY l.leaderboard_id, ${boardOrder('l')}) t
+     )
+     SELECT p.*, b.rank_key AS best_rank_key, b.achieved_at AS best_achieved_at,
+            b.score_id AS best_score_id, c.n AS at_or_above,
+            CASE WHEN p.i = (SELECT min(i) FROM p) THEN (SELECT tops FROM tops) END AS tops
+     FROM p
+     LEFT JOIN LATERAL (SELECT rank_key, achieved_at, score_id FROM leaders
+                        WHERE leaderboard_id = p.leaderboard_id AND player_id = p.player_id
+                        LIMIT 1) b ON true
+     LEFT JOIN counts c ON c.i = p.i
+     ORDER BY p.i`;

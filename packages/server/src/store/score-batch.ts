@@ -7,10 +7,11 @@ import {
   type RankedEntry,
   type TransferRequest,
 } from '@coinop/core';
+import { boardOrder } from './board-order.js';
 import type { Queryable } from './db.js';
 import { translated } from './errors.js';
-import { SCORES_LEDGER_PARAMS, WRITE_SCORES_SQL } from './score-batch-sql.js';
-import { toPlay, PLAY_COLUMNS_OF_P, type PlayRow, type StoredPlay } from './plays.js';
+import { READ_SCORE_BATCH_SQL, SCORES_LEDGER_PARAMS, WRITE_SCORES_SQL } from './score-batch-sql.js';
+import { toPlay, type PlayRow, type StoredPlay } from './plays.js';
 
 /**
  * Scoring in as few statements as the rules allow: a batch of scores is two (a read, then one
@@ -113,70 +114,8 @@ export async function readScoreBatch(
   queries: readonly ScoreQuery[],
 ): Promise<BatchRead> {
   const ranges = queries.flatMap((x, i) => rangesAtOrAbove(x.key).map((r) => ({ i: i + 1, ...r })));
-  const rows = await q.query<
-    PlayRow & {
-      player_account_id: string;
-      player_name: string;
-      player_avatar_url: string | null;
-      leader_account_ids: string[];
-      best_rank_key: bigint | null;
-      best_achieved_at: Date | null;
-      best_score_id: string | null;
-      at_or_above: bigint | null;
-      tops:
-        | {
-            leaderboard_id: string;
-            player_id: string;
-            score: number;
-            rank_key: string;
-            achieved_at: string;
-            name: string;
-            avatar_url: string | null;
-          }[]
-        | null;
-    }
-  >(
-    `WITH p AS MATERIALIZED (
-       SELECT u.i, ${PLAY_COLUMNS_OF_P}, pl.account_id AS player_account_id,
-              pl.name AS player_name, pl.avatar_url AS player_avatar_url,
-              ARRAY(SELECT account_id FROM players WHERE id = ANY(p.leader_player_ids))
-                AS leader_account_ids
-       FROM unnest($1::uuid[], $2::uuid[]) WITH ORDINALITY AS u(id, game_id, i)
-       CROSS JOIN LATERAL (SELECT * FROM plays WHERE id = u.id AND (game_id = u.game_id) IS TRUE
-                           LIMIT 1) p
-       CROSS JOIN LATERAL (SELECT account_id, name, avatar_url FROM players
-                           WHERE id = p.player_id LIMIT 1) pl
-     ), counts AS (
-       SELECT r.i, sum(s.n)::bigint AS n
-       FROM unnest($3::int[], $4::smallint[], $5::bigint[], $6::bigint[]) AS r(i, level, after, up_to)
-       JOIN p ON p.i = r.i
-       CROSS JOIN LATERAL (
-         SELECT sum(rb.players) AS n FROM rank_buckets rb
-         WHERE rb.leaderboard_id = p.leaderboard_id AND rb.level = r.level AND rb.bucket > r.after
-           AND rb.bucket <= r.up_to) s
-       GROUP BY r.i
-     ), tops AS (
-       SELECT json_agg(t) AS tops FROM (
-         SELECT l.leaderboard_id, l.player_id, l.score, l.rank_key::text AS rank_key,
-                l.achieved_at, pl.name, pl.avatar_url
-         FROM (SELECT lb.id AS board, lb.leaders_max + 1 AS lim
-               FROM (SELECT DISTINCT leaderboard_id FROM p) b
-               JOIN leaderboards lb ON lb.id = b.leaderboard_id) bd
-         CROSS JOIN LATERAL (SELECT * FROM leaders WHERE leaderboard_id = bd.board
-                             ORDER BY rank_key DESC, achieved_at, player_id LIMIT bd.lim) l
-         CROSS JOIN LATERAL (SELECT name, avatar_url FROM players
-                             WHERE id = l.player_id LIMIT 1) pl
-         ORDER BY l.leaderboard_id, l.rank_key DESC, l.achieved_at, l.player_id) t
-     )
-     SELECT p.*, b.rank_key AS best_rank_key, b.achieved_at AS best_achieved_at,
-            b.score_id AS best_score_id, c.n AS at_or_above,
-            CASE WHEN p.i = (SELECT min(i) FROM p) THEN (SELECT tops FROM tops) END AS tops
-     FROM p
-     LEFT JOIN LATERAL (SELECT rank_key, achieved_at, score_id FROM leaders
-                        WHERE leaderboard_id = p.leaderboard_id AND player_id = p.player_id
-                        LIMIT 1) b ON true
-     LEFT JOIN counts c ON c.i = p.i
-     ORDER BY p.i`,
+  const rows = await q.query<ScoreBatchRow>(
+    READ_SCORE_BATCH_SQL,
     [
       queries.map((x) => x.playId),
       queries.map((x) => x.gameId),
@@ -187,6 +126,37 @@ export async function readScoreBatch(
     ],
     'play_path_read_score_batch',
   );
+  return toBatchRead(rows);
+}
+
+/**
+ * A row of `READ_SCORE_BATCH_SQL`: a play found in its game, with its standing; the first row
+ * carries every board's top.
+ */
+interface ScoreBatchRow extends PlayRow {
+  player_account_id: string;
+  player_name: string;
+  player_avatar_url: string | null;
+  leader_account_ids: string[];
+  best_rank_key: bigint | null;
+  best_achieved_at: Date | null;
+  best_score_id: string | null;
+  at_or_above: bigint | null;
+  tops:
+    | {
+        leaderboard_id: string;
+        player_id: string;
+        score: number;
+        rank_key: string;
+        achieved_at: string;
+        name: string;
+        avatar_url: string | null;
+      }[]
+    | null;
+}
+
+/** The batch's read from its rows: each play's standing by play id, and each board's top. */
+function toBatchRead(rows: readonly ScoreBatchRow[]): BatchRead {
   const tops = new Map<string, BoardEntry[]>();
   const standings = new Map<string, ScoreStanding>();
   for (const row of rows) {
@@ -379,10 +349,10 @@ export async function readBoard(
             pl.account_id, pl.name, pl.avatar_url
      FROM leaderboards lb
      LEFT JOIN LATERAL (SELECT * FROM leaders WHERE leaderboard_id = lb.id
-                        ORDER BY rank_key DESC, achieved_at, player_id LIMIT $2) l ON true
+                        ORDER BY ${boardOrder()} LIMIT $2) l ON true
      LEFT JOIN players pl ON pl.id = l.player_id
      WHERE lb.id = $1
-     ORDER BY l.rank_key DESC, l.achieved_at, l.player_id`,
+     ORDER BY ${boardOrder('l')}`,
     [leaderboardId, limit],
     'play_path_read_board',
   );

@@ -5,11 +5,13 @@ import {
   roundPayout,
   voidLockTransfer,
   type PayoutTable,
+  type RoundPayout,
   type Standing,
   type TransferRequest,
 } from '@coinop/core';
 import { AdvisoryLocks } from './advisory-locks.js';
 import { notifyGameChanged } from './cache-notices.js';
+import { boardOrder } from './board-order.js';
 import type { Queryable } from './db.js';
 import { applyTransfers, lockAccount } from './ledger.js';
 import { PLAY_COLUMNS_OF_P, toPlay, type PlayRow } from './plays.js';
@@ -94,30 +96,8 @@ export async function closeRound(
   roundId: string,
   ctx: CloseContext,
 ): Promise<CloseOutcome> {
-  const [lock] = await tx.query<{ locked: boolean }>(
-    'SELECT pg_try_advisory_xact_lock($1::int, hashtext($2::text)) AS locked',
-    [AdvisoryLocks.tournamentRoundClose, roundId],
-    'tournament_close_try_lock',
-  );
-  if (!lock?.locked) return { closed: false, reason: 'busy' };
-
-  // FOR UPDATE waits for plays being opened on the round, which hold a key-share lock on it.
-  const [round] = await tx.query<RoundRow>(
-    `SELECT r.id, r.tournament_id, r.number, r.ends_at, r.status, r.entrants,
-            r.guarantee_units::text AS guarantee_units,
-            t.game_id, t.name, t.entry_fee_units::text AS entry_fee_units,
-            t.guarantee_units::text AS tournament_guarantee_units, t.funder_account_id,
-            t.payout_table, t.starts_at, t.duration_seconds, t.recurrence, t.stopped_at,
-            d.account_id AS developer_account_id
-     FROM tournament_rounds r JOIN tournaments t ON t.id = r.tournament_id
-       JOIN games g ON g.id = t.game_id JOIN developers d ON d.id = g.developer_id
-     WHERE r.id = $1 FOR UPDATE OF r`,
-    [roundId],
-    'tournament_close_lock_round',
-  );
-  if (!round) return { closed: false, reason: 'missing' };
-  if (round.status === 'closed') return { closed: false, reason: 'already_closed' };
-  if (round.ends_at > ctx.now) return { closed: false, reason: 'not_due' };
+  const round = await lockRoundToClose(tx, roundId, ctx.now);
+  if (typeof round === 'string') return { closed: false, reason: round };
 
   let voidedPlays = await voidOpenPlays(tx, roundId, ctx);
   // Plays opened meanwhile hold a key-share lock on the board until they commit: wait for them,
@@ -129,22 +109,8 @@ export async function closeRound(
   );
   voidedPlays += await voidOpenPlays(tx, roundId, ctx);
 
-  const [counted] = await tx.query<{ n: string }>(
-    `SELECT coalesce(sum(players), 0)::text AS n FROM rank_buckets
-     WHERE leaderboard_id = $1 AND level = 1`,
-    [roundId],
-    'tournament_close_ranked',
-  );
-  const rankedPlayers = Number(counted?.n ?? 0);
   const table = round.payout_table;
-  const standings = await tx.query<{ player_id: string; account_id: string; score: number }>(
-    `SELECT l.player_id, pl.account_id, l.score
-     FROM leaders l JOIN players pl ON pl.id = l.player_id
-     WHERE l.leaderboard_id = $1
-     ORDER BY l.rank_key DESC, l.achieved_at, l.player_id LIMIT $2`,
-    [roundId, paidPlaces(table, rankedPlayers)],
-    'tournament_close_standings',
-  );
+  const { rankedPlayers, standings } = await readFinalStandings(tx, roundId, table);
 
   const pool = await lockAccount(tx, roundId);
   if (!pool) throw new TypeError(`round ${roundId} has no pool account`);
@@ -168,26 +134,7 @@ export async function closeRound(
     ctx.nextId,
   );
   await applyTransfers(tx, payout.transfers, ctx.now);
-  if (payout.results.length > 0) {
-    await tx.query(
-      `INSERT INTO tournament_results (round_id, place, player_id, score, prize_units, transfer_id)
-       SELECT $1, * FROM unnest($2::int[], $3::uuid[], $4::float8[], $5::bigint[], $6::uuid[])`,
-      [
-        roundId,
-        payout.results.map((r) => r.place),
-        payout.results.map((r) => r.playerId),
-        payout.results.map((r) => r.score),
-        payout.results.map((r) => r.prize.toString()),
-        payout.results.map((r) => r.transferId),
-      ],
-      'tournament_close_results',
-    );
-  }
-  await tx.query(
-    `UPDATE tournament_rounds SET status = 'closed', pool_units = $2, closed_at = $3 WHERE id = $1`,
-    [roundId, poolUnits.toString(), ctx.now],
-    'tournament_close_mark_closed',
-  );
+  await recordResults(tx, roundId, payout.results, poolUnits, ctx.now);
 
   const next = await openNextRound(tx, round, ctx);
   // Every process's game cache drops the closed round's board and learns the next one.
@@ -207,6 +154,93 @@ export async function closeRound(
   };
   await ctx.beforeCommit?.(closed);
   return { closed: true, round: closed };
+}
+
+/**
+ * Locks round `roundId` for its close: the close's advisory lock, then the round's row. The round,
+ * or why there is nothing to close: another process holds its close (`busy`), no such round, it
+ * is closed already, or it is not due at `now`.
+ */
+async function lockRoundToClose(
+  tx: Queryable,
+  roundId: string,
+  now: Date,
+): Promise<RoundRow | Extract<CloseOutcome, { closed: false }>['reason']> {
+  const [lock] = await tx.query<{ locked: boolean }>(
+    'SELECT pg_try_advisory_xact_lock($1::int, hashtext($2::text)) AS locked',
+    [AdvisoryLocks.tournamentRoundClose, roundId],
+    'tournament_close_try_lock',
+  );
+  if (!lock?.locked) return 'busy';
+
+  // FOR UPDATE waits for plays being opened on the round, which hold a key-share lock on it.
+  const [round] = await tx.query<RoundRow>(
+    `SELECT r.id, r.tournament_id, r.number, r.ends_at, r.status, r.entrants,
+            r.guarantee_units::text AS guarantee_units,
+            t.game_id, t.name, t.entry_fee_units::text AS entry_fee_units,
+            t.guarantee_units::text AS tournament_guarantee_units, t.funder_account_id,
+            t.payout_table, t.starts_at, t.duration_seconds, t.recurrence, t.stopped_at,
+            d.account_id AS developer_account_id
+     FROM tournament_rounds r JOIN tournaments t ON t.id = r.tournament_id
+       JOIN games g ON g.id = t.game_id JOIN developers d ON d.id = g.developer_id
+     WHERE r.id = $1 FOR UPDATE OF r`,
+    [roundId],
+    'tournament_close_lock_round',
+  );
+  if (!round) return 'missing';
+  if (round.status === 'closed') return 'already_closed';
+  if (round.ends_at > now) return 'not_due';
+  return round;
+}
+
+/** The round's ranked players and its final standings, best first, as many as `table` pays. */
+async function readFinalStandings(tx: Queryable, roundId: string, table: PayoutTable) {
+  const [counted] = await tx.query<{ n: string }>(
+    `SELECT coalesce(sum(players), 0)::text AS n FROM rank_buckets
+     WHERE leaderboard_id = $1 AND level = 1`,
+    [roundId],
+    'tournament_close_ranked',
+  );
+  const rankedPlayers = Number(counted?.n ?? 0);
+  const standings = await tx.query<{ player_id: string; account_id: string; score: number }>(
+    `SELECT l.player_id, pl.account_id, l.score
+     FROM leaders l JOIN players pl ON pl.id = l.player_id
+     WHERE l.leaderboard_id = $1
+     ORDER BY ${boardOrder('l')} LIMIT $2`,
+    [roundId, paidPlaces(table, rankedPlayers)],
+    'tournament_close_standings',
+  );
+  return { rankedPlayers, standings };
+}
+
+/** Records the round's results (each paid place) and marks it closed with its pool. */
+async function recordResults(
+  tx: Queryable,
+  roundId: string,
+  results: RoundPayout['results'],
+  poolUnits: bigint,
+  now: Date,
+): Promise<void> {
+  if (results.length > 0) {
+    await tx.query(
+      `INSERT INTO tournament_results (round_id, place, player_id, score, prize_units, transfer_id)
+       SELECT $1, * FROM unnest($2::int[], $3::uuid[], $4::float8[], $5::bigint[], $6::uuid[])`,
+      [
+        roundId,
+        results.map((r) => r.place),
+        results.map((r) => r.playerId),
+        results.map((r) => r.score),
+        results.map((r) => r.prize.toString()),
+        results.map((r) => r.transferId),
+      ],
+      'tournament_close_results',
+    );
+  }
+  await tx.query(
+    `UPDATE tournament_rounds SET status = 'closed', pool_units = $2, closed_at = $3 WHERE id = $1`,
+    [roundId, poolUnits.toString(), now],
+    'tournament_close_mark_closed',
+  );
 }
 
 /**

@@ -104,62 +104,7 @@ export async function buildWeb(config: Config, deps: WebDeps): Promise<FastifyIn
       );
       continue;
     }
-    // The upstream is this process listening on loopback: its certificate names the public host.
-    const loopbackTls = upstream.startsWith('https:')
-      ? { undici: { connect: { rejectUnauthorized: false } } }
-      : {};
-    await app.register(
-      async (scope) => {
-        // Bodies are read whole before they are forwarded, so one over the limit is refused here
-        // with a problem (413), and the listener behind never answers part-way through one.
-        scope.removeAllContentTypeParsers();
-        scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_request, body, done) =>
-          done(null, Readable.from([body])),
-        );
-        await scope.register(proxy, {
-          upstream,
-          prefix,
-          proxyPayloads: false,
-          ...loopbackTls,
-          replyOptions: {
-            // A 503 from the listener behind (its database unreachable, or overloaded) goes to
-            // the browser as it is, Retry-After and all. @fastify/reply-from would ask again up
-            // to ten times at once (it reads Retry-After's seconds as milliseconds), multiplying
-            // the load on a listener that is refusing it.
-            retryDelay: () => null,
-            // The listeners behind know the browser's address by the forwarding secret, so their
-            // rate limits count each browser apart; a browser's own copies of those headers go.
-            rewriteRequestHeaders: (request, headers) => {
-              // Node has already told the client to continue; the body is read.
-              const {
-                expect: _continue,
-                [WEB_FORWARDING_HEADER]: _secret,
-                [WEB_CLIENT_HEADER]: _client,
-                ...forwarded
-              } = headers;
-              return {
-                ...forwarded,
-                ...(deps.forwarding ? forwardingHeaders(deps.forwarding, request.ip) : {}),
-                'x-forwarded-for': request.ip,
-                'x-forwarded-proto': request.protocol,
-                'x-forwarded-host': request.host,
-              };
-            },
-            onError: (reply, { error }) => {
-              reply.log.warn({ err: error }, `forwarding to the ${listener} listener failed`);
-              const body = unavailable(
-                listener,
-                `the ${listener} listener did not answer; retry shortly`,
-              );
-              reply.problemCode = body.code;
-              reply.code(body.status).type('application/problem+json').send(body);
-            },
-          },
-        });
-      },
-      // The proxy logs each forwarded response at info: an access log, so only when asked for.
-      config.accessLog ? {} : { logLevel: 'warn' as const },
-    );
+    await forwardPrefix(app, config, deps, { prefix, listener, upstream, bodyLimit });
   }
 
   const csp = webCsp(config);
@@ -200,6 +145,80 @@ export async function buildWeb(config: Config, deps: WebDeps): Promise<FastifyIn
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });
   return app;
+}
+
+/**
+ * Forwards `prefix` to the listener behind it at `upstream`, the prefix stripped: bodies read
+ * whole first (an oversized one is refused here), the browser's address passed on by the
+ * forwarding secret, and a listener that does not answer reported as a problem (502).
+ */
+async function forwardPrefix(
+  app: FastifyInstance,
+  config: Config,
+  deps: WebDeps,
+  {
+    prefix,
+    listener,
+    upstream,
+    bodyLimit,
+  }: { prefix: string; listener: string; upstream: string; bodyLimit: number },
+): Promise<void> {
+  // The upstream is this process listening on loopback: its certificate names the public host.
+  const loopbackTls = upstream.startsWith('https:')
+    ? { undici: { connect: { rejectUnauthorized: false } } }
+    : {};
+  await app.register(
+    async (scope) => {
+      // Bodies are read whole before they are forwarded, so one over the limit is refused here
+      // with a problem (413), and the listener behind never answers part-way through one.
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_request, body, done) =>
+        done(null, Readable.from([body])),
+      );
+      await scope.register(proxy, {
+        upstream,
+        prefix,
+        proxyPayloads: false,
+        ...loopbackTls,
+        replyOptions: {
+          // A 503 from the listener behind (its database unreachable, or overloaded) goes to
+          // the browser as it is, Retry-After and all. @fastify/reply-from would ask again up
+          // to ten times at once (it reads Retry-After's seconds as milliseconds), multiplying
+          // the load on a listener that is refusing it.
+          retryDelay: () => null,
+          // The listeners behind know the browser's address by the forwarding secret, so their
+          // rate limits count each browser apart; a browser's own copies of those headers go.
+          rewriteRequestHeaders: (request, headers) => {
+            // Node has already told the client to continue; the body is read.
+            const {
+              expect: _continue,
+              [WEB_FORWARDING_HEADER]: _secret,
+              [WEB_CLIENT_HEADER]: _client,
+              ...forwarded
+            } = headers;
+            return {
+              ...forwarded,
+              ...(deps.forwarding ? forwardingHeaders(deps.forwarding, request.ip) : {}),
+              'x-forwarded-for': request.ip,
+              'x-forwarded-proto': request.protocol,
+              'x-forwarded-host': request.host,
+            };
+          },
+          onError: (reply, { error }) => {
+            reply.log.warn({ err: error }, `forwarding to the ${listener} listener failed`);
+            const body = unavailable(
+              listener,
+              `the ${listener} listener did not answer; retry shortly`,
+            );
+            reply.problemCode = body.code;
+            reply.code(body.status).type('application/problem+json').send(body);
+          },
+        },
+      });
+    },
+    // The proxy logs each forwarded response at info: an access log, so only when asked for.
+    config.accessLog ? {} : { logLevel: 'warn' as const },
+  );
 }
 
 function unavailable(listener: string, message: string) {

@@ -6,11 +6,6 @@ import { approveLogin } from './arcade-logins.js';
 import { payHst } from './arcade-payments.js';
 import { openPlay, submitScore } from './arcade-plays.js';
 
-// The page's side (the host and what it asks) has its own module, shared by the handler groups.
-export type { ApprovalDecision, ApprovalPrompt, ArcadeHost, ScoreOutcome } from './arcade-host.js';
-// Their own module, so wallet-play.ts (loaded on demand) needs nothing of this one.
-export type { ChainWalletOfPlayer, WalletPlayOption } from './wallet-play-option.js';
-
 /**
  * The real arcade's answers to a hosted game (spec 4.10): a play or a payment happens only after
  * the player approves it in a dialog AND their wallet signs the approval message, which the API

@@ -1,10 +1,7 @@
 import { useId, useState } from 'react';
 import { formatEth, formatHstUnits } from '../account/hst-amounts.js';
-import type {
-  ApprovalDecision,
-  ApprovalPrompt,
-  WalletPlayOption,
-} from '../bridge/arcade-handlers.js';
+import type { ApprovalDecision, ApprovalPrompt } from '../bridge/arcade-host.js';
+import type { WalletPlayOption } from '../bridge/wallet-play-option.js';
 import { Hst } from './hst.js';
 import { Modal } from './modal.js';
 

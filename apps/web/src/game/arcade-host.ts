@@ -5,7 +5,7 @@ import type {
   ApprovalPrompt,
   ArcadeHost,
   ScoreOutcome,
-} from '../bridge/arcade-handlers.js';
+} from '../bridge/arcade-host.js';
 import type { LoginHost } from '../bridge/login-approval.js';
 import { playableTier } from '../bridge/playable-tier.js';
 import type { WalletPlayProgress } from '../bridge/wallet-play-progress.js';

@@ -1,5 +1,5 @@
 import type { CSSProperties, RefObject } from 'react';
-import type { ScoreOutcome } from '../bridge/arcade-handlers.js';
+import type { ScoreOutcome } from '../bridge/arcade-host.js';
 import type { GameNotice } from './use-game-notice.js';
 
 /** The page's message to the player, in a burst of coins when their score made the board. */

@@ -1,12 +1,8 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import type { Game } from '@coinop/protocol';
 import { useArcadeSettings } from '../arcade-settings.js';
-import {
-  createArcadeHandlers,
-  type ApprovalDecision,
-  type ApprovalPrompt,
-  type ScoreOutcome,
-} from '../bridge/arcade-handlers.js';
+import { createArcadeHandlers } from '../bridge/arcade-handlers.js';
+import type { ApprovalDecision, ApprovalPrompt, ScoreOutcome } from '../bridge/arcade-host.js';
 import { HostBridge } from '../bridge/host-bridge.js';
 import type { useLoginApproval } from '../bridge/login-approval.js';
 import type { WalletPlayProgress } from '../bridge/wallet-play-progress.js';

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ScoreOutcome } from '../bridge/arcade-handlers.js';
+import type { ScoreOutcome } from '../bridge/arcade-host.js';
 import { useToast } from '../components/toasts.js';
 
 /** What the game page says to the player beside the tiers. */

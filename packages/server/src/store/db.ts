@@ -90,7 +90,3 @@ export const GENERIC_PLAN_SETTINGS: Readonly<Record<string, string>> = {
   enable_hashjoin: 'off',
   enable_mergejoin: 'off',
 };
-
-// Their own module, so the store's errors read them without importing the Db (a loop through
-// the availability the Db keeps); re-exported for the stores that take both from here.
-export { PgErrorCodes, pgConstraint, pgErrorCode } from './postgres-errors.js';

@@ -1,6 +1,7 @@
 import { CoinopError, type Clock, type Ids } from '@coinop/core';
 import { getAddress } from 'viem';
-import { PgErrorCodes, pgErrorCode, type Db, type Queryable } from './db.js';
+import type { Db, Queryable } from './db.js';
+import { PgErrorCodes, pgErrorCode } from './postgres-errors.js';
 import { insertAccount } from './ledger.js';
 
 /** Players: who plays, by wallet (or none, for players an operator registers). */

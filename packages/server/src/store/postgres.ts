@@ -1,14 +1,8 @@
 import pg from 'pg';
 import { DatabaseAvailability } from './availability.js';
-import {
-  GENERIC_PLAN_SETTINGS,
-  PgErrorCodes,
-  pgErrorCode,
-  type Db,
-  type Transaction,
-} from './db.js';
+import { GENERIC_PLAN_SETTINGS, type Db, type Transaction } from './db.js';
 import { DatabaseUnavailable } from './errors.js';
-import { unreachableReason } from './postgres-errors.js';
+import { PgErrorCodes, pgErrorCode, unreachableReason } from './postgres-errors.js';
 
 const INT8_OID = 20;
 

@@ -49,7 +49,10 @@ import type {
   KeysRotated as KeysRotatedSchema,
   Minted,
 } from '../../src/http/admin/admin-schemas.js';
-import type { QueueSchema, QueuedRequestSchema } from '../../src/http/shared/publish-request-schemas.js';
+import type {
+  QueueSchema,
+  QueuedRequestSchema,
+} from '../../src/http/shared/publish-request-schemas.js';
 
 declare const _game: SchemaMatches<typeof AdminGameSchema, AdminGame>;
 declare const _games: SchemaMatches<typeof GameList, AdminGameList>;

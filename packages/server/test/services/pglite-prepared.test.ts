@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { pgConstraint, pgErrorCode, type Db } from '../../src/store/db.js';
+import type { Db } from '../../src/store/db.js';
+import { pgConstraint, pgErrorCode } from '../../src/store/postgres-errors.js';
 import { openPglite } from '../../src/store/pglite.js';
 
 // The PGlite adapter runs named statements through its own prepared-statement path; these

@@ -1,7 +1,8 @@
 import type { AccountDelta, TransferRequest } from '@coinop/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { uuidIds } from '../../src/ids.js';
-import { PgErrorCodes, pgErrorCode, type Db } from '../../src/store/db.js';
+import type { Db } from '../../src/store/db.js';
+import { PgErrorCodes, pgErrorCode } from '../../src/store/postgres-errors.js';
 import { findAccount, insertAccount, writeTransferBatch } from '../../src/store/ledger.js';
 import { writeScores } from '../../src/store/score-batch.js';
 import { openTestDb, storeVariants } from '@coinop/testkit/db';

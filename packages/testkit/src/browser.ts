@@ -3,7 +3,13 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type Frame,
+  type Page,
+} from 'playwright-core';
 import { expect } from 'vitest';
 
 /** The two sizes every page is tested at: a laptop and a small phone. */
@@ -158,4 +164,26 @@ export async function seriousViolations(page: Page): Promise<string[]> {
 export async function openAccountMenu(page: Page): Promise<void> {
   await page.getByRole('button', { name: /^Account menu/ }).click();
   await page.locator('.account-menu:popover-open').waitFor();
+}
+
+/**
+ * A new page at `url` signed in with the arcade wallet holding `key` (a private key the test
+ * knows, put where the web app keeps the one it makes): Connect wallet, Arcade wallet, then the
+ * header's balance. `permissions` are granted to the context first (e.g. the clipboard's).
+ */
+export async function openSignedIn(
+  browser: Browser,
+  options: { url: string; key: string; viewport: Viewport; permissions?: string[] },
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: options.viewport });
+  if (options.permissions) await context.grantPermissions(options.permissions);
+  const page = await context.newPage();
+  await page.addInitScript({
+    content: `localStorage.setItem(${JSON.stringify(ARCADE_KEY_STORAGE)}, ${JSON.stringify(options.key)});`,
+  });
+  await page.goto(options.url);
+  await page.getByRole('button', { name: 'Connect wallet' }).first().click();
+  await page.getByRole('button', { name: 'Arcade wallet' }).click();
+  await page.getByTestId('balance').waitFor();
+  return { context, page };
 }

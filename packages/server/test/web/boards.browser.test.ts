@@ -7,13 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   PHONE,
   DESKTOP,
-  ARCADE_KEY_STORAGE,
+  openSignedIn,
   NO_CHROMIUM_REASON,
   ensureBrowserBuilds,
   hasChromium,
   launchChromium,
   saveScreenshot,
   seriousViolations,
+  type Viewport,
 } from '@coinop/testkit/browser';
 import { registerGame } from '@coinop/testkit/arcade';
 import { testConfig } from '../../src/config.js';
@@ -114,18 +115,8 @@ describe.skipIf(!hasChromium)(
       if (dataDir) await rm(dataDir, { recursive: true, force: true });
     });
 
-    async function signedInPage(path: string, viewport: { width: number; height: number }) {
-      const context = await browser.newContext({ viewport });
-      const page = await context.newPage();
-      await page.addInitScript({
-        content: `localStorage.setItem(${JSON.stringify(ARCADE_KEY_STORAGE)}, ${JSON.stringify(key)});`,
-      });
-      await page.goto(`${server.urls['web']!}${path}`);
-      await page.getByRole('button', { name: 'Connect wallet' }).first().click();
-      await page.getByRole('button', { name: 'Arcade wallet' }).click();
-      await page.getByTestId('balance').waitFor();
-      return { context, page };
-    }
+    const signedInPage = (path: string, viewport: Viewport) =>
+      openSignedIn(browser, { url: `${server.urls['web']!}${path}`, key, viewport });
 
     /** No serious axe violations, and nothing wider than the viewport. */
     async function checkPage(page: Page, width: number, screenshot: string) {

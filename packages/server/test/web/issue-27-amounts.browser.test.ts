@@ -1,11 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  ARCADE_KEY_STORAGE,
+  openSignedIn,
   DESKTOP,
   NO_CHROMIUM_REASON,
   ensureBrowserBuilds,
@@ -131,18 +131,8 @@ describe.skipIf(!hasChromium)(
       if (dataDir) await rm(dataDir, { recursive: true, force: true });
     });
 
-    async function signedInPage(path: string): Promise<{ context: BrowserContext; page: Page }> {
-      const context = await browser.newContext({ viewport: DESKTOP });
-      const page = await context.newPage();
-      await page.addInitScript({
-        content: `localStorage.setItem(${JSON.stringify(ARCADE_KEY_STORAGE)}, ${JSON.stringify(key)});`,
-      });
-      await page.goto(`${server.urls['web']!}${path}`);
-      await page.getByRole('button', { name: 'Connect wallet' }).first().click();
-      await page.getByRole('button', { name: 'Arcade wallet' }).click();
-      await page.getByTestId('balance').waitFor();
-      return { context, page };
-    }
+    const signedInPage = (path: string) =>
+      openSignedIn(browser, { url: `${server.urls['web']!}${path}`, key, viewport: DESKTOP });
 
     it('shows, signs and locks each round fee to the unit', async () => {
       let balance = 2_000_000_000n * HST + 12_345_678n;

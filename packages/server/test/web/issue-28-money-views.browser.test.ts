@@ -2,14 +2,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { arcadeVaultAbi, hstAbi, uuidToBytes16 } from '@coinop/contracts';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { availableUnits } from '@coinop/core';
 import { createWalletClient, http, parseEther, type Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { anvil as anvilChain } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  ARCADE_KEY_STORAGE,
+  openSignedIn,
   DESKTOP,
   NO_CHROMIUM_REASON,
   PHONE,
@@ -122,22 +122,13 @@ describe.skipIf(!hasChromium)(
       if (dataDir) await rm(dataDir, { recursive: true, force: true });
     });
 
-    async function signedIn(
-      viewport: Viewport,
-      path: string,
-    ): Promise<{ context: BrowserContext; page: Page }> {
-      const context = await browser.newContext({ viewport });
-      await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-      const page = await context.newPage();
-      await page.addInitScript({
-        content: `localStorage.setItem(${JSON.stringify(ARCADE_KEY_STORAGE)}, ${JSON.stringify(key)});`,
+    const signedIn = (viewport: Viewport, path: string) =>
+      openSignedIn(browser, {
+        url: `${server.urls['web']!}${path}`,
+        key,
+        viewport,
+        permissions: ['clipboard-read', 'clipboard-write'],
       });
-      await page.goto(`${server.urls['web']!}${path}`);
-      await page.getByRole('button', { name: 'Connect wallet' }).first().click();
-      await page.getByRole('button', { name: 'Arcade wallet' }).click();
-      await page.getByTestId('balance').waitFor();
-      return { context, page };
-    }
 
     const toasts = (page: Page) => page.getByTestId('toasts').textContent();
     const exactOf = (page: Page, testId: string) =>

@@ -5,6 +5,9 @@ import { Outcome, When, errorText } from './parts.js';
 import { SurplusPanel } from './surplus-panel.js';
 import { checksummed } from '../components/address.js';
 
+/** How often the screen reads the status again while a resume waits for the watcher. */
+const RESUMING_POLL_MS = 2_000;
+
 /** What each cause of a halt means, in the operator's words. */
 export const HALT_CAUSES: Record<ChainHalt['cause'], string> = {
   reorg: 'the chain reorganised deeper than the confirmations',
@@ -40,6 +43,13 @@ export function ChainScreen({ api }: { api: AdminApi }) {
   useEffect(() => {
     void reload();
   }, [reload]);
+  // A resume waits for the watcher to read the chain again: follow it until HST may leave.
+  const resuming = Boolean(status?.halt?.resume);
+  useEffect(() => {
+    if (!resuming) return;
+    const timer = setInterval(() => void reload(), RESUMING_POLL_MS);
+    return () => clearInterval(timer);
+  }, [resuming, reload]);
 
   return (
     <>

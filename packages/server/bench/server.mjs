@@ -15,7 +15,7 @@ import { insertGame, publishGame } from '../dist/store/games.js';
 import { rankTreeMismatches } from '../dist/store/leaders.js';
 import { applyTransfers, auditLedger } from '../dist/store/ledger.js';
 import { migrate } from '../dist/store/migrate.js';
-import { createGameClient } from '../dist/store/developer-games.js';
+import { createGameClient } from '../dist/credentials/game-clients.js';
 import { createPlayer } from '../dist/store/players.js';
 import { ensureDeveloper } from '../dist/store/developers.js';
 import { openPglite } from '../dist/store/pglite.js';

@@ -14,7 +14,13 @@ import { testConfig, type ChainConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/main.js';
 import { findAccount } from '../../src/store/ledger.js';
 import { runCli } from '../cli/run-cli.js';
-import { chainConfigFor, HST, startArcadeChain, type ArcadeChain } from '../fixtures/chain.js';
+import {
+  chainConfigFor,
+  HST,
+  newChainArcade,
+  startArcadeChain,
+  type ArcadeChain,
+} from '../fixtures/chain.js';
 
 /**
  * The operator's view of the chain watcher: `GET /admin/chain`, the deposits, and crediting a
@@ -40,15 +46,9 @@ describe.each(storeVariants())('the chain admin API on %s', (variant) => {
   });
 
   async function arcadeOnNewVault(overrides: Partial<ChainConfig> = {}) {
-    const vault = await chain.newVault();
-    const config = chainConfigFor(chain, vault, overrides);
-    api = await buildTestApi(variant, { chain: config });
-    return {
-      api,
-      vault: vault.vault,
-      startBlock: vault.startBlock,
-      watcher: api.app.arcade.chain!,
-    };
+    const arcade = await newChainArcade(chain, variant, overrides);
+    api = arcade.api;
+    return arcade;
   }
 
   const get = (url: string) => api!.app.inject({ method: 'GET', url, headers: admin });

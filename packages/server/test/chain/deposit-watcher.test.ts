@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { availableUnits, MAX_UNITS } from '@coinop/core';
-import { buildTestApi, type TestApi } from '@coinop/testkit/app';
+import type { TestApi } from '@coinop/testkit/app';
 import { fundedPlayer, nextWallet } from '@coinop/testkit/arcade';
 import { storeVariants } from '@coinop/testkit/db';
 import { expectLedgerBalanced } from '@coinop/testkit/invariants';
@@ -12,7 +12,7 @@ import { uuidIds } from '../../src/ids.js';
 import { createDeveloper } from '../../src/services/admin.js';
 import { readCheckpoint } from '../../src/store/chain-checkpoints.js';
 import { auditLedger, findAccount } from '../../src/store/ledger.js';
-import { chainConfigFor, HST, startArcadeChain, type ArcadeChain } from '../fixtures/chain.js';
+import { HST, newChainArcade, startArcadeChain, type ArcadeChain } from '../fixtures/chain.js';
 
 /**
  * The chain watcher on a real Anvil: deposits into the vault credited once, after their
@@ -37,12 +37,9 @@ describe.each(storeVariants())('the deposit watcher on %s', (variant) => {
 
   /** A fresh arcade watching a fresh vault; the watcher is driven round by round. */
   async function arcadeOnNewVault(overrides: Partial<ChainConfig> = {}) {
-    const vault = await chain.newVault();
-    const config = chainConfigFor(chain, vault, overrides);
-    api = await buildTestApi(variant, { chain: config });
-    const watcher = api.app.arcade.chain;
-    if (!watcher) throw new TypeError('chain mode is off');
-    return { api, vault: vault.vault, config, watcher };
+    const arcade = await newChainArcade(chain, variant, overrides);
+    api = arcade.api;
+    return arcade;
   }
 
   const unitsOf = async (db: TestApi['db'], accountId: string) => {

@@ -1,19 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { arcadeVaultAbi, hstAbi, uuidToBytes16 } from '@coinop/contracts';
 import { availableUnits } from '@coinop/core';
-import { buildTestApi, TEST_ADMIN_TOKEN, type TestApi } from '@coinop/testkit/app';
+import { TEST_ADMIN_TOKEN, type TestApi } from '@coinop/testkit/app';
 import { fundedPlayer } from '@coinop/testkit/arcade';
 import { storeVariants } from '@coinop/testkit/db';
 import { expectLedgerBalanced } from '@coinop/testkit/invariants';
 import type { Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { WithdrawalSender } from '../../src/chain/withdrawals.js';
 import type { ChainConfig } from '../../src/config.js';
 import { findPlayLock } from '../../src/store/chain-play-locks.js';
 import { findWithdrawal } from '../../src/store/chain-withdrawals.js';
 import { findAccount } from '../../src/store/ledger.js';
-import { chainConfigFor, HST, startArcadeChain, type ArcadeChain } from '../fixtures/chain.js';
+import {
+  HST,
+  newChainArcade,
+  operatorSender,
+  startArcadeChain,
+  type ArcadeChain,
+} from '../fixtures/chain.js';
 
 /**
  * Issue 27, finding 2: withdrawals were paid while the watcher was halted on a reorganisation.
@@ -49,22 +54,14 @@ describe.each(storeVariants())(
     });
 
     async function arcadeOnNewVault(overrides: Partial<ChainConfig> = {}) {
-      const vault = await chain.newVault();
       // The watcher reconciles every round here, as it does every minute by default.
-      const config = chainConfigFor(chain, vault, {
+      const arcade = await newChainArcade(chain, variant, {
         confirmations: CONFIRMATIONS,
         reconcileIntervalMs: 0,
         ...overrides,
       });
-      api = await buildTestApi(variant, { chain: config });
-      const sender = new WithdrawalSender({
-        db: api.db,
-        clock: api.clock,
-        ids: api.app.arcade.ids,
-        chain: config,
-        operator: chain.anvil.accounts[1]!,
-      });
-      return { api, vault: vault.vault, watcher: api.app.arcade.chain!, sender };
+      api = arcade.api;
+      return { ...arcade, sender: operatorSender(chain, arcade) };
     }
 
     const call = async (method: 'GET' | 'POST', url: string, payload?: object) => {

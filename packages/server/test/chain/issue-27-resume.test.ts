@@ -4,7 +4,7 @@ import { storeVariants } from '@coinop/testkit/db';
 import { expectLedgerBalanced } from '@coinop/testkit/invariants';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ChainConfig } from '../../src/config.js';
-import { chainConfigFor, HST, startArcadeChain, type ArcadeChain } from '../fixtures/chain.js';
+import { HST, newChainArcade, startArcadeChain, type ArcadeChain } from '../fixtures/chain.js';
 
 /**
  * Issue 27: `coinop admin chain resume` (POST /admin/chain/resume) and the surplus routes refuse
@@ -35,19 +35,13 @@ describe.each(storeVariants())('issue 27: resume and surplus refusals, on %s', (
   });
 
   async function arcadeOnNewVault(overrides: Partial<ChainConfig> = {}) {
-    const vault = await chain.newVault();
-    const config = chainConfigFor(chain, vault, {
+    const arcade = await newChainArcade(chain, variant, {
       confirmations: CONFIRMATIONS,
       reconcileIntervalMs: 0,
       ...overrides,
     });
-    api = await buildTestApi(variant, { chain: config });
-    return {
-      api,
-      vault: vault.vault,
-      startBlock: vault.startBlock,
-      watcher: api.app.arcade.chain!,
-    };
+    api = arcade.api;
+    return arcade;
   }
   const call = async (method: 'GET' | 'POST', url: string, payload?: object) => {
     const res = await api!.app.inject({

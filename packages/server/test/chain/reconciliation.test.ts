@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hstAbi } from '@coinop/contracts';
-import { buildTestApi, TEST_ADMIN_TOKEN, type TestApi } from '@coinop/testkit/app';
+import { TEST_ADMIN_TOKEN, type TestApi } from '@coinop/testkit/app';
 import { fundedPlayer, gameWithTiers } from '@coinop/testkit/arcade';
 import { storeVariants } from '@coinop/testkit/db';
 import { expectLedgerBalanced } from '@coinop/testkit/invariants';
@@ -8,12 +8,17 @@ import type { Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { depositTransfer, withdrawalReserveTransfer, withdrawalSettleTransfer } from '@coinop/core';
-import { WithdrawalSender } from '../../src/chain/withdrawals.js';
 import { ensureCheckpoint } from '../../src/store/chain-checkpoints.js';
 import { applyTransfers } from '../../src/store/ledger.js';
 import type { ChainConfig } from '../../src/config.js';
 import { runCli } from '../cli/run-cli.js';
-import { chainConfigFor, HST, startArcadeChain, type ArcadeChain } from '../fixtures/chain.js';
+import {
+  HST,
+  newChainArcade,
+  operatorSender,
+  startArcadeChain,
+  type ArcadeChain,
+} from '../fixtures/chain.js';
 
 /**
  * `coinop admin hst audit --chain` (GET /admin/hst/audit?chain=true) on a real Anvil, on every
@@ -76,17 +81,12 @@ describe.each(storeVariants())('audit --chain on %s', (variant) => {
   });
 
   async function arcadeOnNewVault(overrides: Partial<ChainConfig> = {}) {
-    const vault = await chain.newVault();
-    const config = chainConfigFor(chain, vault, { confirmations: CONFIRMATIONS, ...overrides });
-    api = await buildTestApi(variant, { chain: config });
-    const sender = new WithdrawalSender({
-      db: api.db,
-      clock: api.clock,
-      ids: api.app.arcade.ids,
-      chain: config,
-      operator: chain.anvil.accounts[1]!,
+    const arcade = await newChainArcade(chain, variant, {
+      confirmations: CONFIRMATIONS,
+      ...overrides,
     });
-    return { api, vault: vault.vault, watcher: api.app.arcade.chain!, sender };
+    api = arcade.api;
+    return { ...arcade, sender: operatorSender(chain, arcade) };
   }
 
   const reconcile = async (): Promise<Reconciliation> => {

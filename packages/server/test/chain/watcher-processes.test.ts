@@ -17,7 +17,13 @@ import type { Db } from '../../src/store/db.js';
 import { ensureCheckpoint, readCheckpoint } from '../../src/store/chain-checkpoints.js';
 import { findAccount } from '../../src/store/ledger.js';
 import { openPostgres } from '../../src/store/postgres.js';
-import { chainConfigFor, HST, startArcadeChain, type ArcadeChain } from '../fixtures/chain.js';
+import {
+  chainConfigFor,
+  HST,
+  newChainArcade,
+  startArcadeChain,
+  type ArcadeChain,
+} from '../fixtures/chain.js';
 
 /**
  * The watcher as it runs in `coinop serve`: in a loop, in several processes on one database,
@@ -65,10 +71,9 @@ describe.each(storeVariants())('deposit watchers in several processes, on %s', (
   });
 
   async function arcadeOnNewVault(overrides: Partial<ChainConfig> = {}) {
-    const vault = await chain.newVault();
-    const config = chainConfigFor(chain, vault, overrides);
-    api = await buildTestApi(variant, { chain: config });
-    return { api, vault: vault.vault, config };
+    const arcade = await newChainArcade(chain, variant, overrides);
+    api = arcade.api;
+    return arcade;
   }
 
   const watcherOn = (db: Db, api: TestApi, config: ChainConfig) => {

@@ -3,12 +3,13 @@ import { decideBacking, formatHst, type Clock, type Ids } from '@coinop/core';
 import type { PublicClient } from 'viem';
 import type { ChainConfig } from '../config.js';
 import {
+  lockCheckpoint,
   readCheckpoint,
   recordReconciliation,
   type Checkpoint,
   type VaultKey,
 } from '../store/chain-checkpoints.js';
-import { liftHalt, openHalt, openHaltOf, type HaltRecord } from '../store/chain-halts.js';
+import { liftHalt, openHalt, openHaltOf } from '../store/chain-halts.js';
 import type { Db } from '../store/db.js';
 import { reconcileAtCheckpoint } from './reconciliation.js';
 import { recordSurplusUpTo } from './surplus.js';
@@ -98,10 +99,10 @@ export class VaultGuard {
       checkpoint.reconciledAt === null ||
       clock.now().getTime() - checkpoint.reconciledAt.getTime() >= chain.reconcileIntervalMs;
     if (!due && !resuming) return;
-    await this.#reconcile(checkpoint, halt, round.caughtUp);
+    await this.#reconcile(checkpoint, round.caughtUp);
   }
 
-  async #reconcile(checkpoint: Checkpoint, halt: HaltRecord | null, caughtUp: boolean) {
+  async #reconcile(checkpoint: Checkpoint, caughtUp: boolean) {
     const { db, clock, client, chain } = this.#deps;
     const reconciliation = await reconcileAtCheckpoint(db, chain, client);
     // The round checked the checkpoint's block; should the chain have replaced it since, the next
@@ -109,25 +110,6 @@ export class VaultGuard {
     if (!reconciliation.onChain) return;
     const { result } = reconciliation;
     const at = reconciliation.checkpoint.blockNumber ?? checkpoint.startBlock;
-    // A resume waiting on this reconciliation brings the shortfall it accepted, if any.
-    const resuming = halt !== null && halt.resumeRequestedAt !== null;
-    const accepted = resuming
-      ? (halt.acceptedShortfallUnits ?? 0n)
-      : checkpoint.acceptedShortfallUnits;
-    const decision = decideBacking({
-      shortfallUnits: result.shortfallUnits,
-      acceptedShortfallUnits: accepted,
-    });
-    await recordReconciliation(
-      db,
-      checkpoint,
-      {
-        blockNumber: at,
-        unexplainedUnits: result.unexplainedUnits,
-        acceptedShortfallUnits: decision.acceptedShortfallUnits,
-      },
-      clock.now(),
-    );
     const shortfall = {
       cause: 'shortfall' as const,
       detail:
@@ -136,29 +118,48 @@ export class VaultGuard {
       blockNumber: at,
       shortfallUnits: result.shortfallUnits,
     };
-    if (resuming && caughtUp) {
+    // Decided under the checkpoint's lock, which a resume takes to record itself: a resume that
+    // landed while the chain was read is seen here, so the shortfall it accepted is neither
+    // overwritten nor halted on again.
+    const lifted = await db.transaction(async (tx) => {
+      const locked = await lockCheckpoint(tx, checkpoint);
+      if (!locked) return null;
+      const halt = await openHaltOf(tx, checkpoint);
+      // A resume waiting on this reconciliation brings the shortfall it accepted, if any.
+      const resuming = halt !== null && halt.resumeRequestedAt !== null;
+      const decision = decideBacking({
+        shortfallUnits: result.shortfallUnits,
+        acceptedShortfallUnits: resuming
+          ? (halt.acceptedShortfallUnits ?? 0n)
+          : locked.acceptedShortfallUnits,
+      });
+      await recordReconciliation(
+        tx,
+        checkpoint,
+        {
+          blockNumber: at,
+          unexplainedUnits: result.unexplainedUnits,
+          acceptedShortfallUnits: decision.acceptedShortfallUnits,
+        },
+        clock.now(),
+      );
       // The operator resumed after a reorganisation: the chain is read again, so the halt is
       // lifted if the vault backs the ledger, and becomes a shortfall halt in the same
       // transaction if not, so no sender finds the vault unhalted in between.
-      await db.transaction(async (tx) => {
-        if (!(await liftHalt(tx, halt.id, clock.now()))) return;
-        if (decision.halt) {
-          await openHalt(tx, checkpoint, { id: this.#deps.ids.next(), ...shortfall }, clock.now());
-        }
-      });
-      if (!decision.halt) {
-        this.#deps
-          .log()
-          ?.info(
-            `chain watcher: the vault reconciles at block ${at} after the resume by ` +
-              `${halt.resumedBy}: withdrawals, settlements and refunds are sent again`,
-          );
-        return;
+      const lifting = resuming && caughtUp && (await liftHalt(tx, halt.id, clock.now()));
+      if (decision.halt) {
+        await openHalt(tx, checkpoint, { id: this.#deps.ids.next(), ...shortfall }, clock.now());
       }
-    } else if (decision.halt) {
-      await db.transaction((tx) =>
-        openHalt(tx, checkpoint, { id: this.#deps.ids.next(), ...shortfall }, clock.now()),
-      );
+      return lifting && !decision.halt ? halt : null;
+    });
+    if (lifted) {
+      this.#deps
+        .log()
+        ?.info(
+          `chain watcher: the vault reconciles at block ${at} after the resume by ` +
+            `${lifted.resumedBy}: withdrawals, settlements and refunds are sent again`,
+        );
+      return;
     }
     await this.#logHalt(checkpoint);
   }

@@ -4,7 +4,7 @@ import { ErrorCodes, type ErrorCode, type Problem } from '@coinop/protocol';
 import { CoinopError } from '@coinop/core';
 import { DEFAULTS } from '../config.js';
 import type { DatabaseAvailability } from '../store/availability.js';
-import { databaseUnavailableIn } from '../store/errors.js';
+import { databaseOutOfResourcesIn, databaseUnavailableIn } from '../store/errors.js';
 import { HTTP_STATUS } from './errors.js';
 
 declare module 'fastify' {
@@ -46,6 +46,9 @@ export interface DatabaseRefusal {
   readonly retryAfterSeconds: number;
 }
 
+/** A database out of disk or memory is logged at most this often, not once per request. */
+const LACK_LOG_INTERVAL_MS = 60_000;
+
 /** A listener that meets an unreachable database without being told how to answer. */
 const DEFAULT_REFUSAL: DatabaseRefusal = {
   availability: null,
@@ -56,14 +59,37 @@ const DEFAULT_REFUSAL: DatabaseRefusal = {
  * Renders every error as application/problem+json: domain errors by their code, schema failures
  * as 400 naming the field path, Fastify's own client errors by kind. A database that cannot be
  * reached is nobody's bug: 503 `service_unavailable` with Retry-After, and no log line (the
- * outage is logged once, when it starts: listener/database-outages.ts). Anything else is a bug: a
- * generic 500, logged in full with the request id; internals never reach the client.
+ * outage is logged once, when it starts: listener/database-outages.ts). A database out of disk or
+ * memory is not the client's fault either: 503 too, logged as an error at most once a minute. Anything
+ * else is a bug: a generic 500, logged in full with the request id; internals never reach the client.
  */
 export function renderErrorsAsProblems(
   app: FastifyInstance,
   database: DatabaseRefusal = DEFAULT_REFUSAL,
 ): void {
+  let lackLoggedAt = -Infinity;
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const lacking = databaseOutOfResourcesIn(error);
+    if (lacking !== null) {
+      if (Date.now() - lackLoggedAt >= LACK_LOG_INTERVAL_MS) {
+        lackLoggedAt = Date.now();
+        request.log.error(
+          { reason: lacking.reason, reqId: request.id },
+          `the database refuses work for lack of a resource (${lacking.reason}): requests that ` +
+            'need it are answered 503 service_unavailable until it has room again',
+        );
+      }
+      const { retryAfterSeconds } = database;
+      reply.header('retry-after', retryAfterSeconds);
+      return sendProblem(
+        reply,
+        problem(
+          'service_unavailable',
+          `the database is out of resources; retry in ${retryAfterSeconds} s`,
+          { retryAfterSeconds },
+        ),
+      );
+    }
     if (databaseUnavailableIn(error) !== null) {
       database.availability?.refused();
       const { retryAfterSeconds } = database;

@@ -42,6 +42,21 @@ export class DatabaseUnavailable extends StoreError {
   }
 }
 
+/**
+ * The database answers but refused a statement for lack of a resource (SQLSTATE class 53: disk
+ * full, out of memory, a configured limit): nobody's bug and not the client's, so it is answered
+ * 503 like an outage, and logged as an error, since an operator must act.
+ */
+export class DatabaseOutOfResources extends StoreError {
+  /** What the server said, with its SQLSTATE: safe to log. */
+  readonly reason: string;
+
+  constructor(reason: string, cause: unknown) {
+    super(`the database is out of resources: ${reason}`, cause);
+    this.reason = reason;
+  }
+}
+
 /** How deep `databaseUnavailableIn` looks through `cause`s: wrappers are one or two deep. */
 const CAUSE_DEPTH_MAX = 5;
 
@@ -50,9 +65,21 @@ const CAUSE_DEPTH_MAX = 5;
  * wrapped what the store threw). Null for any other error.
  */
 export function databaseUnavailableIn(error: unknown): DatabaseUnavailable | null {
+  return causeOfKind(error, DatabaseUnavailable);
+}
+
+/** The DatabaseOutOfResources behind an error, as `databaseUnavailableIn` finds an outage. */
+export function databaseOutOfResourcesIn(error: unknown): DatabaseOutOfResources | null {
+  return causeOfKind(error, DatabaseOutOfResources);
+}
+
+function causeOfKind<T extends Error>(
+  error: unknown,
+  kind: abstract new (...args: never[]) => T,
+): T | null {
   let current = error;
   for (let depth = 0; depth <= CAUSE_DEPTH_MAX && current instanceof Error; depth++) {
-    if (current instanceof DatabaseUnavailable) return current;
+    if (current instanceof kind) return current;
     current = current.cause;
   }
   return null;

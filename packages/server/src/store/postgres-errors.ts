@@ -68,6 +68,23 @@ export function unreachableReason(error: unknown): string | null {
   return null;
 }
 
+/**
+ * Why `error` means the server lacks a resource to run the statement (SQLSTATE class 53: disk
+ * full, out of memory, a configured limit), with the SQLSTATE; null otherwise. No connection slot
+ * left (53300) is an outage instead: `unreachableReason`.
+ *
+ * @example
+ * outOfResourcesReason(Object.assign(new Error('could not extend file'), { code: '53100' }));
+ * // 'could not extend file (SQLSTATE 53100)'
+ */
+export function outOfResourcesReason(error: unknown): string | null {
+  if (!(error instanceof Error)) return null;
+  const { code } = error as { code?: unknown };
+  if (typeof code !== 'string' || !isSqlState(code) || !code.startsWith('53')) return null;
+  if (UNREACHABLE_SQLSTATES.has(code)) return null;
+  return `${error.message} (SQLSTATE ${code})`;
+}
+
 function isSqlState(code: string): boolean {
   return /^[0-9A-Z]{5}$/.test(code);
 }

@@ -1,8 +1,13 @@
 import pg from 'pg';
 import { DatabaseAvailability } from './availability.js';
 import { GENERIC_PLAN_SETTINGS, type Db, type Transaction } from './db.js';
-import { DatabaseUnavailable } from './errors.js';
-import { PgErrorCodes, pgErrorCode, unreachableReason } from './postgres-errors.js';
+import { DatabaseOutOfResources, DatabaseUnavailable } from './errors.js';
+import {
+  PgErrorCodes,
+  outOfResourcesReason,
+  pgErrorCode,
+  unreachableReason,
+} from './postgres-errors.js';
 
 const INT8_OID = 20;
 
@@ -56,6 +61,9 @@ export async function openPostgres(
   /** The error a failed call throws: DatabaseUnavailable when the server cannot be reached. */
   const unavailableOr = (error: unknown): unknown => {
     if (error instanceof DatabaseUnavailable) return error;
+    const lacking = outOfResourcesReason(error);
+    if (lacking !== null)
+      return new DatabaseOutOfResources(withoutSecrets(lacking, secrets), error);
     const reason = unreachableReason(error);
     if (reason === null) return error;
     const unavailable = new DatabaseUnavailable(withoutSecrets(reason, secrets), error);

@@ -6,7 +6,7 @@ import { renderErrorsAsProblems } from '../../src/listener/error-handler.js';
 import { logDatabaseOutages } from '../../src/listener/database-outages.js';
 import { ArcadeMetrics } from '../../src/metrics/arcade-metrics.js';
 import { DatabaseAvailability } from '../../src/store/availability.js';
-import { DatabaseUnavailable } from '../../src/store/errors.js';
+import { DatabaseOutOfResources, DatabaseUnavailable } from '../../src/store/errors.js';
 
 /**
  * Issue 27: the one error handler tells a database that cannot be reached (503
@@ -49,6 +49,11 @@ describe('the error handler and an unreachable database (issue 27)', () => {
     });
     app.get('/wrapped', async () => {
       throw new Error('reading the board failed', { cause: unreachable() });
+    });
+    app.get('/full', async () => {
+      throw new Error('recording the play failed', {
+        cause: new DatabaseOutOfResources('out of memory (SQLSTATE 53200)', undefined),
+      });
     });
     app.get('/bug', async () => {
       throw new TypeError("Cannot read properties of undefined (reading 'id')");
@@ -105,6 +110,29 @@ describe('the error handler and an unreachable database (issue 27)', () => {
     expect(errors.sort()).toEqual([
       'coinop_http_server_errors_total{listener="api",code="internal_error"} 1',
       'coinop_http_server_errors_total{listener="api",code="service_unavailable"} 3',
+    ]);
+  });
+
+  it('answers a database out of resources 503 too, and logs it as an error once a minute at most', async () => {
+    const before = records.length;
+    for (let i = 0; i < 3; i++) {
+      const res = await app.inject({ method: 'GET', url: '/full' });
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('7');
+      expect(res.json()).toMatchObject({
+        code: 'service_unavailable',
+        message: 'the database is out of resources; retry in 7 s',
+      });
+      expect(res.body).not.toContain('memory');
+    }
+    expect(records.slice(before).filter((r) => r.level >= 40)).toEqual([
+      expect.objectContaining({
+        level: 50,
+        reason: 'out of memory (SQLSTATE 53200)',
+        msg:
+          'the database refuses work for lack of a resource (out of memory (SQLSTATE 53200)): ' +
+          'requests that need it are answered 503 service_unavailable until it has room again',
+      }),
     ]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { unreachableReason } from '../../src/store/postgres-errors.js';
+import { outOfResourcesReason, unreachableReason } from '../../src/store/postgres-errors.js';
 
 /** An error as node-postgres or Node gives it: a message and the fields they set. */
 const error = (message: string, fields: Record<string, unknown> = {}) =>
@@ -127,5 +127,25 @@ describe('which node-postgres errors mean the database cannot be reached (issue 
     ['not an error at all', 'connection refused'],
   ])('not %s', (_what, given) => {
     expect(unreachableReason(given)).toBe(null);
+  });
+});
+
+describe('which database errors mean it lacks a resource', () => {
+  it.each([
+    ['a full disk', '53100', 'could not extend file: No space left on device'],
+    ['no memory left', '53200', 'out of memory'],
+    ['a configured limit', '53400', 'temp file size exceeds temp_file_limit'],
+  ])('%s (%s) is a lack, with its SQLSTATE', (_what, code, message) => {
+    expect(outOfResourcesReason(error(message, { code }))).toBe(`${message} (SQLSTATE ${code})`);
+    expect(unreachableReason(error(message, { code }))).toBeNull();
+  });
+
+  it.each([
+    ['no connection slot left, an outage instead', '53300'],
+    ['a unique violation', '23505'],
+    ['a serialization failure', '40001'],
+    ['a network error', 'ECONNRESET'],
+  ])('%s is not', (_what, code) => {
+    expect(outOfResourcesReason(error('refused', { code }))).toBeNull();
   });
 });

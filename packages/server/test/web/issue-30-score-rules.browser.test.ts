@@ -200,8 +200,11 @@ describe.skipIf(!hasChromium)(
         await game.getByLabel('Score').fill('9000');
         await game.getByRole('button', { name: 'Submit score' }).click();
         await expect
-          .poll(() => page.getByTestId('toasts').textContent())
-          .toContain("score 9000 is above this tier's highest possible score, 5000");
+          .poll(() => page.getByTestId('arcade-notice').textContent())
+          .toBe(
+            "The arcade refused this score: score 9000 is above this tier's highest possible " +
+              'score, 5000. Your play stays open for a score within the game’s rules.',
+          );
         await saveScreenshot(page, 'game-score-refused');
         const [refusal] = await arcade.db.query<{ reason: string; replay: string }>(
           'SELECT reason, replay FROM score_refusals WHERE play_id = $1',

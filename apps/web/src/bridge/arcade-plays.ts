@@ -6,6 +6,7 @@ import type {
   ReceiveSubmitScoreMessage,
   ScoreResult,
 } from '@coinop/protocol';
+import { ApiError } from '../api.js';
 import type { ArcadeConsent } from './arcade-consent.js';
 import type { ArcadeHost } from './arcade-host.js';
 import { randomUuid } from './demo-handlers.js';
@@ -70,7 +71,7 @@ export async function openPlay(
       ...signed,
     } satisfies ApprovedPlayRequest);
     host.changed();
-    return { playId: play.id };
+    return play.seed === undefined ? { playId: play.id } : { playId: play.id, seed: play.seed };
   } catch (error) {
     failed('The play', error);
     return {};
@@ -83,6 +84,7 @@ export async function submitScore(
   consent: ArcadeConsent,
   playId: string,
   score: number,
+  replay: string | undefined,
 ): Promise<ReceiveSubmitScoreMessage> {
   const { sign, failed } = consent;
   const player = host.player();
@@ -101,6 +103,8 @@ export async function submitScore(
     const result = await host.post<ScoreResult>(`/player/games/${game.id}/scores`, {
       playId,
       score,
+      // The replay is evidence for the game's verifier, not part of what the player signs.
+      ...(replay === undefined ? {} : { replay }),
       ...signed,
     } satisfies ApprovedScoreRequest);
     host.changed({
@@ -110,10 +114,28 @@ export async function submitScore(
     });
     return { playId: result.playId };
   } catch (error) {
-    failed('The score', error);
+    if (error instanceof ApiError && SCORE_REFUSALS.has(error.code)) {
+      // The game's score rules refused it (issue 30): nothing was paid and the play is open.
+      host.tell(
+        `The arcade refused this score: ${error.message}. Your play stays open for a score ` +
+          'within the game’s rules.',
+        'error',
+      );
+    } else {
+      failed('The score', error);
+    }
     throw error;
   }
 }
+
+/** The codes of a score its game's rules refused (docs/concepts/score-integrity.md). */
+const SCORE_REFUSALS = new Set([
+  'score_out_of_bounds',
+  'score_too_fast',
+  'replay_required',
+  'replay_rejected',
+  'replay_too_large',
+]);
 
 /**
  * The chain code and what it read of the wallet, loaded only for a play in chain mode; null

@@ -1,4 +1,10 @@
-import type { Leaderboard, PlayStatus, ScoreDisplay } from './game-server.js';
+import type {
+  Leaderboard,
+  PlayStatus,
+  ScoreDisplay,
+  ScoreRules,
+  TierScoreRules,
+} from './game-server.js';
 
 /**
  * The developer portal's API (`/developer/...`, with a player token of the developer's wallet):
@@ -6,16 +12,20 @@ import type { Leaderboard, PlayStatus, ScoreDisplay } from './game-server.js';
  */
 
 /**
- * A live tier of a developer's game: a leaderboard without its leaders.
+ * A live tier of a developer's game: a leaderboard without its leaders, with its score rules'
+ * overrides.
  *
  * @example
  * ```ts
  * import type { DeveloperTier } from '@coinop/protocol';
  * const tier: DeveloperTier = { id: 't-1', name: 'Practice', cost: 1, currency: 'HST',
- *   formattedCostString: '1 HST', leadersMax: 10 };
+ *   formattedCostString: '1 HST', leadersMax: 10,
+ *   scoreRules: { minScore: null, maxScore: null, minPlayMs: null, replay: null } };
  * ```
  */
-export type DeveloperTier = Omit<Leaderboard, 'leaders'>;
+export type DeveloperTier = Omit<Leaderboard, 'leaders' | 'scoreRules'> & {
+  readonly scoreRules: TierScoreRules;
+};
 
 /**
  * A game server client; its secret is never shown again.
@@ -65,6 +75,8 @@ export interface DeveloperGame {
   readonly leaderboards: readonly DeveloperTier[];
   /** Clients, live and revoked, oldest first. */
   readonly clients: readonly GameClient[];
+  /** The rules the game's scores must meet; each tier may override them. */
+  readonly scoreRules: ScoreRules;
 }
 
 /**
@@ -107,7 +119,12 @@ export interface DeveloperGameRequest {
   developerInfo?: string;
   /** Shown after each score, e.g. "ms": at most 12 characters of plain text; empty for none. */
   scoreUnit?: string;
+  /** The rules its scores must meet: the fields given are set (null clears one), others kept. */
+  scoreRules?: Partial<Mutable<ScoreRules>>;
 }
+
+/** A shape with its fields writable: what a request body is built as. */
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
  * The body that changes a game (`PATCH /developer/games/{gameId}`): any mutable field, at least
@@ -138,6 +155,8 @@ export interface TierRequest {
   cost: number;
   /** Leaders kept, 1 to 100; the arcade's default when absent. */
   leadersMax?: number;
+  /** The tier's overrides of its game's score rules: the fields given are set, others kept. */
+  scoreRules?: Partial<Mutable<TierScoreRules>>;
 }
 
 /**
@@ -150,7 +169,7 @@ export interface TierRequest {
  * const body: TierUpdateRequest = { cost: 2 };
  * ```
  */
-export type TierUpdateRequest = Partial<Pick<TierRequest, 'name' | 'cost'>>;
+export type TierUpdateRequest = Partial<Pick<TierRequest, 'name' | 'cost' | 'scoreRules'>>;
 
 /**
  * A retired tier (`DELETE /developer/games/{gameId}/leaderboards/{leaderboardId}`).

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { CoinopError } from '@coinop/core';
 import { GameVerifiers, type ReplayRequirement } from '../../services/game-verifiers.js';
 import type { DeveloperRecord } from '../../store/developers.js';
 import { RateLimitedResponse } from '../../listener/openapi.js';
@@ -101,10 +102,17 @@ function uploadRoutes(instance: FastifyInstance, routes: VerifierRoutes): void {
       },
     },
     async (request, reply) => {
+      // Only the JavaScript parser above yields a string; JSON or a form yields something else.
+      if (typeof request.body !== 'string') {
+        throw new CoinopError(
+          'unsupported_media_type',
+          `the body must be the module itself, as ${VERIFIER_MEDIA_TYPES.join(' or ')}`,
+        );
+      }
       const uploaded = await verifiers.upload(
         await developer(request),
         request.params.gameId,
-        request.body as string,
+        request.body,
       );
       reply.code(201);
       return versionToWire(uploaded);

@@ -19,6 +19,8 @@ import {
 } from '../verifier/index.js';
 import type { ArcadeServices } from './arcade-services.js';
 
+export type { VerifierVersionRecord };
+
 /** The current verifier with its source, as the developer reads it back. */
 export interface VerifierView extends VerifierVersionRecord {
   readonly source: string;

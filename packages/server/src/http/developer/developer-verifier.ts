@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { CoinopError } from '@coinop/core';
 import { GameVerifiers } from '../../services/game-verifiers.js';
-import type { DeveloperRecord } from '../../store/developers.js';
+import type { DeveloperRecord } from '../../services/developer-games.js';
 import { RateLimitedResponse } from '../../listener/openapi.js';
 import { oncePerRequest, perKey } from '../../listener/rate-limit.js';
 import { GameParams } from './developer-games-schemas.js';

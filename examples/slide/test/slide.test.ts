@@ -141,6 +141,14 @@ describe('the board', () => {
     expect(next.score).toBe(4);
   });
 
+  it('ends the run at its last allowed move', () => {
+    const almost = { ...stateWith([1, 1, ...Array(14).fill(0)]), moves: 'L'.repeat(MAX_MOVES - 1) };
+    const last = slide(almost, 'L')!;
+    expect(last.moves).toHaveLength(MAX_MOVES);
+    expect(last.over).toBe(true);
+    expect(slide(last, 'R')).toBeNull();
+  });
+
   it('refuses a move that changes nothing, and every move once no move is possible', () => {
     expect(slide(stateWith([1, 2, 0, 0, ...Array(12).fill(0)]), 'L')).toBeNull();
     const stuck = stateWith([1, 2, 1, 2, 2, 1, 2, 1, 1, 2, 1, 2, 2, 1, 2, 1]);
@@ -218,7 +226,7 @@ describe('replays and the verifier', () => {
     [
       'too many moves',
       `s1:${'L'.repeat(MAX_MOVES + 1)}`,
-      `the replay has 10001 moves, more than 10000`,
+      'the replay has 5001 moves, more than 5000',
     ],
   ])('throws, saying why, on a replay with %s', (_name, replay, message) => {
     expect(() => verify({ seed: SEED, replay })).toThrow(new Error(message));
@@ -248,8 +256,8 @@ describe('replays and the verifier', () => {
     expect(longest).toBeGreaterThan(100);
   });
 
-  it('states its bounds: at most 10,000 moves, a 32768 tile and 560,112 points', () => {
-    expect([MAX_MOVES, MAX_TILE, MAX_SCORE]).toEqual([10_000, 32_768, 560_112]);
+  it('states its bounds: at most 5,000 moves, a 16384 tile and 260,104 points', () => {
+    expect([MAX_MOVES, MAX_TILE, MAX_SCORE]).toEqual([5_000, 16_384, 260_104]);
   });
 
   it('is one self-contained file: no imports, no clock, no Math.random', async () => {

@@ -23,23 +23,23 @@ export const REPLAY_PREFIX = 's1:';
 /** The moves a replay may hold, by their letter. */
 export const DIRECTIONS = /** @type {const} */ (['L', 'R', 'U', 'D']);
 /**
- * The longest run: far beyond a human's (a 2048 tile takes about a thousand moves), short enough
- * that its replay is checked well within the sandbox's time limit (examples/README.md, "Slide"),
- * and the bound that makes MAX_TILE and MAX_SCORE provable.
+ * The longest run: beyond almost every human's (a 2048 tile takes about a thousand moves, an 8192
+ * about four thousand), short enough that the arcade's sandbox checks it in a few tens of
+ * milliseconds, and the bound that makes MAX_TILE and MAX_SCORE provable. The run ends there.
  */
-export const MAX_MOVES = 10_000;
+export const MAX_MOVES = 5_000;
 /**
  * The tiles on the board add up to what was spawned: two at the start and one per move, each 2
- * or 4, so at most 4 × (2 + MAX_MOVES) = 40,008 < 2^16. No tile can be larger than that sum, so
- * none is over 2^15 (every cell fits in 4 bits).
+ * or 4, so at most 4 × (2 + MAX_MOVES) = 20,008 < 2^15. No tile is larger than that sum, so none
+ * is over 2^14 (and every cell's exponent fits in 4 bits).
  */
-export const MAX_TILE = 2 ** 15;
+export const MAX_TILE = 2 ** 14;
 /**
  * No run can score more. A tile 2^k built from 2s earned (k − 1) × 2^k in the merges that made
- * it (a spawned 4 earns less), so with k ≤ 15 the score is at most 14 × the tiles' sum, which is
- * at most 40,008: 560,112.
+ * it (a spawned 4 earns less), so with k ≤ 14 the score is at most 13 × the tiles' sum, which is
+ * at most 20,008: 260,104.
  */
-export const MAX_SCORE = 14 * 4 * (2 + MAX_MOVES);
+export const MAX_SCORE = 13 * 4 * (2 + MAX_MOVES);
 
 /** @typedef {(typeof DIRECTIONS)[number]} Direction */
 

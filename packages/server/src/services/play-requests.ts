@@ -46,6 +46,11 @@ export interface SubmitScoreInput {
   /** The play's leaderboard as the caller knows it; null takes the play's own (client-side). */
   readonly leaderboardId: string | null;
   readonly score: number;
+  /**
+   * What the game recorded of the run, for its verifier (issue 30); null when it sent none. Kept
+   * as evidence when the score is refused; the verifier reads it when the tier requires replays.
+   */
+  readonly replay?: string | null;
   readonly idempotencyKey: string | null;
   /** Client-side: the score must be for a play of this approval's player. */
   readonly approval?: SignedApproval;

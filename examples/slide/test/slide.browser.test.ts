@@ -1,0 +1,228 @@
+/* eslint-disable @typescript-eslint/no-non-null-assertion -- as in the packages tests: fixtures exist */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, FrameLocator, Page } from 'playwright-core';
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  DESKTOP,
+  NO_CHROMIUM_REASON,
+  PHONE,
+  ensureBrowserBuilds,
+  hasChromium,
+  launchChromium,
+  openSignedIn,
+  saveScreenshot,
+  seriousViolations,
+} from '@coinop/testkit/browser';
+import { startServer, testConfig, type RunningServer } from '@coinop/testkit/server';
+import { walletSignIn } from '@coinop/testkit/signin';
+import { replayRun } from '../web/slide.js';
+import { startSlideServer } from '../src/server.js';
+
+/**
+ * Slide in the real arcade, as `npm start` runs it: the demo seed registers the game with its
+ * rules and its verifier, a demo player signs in with their arcade wallet, approves a play, plays
+ * a run on the board the play's seed laid out and finishes; the arcade re-plays the run and pays.
+ * A score forged through the bridge, as a cheater would post it from the browser's console, is
+ * refused and pays nothing.
+ */
+
+/** Anvil's well-known accounts 1 (the first demo player) and 3 (the demo developer). */
+const PLAYER_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
+const DEVELOPER_KEY = '0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6';
+const ADMIN_TOKEN = 'slide-admin';
+
+describe.skipIf(!hasChromium)(
+  `Slide in the arcade${hasChromium ? '' : ` (${NO_CHROMIUM_REASON})`}`,
+  () => {
+    let dataDir: string;
+    let server: RunningServer;
+    let slide: Awaited<ReturnType<typeof startSlideServer>>;
+    let browser: Browser;
+    let gameId: string;
+
+    beforeAll(async () => {
+      ensureBrowserBuilds();
+      dataDir = await mkdtemp(join(tmpdir(), 'coinop-slide-'));
+      server = await startServer(
+        testConfig({ apiPort: 0, dataDir, adminToken: ADMIN_TOKEN, demo: true }),
+      );
+      const web = server.urls['web']!;
+      slide = await startSlideServer({ port: 0, arcade: web });
+      const catalog = await server.api.inject({ method: 'GET', url: '/catalog/games' });
+      const games = catalog.json<{ games: { id: string; name: string }[] }>().games;
+      gameId = games.find((g) => g.name === 'Slide')!.id;
+      // The demo registers Slide where npm start serves it; this test serves it on a free port,
+      // and points the game there as its developer would, in the portal.
+      const developer = await walletSignIn(server.auth, privateKeyToAccount(DEVELOPER_KEY));
+      const moved = await server.api.inject({
+        method: 'PATCH',
+        url: `/developer/games/${gameId}`,
+        headers: { authorization: `Bearer ${developer.access_token}` },
+        payload: { url: slide.url },
+      });
+      expect(moved.statusCode, moved.body).toBe(200);
+      browser = await launchChromium();
+    }, 180_000);
+
+    afterAll(async () => {
+      await browser?.close();
+      await slide?.close();
+      await server?.close();
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    });
+
+    const query = <T>(sql: string, params: unknown[] = []) =>
+      server.api.arcade.db.query<T>(sql, params);
+    const statusOf = (game: FrameLocator) => () => game.locator('#status').textContent();
+
+    async function balanceUnits(accountId: string): Promise<bigint> {
+      const [row] = await query<{ balance: string }>(
+        `SELECT (credits_posted - debits_posted - debits_pending)::text AS balance
+           FROM accounts WHERE id = $1`,
+        [accountId],
+      );
+      return BigInt(row!.balance);
+    }
+
+    /** Signs the demo player in on Slide's page and waits for the game to be ready. */
+    async function openGame(viewport: typeof DESKTOP) {
+      const opened = await openSignedIn(browser, {
+        url: `${server.urls['web']!}/games/${gameId}`,
+        key: PLAYER_KEY,
+        viewport,
+      });
+      // The arcade page keeps what the game posts to it: the test reads the replay it sent.
+      await opened.page.evaluate(() => {
+        const seen: unknown[] = [];
+        Object.assign(window, { seenFromGame: seen });
+        window.addEventListener('message', (event) => seen.push(event.data));
+      });
+      const game = opened.page.frameLocator('iframe.game-frame');
+      await expect.poll(statusOf(game)).toBe('Ready. Press Play to start.');
+      return { ...opened, game };
+    }
+
+    /** Play, approved in the arcade's dialog; resolves with the open play's id and seed. */
+    async function startRun(page: Page, game: FrameLocator, playerId: string) {
+      await game.getByRole('button', { name: 'Play' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Lock HST to play?' });
+      await dialog.waitFor();
+      await dialog.getByRole('button', { name: 'Approve' }).click();
+      await expect
+        .poll(statusOf(game))
+        .toBe('Your run has started. Slide the tiles; press Finish to cash out your score.');
+      const [play] = await query<{ id: string; seed: string }>(
+        `SELECT id, seed FROM plays WHERE player_id = $1 AND status = 'open'`,
+        [playerId],
+      );
+      return play!;
+    }
+
+    /** Presses moves until `count` of them moved tiles (a move that slides nothing is no move). */
+    async function playMoves(page: Page, game: FrameLocator, count: number) {
+      const keys = ['ArrowDown', 'ArrowLeft', 'ArrowRight', 'ArrowDown', 'ArrowLeft', 'ArrowUp'];
+      for (let i = 0; Number(await game.locator('#moves').textContent()) < count; i++) {
+        if (i > count * 6) throw new Error('the board stopped moving');
+        // Keys and the on-screen pad both move.
+        if (i % 3 === 2) await game.getByRole('button', { name: 'Slide left' }).click();
+        else await page.keyboard.press(keys[i % keys.length]!);
+      }
+    }
+
+    it('plays a run from the play’s seed, and the arcade re-plays it, accepts and pays', async () => {
+      const { context, page, game } = await openGame(DESKTOP);
+      try {
+        const [player] = await query<{ id: string; account_id: string }>(
+          'SELECT id, account_id FROM players WHERE wallet = $1',
+          [privateKeyToAccount(PLAYER_KEY).address.toLowerCase()],
+        );
+        const [developer] = await query<{ account_id: string }>(
+          'SELECT d.account_id FROM developers d JOIN games g ON g.developer_id = d.id WHERE g.id = $1',
+          [gameId],
+        );
+        const before = await balanceUnits(player!.account_id);
+        const developerBefore = await balanceUnits(developer!.account_id);
+        const play = await startRun(page, game, player!.id);
+        expect(play.seed).toMatch(/^[0-9a-f]{64}$/);
+        // The page shows the seed the arcade drew: the board comes from it.
+        expect(await game.locator('#seed').textContent()).toBe(
+          `Tiles from the arcade's seed ${play.seed.slice(0, 8)}…${play.seed.slice(-4)}: it ` +
+            're-plays your moves from it to check your score.',
+        );
+        await playMoves(page, game, 12);
+        const score = Number((await game.locator('#score').textContent())!.replace(/,/g, ''));
+        await saveScreenshot(page, 'example-slide-run');
+        expect(await seriousViolations(page)).toEqual([]);
+
+        await game.getByRole('button', { name: 'Finish' }).click();
+        await expect
+          .poll(statusOf(game), { timeout: 15_000 })
+          .toBe(
+            `${score.toLocaleString('en')} points accepted by the arcade. Press Play for another run.`,
+          );
+
+        // What the game sent: the score, and the replay that earns it from the play's seed.
+        const sent = (await page.evaluate('window.seenFromGame')) as Record<string, unknown>[];
+        const scoreMessage = sent.find((m) => m['type'] === 'score')!;
+        expect(scoreMessage).toMatchObject({ playId: play.id, score });
+        const replayed = replayRun(play.seed, String(scoreMessage['replay']));
+        expect(replayed.score).toBe(score);
+        expect(replayed.moves).toHaveLength(12);
+        // What the arcade recorded: the play scored with it.
+        const [scored] = await query<{ status: string; score: number }>(
+          `SELECT p.status, s.score FROM plays p JOIN scores s ON s.play_id = p.id
+            WHERE p.id = $1`,
+          [play.id],
+        );
+        expect(scored).toEqual({ status: 'scored', score });
+        // The play's cost left the player's balance: the settlement paid it out.
+        const [tier] = await query<{ cost_units: string }>(
+          `SELECT l.cost_units::text FROM leaderboards l JOIN plays p ON p.leaderboard_id = l.id
+            WHERE p.id = $1`,
+          [play.id],
+        );
+        const cost = BigInt(tier!.cost_units);
+        expect(cost).toBeGreaterThan(0n);
+        expect(await balanceUnits(player!.account_id)).toBe(before - cost);
+        expect(await balanceUnits(developer!.account_id)).toBeGreaterThan(developerBefore);
+        await expect.poll(() => game.locator('#leaders li').count()).toBeGreaterThan(0);
+        await saveScreenshot(page, 'example-slide-accepted');
+      } finally {
+        await context.close();
+      }
+    });
+
+    it('fits a 360 px phone with no serious accessibility violations', async () => {
+      const { context, page, game } = await openGame(PHONE);
+      try {
+        const [player] = await query<{ id: string }>('SELECT id FROM players WHERE wallet = $1', [
+          privateKeyToAccount(PLAYER_KEY).address.toLowerCase(),
+        ]);
+        await startRun(page, game, player!.id);
+        await playMoves(page, game, 3);
+        await page.locator('iframe.game-frame').scrollIntoViewIfNeeded();
+        await saveScreenshot(page, 'example-slide-phone');
+        expect(await seriousViolations(page)).toEqual([]);
+        const frame = page.frames().find((f) => f.url().startsWith(slide.url))!;
+        expect(await frame.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
+          await frame.evaluate('document.documentElement.clientWidth'),
+        );
+        await game.getByRole('button', { name: 'Finish' }).click();
+        await expect.poll(statusOf(game), { timeout: 15_000 }).toMatch(/accepted by the arcade/);
+      } finally {
+        await context.close();
+      }
+    });
+
+    it('serves its cover and the engine file it uploads as its verifier', async () => {
+      const cover = Buffer.from(await (await fetch(`${slide.url}cover.png`)).arrayBuffer());
+      expect(cover.subarray(1, 4).toString()).toBe('PNG');
+      expect([cover.readUInt32BE(16), cover.readUInt32BE(20)]).toEqual([1920, 1080]);
+      const engine = await (await fetch(`${slide.url}slide.js`)).text();
+      expect(engine).toMatch(/^export function verify\(/m);
+    });
+  },
+);

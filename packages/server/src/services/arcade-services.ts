@@ -30,6 +30,8 @@ import { DevChainFunds } from '../dev-chain/dev-chain-funds.js';
 import { ledgerTotals } from '../store/ledger.js';
 import { chainProgress } from '../chain/status.js';
 import { TournamentCloser } from './tournament-closer.js';
+import { createReplayVerifier, type VerifierSandbox } from '../verifier/index.js';
+import { storedVerifierSources } from './verifier-sources.js';
 
 /** The play path's rules as the config sets them. */
 export function playPolicy(config: Config): PlayPolicy {
@@ -73,6 +75,11 @@ export class ArcadeServices {
   readonly chainPlays: ChainPlayRequests;
   /** Test HST and ETH on a dev chain (`--dev-chain`) for the faucet and the demo; else null. */
   readonly devChainFunds: DevChainFunds | null;
+  /**
+   * Runs the games' replay verifiers (docs/reference/verifier.md) in worker threads, started on
+   * first use; closed by `stop`.
+   */
+  readonly verifiers: VerifierSandbox;
   /** Closes tournament rounds as they end; started by the server, stopped by `stop`. */
   readonly closer: TournamentCloser;
   /** Pays the queued withdrawals (chain mode); made by `bootstrap`, started by the server. */
@@ -109,6 +116,10 @@ export class ArcadeServices {
       config.defaultAllowanceUnits,
     );
     this.testers = new TesterService(deps.db, deps.clock);
+    this.verifiers = createReplayVerifier({
+      sources: storedVerifierSources(deps.db),
+      settings: config.verifier,
+    });
     this.avatars = new Avatars(config.publicUrl);
     this.chain = config.chain
       ? new DepositWatcher({
@@ -245,6 +256,7 @@ export class ArcadeServices {
   /** Stops what `bootstrap` and the server started; the app's close calls it. */
   async stop(): Promise<void> {
     await this.closer.stop();
+    await this.verifiers.close();
     await this.chain?.stop();
     await this.#sender?.stop();
     this.revokedClients.stop();

@@ -139,7 +139,7 @@ export async function seedDemo(arcade: ArcadeServices): Promise<DemoSeed> {
       client: hasClient ? null : await createGameClient(tx, arcade.clock, id),
     };
   });
-  const slideLines = await ensureSlideIntegrity(arcade, slideGameId);
+  const slideLines = await ensureSlideIntegrity(arcade, developer, slideGameId);
   const demoGameIds = [gameId, highLowGameId, slideGameId];
   for (const id of demoGameIds) {
     arcade.games.invalidate(id);

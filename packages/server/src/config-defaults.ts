@@ -67,8 +67,6 @@ export const DEFAULTS = {
   databaseRetryAfterSeconds: 5, // A Postgres restart takes seconds; sooner is refused again.
   writeTokenTtlSeconds: 3600, // An hour: the SDKs refresh at half-life.
   playTtlSeconds: 3600, // Rule: a play not scored within an hour expires.
-  // A replay is a run's inputs (a move list, timed inputs): a few KiB; 64 KiB leaves room.
-  replayMaxBytes: 64 * 1024,
   expirySweepIntervalSeconds: 30, // Expired plays settle within half a minute of expiring.
   defaultLeadersMax: 10,
   // Two tiers on registration, so a new game is playable at once; operators can change them.

@@ -55,7 +55,6 @@ export const FLAG_ENV = {
   defaultAllowance: ['--default-allowance', 'COINOP_DEFAULT_ALLOWANCE'],
   writeTokenTtlSeconds: ['--write-token-ttl', 'COINOP_WRITE_TOKEN_TTL'],
   playTtlSeconds: ['--play-ttl', 'COINOP_PLAY_TTL'],
-  replayMaxBytes: ['--replay-max-bytes', 'COINOP_REPLAY_MAX_BYTES'],
   splitRule: ['--split', 'COINOP_SPLIT'],
   logLevel: ['--log-level', 'COINOP_LOG_LEVEL'],
   services: ['--services', 'COINOP_SERVICES'],

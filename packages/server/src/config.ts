@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
 import { type SplitRule } from '@coinop/core';
-import { BRIDGE_REPLAY_MAX_LENGTH } from '@coinop/protocol';
 import {
   chainConfig,
   devChainConfig,
@@ -152,8 +151,6 @@ export interface Config {
   readonly defaultAllowanceUnits: bigint | null;
   readonly writeTokenTtlSeconds: number;
   readonly playTtlSeconds: number;
-  /** Longest replay a score may carry, in UTF-8 bytes (issue 30); longer is `replay_too_large`. */
-  readonly replayMaxBytes: number;
   readonly expirySweepIntervalSeconds: number;
   readonly defaultLeadersMax: number;
   readonly defaultTiers: readonly { name: string; costHst: number }[];
@@ -298,7 +295,6 @@ export function loadConfig(
     ),
     writeTokenTtlSeconds: int('writeTokenTtlSeconds', DEFAULTS.writeTokenTtlSeconds, 1, 86_400),
     playTtlSeconds: int('playTtlSeconds', DEFAULTS.playTtlSeconds, 1, 30 * 86_400),
-    replayMaxBytes: int('replayMaxBytes', DEFAULTS.replayMaxBytes, 1, BRIDGE_REPLAY_MAX_LENGTH),
     expirySweepIntervalSeconds: DEFAULTS.expirySweepIntervalSeconds,
     defaultLeadersMax: DEFAULTS.defaultLeadersMax,
     defaultTiers: DEFAULTS.defaultTiers,

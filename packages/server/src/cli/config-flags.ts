@@ -131,12 +131,6 @@ const CONFIG_FLAGS: {
     value: 'seconds',
     description: 'time to score a play before it expires (default 3600)',
   },
-  replayMaxBytes: {
-    flag: '--replay-max-bytes',
-    env: 'COINOP_REPLAY_MAX_BYTES',
-    value: 'bytes',
-    description: 'longest replay a score may carry, UTF-8 (default 65536, at most 1048576)',
-  },
   splitRule: {
     flag: '--split',
     env: 'COINOP_SPLIT',

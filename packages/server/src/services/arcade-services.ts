@@ -19,6 +19,7 @@ import { CacheSync } from './cache-sync.js';
 import { Avatars } from './avatar.js';
 import { GameReads } from './game-reads.js';
 import { PlayService, type PlayPolicy } from './plays.js';
+import { ScoreRulesSettings } from './score-rules-settings.js';
 import { ConsentService } from './consent.js';
 import { TesterService } from './testers.js';
 import { DepositWatcher } from '../chain/watcher.js';
@@ -38,6 +39,7 @@ export function playPolicy(config: Config): PlayPolicy {
   const gamePages = webAppUrl(config);
   return {
     playTtlSeconds: config.playTtlSeconds,
+    replayMaxBytes: config.verifier.replayMaxBytes,
     splitRule: config.splitRule,
     defaultAllowanceUnits: config.defaultAllowanceUnits,
     grantUrl: (gameId) => `${gamePages}/games/${gameId}#allowance`,
@@ -58,6 +60,8 @@ export class ArcadeServices {
   /** Seals and opens the secrets in storage; the player-token services need it. */
   readonly secrets: SecretBox;
   readonly plays: PlayService;
+  /** The score rules of games and tiers (issue 30). */
+  readonly scoreRules: ScoreRulesSettings;
   readonly consent: ConsentService;
   /** Invitations to test unpublished games, and the players' answers. */
   readonly testers: TesterService;
@@ -107,7 +111,9 @@ export class ArcadeServices {
       this.games,
       playPolicy(config),
       metrics,
+      deps.scoreVerification ?? null,
     );
+    this.scoreRules = new ScoreRulesSettings(deps.db, deps.clock, deps.scoreVerification ?? null);
     this.consent = new ConsentService(
       deps.db,
       deps.clock,

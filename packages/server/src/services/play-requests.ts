@@ -7,11 +7,14 @@ import type { StoredScore } from '../store/leaders.js';
 import type { BoardEntry } from '../store/score-batch.js';
 import type { GameCache } from './game-cache.js';
 import type { ScoreMemory } from './score-memory.js';
+import type { ScoreRulesGate } from './score-rules-gate.js';
 
 /** What the play and score path takes and answers, and the helpers both halves share. */
 
 export interface PlayPolicy {
   readonly playTtlSeconds: number;
+  /** Longest replay a score may carry, in UTF-8 bytes (`--replay-max-bytes`). */
+  readonly replayMaxBytes: number;
   readonly splitRule: SplitRule;
   /** Daily allowance for players who chose none for a published game; null is unlimited. */
   readonly defaultAllowanceUnits: bigint | null;
@@ -73,6 +76,8 @@ export interface PlayPathDeps {
   readonly games: GameCache;
   readonly policy: PlayPolicy;
   readonly memory: ScoreMemory;
+  /** Refuses what the games' score rules refuse, before a score joins a batch (issue 30). */
+  readonly gate: ScoreRulesGate;
   /** Counts batches and watches the queues; null records nothing. */
   readonly metrics: ArcadeMetrics | null;
 }

@@ -24,6 +24,7 @@ import { PlayOpening } from './play-opening.js';
 import type { OpenPlayInput, PlayPolicy, ScoreOutcome, SubmitScoreInput } from './play-requests.js';
 import { ScoreMemory } from './score-memory.js';
 import { Scoring } from './scoring.js';
+import { ScoreRulesGate, type ScoreVerification } from './score-rules-gate.js';
 
 export type {
   OpenPlayInput,
@@ -56,6 +57,7 @@ export class PlayService {
     games: GameCache,
     policy: PlayPolicy,
     metrics: ArcadeMetrics | null = null,
+    verification: ScoreVerification | null = null,
   ) {
     this.#db = db;
     this.#clock = clock;
@@ -64,7 +66,16 @@ export class PlayService {
     this.#policy = policy;
     this.#metrics = metrics;
     const memory = new ScoreMemory(db.ordered, clock);
-    const deps = { db, clock, ids, games, policy, memory, metrics };
+    const gate = new ScoreRulesGate({
+      db,
+      clock,
+      ids,
+      games,
+      memory,
+      verification,
+      replayMaxBytes: policy.replayMaxBytes,
+    });
+    const deps = { db, clock, ids, games, policy, memory, gate, metrics };
     this.#opening = new PlayOpening(deps);
     this.#scoring = new Scoring(deps);
   }

@@ -5,8 +5,8 @@ import type { Config } from '../../config.js';
  * takes (`--replay-max-bytes`), written as JSON text, where an escaped character may take up to
  * six bytes (`\u0000`). The replay's own limit, in UTF-8 bytes, is checked after parsing.
  */
-export function scoreBodyLimit(config: Pick<Config, 'bodyLimitBytes' | 'replayMaxBytes'>): number {
-  return config.bodyLimitBytes + config.replayMaxBytes * JSON_ESCAPE_MAX_BYTES;
+export function scoreBodyLimit(config: Pick<Config, 'bodyLimitBytes' | 'verifier'>): number {
+  return config.bodyLimitBytes + config.verifier.replayMaxBytes * JSON_ESCAPE_MAX_BYTES;
 }
 
 /** `\u001f`: the longest JSON escape of one character. */

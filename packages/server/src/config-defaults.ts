@@ -89,4 +89,5 @@ export const DEFAULTS = {
   verifierMemoryLimitMb: 32, // A board's state and a parsed replay; a verifier needs far less.
   // One thread: verifying runs beside the API on the same cores; more serve more scores a second.
   verifierWorkers: 1,
+  replayMaxBytes: 65_536, // A few thousand moves as JSON; a larger replay is refused unread.
 } as const;

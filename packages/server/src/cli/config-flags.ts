@@ -353,6 +353,12 @@ const CONFIG_FLAGS: {
     value: 'count',
     description: 'threads running replay verifiers, 1 to 4 (default 1)',
   },
+  replayMaxBytes: {
+    flag: '--replay-max-bytes',
+    env: 'COINOP_REPLAY_MAX_BYTES',
+    value: 'bytes',
+    description: 'largest replay a score may carry (default 65536)',
+  },
   secretsKeyFile: {
     flag: '--secrets-key-file',
     env: 'COINOP_SECRETS_KEY_FILE',

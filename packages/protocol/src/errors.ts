@@ -129,7 +129,6 @@ export const ErrorCodes = {
   verifier_too_large: 'Verifier module too large',
   verifier_not_found: 'Verifier not found',
   verifier_in_use: 'Verifier required by a rule',
-  replay_too_large: 'Replay too large',
   // Operational
   rate_limited: 'Too many requests',
   service_unavailable: 'Service unavailable',

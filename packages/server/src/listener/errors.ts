@@ -105,7 +105,6 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   verifier_too_large: 413,
   verifier_not_found: 404,
   verifier_in_use: 409,
-  replay_too_large: 413,
   rate_limited: 429,
   service_unavailable: 503,
   overloaded: 503,

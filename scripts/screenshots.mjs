@@ -106,6 +106,11 @@ const SCREENSHOTS = [
     test: 'examples/reaction/test/reaction.browser.test.ts',
     device: 'phone',
   },
+  ...['example-slide-run', 'example-slide-refused', 'example-slide-phone'].map((name) => ({
+    name,
+    test: 'examples/slide/test/slide.browser.test.ts',
+    device: name.endsWith('phone') ? 'phone' : 'desktop',
+  })),
 ];
 
 async function main() {

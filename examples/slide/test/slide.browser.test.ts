@@ -122,6 +122,9 @@ describe.skipIf(!hasChromium)(
     }
 
     /** Presses moves until `count` of them moved tiles (a move that slides nothing is no move). */
+    /** Longer than Slide's shortest play (500 ms): a script finishes sooner than any person. */
+    const humanPause = () => new Promise((resolve) => setTimeout(resolve, 600));
+
     async function playMoves(page: Page, game: FrameLocator, count: number) {
       const keys = ['ArrowDown', 'ArrowLeft', 'ArrowRight', 'ArrowDown', 'ArrowLeft', 'ArrowUp'];
       for (let i = 0; Number(await game.locator('#moves').textContent()) < count; i++) {
@@ -157,6 +160,7 @@ describe.skipIf(!hasChromium)(
         await saveScreenshot(page, 'example-slide-run');
         expect(await seriousViolations(page)).toEqual([]);
 
+        await humanPause();
         await game.getByRole('button', { name: 'Finish' }).click();
         await expect
           .poll(statusOf(game), { timeout: 15_000 })
@@ -195,6 +199,55 @@ describe.skipIf(!hasChromium)(
       }
     });
 
+    it('refuses a score forged through the bridge, pays nothing, and takes the honest one after', async () => {
+      const { context, page, game } = await openGame(DESKTOP);
+      try {
+        const [player] = await query<{ id: string; account_id: string }>(
+          'SELECT id, account_id FROM players WHERE wallet = $1',
+          [privateKeyToAccount(PLAYER_KEY).address.toLowerCase()],
+        );
+        const play = await startRun(page, game, player!.id);
+        await playMoves(page, game, 4);
+        const locked = await balanceUnits(player!.account_id);
+        // What a cheater types in the browser's console: the bridge's score message, with a
+        // score and a replay of their own, for the play the arcade opened.
+        const frame = page.frames().find((f) => f.url().startsWith(slide.url))!;
+        await frame.evaluate(
+          ({ gameId, playId }) =>
+            window.parent.postMessage(
+              { type: 'score', gameId, playId, score: 99_999, replay: 's1:LLLL', requestId: 'x.1' },
+              '*',
+            ),
+          { gameId, playId: play.id },
+        );
+        const toasts = page.getByTestId('toasts');
+        await expect.poll(() => toasts.textContent(), { timeout: 15_000 }).toMatch(/replay/i);
+        await saveScreenshot(page, 'example-slide-refused');
+        const [refusal] = await query<{ reason: string; score: number; detail: string }>(
+          'SELECT reason, score, detail FROM score_refusals WHERE play_id = $1',
+          [play.id],
+        );
+        expect(refusal).toMatchObject({ reason: 'replay_rejected', score: 99_999 });
+        // Nothing was written or paid: the play is open, its cost still locked.
+        const [open] = await query<{ status: string }>('SELECT status FROM plays WHERE id = $1', [
+          play.id,
+        ]);
+        expect(open!.status).toBe('open');
+        expect(await query('SELECT 1 FROM scores WHERE play_id = $1', [play.id])).toEqual([]);
+        expect(await balanceUnits(player!.account_id)).toBe(locked);
+
+        // The honest run goes on and is taken.
+        await playMoves(page, game, 6);
+        await humanPause();
+        await game.getByRole('button', { name: 'Finish' }).click();
+        await expect
+          .poll(statusOf(game), { timeout: 15_000 })
+          .toMatch(/^[\d,]+ points accepted by the arcade\. Press Play for another run\.$/);
+      } finally {
+        await context.close();
+      }
+    });
+
     it('fits a 360 px phone with no serious accessibility violations', async () => {
       const { context, page, game } = await openGame(PHONE);
       try {
@@ -210,6 +263,7 @@ describe.skipIf(!hasChromium)(
         expect(await frame.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
           await frame.evaluate('document.documentElement.clientWidth'),
         );
+        await humanPause();
         await game.getByRole('button', { name: 'Finish' }).click();
         await expect.poll(statusOf(game), { timeout: 15_000 }).toMatch(/accepted by the arcade/);
       } finally {

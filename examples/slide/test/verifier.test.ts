@@ -43,14 +43,26 @@ describe('the Slide verifier in the arcade’s sandbox', () => {
   it('accepts a long run’s replay with its score, and measures what one check costs', async () => {
     const run = lookaheadRun(SEED);
     expect(run.moves.length).toBeGreaterThan(500);
-    const started = performance.now();
-    const outcome = await sandbox.check(source, call(replayOf(run), run.score));
-    const elapsedMs = performance.now() - started;
-    expect(outcome).toEqual({ ok: true, computed: run.score });
-    // Measured, not asserted (docs/benchmarks.md): the figure examples/README.md quotes.
+    const call1 = call(replayOf(run), run.score);
+    expect(await sandbox.check(source, call1)).toEqual({ ok: true, computed: run.score });
+    // Measured, not asserted (docs/benchmarks.md): the fastest of three, and of three checks of
+    // an empty run (a fresh QuickJS context and the module's compilation), for the per-move cost
+    // that examples/README.md quotes.
+    const fastest = async (input: typeof call1) => {
+      let best = Infinity;
+      for (let i = 0; i < 3; i++) {
+        const started = performance.now();
+        await sandbox.check(source, input);
+        best = Math.min(best, performance.now() - started);
+      }
+      return best;
+    };
+    const longMs = await fastest(call1);
+    const emptyMs = await fastest(call('s1:', 0));
     console.log(
-      `slide verifier: ${run.moves.length} moves, score ${run.score}, checked in ` +
-        `${elapsedMs.toFixed(1)} ms (${((elapsedMs * 1000) / run.moves.length).toFixed(1)} µs a move)`,
+      `slide verifier: ${run.moves.length} moves (score ${run.score}) checked in ` +
+        `${longMs.toFixed(1)} ms, an empty run in ${emptyMs.toFixed(1)} ms: ` +
+        `${(((longMs - emptyMs) * 1000) / run.moves.length).toFixed(1)} µs a move`,
     );
   });
 

@@ -1,6 +1,6 @@
 // @ts-check
 /* global document, Coinop, URLSearchParams, location, crypto */
-import { newGame, replayOf, slide } from './slide.js';
+import { MAX_MOVES, newGame, replayOf, slide } from './slide.js';
 import { listenForMoves } from './input.js';
 import { $, buildBoard, renderRun } from './view.js';
 
@@ -123,7 +123,12 @@ function move(direction) {
   renderRun(run);
   enter('playing');
   if (run.over) {
-    void submit(`No move is left: the run is over with ${run.score.toLocaleString('en')} points.`);
+    const points = `${run.score.toLocaleString('en')} points`;
+    void submit(
+      run.moves.length >= MAX_MOVES
+        ? `That was move ${MAX_MOVES.toLocaleString('en')}, a run's last: ${points}.`
+        : `No move is left: the run is over with ${points}.`,
+    );
     return;
   }
   say(

@@ -52,7 +52,7 @@ export const MAX_SCORE = 13 * 4 * (2 + MAX_MOVES);
  * @property {number} score the sum of every merged tile so far
  * @property {string} moves the moves so far, one letter each
  * @property {number} placed the cell where the last move's new tile appeared; -1 at the start
- * @property {boolean} over true once no move is possible
+ * @property {boolean} over true once no move is possible, or after MAX_MOVES moves
  * @property {readonly number[]} rng the random generator's four 32-bit words
  */
 

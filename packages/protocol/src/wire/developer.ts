@@ -1,46 +1,15 @@
-import type { Leaderboard, PlayStatus, ScoreDisplay } from './game-server.js';
+import type {
+  Leaderboard,
+  PlayStatus,
+  ScoreDisplay,
+  ScoreRules,
+  TierScoreRules,
+} from './game-server.js';
 
 /**
  * The developer portal's API (`/developer/...`, with a player token of the developer's wallet):
  * API keys, games, tiers, game server clients, testers and stats.
  */
-
-/**
- * The rules a game's scores must meet (issue 30, docs/concepts/score-integrity.md); a null field
- * is no rule. `minScore` and `maxScore` are inclusive; `minPlayMs` is the shortest possible play,
- * from the play's open (server time) to the score's arrival; `replay: 'required'` makes every
- * score carry a replay that the game's verifier reproduces (the game must have a verifier).
- *
- * @example
- * ```ts
- * import type { ScoreRules } from '@coinop/protocol';
- * const rules: ScoreRules = { minScore: 0, maxScore: 5000, minPlayMs: 10_000, replay: 'off' };
- * ```
- */
-export interface ScoreRules {
-  readonly minScore: number | null;
-  readonly maxScore: number | null;
-  readonly minPlayMs: number | null;
-  readonly replay: 'off' | 'required';
-}
-
-/**
- * A tier's overrides of its game's score rules: each null field inherits the game's, `replay`
- * included (so a tier may require replays of a game that does not, or turn them off).
- *
- * @example
- * ```ts
- * import type { TierScoreRules } from '@coinop/protocol';
- * const highStakes: TierScoreRules = { minScore: null, maxScore: null, minPlayMs: null,
- *   replay: 'required' };
- * ```
- */
-export interface TierScoreRules {
-  readonly minScore: number | null;
-  readonly maxScore: number | null;
-  readonly minPlayMs: number | null;
-  readonly replay: 'off' | 'required' | null;
-}
 
 /**
  * A live tier of a developer's game: a leaderboard without its leaders, with its score rules'
@@ -54,7 +23,7 @@ export interface TierScoreRules {
  *   scoreRules: { minScore: null, maxScore: null, minPlayMs: null, replay: null } };
  * ```
  */
-export type DeveloperTier = Omit<Leaderboard, 'leaders'> & {
+export type DeveloperTier = Omit<Leaderboard, 'leaders' | 'scoreRules'> & {
   readonly scoreRules: TierScoreRules;
 };
 

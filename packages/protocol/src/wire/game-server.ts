@@ -58,6 +58,11 @@ export interface Leaderboard {
   readonly leadersMax: number;
   /** Current leaders, best first. */
   readonly leaders: readonly Leader[];
+  /**
+   * The score rules in force on this tier (its game's, with the tier's overrides; issue 30), for
+   * the game page to show; absent when the tier has none.
+   */
+  readonly scoreRules?: ScoreRules;
 }
 
 /**
@@ -350,4 +355,41 @@ export interface ScoreRequest {
    * arcade's `--replay-max-bytes` (64 KiB by default) in UTF-8; 413 `replay_too_large` above it.
    */
   replay?: string;
+}
+
+/**
+ * The rules a game's scores must meet (issue 30, docs/concepts/score-integrity.md); a null field
+ * is no rule. `minScore` and `maxScore` are inclusive; `minPlayMs` is the shortest possible play,
+ * from the play's open (server time) to the score's arrival; `replay: 'required'` makes every
+ * score carry a replay that the game's verifier reproduces (the game must have a verifier).
+ *
+ * @example
+ * ```ts
+ * import type { ScoreRules } from '@coinop/protocol';
+ * const rules: ScoreRules = { minScore: 0, maxScore: 5000, minPlayMs: 10_000, replay: 'off' };
+ * ```
+ */
+export interface ScoreRules {
+  readonly minScore: number | null;
+  readonly maxScore: number | null;
+  readonly minPlayMs: number | null;
+  readonly replay: 'off' | 'required';
+}
+
+/**
+ * A tier's overrides of its game's score rules: each null field inherits the game's, `replay`
+ * included (so a tier may require replays of a game that does not, or turn them off).
+ *
+ * @example
+ * ```ts
+ * import type { TierScoreRules } from '@coinop/protocol';
+ * const highStakes: TierScoreRules = { minScore: null, maxScore: null, minPlayMs: null,
+ *   replay: 'required' };
+ * ```
+ */
+export interface TierScoreRules {
+  readonly minScore: number | null;
+  readonly maxScore: number | null;
+  readonly minPlayMs: number | null;
+  readonly replay: 'off' | 'required' | null;
 }

@@ -6,6 +6,7 @@ import {
   type Clock,
   type Leader,
   type Leaderboard,
+  type ScoreRules,
 } from '@coinop/core';
 import { listCatalogGames, type CatalogFilter, type CatalogGame } from '../store/catalog.js';
 import type { Db } from '../store/db.js';
@@ -46,6 +47,8 @@ export function boardWalkExpired(): CoinopError {
 export interface GameView {
   readonly game: GameRecord;
   readonly leaderboards: readonly Leaderboard[];
+  /** The game's score rules, when it or a tier has any (issue 30); tiers carry overrides. */
+  readonly scoreRules?: ScoreRules | undefined;
   readonly leaders: ReadonlyMap<string, readonly Leader[]>;
 }
 
@@ -124,7 +127,7 @@ export class GameReads {
         boardId,
         list.map((row) => toLeader(row, this.#avatars)),
       );
-    return { game, leaderboards: ref.leaderboards, leaders };
+    return { game, leaderboards: ref.leaderboards, leaders, scoreRules: ref.scoreRules };
   }
 
   /** The player's best and rank on each tier of the game. */

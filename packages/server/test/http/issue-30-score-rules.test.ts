@@ -190,6 +190,26 @@ describe.each(storeVariants())('score rules and seeds (issue 30) on %s', (varian
     expect((await score(inherits.id, 5001)).json().code).toBe('score_out_of_bounds');
   });
 
+  it('a game read shows each tier the rules in force on it, and none where none are', async () => {
+    const read = async () => {
+      const res = await api.app.inject({
+        method: 'GET',
+        url: `/arcades/${game.arcadeId}/developergames/${game.gameId}`,
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(res.statusCode).toBe(200);
+      return res.json<{ leaderboards: { id: string; scoreRules?: object }[] }>().leaderboards;
+    };
+    expect((await read()).map((t) => 'scoreRules' in t)).toEqual([false, false]);
+    await api.app.arcade.scoreRules.changeTier(game.gameId, tier(0), { minPlayMs: 3000 });
+    api.app.arcade.reads.invalidate(game.gameId);
+    const tiers = await read();
+    expect(tiers.map((t) => t.scoreRules)).toEqual([
+      { minScore: null, maxScore: null, minPlayMs: 3000, replay: 'off' },
+      undefined,
+    ]);
+  });
+
   it('a tier that requires replays refuses a score without one, and one no verifier runs', async () => {
     // No verifier is wired into this arcade: a rule written around the settings (say, by an
     // older process) still refuses, never pays.

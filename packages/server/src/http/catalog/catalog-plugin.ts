@@ -106,7 +106,7 @@ export async function catalogPlugin(instance: FastifyInstance): Promise<void> {
       if (view.game.publishedAt === null || view.game.arcadeId !== arcade.record.id) {
         throw new CoinopError('game_not_found', `game ${gameId} does not exist`);
       }
-      return gameToWire(view.game, view.leaderboards, view.leaders);
+      return gameToWire(view.game, view.leaderboards, view.leaders, view.scoreRules);
     },
   );
 

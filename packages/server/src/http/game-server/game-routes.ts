@@ -34,7 +34,9 @@ export function gameReadRoutes(instance: FastifyInstance): void {
       // The hottest read: each cached view is serialized once, then sent as is.
       let body = serializedViews.get(view);
       if (body === undefined) {
-        body = JSON.stringify(gameToWire(view.game, view.leaderboards, view.leaders));
+        body = JSON.stringify(
+          gameToWire(view.game, view.leaderboards, view.leaders, view.scoreRules),
+        );
         serializedViews.set(view, body);
       }
       // A string payload skips the response serializer; the schema still documents the shape.
@@ -64,7 +66,7 @@ export function gameReadRoutes(instance: FastifyInstance): void {
         arcade.reads.gameView(gameId),
         arcade.reads.standings(gameId, playerId),
       ]);
-      const wire = gameToWire(view.game, view.leaderboards, view.leaders);
+      const wire = gameToWire(view.game, view.leaderboards, view.leaders, view.scoreRules);
       const byBoard = new Map(standings.map((s) => [s.leaderboardId, s]));
       return {
         ...wire,

@@ -37,6 +37,21 @@ export const LeaderboardSchema = Type.Object(
     leaders: Type.Array(Type.Ref(LeaderSchema), {
       description: 'Current leaders, best first (ties to the earlier score).',
     }),
+    scoreRules: Type.Optional(
+      Type.Object(
+        {
+          minScore: Type.Union([Type.Number(), Type.Null()]),
+          maxScore: Type.Union([Type.Number(), Type.Null()]),
+          minPlayMs: Type.Union([Type.Integer(), Type.Null()]),
+          replay: Type.Union([Type.Literal('off'), Type.Literal('required')]),
+        },
+        {
+          description:
+            'The score rules in force on this tier (issue 30, docs/concepts/score-integrity.md); ' +
+            'absent when it has none',
+        },
+      ),
+    ),
   },
   { $id: 'Leaderboard', description: 'A leaderboard tier with its current leaders (spec 2.3).' },
 );

@@ -1,12 +1,25 @@
 import { CURRENCY } from '@coinop/protocol';
-import { formatHst, unitsToHstNumber, type Leader, type Leaderboard } from '@coinop/core';
+import {
+  effectiveScoreRules,
+  formatHst,
+  hasScoreRules,
+  unitsToHstNumber,
+  type Leader,
+  type Leaderboard,
+  type ScoreRules,
+} from '@coinop/core';
 import type { GameRecord } from '../../services/game-reads.js';
 import type { StoredPlay, StoredScore } from '../../services/plays.js';
 import type { GameWire, LeaderboardWire, PlayWire, ScoreResultWire } from './schemas.js';
 
 /** Domain records to the spec's wire shapes; the one place field names are mapped. */
 
-export function leaderboardToWire(board: Leaderboard, leaders: readonly Leader[]): LeaderboardWire {
+export function leaderboardToWire(
+  board: Leaderboard,
+  leaders: readonly Leader[],
+  gameRules?: ScoreRules,
+): LeaderboardWire {
+  const rules = gameRules === undefined ? null : effectiveScoreRules(gameRules, board.scoreRules);
   return {
     id: board.id,
     name: board.name,
@@ -15,6 +28,8 @@ export function leaderboardToWire(board: Leaderboard, leaders: readonly Leader[]
     formattedCostString: `${formatHst(board.costUnits)} ${CURRENCY}`,
     leadersMax: board.leadersMax,
     leaders: [...leaders],
+    // Only where a rule is in force: a tier without rules answers as it always did.
+    ...(rules !== null && hasScoreRules(rules) ? { scoreRules: rules } : {}),
   };
 }
 
@@ -22,6 +37,7 @@ export function gameToWire(
   game: GameRecord,
   boards: readonly Leaderboard[],
   leaders: ReadonlyMap<string, readonly Leader[]>,
+  gameRules?: ScoreRules,
 ): GameWire {
   return {
     id: game.id,
@@ -36,7 +52,7 @@ export function gameToWire(
     scoreUnit: game.scoreUnit,
     prodDomain: game.prodDomain,
     published: game.publishedAt !== null,
-    leaderboards: boards.map((b) => leaderboardToWire(b, leaders.get(b.id) ?? [])),
+    leaderboards: boards.map((b) => leaderboardToWire(b, leaders.get(b.id) ?? [], gameRules)),
     playerId: game.developerId,
   };
 }

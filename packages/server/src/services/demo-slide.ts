@@ -1,7 +1,9 @@
+import { CoinopError, NO_SCORE_RULES, type ScoreRules } from '@coinop/core';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { DeveloperRecord } from '../store/developers.js';
 import { latestVerifierVersion } from '../store/game-verifiers.js';
+import { gameRules } from '../store/score-rules.js';
 import type { ArcadeServices } from './arcade-services.js';
 import type { DemoGame } from './demo-seed.js';
 import { GameVerifiers } from './game-verifiers.js';
@@ -25,6 +27,19 @@ export const SLIDE_ENGINE_FILE = new URL(
   '../../../../examples/slide/web/slide.js',
   import.meta.url,
 );
+
+/**
+ * The rules examples/README.md ("Slide") justifies: no score below 0 or above the engine's
+ * MAX_SCORE (what 5,000 moves can earn at most), none within half a second of the play's open
+ * (one move and the Finish press, each a decision on a board just seen), and a replay with every
+ * score, which the verifier must reproduce.
+ */
+export const SLIDE_SCORE_RULES: ScoreRules = {
+  minScore: 0,
+  maxScore: 260_104,
+  minPlayMs: 500,
+  replay: 'required',
+};
 
 export const SLIDE_GAME: DemoGame = {
   name: SLIDE_GAME_NAME,
@@ -68,5 +83,36 @@ export async function ensureSlideIntegrity(
   return [
     `slide: verifier version ${version} is examples/slide/web/slide.js (sha256 ` +
       `${sha256.slice(0, 12)}…)`,
+    await ensureSlideRules(arcade, gameId),
   ];
+}
+
+/**
+ * Declares Slide's rules on a game that has none (rules its developer set since stand). Says
+ * which rules are in force.
+ */
+async function ensureSlideRules(arcade: ArcadeServices, gameId: string): Promise<string> {
+  let rules = (await gameRules(arcade.db, [gameId])).get(gameId) ?? NO_SCORE_RULES;
+  if (sameRules(rules, NO_SCORE_RULES)) {
+    try {
+      rules = await arcade.scoreRules.changeGame(gameId, SLIDE_SCORE_RULES);
+    } catch (error) {
+      // An arcade that runs no verifiers may not require replays: the other rules still hold.
+      if (!(error instanceof CoinopError) || error.code !== 'validation_failed') throw error;
+      rules = await arcade.scoreRules.changeGame(gameId, { ...SLIDE_SCORE_RULES, replay: 'off' });
+    }
+  }
+  return (
+    `slide: scores from ${rules.minScore ?? '-∞'} to ${rules.maxScore ?? '∞'}, at least ` +
+    `${rules.minPlayMs ?? 0} ms after the play's open, replay ${rules.replay}`
+  );
+}
+
+function sameRules(a: ScoreRules, b: ScoreRules): boolean {
+  return (
+    a.minScore === b.minScore &&
+    a.maxScore === b.maxScore &&
+    a.minPlayMs === b.minPlayMs &&
+    a.replay === b.replay
+  );
 }

@@ -14,7 +14,9 @@ import {
   SLIDE_ENGINE_FILE,
   SLIDE_EXAMPLE_URL,
   SLIDE_GAME_NAME,
+  SLIDE_SCORE_RULES,
 } from '../../src/services/demo-slide.js';
+import { gameRules } from '../../src/store/score-rules.js';
 import { GameVerifiers } from '../../src/services/game-verifiers.js';
 import { findDeveloperByWallet } from '../../src/store/developers.js';
 import { latestVerifierVersion } from '../../src/store/game-verifiers.js';
@@ -92,9 +94,25 @@ describe.each(storeVariants())('the demo seed on %s', (variant) => {
       `slide: verifier version ${first!.version} is examples/slide/web/slide.js (sha256 ` +
         `${sha256.slice(0, 12)}…)`,
     );
-    // Seeding again uploads nothing.
+    // The rules examples/README.md justifies, the bound being the engine's own.
+    const { MAX_SCORE } = (await import(SLIDE_ENGINE_FILE.href)) as { MAX_SCORE: number };
+    expect(SLIDE_SCORE_RULES).toEqual({
+      minScore: 0,
+      maxScore: MAX_SCORE,
+      minPlayMs: 500,
+      replay: 'required',
+    });
+    expect((await gameRules(t.db, [seed.slideGameId])).get(seed.slideGameId)).toEqual(
+      SLIDE_SCORE_RULES,
+    );
+    expect(seed.lines).toContain(
+      "slide: scores from 0 to 260104, at least 500 ms after the play's open, replay required",
+    );
+    // Seeding again uploads nothing, and rules the developer set since stand.
+    await t.app.arcade.scoreRules.changeGame(seed.slideGameId, { minPlayMs: 2000 });
     await seedDemo(t.app.arcade);
     expect((await latestVerifierVersion(t.db, seed.slideGameId))?.version).toBe(first!.version);
+    expect((await gameRules(t.db, [seed.slideGameId])).get(seed.slideGameId)?.minPlayMs).toBe(2000);
 
     // A verifier that is not the checkout's engine (an older one, say) gives way to the engine.
     const developer = await findDeveloperByWallet(t.db, DEMO_DEVELOPER_WALLET.toLowerCase());

@@ -59,7 +59,7 @@ const DEMO_NAMESPACE = '5b0f6a53-3c1e-4d7e-9a4b-2f8c1d6e7a90';
 // Serialises demo seeding when several processes start together.
 const DEMO_SEED_LOCK_ID = AdvisoryLocks.demoSeed;
 
-export type DemoGame = Omit<NewGame, 'developerId' | 'prodDomain' | 'developerInfo'>;
+type DemoGame = Omit<NewGame, 'developerId' | 'prodDomain' | 'developerInfo'>;
 
 const REACTION_GAME: DemoGame = {
   name: DEMO_GAME_NAME,

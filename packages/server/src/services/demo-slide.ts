@@ -4,8 +4,8 @@ import { readFile } from 'node:fs/promises';
 import type { DeveloperRecord } from '../store/developers.js';
 import { latestVerifierVersion } from '../store/game-verifiers.js';
 import { gameRules } from '../store/score-rules.js';
+import type { NewGame } from '../store/games.js';
 import type { ArcadeServices } from './arcade-services.js';
-import type { DemoGame } from './demo-seed.js';
 import { GameVerifiers } from './game-verifiers.js';
 
 /**
@@ -41,7 +41,8 @@ export const SLIDE_SCORE_RULES: ScoreRules = {
   replay: 'required',
 };
 
-export const SLIDE_GAME: DemoGame = {
+/** As the demo seed registers it (its developer, domain and developer text are the demo's). */
+export const SLIDE_GAME: Omit<NewGame, 'developerId' | 'prodDomain' | 'developerInfo'> = {
   name: SLIDE_GAME_NAME,
   description:
     'Slide the tiles; equal tiles merge and each merge scores its value. Finish whenever you ' +

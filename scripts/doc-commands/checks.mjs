@@ -26,7 +26,11 @@ export async function checkQuickStart(ctx, server) {
     ),
     'the banner does not list the three example games under `games`',
   );
-  for (const url of ['http://127.0.0.1:8090/', 'http://127.0.0.1:8091/', 'http://127.0.0.1:8092/']) {
+  for (const url of [
+    'http://127.0.0.1:8090/',
+    'http://127.0.0.1:8091/',
+    'http://127.0.0.1:8092/',
+  ]) {
     await ctx.waitForStatus(url);
   }
   for (const url of [

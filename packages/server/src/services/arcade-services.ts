@@ -32,7 +32,7 @@ import { ledgerTotals } from '../store/ledger.js';
 import { chainProgress } from '../chain/status.js';
 import { TournamentCloser } from './tournament-closer.js';
 import { createReplayVerifier, type VerifierSandbox } from '../verifier/index.js';
-import { storedVerifierSources } from './verifier-sources.js';
+import { sandboxVerification, storedVerifierSources } from './verifier-sources.js';
 
 /** The play path's rules as the config sets them. */
 export function playPolicy(config: Config): PlayPolicy {
@@ -104,6 +104,16 @@ export class ArcadeServices {
     );
     this.games = new GameCache(deps.db, config.gameCacheTtlMs);
     const metrics = deps.metrics ?? null;
+    this.verifiers = createReplayVerifier({
+      sources: storedVerifierSources(deps.db),
+      settings: config.verifier,
+    });
+    // The score path checks replays with this arcade's own sandbox unless the caller wires
+    // another (a test's), or none (null).
+    const verification =
+      deps.scoreVerification === undefined
+        ? sandboxVerification(deps.db, this.verifiers)
+        : deps.scoreVerification;
     this.plays = new PlayService(
       deps.db,
       deps.clock,
@@ -111,9 +121,9 @@ export class ArcadeServices {
       this.games,
       playPolicy(config),
       metrics,
-      deps.scoreVerification ?? null,
+      verification,
     );
-    this.scoreRules = new ScoreRulesSettings(deps.db, deps.clock, deps.scoreVerification ?? null);
+    this.scoreRules = new ScoreRulesSettings(deps.db, deps.clock, verification);
     this.consent = new ConsentService(
       deps.db,
       deps.clock,
@@ -122,10 +132,6 @@ export class ArcadeServices {
       config.defaultAllowanceUnits,
     );
     this.testers = new TesterService(deps.db, deps.clock);
-    this.verifiers = createReplayVerifier({
-      sources: storedVerifierSources(deps.db),
-      settings: config.verifier,
-    });
     this.avatars = new Avatars(config.publicUrl);
     this.chain = config.chain
       ? new DepositWatcher({

@@ -4,6 +4,7 @@ import { findGame } from '../store/games.js';
 import { lockGameRow } from '../store/developer-games.js';
 import type { DeveloperRecord } from '../store/developers.js';
 import {
+  gameRequiresReplays,
   insertVerifierVersion,
   latestVerifierVersion,
   markVerifierRemoved,
@@ -17,6 +18,8 @@ import {
   type VerifyOutcome,
 } from '../verifier/index.js';
 import type { ArcadeServices } from './arcade-services.js';
+
+export type { VerifierVersionRecord };
 
 /** The current verifier with its source, as the developer reads it back. */
 export interface VerifierView extends VerifierVersionRecord {
@@ -42,13 +45,6 @@ export interface VerifierCheckInput {
 }
 
 /**
- * Whether the game, or one of its live tiers, requires a replay with every score: then its
- * verifier may be replaced but not removed. The score rules' owner answers it; until it is
- * wired, no rule requires one.
- */
-export type ReplayRequirement = (gameId: string) => Promise<boolean>;
-
-/**
  * A game's replay verifier, for its developer (docs/reference/verifier.md): upload a version,
  * read the current one back, remove it, and try a module on a replay. Another developer's game
  * is answered as not found, as every portal route does.
@@ -56,12 +52,10 @@ export type ReplayRequirement = (gameId: string) => Promise<boolean>;
 export class GameVerifiers {
   readonly #arcade: ArcadeServices;
   readonly #sandbox: VerifierSandbox;
-  readonly #replayRequired: ReplayRequirement;
 
-  constructor(arcade: ArcadeServices, replayRequired: ReplayRequirement = async () => false) {
+  constructor(arcade: ArcadeServices) {
     this.#arcade = arcade;
     this.#sandbox = arcade.verifiers;
-    this.#replayRequired = replayRequired;
   }
 
   /** Checks the module in the sandbox, then stores it as the game's next version. */
@@ -94,19 +88,23 @@ export class GameVerifiers {
     return { ...latest, source };
   }
 
-  /** Removes the current verifier; refused while a rule requires replays. */
+  /**
+   * Removes the current verifier; refused while the game's rules, or a live tier's, require
+   * replays (the score path would refuse every score of it).
+   */
   async remove(developer: DeveloperRecord, gameId: string): Promise<VerifierVersionRecord> {
     await this.#ownGame(developer, gameId);
-    if (await this.#replayRequired(gameId)) {
-      throw new CoinopError(
-        'verifier_in_use',
-        `game ${gameId} requires a replay with its scores: set its rules' replay to off first`,
-        { details: { gameId } },
-      );
-    }
     const { db, clock } = this.#arcade;
     const removed = await db.transaction(async (tx) => {
       await lockGameRow(tx, gameId);
+      if (await gameRequiresReplays(tx, gameId)) {
+        throw new CoinopError(
+          'verifier_in_use',
+          `game ${gameId} requires a replay with its scores: set the replay rule of the game ` +
+            'and its tiers to off first, or upload a new version instead',
+          { details: { gameId } },
+        );
+      }
       return markVerifierRemoved(tx, { gameId, removedAt: clock.now(), removedBy: developer.id });
     });
     if (removed === null) throw notFound(gameId);

@@ -110,3 +110,19 @@ export async function markVerifierRemoved(
   );
   return rows[0] ? toVersion(rows[0]) : null;
 }
+
+/**
+ * Whether the game's rules require a replay with its scores: the game's own rule (a new tier
+ * inherits it) or a live tier's (migration 024's `replay_rule`, null inheriting the game's).
+ */
+export async function gameRequiresReplays(q: Queryable, gameId: string): Promise<boolean> {
+  const rows = await q.query<{ required: boolean }>(
+    `SELECT g.replay_rule = 'required' OR EXISTS (
+              SELECT 1 FROM leaderboards l
+               WHERE l.game_id = g.id AND l.retired_at IS NULL
+                 AND COALESCE(l.replay_rule, g.replay_rule) = 'required') AS required
+       FROM games g WHERE g.id = $1`,
+    [gameId],
+  );
+  return rows[0]?.required === true;
+}

@@ -4,8 +4,6 @@ import type { PrivateKeyAccount } from 'viem/accounts';
 import { gameWithTiers, type GameFixture } from '@coinop/testkit/arcade';
 import { storeVariants } from '@coinop/testkit/db';
 import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coinop/testkit/signin';
-import { GameVerifiers } from '../../src/services/game-verifiers.js';
-import { findDeveloperByWallet } from '../../src/store/developers.js';
 
 // Issue 30: a game's replay verifier, uploaded and tried by its developer through the API, on
 // the real sandbox and both stores.
@@ -236,12 +234,27 @@ describe.each(storeVariants())('replay verifier routes on %s', (variant) => {
     expect((await read()).json()).toMatchObject({ version: 3, source: SUMMING });
   });
 
-  it('refuses to remove a verifier a rule requires', async () => {
-    const developer = await findDeveloperByWallet(s.db, wallet.address);
-    const verifiers = new GameVerifiers(s.api.arcade, async (gameId) => gameId === game.gameId);
-    await expect(verifiers.remove(developer!, game.gameId)).rejects.toMatchObject({
+  it('refuses to remove a verifier while the game or a live tier requires replays', async () => {
+    const remove = () =>
+      s.api.inject({
+        method: 'DELETE',
+        url: `/developer/games/${game.gameId}/verifier`,
+        headers: auth(),
+      });
+    const { scoreRules } = s.api.arcade;
+    await scoreRules.changeTier(game.gameId, game.tiers[1]!.id, { replay: 'required' });
+    const refused = await remove();
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({
       code: 'verifier_in_use',
+      message:
+        `game ${game.gameId} requires a replay with its scores: set the replay rule of the ` +
+        'game and its tiers to off first, or upload a new version instead',
     });
+    await scoreRules.changeTier(game.gameId, game.tiers[1]!.id, { replay: null });
+    await scoreRules.changeGame(game.gameId, { replay: 'required' });
+    expect((await remove()).statusCode).toBe(409);
+    await scoreRules.changeGame(game.gameId, { replay: 'off' });
     expect((await read()).json()).toMatchObject({ version: 3, removedAt: null });
   });
 

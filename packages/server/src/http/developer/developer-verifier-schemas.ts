@@ -1,6 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import type { VerifierCheck, VerifierView } from '../../services/game-verifiers.js';
-import type { VerifierVersionRecord } from '../../store/game-verifiers.js';
+import type {
+  VerifierCheck,
+  VerifierVersionRecord,
+  VerifierView,
+} from '../../services/game-verifiers.js';
 import { Uuid } from '../shared/schemas.js';
 
 /** Wire shapes of a game's replay verifier (docs/reference/verifier.md). */

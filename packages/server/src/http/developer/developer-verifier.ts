@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { CoinopError } from '@coinop/core';
-import { GameVerifiers, type ReplayRequirement } from '../../services/game-verifiers.js';
-import type { DeveloperRecord } from '../../store/developers.js';
+import { GameVerifiers } from '../../services/game-verifiers.js';
+import type { DeveloperRecord } from '../../services/developer-games.js';
 import { RateLimitedResponse } from '../../listener/openapi.js';
 import { oncePerRequest, perKey } from '../../listener/rate-limit.js';
 import { GameParams } from './developer-games-schemas.js';
@@ -24,8 +24,6 @@ export interface DeveloperVerifierRoutesOptions {
   readonly security: readonly Record<string, readonly string[]>[];
   readonly tags: readonly string[];
   readonly who: string;
-  /** Whether a rule requires replays of the game (then the verifier may not be removed). */
-  readonly replayRequired?: ReplayRequirement;
 }
 
 // An upload is at most 256 KiB (a larger one is answered verifier_too_large, not cut off); a
@@ -42,7 +40,7 @@ export function developerVerifierRoutes(
   options: DeveloperVerifierRoutesOptions,
 ): void {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-  const verifiers = new GameVerifiers(app.arcade, options.replayRequired);
+  const verifiers = new GameVerifiers(app.arcade);
   const developer = oncePerRequest(options.developerOf);
   // Uploads and checks both run the sandbox the scores share: one budget per developer.
   const sandboxLimit = perKey(

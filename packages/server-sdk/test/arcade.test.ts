@@ -117,6 +117,23 @@ describe.each(storeVariants())('Arcade against a running coinop on %s', (variant
     expect(plays[0]!.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('a play carries its seed; a score sends its replay, and one too large is refused (issue 30)', async () => {
+    const p = await fundedPlayer(coinop, 3);
+    const tier = game.tiers[0]!.id;
+    const play = await arcade.play(p.playerId, tier);
+    expect(play.seed).toMatch(/^[0-9a-f]{64}$/);
+    expect((await arcade.playById(play.id)).seed).toBe(play.seed);
+    await expect(arcade.score(play, 7, { replay: 'x'.repeat(65_537) })).rejects.toMatchObject({
+      status: 413,
+      code: 'replay_too_large',
+    });
+    const scored = await arcade.score(play, 7, { replay: JSON.stringify({ moves: 'LRUD' }) });
+    expect(scored).toMatchObject({ playId: play.id, score: 7 });
+    await expect(arcade.score(play, 7, { replay: 42 as unknown as string })).rejects.toThrow(
+      new TypeError('options.replay must be a string, got number'),
+    );
+  });
+
   it('reads payouts a page at a time', async () => {
     const first = await fundedPlayer(coinop, 10, 'First');
     const second = await fundedPlayer(coinop, 10, 'Second');

@@ -6,6 +6,7 @@ import type {
   ReceiveSubmitScoreMessage,
   ScoreResult,
 } from '@coinop/protocol';
+import { ApiError } from '../api.js';
 import type { ArcadeConsent } from './arcade-consent.js';
 import type { ArcadeHost } from './arcade-host.js';
 import { randomUuid } from './demo-handlers.js';
@@ -113,10 +114,28 @@ export async function submitScore(
     });
     return { playId: result.playId };
   } catch (error) {
-    failed('The score', error);
+    if (error instanceof ApiError && SCORE_REFUSALS.has(error.code)) {
+      // The game's score rules refused it (issue 30): nothing was paid and the play is open.
+      host.tell(
+        `The arcade refused this score: ${error.message}. Your play stays open for a score ` +
+          'within the game’s rules.',
+        'error',
+      );
+    } else {
+      failed('The score', error);
+    }
     throw error;
   }
 }
+
+/** The codes of a score its game's rules refused (docs/concepts/score-integrity.md). */
+const SCORE_REFUSALS = new Set([
+  'score_out_of_bounds',
+  'score_too_fast',
+  'replay_required',
+  'replay_rejected',
+  'replay_too_large',
+]);
 
 /**
  * The chain code and what it read of the wallet, loaded only for a play in chain mode; null

@@ -5,6 +5,7 @@ import { Link } from '../router.js';
 import { CredentialsSection } from './credentials-section.js';
 import { GameDetailsSection } from './game-details-section.js';
 import { CopyField, demoAddress, ErrorAlert, errorText, usePortalApi, useTitle } from './parts.js';
+import { ScoreRulesSection } from './score-rules-section.js';
 import { StatsSection } from './stats-section.js';
 import { PublishSection } from './publish-section.js';
 import { TestersSection } from './testers-section.js';
@@ -92,6 +93,7 @@ export function GameAdminPage({ gameId }: { gameId: string }) {
 
       <GameDetailsSection game={game} onSaved={setGame} />
       <TiersSection game={game} onChange={reload} />
+      <ScoreRulesSection game={game} onChange={reload} />
       <TournamentsSection game={game} />
       <VerifierSection game={game} />
       <CredentialsSection game={game} onChange={reload} />

@@ -32,7 +32,10 @@ describe('checkScoreRules', () => {
     [
       rules({ minScore: 10 }),
       attempt(9),
-      { code: 'score_out_of_bounds', message: "score 9 is below this tier's lowest possible score, 10" },
+      {
+        code: 'score_out_of_bounds',
+        message: "score 9 is below this tier's lowest possible score, 10",
+      },
     ],
     [rules({ minPlayMs: 10_000 }), attempt(1, 10_000), null],
     [
@@ -57,14 +60,18 @@ describe('checkScoreRules', () => {
     [
       rules({ maxScore: 1, minPlayMs: 5, replay: 'required' }),
       attempt(2, 0, false),
-      { code: 'score_out_of_bounds', message: "score 2 is above this tier's highest possible score, 1" },
+      {
+        code: 'score_out_of_bounds',
+        message: "score 2 is above this tier's highest possible score, 1",
+      },
     ],
     [
       rules({ maxScore: 1, minPlayMs: 5, replay: 'required' }),
       attempt(1, 0, false),
       {
         code: 'score_too_fast',
-        message: 'the score came 0 ms after the play opened; a run of this tier takes at least 5 ms',
+        message:
+          'the score came 0 ms after the play opened; a run of this tier takes at least 5 ms',
       },
     ],
   ])('%j with %j → %j', (given, tried, expected) => {
@@ -118,7 +125,11 @@ describe('assertScoreRulesValid', () => {
       'scoreRules.maxScore',
       'must be a finite number ≥ 0 or null, got Infinity',
     ],
-    [rules({ maxScore: Number.NaN }), 'scoreRules.maxScore', 'must be a finite number ≥ 0 or null, got NaN'],
+    [
+      rules({ maxScore: Number.NaN }),
+      'scoreRules.maxScore',
+      'must be a finite number ≥ 0 or null, got NaN',
+    ],
     [
       rules({ minScore: 6, maxScore: 5 }),
       'scoreRules.minScore',

@@ -202,6 +202,8 @@ describe.each(storeVariants())('plays locked on chain on %s', (variant) => {
       vaultAccountId: a.checkpoint.accountId,
       leaderPlayerIds: [a.leader.playerId],
     });
+    // A play opened by its lock gets its seed as it opens, like any other (issue 30).
+    expect(play.seed).toMatch(/^[0-9a-f]{64}$/);
     expect(await findPlayLock(a.api.db, playId)).toMatchObject({
       state: 'open',
       lockTxHash: lockTx.toLowerCase(),

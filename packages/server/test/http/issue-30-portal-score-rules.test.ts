@@ -64,8 +64,15 @@ describe.each(storeVariants())('score rules in the developer portal API on %s', 
       { ...NONE, replay: null },
       { ...NONE, replay: null },
     ]);
-    const ruled = await register({ scoreRules: { minScore: 0, maxScore: 5000, minPlayMs: 10_000 } });
-    expect(ruled.scoreRules).toEqual({ minScore: 0, maxScore: 5000, minPlayMs: 10_000, replay: 'off' });
+    const ruled = await register({
+      scoreRules: { minScore: 0, maxScore: 5000, minPlayMs: 10_000 },
+    });
+    expect(ruled.scoreRules).toEqual({
+      minScore: 0,
+      maxScore: 5000,
+      minPlayMs: 10_000,
+      replay: 'off',
+    });
     const read = (await call('GET', `/developer/games/${ruled.id}`)).json<Game>();
     expect(read.scoreRules).toEqual(ruled.scoreRules);
     const stored = await s.db.query(
@@ -133,18 +140,21 @@ describe.each(storeVariants())('score rules in the developer portal API on %s', 
     [{ minPlayMs: 86_400_001 }, 'scoreRules.minPlayMs must be <= 86400000'],
     [{ replay: 'sometimes' }, 'scoreRules.replay '],
     [{ cheat: true }, 'scoreRules.cheat must NOT have additional properties'],
-  ])('refuses %j at registration with a 400 naming %s, registering nothing', async (rules, path) => {
-    const before = await gameCount();
-    const res = await call('POST', '/developer/games', {
-      name: 'Nope',
-      coverUrl: covers.url('/cover.png'),
-      scoreRules: rules,
-    });
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ code: 'validation_failed' });
-    expect(res.json().message).toContain(path);
-    expect(await gameCount()).toBe(before);
-  });
+  ])(
+    'refuses %j at registration with a 400 naming %s, registering nothing',
+    async (rules, path) => {
+      const before = await gameCount();
+      const res = await call('POST', '/developer/games', {
+        name: 'Nope',
+        coverUrl: covers.url('/cover.png'),
+        scoreRules: rules,
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'validation_failed' });
+      expect(res.json().message).toContain(path);
+      expect(await gameCount()).toBe(before);
+    },
+  );
 
   it('refuses rules no score could meet, alone or with a tier, writing nothing', async () => {
     const before = await gameCount();
@@ -171,7 +181,10 @@ describe.each(storeVariants())('score rules in the developer portal API on %s', 
       "scoreRules (with the game's rules).minScore 200 is above maxScore 100: no score could be accepted",
     );
     const unchanged = (await call('GET', `/developer/games/${game.id}`)).json<Game>();
-    expect(unchanged.leaderboards[0]).toMatchObject({ name: tier.name, scoreRules: tier.scoreRules });
+    expect(unchanged.leaderboards[0]).toMatchObject({
+      name: tier.name,
+      scoreRules: tier.scoreRules,
+    });
   });
 
   it('refuses to require replays of a game without a verifier', async () => {

@@ -1,5 +1,7 @@
 /* eslint-disable @typescript-eslint/no-non-null-assertion -- as in the packages tests: fixtures exist */
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
@@ -28,6 +30,25 @@ import { startSlideServer } from '../src/server.js';
  * A score forged through the bridge, as a cheater would post it from the browser's console, is
  * refused and pays nothing.
  */
+
+/**
+ * An older arcade that never answers a score: it frames the game, answers a play with a playId
+ * and no seed, and leaves every score unanswered, as an arcade does when it refuses one.
+ */
+const SILENT_ARCADE = (gameUrl: string) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Silent arcade</title></head>
+<body><iframe id="game" title="Game" src="${gameUrl}" style="width:360px;height:700px"></iframe>
+<script>
+  window.scores = [];
+  const game = document.getElementById('game');
+  window.addEventListener('message', (event) => {
+    if (event.source !== game.contentWindow) return;
+    const { type, requestId } = event.data;
+    if (type === 'score') { window.scores.push(event.data); return; }
+    const data = type === 'play' ? { playId: 'play-' + requestId } : type === 'leaderboard' ? { leaderboard: [] } : {};
+    game.contentWindow.postMessage({ type, data, requestId }, new URL(game.src).origin);
+  });
+</script></body></html>`;
 
 /** Anvil's well-known accounts 1 (the first demo player) and 3 (the demo developer). */
 const PLAYER_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
@@ -209,8 +230,9 @@ describe.skipIf(!hasChromium)(
         const play = await startRun(page, game, player!.id);
         await playMoves(page, game, 4);
         const locked = await balanceUnits(player!.account_id);
-        // What a cheater types in the browser's console: the bridge's score message, with a
-        // score and a replay of their own, for the play the arcade opened.
+        await humanPause();
+        // A cheater waits out the shortest play too, then types in the browser's console the
+        // bridge's score message, with a score and a replay of their own, for the open play.
         const frame = page.frames().find((f) => f.url().startsWith(slide.url))!;
         await frame.evaluate(
           ({ gameId, playId }) =>
@@ -274,6 +296,52 @@ describe.skipIf(!hasChromium)(
         await expect.poll(statusOf(game), { timeout: 15_000 }).toMatch(/accepted by the arcade/);
       } finally {
         await context.close();
+      }
+    });
+
+    it('plays from its own seed on an arcade that sends none, and offers to resend a score left unanswered', async () => {
+      let site: Server | undefined;
+      const context = await browser.newContext({ viewport: PHONE });
+      try {
+        site = createServer((_req, res) => {
+          const origin = `http://127.0.0.1:${(site!.address() as AddressInfo).port}`;
+          const url = `${slide.url}?arcade=${encodeURIComponent(origin)}&gameId=g-1`;
+          res
+            .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+            .end(SILENT_ARCADE(url));
+        });
+        await new Promise<void>((resolve) => site!.listen(0, '127.0.0.1', resolve));
+        const page = await context.newPage();
+        await page.goto(`http://127.0.0.1:${(site.address() as AddressInfo).port}/`);
+        const game = page.frameLocator('#game');
+        await expect.poll(statusOf(game)).toBe('Ready. Press Play to start.');
+        await game.getByRole('button', { name: 'Play' }).click();
+        await expect
+          .poll(statusOf(game))
+          .toBe(
+            'This arcade sent no seed, so the tiles come from this page and it cannot check the ' +
+              'run. Slide the tiles; press Finish to cash out your score.',
+          );
+        expect(await game.locator('#seed').textContent()).toBe(
+          'Tiles from this page: the arcade sent no seed.',
+        );
+        await playMoves(page, game, 2);
+        await game.getByRole('button', { name: 'Finish' }).click();
+        await expect.poll(statusOf(game)).toMatch(/Submitting your score and its replay…$/);
+        // No answer: after its wait the page lets the player send it again, or start over.
+        await expect
+          .poll(statusOf(game), { timeout: 20_000 })
+          .toMatch(
+            /^[\d,]+ points: no answer from the arcade yet\. If it refused the score, it says why beside the game; you may submit it again\.$/,
+          );
+        await game.getByRole('button', { name: 'Submit again' }).click();
+        await expect.poll(() => page.evaluate('window.scores.length')).toBe(2);
+        const [first] = (await page.evaluate('window.scores')) as { replay: string }[];
+        expect(first!.replay).toMatch(/^s1:[LRUD]{2}$/);
+        expect(await game.getByRole('button', { name: 'Play' }).isEnabled()).toBe(false);
+      } finally {
+        await context.close();
+        await new Promise((resolve) => site?.close(resolve));
       }
     });
 

@@ -138,21 +138,46 @@ function move(direction) {
   );
 }
 
+/**
+ * How long the page waits for the arcade's answer to a score before it offers to send it again.
+ * The bridge has no reply for a refused score (the arcade says why beside the game), so the page
+ * must not sit out the client library's two-minute wait with every button off.
+ */
+const ANSWER_WAIT_MS = 10_000;
+let attempts = 0;
+
 /** @param {string} why */
 async function submit(why) {
   if (!run || (phase !== 'playing' && phase !== 'unsent')) return;
   const { score } = run;
   const points = `${score.toLocaleString('en')} points`;
+  const forPlay = playId;
+  const attempt = ++attempts;
+  const current = () => playId === forPlay && attempt === attempts;
   enter('submitting');
   say(`${why} Submitting your score and its replay…`);
+  const waited = setTimeout(() => {
+    if (!current() || phase !== 'submitting') return;
+    say(
+      `${points}: no answer from the arcade yet. If it refused the score, it says why beside ` +
+        'the game; you may submit it again.',
+    );
+    enter('unsent');
+  }, ANSWER_WAIT_MS);
   try {
     await game.submitScore(playId, score, { replay: replayOf(run) });
+    // Any attempt the arcade took settles the play, even one the page had stopped waiting for.
+    if (playId !== forPlay) return;
+    attempts++;
     say(`${points} accepted by the arcade. Press Play for another run.`);
     enter('idle');
     await loadLeaders();
   } catch (error) {
+    if (!current()) return;
     say(`${points}, but the arcade did not take the score: ${errorText(error)}.`);
     enter('unsent');
+  } finally {
+    clearTimeout(waited);
   }
 }
 

@@ -97,10 +97,10 @@ const game = new GameService('${game.id}', '${origin}');
 window.addEventListener('DOMContentLoaded', () => game.init());
 
 startButton.onclick = async () => {
-  const { playId } = await game.play(); // the player approves the cost in the arcade
+  const { playId, seed } = await game.play(); // the player approves the cost in the arcade
   if (!playId) return; // no playId: the player did not pay, do not start
-  const score = await runTheGame();
-  await game.submitScore(playId, score);
+  const { score, moves } = await runTheGame(seed); // derive the run's randomness from the seed
+  await game.submitScore(playId, score, { replay: moves }); // the replay is for your verifier
   const { leaderboard } = await game.getLeaderboard();
   showLeaders(leaderboard);
 };

@@ -64,6 +64,7 @@ const SCREENSHOTS = [
   { name: 'portal-game', test: 'portal', device: 'phone' },
   { name: 'portal-tournaments-desktop', test: 'portal-tournaments', device: 'desktop' },
   { name: 'portal-tournaments-phone', test: 'portal-tournaments', device: 'phone' },
+  { name: 'portal-verifier', test: 'portal-verifier', device: 'desktop' },
   { name: 'portal-publish-section-pending', test: 'publish', device: 'desktop' },
   { name: 'portal-publish-section-declined', test: 'publish', device: 'desktop' },
   { name: 'preview-game', test: 'publish', device: 'desktop' },

@@ -16,6 +16,7 @@ export * from './leaderboards/score-batch.js';
 export * from './plays/lifecycle.js';
 export * from './plays/chain-lock.js';
 export * from './leaderboards/ranked-board.js';
+export * from './leaderboards/outliers.js';
 export * from './consent/allowance.js';
 export * from './consent/grants.js';
 export * from './tournaments/index.js';

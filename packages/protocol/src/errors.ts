@@ -118,6 +118,14 @@ export const ErrorCodes = {
   tournament_full: 'Tournament round full',
   tournament_attempts_exhausted: 'Tournament attempts used up',
   tournament_chain_play_refused: 'Tournament plays are not locked on chain',
+  // Score reviews (docs/reference/review-queue.md)
+  score_not_found: 'Score not found',
+  score_already_voided: 'Score already voided',
+  own_score_not_reportable: 'Own score cannot be reported',
+  review_not_found: 'Review not found',
+  review_closed: 'Review already closed',
+  refusal_not_reviewable: 'Refused attempt cannot be approved or voided',
+  replay_not_found: 'Replay not found',
   // Operational
   rate_limited: 'Too many requests',
   service_unavailable: 'Service unavailable',

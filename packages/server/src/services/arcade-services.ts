@@ -30,6 +30,7 @@ import { DevChainFunds } from '../dev-chain/dev-chain-funds.js';
 import { ledgerTotals } from '../store/ledger.js';
 import { chainProgress } from '../chain/status.js';
 import { TournamentCloser } from './tournament-closer.js';
+import { flagOutlierScores } from './outlier-check.js';
 
 /** The play path's rules as the config sets them. */
 export function playPolicy(config: Config): PlayPolicy {
@@ -214,6 +215,11 @@ export class ArcadeServices {
       total += pruned;
       if (pruned < MOVES_PRUNED_MAX) return total;
     }
+  }
+
+  /** Flags the boards' new leaders that stand out against their history (issue 30). */
+  async flagOutlierScores(): Promise<number> {
+    return flagOutlierScores(this);
   }
 
   /** Finds or creates the installation's arcade; called once before serving. */

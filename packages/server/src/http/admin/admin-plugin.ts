@@ -18,6 +18,7 @@ import {
 import { adminLookupRoutes, adminPlayerLookupRoutes } from './admin-lookups.js';
 import { adminPublishRequestRoutes } from './admin-publish-requests.js';
 import { adminTournamentRoutes } from './admin-tournaments.js';
+import { reviewRoutes } from '../shared/reviews.js';
 import {
   TAGS,
   KeysRotated,
@@ -82,6 +83,14 @@ export async function adminPlugin(
   adminPlayerLookupRoutes(app);
   adminPublishRequestRoutes(app);
   adminTournamentRoutes(app, TAGS);
+  reviewRoutes(app, {
+    audience: 'admin',
+    tags: TAGS,
+    security: Security.adminToken,
+    who: 'The admin token.',
+    reviewerOf: async () => ({ scope: { gameId: null }, actor: { kind: 'admin' } }),
+    voider: null,
+  });
 
   r.post(
     '/admin/players/:playerId/token',

@@ -11,6 +11,8 @@ import { developerPublishRequestRoutes } from './publish-requests.js';
 import { developerGameRoutes } from './developer-games.js';
 import { withdrawalRoutes } from '../shared/withdrawals.js';
 import { developerTournamentRoutes } from './developer-tournaments.js';
+import { reviewRoutes } from '../shared/reviews.js';
+import { developerReviewScope } from '../../services/score-reviews.js';
 import { developerById } from '../../services/tournaments.js';
 import { API_KEY_HEADER } from '../../credentials/api-keys.js';
 import { DeveloperPortal } from '../../services/developer-games.js';
@@ -72,6 +74,12 @@ export async function developerPlugin(app: FastifyInstance): Promise<void> {
     return (await portal.developerOf(playerId)).accountId;
   };
   const security = [...Security.playerToken, ...Security.apiKey];
+  const developerIdOf = async (request: FastifyRequest): Promise<string> => {
+    if (request.headers[API_KEY_HEADER] !== undefined) {
+      return (await keys.verify(request.headers[API_KEY_HEADER])).developerId;
+    }
+    return (await portal.developerOf((await players.authenticate(request)).playerId)).id;
+  };
   developerTournamentRoutes(app, {
     tags: TAGS,
     security,
@@ -86,6 +94,20 @@ export async function developerPlugin(app: FastifyInstance): Promise<void> {
       const { playerId } = await players.authenticate(request);
       return { kind: 'developer', developer: await portal.developerOf(playerId) };
     },
+  });
+  reviewRoutes(app, {
+    audience: 'developer',
+    tags: TAGS,
+    security,
+    who:
+      "The game's developer: the portal's session or the developer's API key; another " +
+      "developer's game answers 404 game_not_found.",
+    reviewerOf: async (request, gameId) => {
+      const developerId = await developerIdOf(request);
+      const scope = await developerReviewScope(arcade, developerId, gameId ?? '');
+      return { scope, actor: { kind: 'developer', developerId } };
+    },
+    voider: null,
   });
   withdrawalRoutes(app, {
     tags: TAGS,

@@ -55,6 +55,7 @@ export const FLAG_ENV = {
   defaultAllowance: ['--default-allowance', 'COINOP_DEFAULT_ALLOWANCE'],
   writeTokenTtlSeconds: ['--write-token-ttl', 'COINOP_WRITE_TOKEN_TTL'],
   playTtlSeconds: ['--play-ttl', 'COINOP_PLAY_TTL'],
+  payoutHoldSeconds: ['--payout-hold', 'COINOP_PAYOUT_HOLD'],
   splitRule: ['--split', 'COINOP_SPLIT'],
   logLevel: ['--log-level', 'COINOP_LOG_LEVEL'],
   services: ['--services', 'COINOP_SERVICES'],

@@ -151,7 +151,13 @@ export interface Config {
   readonly defaultAllowanceUnits: bigint | null;
   readonly writeTokenTtlSeconds: number;
   readonly playTtlSeconds: number;
+  /**
+   * Seconds a settled play's payouts stay pending before they are spendable, unless its game or
+   * tier says otherwise; 0 pays at once (docs/concepts/plays-and-settlement.md#hold-and-void).
+   */
+  readonly payoutHoldSeconds: number;
   readonly expirySweepIntervalSeconds: number;
+  readonly releaseSweepIntervalSeconds: number;
   readonly defaultLeadersMax: number;
   readonly defaultTiers: readonly { name: string; costHst: number }[];
   readonly splitRule: SplitRule;
@@ -285,7 +291,9 @@ export function loadConfig(
     ),
     writeTokenTtlSeconds: int('writeTokenTtlSeconds', DEFAULTS.writeTokenTtlSeconds, 1, 86_400),
     playTtlSeconds: int('playTtlSeconds', DEFAULTS.playTtlSeconds, 1, 30 * 86_400),
+    payoutHoldSeconds: int('payoutHoldSeconds', DEFAULTS.payoutHoldSeconds, 0, 30 * 86_400),
     expirySweepIntervalSeconds: DEFAULTS.expirySweepIntervalSeconds,
+    releaseSweepIntervalSeconds: DEFAULTS.releaseSweepIntervalSeconds,
     defaultLeadersMax: DEFAULTS.defaultLeadersMax,
     defaultTiers: DEFAULTS.defaultTiers,
     splitRule: parseSplit(text('splitRule')),

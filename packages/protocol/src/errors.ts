@@ -56,6 +56,8 @@ export const ErrorCodes = {
   play_already_scored: 'Play already scored',
   play_expired: 'Play expired',
   play_not_open: 'Play not open',
+  score_not_found: 'Score not found',
+  score_already_voided: 'Score already voided',
   idempotency_key_reused: 'Idempotency key reused with a different request',
   transfer_exists_with_different_fields: 'Transfer id reused with different fields',
   // Chain deposits

@@ -30,6 +30,8 @@ export const ENV_ONLY = {
 export const TEST_HOOK_ENV = {
   /** Milliseconds each tournament round's close waits before it commits (the crash tests). */
   closePauseMs: 'COINOP_TEST_CLOSE_PAUSE_MS',
+  /** Milliseconds each score void waits inside its transaction before it commits. */
+  voidPauseMs: 'COINOP_TEST_VOID_PAUSE_MS',
 } as const;
 
 /** A config error names the flag and its environment variable. */

@@ -40,6 +40,8 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   invalid_amount: 400,
   insufficient_funds: 402,
   play_already_scored: 409,
+  score_not_found: 404,
+  score_already_voided: 409,
   play_expired: 409,
   play_not_open: 409,
   idempotency_key_reused: 422,

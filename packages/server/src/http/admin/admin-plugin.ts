@@ -18,6 +18,7 @@ import {
 import { adminLookupRoutes, adminPlayerLookupRoutes } from './admin-lookups.js';
 import { adminPublishRequestRoutes } from './admin-publish-requests.js';
 import { adminTournamentRoutes } from './admin-tournaments.js';
+import { adminScoreVoidRoutes } from './admin-score-voids.js';
 import {
   TAGS,
   KeysRotated,
@@ -82,6 +83,7 @@ export async function adminPlugin(
   adminPlayerLookupRoutes(app);
   adminPublishRequestRoutes(app);
   adminTournamentRoutes(app, TAGS);
+  adminScoreVoidRoutes(app);
 
   r.post(
     '/admin/players/:playerId/token',

@@ -11,6 +11,7 @@ import { developerPublishRequestRoutes } from './publish-requests.js';
 import { developerGameRoutes } from './developer-games.js';
 import { withdrawalRoutes } from '../shared/withdrawals.js';
 import { developerTournamentRoutes } from './developer-tournaments.js';
+import { developerScoreVoidRoutes } from './developer-score-voids.js';
 import { developerById } from '../../services/tournaments.js';
 import { API_KEY_HEADER } from '../../credentials/api-keys.js';
 import { DeveloperPortal } from '../../services/developer-games.js';
@@ -85,6 +86,16 @@ export async function developerPlugin(app: FastifyInstance): Promise<void> {
       }
       const { playerId } = await players.authenticate(request);
       return { kind: 'developer', developer: await portal.developerOf(playerId) };
+    },
+  });
+  developerScoreVoidRoutes(app, {
+    tags: TAGS,
+    security,
+    developerIdOf: async (request) => {
+      if (request.headers[API_KEY_HEADER] !== undefined)
+        return (await keys.verify(request.headers[API_KEY_HEADER])).developerId;
+      const { playerId } = await players.authenticate(request);
+      return (await portal.developerOf(playerId)).id;
     },
   });
   withdrawalRoutes(app, {

@@ -10,6 +10,8 @@ export * from './ledger/withdrawals.js';
 export * from './ledger/reconciliation.js';
 export * from './settlement/split.js';
 export * from './settlement/settlement-batch.js';
+export * from './settlement/hold.js';
+export * from './settlement/void.js';
 export * from './leaderboards/rank-key.js';
 export * from './leaderboards/best.js';
 export * from './leaderboards/score-batch.js';

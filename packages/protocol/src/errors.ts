@@ -56,6 +56,8 @@ export const ErrorCodes = {
   play_already_scored: 'Play already scored',
   play_expired: 'Play expired',
   play_not_open: 'Play not open',
+  score_not_found: 'Score not found',
+  score_already_voided: 'Score already voided',
   idempotency_key_reused: 'Idempotency key reused with a different request',
   transfer_exists_with_different_fields: 'Transfer id reused with different fields',
   // Chain deposits
@@ -119,8 +121,6 @@ export const ErrorCodes = {
   tournament_attempts_exhausted: 'Tournament attempts used up',
   tournament_chain_play_refused: 'Tournament plays are not locked on chain',
   // Score reviews (docs/reference/review-queue.md)
-  score_not_found: 'Score not found',
-  score_already_voided: 'Score already voided',
   own_score_not_reportable: 'Own score cannot be reported',
   review_not_found: 'Review not found',
   review_closed: 'Review already closed',

@@ -8,7 +8,7 @@ import { boardAround, boardPage } from '../dist/store/board-pages.js';
 import { buildApi } from '../dist/app.js';
 import { SecretBox } from '../dist/credentials/secret-box.js';
 import { testConfig } from '../dist/config.js';
-import { boardCursor } from '../dist/http/cursors.js';
+import { boardCursor } from '../dist/http/shared/cursors.js';
 import { systemClock, uuidIds } from '../dist/ids.js';
 import { publishGame } from '../dist/store/games.js';
 import { timeEach } from './ranking.mjs';

@@ -131,6 +131,12 @@ const CONFIG_FLAGS: {
     value: 'seconds',
     description: 'time to score a play before it expires (default 3600)',
   },
+  payoutHoldSeconds: {
+    flag: '--payout-hold',
+    env: 'COINOP_PAYOUT_HOLD',
+    value: 'seconds',
+    description: 'payouts stay pending this long, so a score can be voided (default 0)',
+  },
   splitRule: {
     flag: '--split',
     env: 'COINOP_SPLIT',

@@ -31,6 +31,8 @@ import { ledgerTotals } from '../store/ledger.js';
 import { chainProgress } from '../chain/status.js';
 import { TournamentCloser } from './tournament-closer.js';
 import { flagOutlierScores } from './outlier-check.js';
+import { releaseDuePayouts } from './payout-releases.js';
+import { ScoreVoids } from './score-voids.js';
 
 /** The play path's rules as the config sets them. */
 export function playPolicy(config: Config): PlayPolicy {
@@ -38,6 +40,7 @@ export function playPolicy(config: Config): PlayPolicy {
   return {
     playTtlSeconds: config.playTtlSeconds,
     splitRule: config.splitRule,
+    payoutHoldSeconds: config.payoutHoldSeconds,
     defaultAllowanceUnits: config.defaultAllowanceUnits,
     grantUrl: (gameId) => `${gamePages}/games/${gameId}#allowance`,
   };
@@ -57,6 +60,8 @@ export class ArcadeServices {
   /** Seals and opens the secrets in storage; the player-token services need it. */
   readonly secrets: SecretBox;
   readonly plays: PlayService;
+  /** Voids scores and re-settles the held payouts they caused. */
+  readonly voids: ScoreVoids;
   readonly consent: ConsentService;
   /** Invitations to test unpublished games, and the players' answers. */
   readonly testers: TesterService;
@@ -102,6 +107,15 @@ export class ArcadeServices {
       playPolicy(config),
       metrics,
     );
+    this.voids = new ScoreVoids({
+      db: deps.db,
+      clock: deps.clock,
+      ids: deps.ids,
+      games: this.games,
+      splitRule: config.splitRule,
+      boardChanged: (leaderboardId) => this.plays.forgetBoard(leaderboardId),
+      pauseMs: config.voidTestPauseMs,
+    });
     this.consent = new ConsentService(
       deps.db,
       deps.clock,
@@ -204,6 +218,16 @@ export class ArcadeServices {
       const settled = await this.plays.settleExpired();
       total += settled;
       if (settled === 0) return total;
+    }
+  }
+
+  /** Posts the held payouts whose hold ended, batch after batch; answers how many plays. */
+  async releaseHeldPayouts(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const released = await releaseDuePayouts(this);
+      total += released;
+      if (released === 0) return total;
     }
   }
 

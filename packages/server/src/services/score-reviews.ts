@@ -16,7 +16,6 @@ import {
 } from '../store/review-evidence.js';
 import { boardHistory } from '../store/score-outliers.js';
 import {
-  actorText,
   findFlaggableScore,
   findReportId,
   insertReport,
@@ -33,7 +32,7 @@ export type { QueueItem, QueuePosition, QueueState } from '../store/review-queue
 /** What the review queue needs of the void (i30-hold's `ScoreVoids`): one score, one reason. */
 export interface ScoreVoider {
   /** Voids the score (it leaves its board, held payouts re-settle); 409 `score_already_voided`. */
-  voidScore(input: { scoreId: string; reason: string; actor: string }): Promise<unknown>;
+  voidScore(input: { scoreId: string; reason: string; actor: ReviewActor }): Promise<unknown>;
 }
 
 /** A queue item with what the reviewer reads beside it. */
@@ -168,7 +167,7 @@ export class ScoreReviews {
     if (item.state === 'approved') throw reviewClosed(item);
     if (this.#voider === null) throw new TypeError('ScoreReviews made without a voider voids');
     try {
-      await this.#voider.voidScore({ scoreId, reason, actor: actorText(actor) });
+      await this.#voider.voidScore({ scoreId, reason, actor });
     } catch (error) {
       // Voided already (by another reviewer, or a void before a crash): close the reviews.
       if (!(error instanceof CoinopError && error.code === 'score_already_voided')) throw error;

@@ -4,8 +4,10 @@ import {
   assertScorable,
   createTransfers,
   decideScoreBatch,
+  effectivePayoutHoldSeconds,
   leaderboardOf,
   leaderPartAccountIds,
+  payoutsReleaseAt,
   poolAccountOf,
   rankKey,
   SettlementBatch,
@@ -255,7 +257,7 @@ export class Scoring {
       const { rank, isWinner, leaders } = decided.placed[nth] as PlacedScore<BoardEntry>;
       const scoreId = scoreIds[nth] as string;
       nth += 1;
-      const outcome = this.#settlement(play, standing.scoring, game, board);
+      const { outcome, releaseAt } = this.#settlement(play, standing.scoring, game, board, now);
       ledger.add(outcome.toInsert, outcome.deltas, now);
       const stored: StoredScore = {
         id: scoreId,
@@ -279,6 +281,7 @@ export class Scoring {
         idempotencyKey: stored.idempotencyKey,
         requestHash: job.requestHash,
         now,
+        payoutsReleaseAt: releaseAt,
       });
       return {
         ok: true,
@@ -426,10 +429,17 @@ export class Scoring {
 
   /**
    * The ledger transfers that settle a play's escrow by the split rule, decided. A round's
-   * play pays the leaders' part into the round's pool account (its id) instead.
+   * play pays the leaders' part into the round's pool account (its id) instead. With a payout
+   * hold the shares are pending until `releaseAt` (null: paid at once).
    */
-  #settlement(play: Play, locked: ScoringPlay, game: GameRef, board: Leaderboard) {
+  #settlement(play: Play, locked: ScoringPlay, game: GameRef, board: Leaderboard, now: Date) {
     const poolAccountId = poolAccountOf(board);
+    const holdSeconds = effectivePayoutHoldSeconds(
+      game,
+      board,
+      this.#deps.policy.payoutHoldSeconds,
+    );
+    const releaseAt = payoutsReleaseAt(play, poolAccountId, holdSeconds, now);
     const transfers = settlementTransfers(
       play,
       locked.leaderAccountIds,
@@ -438,6 +448,7 @@ export class Scoring {
       this.#deps.policy.splitRule,
       () => this.#deps.ids.next(),
       poolAccountId,
+      releaseAt !== null,
     );
     const outcome = createTransfers(
       transfers,
@@ -452,7 +463,7 @@ export class Scoring {
     );
     if (!outcome.ok)
       throw new TypeError(`settlement of play ${play.id}: ${outcome.results.join(', ')}`);
-    return outcome;
+    return { outcome, releaseAt };
   }
 }
 

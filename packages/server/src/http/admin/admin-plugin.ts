@@ -19,6 +19,7 @@ import { adminLookupRoutes, adminPlayerLookupRoutes } from './admin-lookups.js';
 import { adminPublishRequestRoutes } from './admin-publish-requests.js';
 import { adminTournamentRoutes } from './admin-tournaments.js';
 import { reviewRoutes } from '../shared/reviews.js';
+import { adminScoreVoidRoutes } from './admin-score-voids.js';
 import {
   TAGS,
   KeysRotated,
@@ -89,8 +90,9 @@ export async function adminPlugin(
     security: Security.adminToken,
     who: 'The admin token.',
     reviewerOf: async () => ({ scope: { gameId: null }, actor: { kind: 'admin' } }),
-    voider: null,
+    voider: arcade.voids,
   });
+  adminScoreVoidRoutes(app);
 
   r.post(
     '/admin/players/:playerId/token',

@@ -13,6 +13,7 @@ import { withdrawalRoutes } from '../shared/withdrawals.js';
 import { developerTournamentRoutes } from './developer-tournaments.js';
 import { reviewRoutes } from '../shared/reviews.js';
 import { developerReviewScope } from '../../services/score-reviews.js';
+import { developerScoreVoidRoutes } from './developer-score-voids.js';
 import { developerById } from '../../services/tournaments.js';
 import { API_KEY_HEADER } from '../../credentials/api-keys.js';
 import { DeveloperPortal } from '../../services/developer-games.js';
@@ -107,7 +108,14 @@ export async function developerPlugin(app: FastifyInstance): Promise<void> {
       const scope = await developerReviewScope(arcade, developerId, gameId ?? '');
       return { scope, actor: { kind: 'developer', developerId } };
     },
-    voider: null,
+    voider: arcade.voids,
+  });
+  developerScoreVoidRoutes(app, {
+    tags: TAGS,
+    security: security.map((s) =>
+      Object.fromEntries(Object.entries(s).map(([k, v]) => [k, [...v]])),
+    ),
+    developerIdOf,
   });
   withdrawalRoutes(app, {
     tags: TAGS,

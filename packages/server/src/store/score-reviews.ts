@@ -66,7 +66,7 @@ const FLAG_COLUMNS = `id, score_id, play_id, game_id, leaderboard_id, player_id,
   created_at`;
 const FLAG_VALUES = `SELECT $1::uuid, $2::uuid, $3::uuid, $4::uuid, $5::uuid, $6::uuid, $7, $8::uuid,
     $9, $10, $11::jsonb, CASE WHEN k.resolved_by IS NULL THEN 'open' ELSE 'approved' END,
-    k.resolution_reason, k.resolved_by, CASE WHEN k.resolved_by IS NULL THEN NULL ELSE $12 END,
+    k.resolution_reason, k.resolved_by, CASE WHEN k.resolved_by IS NULL THEN NULL ELSE $12::timestamptz END,
     $12::timestamptz
   FROM (SELECT 1) one LEFT JOIN LATERAL (
     SELECT resolution_reason, resolved_by FROM score_reviews

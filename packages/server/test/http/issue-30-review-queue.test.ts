@@ -36,7 +36,7 @@ describe.each(storeVariants())('the review queue, on %s', (variant) => {
     const leaderboardId = g.tiers[0]!.id;
     const play = await send('POST', `${base}/play`, headers, { playerId, leaderboardId });
     expect(play.statusCode, play.body).toBe(200);
-    s.clock.advance(30_000);
+    s.clock.advance(2_000);
     const res = await send('POST', `${base}/score`, headers, {
       playId: play.json<{ id: string }>().id,
       leaderboardId,
@@ -112,7 +112,7 @@ describe.each(storeVariants())('the review queue, on %s', (variant) => {
       refusalDetail: null,
       resolution: null,
       hasReplay: false,
-      timings: { playMs: 30_000 },
+      timings: { playMs: 2_000 },
       evidence: { rule: 'mad', score: 5000, n: 24, median: 123, mad: 12, previousBest: 146 },
     });
   });

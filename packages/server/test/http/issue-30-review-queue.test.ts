@@ -249,6 +249,53 @@ describe.each(storeVariants())('the review queue, on %s', (variant) => {
     });
   });
 
+  it('voids a reported score: it leaves the board and every open review of it closes', async () => {
+    const liar = await fundedPlayer(api, 100, 'Liar');
+    const scoreId = await score(game, liar.playerId, 146);
+    const reports: string[] = [];
+    for (const headers of [reporter.headers, stranger]) {
+      if (headers === stranger) {
+        const faucet = await send('POST', '/player/faucet', stranger);
+        expect(faucet.statusCode, faucet.body).toBe(200);
+      }
+      const res = await send('POST', `/player/scores/${scoreId}/report`, headers, {
+        reason: 'impossible',
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      reports.push(res.json<{ reportId: string }>().reportId);
+    }
+    const url = `/developer/games/${game.gameId}/reviews/${reports[0]}/void`;
+    const voided = await send('POST', url, developer, { reason: 'Edited the client.' });
+    expect(voided.statusCode, voided.body).toBe(200);
+    expect(voided.json()).toMatchObject({
+      state: 'voided',
+      resolution: { reason: 'Edited the client.', by: expect.stringMatching(/^developer:/) },
+    });
+    const again = await send('POST', url, developer, { reason: 'Edited the client.' });
+    expect(again.json()).toEqual(voided.json());
+    const other = await send('GET', `/admin/reviews/${reports[1]}`, admin);
+    expect(other.json<ReviewDetail>()).toMatchObject({
+      review: { state: 'voided', resolution: { reason: 'Edited the client.' } },
+      playerScores: [{ scoreId, voided: true }],
+    });
+    const approve = await send('POST', `/admin/reviews/${reports[1]}/approve`, admin, {
+      reason: 'fine after all',
+    });
+    expect(approve.statusCode).toBe(409);
+    expect(approve.json()).toMatchObject({ code: 'review_closed' });
+    const [best] = await s.db.query(
+      'SELECT 1 FROM leaders WHERE leaderboard_id = $1 AND player_id = $2',
+      [game.tiers[0]!.id, liar.playerId],
+    );
+    expect(best).toBeUndefined();
+    // A voided score can no longer be reported.
+    const late = await send('POST', `/player/scores/${scoreId}/report`, developer, {
+      reason: 'bot',
+    });
+    expect(late.statusCode).toBe(404);
+    expect(late.json()).toMatchObject({ code: 'score_not_found' });
+  });
+
   it('pages newest first and refuses bad input with 400 naming it', async () => {
     const all = await queue('');
     const seen: string[] = [];

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ReviewDetail, ReviewItem, ReviewPage } from '@coinop/protocol';
+import type { ActivityPage, ReviewDetail, ReviewItem, ReviewPage } from '@coinop/protocol';
 import { storeVariants } from '@coinop/testkit/db';
 import { fundedPlayer, gameWithTiers, writeToken, type GameFixture } from '@coinop/testkit/arcade';
 import { TEST_ADMIN_TOKEN, type TestApi } from '@coinop/testkit/app';
@@ -243,6 +243,11 @@ describe.each(storeVariants())('the review queue, on %s', (variant) => {
       { reason: 'I watched the run.' },
     );
     expect(kept.statusCode, kept.body).toBe(200);
+    const rivalId = report!.playerId;
+    const history = await send('GET', `/admin/players/${rivalId}/activity?kind=play`, admin);
+    expect(history.json<ActivityPage>().items).toMatchObject([
+      { kind: 'play', score: 140, review: { outcome: 'kept', reason: 'I watched the run.' } },
+    ]);
     expect(kept.json()).toMatchObject({
       state: 'approved',
       resolution: { by: expect.stringMatching(/^developer:/) },
@@ -288,6 +293,12 @@ describe.each(storeVariants())('the review queue, on %s', (variant) => {
       [game.tiers[0]!.id, liar.playerId],
     );
     expect(best).toBeUndefined();
+    // The player reads the outcome and its reason in their history.
+    const history = await send('GET', `/admin/players/${liar.playerId}/activity?kind=play`, admin);
+    expect(history.statusCode, history.body).toBe(200);
+    expect(history.json<ActivityPage>().items).toMatchObject([
+      { kind: 'play', score: 146, review: { outcome: 'voided', reason: 'Edited the client.' } },
+    ]);
     // A voided score can no longer be reported.
     const late = await send('POST', `/player/scores/${scoreId}/report`, developer, {
       reason: 'bot',

@@ -43,6 +43,11 @@ const serverLayers = [
     why: 'use cases run the core and the store for every listener, so they know no route',
   },
   {
+    name: 'verifier',
+    path: `${SERVER}verifier/`,
+    why: 'the replay sandbox runs what the score path and the developer routes hand it',
+  },
+  {
     name: 'dev-chain',
     path: `${SERVER}dev-chain/`,
     why: 'the local chain of --dev-chain funds the demo through the chain code, never the reverse',
@@ -102,6 +107,14 @@ export default {
       severity: 'error',
       from: { path: `${SERVER}(http/|web/|signin/[^/]*-routes\\.ts$|signin/pages/)` },
       to: { path: `${SERVER}store/` },
+    },
+    {
+      name: 'verifier-reads-through-a-port',
+      comment:
+        'The replay sandbox runs untrusted code: it imports nothing of the server, and reads uploaded verifiers through the VerifierSources port services/ passes in, so no query, secret or credential sits beside the guest.',
+      severity: 'error',
+      from: { path: `${SERVER}verifier/` },
+      to: { path: SERVER, pathNot: `${SERVER}verifier/` },
     },
     {
       name: 'store-never-creates-or-hashes-secrets',

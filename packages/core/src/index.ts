@@ -17,6 +17,7 @@ export * from './leaderboards/best.js';
 export * from './leaderboards/score-batch.js';
 export * from './plays/lifecycle.js';
 export * from './plays/chain-lock.js';
+export * from './plays/score-rules.js';
 export * from './leaderboards/ranked-board.js';
 export * from './leaderboards/outliers.js';
 export * from './consent/allowance.js';

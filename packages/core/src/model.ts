@@ -1,5 +1,6 @@
 import type { ScoreDisplay } from './leaderboards/rank-key.js';
 import type { Units } from './money.js';
+import type { ScoreRules, TierScoreRules } from './plays/score-rules.js';
 
 /** A leaderboard tier. Immutable once created, so the play path may cache it. */
 export interface Leaderboard {
@@ -16,6 +17,8 @@ export interface Leaderboard {
   readonly payoutHoldSeconds?: number | null | undefined;
   /** Set when the board is a tournament's round (docs/concepts/tournaments.md); absent for a tier. */
   readonly round?: RoundRules | undefined;
+  /** The tier's overrides of its game's score rules (issue 30); absent when it overrides none. */
+  readonly scoreRules?: TierScoreRules | undefined;
 }
 
 /** What the play and score path needs of a tournament round; fixed when the round opens. */
@@ -46,6 +49,11 @@ export interface GameRef {
    * but they are not tiers, so nothing that lists `leaderboards` sees them.
    */
   readonly rounds?: readonly Leaderboard[] | undefined;
+  /**
+   * The game's score rules (issue 30). Absent when neither the game nor any of its tiers sets
+   * one: such a game's scores take the path they always did, with no rule to read.
+   */
+  readonly scoreRules?: ScoreRules | undefined;
 }
 
 /** `voided`: the operator suspended the game while the play was open; its lock was returned. */

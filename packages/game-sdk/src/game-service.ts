@@ -26,6 +26,20 @@ import {
 import { normalizeArcadeOrigin, type Origin } from './origin.js';
 
 /**
+ * Options of `submitScore`.
+ *
+ * @example
+ * ```ts
+ * import type { SubmitScoreOptions } from '@coinop/game-sdk';
+ * const options: SubmitScoreOptions = { replay: JSON.stringify({ moves: 'LLRUD' }) };
+ * ```
+ */
+export interface SubmitScoreOptions {
+  /** What the game recorded of the run, for the game's verifier (issue 30). */
+  replay?: string;
+}
+
+/**
  * How long an operation waits for the arcade's reply by default: two minutes, long enough for a
  * player to read and approve a wallet prompt, short enough that a game on a dead or foreign host
  * finds out.
@@ -285,15 +299,19 @@ export class GameService {
 
   /**
    * Asks the arcade for a paid play. Resolves with `playId` once the player paid, or without it
-   * when they did not: then the game must not start (spec 4.10 rule 2). Fires `play`.
+   * when they did not: then the game must not start (spec 4.10 rule 2). With the play comes its
+   * `seed` (64 hex characters the arcade drew at the play's open; absent on an arcade without
+   * seeds): derive the run's randomness from it, so that a verifier can replay the run. Fires
+   * `play`.
    *
    * @example
    * ```ts
    * import { GameService, Origin } from '@coinop/game-sdk';
    * const game = new GameService('demo', Origin.DEV);
    * game.init();
-   * const { playId } = await game.play();
+   * const { playId, seed } = await game.play();
    * if (!playId) console.log('not paid: stay on the start screen');
+   * else console.log(`deal the board from seed ${seed ?? '(none: an older arcade)'}`);
    * ```
    */
   play(): Promise<ReceivePlayMessage> {
@@ -302,7 +320,9 @@ export class GameService {
 
   /**
    * Submits the score of a play. Resolves with the play's id once the arcade has it. Fires
-   * `score`.
+   * `score`. `options.replay` is what the game recorded of the run (a string in a format the
+   * game chooses, 64 KiB at most on a default arcade): when the game's tier requires replays,
+   * the arcade's copy of the game's verifier recomputes the score from it and the play's seed.
    *
    * @example
    * ```ts
@@ -310,13 +330,21 @@ export class GameService {
    * const game = new GameService('demo', Origin.DEV);
    * game.init();
    * const { playId } = await game.play();
-   * if (playId) await game.submitScore(playId, 4200);
+   * if (playId) await game.submitScore(playId, 4200, { replay: 'v1:LLRUDR' });
    * ```
    */
-  submitScore(playId: string, score: number): Promise<ReceiveSubmitScoreMessage> {
+  submitScore(
+    playId: string,
+    score: number,
+    options: SubmitScoreOptions = {},
+  ): Promise<ReceiveSubmitScoreMessage> {
     if (!isNonEmptyString(playId)) return rejectNotNonEmptyString('playId', playId);
     if (!Number.isFinite(score)) {
       return rejectArgument(`score must be a finite number, got ${String(score)}`);
+    }
+    const { replay } = options;
+    if (replay !== undefined && typeof replay !== 'string') {
+      return rejectArgument(`options.replay must be a string, got ${typeof replay}`);
     }
     return this.#request('submitScore', (requestId) => ({
       type: 'score',
@@ -324,6 +352,7 @@ export class GameService {
       playId,
       score,
       requestId,
+      ...(replay === undefined ? {} : { replay }),
     }));
   }
 

@@ -5,6 +5,7 @@ export {
   type BridgeWindow,
   type GameServiceEvents,
   type GameServiceOptions,
+  type SubmitScoreOptions,
 } from './game-service.js';
 export { Origin } from './origin.js';
 export {

@@ -395,6 +395,35 @@ describe('GameService operations against a host that echoes requestId', () => {
     expect(events).toEqual([['play', { playId: 'play-1', txid }]]);
   });
 
+  it('a play resolves with its seed, and a score sends the run’s replay (issue 30)', async () => {
+    const { win, game, events } = setup();
+    const seed = '9f'.repeat(32);
+    const played = game.play();
+    win.reply({ type: 'play', data: { playId: 'play-1', seed }, requestId: win.requestIdOf(0) });
+    expect(await played).toEqual({ playId: 'play-1', seed });
+    expect(events).toEqual([['play', { playId: 'play-1', seed }]]);
+    const scored = game.submitScore('play-1', 4200, { replay: 'v1:LLRUD' });
+    expect(win.messages[1]).toEqual({
+      type: 'score',
+      gameId: GAME_ID,
+      playId: 'play-1',
+      score: 4200,
+      replay: 'v1:LLRUD',
+      requestId: win.requestIdOf(1),
+    });
+    win.reply({ type: 'score', data: { playId: 'play-1' }, requestId: win.requestIdOf(1) });
+    expect(await scored).toEqual({ playId: 'play-1' });
+  });
+
+  it('submitScore refuses a replay that is not a string, posting nothing', async () => {
+    const { win, game } = setup();
+    const bad = { replay: 42 } as unknown as { replay: string };
+    await expect(game.submitScore('play-1', 1, bad)).rejects.toThrow(
+      new TypeError('options.replay must be a string, got number'),
+    );
+    expect(win.messages).toEqual([]);
+  });
+
   it('a play the player did not approve resolves without playId (rule 2)', async () => {
     const { win, game, events } = setup();
     const replies = [{}, { playId: undefined }, { playId: null }, { playId: '' }];

@@ -4,6 +4,7 @@ import {
   BRIDGE_BOARD_AROUND_MAX,
   BRIDGE_BOARD_PAGE_MAX,
   BRIDGE_ID_MAX_LENGTH,
+  BRIDGE_REPLAY_MAX_LENGTH,
   BRIDGE_REQUEST_ID_MAX_LENGTH,
   BRIDGE_USER_CODE_MAX_LENGTH,
   BridgeMessageTypes,
@@ -17,8 +18,10 @@ import {
   type BridgeRequest,
   type BridgeRequestBase,
   type BridgeTier,
+  type ReceivePlayMessage,
   type SendBoardAroundMessage,
   type SendBoardPageMessage,
+  type SendScoreMessage,
 } from './bridge.js';
 
 /**
@@ -153,9 +156,20 @@ export function parseBridgeRequest(value: unknown): BridgeRequest | undefined {
         requestorId: value.requestorId,
         userCode: value.userCode,
       };
-    case 'score':
+    case 'score': {
       if (!isId(value.playId) || !isFiniteNumber(value.score)) return undefined;
-      return { type: 'score', ...base, playId: value.playId, score: value.score };
+      const request: SendScoreMessage = {
+        type: 'score',
+        ...base,
+        playId: value.playId,
+        score: value.score,
+      };
+      if (value.replay !== undefined) {
+        if (!isReplay(value.replay)) return undefined;
+        request.replay = value.replay;
+      }
+      return request;
+    }
     case 'boardPage': {
       const request: SendBoardPageMessage = { type: 'boardPage', ...base };
       if (value.leaderboardId !== undefined) {
@@ -219,11 +233,15 @@ export function parseBridgeReply(value: unknown): BridgeReply | undefined {
       const playId = readOptionalId(data.playId);
       const txid = readOptionalId(data.txid);
       if (playId === false || txid === false) return undefined;
-      // A txid without a play means nothing to start: the reply reads as "not paid".
-      reply = {
-        type: 'play',
-        data: playId === undefined ? {} : txid === undefined ? { playId } : { playId, txid },
-      };
+      // A txid or seed without a play means nothing to start: the reply reads as "not paid".
+      const play: ReceivePlayMessage = {};
+      if (playId !== undefined) {
+        play.playId = playId;
+        if (txid !== undefined) play.txid = txid;
+        // A malformed seed is left out rather than losing a paid play's reply.
+        if (isSeed(data.seed)) play.seed = data.seed;
+      }
+      reply = { type: 'play', data: play };
       break;
     }
     case 'score':
@@ -318,6 +336,15 @@ function isIntegerIn(value: unknown, min: number, max: number): value is number 
 
 function isId(value: unknown): value is string {
   return typeof value === 'string' && value.length > 0 && value.length <= BRIDGE_ID_MAX_LENGTH;
+}
+
+function isReplay(value: unknown): value is string {
+  return typeof value === 'string' && value.length <= BRIDGE_REPLAY_MAX_LENGTH;
+}
+
+/** A play's seed: 32 bytes as 64 lowercase hex characters. */
+function isSeed(value: unknown): value is string {
+  return typeof value === 'string' && /^[0-9a-f]{64}$/.test(value);
 }
 
 function isRequestId(value: unknown): value is string {

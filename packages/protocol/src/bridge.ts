@@ -133,18 +133,36 @@ export interface SendPlayMessage extends BridgeRequestBase {
 }
 
 /**
- * Game → arcade: submit the score of a play (spec 4.10 `submitScore()`).
+ * Longest `replay` a host forwards, in UTF-16 code units: the most any arcade's
+ * `--replay-max-bytes` may be (1 MiB). The arcade's own limit, in UTF-8 bytes, is usually lower
+ * (64 KiB by default) and is checked by the server, which answers `replay_too_large`.
+ *
+ * @example
+ * ```ts
+ * import { BRIDGE_REPLAY_MAX_LENGTH } from '@coinop/protocol';
+ * console.log(BRIDGE_REPLAY_MAX_LENGTH); // 1048576
+ * ```
+ */
+export const BRIDGE_REPLAY_MAX_LENGTH = 1_048_576;
+
+/**
+ * Game → arcade: submit the score of a play (spec 4.10 `submitScore()`). `replay` is a coinop
+ * addition (issue 30): what the game recorded of the run, in a format it chooses, for the game's
+ * verifier to recompute the score from the play's seed (docs/concepts/score-integrity.md).
  *
  * @example
  * ```ts
  * import type { SendScoreMessage } from '@coinop/protocol';
  * const up: SendScoreMessage = { type: 'score', gameId: 'demo', playId: 'p1', score: 4200 };
+ * const verified: SendScoreMessage = { ...up, replay: '{"moves":"LLRUD"}' };
  * ```
  */
 export interface SendScoreMessage extends BridgeRequestBase {
   type: 'score';
   playId: string;
   score: number;
+  /** What the game recorded of the run, for the game's verifier; absent when it sends none. */
+  replay?: string;
 }
 
 /**
@@ -296,12 +314,15 @@ export interface BridgeLeader {
  * Reply data of `play`. `playId` is absent when the player did not approve the payment: the game
  * must not start (spec 4.10 rule 2, 7.1). `txid` is a coinop addition: present when the player
  * locked the play from their wallet on chain, it is the lock's transaction hash; a play paid from
- * the arcade balance has none. Games that read only `playId` are unaffected.
+ * the arcade balance has none. `seed` is a coinop addition (issue 30): 64 lowercase hex
+ * characters (32 random bytes) the arcade drew when it opened the play, for the game to derive
+ * all of the run's randomness from; an arcade without seeds sends none. Games that read only
+ * `playId` are unaffected.
  *
  * @example
  * ```ts
  * import type { ReceivePlayMessage } from '@coinop/protocol';
- * const approved: ReceivePlayMessage = { playId: 'play-1' };
+ * const approved: ReceivePlayMessage = { playId: 'play-1', seed: '9f'.repeat(32) };
  * const lockedOnChain: ReceivePlayMessage = { playId: 'play-2', txid: '0x5e1f…' };
  * const rejected: ReceivePlayMessage = {};
  * ```
@@ -310,6 +331,8 @@ export interface ReceivePlayMessage {
   playId?: string;
   /** The on-chain lock's transaction hash, for a play locked from the player's wallet. */
   txid?: string;
+  /** The play's seed: 64 lowercase hex characters, drawn by the arcade at the play's open. */
+  seed?: string;
 }
 
 /**

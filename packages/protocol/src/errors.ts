@@ -59,6 +59,12 @@ export const ErrorCodes = {
   score_not_found: 'Score not found',
   score_already_voided: 'Score already voided',
   idempotency_key_reused: 'Idempotency key reused with a different request',
+  // Score integrity (issue 30): refused by the game's score rules; the play stays open
+  score_out_of_bounds: 'Score outside the game’s bounds',
+  score_too_fast: 'Score sooner than the shortest play',
+  replay_required: 'Replay required',
+  replay_rejected: 'Replay does not earn the score',
+  replay_too_large: 'Replay too large',
   transfer_exists_with_different_fields: 'Transfer id reused with different fields',
   // Chain deposits
   deposit_not_found: 'Deposit not found',

@@ -84,6 +84,19 @@ describe('parseBridgeRequest', () => {
       { type: 'login', gameId: 'g', requestorId: 'r-1', userCode: 'WDJB-MJHT', requestId: 'q.1' },
       { type: 'login', gameId: 'g', requestorId: 'r-1', userCode: 'WDJB-MJHT', requestId: 'q.1' },
     ],
+    // Issue 30: a score may carry the run's replay, any string up to the bridge's bound.
+    [
+      { type: 'score', gameId: 'g', playId: 'p', score: 4200, replay: 'v1:LLRUD' },
+      { type: 'score', gameId: 'g', playId: 'p', score: 4200, replay: 'v1:LLRUD' },
+    ],
+    [
+      { type: 'score', gameId: 'g', playId: 'p', score: 0, replay: '' },
+      { type: 'score', gameId: 'g', playId: 'p', score: 0, replay: '' },
+    ],
+    [
+      { type: 'score', gameId: 'g', playId: 'p', score: 1, replay: long(1_048_576) },
+      { type: 'score', gameId: 'g', playId: 'p', score: 1, replay: long(1_048_576) },
+    ],
   ])('reads %j', (message, expected) => {
     expect(parseBridgeRequest(message)).toEqual(expected);
   });
@@ -105,6 +118,10 @@ describe('parseBridgeRequest', () => {
     { type: 'score', gameId: 'g', playId: '', score: 1 },
     { type: 'score', gameId: 'g', playId: 'p', score: '1' },
     { type: 'score', gameId: 'g', playId: 'p', score: Number.NaN },
+    { type: 'score', gameId: 'g', playId: 'p', score: 1, replay: 42 },
+    { type: 'score', gameId: 'g', playId: 'p', score: 1, replay: null },
+    { type: 'score', gameId: 'g', playId: 'p', score: 1, replay: { moves: 'L' } },
+    { type: 'score', gameId: 'g', playId: 'p', score: 1, replay: long(1_048_577) },
     { type: 'transferHst', gameId: 'g' },
     { type: 'transferHst', gameId: 'g', amount: 0 },
     { type: 'hstTransfer', gameId: 'g', amount: -1 },
@@ -161,6 +178,31 @@ describe('parseBridgeReply', () => {
     ],
     [
       { type: 'play', data: { txid: '0xab' } },
+      { type: 'play', data: {} },
+    ],
+    // Issue 30: the play's seed, 64 lowercase hex; a malformed one is left out, the play kept.
+    [
+      { type: 'play', data: { playId: 'p1', seed: '0f'.repeat(32) } },
+      { type: 'play', data: { playId: 'p1', seed: '0f'.repeat(32) } },
+    ],
+    [
+      { type: 'play', data: { playId: 'p1', txid: '0xab', seed: 'a'.repeat(64) } },
+      { type: 'play', data: { playId: 'p1', txid: '0xab', seed: 'a'.repeat(64) } },
+    ],
+    [
+      { type: 'play', data: { playId: 'p1', seed: 'A'.repeat(64) } },
+      { type: 'play', data: { playId: 'p1' } },
+    ],
+    [
+      { type: 'play', data: { playId: 'p1', seed: 'a'.repeat(63) } },
+      { type: 'play', data: { playId: 'p1' } },
+    ],
+    [
+      { type: 'play', data: { playId: 'p1', seed: 7 } },
+      { type: 'play', data: { playId: 'p1' } },
+    ],
+    [
+      { type: 'play', data: { seed: 'a'.repeat(64) } },
       { type: 'play', data: {} },
     ],
     [

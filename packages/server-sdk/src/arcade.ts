@@ -41,6 +41,26 @@ export interface IdempotentCallOptions {
 }
 
 /**
+ * Options of `score`: an idempotency key, and the run's replay for the game's verifier.
+ *
+ * @example
+ * ```ts
+ * import type { ScoreOptions } from '@coinop/server-sdk';
+ * const options: ScoreOptions = { replay: JSON.stringify({ moves: 'LLRUD' }) };
+ * ```
+ */
+export interface ScoreOptions extends IdempotentCallOptions {
+  /**
+   * What the game recorded of the run, in a format it chooses, for the game's verifier (issue
+   * 30): at most the arcade's `--replay-max-bytes` (64 KiB by default) in UTF-8, else
+   * {@link ArcadeApiError} 413 `replay_too_large`. A tier that requires replays refuses a score
+   * without one (422 `replay_required`) or one that does not earn it (422 `replay_rejected`);
+   * the play then stays open for another score.
+   */
+  readonly replay?: string;
+}
+
+/**
  * Which page of payouts to read.
  *
  * @example
@@ -234,24 +254,30 @@ export class Arcade {
 
   /**
    * Submits the score of a play (spec 4.5), once: the locked cost is settled to the leaders, the
-   * developer and the arcade. Idempotent like `play`.
+   * developer and the arcade. Idempotent like `play`. A score the game's rules refuse (422
+   * `score_out_of_bounds`, `score_too_fast`, `replay_required`, `replay_rejected`) moves no HST
+   * and leaves the play open (docs/concepts/score-integrity.md).
    *
    * @example
    * ```ts
-   * const result = await arcade.score(play, 1200);
+   * const result = await arcade.score(play, 1200, { replay: JSON.stringify(moves) });
    * console.log(result.isWinner ? `rank ${result.leaderRank}` : 'not a leader this time');
    * ```
    */
   async score(
     play: Pick<Play, 'id' | 'leaderboardId'>,
     score: number,
-    options: IdempotentCallOptions = {},
+    options: ScoreOptions = {},
   ): Promise<ScoreResult> {
     if (typeof play !== 'object' || play === null) {
       throw new TypeError('play must be the play record that arcade.play returned');
     }
     if (typeof score !== 'number' || !Number.isFinite(score)) {
       throw new TypeError(`score must be a finite number, got ${String(score)}`);
+    }
+    const { replay } = options;
+    if (replay !== undefined && typeof replay !== 'string') {
+      throw new TypeError(`options.replay must be a string, got ${typeof replay}`);
     }
     return this.#send<ScoreResult>({
       method: 'POST',
@@ -260,6 +286,7 @@ export class Arcade {
         playId: id(play.id, 'play.id'),
         leaderboardId: id(play.leaderboardId, 'play.leaderboardId'),
         score,
+        ...(replay === undefined ? {} : { replay }),
       } satisfies ScoreRequest,
       idempotencyKey: idempotencyKey(options),
       isRetrySafe: true,

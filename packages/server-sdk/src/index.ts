@@ -3,6 +3,7 @@ export {
   type BoardPageOptions,
   type IdempotentCallOptions,
   type PayoutsOptions,
+  type ScoreOptions,
 } from './arcade.js';
 export type { ArcadeOptions, Clock } from './options.js';
 export {

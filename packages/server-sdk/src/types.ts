@@ -50,6 +50,7 @@ export type Game = wire.Game;
  * import type { Play } from '@coinop/server-sdk';
  * const play: Play = await arcade.play(playerId, leaderboardId);
  * console.log(`locked ${play.cost} HST until ${play.expiresAt}`);
+ * // The run's randomness comes from play.seed (absent on an arcade without seeds).
  * ```
  */
 export interface Play extends Omit<wire.Play, 'status'> {

@@ -82,4 +82,11 @@ export const DEFAULTS = {
   // 2-core box at full benchmark load stays far below it (docs/operating/deploy.md).
   overloadEventLoopDelayMs: 1000,
   overloadRetryAfterSeconds: 10, // Long enough for a burst to drain, short for a client's retry.
+  // A replay verifier's run: a 500-move replay takes a few milliseconds (docs/benchmarks.md), so
+  // a quarter second is room for a slow game and still a short wait for a refused cheater.
+  verifierTimeLimitMs: 250,
+  verifierMemoryLimitMb: 32, // A board's state and a parsed replay; a verifier needs far less.
+  // One thread: verifying runs beside the API on the same cores; more serve more scores a second.
+  verifierWorkers: 1,
+  replayMaxBytes: 65_536, // A few thousand moves as JSON; a larger replay is refused unread.
 } as const;

@@ -93,6 +93,10 @@ export const FLAG_ENV = {
   ],
   overloadHeapMb: ['--overload-heap-mb', 'COINOP_OVERLOAD_HEAP_MB'],
   overloadRssMb: ['--overload-rss-mb', 'COINOP_OVERLOAD_RSS_MB'],
+  verifierTimeLimitMs: ['--verifier-time-limit-ms', 'COINOP_VERIFIER_TIME_LIMIT_MS'],
+  verifierMemoryLimitMb: ['--verifier-memory-limit-mb', 'COINOP_VERIFIER_MEMORY_LIMIT_MB'],
+  verifierWorkers: ['--verifier-workers', 'COINOP_VERIFIER_WORKERS'],
+  replayMaxBytes: ['--replay-max-bytes', 'COINOP_REPLAY_MAX_BYTES'],
 } as const;
 
 export function describe(key: keyof typeof FLAG_ENV): string {

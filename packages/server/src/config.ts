@@ -189,12 +189,22 @@ export interface Config {
   readonly metricsPort: number | null;
   /** When a listener answers 503 `overloaded` rather than take more work. */
   readonly overload: OverloadLimits;
+  /** The replay verifiers' sandbox (docs/reference/verifier.md). */
+  readonly verifier: VerifierLimits;
 }
 
 export const LOG_FORMATS = ['json', 'pretty'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
 /** Thresholds past which the listeners refuse requests with 503 and Retry-After; 0 turns one off. */
+/** See DEFAULTS and docs/operating for each; the sandbox reads them as `VerifierSettings`. */
+export interface VerifierLimits {
+  readonly timeLimitMs: number;
+  readonly memoryLimitMb: number;
+  readonly workers: number;
+  readonly replayMaxBytes: number;
+}
+
 export interface OverloadLimits {
   /** Mean event-loop delay over the last second. */
   readonly eventLoopDelayMs: number;
@@ -310,6 +320,7 @@ export function loadConfig(
     bannerGames: parseBannerGames(text('bannerGames')),
     metricsPort,
     overload: overloadLimits(reader),
+    verifier: verifierLimits(reader),
   });
 }
 
@@ -377,6 +388,16 @@ function overloadLimits({ text, int }: FlagReader): OverloadLimits {
     heapUsedMb: text('overloadHeapMb') === null ? null : int('overloadHeapMb', 0, 0, 1_048_576),
     rssMb: int('overloadRssMb', 0, 0, 1_048_576),
     retryAfterSeconds: DEFAULTS.overloadRetryAfterSeconds,
+  };
+}
+
+/** The replay verifiers' limits: each run's time and memory, the threads, a replay's size. */
+function verifierLimits({ int }: FlagReader): VerifierLimits {
+  return {
+    timeLimitMs: int('verifierTimeLimitMs', DEFAULTS.verifierTimeLimitMs, 10, 10_000),
+    memoryLimitMb: int('verifierMemoryLimitMb', DEFAULTS.verifierMemoryLimitMb, 4, 1024),
+    workers: int('verifierWorkers', DEFAULTS.verifierWorkers, 1, 4),
+    replayMaxBytes: int('replayMaxBytes', DEFAULTS.replayMaxBytes, 1024, 1_048_576),
   };
 }
 

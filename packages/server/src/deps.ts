@@ -4,6 +4,7 @@ import type { SecretBox } from './credentials/secret-box.js';
 import type { Redis } from 'ioredis';
 import type { ArcadeMetrics } from './metrics/arcade-metrics.js';
 import type { Db } from './store/db.js';
+import type { ScoreVerification } from './services/score-rules-gate.js';
 import type { WebForwarding } from './listener/client-address.js';
 
 /**
@@ -27,6 +28,11 @@ export interface ApiDeps {
   readonly webForwarding?: WebForwarding | null;
   /** Where the rate limits' counts are shared with other processes (`--redis-url`). */
   readonly redis?: Redis | null;
+  /**
+   * Runs the games' replay verifiers and tells which games have one (issue 30); absent, no tier
+   * may require replays and a score that needs one is refused `replay_rejected`.
+   */
+  readonly scoreVerification?: ScoreVerification | null;
   /** The process's metrics; absent, none are recorded. */
   readonly metrics?: ArcadeMetrics | null;
   /** Where to log instead of standard output (JSON lines); see `ListenerOptions`. */

@@ -19,7 +19,8 @@ export function createArcadeHandlers(host: ArcadeHost): HostBridgeHandlers {
   const consent = arcadeConsent(host);
   return {
     play: () => openPlay(host, consent),
-    submitScore: (playId, score) => submitScore(host, consent, playId, score),
+    submitScore: (playId, score, request) =>
+      submitScore(host, consent, playId, score, request.replay),
     getLeaderboard: () => host.leaders(),
     tier() {
       const tier = host.tier();

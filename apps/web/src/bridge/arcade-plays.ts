@@ -70,7 +70,7 @@ export async function openPlay(
       ...signed,
     } satisfies ApprovedPlayRequest);
     host.changed();
-    return { playId: play.id };
+    return play.seed === undefined ? { playId: play.id } : { playId: play.id, seed: play.seed };
   } catch (error) {
     failed('The play', error);
     return {};
@@ -83,6 +83,7 @@ export async function submitScore(
   consent: ArcadeConsent,
   playId: string,
   score: number,
+  replay: string | undefined,
 ): Promise<ReceiveSubmitScoreMessage> {
   const { sign, failed } = consent;
   const player = host.player();
@@ -101,6 +102,8 @@ export async function submitScore(
     const result = await host.post<ScoreResult>(`/player/games/${game.id}/scores`, {
       playId,
       score,
+      // The replay is evidence for the game's verifier, not part of what the player signs.
+      ...(replay === undefined ? {} : { replay }),
       ...signed,
     } satisfies ApprovedScoreRequest);
     host.changed({

@@ -149,7 +149,8 @@ export function createDemoHandlers(
     play: () => {
       const playId = randomUuid();
       tierOfPlay.set(playId, state().tier);
-      return Promise.resolve({ playId });
+      // A seed as the real arcade draws one (32 bytes), so a seeded game runs in the demo too.
+      return Promise.resolve({ playId, seed: randomHex(32) });
     },
     submitScore: (playId, score) => {
       const { tier: current, order, bests } = state();

@@ -16,6 +16,7 @@ import {
   type ReceiveLoginMessage,
   type ReceivePlayMessage,
   type ReceiveSubmitScoreMessage,
+  type SendScoreMessage,
 } from '@coinop/protocol';
 import { ApiError } from '../api.js';
 
@@ -32,10 +33,11 @@ import { ApiError } from '../api.js';
  */
 export interface HostBridgeHandlers {
   play(request: BridgeRequest): Promise<ReceivePlayMessage>;
+  /** `request.replay` is the game's replay of the run, forwarded to the score (issue 30). */
   submitScore(
     playId: string,
     score: number,
-    request: BridgeRequest,
+    request: SendScoreMessage,
   ): Promise<ReceiveSubmitScoreMessage>;
   getLeaderboard(request: BridgeRequest): Promise<BridgeLeader[]>;
   hstTransfer(amount: number, request: BridgeRequest): Promise<ReceiveHstTransferMessage>;

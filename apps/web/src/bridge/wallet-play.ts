@@ -35,7 +35,7 @@ export interface ChainPlay {
   state: 'requested' | 'open' | 'refund_due' | 'sent' | 'settled' | 'refunded' | 'reclaimed';
   refundReason: string | null;
   lockTxHash: string | null;
-  play: { status: string; expiresAt: string } | null;
+  play: { status: string; expiresAt: string; seed?: string } | null;
 }
 
 /** Why a lock opened no play, by the arcade's `refundReason`. */
@@ -91,7 +91,7 @@ export async function lockPlayFromWallet(input: {
   get<T>(path: string): Promise<T>;
   progress(progress: WalletPlayProgress): void;
   signal: AbortSignal;
-}): Promise<{ playId: string; txid: string } | null> {
+}): Promise<{ playId: string; txid: string; seed?: string } | null> {
   const { payer, costUnits, progress, signal } = input;
   progress({ step: 'signing', amountUnits: costUnits });
   let hash: Hash;
@@ -149,7 +149,11 @@ export async function lockPlayFromWallet(input: {
       const play = await input.get<ChainPlay>(`/player/chain-plays/${request.playId}`);
       if (play.play !== null) {
         progress({ step: 'opened', amountUnits, hash });
-        return { playId: play.playId, txid: play.lockTxHash ?? hash };
+        const txid = play.lockTxHash ?? hash;
+        const { seed } = play.play;
+        return seed === undefined
+          ? { playId: play.playId, txid }
+          : { playId: play.playId, txid, seed };
       }
       if (play.state !== 'requested') {
         const reason = REFUND_REASONS[play.refundReason ?? ''] ?? 'the arcade refused it';

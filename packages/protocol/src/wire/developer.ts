@@ -6,16 +6,57 @@ import type { Leaderboard, PlayStatus, ScoreDisplay } from './game-server.js';
  */
 
 /**
- * A live tier of a developer's game: a leaderboard without its leaders.
+ * The rules a game's scores must meet (issue 30, docs/concepts/score-integrity.md); a null field
+ * is no rule. `minScore` and `maxScore` are inclusive; `minPlayMs` is the shortest possible play,
+ * from the play's open (server time) to the score's arrival; `replay: 'required'` makes every
+ * score carry a replay that the game's verifier reproduces (the game must have a verifier).
+ *
+ * @example
+ * ```ts
+ * import type { ScoreRules } from '@coinop/protocol';
+ * const rules: ScoreRules = { minScore: 0, maxScore: 5000, minPlayMs: 10_000, replay: 'off' };
+ * ```
+ */
+export interface ScoreRules {
+  readonly minScore: number | null;
+  readonly maxScore: number | null;
+  readonly minPlayMs: number | null;
+  readonly replay: 'off' | 'required';
+}
+
+/**
+ * A tier's overrides of its game's score rules: each null field inherits the game's, `replay`
+ * included (so a tier may require replays of a game that does not, or turn them off).
+ *
+ * @example
+ * ```ts
+ * import type { TierScoreRules } from '@coinop/protocol';
+ * const highStakes: TierScoreRules = { minScore: null, maxScore: null, minPlayMs: null,
+ *   replay: 'required' };
+ * ```
+ */
+export interface TierScoreRules {
+  readonly minScore: number | null;
+  readonly maxScore: number | null;
+  readonly minPlayMs: number | null;
+  readonly replay: 'off' | 'required' | null;
+}
+
+/**
+ * A live tier of a developer's game: a leaderboard without its leaders, with its score rules'
+ * overrides.
  *
  * @example
  * ```ts
  * import type { DeveloperTier } from '@coinop/protocol';
  * const tier: DeveloperTier = { id: 't-1', name: 'Practice', cost: 1, currency: 'HST',
- *   formattedCostString: '1 HST', leadersMax: 10 };
+ *   formattedCostString: '1 HST', leadersMax: 10,
+ *   scoreRules: { minScore: null, maxScore: null, minPlayMs: null, replay: null } };
  * ```
  */
-export type DeveloperTier = Omit<Leaderboard, 'leaders'>;
+export type DeveloperTier = Omit<Leaderboard, 'leaders'> & {
+  readonly scoreRules: TierScoreRules;
+};
 
 /**
  * A game server client; its secret is never shown again.
@@ -65,6 +106,8 @@ export interface DeveloperGame {
   readonly leaderboards: readonly DeveloperTier[];
   /** Clients, live and revoked, oldest first. */
   readonly clients: readonly GameClient[];
+  /** The rules the game's scores must meet; each tier may override them. */
+  readonly scoreRules: ScoreRules;
 }
 
 /**
@@ -107,7 +150,12 @@ export interface DeveloperGameRequest {
   developerInfo?: string;
   /** Shown after each score, e.g. "ms": at most 12 characters of plain text; empty for none. */
   scoreUnit?: string;
+  /** The rules its scores must meet: the fields given are set (null clears one), others kept. */
+  scoreRules?: Partial<Mutable<ScoreRules>>;
 }
+
+/** A shape with its fields writable: what a request body is built as. */
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
  * The body that changes a game (`PATCH /developer/games/{gameId}`): any mutable field, at least
@@ -138,6 +186,8 @@ export interface TierRequest {
   cost: number;
   /** Leaders kept, 1 to 100; the arcade's default when absent. */
   leadersMax?: number;
+  /** The tier's overrides of its game's score rules: the fields given are set, others kept. */
+  scoreRules?: Partial<Mutable<TierScoreRules>>;
 }
 
 /**
@@ -150,7 +200,7 @@ export interface TierRequest {
  * const body: TierUpdateRequest = { cost: 2 };
  * ```
  */
-export type TierUpdateRequest = Partial<Pick<TierRequest, 'name' | 'cost'>>;
+export type TierUpdateRequest = Partial<Pick<TierRequest, 'name' | 'cost' | 'scoreRules'>>;
 
 /**
  * A retired tier (`DELETE /developer/games/{gameId}/leaderboards/{leaderboardId}`).

@@ -135,6 +135,12 @@ export interface Play {
   readonly status: PlayStatus;
   /** When an unscored play expires and its cost returns to the player. */
   readonly expiresAt: string;
+  /**
+   * 64 lowercase hex characters (32 random bytes) the arcade drew when it opened the play, for
+   * the game to derive the run's randomness from and its verifier to replay it (issue 30).
+   * Absent for a play opened before the arcade drew seeds.
+   */
+  readonly seed?: string;
 }
 
 /**
@@ -326,7 +332,8 @@ export interface PlayRequest {
 }
 
 /**
- * The body of a score (spec 4.5): the play, its tier, and a finite score that is not negative.
+ * The body of a score (spec 4.5): the play, its tier, and a finite score that is not negative;
+ * optionally the run's replay for the game's verifier (issue 30).
  *
  * @example
  * ```ts
@@ -338,4 +345,9 @@ export interface ScoreRequest {
   playId: string;
   leaderboardId: string;
   score: number;
+  /**
+   * What the game recorded of the run, for its verifier (issue 30): a string of at most the
+   * arcade's `--replay-max-bytes` (64 KiB by default) in UTF-8; 413 `replay_too_large` above it.
+   */
+  replay?: string;
 }

@@ -142,6 +142,8 @@ export interface ApprovedScoreRequest extends ApprovalSignature {
   playId: string;
   /** Finite and not negative. */
   score: number;
+  /** The game's replay of the run, for its verifier (issue 30); not part of the signed text. */
+  replay?: string;
 }
 
 /**

@@ -20,7 +20,11 @@ export interface ChainPlayView {
   readonly lock: PlayLockRecord;
   readonly tokenAddress: string;
   /** The play, once the lock opened it. */
-  readonly play: { readonly status: PlayStatus; readonly expiresAt: Date } | null;
+  readonly play: {
+    readonly status: PlayStatus;
+    readonly expiresAt: Date;
+    readonly seed: string | null;
+  } | null;
 }
 
 export class ChainPlayRequests {
@@ -81,7 +85,7 @@ export class ChainPlayRequests {
     return {
       lock,
       tokenAddress: checkpoint.tokenAddress,
-      play: play ? { status: play.status, expiresAt: play.expiresAt } : null,
+      play: play ? { status: play.status, expiresAt: play.expiresAt, seed: play.seed } : null,
     };
   }
 

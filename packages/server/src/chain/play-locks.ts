@@ -1,6 +1,7 @@
 import { bytes16ToUuid } from '@coinop/contracts';
 import { chainLockTransfer, decidePlayLock, type Ids } from '@coinop/core';
 import type { Hex } from 'viem';
+import { drawPlaySeed } from '../credentials/play-seeds.js';
 import type { VaultKey } from '../store/chain-checkpoints.js';
 import { lockPlayLocks, recordLockSeen, type RefundReason } from '../store/chain-play-locks.js';
 import { insertChainPlay, lockRequestViews } from '../store/chain-play-opening.js';
@@ -119,6 +120,8 @@ export async function recordPlayLocks(
         updatedAt: now,
         idempotencyKey: null,
         requestHash: null,
+        // Drawn as the lock opens the play: the seed is committed no earlier than the play.
+        seed: drawPlaySeed(),
       },
       view.leadersMax,
     );

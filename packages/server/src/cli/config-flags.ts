@@ -341,6 +341,30 @@ const CONFIG_FLAGS: {
     value: 'mb',
     description: 'answer 503 overloaded past this resident memory (default 0: off)',
   },
+  verifierTimeLimitMs: {
+    flag: '--verifier-time-limit-ms',
+    env: 'COINOP_VERIFIER_TIME_LIMIT_MS',
+    value: 'ms',
+    description: 'time a replay verifier may run for one score (default 250)',
+  },
+  verifierMemoryLimitMb: {
+    flag: '--verifier-memory-limit-mb',
+    env: 'COINOP_VERIFIER_MEMORY_LIMIT_MB',
+    value: 'mb',
+    description: 'memory a replay verifier may allocate for one score (default 32)',
+  },
+  verifierWorkers: {
+    flag: '--verifier-workers',
+    env: 'COINOP_VERIFIER_WORKERS',
+    value: 'count',
+    description: 'threads running replay verifiers, 1 to 4 (default 1)',
+  },
+  replayMaxBytes: {
+    flag: '--replay-max-bytes',
+    env: 'COINOP_REPLAY_MAX_BYTES',
+    value: 'bytes',
+    description: 'largest replay a score may carry (default 65536)',
+  },
   secretsKeyFile: {
     flag: '--secrets-key-file',
     env: 'COINOP_SECRETS_KEY_FILE',

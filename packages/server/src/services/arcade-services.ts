@@ -19,6 +19,7 @@ import { CacheSync } from './cache-sync.js';
 import { Avatars } from './avatar.js';
 import { GameReads } from './game-reads.js';
 import { PlayService, type PlayPolicy } from './plays.js';
+import { ScoreRulesSettings } from './score-rules-settings.js';
 import { ConsentService } from './consent.js';
 import { TesterService } from './testers.js';
 import { DepositWatcher } from '../chain/watcher.js';
@@ -39,6 +40,7 @@ export function playPolicy(config: Config): PlayPolicy {
   const gamePages = webAppUrl(config);
   return {
     playTtlSeconds: config.playTtlSeconds,
+    replayMaxBytes: config.verifier.replayMaxBytes,
     splitRule: config.splitRule,
     payoutHoldSeconds: config.payoutHoldSeconds,
     defaultAllowanceUnits: config.defaultAllowanceUnits,
@@ -62,6 +64,8 @@ export class ArcadeServices {
   readonly plays: PlayService;
   /** Voids scores and re-settles the held payouts they caused. */
   readonly voids: ScoreVoids;
+  /** The score rules of games and tiers (issue 30). */
+  readonly scoreRules: ScoreRulesSettings;
   readonly consent: ConsentService;
   /** Invitations to test unpublished games, and the players' answers. */
   readonly testers: TesterService;
@@ -106,6 +110,7 @@ export class ArcadeServices {
       this.games,
       playPolicy(config),
       metrics,
+      deps.scoreVerification ?? null,
     );
     this.voids = new ScoreVoids({
       db: deps.db,
@@ -116,6 +121,7 @@ export class ArcadeServices {
       boardChanged: (leaderboardId) => this.plays.forgetBoard(leaderboardId),
       pauseMs: config.voidTestPauseMs,
     });
+    this.scoreRules = new ScoreRulesSettings(deps.db, deps.clock, deps.scoreVerification ?? null);
     this.consent = new ConsentService(
       deps.db,
       deps.clock,

@@ -1,5 +1,7 @@
 import type { TesterRecord } from '../store/testers.js';
-import { CoinopError, wholeHstToUnits } from '@coinop/core';
+import { CoinopError, NO_SCORE_RULES, wholeHstToUnits, type ScoreRules } from '@coinop/core';
+import { gameRules } from '../store/score-rules.js';
+import type { GameRulesChange, TierRulesChange } from './score-rules-settings.js';
 import type { DeveloperRecord } from '../store/developers.js';
 import { ensureDeveloper } from '../store/developers.js';
 import { findDeveloperByWallet } from '../store/developers.js';
@@ -34,12 +36,16 @@ import {
   type UpdateGameInput,
 } from './registration.js';
 
-/** A developer's game as the portal shows it: live tiers and every client. */
+/** A developer's game as the portal shows it: live tiers, every client, its score rules. */
 export interface DeveloperGameView {
   readonly game: GameRecord;
   readonly tiers: readonly TierRecord[];
   readonly clients: readonly GameClientSummary[];
+  readonly scoreRules: ScoreRules;
 }
+
+/** A request's optional change of score rules (issue 30). */
+type WithRules<Change> = { readonly scoreRules?: Change | undefined };
 
 export interface NewClient {
   readonly clientId: string;
@@ -76,45 +82,80 @@ export class DeveloperPortal {
     return this.#view(await this.#ownGame(developer, gameId));
   }
 
-  async createGame(developer: DeveloperRecord, input: CreateGameInput): Promise<DeveloperGameView> {
-    const { game } = await registerGame(this.#registration, developer.id, input);
+  /** Registers a game; its score rules, when given, are checked before anything is written. */
+  async createGame(
+    developer: DeveloperRecord,
+    input: CreateGameInput & WithRules<GameRulesChange>,
+  ): Promise<DeveloperGameView> {
+    const { scoreRules, ...fields } = input;
+    if (scoreRules !== undefined) await this.#arcade.scoreRules.checkGame(null, scoreRules);
+    const { game } = await registerGame(this.#registration, developer.id, fields);
+    if (scoreRules !== undefined) await this.#changeRules(game.id, scoreRules);
     return this.#view(game);
   }
 
   async updateGame(
     developer: DeveloperRecord,
     gameId: string,
-    input: UpdateGameInput,
+    input: UpdateGameInput & WithRules<GameRulesChange>,
   ): Promise<DeveloperGameView> {
-    const { game } = await updateDeveloperGame(this.#registration, developer.id, gameId, input);
+    const { scoreRules, ...fields } = input;
+    if (scoreRules !== undefined) {
+      await this.#ownGame(developer, gameId);
+      await this.#arcade.scoreRules.checkGame(gameId, scoreRules);
+    }
+    // A change of rules alone touches no other field (an update needs at least one).
+    const game =
+      Object.keys(fields).length === 0
+        ? await this.#ownGame(developer, gameId)
+        : (await updateDeveloperGame(this.#registration, developer.id, gameId, fields)).game;
+    if (scoreRules !== undefined) await this.#changeRules(gameId, scoreRules);
     return this.#view(game);
+  }
+
+  async #changeRules(gameId: string, change: GameRulesChange): Promise<void> {
+    await this.#arcade.scoreRules.changeGame(gameId, change);
+    this.#changed(gameId);
   }
 
   async addTier(
     developer: DeveloperRecord,
     gameId: string,
-    input: { name: string; cost: number; leadersMax?: number | undefined },
+    input: {
+      name: string;
+      cost: number;
+      leadersMax?: number | undefined;
+    } & WithRules<TierRulesChange>,
   ): Promise<TierRecord> {
     await this.#ownGame(developer, gameId);
+    const { scoreRules } = input;
+    if (scoreRules !== undefined) await this.#arcade.scoreRules.checkTier(gameId, null, scoreRules);
     const { id } = await addLeaderboard(this.#arcade, {
       gameId,
       name: input.name,
       costHst: input.cost,
       leadersMax: input.leadersMax,
     });
+    if (scoreRules !== undefined) await this.#arcade.scoreRules.changeTier(gameId, id, scoreRules);
     this.#changed(gameId);
     return this.#tier(gameId, id);
   }
 
-  /** A new name or cost; plays already open settle at the cost they locked. */
+  /**
+   * A new name, cost or score rules; plays already open settle at the cost they locked. Rules are
+   * checked before anything is written.
+   */
   async updateTier(
     developer: DeveloperRecord,
     gameId: string,
     leaderboardId: string,
-    input: { name?: string | undefined; cost?: number | undefined },
+    input: { name?: string | undefined; cost?: number | undefined } & WithRules<TierRulesChange>,
   ): Promise<TierRecord> {
     await this.#ownGame(developer, gameId);
-    const tier = await this.#arcade.db.transaction(async (tx) => {
+    const { scoreRules } = input;
+    const rules = this.#arcade.scoreRules;
+    if (scoreRules !== undefined) await rules.checkTier(gameId, leaderboardId, scoreRules);
+    await this.#arcade.db.transaction(async (tx) => {
       const found = await findTier(tx, gameId, leaderboardId, true);
       if (!found) throw tierNotFound(gameId, leaderboardId);
       if (found.retiredAt !== null) throw tierRetired(gameId, leaderboardId);
@@ -125,8 +166,9 @@ export class DeveloperPortal {
       await notifyGameChanged(tx, gameId);
       return updated;
     });
+    if (scoreRules !== undefined) await rules.changeTier(gameId, leaderboardId, scoreRules);
     this.#changed(gameId);
-    return tier;
+    return this.#tier(gameId, leaderboardId);
   }
 
   /**
@@ -255,14 +297,16 @@ export class DeveloperPortal {
   /** Tiers and clients of any number of games in two queries. */
   async #views(games: readonly GameRecord[]): Promise<DeveloperGameView[]> {
     const ids = games.map((g) => g.id);
-    const [tiers, clients] = await Promise.all([
+    const [tiers, clients, rules] = await Promise.all([
       liveTiersOf(this.#arcade.db, ids),
       clientsOf(this.#arcade.db, ids),
+      gameRules(this.#arcade.db, ids),
     ]);
     return games.map((game) => ({
       game,
       tiers: tiers.get(game.id) ?? [],
       clients: clients.get(game.id) ?? [],
+      scoreRules: rules.get(game.id) ?? NO_SCORE_RULES,
     }));
   }
 

@@ -9,6 +9,7 @@ import {
   type GameRef,
   type Leaderboard,
 } from '@coinop/core';
+import { drawPlaySeed } from '../credentials/play-seeds.js';
 import type { Queryable } from '../store/db.js';
 import { AllowanceRaced, IdempotencyKeyTaken } from '../store/errors.js';
 import { findAccount } from '../store/ledger.js';
@@ -169,6 +170,7 @@ export class PlayOpening {
       updatedAt: now,
       idempotencyKey: input.idempotencyKey,
       requestHash,
+      seed: drawPlaySeed(),
     };
   }
 

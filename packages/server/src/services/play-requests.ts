@@ -7,11 +7,14 @@ import type { StoredScore } from '../store/leaders.js';
 import type { BoardEntry } from '../store/score-batch.js';
 import type { GameCache } from './game-cache.js';
 import type { ScoreMemory } from './score-memory.js';
+import type { ScoreRulesGate } from './score-rules-gate.js';
 
 /** What the play and score path takes and answers, and the helpers both halves share. */
 
 export interface PlayPolicy {
   readonly playTtlSeconds: number;
+  /** Longest replay a score may carry, in UTF-8 bytes (`--replay-max-bytes`). */
+  readonly replayMaxBytes: number;
   readonly splitRule: SplitRule;
   /** The operator's payout hold (`--payout-hold`), for games and tiers that set none. */
   readonly payoutHoldSeconds: number;
@@ -48,6 +51,11 @@ export interface SubmitScoreInput {
   /** The play's leaderboard as the caller knows it; null takes the play's own (client-side). */
   readonly leaderboardId: string | null;
   readonly score: number;
+  /**
+   * What the game recorded of the run, for its verifier (issue 30); null when it sent none. Kept
+   * as evidence when the score is refused; the verifier reads it when the tier requires replays.
+   */
+  readonly replay?: string | null;
   readonly idempotencyKey: string | null;
   /** Client-side: the score must be for a play of this approval's player. */
   readonly approval?: SignedApproval;
@@ -70,6 +78,8 @@ export interface PlayPathDeps {
   readonly games: GameCache;
   readonly policy: PlayPolicy;
   readonly memory: ScoreMemory;
+  /** Refuses what the games' score rules refuse, before a score joins a batch (issue 30). */
+  readonly gate: ScoreRulesGate;
   /** Counts batches and watches the queues; null records nothing. */
   readonly metrics: ArcadeMetrics | null;
 }

@@ -106,7 +106,7 @@ export class PlayerArcade {
   /** Scores one of the player's own plays. */
   async submitScore(
     playerId: string,
-    input: Signed & { gameId: string; playId: string; score: number },
+    input: Signed & { gameId: string; playId: string; score: number; replay?: string },
   ): Promise<ScoreOutcome> {
     const view = await this.visibleGame(input.gameId, playerId);
     const approval = await this.#checkApproval(playerId, input, {
@@ -122,6 +122,7 @@ export class PlayerArcade {
       playId: input.playId,
       leaderboardId: null,
       score: input.score,
+      replay: input.replay ?? null,
       idempotencyKey: clientKey(playerId, input.nonce),
       approval,
     });

@@ -27,6 +27,7 @@ import { PlayOpening } from './play-opening.js';
 import type { OpenPlayInput, PlayPolicy, ScoreOutcome, SubmitScoreInput } from './play-requests.js';
 import { ScoreMemory } from './score-memory.js';
 import { Scoring } from './scoring.js';
+import { ScoreRulesGate, type ScoreVerification } from './score-rules-gate.js';
 
 export type {
   OpenPlayInput,
@@ -60,6 +61,7 @@ export class PlayService {
     games: GameCache,
     policy: PlayPolicy,
     metrics: ArcadeMetrics | null = null,
+    verification: ScoreVerification | null = null,
   ) {
     this.#db = db;
     this.#clock = clock;
@@ -69,7 +71,16 @@ export class PlayService {
     this.#metrics = metrics;
     const memory = new ScoreMemory(db.ordered, clock);
     this.#memory = memory;
-    const deps = { db, clock, ids, games, policy, memory, metrics };
+    const gate = new ScoreRulesGate({
+      db,
+      clock,
+      ids,
+      games,
+      memory,
+      verification,
+      replayMaxBytes: policy.replayMaxBytes,
+    });
+    const deps = { db, clock, ids, games, policy, memory, gate, metrics };
     this.#opening = new PlayOpening(deps);
     this.#scoring = new Scoring(deps);
   }

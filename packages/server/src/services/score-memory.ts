@@ -74,6 +74,11 @@ export class ScoreMemory {
     }
   }
 
+  /** A play this process opened and has not seen scored, as opened; undefined otherwise. */
+  play(playId: string): StoredPlay | undefined {
+    return this.#plays.get(playId)?.play;
+  }
+
   forgetPlays(playIds: Iterable<string>): void {
     for (const id of playIds) this.#plays.delete(id);
   }

@@ -98,6 +98,10 @@ export class Scoring {
       );
     }
     const game = await this.#deps.games.get(input.gameId);
+    // A game without score rules, and a score without a replay, pass no gate: today's path.
+    if (game.scoreRules !== undefined || (input.replay ?? null) !== null) {
+      await this.#deps.gate.check(input, game);
+    }
     const requestHash = digest([input.playId, input.leaderboardId ?? '', String(input.score)]);
     return this.#scores.submit({ input, game, requestHash });
   }

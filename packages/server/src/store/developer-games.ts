@@ -1,5 +1,6 @@
 import type { Clock, Leaderboard, PlayStatus, Units } from '@coinop/core';
 import type { Queryable } from './db.js';
+import { tierRulesOf, type RuleColumns } from './score-rules.js';
 
 /** What the developer portal reads and writes beyond registration: tiers, clients, stats. */
 
@@ -14,7 +15,7 @@ export interface GameClientSummary {
   readonly revokedAt: Date | null;
 }
 
-interface TierRow {
+interface TierRow extends RuleColumns {
   id: string;
   game_id: string;
   name: string;
@@ -23,7 +24,9 @@ interface TierRow {
   position: number;
   retired_at: Date | null;
 }
-const TIER_COLUMNS = 'id, game_id, name, cost_units, leaders_max, position, retired_at';
+const TIER_COLUMNS =
+  'id, game_id, name, cost_units, leaders_max, position, retired_at, min_score, max_score, ' +
+  'min_play_ms, replay_rule';
 const toTier = (r: TierRow): TierRecord => ({
   id: r.id,
   gameId: r.game_id,
@@ -32,6 +35,7 @@ const toTier = (r: TierRow): TierRecord => ({
   leadersMax: r.leaders_max,
   position: r.position,
   retiredAt: r.retired_at,
+  scoreRules: tierRulesOf(r),
 });
 
 /** The live tiers of each game, in display order: one query for any number of games. */

@@ -1,5 +1,14 @@
-import type { Clock, GameRef, Ids, Leaderboard, ScoreDisplay } from '@coinop/core';
+import {
+  hasScoreRules,
+  type Clock,
+  type GameRef,
+  type Ids,
+  type Leaderboard,
+  type ReplayRule,
+  type ScoreDisplay,
+} from '@coinop/core';
 import type { Queryable } from './db.js';
+import { gameRulesOf, ruleColumns, tierOverridesOf, type RuleColumns } from './score-rules.js';
 import { openRoundsOfGame } from './tournaments.js';
 
 /** A game as stored: every field the developer owns plus what the arcade tracks. */
@@ -228,27 +237,33 @@ export interface LoadedGameRef extends GameRef {
  * yet closed in another; null when there is no such game.
  */
 export async function loadGameRef(q: Queryable, gameId: string): Promise<LoadedGameRef | null> {
-  const rows = await q.query<{
-    id: string;
-    arcade_id: string;
-    developer_id: string;
-    developer_account_id: string;
-    arcade_account_id: string;
-    score_display: ScoreDisplay;
-    payout_hold_seconds: number | null;
-    lb_id: string | null;
-    lb_name: string | null;
-    lb_cost_units: bigint | null;
-    lb_leaders_max: number | null;
-    lb_position: number | null;
-    lb_retired: boolean | null;
-    lb_payout_hold_seconds: number | null;
-  }>(
+  const rows = await q.query<
+    {
+      id: string;
+      arcade_id: string;
+      developer_id: string;
+      developer_account_id: string;
+      arcade_account_id: string;
+      score_display: ScoreDisplay;
+      payout_hold_seconds: number | null;
+      lb_id: string | null;
+      lb_name: string | null;
+      lb_cost_units: bigint | null;
+      lb_leaders_max: number | null;
+      lb_position: number | null;
+      lb_retired: boolean | null;
+      lb_payout_hold_seconds: number | null;
+      lb_min_score: number | null;
+      lb_max_score: number | null;
+      lb_min_play_ms: number | null;
+      lb_replay_rule: ReplayRule | null;
+    } & RuleColumns
+  >(
     `SELECT g.id, g.arcade_id, g.developer_id, d.account_id AS developer_account_id,
             a.account_id AS arcade_account_id, g.score_display, g.payout_hold_seconds,
             l.payout_hold_seconds AS lb_payout_hold_seconds, l.id AS lb_id, l.name AS lb_name, l.cost_units AS lb_cost_units,
             l.leaders_max AS lb_leaders_max, l.position AS lb_position,
-            l.retired_at IS NOT NULL AS lb_retired
+            l.retired_at IS NOT NULL AS lb_retired, ${ruleColumns('g')}, ${ruleColumns('l', 'lb_')}
      FROM games g
      JOIN developers d ON d.id = g.developer_id
      JOIN arcades a ON a.id = g.arcade_id
@@ -264,6 +279,12 @@ export async function loadGameRef(q: Queryable, gameId: string): Promise<LoadedG
   const retiredLeaderboards: Leaderboard[] = [];
   for (const r of rows) {
     if (r.lb_id === null) continue;
+    const scoreRules = tierOverridesOf({
+      min_score: r.lb_min_score,
+      max_score: r.lb_max_score,
+      min_play_ms: r.lb_min_play_ms,
+      replay_rule: r.lb_replay_rule,
+    });
     (r.lb_retired === true ? retiredLeaderboards : leaderboards).push({
       id: r.lb_id,
       gameId,
@@ -272,8 +293,14 @@ export async function loadGameRef(q: Queryable, gameId: string): Promise<LoadedG
       leadersMax: r.lb_leaders_max ?? 10,
       position: r.lb_position ?? 0,
       payoutHoldSeconds: r.lb_payout_hold_seconds,
+      ...(scoreRules === undefined ? {} : { scoreRules }),
     });
   }
+  // Rules are cached only where some are set: a game without any scores as it always did.
+  const rules = gameRulesOf(first);
+  const hasRules =
+    hasScoreRules(rules) ||
+    [...leaderboards, ...retiredLeaderboards].some((b) => b.scoreRules !== undefined);
   const rounds = (await openRoundsOfGame(q, gameId)).map((r): Leaderboard => ({
     ...r,
     gameId,
@@ -290,6 +317,7 @@ export async function loadGameRef(q: Queryable, gameId: string): Promise<LoadedG
     leaderboards,
     retiredLeaderboards,
     rounds,
+    ...(hasRules ? { scoreRules: rules } : {}),
   };
 }
 

@@ -138,10 +138,11 @@ interface PaidPlayRow {
 const OPEN_PAID_PLAYS_SQL = `WITH input AS (
        SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::bigint[], $4::uuid[], $5::uuid[],
                             $6::int[], $7::uuid[], $8::uuid[], $9::uuid[], $10::text[],
-                            $11::text[], $12::timestamptz[], $13::timestamptz[], $14::boolean[])
+                            $11::text[], $12::timestamptz[], $13::timestamptz[], $14::boolean[],
+                            $17::text[])
          WITH ORDINALITY AS i(play_id, player_id, cost, lock_id, board, leaders_max, arcade,
                               game, developer, idempotency_key, request_hash, expires_at,
-                              created_at, signed, n)
+                              created_at, signed, seed, n)
      ), tier AS (
        SELECT i.n, ${tierAsPriced('i.board', 'i.cost', 'i.leaders_max')} AS current FROM input i
      ), consent AS (
@@ -182,11 +183,12 @@ const OPEN_PAID_PLAYS_SQL = `WITH input AS (
      ), play AS (
        INSERT INTO plays (id, arcade_id, game_id, developer_id, leaderboard_id, player_id,
                           cost_units, lock_transfer_id, leader_player_ids, status,
-                          idempotency_key, request_hash, expires_at, created_at, updated_at)
+                          idempotency_key, request_hash, expires_at, created_at, updated_at, seed)
        SELECT i.play_id, i.arcade, i.game, i.developer, i.board, i.player_id, i.cost, i.lock_id,
               ARRAY(SELECT player_id FROM leaders WHERE leaderboard_id = i.board
                     ORDER BY ${boardOrder()} LIMIT i.leaders_max),
-              'open', i.idempotency_key, i.request_hash, i.expires_at, i.created_at, i.created_at
+              'open', i.idempotency_key, i.request_hash, i.expires_at, i.created_at, i.created_at,
+              i.seed
        FROM input i JOIN debit d ON d.n = i.n
        RETURNING id, leader_player_ids
      )
@@ -221,6 +223,7 @@ async function openPaidPlaysStatement(
       plays.map((x) => x.signed),
       policy.defaultAllowanceUnits?.toString() ?? null,
       policy.day,
+      plays.map((x) => x.play.seed),
     ],
     'play_path_open_paid_batch',
   );
@@ -269,11 +272,11 @@ async function openFreePlayStatement(
      ), play AS (
        INSERT INTO plays (id, arcade_id, game_id, developer_id, leaderboard_id, player_id,
                           cost_units, lock_transfer_id, leader_player_ids, status,
-                          idempotency_key, request_hash, expires_at, created_at, updated_at)
+                          idempotency_key, request_hash, expires_at, created_at, updated_at, seed)
        SELECT $1, $2, $3, $4, $5, p.id, 0, NULL,
               ARRAY(SELECT player_id FROM leaders WHERE leaderboard_id = $5
                     ORDER BY ${boardOrder()} LIMIT $6),
-              'open', $7, $8, $9, $10, $10
+              'open', $7, $8, $9, $10, $10, $12
        FROM players p, tier, consent WHERE p.id = $11 AND tier.current AND consent.refusal IS NULL
        RETURNING leader_player_ids
      )
@@ -293,6 +296,7 @@ async function openFreePlayStatement(
       play.expiresAt,
       play.createdAt,
       play.playerId,
+      play.seed,
     ],
     'play_path_open_free',
   );

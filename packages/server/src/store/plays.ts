@@ -18,11 +18,14 @@ export interface PlayRow {
   expires_at: Date;
   created_at: Date;
   updated_at: Date;
+  seed: string | null;
 }
 
 export interface StoredPlay extends Play {
   readonly idempotencyKey: string | null;
   readonly requestHash: string | null;
+  /** 64 lowercase hex characters drawn at the open (issue 30); null for plays opened before. */
+  readonly seed: string | null;
 }
 
 const PLAY_COLUMN_NAMES = [
@@ -42,6 +45,7 @@ const PLAY_COLUMN_NAMES = [
   'expires_at',
   'created_at',
   'updated_at',
+  'seed',
 ];
 const PLAY_COLUMNS = PLAY_COLUMN_NAMES.join(', ');
 /** The play columns qualified by the alias `p`, for joins. */
@@ -65,6 +69,7 @@ export function toPlay(r: PlayRow): StoredPlay {
     expiresAt: r.expires_at,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
+    seed: r.seed,
   };
 }
 

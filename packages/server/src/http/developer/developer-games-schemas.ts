@@ -30,8 +30,17 @@ import {
 } from '../shared/schemas.js';
 import { leaderboardToWire } from '../shared/wire.js';
 import type { SchemaMatches, ShapeMatches } from '../../listener/wire-check.js';
+import {
+  ScoreRulesBody,
+  ScoreRulesSchema,
+  TierScoreRulesBody,
+  TierScoreRulesSchema,
+} from './score-rules-schemas.js';
 
 export const TAGS = ['developer'];
+
+/** A tier that overrides none of its game's score rules. */
+const NO_TIER_OVERRIDES = { minScore: null, maxScore: null, minPlayMs: null, replay: null };
 /** Room for the largest cover upload plus the other fields: the largest body any route takes. */
 export const GAME_BODY_LIMIT = COVER_UPLOAD_MAX_CHARS + 64 * 1024;
 
@@ -42,9 +51,18 @@ export const ownGame = 'A game of another developer answers 404 game_not_found.'
 
 export const date = (description: string) => Type.String({ format: 'date-time', description });
 
-export const TierSchema = Type.Pick(
-  LeaderboardSchema,
-  ['id', 'name', 'cost', 'currency', 'formattedCostString', 'leadersMax'],
+export const TierSchema = Type.Composite(
+  [
+    Type.Pick(LeaderboardSchema, [
+      'id',
+      'name',
+      'cost',
+      'currency',
+      'formattedCostString',
+      'leadersMax',
+    ]),
+    Type.Object({ scoreRules: TierScoreRulesSchema }),
+  ],
   { description: 'A live leaderboard tier of the game.' },
 );
 export const ClientSchema = Type.Object(
@@ -76,6 +94,7 @@ export const DeveloperGameSchema = Type.Object(
     createdAt: date('When the game was registered.'),
     leaderboards: Type.Array(TierSchema, { description: 'Live tiers, in display order.' }),
     clients: Type.Array(ClientSchema, { description: 'Clients, live and revoked, oldest first.' }),
+    scoreRules: ScoreRulesSchema,
   },
   { description: 'A game of the signed-in developer, as the developer portal shows it.' },
 );
@@ -102,6 +121,7 @@ export const CreateBody = Type.Object(
     scoreDisplay: Type.Optional(ScoreDisplaySchema),
     ...coverFields,
     ...optionalListingFields,
+    scoreRules: Type.Optional(ScoreRulesBody),
   },
   {
     additionalProperties: false,
@@ -115,6 +135,7 @@ export const UpdateBody = Type.Object(
     description: Type.Optional(mutableFields.description),
     ...coverFields,
     ...optionalListingFields,
+    scoreRules: Type.Optional(ScoreRulesBody),
     name: Type.Optional(Type.Unknown({ description: 'Immutable: 409 field_immutable.' })),
     scoreDisplay: Type.Optional(Type.Unknown({ description: 'Immutable: 409 field_immutable.' })),
   },
@@ -143,12 +164,21 @@ export const AddTierBody = Type.Object(
     leadersMax: Type.Optional(
       Type.Integer({ minimum: 1, maximum: 100, description: 'Leaders kept; default from config.' }),
     ),
+    scoreRules: Type.Optional(TierScoreRulesBody),
   },
   { additionalProperties: false },
 );
 export const PatchTierBody = Type.Object(
-  { name: Type.Optional(tierName), cost: Type.Optional(tierCost) },
-  { additionalProperties: false, minProperties: 1, description: 'A new name or cost, or both.' },
+  {
+    name: Type.Optional(tierName),
+    cost: Type.Optional(tierCost),
+    scoreRules: Type.Optional(TierScoreRulesBody),
+  },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    description: 'A new name, cost or score rules; at least one.',
+  },
 );
 
 export const NewClientSchema = Type.Object({
@@ -226,7 +256,15 @@ export const ClientParams = Type.Object({
 
 export function tierToWire(tier: TierRecord): Static<typeof TierSchema> {
   const { id, name, cost, currency, formattedCostString, leadersMax } = leaderboardToWire(tier, []);
-  return { id, name, cost, currency, formattedCostString, leadersMax };
+  return {
+    id,
+    name,
+    cost,
+    currency,
+    formattedCostString,
+    leadersMax,
+    scoreRules: tier.scoreRules ?? NO_TIER_OVERRIDES,
+  };
 }
 
 export function clientToWire(client: GameClientSummary): Static<typeof ClientSchema> {
@@ -241,6 +279,7 @@ export function developerGameToWire({
   game,
   tiers,
   clients,
+  scoreRules,
 }: DeveloperGameView): DeveloperGameWire {
   return {
     id: game.id,
@@ -258,5 +297,6 @@ export function developerGameToWire({
     createdAt: game.createdAt.toISOString(),
     leaderboards: tiers.map(tierToWire),
     clients: clients.map(clientToWire),
+    scoreRules,
   };
 }

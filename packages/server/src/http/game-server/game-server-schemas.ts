@@ -11,7 +11,13 @@ import type {
   WriteTokenRequest,
 } from '@coinop/protocol';
 
-import { GameSchema, LeaderboardSchema, LeaderSchema, Uuid } from '../shared/schemas.js';
+import {
+  GameSchema,
+  LeaderboardSchema,
+  LeaderSchema,
+  ReplayField,
+  Uuid,
+} from '../shared/schemas.js';
 import type { SchemaMatches } from '../../listener/wire-check.js';
 
 export const ArcadeGameParams = Type.Object({
@@ -60,6 +66,7 @@ export const ScoreBody = Type.Object(
     playId: Uuid('the id of the play record'),
     leaderboardId: Uuid('the leaderboard of the play'),
     score: Type.Number({ minimum: 0, description: 'the score; finite and not negative' }),
+    replay: ReplayField,
   },
   { additionalProperties: false },
 );

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { scoreBodyLimit } from '../shared/score-body-limit.js';
 import { ApiTags, RateLimitedResponse, Security } from '../../listener/openapi.js';
 import { PlaySchema, ScoreResultSchema } from '../shared/schemas.js';
 import { playToWire, scoreToWire } from '../shared/wire.js';
@@ -56,6 +57,7 @@ export function playRoutes(instance: FastifyInstance): void {
   api.post(
     '/arcades/:arcadeId/games/:gameId/score',
     {
+      bodyLimit: scoreBodyLimit(api.config),
       schema: {
         operationId: 'submitScore',
         tags: [ApiTags.gameServer],
@@ -77,6 +79,7 @@ export function playRoutes(instance: FastifyInstance): void {
         playId: request.body.playId,
         leaderboardId: request.body.leaderboardId,
         score: request.body.score,
+        replay: request.body.replay ?? null,
         idempotencyKey: request.headers['idempotency-key'] ?? null,
       });
       arcade.reads.invalidate(gameId);

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { CoinopError, formatHst, parseHst } from '@coinop/core';
+import { scoreBodyLimit } from '../shared/score-body-limit.js';
 import { RateLimitedResponse, Security } from '../../listener/openapi.js';
 import { GameSchema, PlaySchema, ScoreResultSchema } from '../shared/schemas.js';
 import { gameToWire, playToWire, scoreToWire } from '../shared/wire.js';
@@ -86,6 +87,7 @@ export function playerPlayRoutes(instance: FastifyInstance, context: PlayerRoute
   app.post(
     '/games/:gameId/scores',
     {
+      bodyLimit: scoreBodyLimit(config),
       schema: {
         operationId: 'playerSubmitScore',
         tags: TAGS,

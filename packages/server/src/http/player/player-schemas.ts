@@ -11,7 +11,7 @@ import {
   type Purchase,
 } from '@coinop/protocol';
 import { ApiTags } from '../../listener/openapi.js';
-import { Uuid } from '../shared/schemas.js';
+import { ReplayField, Uuid } from '../shared/schemas.js';
 import type { SchemaMatches } from '../../listener/wire-check.js';
 
 /** The wire shapes of the player plugin's own routes (profile, deposits, faucet, approved plays). */
@@ -76,6 +76,7 @@ export const ScoreBody = Type.Object(
   {
     playId: Uuid('the play'),
     score: Type.Number({ minimum: 0, description: 'the score; finite and not negative' }),
+    replay: ReplayField,
     ...signedFields,
   },
   { additionalProperties: false },

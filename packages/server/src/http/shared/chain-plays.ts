@@ -47,6 +47,12 @@ export const ChainPlaySchema = Type.Object(
       Type.Object({
         status: Type.String({ description: 'open, scored, expired or voided' }),
         expiresAt: Type.String({ format: 'date-time' }),
+        seed: Type.Optional(
+          Type.String({
+            pattern: '^[0-9a-f]{64}$',
+            description: 'The play’s seed (issue 30), for the game; absent before seeds',
+          }),
+        ),
       }),
       Type.Null(),
     ]),
@@ -80,7 +86,11 @@ export function chainPlayToWire(view: ChainPlayView) {
     lockTxHash: lock.lockTxHash,
     settleTxHash: lock.settleTxHash,
     play: view.play
-      ? { status: view.play.status, expiresAt: view.play.expiresAt.toISOString() }
+      ? {
+          status: view.play.status,
+          expiresAt: view.play.expiresAt.toISOString(),
+          ...(view.play.seed === null ? {} : { seed: view.play.seed }),
+        }
       : null,
   };
 }

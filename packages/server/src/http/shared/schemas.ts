@@ -1,5 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { Game, Leader, Leaderboard, Play, ScoreResult } from '@coinop/protocol';
+import {
+  BRIDGE_REPLAY_MAX_LENGTH,
+  type Game,
+  type Leader,
+  type Leaderboard,
+  type Play,
+  type ScoreResult,
+} from '@coinop/protocol';
 import type { ScoreDisplay } from '@coinop/core';
 import { GAME_FIELD_LIMITS } from '../../services/registration.js';
 import type { SchemaMatches } from '../../listener/wire-check.js';
@@ -85,6 +92,15 @@ export const PlaySchema = Type.Object(
       Type.Literal('voided'),
     ]),
     expiresAt: Type.String({ format: 'date-time', description: 'when an unscored play expires' }),
+    seed: Type.Optional(
+      Type.String({
+        pattern: '^[0-9a-f]{64}$',
+        description:
+          '32 random bytes (64 lowercase hex) drawn when the play opened, for the game to derive ' +
+          'its randomness from and its verifier to replay the run (issue 30); absent for a play ' +
+          'opened before seeds',
+      }),
+    ),
   },
   { $id: 'Play', description: 'A play record (spec 2.5)' },
 );
@@ -127,6 +143,21 @@ export const sharedSchemas = [
 
 /** Same ceiling as a single mint: a tier costing more is a typo. */
 export const MAX_COST_HST = 1_000_000_000;
+
+/**
+ * A score's optional replay (issue 30). The schema bounds it by the most any arcade allows, in
+ * characters; the arcade's own `--replay-max-bytes`, in UTF-8 bytes, is checked by the play path,
+ * which answers 413 `replay_too_large`.
+ */
+export const ReplayField = Type.Optional(
+  Type.String({
+    maxLength: BRIDGE_REPLAY_MAX_LENGTH,
+    description:
+      "what the game recorded of the run, in a format it chooses, for the game's verifier to " +
+      "recompute the score from the play's seed; at most `--replay-max-bytes` UTF-8 bytes " +
+      '(64 KiB by default), else 413 `replay_too_large`',
+  }),
+);
 
 export const ScoreDisplaySchema = Type.Unsafe<ScoreDisplay>({
   type: 'string',

@@ -57,6 +57,7 @@ export function playToWire(play: StoredPlay): PlayWire {
     ilpRegistrationId: play.lockTransferId ?? '',
     status: play.status,
     expiresAt: play.expiresAt.toISOString(),
+    ...(play.seed === null ? {} : { seed: play.seed }),
   };
 }
 

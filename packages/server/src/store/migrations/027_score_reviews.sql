@@ -44,6 +44,11 @@ CREATE INDEX score_reviews_of_game ON score_reviews (game_id, created_at DESC, i
 -- Closing a score's open reviews, and a score's other reviews in the evidence.
 CREATE INDEX score_reviews_of_score ON score_reviews (score_id);
 
+-- The refused attempts (migration 024) as the queue lists them: every game's, newest first (the
+-- by-game index of 024 serves the developer's list), and a player's count on a board.
+CREATE INDEX score_refusals_newest ON score_refusals (created_at DESC, id DESC);
+CREATE INDEX score_refusals_of_player ON score_refusals (player_id, leaderboard_id);
+
 -- How far the outlier check has looked at each board: the board's write_seq (migration 020) when
 -- it last ran. A board whose write_seq has not moved since costs the check nothing; one that has
 -- is read only at its top leaders_max bests (the leaders_ranked index), keeping those written

@@ -307,6 +307,68 @@ describe.each(storeVariants())('the review queue, on %s', (variant) => {
     expect(late.json()).toMatchObject({ code: 'score_not_found' });
   });
 
+  it('lists refused attempts as evidence, with their replay, and acts on none', async () => {
+    const ruled = await gameWithTiers(api, { costs: [1] });
+    await s.api.arcade.scoreRules.changeGame(ruled.gameId, { maxScore: 1000 });
+    const headers = { authorization: `Bearer ${await writeToken(api, ruled)}` };
+    const base = `/arcades/${ruled.arcadeId}/games/${ruled.gameId}`;
+    const leaderboardId = ruled.tiers[0]!.id;
+    const player = await fundedPlayer(api, 100, 'Bold');
+    const play = await send('POST', `${base}/play`, headers, {
+      playerId: player.playerId,
+      leaderboardId,
+    });
+    s.clock.advance(1_500);
+    const replay = '{"moves":["up","up","down"]}';
+    const refused = await send('POST', `${base}/score`, headers, {
+      playId: play.json<{ id: string }>().id,
+      leaderboardId,
+      score: 5000,
+      replay,
+    });
+    expect(refused.statusCode, refused.body).toBe(422);
+    expect(refused.json()).toMatchObject({ code: 'score_out_of_bounds' });
+
+    const [item] = await queue(`gameId=${ruled.gameId}&state=refused`);
+    expect(item).toMatchObject({
+      kind: 'score_out_of_bounds',
+      state: 'refused',
+      scoreId: null,
+      playId: play.json<{ id: string }>().id,
+      playerName: 'Bold',
+      score: 5000,
+      refusalDetail: expect.stringContaining('1000'),
+      hasReplay: true,
+      resolution: null,
+      timings: { playMs: 1_500 },
+    });
+    expect(await queue(`gameId=${ruled.gameId}&kind=score_too_fast`)).toEqual([]);
+    const download = await send('GET', `/admin/reviews/${item!.id}/replay`, admin);
+    expect(download.statusCode).toBe(200);
+    expect(download.body).toBe(replay);
+    expect(download.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(download.headers['content-disposition']).toBe(
+      `attachment; filename="replay-${item!.id}.txt"`,
+    );
+    const detail = await send('GET', `/admin/reviews/${item!.id}`, admin);
+    expect(detail.json<ReviewDetail>()).toMatchObject({ playerScores: [], playerRefusals: 1 });
+    for (const action of ['approve', 'void']) {
+      const res = await send('POST', `/admin/reviews/${item!.id}/${action}`, admin, {
+        reason: 'no',
+      });
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toMatchObject({ code: 'refusal_not_reviewable' });
+    }
+    const history = await send(
+      'GET',
+      `/admin/players/${player.playerId}/activity?kind=play`,
+      admin,
+    );
+    expect(history.json<ActivityPage>().items).toMatchObject([
+      { kind: 'play', status: 'open', review: { outcome: 'refused', reason: item!.refusalDetail } },
+    ]);
+  });
+
   it('pages newest first and refuses bad input with 400 naming it', async () => {
     const all = await queue('');
     const seen: string[] = [];
@@ -343,7 +405,8 @@ describe.each(storeVariants())('the review queue, on %s', (variant) => {
     const missing = await send('GET', `/admin/reviews/${randomUUID()}`, admin);
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toMatchObject({ code: 'review_not_found' });
-    const noReplay = await send('GET', `/admin/reviews/${id}/replay`, admin);
+    const flag = all.find((r) => !r.hasReplay)!;
+    const noReplay = await send('GET', `/admin/reviews/${flag.id}/replay`, admin);
     expect(noReplay.statusCode).toBe(404);
     expect(noReplay.json()).toMatchObject({ code: 'replay_not_found' });
   });

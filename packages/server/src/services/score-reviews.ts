@@ -16,6 +16,7 @@ import {
 } from '../store/review-evidence.js';
 import { boardHistory } from '../store/score-outliers.js';
 import {
+  bestScoreId,
   findFlaggableScore,
   findReportId,
   insertReport,
@@ -91,6 +92,26 @@ export class ScoreReviews {
     const reportId = await findReportId(db, scoreId, reporterId);
     if (reportId === null) throw new TypeError(`report of score ${scoreId} has no row`);
     return { reportId, created };
+  }
+
+  /**
+   * Reports the player's current best on the board: the row a board shows, which names the
+   * player, not the score. 404 `score_not_found` when the player has no best there.
+   */
+  async reportBest(
+    reporterId: string,
+    best: { leaderboardId: string; playerId: string },
+    report: { reason: ReportReason; note: string | null },
+  ): Promise<{ reportId: string; scoreId: string; created: boolean }> {
+    const scoreId = await bestScoreId(this.#arcade.db, best.leaderboardId, best.playerId);
+    if (scoreId === null) {
+      throw new CoinopError(
+        'score_not_found',
+        `player ${best.playerId} has no score on board ${best.leaderboardId}`,
+        { details: best },
+      );
+    }
+    return { ...(await this.report(reporterId, scoreId, report)), scoreId };
   }
 
   /** A page of the queue, newest first, in the scope's games. */

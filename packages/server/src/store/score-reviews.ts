@@ -57,6 +57,19 @@ export async function findFlaggableScore(
     : null;
 }
 
+/** The score of the player's current best on the board (the row a board shows), if any. */
+export async function bestScoreId(
+  q: Queryable,
+  boardId: string,
+  playerId: string,
+): Promise<string | null> {
+  const rows = await q.query<{ score_id: string }>(
+    `SELECT score_id FROM leaders WHERE leaderboard_id = $1 AND player_id = $2`,
+    [boardId, playerId],
+  );
+  return rows[0]?.score_id ?? null;
+}
+
 /**
  * A new flag's state: open, unless the score was approved already, when the flag is born closed
  * with that approval (the score was kept; it does not come back to the queue).

@@ -672,6 +672,15 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
       accepts: ['web session', 'api key'] as Kind[],
     })),
     {
+      name: 'player: POST /player/boards/{b}/players/{p}/report',
+      send: onApi(
+        'POST',
+        () => `/player/boards/${game.tiers[0]!.id}/players/${randomUUIDv4()}/report`,
+        () => ({ reason: 'bot' }),
+      ),
+      accepts: ['web session'],
+    },
+    {
       name: 'player: POST /player/scores/{s}/report',
       send: onApi(
         'POST',

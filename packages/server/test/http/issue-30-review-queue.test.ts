@@ -149,6 +149,20 @@ describe.each(storeVariants())('the review queue, on %s', (variant) => {
     expect(again.statusCode).toBe(200);
     expect(again.json()).toEqual({ ...first.json(), created: false });
 
+    // From a board row, which names the player: the same score, the same report.
+    const boardUrl = `/player/boards/${game.tiers[0]!.id}/players/${rival.playerId}/report`;
+    const fromBoard = await send('POST', boardUrl, reporter.headers, { reason: 'bot' });
+    expect(fromBoard.statusCode, fromBoard.body).toBe(200);
+    expect(fromBoard.json()).toEqual({ ...first.json(), created: false });
+    const nobody = await send(
+      'POST',
+      `/player/boards/${game.tiers[0]!.id}/players/${randomUUID()}/report`,
+      reporter.headers,
+      { reason: 'bot' },
+    );
+    expect(nobody.statusCode).toBe(404);
+    expect(nobody.json()).toMatchObject({ code: 'score_not_found' });
+
     const own = await score(game, reporter.playerId, 120);
     const refused = await send('POST', `/player/scores/${own}/report`, reporter.headers, {
       reason: 'bot',

@@ -73,4 +73,37 @@ export function playerReportRoutes(instance: FastifyInstance, context: PlayerRou
       return { reportId: report.reportId, scoreId, created: report.created };
     },
   );
+
+  app.post(
+    '/boards/:leaderboardId/players/:playerId/report',
+    {
+      config: perPlayer(app.config.rateLimits['player-plays']),
+      schema: {
+        operationId: 'playerReportBest',
+        tags: TAGS,
+        security: Security.playerToken,
+        summary: "Report another player's best on a board, as the board shows it",
+        description:
+          'As POST /player/scores/{scoreId}/report, for the score of the player’s current best ' +
+          'on the tier (a board row names the player, not the score). 404 score_not_found when ' +
+          'the player has no best there.',
+        params: Type.Object({
+          leaderboardId: Uuid('The tier'),
+          playerId: Uuid('The player whose best is reported'),
+        }),
+        body: ReportBody,
+        response: { 200: ReportAnswer, 201: ReportAnswer, 429: RateLimitedResponse },
+      },
+    },
+    async (request, reply) => {
+      const { playerId } = await playerOf(request);
+      const note = request.body.note?.trim() || null;
+      const report = await reviews.reportBest(playerId, request.params, {
+        reason: request.body.reason,
+        note,
+      });
+      reply.code(report.created ? 201 : 200);
+      return report;
+    },
+  );
 }

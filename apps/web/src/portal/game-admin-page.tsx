@@ -8,6 +8,7 @@ import { CopyField, demoAddress, ErrorAlert, errorText, usePortalApi, useTitle }
 import { StatsSection } from './stats-section.js';
 import { PublishSection } from './publish-section.js';
 import { TestersSection } from './testers-section.js';
+import { ReviewsSection } from './reviews-section.js';
 import { TiersSection } from './tiers-section.js';
 import { TournamentsSection } from './tournaments-section.js';
 
@@ -95,6 +96,7 @@ export function GameAdminPage({ gameId }: { gameId: string }) {
       <CredentialsSection game={game} onChange={reload} />
       <PublishSection game={game} onChange={reload} />
       <TestersSection game={game} />
+      <ReviewsSection game={game} />
       <StatsSection gameId={game.id} scoreUnit={game.scoreUnit} />
     </section>
   );

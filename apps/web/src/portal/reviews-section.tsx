@@ -24,7 +24,7 @@ export function ReviewsSection({ game }: { game: DeveloperGame }) {
         attempts your score rules refused. Approve to keep a score; void to take it off its board
         (payouts still held are re-settled). The player reads your reason.
       </p>
-      <ReviewQueue client={client} showGame={false} />
+      <ReviewQueue client={client} showGame={false} cardHeading="h3" />
     </section>
   );
 }

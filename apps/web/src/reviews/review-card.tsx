@@ -3,18 +3,20 @@ import type { ReviewItem } from '@coinop/protocol';
 import { scoreText } from '../components/score.js';
 import type { ReviewClient } from './review-client.js';
 import { ReviewEvidence } from './review-evidence.js';
-import { KIND_LABELS, STATE_LABELS, whyText } from './review-words.js';
+import { KIND_LABELS, STATE_LABELS, actorText, whyText } from './review-words.js';
 
 /** One queue item: what, whose, why; "Evidence" opens the panel below it. */
 export function ReviewCard({
   client,
   item,
   showGame,
+  Heading,
   onResolved,
 }: {
   client: ReviewClient;
   item: ReviewItem;
   showGame: boolean;
+  Heading: 'h2' | 'h3';
   onResolved: (item: ReviewItem, action: 'approve' | 'void') => void;
 }) {
   const headingId = useId();
@@ -23,9 +25,9 @@ export function ReviewCard({
   return (
     <li className={`review-card state-${item.state}`} aria-labelledby={headingId}>
       <div className="review-card-head">
-        <h2 id={headingId}>
+        <Heading id={headingId} className="review-card-title">
           {item.playerName}: {scoreText(item.score, item.scoreUnit)}
-        </h2>
+        </Heading>
         <span className={`review-badge kind-${refusal ? 'refusal' : item.kind}`}>
           {KIND_LABELS[item.kind] ?? item.kind}
         </span>
@@ -38,7 +40,7 @@ export function ReviewCard({
       <p className="review-why">{whyText(item)}</p>
       {item.resolution !== null && (
         <p>
-          {item.state === 'voided' ? 'Voided' : 'Kept'} by {item.resolution.by}:{' '}
+          {item.state === 'voided' ? 'Voided' : 'Kept'} by {actorText(item.resolution.by)}:{' '}
           <q>{item.resolution.reason}</q>
         </p>
       )}

@@ -4,7 +4,7 @@ import { scoreText } from '../components/score.js';
 import { ReplayPanel } from './replay-panel.js';
 import { ResolveForm } from './resolve-form.js';
 import type { ReviewClient } from './review-client.js';
-import { durationText } from './review-words.js';
+import { REPORT_LABELS, durationText } from './review-words.js';
 
 const at = (iso: string) => new Date(iso).toLocaleString();
 const num = (value: number | null, unit: string) => (value === null ? '—' : scoreText(value, unit));
@@ -77,7 +77,7 @@ export function ReviewEvidence({
           <ul className="review-scores">
             {detail.reports.map((r, i) => (
               <li key={i}>
-                <strong>{r.reason}</strong> {r.note !== null && <q>{r.note}</q>}{' '}
+                <strong>{REPORT_LABELS[r.reason]}</strong> {r.note !== null && <q>{r.note}</q>}{' '}
                 <span className="review-muted">{at(r.reportedAt)}</span>
               </li>
             ))}

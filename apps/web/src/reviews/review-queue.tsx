@@ -9,7 +9,16 @@ import './reviews.css';
  * The review queue (docs/reference/review-queue.md), newest first with filters, twenty at a
  * time: the operator's every game (`showGame`), or one game's in the developer portal.
  */
-export function ReviewQueue({ client, showGame }: { client: ReviewClient; showGame: boolean }) {
+export function ReviewQueue({
+  client,
+  showGame,
+  cardHeading = 'h2',
+}: {
+  client: ReviewClient;
+  showGame: boolean;
+  /** The cards' heading level: under the screen's h1 (console), or a section's h2 (portal). */
+  cardHeading?: 'h2' | 'h3';
+}) {
   const ids = useId();
   const [filter, setFilter] = useState<ReviewFilter>({ state: 'open', kind: '' });
   const [items, setItems] = useState<readonly ReviewItem[] | null>(null);
@@ -82,6 +91,7 @@ export function ReviewQueue({ client, showGame }: { client: ReviewClient; showGa
               client={client}
               item={item}
               showGame={showGame}
+              Heading={cardHeading}
               onResolved={resolved}
             />
           ))}

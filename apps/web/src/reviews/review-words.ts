@@ -18,6 +18,14 @@ export const STATE_LABELS: Record<string, string> = {
   refused: 'Refused',
 };
 
+/** A report's reason as the reporter chose it. */
+export const REPORT_LABELS: Record<string, string> = {
+  impossible: 'impossible score',
+  bot: 'looks like a bot',
+  bug: 'used a bug in the game',
+  other: 'something else',
+};
+
 /** A duration in ms as a person reads it: "850 ms", "12.4 s", "3 min 20 s". */
 export function durationText(ms: number): string {
   if (ms < 1000) return `${ms} ms`;
@@ -30,14 +38,19 @@ export function durationText(ms: number): string {
 export function whyText(item: ReviewItem): string {
   if (item.report !== null) {
     const note = item.report.note === null ? '' : `: “${item.report.note}”`;
-    return `A player reported it (${item.report.reason})${note}`;
+    return `A player reported it (${REPORT_LABELS[item.report.reason]})${note}`;
   }
   if (item.refusalDetail !== null) return item.refusalDetail;
   const e = item.evidence as { rule?: string; median?: number; n?: number; previousBest?: number };
   const median = e.median === undefined ? '?' : scoreText(e.median, item.scoreUnit);
   if (e.rule === 'best_factor') {
     const best = e.previousBest === undefined ? '?' : scoreText(e.previousBest, item.scoreUnit);
-    return `At least twice the board's best so far (${best}; median ${median} of ${e.n} players)`;
+    return `At least twice the best so far (${best}; median ${median} over ${e.n} players)`;
   }
-  return `Far beyond the board's median (${median} of ${e.n} players)`;
+  return `Far beyond the other players: their median is ${median} over ${e.n} players`;
+}
+
+/** Who closed a review, as the API records it (`admin`, `developer:<id>`). */
+export function actorText(by: string): string {
+  return by === 'admin' ? 'the operator' : "the game's developer";
 }

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import type { Config, ConfigInput, FLAG_ENV } from '../config.js';
-import { CliError, ExitCodes } from './cli-error.js';
+import type { ConfigInput, FLAG_ENV } from '../config.js';
 
 /**
  * Every config flag as the commands take it (`serve` takes them all; `migrate` and `db` the ones
@@ -416,16 +415,7 @@ export function addConfigFlags(
 /** Commander's parsed option values of a command. */
 export type OptionValues = Record<string, string | boolean | undefined>;
 
-/** The config of a command's flags and the environment; a bad value is a usage error. */
-export async function loadCliConfig(flags: ConfigInput): Promise<Config> {
-  const { loadConfig, ConfigError } = await import('../config.js');
-  try {
-    return loadConfig(flags);
-  } catch (error) {
-    if (error instanceof ConfigError) throw new CliError(error.message, ExitCodes.usage);
-    throw error;
-  }
-}
+export { loadCliConfig } from './load-cli-config.js';
 
 /** Commander's attribute name for a long flag: --api-port → apiPort. */
 function camelCase(flag: string): string {

@@ -121,7 +121,8 @@ export class ScoreReviews {
     cursor: QueuePosition | null,
     limit: number,
   ): Promise<{ items: QueueItem[]; more: boolean }> {
-    if (scope.gameId !== null && filter.gameId != null && filter.gameId !== scope.gameId) {
+    const asked = filter.gameId ?? null;
+    if (scope.gameId !== null && asked !== null && asked !== scope.gameId) {
       return { items: [], more: false };
     }
     const gameId = scope.gameId ?? filter.gameId ?? null;

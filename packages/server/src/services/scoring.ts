@@ -16,7 +16,6 @@ import {
   type GameRef,
   type Leaderboard,
   type PlacedScore,
-  type ScoreBatchDecision,
   type Play,
 } from '@coinop/core';
 import type { Queryable } from '../store/db.js';
@@ -35,6 +34,7 @@ import {
 } from '../store/score-batch.js';
 
 import { GroupCommit } from './group-commit.js';
+import type { BatchDecision, ScoreJob, Settled } from './scoring-shapes.js';
 import type { RememberedRead } from './score-memory.js';
 import {
   BATCH_MAX,
@@ -469,22 +469,6 @@ export class Scoring {
       throw new TypeError(`settlement of play ${play.id}: ${outcome.results.join(', ')}`);
     return { outcome, releaseAt };
   }
-}
-
-interface ScoreJob {
-  readonly input: SubmitScoreInput;
-  readonly game: GameRef;
-  readonly requestHash: string;
-}
-
-type Settled = { ok: true; value: ScoreOutcome } | { ok: false; error: CoinopError };
-
-/** A batch decided: each step's answer, the scores to write, their settlement and the boards. */
-interface BatchDecision {
-  readonly settled: Settled[];
-  readonly scores: BatchScore[];
-  readonly ledger: SettlementBatch;
-  readonly decided: ScoreBatchDecision<BoardEntry>;
 }
 
 /** A batched score that passed every rule, with what deciding it needs. */

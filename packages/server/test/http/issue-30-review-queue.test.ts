@@ -54,7 +54,7 @@ describe.each(storeVariants())('the review queue, on %s', (variant) => {
     }
   }
 
-  async function queue(query: string, headers = admin): Promise<ReviewItem[]> {
+  async function queue(query: string, headers = admin): Promise<readonly ReviewItem[]> {
     const res = await send('GET', `/admin/reviews?limit=100&${query}`, headers);
     expect(res.statusCode, res.body).toBe(200);
     return res.json<ReviewPage>().reviews;

@@ -51,18 +51,45 @@ const AdminQuery = Type.Composite([
  * plugin at /admin/reviews and by the developer plugin at /developer/games/{gameId}/reviews.
  */
 export function reviewRoutes(instance: FastifyInstance, options: ReviewRoutesOptions): void {
-  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-  const reviews = new ScoreReviews(app.arcade, options.voider);
   const admin = options.audience === 'admin';
-  const base = admin ? '/admin/reviews' : '/games/:gameId/reviews';
-  const params = admin ? ReviewParams : GameReviewParams;
-  const op = (name: string) => `${options.audience}${name}`;
-  const common = { tags: [...options.tags], security: options.security.map((s) => ({ ...s })) };
   const gameOf = (request: FastifyRequest) =>
     (request.params as { gameId?: string }).gameId ?? null;
-  const reviewerOf = (request: FastifyRequest) => options.reviewerOf(request, gameOf(request));
-  const idOf = (request: FastifyRequest) => (request.params as { reviewId: string }).reviewId;
+  const context: RouteContext = {
+    app: instance,
+    reviews: new ScoreReviews(instance.arcade, options.voider),
+    options,
+    admin,
+    base: admin ? '/admin/reviews' : '/games/:gameId/reviews',
+    params: admin ? ReviewParams : GameReviewParams,
+    op: (name) => `${options.audience}${name}`,
+    common: { tags: [...options.tags], security: options.security.map((s) => ({ ...s })) },
+    reviewerOf: (request) => options.reviewerOf(request, gameOf(request)),
+    idOf: (request) => (request.params as { reviewId: string }).reviewId,
+  };
+  readRoutes(context);
+  resolveRoutes(context);
+}
 
+/** What the review routes share: the service, the audience's paths, schemas and credential. */
+interface RouteContext {
+  readonly app: FastifyInstance;
+  readonly reviews: ScoreReviews;
+  readonly options: ReviewRoutesOptions;
+  readonly admin: boolean;
+  readonly base: string;
+  readonly params: typeof ReviewParams | typeof GameReviewParams;
+  readonly op: (name: string) => string;
+  readonly common: { tags: string[]; security: Record<string, readonly string[]>[] };
+  readonly reviewerOf: (
+    request: FastifyRequest,
+  ) => Promise<{ scope: QueueScope; actor: ReviewActor }>;
+  readonly idOf: (request: FastifyRequest) => string;
+}
+
+/** The list, one item with its evidence, and a refused attempt's replay. */
+function readRoutes(context: RouteContext): void {
+  const { reviews, options, admin, base, params, op, common, reviewerOf, idOf } = context;
+  const app = context.app.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     base,
     {
@@ -145,7 +172,12 @@ export function reviewRoutes(instance: FastifyInstance, options: ReviewRoutesOpt
         .send(replay);
     },
   );
+}
 
+/** Approve and void, with the reason the player reads. */
+function resolveRoutes(context: RouteContext): void {
+  const { reviews, options, base, params, op, common, reviewerOf, idOf } = context;
+  const app = context.app.withTypeProvider<TypeBoxTypeProvider>();
   for (const action of ['approve', 'void'] as const) {
     app.post(
       `${base}/:reviewId/${action}`,

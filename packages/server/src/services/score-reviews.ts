@@ -164,15 +164,24 @@ export class ScoreReviews {
     reason: string,
     actor: ReviewActor,
   ): Promise<QueueItem> {
-    const { scoreId } = await this.#reviewable(scope, id);
+    const { scoreId, item } = await this.#reviewable(scope, id);
+    if (item.state === 'approved') return item;
+    if (item.state === 'voided') throw reviewClosed(item);
     const { db, clock } = this.#arcade;
-    await resolveReviewsOfScore(db, {
+    const closed = await resolveReviewsOfScore(db, {
       scoreId,
       state: 'approved',
       reason,
       actor,
       now: clock.now(),
     });
+    if (closed === -1) {
+      throw new CoinopError(
+        'score_already_voided',
+        `score ${scoreId} was voided: void review ${id} to close it`,
+        { details: { id, scoreId } },
+      );
+    }
     return this.#resolved(scope, id, 'approved');
   }
 

@@ -164,8 +164,9 @@ export function actorText(actor: ReviewActor): string {
 }
 
 /**
- * Closes every open review of the score as `state`; answers how many it closed. An approval
- * of a score with no open review closes nothing (the caller decides what that means).
+ * Closes the score's reviews as `state`; answers how many it closed. An approval closes the open
+ * ones, and none of a voided score (answers -1: the score is gone, approving it means nothing). A
+ * void closes the open ones and overrides an approval that raced it: the score is voided.
  */
 export async function resolveReviewsOfScore(
   q: Queryable,
@@ -177,10 +178,21 @@ export async function resolveReviewsOfScore(
     now: Date;
   },
 ): Promise<number> {
-  const rows = await q.query(
+  if (input.state === 'approved') {
+    const [score] = await q.query<{ gone: boolean }>(
+      'SELECT voided_at IS NOT NULL AS gone FROM scores WHERE id = $1',
+      [input.scoreId],
+    );
+    if (score?.gone === true) return -1;
+  }
+  const rows = await q.query<{ id: string }>(
     `UPDATE score_reviews
      SET state = $2, resolution_reason = $3, resolved_by = $4, resolved_at = $5
-     WHERE score_id = $1 AND state = 'open' RETURNING id`,
+     WHERE score_id = $1
+       AND (state = 'open' OR ($2 = 'voided' AND state = 'approved'))
+       AND ($2 = 'voided'
+            OR NOT EXISTS (SELECT 1 FROM scores WHERE id = $1 AND voided_at IS NOT NULL))
+     RETURNING id`,
     [input.scoreId, input.state, input.reason, actorText(input.actor), input.now],
   );
   return rows.length;

@@ -321,6 +321,29 @@ describe.each(storeVariants())('the review queue, on %s', (variant) => {
     expect(late.json()).toMatchObject({ code: 'score_not_found' });
   });
 
+  it("closes the reviews of a score voided by the score's own route only by voiding", async () => {
+    const sly = await fundedPlayer(api, 100, 'Sly');
+    const scoreId = await score(game, sly.playerId, 145);
+    const reported = await send('POST', `/player/scores/${scoreId}/report`, reporter.headers, {
+      reason: 'bug',
+    });
+    const reviewId = reported.json<{ reportId: string }>().reportId;
+    const direct = await send('POST', `/admin/scores/${scoreId}/void`, admin, {
+      reason: 'Found in the logs.',
+    });
+    expect(direct.statusCode, direct.body).toBe(200);
+    const approve = await send('POST', `/admin/reviews/${reviewId}/approve`, admin, {
+      reason: 'fine',
+    });
+    expect(approve.statusCode).toBe(409);
+    expect(approve.json()).toMatchObject({ code: 'score_already_voided' });
+    const voided = await send('POST', `/admin/reviews/${reviewId}/void`, admin, {
+      reason: 'Found in the logs.',
+    });
+    expect(voided.statusCode, voided.body).toBe(200);
+    expect(voided.json()).toMatchObject({ state: 'voided' });
+  });
+
   it('lists refused attempts as evidence, with their replay, and acts on none', async () => {
     const ruled = await gameWithTiers(api, { costs: [1] });
     await s.api.arcade.scoreRules.changeGame(ruled.gameId, { maxScore: 1000 });

@@ -344,6 +344,34 @@ describe.each(storeVariants())('the review queue, on %s', (variant) => {
     expect(voided.json()).toMatchObject({ state: 'voided' });
   });
 
+  it('answers two reviewers voiding at once alike, and voids the score once', async () => {
+    const twice = await fundedPlayer(api, 100, 'Twice');
+    const scoreId = await score(game, twice.playerId, 144);
+    const first = await send('POST', `/player/scores/${scoreId}/report`, reporter.headers, {
+      reason: 'bot',
+    });
+    const [a, b] = await Promise.all(
+      [admin, developer].map((headers) =>
+        send(
+          'POST',
+          headers === admin
+            ? `/admin/reviews/${first.json<{ reportId: string }>().reportId}/void`
+            : `/developer/games/${game.gameId}/reviews/${first.json<{ reportId: string }>().reportId}/void`,
+          headers,
+          { reason: 'Two of us saw it.' },
+        ),
+      ),
+    );
+    expect([a!.statusCode, b!.statusCode], `${a!.body} ${b!.body}`).toEqual([200, 200]);
+    expect(a!.json()).toMatchObject({ state: 'voided' });
+    expect(b!.json()).toMatchObject({ state: 'voided' });
+    const rows = await s.db.query<{ voided_at: Date | null }>(
+      'SELECT voided_at FROM scores WHERE id = $1',
+      [scoreId],
+    );
+    expect(rows[0]!.voided_at).not.toBeNull();
+  });
+
   it('lists refused attempts as evidence, with their replay, and acts on none', async () => {
     const ruled = await gameWithTiers(api, { costs: [1] });
     await s.api.arcade.scoreRules.changeGame(ruled.gameId, { maxScore: 1000 });

@@ -10,6 +10,11 @@ export interface Leaderboard {
   readonly costUnits: Units;
   readonly leadersMax: number;
   readonly position: number;
+  /**
+   * Seconds this tier's payouts stay pending before they are spendable; null or absent: the
+   * game's (`effectivePayoutHoldSeconds`).
+   */
+  readonly payoutHoldSeconds?: number | null | undefined;
   /** Set when the board is a tournament's round (docs/concepts/tournaments.md); absent for a tier. */
   readonly round?: RoundRules | undefined;
   /** The tier's overrides of its game's score rules (issue 30); absent when it overrides none. */
@@ -37,6 +42,8 @@ export interface GameRef {
   readonly arcadeAccountId: string;
   readonly scoreDisplay: ScoreDisplay;
   readonly leaderboards: readonly Leaderboard[];
+  /** Seconds the game's payouts stay pending; null or absent: the operator's default. */
+  readonly payoutHoldSeconds?: number | null | undefined;
   /**
    * The game's tournament rounds not yet closed (boards with `round` set): plays may name them,
    * but they are not tiers, so nothing that lists `leaderboards` sees them.

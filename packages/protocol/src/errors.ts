@@ -56,6 +56,8 @@ export const ErrorCodes = {
   play_already_scored: 'Play already scored',
   play_expired: 'Play expired',
   play_not_open: 'Play not open',
+  score_not_found: 'Score not found',
+  score_already_voided: 'Score already voided',
   idempotency_key_reused: 'Idempotency key reused with a different request',
   // Score integrity (issue 30): refused by the game's score rules; the play stays open
   score_out_of_bounds: 'Score outside the game’s bounds',
@@ -129,6 +131,12 @@ export const ErrorCodes = {
   verifier_too_large: 'Verifier module too large',
   verifier_not_found: 'Verifier not found',
   verifier_in_use: 'Verifier required by a rule',
+  // Score reviews (docs/reference/review-queue.md)
+  own_score_not_reportable: 'Own score cannot be reported',
+  review_not_found: 'Review not found',
+  review_closed: 'Review already closed',
+  refusal_not_reviewable: 'Refused attempt cannot be approved or voided',
+  replay_not_found: 'Replay not found',
   // Operational
   rate_limited: 'Too many requests',
   service_unavailable: 'Service unavailable',

@@ -67,6 +67,8 @@ export const DEFAULTS = {
   databaseRetryAfterSeconds: 5, // A Postgres restart takes seconds; sooner is refused again.
   writeTokenTtlSeconds: 3600, // An hour: the SDKs refresh at half-life.
   playTtlSeconds: 3600, // Rule: a play not scored within an hour expires.
+  payoutHoldSeconds: 0, // Today's instant payout unless the operator asks for a review window.
+  releaseSweepIntervalSeconds: 5, // Held payouts become spendable within seconds of their hold.
   expirySweepIntervalSeconds: 30, // Expired plays settle within half a minute of expiring.
   defaultLeadersMax: 10,
   // Two tiers on registration, so a new game is playable at once; operators can change them.

@@ -30,6 +30,8 @@ export const ENV_ONLY = {
 export const TEST_HOOK_ENV = {
   /** Milliseconds each tournament round's close waits before it commits (the crash tests). */
   closePauseMs: 'COINOP_TEST_CLOSE_PAUSE_MS',
+  /** Milliseconds each score void waits inside its transaction before it commits. */
+  voidPauseMs: 'COINOP_TEST_VOID_PAUSE_MS',
 } as const;
 
 /** A config error names the flag and its environment variable. */
@@ -55,6 +57,7 @@ export const FLAG_ENV = {
   defaultAllowance: ['--default-allowance', 'COINOP_DEFAULT_ALLOWANCE'],
   writeTokenTtlSeconds: ['--write-token-ttl', 'COINOP_WRITE_TOKEN_TTL'],
   playTtlSeconds: ['--play-ttl', 'COINOP_PLAY_TTL'],
+  payoutHoldSeconds: ['--payout-hold', 'COINOP_PAYOUT_HOLD'],
   splitRule: ['--split', 'COINOP_SPLIT'],
   logLevel: ['--log-level', 'COINOP_LOG_LEVEL'],
   services: ['--services', 'COINOP_SERVICES'],

@@ -151,7 +151,13 @@ export interface Config {
   readonly defaultAllowanceUnits: bigint | null;
   readonly writeTokenTtlSeconds: number;
   readonly playTtlSeconds: number;
+  /**
+   * Seconds a settled play's payouts stay pending before they are spendable, unless its game or
+   * tier says otherwise; 0 pays at once (docs/concepts/plays-and-settlement.md#hold-and-void).
+   */
+  readonly payoutHoldSeconds: number;
   readonly expirySweepIntervalSeconds: number;
+  readonly releaseSweepIntervalSeconds: number;
   readonly defaultLeadersMax: number;
   readonly defaultTiers: readonly { name: string; costHst: number }[];
   readonly splitRule: SplitRule;
@@ -166,6 +172,8 @@ export interface Config {
   readonly gameCacheTtlMs: number;
   /** Test hook (`COINOP_TEST_CLOSE_PAUSE_MS`, undocumented): a pause inside each round's close. */
   readonly closeTestPauseMs: number;
+  /** Test hook (`COINOP_TEST_VOID_PAUSE_MS`, undocumented): a pause inside each score void. */
+  readonly voidTestPauseMs: number;
   readonly logLevel: string;
   /**
    * `json`: one JSON object a line, for a log collector; `pretty`: readable lines for a person
@@ -295,7 +303,9 @@ export function loadConfig(
     ),
     writeTokenTtlSeconds: int('writeTokenTtlSeconds', DEFAULTS.writeTokenTtlSeconds, 1, 86_400),
     playTtlSeconds: int('playTtlSeconds', DEFAULTS.playTtlSeconds, 1, 30 * 86_400),
+    payoutHoldSeconds: int('payoutHoldSeconds', DEFAULTS.payoutHoldSeconds, 0, 30 * 86_400),
     expirySweepIntervalSeconds: DEFAULTS.expirySweepIntervalSeconds,
+    releaseSweepIntervalSeconds: DEFAULTS.releaseSweepIntervalSeconds,
     defaultLeadersMax: DEFAULTS.defaultLeadersMax,
     defaultTiers: DEFAULTS.defaultTiers,
     splitRule: parseSplit(text('splitRule')),
@@ -303,7 +313,8 @@ export function loadConfig(
     coverFetchTimeoutMs: DEFAULTS.coverFetchTimeoutMs,
     coverMaxBytes: DEFAULTS.coverMaxBytes,
     gameCacheTtlMs: int('gameCacheTtlMs', DEFAULTS.gameCacheTtlMs, 0, 86_400_000),
-    closeTestPauseMs: parseTestPauseMs(env[TEST_HOOK_ENV.closePauseMs]),
+    closeTestPauseMs: parseTestPauseMs(env[TEST_HOOK_ENV.closePauseMs], TEST_HOOK_ENV.closePauseMs),
+    voidTestPauseMs: parseTestPauseMs(env[TEST_HOOK_ENV.voidPauseMs], TEST_HOOK_ENV.voidPauseMs),
     logLevel: text('logLevel') ?? DEFAULTS.logLevel,
     logFormat,
     bannerGames: parseBannerGames(text('bannerGames')),
@@ -440,13 +451,11 @@ export function webAppUrl(config: Config): string {
 }
 
 /** A test hook's pause: whole milliseconds up to ten minutes, 0 when unset. */
-function parseTestPauseMs(value: string | undefined): number {
+function parseTestPauseMs(value: string | undefined, name: string): number {
   if (value === undefined || value === '') return 0;
   const ms = Number(value);
   if (!Number.isInteger(ms) || ms < 0 || ms > 600_000) {
-    throw new ConfigError(
-      `${TEST_HOOK_ENV.closePauseMs} must be whole milliseconds from 0 to 600000, got ${value}`,
-    );
+    throw new ConfigError(`${name} must be whole milliseconds from 0 to 600000, got ${value}`);
   }
   return ms;
 }

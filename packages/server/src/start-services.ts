@@ -13,6 +13,7 @@ import {
   type SecretsKey,
 } from './credentials/secrets-key.js';
 import { startExpirySweep } from './expiry-sweep.js';
+import { startReleaseSweep } from './release-sweep.js';
 import { systemClock, uuidIds } from './ids.js';
 import type { WebForwarding } from './listener/client-address.js';
 import type { ArcadeMetrics } from './metrics/arcade-metrics.js';
@@ -156,7 +157,19 @@ export async function buildServices(
  * closer and, in chain mode, the deposit watcher and the withdrawal sender.
  */
 export function startArcadeWork(api: FastifyInstance, config: Config): () => Promise<void> {
-  const stopSweep = startExpirySweep(api.arcade, api.log, config.expirySweepIntervalSeconds * 1000);
+  const stopExpirySweep = startExpirySweep(
+    api.arcade,
+    api.log,
+    config.expirySweepIntervalSeconds * 1000,
+  );
+  const stopReleaseSweep = startReleaseSweep(
+    api.arcade,
+    api.log,
+    config.releaseSweepIntervalSeconds * 1000,
+  );
+  const stopSweep = async () => {
+    await Promise.all([stopExpirySweep(), stopReleaseSweep()]);
+  };
   // Stopped by the API's close, with the rest of the arcade's services.
   api.arcade.closer.start(api.log);
   if (config.chain && api.arcade.chain) {

@@ -22,6 +22,7 @@ import type {
   TournamentRoundPage,
 } from '@coinop/protocol';
 import { requestJson } from '../api.js';
+import { reviewClient } from '../reviews/review-client.js';
 import type { TournamentRequest } from '../portal/portal-api.js';
 
 /**
@@ -61,7 +62,14 @@ export function adminApi(token: string) {
       token,
       ...(body === undefined ? {} : { body }),
     });
+  const reviews = reviewClient('/api/admin/reviews', () => token);
   return {
+    /** The review queue (docs/reference/review-queue.md), every game's. */
+    reviews: reviews.list,
+    review: reviews.detail,
+    reviewReplay: reviews.replay,
+    resolveReview: reviews.resolve,
+
     publishQueue: async (options: { all: boolean; after?: string | null }) => {
       const page = await call<PublishQueue>(
         `/publish-requests${query({ all: options.all ? 'true' : null, after: options.after, limit: '20' })}`,

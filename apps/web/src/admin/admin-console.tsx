@@ -10,6 +10,7 @@ import { LedgerScreen } from './ledger-screen.js';
 import { PeopleScreen } from './people-screen.js';
 import { PlayerScreen } from './player-screen.js';
 import { QueueScreen } from './queue-screen.js';
+import { ReviewsScreen } from './reviews-screen.js';
 import { TournamentsScreen } from './tournaments-screen.js';
 import './admin.css';
 import { LogoMark } from '../components/brand.js';
@@ -17,6 +18,7 @@ import { LogoMark } from '../components/brand.js';
 /** The console's screens, each at `/admin/<path>` (the queue at `/admin`). */
 const SCREENS = [
   { path: '', label: 'Publish queue' },
+  { path: 'reviews', label: 'Reviews' },
   { path: 'games', label: 'Games' },
   { path: 'tournaments', label: 'Tournaments' },
   { path: 'players', label: 'Players' },
@@ -118,6 +120,8 @@ function Screen({ path, api }: { path: (typeof SCREENS)[number]['path']; api: Ad
   switch (path) {
     case '':
       return <QueueScreen api={api} />;
+    case 'reviews':
+      return <ReviewsScreen api={api} />;
     case 'games':
       return <GamesScreen api={api} />;
     case 'tournaments':

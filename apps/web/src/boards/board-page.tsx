@@ -6,6 +6,7 @@ import { ErrorAlert, errorText, useTitle } from '../portal/parts.js';
 import { Link } from '../router.js';
 import { scoreText } from '../components/score.js';
 import { useSession } from '../session/session.js';
+import { ReportButton } from '../reviews/report-button.js';
 import './boards.css';
 
 const PAGE_SIZE = 20;
@@ -15,10 +16,12 @@ function BoardRows({
   entries,
   me,
   unit,
+  leaderboardId,
 }: {
   entries: readonly BoardEntry[];
   me: string | null;
   unit: string;
+  leaderboardId: string | undefined;
 }) {
   return (
     <>
@@ -35,6 +38,11 @@ function BoardRows({
             </span>
           </td>
           <td className="board-score">{scoreText(e.score, unit)}</td>
+          {leaderboardId !== undefined && me !== null && (
+            <td className="board-report">
+              <ReportButton leaderboardId={leaderboardId} player={e} />
+            </td>
+          )}
         </tr>
       ))}
     </>
@@ -46,11 +54,14 @@ function BoardTable({
   entries,
   me,
   unit,
+  leaderboardId,
 }: {
   caption: string;
   entries: readonly BoardEntry[];
   me: string | null;
   unit: string;
+  /** The tier, when rows may be reported (a signed-in player, another player's row). */
+  leaderboardId?: string | undefined;
 }) {
   return (
     <table className="board-table">
@@ -62,10 +73,15 @@ function BoardTable({
           <th scope="col" className="board-score">
             Best score
           </th>
+          {leaderboardId !== undefined && me !== null && (
+            <th scope="col">
+              <span className="visually-hidden">Report</span>
+            </th>
+          )}
         </tr>
       </thead>
       <tbody>
-        <BoardRows entries={entries} me={me} unit={unit} />
+        <BoardRows entries={entries} me={me} unit={unit} leaderboardId={leaderboardId} />
       </tbody>
     </table>
   );
@@ -104,6 +120,7 @@ export function BoardPage({ gameId, leaderboardId }: { gameId: string; leaderboa
         base={`/api/catalog/games/${encodeURIComponent(gameId)}/boards/${encodeURIComponent(leaderboardId)}`}
         unit={game?.scoreUnit ?? ''}
         noun="tier"
+        leaderboardId={leaderboardId}
       />
     </section>
   );
@@ -121,12 +138,15 @@ export function BoardStandings({
   noun,
   headingLevel = 2,
   onPlayers,
+  leaderboardId,
 }: {
   base: string;
   unit: string;
   noun: string;
   headingLevel?: 2 | 3;
   onPlayers?: (players: number) => void;
+  /** The board's id, when its rows may be reported (docs/reference/review-queue.md). */
+  leaderboardId?: string;
 }) {
   const { state } = useSession();
   const me = state.status === 'signed-in' ? state.player.playerId : null;
@@ -176,7 +196,13 @@ export function BoardStandings({
       {entries.length > 0 && (
         <section aria-labelledby={`${ids}-board`}>
           <Heading id={`${ids}-board`}>All players</Heading>
-          <BoardTable caption="The leaderboard" entries={entries} me={me} unit={unit} />
+          <BoardTable
+            caption="The leaderboard"
+            entries={entries}
+            me={me}
+            unit={unit}
+            leaderboardId={leaderboardId}
+          />
         </section>
       )}
       <ErrorAlert error={error} />

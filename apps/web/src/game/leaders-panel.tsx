@@ -2,6 +2,7 @@ import type { Game } from '@coinop/protocol';
 import { Avatar } from '../components/avatar.js';
 import { scoreText } from '../components/score.js';
 import { Link } from '../router.js';
+import { ReportButton } from '../reviews/report-button.js';
 
 /** The chosen tier's current leaders beside the game, the player's own row marked. */
 export function LeadersPanel({
@@ -25,6 +26,7 @@ export function LeadersPanel({
               <Avatar src={leader.avatar} playerId={leader.playerId} size={24} />
               <span className="leader-name">{leader.name}</span>
               <span className="leader-score">{scoreText(leader.score, game.scoreUnit)}</span>
+              <ReportButton leaderboardId={tier.id} player={leader} />
             </li>
           ))}
         </ol>

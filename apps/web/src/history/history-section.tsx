@@ -27,6 +27,19 @@ const WORDS = {
 /** An amount as the API wrote it (exact decimal text), grouped for reading: `1,250.5 HST`. */
 const hst = (amount: string) => formatHstUnits(hstUnits(amount));
 
+/** What review made of a play's score (docs/reference/review-queue.md), after the result. */
+function reviewText(review: Extract<ActivityItem, { kind: 'play' }>['review']): string {
+  if (review === null) return '';
+  switch (review.outcome) {
+    case 'voided':
+      return ` · score voided — ${review.reason}`;
+    case 'kept':
+      return ' · reviewed — kept';
+    case 'refused':
+      return ` · a score was refused — ${review.reason}`;
+  }
+}
+
 /** What a line says, and the HST it moved: + into the balance, − out of it. */
 function describe(item: ActivityItem, viewer: HistoryViewer): { what: string; amount: string } {
   switch (item.kind) {
@@ -40,7 +53,7 @@ function describe(item: ActivityItem, viewer: HistoryViewer): { what: string; am
               ? 'voided, cost returned'
               : 'expired without a score';
       return {
-        what: `Played ${item.tierName}: ${result}`,
+        what: `Played ${item.tierName}: ${result}${reviewText(item.review)}`,
         amount: item.cost === '0' ? 'free' : `−${hst(item.cost)}`,
       };
     }

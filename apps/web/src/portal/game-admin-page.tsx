@@ -9,6 +9,7 @@ import { ScoreRulesSection } from './score-rules-section.js';
 import { StatsSection } from './stats-section.js';
 import { PublishSection } from './publish-section.js';
 import { TestersSection } from './testers-section.js';
+import { ReviewsSection } from './reviews-section.js';
 import { TiersSection } from './tiers-section.js';
 import { TournamentsSection } from './tournaments-section.js';
 import { VerifierSection } from './verifier-section.js';
@@ -99,6 +100,7 @@ export function GameAdminPage({ gameId }: { gameId: string }) {
       <CredentialsSection game={game} onChange={reload} />
       <PublishSection game={game} onChange={reload} />
       <TestersSection game={game} />
+      <ReviewsSection game={game} />
       <StatsSection gameId={game.id} scoreUnit={game.scoreUnit} />
     </section>
   );

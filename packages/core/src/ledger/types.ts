@@ -62,6 +62,10 @@ export const TransferReasons = [
   'tournament_pool',
   /** A place's prize, from the pool to the player. */
   'tournament_prize',
+  /** A held payout posted when its hold ended: now spendable by its payee. */
+  'payout_release',
+  /** A held payout voided because a score it rested on was voided; re-settled at once. */
+  'payout_void',
   /** What dividing the pool left over, to the arcade. */
   'tournament_remainder',
   /** A round nobody ranked on: its guarantee back to whoever put it in. */

@@ -4,6 +4,7 @@ import type { Account, Transfer, TransferRequest } from '../ledger/types.js';
 import type { LedgerSnapshot } from '../ledger/create-transfers.js';
 import { splitCost, type SplitRule } from '../settlement/split.js';
 import { leaderPartAccountIds } from '../tournaments/prize-pool.js';
+import { payoutTransfer } from '../settlement/hold.js';
 
 /** Finds a tier (or a tournament round not yet closed) of the game, or throws naming the id. */
 export function leaderboardOf(game: GameRef, leaderboardId: string): Leaderboard {
@@ -132,6 +133,10 @@ export function assertScorable(play: Play, leaderboardId: string, now: Date): vo
  * A play locked on chain is paid on chain: each leader's and the developer's share is also
  * reserved from them to the vault's account (`chain_payout`, pending), posted once the vault's
  * `settleBatch` paid it to their wallet. The arcade's share stays in the vault, on its account.
+ *
+ * `held` (a payout hold, `payoutsHeldFor`): every share is a `pending` transfer from the escrow
+ * instead of a posted one, posted when the hold ends or voided and re-settled if a score the
+ * leaders rest on is voided meanwhile. Never for a play locked on chain or on a round.
  */
 export function settlementTransfers(
   play: Play,
@@ -141,8 +146,11 @@ export function settlementTransfers(
   rule: SplitRule,
   nextId: () => string,
   poolAccountId: string | null = null,
+  held = false,
 ): TransferRequest[] {
   if (play.lockTransferId === null || play.costUnits === 0n) return [];
+  if (held && (play.vaultAccountId !== null || poolAccountId !== null))
+    throw new TypeError(`play ${play.id} is paid on chain or into a pool; it cannot be held`);
   const transfers: TransferRequest[] = [
     {
       id: nextId(),
@@ -164,21 +172,8 @@ export function settlementTransfers(
   );
   for (const share of shares) {
     transfers.push({
-      id: nextId(),
-      kind: 'posted',
-      debitAccountId: play.id,
-      creditAccountId: share.accountId,
-      amount: share.amount,
-      pendingId: null,
-      reason:
-        share.role === 'leader'
-          ? poolAccountId === null
-            ? 'payout_leader'
-            : 'tournament_pool'
-          : share.role === 'developer'
-            ? 'payout_developer'
-            : 'payout_arcade',
-      playId: play.id,
+      ...payoutTransfer(play.id, share, nextId(), held),
+      ...(poolAccountId !== null && share.role === 'leader' ? { reason: 'tournament_pool' } : {}),
     });
     if (play.vaultAccountId !== null && share.role !== 'arcade') {
       transfers.push({

@@ -93,6 +93,15 @@ export interface PlayActivity extends ActivityGame {
   readonly scoreUnit: string;
   /** The player's rank on the tier when the score was recorded; null until scored. */
   readonly rank: number | null;
+  /**
+   * What review made of the play's score (issue 30, docs/reference/review-queue.md): `voided`
+   * (it left the board), `kept` (reviewed and approved), or `refused` (an attempt the arcade's
+   * score rules refused; the reason is the refusal's message). Null when none.
+   */
+  readonly review: {
+    readonly outcome: 'voided' | 'kept' | 'refused';
+    readonly reason: string;
+  } | null;
 }
 
 /** HST the player received as a leader when someone else's play settled. */

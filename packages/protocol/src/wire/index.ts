@@ -7,3 +7,4 @@ export * from './chain.js';
 export * from './boards.js';
 export * from './tournaments.js';
 export * from './admin.js';
+export * from './reviews.js';

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import type { Config, ConfigInput, FLAG_ENV } from '../config.js';
-import { CliError, ExitCodes } from './cli-error.js';
+import type { ConfigInput, FLAG_ENV } from '../config.js';
 
 /**
  * Every config flag as the commands take it (`serve` takes them all; `migrate` and `db` the ones
@@ -130,6 +129,12 @@ const CONFIG_FLAGS: {
     env: 'COINOP_PLAY_TTL',
     value: 'seconds',
     description: 'time to score a play before it expires (default 3600)',
+  },
+  payoutHoldSeconds: {
+    flag: '--payout-hold',
+    env: 'COINOP_PAYOUT_HOLD',
+    value: 'seconds',
+    description: 'payouts stay pending this long, so a score can be voided (default 0)',
   },
   splitRule: {
     flag: '--split',
@@ -410,16 +415,7 @@ export function addConfigFlags(
 /** Commander's parsed option values of a command. */
 export type OptionValues = Record<string, string | boolean | undefined>;
 
-/** The config of a command's flags and the environment; a bad value is a usage error. */
-export async function loadCliConfig(flags: ConfigInput): Promise<Config> {
-  const { loadConfig, ConfigError } = await import('../config.js');
-  try {
-    return loadConfig(flags);
-  } catch (error) {
-    if (error instanceof ConfigError) throw new CliError(error.message, ExitCodes.usage);
-    throw error;
-  }
-}
+export { loadCliConfig } from './load-cli-config.js';
 
 /** Commander's attribute name for a long flag: --api-port → apiPort. */
 function camelCase(flag: string): string {

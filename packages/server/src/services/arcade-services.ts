@@ -33,6 +33,9 @@ import { chainProgress } from '../chain/status.js';
 import { TournamentCloser } from './tournament-closer.js';
 import { createReplayVerifier, type VerifierSandbox } from '../verifier/index.js';
 import { sandboxVerification, storedVerifierSources } from './verifier-sources.js';
+import { flagOutlierScores } from './outlier-check.js';
+import { releaseDuePayouts } from './payout-releases.js';
+import { ScoreVoids } from './score-voids.js';
 
 /** The play path's rules as the config sets them. */
 export function playPolicy(config: Config): PlayPolicy {
@@ -41,6 +44,7 @@ export function playPolicy(config: Config): PlayPolicy {
     playTtlSeconds: config.playTtlSeconds,
     replayMaxBytes: config.verifier.replayMaxBytes,
     splitRule: config.splitRule,
+    payoutHoldSeconds: config.payoutHoldSeconds,
     defaultAllowanceUnits: config.defaultAllowanceUnits,
     grantUrl: (gameId) => `${gamePages}/games/${gameId}#allowance`,
   };
@@ -60,6 +64,8 @@ export class ArcadeServices {
   /** Seals and opens the secrets in storage; the player-token services need it. */
   readonly secrets: SecretBox;
   readonly plays: PlayService;
+  /** Voids scores and re-settles the held payouts they caused. */
+  readonly voids: ScoreVoids;
   /** The score rules of games and tiers (issue 30). */
   readonly scoreRules: ScoreRulesSettings;
   readonly consent: ConsentService;
@@ -123,6 +129,15 @@ export class ArcadeServices {
       metrics,
       verification,
     );
+    this.voids = new ScoreVoids({
+      db: deps.db,
+      clock: deps.clock,
+      ids: deps.ids,
+      games: this.games,
+      splitRule: config.splitRule,
+      boardChanged: (leaderboardId) => this.plays.forgetBoard(leaderboardId),
+      pauseMs: config.voidTestPauseMs,
+    });
     this.scoreRules = new ScoreRulesSettings(deps.db, deps.clock, verification);
     this.consent = new ConsentService(
       deps.db,
@@ -229,6 +244,16 @@ export class ArcadeServices {
     }
   }
 
+  /** Posts the held payouts whose hold ended, batch after batch; answers how many plays. */
+  async releaseHeldPayouts(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const released = await releaseDuePayouts(this);
+      total += released;
+      if (released === 0) return total;
+    }
+  }
+
   /** Deletes the board moves no walk can need any more, in bounded batches; returns how many. */
   async pruneBoardMoves(): Promise<number> {
     let total = 0;
@@ -237,6 +262,11 @@ export class ArcadeServices {
       total += pruned;
       if (pruned < MOVES_PRUNED_MAX) return total;
     }
+  }
+
+  /** Flags the boards' new leaders that stand out against their history (issue 30). */
+  async flagOutlierScores(): Promise<number> {
+    return flagOutlierScores(this);
   }
 
   /** Finds or creates the installation's arcade; called once before serving. */

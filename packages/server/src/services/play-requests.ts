@@ -16,6 +16,8 @@ export interface PlayPolicy {
   /** Longest replay a score may carry, in UTF-8 bytes (`--replay-max-bytes`). */
   readonly replayMaxBytes: number;
   readonly splitRule: SplitRule;
+  /** The operator's payout hold (`--payout-hold`), for games and tiers that set none. */
+  readonly payoutHoldSeconds: number;
   /** Daily allowance for players who chose none for a published game; null is unlimited. */
   readonly defaultAllowanceUnits: bigint | null;
   /** Where a player grants a game an allowance: the game's page in the arcade web app. */

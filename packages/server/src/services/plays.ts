@@ -1,5 +1,7 @@
 import {
+  effectivePayoutHoldSeconds,
   leaderboardOf,
+  payoutsReleaseAt,
   poolAccountOf,
   settlementTransfers,
   type Clock,
@@ -9,6 +11,7 @@ import {
   type TransferRequest,
 } from '@coinop/core';
 import type { Db, Queryable } from '../store/db.js';
+import { holdPayouts } from '../store/payout-holds.js';
 import { applyTransfers } from '../store/ledger.js';
 import type { StoredScore } from '../store/leaders.js';
 import {
@@ -49,6 +52,7 @@ export class PlayService {
   readonly #opening: PlayOpening;
   readonly #scoring: Scoring;
   readonly #metrics: ArcadeMetrics | null;
+  readonly #memory: ScoreMemory;
 
   constructor(
     db: Db,
@@ -66,6 +70,7 @@ export class PlayService {
     this.#policy = policy;
     this.#metrics = metrics;
     const memory = new ScoreMemory(db.ordered, clock);
+    this.#memory = memory;
     const gate = new ScoreRulesGate({
       db,
       clock,
@@ -90,6 +95,11 @@ export class PlayService {
       this.#metrics?.playOpened(outcomeOf(error));
       throw error;
     }
+  }
+
+  /** Drops this process's copy of a board changed outside the score path (a void). */
+  forgetBoard(leaderboardId: string): void {
+    this.#memory.forgetBoards([leaderboardId]);
   }
 
   /** See `Scoring.score`. */
@@ -128,6 +138,7 @@ export class PlayService {
     const players = [...new Set(plays.flatMap((p) => [p.playerId, ...p.leaderPlayerIds]))];
     const accounts = await playerAccounts(tx, players);
     const transfers: TransferRequest[] = [];
+    const held: { playId: string; releaseAt: Date }[] = [];
     for (const play of plays) {
       const playerAccountId = accounts.get(play.playerId);
       if (!playerAccountId)
@@ -135,6 +146,9 @@ export class PlayService {
       const leaderAccountIds = play.leaderPlayerIds
         .map((id) => accounts.get(id))
         .filter((id): id is string => id !== undefined);
+      const { poolAccountId, holdSeconds } = await this.#boardTerms(play);
+      const releaseAt = payoutsReleaseAt(play, poolAccountId, holdSeconds, now);
+      if (releaseAt !== null) held.push({ playId: play.id, releaseAt });
       transfers.push(
         ...settlementTransfers(
           play,
@@ -143,21 +157,27 @@ export class PlayService {
           game,
           this.#policy.splitRule,
           () => this.#ids.next(),
-          await this.#poolAccountOf(play),
+          poolAccountId,
+          releaseAt !== null,
         ),
       );
     }
     await applyTransfers(tx, transfers, now);
+    await holdPayouts(tx, held);
   }
 
   /**
-   * The pool the play's leaders' part goes to when it is on a tournament round (`poolAccountOf`);
-   * null on a tier. The cache answers for any board of the game (a tier, retired or not, or a
-   * round), reading it if this process does not know it yet.
+   * The pool the play's leaders' part goes to when it is on a tournament round (`poolAccountOf`;
+   * null on a tier), and the payout hold of its board. The cache answers for any board of the
+   * game (a tier, retired or not, or a round), reading it if this process does not know it yet.
    */
-  async #poolAccountOf(play: Play): Promise<string | null> {
+  async #boardTerms(play: Play): Promise<{ poolAccountId: string | null; holdSeconds: number }> {
     const game = await this.#games.getWithLeaderboard(play.gameId, play.leaderboardId);
-    return poolAccountOf(leaderboardOf(game, play.leaderboardId));
+    const board = leaderboardOf(game, play.leaderboardId);
+    return {
+      poolAccountId: poolAccountOf(board),
+      holdSeconds: effectivePayoutHoldSeconds(game, board, this.#policy.payoutHoldSeconds),
+    };
   }
 }
 

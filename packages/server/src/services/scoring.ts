@@ -4,8 +4,10 @@ import {
   assertScorable,
   createTransfers,
   decideScoreBatch,
+  effectivePayoutHoldSeconds,
   leaderboardOf,
   leaderPartAccountIds,
+  payoutsReleaseAt,
   poolAccountOf,
   rankKey,
   SettlementBatch,
@@ -14,7 +16,6 @@ import {
   type GameRef,
   type Leaderboard,
   type PlacedScore,
-  type ScoreBatchDecision,
   type Play,
 } from '@coinop/core';
 import type { Queryable } from '../store/db.js';
@@ -33,6 +34,7 @@ import {
 } from '../store/score-batch.js';
 
 import { GroupCommit } from './group-commit.js';
+import type { BatchDecision, ScoreJob, Settled } from './scoring-shapes.js';
 import type { RememberedRead } from './score-memory.js';
 import {
   BATCH_MAX,
@@ -259,7 +261,7 @@ export class Scoring {
       const { rank, isWinner, leaders } = decided.placed[nth] as PlacedScore<BoardEntry>;
       const scoreId = scoreIds[nth] as string;
       nth += 1;
-      const outcome = this.#settlement(play, standing.scoring, game, board);
+      const { outcome, releaseAt } = this.#settlement(play, standing.scoring, game, board, now);
       ledger.add(outcome.toInsert, outcome.deltas, now);
       const stored: StoredScore = {
         id: scoreId,
@@ -283,6 +285,7 @@ export class Scoring {
         idempotencyKey: stored.idempotencyKey,
         requestHash: job.requestHash,
         now,
+        payoutsReleaseAt: releaseAt,
       });
       return {
         ok: true,
@@ -430,10 +433,17 @@ export class Scoring {
 
   /**
    * The ledger transfers that settle a play's escrow by the split rule, decided. A round's
-   * play pays the leaders' part into the round's pool account (its id) instead.
+   * play pays the leaders' part into the round's pool account (its id) instead. With a payout
+   * hold the shares are pending until `releaseAt` (null: paid at once).
    */
-  #settlement(play: Play, locked: ScoringPlay, game: GameRef, board: Leaderboard) {
+  #settlement(play: Play, locked: ScoringPlay, game: GameRef, board: Leaderboard, now: Date) {
     const poolAccountId = poolAccountOf(board);
+    const holdSeconds = effectivePayoutHoldSeconds(
+      game,
+      board,
+      this.#deps.policy.payoutHoldSeconds,
+    );
+    const releaseAt = payoutsReleaseAt(play, poolAccountId, holdSeconds, now);
     const transfers = settlementTransfers(
       play,
       locked.leaderAccountIds,
@@ -442,6 +452,7 @@ export class Scoring {
       this.#deps.policy.splitRule,
       () => this.#deps.ids.next(),
       poolAccountId,
+      releaseAt !== null,
     );
     const outcome = createTransfers(
       transfers,
@@ -456,24 +467,8 @@ export class Scoring {
     );
     if (!outcome.ok)
       throw new TypeError(`settlement of play ${play.id}: ${outcome.results.join(', ')}`);
-    return outcome;
+    return { outcome, releaseAt };
   }
-}
-
-interface ScoreJob {
-  readonly input: SubmitScoreInput;
-  readonly game: GameRef;
-  readonly requestHash: string;
-}
-
-type Settled = { ok: true; value: ScoreOutcome } | { ok: false; error: CoinopError };
-
-/** A batch decided: each step's answer, the scores to write, their settlement and the boards. */
-interface BatchDecision {
-  readonly settled: Settled[];
-  readonly scores: BatchScore[];
-  readonly ledger: SettlementBatch;
-  readonly decided: ScoreBatchDecision<BoardEntry>;
 }
 
 /** A batched score that passed every rule, with what deciding it needs. */

@@ -28,6 +28,15 @@ export interface StoredActivity {
   readonly rank: number | null;
   readonly txHash: string | null;
   readonly toAddress: string | null;
+  /** A play's review outcome (issue 30): its score voided or kept, or its refused attempt. */
+  readonly review: PlayReview | null;
+}
+
+/** What came of a play's score in review, with the reason the player reads. */
+export interface PlayReview {
+  readonly outcome: 'voided' | 'kept' | 'refused';
+  /** The reviewer's reason; for a refusal, its message. */
+  readonly reason: string;
 }
 
 /** The ledger reasons of the transfers credited to a player that their activity lists. */
@@ -52,8 +61,16 @@ const activitySql = (afterCursor: boolean) => {
   WITH items AS (
     (SELECT 'play'::text AS kind, p.id, p.created_at AS at, p.cost_units AS amount, p.game_id,
             p.leaderboard_id, NULL::uuid AS play_id, p.status, s.score, s.leader_rank AS rank,
-            NULL::text AS tx_hash, NULL::text AS to_address
+            NULL::text AS tx_hash, NULL::text AS to_address,
+            CASE WHEN s.voided_at IS NOT NULL THEN 'voided' WHEN k.reason IS NOT NULL THEN 'kept'
+                 WHEN s.id IS NULL AND f.reason IS NOT NULL THEN 'refused' END AS review,
+            coalesce(s.void_reason, k.reason, f.reason) AS review_reason
      FROM plays p LEFT JOIN scores s ON s.play_id = p.id
+       LEFT JOIN LATERAL (SELECT r.resolution_reason AS reason FROM score_reviews r
+         WHERE r.score_id = s.id AND r.state = 'approved' ORDER BY r.resolved_at DESC LIMIT 1) k
+         ON true
+       LEFT JOIN LATERAL (SELECT x.detail AS reason FROM score_refusals x
+         WHERE x.play_id = p.id ORDER BY x.created_at DESC LIMIT 1) f ON s.id IS NULL
      WHERE 'play' = ANY($3::text[]) AND p.player_id = $1 ${cut('p.created_at', 'p.id')}
      ORDER BY p.created_at DESC, p.id DESC LIMIT $4)
     UNION ALL
@@ -61,7 +78,7 @@ const activitySql = (afterCursor: boolean) => {
                  WHEN 'tournament_prize' THEN 'prize' ELSE 'grant' END,
             t.id, t.created_at, t.amount, coalesce(pp.game_id, rb.game_id),
             coalesce(pp.leaderboard_id, tr.round_id), t.play_id, NULL, NULL, tr.place,
-            coalesce(d.tx_hash, cs.tx_hash), NULL
+            coalesce(d.tx_hash, cs.tx_hash), NULL, NULL, NULL
      FROM transfers t
        LEFT JOIN plays pp ON pp.id = t.play_id
        LEFT JOIN chain_deposits d ON d.transfer_id = t.id
@@ -73,14 +90,14 @@ const activitySql = (afterCursor: boolean) => {
      ORDER BY t.created_at DESC, t.id DESC LIMIT $4)
     UNION ALL
     (SELECT 'payment', gp.transfer_id, gp.created_at, gp.amount_units, gp.game_id, NULL, NULL,
-            NULL, NULL, NULL, NULL, NULL
+            NULL, NULL, NULL, NULL, NULL, NULL, NULL
      FROM game_purchases gp
      WHERE 'payment' = ANY($3::text[]) AND gp.player_id = $1
        ${cut('gp.created_at', 'gp.transfer_id')}
      ORDER BY gp.created_at DESC, gp.transfer_id DESC LIMIT $4)
     UNION ALL
     (SELECT 'withdrawal', w.id, w.requested_at, w.amount_units, NULL, NULL, NULL, w.status, NULL,
-            NULL, w.tx_hash, w.to_address
+            NULL, w.tx_hash, w.to_address, NULL, NULL
      FROM chain_withdrawals w
      WHERE 'withdrawal' = ANY($3::text[]) AND w.account_id = $2
        ${cut('w.requested_at', 'w.id')}
@@ -88,7 +105,8 @@ const activitySql = (afterCursor: boolean) => {
   SELECT i.kind, i.id, i.at, (extract(epoch FROM i.at) * 1000000)::bigint::text AS micros,
          i.amount::text AS amount, i.game_id, g.name AS game_name,
          coalesce(g.score_unit, '') AS score_unit, i.leaderboard_id,
-         lb.name AS tier_name, i.play_id, i.status, i.score, i.rank, i.tx_hash, i.to_address
+         lb.name AS tier_name, i.play_id, i.status, i.score, i.rank, i.tx_hash, i.to_address,
+         i.review, i.review_reason
   FROM (SELECT * FROM items ORDER BY at DESC, id DESC LIMIT $4) i
     LEFT JOIN games g ON g.id = i.game_id
     LEFT JOIN leaderboards lb ON lb.id = i.leaderboard_id
@@ -125,6 +143,8 @@ export async function playerActivity(
     rank: number | null;
     tx_hash: string | null;
     to_address: string | null;
+    review: PlayReview['outcome'] | null;
+    review_reason: string | null;
   }>(
     activitySql(cursor !== null),
     cursor === null ? base : [...base, cursor.atMicros.toString(), cursor.id],
@@ -148,6 +168,10 @@ export async function playerActivity(
       rank: r.rank,
       txHash: r.tx_hash,
       toAddress: r.to_address,
+      review:
+        r.review === null || r.review_reason === null
+          ? null
+          : { outcome: r.review, reason: r.review_reason },
     })),
     more: rows.length > limit,
   };

@@ -245,12 +245,14 @@ export async function loadGameRef(q: Queryable, gameId: string): Promise<LoadedG
       developer_account_id: string;
       arcade_account_id: string;
       score_display: ScoreDisplay;
+      payout_hold_seconds: number | null;
       lb_id: string | null;
       lb_name: string | null;
       lb_cost_units: bigint | null;
       lb_leaders_max: number | null;
       lb_position: number | null;
       lb_retired: boolean | null;
+      lb_payout_hold_seconds: number | null;
       lb_min_score: number | null;
       lb_max_score: number | null;
       lb_min_play_ms: number | null;
@@ -258,8 +260,8 @@ export async function loadGameRef(q: Queryable, gameId: string): Promise<LoadedG
     } & RuleColumns
   >(
     `SELECT g.id, g.arcade_id, g.developer_id, d.account_id AS developer_account_id,
-            a.account_id AS arcade_account_id, g.score_display,
-            l.id AS lb_id, l.name AS lb_name, l.cost_units AS lb_cost_units,
+            a.account_id AS arcade_account_id, g.score_display, g.payout_hold_seconds,
+            l.payout_hold_seconds AS lb_payout_hold_seconds, l.id AS lb_id, l.name AS lb_name, l.cost_units AS lb_cost_units,
             l.leaders_max AS lb_leaders_max, l.position AS lb_position,
             l.retired_at IS NOT NULL AS lb_retired, ${ruleColumns('g')}, ${ruleColumns('l', 'lb_')}
      FROM games g
@@ -290,6 +292,7 @@ export async function loadGameRef(q: Queryable, gameId: string): Promise<LoadedG
       costUnits: BigInt(r.lb_cost_units ?? 0n),
       leadersMax: r.lb_leaders_max ?? 10,
       position: r.lb_position ?? 0,
+      payoutHoldSeconds: r.lb_payout_hold_seconds,
       ...(scoreRules === undefined ? {} : { scoreRules }),
     });
   }
@@ -310,6 +313,7 @@ export async function loadGameRef(q: Queryable, gameId: string): Promise<LoadedG
     developerAccountId: first.developer_account_id,
     arcadeAccountId: first.arcade_account_id,
     scoreDisplay: first.score_display,
+    payoutHoldSeconds: first.payout_hold_seconds,
     leaderboards,
     retiredLeaderboards,
     rounds,

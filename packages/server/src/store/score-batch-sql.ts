@@ -60,8 +60,8 @@ export const WRITE_SCORES_SQL = `WITH board AS (
                           $31::timestamptz[])
      RETURNING 1
    ), played AS (
-     UPDATE plays p SET status = 'scored', updated_at = u.at
-     FROM unnest($32::uuid[], $33::timestamptz[]) AS u(id, at)
+     UPDATE plays p SET status = 'scored', updated_at = u.at, payouts_release_at = u.release_at
+     FROM unnest($32::uuid[], $33::timestamptz[], $60::timestamptz[]) AS u(id, at, release_at)
      WHERE p.id = u.id AND p.status = 'open'
      RETURNING 1
    ), ${SCORES_LEDGER.ctes}

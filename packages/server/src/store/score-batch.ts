@@ -207,6 +207,8 @@ export interface BatchScore {
   readonly idempotencyKey: string | null;
   readonly requestHash: string;
   readonly now: Date;
+  /** When the play's held payouts are posted; null when they were paid at once. */
+  readonly payoutsReleaseAt: Date | null;
 }
 
 /**
@@ -314,6 +316,7 @@ async function writeScoresStatement(q: Queryable, batch: ScoreBatchWrite): Promi
       bests.map((b) => b.replaces?.rankKey.toString() ?? null),
       bests.map((b) => b.replaces?.achievedAt ?? null),
       bests.map((b) => b.achievedAt),
+      scores.map((s) => s.payoutsReleaseAt),
     ],
     'play_path_write_scores',
   );

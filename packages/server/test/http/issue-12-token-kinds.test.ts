@@ -667,6 +667,64 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
       send: (headers) => s.auth.inject({ method: 'GET', url: '/', headers }),
       accepts: EVERY_KIND,
     },
+    // Issue 30: the review queue. A credential that gets through reaches the lookup of an id
+    // nobody has (404 review_not_found, score_not_found) or reads the game's queue.
+    {
+      name: 'admin: GET /admin/reviews',
+      send: onApi('GET', () => '/admin/reviews'),
+      accepts: ['admin token'],
+    },
+    ...(['', '/replay'] as const).map((tail) => ({
+      name: `admin: GET /admin/reviews/{r}${tail}`,
+      send: onApi('GET', () => `/admin/reviews/${randomUUIDv4()}${tail}`),
+      accepts: ['admin token'] as Kind[],
+    })),
+    ...(['approve', 'void'] as const).map((action) => ({
+      name: `admin: POST /admin/reviews/{r}/${action}`,
+      send: onApi(
+        'POST',
+        () => `/admin/reviews/${randomUUIDv4()}/${action}`,
+        () => ({ reason: 'checked' }),
+      ),
+      accepts: ['admin token'] as Kind[],
+    })),
+    {
+      name: 'portal: GET /developer/games/{g}/reviews',
+      send: onApi('GET', () => `/developer/games/${game.gameId}/reviews`),
+      accepts: ['web session', 'api key'],
+    },
+    ...(['', '/replay'] as const).map((tail) => ({
+      name: `portal: GET /developer/games/{g}/reviews/{r}${tail}`,
+      send: onApi('GET', () => `/developer/games/${game.gameId}/reviews/${randomUUIDv4()}${tail}`),
+      accepts: ['web session', 'api key'] as Kind[],
+    })),
+    ...(['approve', 'void'] as const).map((action) => ({
+      name: `portal: POST /developer/games/{g}/reviews/{r}/${action}`,
+      send: onApi(
+        'POST',
+        () => `/developer/games/${game.gameId}/reviews/${randomUUIDv4()}/${action}`,
+        () => ({ reason: 'checked' }),
+      ),
+      accepts: ['web session', 'api key'] as Kind[],
+    })),
+    {
+      name: 'player: POST /player/boards/{b}/players/{p}/report',
+      send: onApi(
+        'POST',
+        () => `/player/boards/${game.tiers[0]!.id}/players/${randomUUIDv4()}/report`,
+        () => ({ reason: 'bot' }),
+      ),
+      accepts: ['web session'],
+    },
+    {
+      name: 'player: POST /player/scores/{s}/report',
+      send: onApi(
+        'POST',
+        () => `/player/scores/${randomUUIDv4()}/report`,
+        () => ({ reason: 'bot' }),
+      ),
+      accepts: ['web session'],
+    },
     {
       // Resuming a game that is not suspended changes nothing: safe to try with every kind.
       name: 'admin: POST /admin/games/{g}/resume',
@@ -728,6 +786,8 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
             'tester_invitation_not_found',
             'tester_not_found',
             'verifier_not_found',
+            'review_not_found',
+            'score_not_found',
           ].includes(code);
         table.push(`${family.name} × ${kind}: ${res.statusCode} ${code}`);
         expect(accepted, `${family.name} × ${kind}: ${res.statusCode} ${code}`).toBe(

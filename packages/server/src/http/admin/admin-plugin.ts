@@ -18,6 +18,8 @@ import {
 import { adminLookupRoutes, adminPlayerLookupRoutes } from './admin-lookups.js';
 import { adminPublishRequestRoutes } from './admin-publish-requests.js';
 import { adminTournamentRoutes } from './admin-tournaments.js';
+import { reviewRoutes } from '../shared/reviews.js';
+import { adminScoreVoidRoutes } from './admin-score-voids.js';
 import {
   TAGS,
   KeysRotated,
@@ -82,6 +84,15 @@ export async function adminPlugin(
   adminPlayerLookupRoutes(app);
   adminPublishRequestRoutes(app);
   adminTournamentRoutes(app, TAGS);
+  reviewRoutes(app, {
+    audience: 'admin',
+    tags: TAGS,
+    security: Security.adminToken,
+    who: 'The admin token.',
+    reviewerOf: async () => ({ scope: { gameId: null }, actor: { kind: 'admin' } }),
+    voider: arcade.voids,
+  });
+  adminScoreVoidRoutes(app);
 
   r.post(
     '/admin/players/:playerId/token',

@@ -12,6 +12,9 @@ import { developerGameRoutes } from './developer-games.js';
 import { withdrawalRoutes } from '../shared/withdrawals.js';
 import { developerTournamentRoutes } from './developer-tournaments.js';
 import { developerVerifierRoutes } from './developer-verifier.js';
+import { reviewRoutes } from '../shared/reviews.js';
+import { developerReviewScope } from '../../services/score-reviews.js';
+import { developerScoreVoidRoutes } from './developer-score-voids.js';
 import { developerById } from '../../services/tournaments.js';
 import { API_KEY_HEADER } from '../../credentials/api-keys.js';
 import { DeveloperPortal } from '../../services/developer-games.js';
@@ -73,6 +76,12 @@ export async function developerPlugin(app: FastifyInstance): Promise<void> {
     return (await portal.developerOf(playerId)).accountId;
   };
   const security = [...Security.playerToken, ...Security.apiKey];
+  const developerIdOf = async (request: FastifyRequest): Promise<string> => {
+    if (request.headers[API_KEY_HEADER] !== undefined) {
+      return (await keys.verify(request.headers[API_KEY_HEADER])).developerId;
+    }
+    return (await portal.developerOf((await players.authenticate(request)).playerId)).id;
+  };
   developerTournamentRoutes(app, {
     tags: TAGS,
     security,
@@ -101,6 +110,27 @@ export async function developerPlugin(app: FastifyInstance): Promise<void> {
       }
       return portal.developerOf((await players.authenticate(request)).playerId);
     },
+  });
+  reviewRoutes(app, {
+    audience: 'developer',
+    tags: TAGS,
+    security,
+    who:
+      "The game's developer: the portal's session or the developer's API key; another " +
+      "developer's game answers 404 game_not_found.",
+    reviewerOf: async (request, gameId) => {
+      const developerId = await developerIdOf(request);
+      const scope = await developerReviewScope(arcade, developerId, gameId ?? '');
+      return { scope, actor: { kind: 'developer', developerId } };
+    },
+    voider: arcade.voids,
+  });
+  developerScoreVoidRoutes(app, {
+    tags: TAGS,
+    security: security.map((s) =>
+      Object.fromEntries(Object.entries(s).map(([k, v]) => [k, [...v]])),
+    ),
+    developerIdOf,
   });
   withdrawalRoutes(app, {
     tags: TAGS,

@@ -12,6 +12,7 @@ import { playerTournamentRoutes } from './player-tournaments.js';
 import { withdrawalRoutes } from '../shared/withdrawals.js';
 import { playerAccountRoutes } from './player-account.js';
 import { playerPlayRoutes, playerPurchaseRoutes } from './player-plays.js';
+import { playerReportRoutes } from './player-reports.js';
 import { TAGS } from './player-schemas.js';
 import { Security } from '../../listener/openapi.js';
 import { oncePerRequest, perKey } from '../../listener/rate-limit.js';
@@ -76,4 +77,5 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
   playerAccountRoutes(app, context);
   playerPlayRoutes(app, context);
   playerPurchaseRoutes(app, context);
+  playerReportRoutes(app, context);
 }

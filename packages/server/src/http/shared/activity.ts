@@ -54,6 +54,26 @@ const ActivityItemSchema = Type.Union([
         description:
           "The player's rank on the tier when the score was recorded; null until scored.",
       }),
+      review: Type.Union(
+        [
+          Type.Object({
+            outcome: Type.Union([
+              Type.Literal('voided'),
+              Type.Literal('kept'),
+              Type.Literal('refused'),
+            ]),
+            reason: Type.String({
+              description: "The reviewer's reason; for a refused attempt, the refusal's message.",
+            }),
+          }),
+          Type.Null(),
+        ],
+        {
+          description:
+            'What review made of the score: voided (it left the board), kept (approved), or ' +
+            'refused (an attempt the score rules refused). Null when none.',
+        },
+      ),
     },
     { description: 'A play the player opened, with its score once scored.' },
   ),
@@ -175,6 +195,7 @@ function toWire(item: StoredActivity): ActivityItem {
         score: item.score,
         scoreUnit: item.scoreUnit,
         rank: item.rank,
+        review: item.review,
       };
     case 'payout':
       return { kind: 'payout', ...common, amount, ...game, ...tier, playId: item.playId ?? '' };

@@ -1,5 +1,6 @@
 import { CoinopError } from '@coinop/core';
 import type { ActivityPosition } from '../../services/account-reads.js';
+import type { QueuePosition } from '../../services/score-reviews.js';
 import { boardWalkExpired, type ContinuedWalk } from '../../services/game-reads.js';
 
 /**
@@ -85,4 +86,16 @@ export function roundCursor(number: number): string {
 export function parseRoundCursor(cursor: string): number {
   const [number = ''] = decode(cursor, ROUND_CURSOR);
   return Number(number);
+}
+
+const REVIEW_CURSOR = new RegExp(`^q1\\.(-?\\d{1,20})\\.(${UUID})$`);
+
+/** The position after a page of the review queue (newest first): its last item's. */
+export function reviewCursor(position: QueuePosition): string {
+  return encode(`q1.${position.atMicros}.${position.id}`);
+}
+
+export function parseReviewCursor(cursor: string): QueuePosition {
+  const [micros = '', id = ''] = decode(cursor, REVIEW_CURSOR);
+  return { atMicros: BigInt(micros), id };
 }

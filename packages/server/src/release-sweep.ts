@@ -1,0 +1,43 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { logLoopFailure } from './listener/database-outages.js';
+
+/**
+ * Posts held payouts whose hold ended every `intervalMs`, one sweep at a time (the next is
+ * scheduled when the last ends), as the expiry sweep settles expired plays. Several processes
+ * may sweep one database (`releaseDuePayouts` skips plays another is releasing). Returns a stop
+ * function that waits for a sweep in progress.
+ */
+export function startReleaseSweep(
+  arcade: { releaseHeldPayouts(): Promise<number> },
+  log: FastifyBaseLogger,
+  intervalMs: number,
+): () => Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | null = null;
+  let stopped = false;
+  const schedule = () => {
+    timer = setTimeout(sweep, intervalMs);
+    // The sweep alone must not keep the process alive.
+    timer.unref();
+  };
+  const sweep = () => {
+    running = arcade
+      .releaseHeldPayouts()
+      .then(
+        (released) => {
+          if (released > 0) log.info(`released the held payouts of ${released} plays`);
+        },
+        (error: unknown) => logLoopFailure(log, error, 'payout release sweep failed'),
+      )
+      .finally(() => {
+        running = null;
+        if (!stopped) schedule();
+      });
+  };
+  schedule();
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    await running;
+  };
+}

@@ -11,7 +11,8 @@ export const VoidScoreBody = Type.Object(
       minLength: 1,
       maxLength: 500,
       pattern: '\\S',
-      description: 'Why the score is voided, 1 to 500 characters; the player reads it in their history.',
+      description:
+        'Why the score is voided, 1 to 500 characters; the player reads it in their history.',
     }),
   },
   { additionalProperties: false },
@@ -34,7 +35,10 @@ export const ScoreVoided = Type.Object({
           'for an account that lost a share.',
       }),
     }),
-    { description: 'Per account, in account id order; accounts whose share did not change are left out.' },
+    {
+      description:
+        'Per account, in account id order; accounts whose share did not change are left out.',
+    },
   ),
 });
 

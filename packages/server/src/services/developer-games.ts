@@ -106,12 +106,19 @@ export class DeveloperPortal {
     return this.#tier(gameId, id);
   }
 
-  /** A new name or cost; plays already open settle at the cost they locked. */
+  /**
+   * A new name, cost or payout hold; plays already open settle at the cost they locked, and each
+   * play is held by the hold in force when it settles.
+   */
   async updateTier(
     developer: DeveloperRecord,
     gameId: string,
     leaderboardId: string,
-    input: { name?: string | undefined; cost?: number | undefined },
+    input: {
+      name?: string | undefined;
+      cost?: number | undefined;
+      payoutHoldSeconds?: number | null | undefined;
+    },
   ): Promise<TierRecord> {
     await this.#ownGame(developer, gameId);
     const tier = await this.#arcade.db.transaction(async (tx) => {
@@ -121,6 +128,7 @@ export class DeveloperPortal {
       const updated = await updateTier(tx, leaderboardId, {
         name: input.name,
         costUnits: input.cost === undefined ? undefined : wholeHstToUnits(input.cost),
+        payoutHoldSeconds: input.payoutHoldSeconds,
       });
       await notifyGameChanged(tx, gameId);
       return updated;

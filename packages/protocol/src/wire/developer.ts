@@ -15,7 +15,13 @@ import type { Leaderboard, PlayStatus, ScoreDisplay } from './game-server.js';
  *   formattedCostString: '1 HST', leadersMax: 10 };
  * ```
  */
-export type DeveloperTier = Omit<Leaderboard, 'leaders'>;
+export type DeveloperTier = Omit<Leaderboard, 'leaders'> & {
+  /**
+   * Seconds this tier's payouts stay pending before they are spendable, so a false score can
+   * be voided first; null: the game's hold.
+   */
+  readonly payoutHoldSeconds?: number | null;
+};
 
 /**
  * A game server client; its secret is never shown again.
@@ -61,6 +67,8 @@ export interface DeveloperGame {
   readonly published: boolean;
   /** When the game was registered. */
   readonly createdAt: string;
+  /** Seconds the game's payouts stay pending; null: the arcade operator's default. */
+  readonly payoutHoldSeconds?: number | null;
   /** Live tiers, in display order. */
   readonly leaderboards: readonly DeveloperTier[];
   /** Clients, live and revoked, oldest first. */
@@ -121,7 +129,10 @@ export interface DeveloperGameRequest {
  */
 export type DeveloperGameUpdateRequest = Partial<
   Omit<DeveloperGameRequest, 'name' | 'scoreDisplay'>
->;
+> & {
+  /** Seconds the game's payouts are held, 0 to 2592000 (30 days); null: the operator's default. */
+  payoutHoldSeconds?: number | null;
+};
 
 /**
  * The body that adds a tier (`POST /developer/games/{gameId}/leaderboards`).
@@ -150,7 +161,10 @@ export interface TierRequest {
  * const body: TierUpdateRequest = { cost: 2 };
  * ```
  */
-export type TierUpdateRequest = Partial<Pick<TierRequest, 'name' | 'cost'>>;
+export type TierUpdateRequest = Partial<Pick<TierRequest, 'name' | 'cost'>> & {
+  /** Seconds this tier's payouts are held, 0 to 2592000 (30 days); null: the game's. */
+  payoutHoldSeconds?: number | null;
+};
 
 /**
  * A retired tier (`DELETE /developer/games/{gameId}/leaderboards/{leaderboardId}`).

@@ -29,6 +29,7 @@ import {
   text,
 } from '../shared/schemas.js';
 import { leaderboardToWire } from '../shared/wire.js';
+import { PAYOUT_HOLD_MAX_SECONDS } from '@coinop/core';
 import type { SchemaMatches, ShapeMatches } from '../../listener/wire-check.js';
 
 export const TAGS = ['developer'];
@@ -42,9 +43,30 @@ export const ownGame = 'A game of another developer answers 404 game_not_found.'
 
 export const date = (description: string) => Type.String({ format: 'date-time', description });
 
-export const TierSchema = Type.Pick(
-  LeaderboardSchema,
-  ['id', 'name', 'cost', 'currency', 'formattedCostString', 'leadersMax'],
+/** A payout hold in seconds (0 to 30 days), or null to inherit. */
+const payoutHold = (description: string) =>
+  Type.Union([Type.Integer({ minimum: 0, maximum: PAYOUT_HOLD_MAX_SECONDS }), Type.Null()], {
+    description,
+  });
+const TIER_HOLD =
+  'Seconds this tier’s payouts stay pending before they are spendable, so a false score can ' +
+  'be voided first (0 to 2592000); null: the game’s hold.';
+const GAME_HOLD =
+  'Seconds the game’s payouts stay pending before they are spendable (0 to 2592000); null: ' +
+  'the arcade operator’s default (--payout-hold).';
+
+export const TierSchema = Type.Composite(
+  [
+    Type.Pick(LeaderboardSchema, [
+      'id',
+      'name',
+      'cost',
+      'currency',
+      'formattedCostString',
+      'leadersMax',
+    ]),
+    Type.Object({ payoutHoldSeconds: Type.Optional(payoutHold(TIER_HOLD)) }),
+  ],
   { description: 'A live leaderboard tier of the game.' },
 );
 export const ClientSchema = Type.Object(
@@ -74,6 +96,7 @@ export const DeveloperGameSchema = Type.Object(
     prodDomain: Type.Union([Type.String(), Type.Null()]),
     published: Type.Boolean({ description: 'Whether an operator listed it in the catalog.' }),
     createdAt: date('When the game was registered.'),
+    payoutHoldSeconds: Type.Optional(payoutHold(GAME_HOLD)),
     leaderboards: Type.Array(TierSchema, { description: 'Live tiers, in display order.' }),
     clients: Type.Array(ClientSchema, { description: 'Clients, live and revoked, oldest first.' }),
   },
@@ -115,6 +138,7 @@ export const UpdateBody = Type.Object(
     description: Type.Optional(mutableFields.description),
     ...coverFields,
     ...optionalListingFields,
+    payoutHoldSeconds: Type.Optional(payoutHold(GAME_HOLD)),
     name: Type.Optional(Type.Unknown({ description: 'Immutable: 409 field_immutable.' })),
     scoreDisplay: Type.Optional(Type.Unknown({ description: 'Immutable: 409 field_immutable.' })),
   },
@@ -147,8 +171,16 @@ export const AddTierBody = Type.Object(
   { additionalProperties: false },
 );
 export const PatchTierBody = Type.Object(
-  { name: Type.Optional(tierName), cost: Type.Optional(tierCost) },
-  { additionalProperties: false, minProperties: 1, description: 'A new name or cost, or both.' },
+  {
+    name: Type.Optional(tierName),
+    cost: Type.Optional(tierCost),
+    payoutHoldSeconds: Type.Optional(payoutHold(TIER_HOLD)),
+  },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    description: 'A new name, cost or payout hold; at least one.',
+  },
 );
 
 export const NewClientSchema = Type.Object({
@@ -226,7 +258,8 @@ export const ClientParams = Type.Object({
 
 export function tierToWire(tier: TierRecord): Static<typeof TierSchema> {
   const { id, name, cost, currency, formattedCostString, leadersMax } = leaderboardToWire(tier, []);
-  return { id, name, cost, currency, formattedCostString, leadersMax };
+  const payoutHoldSeconds = tier.payoutHoldSeconds ?? null;
+  return { id, name, cost, currency, formattedCostString, leadersMax, payoutHoldSeconds };
 }
 
 export function clientToWire(client: GameClientSummary): Static<typeof ClientSchema> {
@@ -256,6 +289,7 @@ export function developerGameToWire({
     prodDomain: game.prodDomain,
     published: game.publishedAt !== null,
     createdAt: game.createdAt.toISOString(),
+    payoutHoldSeconds: game.payoutHoldSeconds ?? null,
     leaderboards: tiers.map(tierToWire),
     clients: clients.map(clientToWire),
   };

@@ -711,6 +711,7 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
             'tournament_not_found',
             'tester_invitation_not_found',
             'tester_not_found',
+            'score_not_found',
           ].includes(code);
         table.push(`${family.name} × ${kind}: ${res.statusCode} ${code}`);
         expect(accepted, `${family.name} × ${kind}: ${res.statusCode} ${code}`).toBe(

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { ScoreDisplay } from '@coinop/core';
 import { buildTestApi, TEST_ADMIN_TOKEN, type TestApi } from '@coinop/testkit/app';
 import { storeVariants } from '@coinop/testkit/db';
@@ -152,7 +152,7 @@ describe.each(storeVariants())('payout hold and score void on %s', (variant) => 
       const names = ['alice', 'bob', 'carol', 'dave', 'xavier'] as const;
       const players = Object.fromEntries(
         await Promise.all(names.map(async (n) => [n, await fundedPlayer(api, 100, n)] as const)),
-      ) as Record<(typeof names)[number], { playerId: string; accountId: string }>;
+      ) as unknown as Record<(typeof names)[number], { playerId: string; accountId: string }>;
       const accountOf = (playerId: string) =>
         Object.values(players).find((p) => p.playerId === playerId)!.accountId;
       const model = { plays: [] as ModelPlay[], scores: [] as ModelScore[] };
@@ -253,6 +253,82 @@ describe.each(storeVariants())('payout hold and score void on %s', (variant) => 
       expect(Number(releases[0]?.n)).toBe(shares);
     });
   }
+
+  it('keeps every best, count and unit exact under 50 concurrent scores and voids', async () => {
+    await setUp('NORMAL');
+    const players = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => fundedPlayer(api, 100, `p${i}`)),
+    );
+    const model = { plays: [] as ModelPlay[], scores: [] as ModelScore[] };
+    const first: string[] = [];
+    for (const [i, p] of players.entries())
+      first.push(await playAndScore(model, p.playerId, 10 * i));
+    // 50 plays open; their leaders are the top 3 of the first round (p9, p8, p7).
+    const leaderboardId = game.tiers[0]!.id;
+    const opened = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        post('play', { playerId: players[i % 10]!.playerId, leaderboardId }),
+      ),
+    );
+    expect(opened.map((r) => r.statusCode)).toEqual(Array(50).fill(200));
+    api.clock.advance(1000);
+    const [scores, voids] = await Promise.all([
+      Promise.all(
+        opened.map((r, i) =>
+          post('score', { playId: r.json().id, leaderboardId, score: (i * 7) % 95 }),
+        ),
+      ),
+      Promise.all(
+        [first[9]!, first[8]!, first[5]!, first[2]!, first[7]!].map((id) => voidScore(id)),
+      ),
+    ]);
+    expect(scores.map((r) => r.statusCode)).toEqual(Array(50).fill(200));
+    expect(voids.map((r) => r.statusCode)).toEqual(Array(5).fill(200));
+
+    // Every best is its player's best non-voided score.
+    const bests = await api.db.query<{ player_id: string; score: number }>(
+      'SELECT player_id, score FROM leaders WHERE leaderboard_id = $1',
+      [leaderboardId],
+    );
+    const expected = await api.db.query<{ player_id: string; score: number }>(
+      `SELECT player_id, max(score) AS score FROM scores
+       WHERE leaderboard_id = $1 AND voided_at IS NULL GROUP BY player_id`,
+      [leaderboardId],
+    );
+    const byPlayer = (rows: { player_id: string; score: number }[]) =>
+      Object.fromEntries(rows.map((r) => [r.player_id, Number(r.score)]));
+    expect(byPlayer(bests)).toEqual(byPlayer(expected));
+
+    // No play pays out more or less than its cost, held or released: no double payout.
+    api.clock.advance(HOLD_SECONDS * 1000);
+    expect(await api.app.arcade.releaseHeldPayouts()).toBe(60);
+    const escrows = await api.db.query<{
+      id: string;
+      cp: bigint;
+      dp: bigint;
+      dpe: bigint;
+      pe: bigint;
+    }>(
+      `SELECT a.id, a.credits_posted AS cp, a.debits_posted AS dp, a.debits_pending AS dpe,
+              a.credits_pending AS pe
+       FROM accounts a JOIN plays p ON p.id = a.id WHERE p.game_id = $1`,
+      [game.gameId],
+    );
+    expect(escrows).toHaveLength(60);
+    for (const e of escrows) {
+      expect([BigInt(e.cp), BigInt(e.dp), BigInt(e.dpe), BigInt(e.pe)], e.id).toEqual([
+        COST,
+        COST,
+        0n,
+        0n,
+      ]);
+    }
+    const paid = await api.db.query<{ total: bigint }>(
+      `SELECT coalesce(sum(t.amount), 0) AS total FROM transfers t
+       WHERE t.reason = 'payout_release'`,
+    );
+    expect(BigInt(paid[0]!.total)).toBe(60n * COST);
+  });
 
   it('takes nothing back after the release: the board changes, the balances do not', async () => {
     await setUp('NORMAL', 60);

@@ -92,8 +92,11 @@ export class ScoreVoids {
     // rolls the void back whole; it runs again, as a lost race of the score path does.
     for (let attempt = 1; ; attempt++) {
       try {
+        // The game is read before the transaction: on PGlite (one session) a read outside it
+        // would wait for it to end.
+        const games = await this.#gamesOf(input);
         const outcome = await translated(() =>
-          this.#deps.db.transaction((tx) => this.#void(tx, input)),
+          this.#deps.db.transaction((tx) => this.#void(tx, input, games)),
         );
         this.#deps.boardChanged(outcome.leaderboardId);
         return outcome;
@@ -104,7 +107,11 @@ export class ScoreVoids {
   }
 
   /** The void in its transaction, taking the locks in the score path's order: plays, best, board. */
-  async #void(tx: Queryable, input: VoidScoreInput): Promise<VoidOutcome> {
+  async #void(
+    tx: Queryable,
+    input: VoidScoreInput,
+    games: (gameId: string, leaderboardId: string) => Promise<GameRef>,
+  ): Promise<VoidOutcome> {
     const score = await findScoreToVoid(tx, input.scoreId, input.gameId ?? null);
     if (score === null) {
       throw new CoinopError('score_not_found', `no score ${input.scoreId} in this arcade`, {
@@ -122,11 +129,32 @@ export class ScoreVoids {
     });
     if (!marked) throw alreadyVoided(score.id);
     await this.#moveBest(tx, score, now);
-    const resettled = await this.#resettle(tx, score, plays, now);
+    const game = await games(score.gameId, score.leaderboardId);
+    const resettled = await this.#resettle(tx, score, plays, game, now);
     await notifyBoardChanged(tx, score.leaderboardId);
     await notifyGameChanged(tx, score.gameId);
     if (this.#deps.pauseMs > 0) await new Promise((r) => setTimeout(r, this.#deps.pauseMs));
     return { scoreId: score.id, leaderboardId: score.leaderboardId, voidedAt: now, ...resettled };
+  }
+
+  /**
+   * The game of the score to void, read before its transaction: the game's own when a developer
+   * voids (then checked in it), else found from the score, which is read again under lock.
+   */
+  async #gamesOf(
+    input: VoidScoreInput,
+  ): Promise<(gameId: string, leaderboardId: string) => Promise<GameRef>> {
+    const score = await findScoreToVoid(this.#deps.db, input.scoreId, input.gameId ?? null);
+    const game =
+      score === null
+        ? null
+        : await this.#deps.games.getWithLeaderboard(score.gameId, score.leaderboardId);
+    return async (gameId, leaderboardId) => {
+      if (game === null || game.id !== gameId) {
+        throw new TypeError(`score ${input.scoreId} moved to game ${gameId}/${leaderboardId}`);
+      }
+      return game;
+    };
   }
 
   /** The player's best falls back to their best remaining score, or they leave the board. */
@@ -165,6 +193,7 @@ export class ScoreVoids {
     tx: Queryable,
     score: ScoreToVoid,
     plays: readonly PlayLedBy[],
+    game: GameRef,
     now: Date,
   ): Promise<Pick<VoidOutcome, 'resettledPlayIds' | 'moved'>> {
     if (plays.length === 0) return { resettledPlayIds: [], moved: [] };
@@ -184,7 +213,6 @@ export class ScoreVoids {
     );
     const heldPlays = plays.filter((p) => p.isHeld);
     if (heldPlays.length === 0) return { resettledPlayIds: [], moved: [] };
-    const game = await this.#deps.games.getWithLeaderboard(score.gameId, score.leaderboardId);
     const held = await heldPayoutsOf(
       tx,
       heldPlays.map((p) => p.id),

@@ -218,15 +218,11 @@ describe.each(storeVariants())('payout hold and score void on %s', (variant) => 
       expect(again.statusCode).toBe(409);
       expect(again.json().code).toBe('score_already_voided');
 
-      // The hold ends: two sweepers at once (two processes on one Postgres) release every held
-      // payout exactly once. PGlite is one session in one process, which sweeps one at a time
-      // (`startReleaseSweep`); there the two run one after the other.
+      // The hold ends: two sweepers at once (as two processes on one Postgres) release every
+      // held payout exactly once.
       api.clock.advance(HOLD_SECONDS * 1000);
       const sweep = () => api.app.arcade.releaseHeldPayouts();
-      const released =
-        variant === 'postgres'
-          ? await Promise.all([sweep(), sweep()])
-          : [await sweep(), await sweep()];
+      const released = await Promise.all([sweep(), sweep()]);
       expect(released[0] + released[1]).toBe(model.plays.length);
       expect(await api.app.arcade.releaseHeldPayouts()).toBe(0);
       for (const [accountId, units] of after) {

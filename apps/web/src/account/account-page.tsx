@@ -146,8 +146,8 @@ function PendingPayouts({ units, releaseAt }: { units: bigint; releaseAt: string
       {when !== null && <> · available from {when}</>}
       <br />
       <span className="muted">
-        Winnings are held for a while before you can spend them, so a score found to be false can
-        be voided first.
+        Winnings are held for a while before you can spend them, so a score found to be false can be
+        voided first.
       </span>
     </p>
   );

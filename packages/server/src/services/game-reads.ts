@@ -243,9 +243,7 @@ export class GameReads {
   }
 
   /** A player's profile and spendable and locked HST. */
-  async playerDetails(
-    playerId: string,
-  ): Promise<{
+  async playerDetails(playerId: string): Promise<{
     player: PlayerRecord;
     avatar: string;
     balanceUnits: bigint;

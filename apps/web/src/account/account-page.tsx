@@ -143,7 +143,12 @@ function PendingPayouts({ units, releaseAt }: { units: bigint; releaseAt: string
   return (
     <p className="pending-payouts" data-testid="pending-payouts">
       Pending payouts: <HstFigure units={units} name="pending payouts" />
-      {when !== null && <> · available from {when}</>}
+      {when !== null && (
+        <>
+          <br />
+          Available from {when}.
+        </>
+      )}
       <br />
       <span className="muted">
         Winnings are held for a while before you can spend them, so a score found to be false can be

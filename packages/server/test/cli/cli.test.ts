@@ -294,6 +294,7 @@ describe('coinop admin against a running server (PGlite on disk)', () => {
           publishedAt: null,
           suspendedAt: null,
           createdAt: expect.any(String),
+          payoutHoldSeconds: 0,
         },
       ],
       next: gameId,

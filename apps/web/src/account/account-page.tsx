@@ -1,4 +1,4 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback, useMemo, type ReactNode } from 'react';
 import type { ActivityPage } from '@coinop/protocol';
 import { getAddress } from 'viem';
 import { useArcadeSettings, type ArcadeSettingsState } from '../arcade-settings.js';
@@ -58,7 +58,12 @@ export function AccountPage() {
   return (
     <section className="page account-page">
       <h1>Your account</h1>
-      <BalanceCard available={available} reserved={reserved} faucetHere={faucetHere} />
+      <BalanceCard available={available} reserved={reserved} faucetHere={faucetHere}>
+        <PendingPayouts
+          units={hstUnits(player.pendingPayouts)}
+          releaseAt={player.pendingPayoutsReleaseAt}
+        />
+      </BalanceCard>
       <ChainNotices settings={settings} chain={chain} />
       {chain !== null && reader !== null && wallet !== null && (
         <>
@@ -94,10 +99,12 @@ function BalanceCard({
   available,
   reserved,
   faucetHere,
+  children,
 }: {
   available: bigint;
   reserved: bigint;
   faucetHere: boolean;
+  children?: ReactNode;
 }) {
   return (
     <section className="balance-card" aria-labelledby="balance-heading">
@@ -120,8 +127,34 @@ function BalanceCard({
         Reserved HST is held for plays still open and withdrawals not yet paid; it returns to your
         available balance if they do not go through.
       </p>
+      {children}
       {faucetHere && <FaucetOffer />}
     </section>
+  );
+}
+
+/**
+ * HST won but held until the payout hold ends (docs/concepts/plays-and-settlement.md#hold-and-void):
+ * not in the available balance, shown with when the next of it becomes spendable.
+ */
+function PendingPayouts({ units, releaseAt }: { units: bigint; releaseAt: string | null }) {
+  if (units === 0n) return null;
+  const when = releaseAt === null ? null : new Date(releaseAt).toLocaleString();
+  return (
+    <p className="pending-payouts" data-testid="pending-payouts">
+      Pending payouts: <HstFigure units={units} name="pending payouts" />
+      {when !== null && (
+        <>
+          <br />
+          Available from {when}.
+        </>
+      )}
+      <br />
+      <span className="muted">
+        Winnings are held for a while before you can spend them, so a score found to be false can be
+        voided first.
+      </span>
+    </p>
   );
 }
 

@@ -42,6 +42,11 @@ export interface AdminGame {
   readonly suspendedAt: string | null;
   /** When it was registered. */
   readonly createdAt: string;
+  /**
+   * Seconds its payouts stay pending before they are spendable: the game's own hold, else the
+   * operator's default (a tier may set its own).
+   */
+  readonly payoutHoldSeconds: number;
 }
 
 /**

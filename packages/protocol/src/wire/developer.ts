@@ -25,6 +25,11 @@ import type {
  */
 export type DeveloperTier = Omit<Leaderboard, 'leaders' | 'scoreRules'> & {
   readonly scoreRules: TierScoreRules;
+  /**
+   * Seconds this tier's payouts stay pending before they are spendable, so a false score can
+   * be voided first; null: the game's hold.
+   */
+  readonly payoutHoldSeconds?: number | null;
 };
 
 /**
@@ -71,6 +76,8 @@ export interface DeveloperGame {
   readonly published: boolean;
   /** When the game was registered. */
   readonly createdAt: string;
+  /** Seconds the game's payouts stay pending; null: the arcade operator's default. */
+  readonly payoutHoldSeconds?: number | null;
   /** Live tiers, in display order. */
   readonly leaderboards: readonly DeveloperTier[];
   /** Clients, live and revoked, oldest first. */
@@ -138,7 +145,10 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
  */
 export type DeveloperGameUpdateRequest = Partial<
   Omit<DeveloperGameRequest, 'name' | 'scoreDisplay'>
->;
+> & {
+  /** Seconds the game's payouts are held, 0 to 2592000 (30 days); null: the operator's default. */
+  payoutHoldSeconds?: number | null;
+};
 
 /**
  * The body that adds a tier (`POST /developer/games/{gameId}/leaderboards`).
@@ -169,7 +179,10 @@ export interface TierRequest {
  * const body: TierUpdateRequest = { cost: 2 };
  * ```
  */
-export type TierUpdateRequest = Partial<Pick<TierRequest, 'name' | 'cost' | 'scoreRules'>>;
+export type TierUpdateRequest = Partial<Pick<TierRequest, 'name' | 'cost' | 'scoreRules'>> & {
+  /** Seconds this tier's payouts are held, 0 to 2592000 (30 days); null: the game's. */
+  payoutHoldSeconds?: number | null;
+};
 
 /**
  * A retired tier (`DELETE /developer/games/{gameId}/leaderboards/{leaderboardId}`).

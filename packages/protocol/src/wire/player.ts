@@ -28,6 +28,13 @@ export interface PlayerProfile {
   readonly balance: string;
   /** HST locked in open plays, as an exact decimal string. */
   readonly pending: string;
+  /**
+   * HST the player has won but not yet received: payouts held until their hold ends (so that a
+   * false score can be voided first), as an exact decimal string; `"0"` when none.
+   */
+  readonly pendingPayouts: string;
+  /** When the next held payout becomes spendable (ISO 8601); null when none is held. */
+  readonly pendingPayoutsReleaseAt: string | null;
   readonly faucet: {
     /** HST per faucet grant; `"0"` when the arcade has no faucet. */
     readonly amount: string;

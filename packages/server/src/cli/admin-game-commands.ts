@@ -1,8 +1,8 @@
 import { id, numberOrText, PAGE_OPTIONS, pageQuery, type AdminCommand } from './admin-spec.js';
 
 /**
- * `coinop admin game|publish|leaderboard|tournament …`: games, their publish requests, their
- * leaderboards (tiers) and tournaments.
+ * `coinop admin game|publish|scores|leaderboard|tournament …`: games, their publish requests,
+ * voiding their scores, their leaderboards (tiers) and tournaments.
  */
 
 export const GAME_COMMANDS: readonly AdminCommand[] = [
@@ -83,6 +83,25 @@ export const GAME_COMMANDS: readonly AdminCommand[] = [
     request: (v) => ({
       method: 'POST',
       path: `/admin/publish-requests/${id(v['request'])}/decline`,
+      body: { reason: v['reason'] },
+    }),
+  },
+  {
+    words: ['scores', 'void'],
+    description:
+      'void a score: it leaves its board, and the payouts it caused that are still held are ' +
+      're-settled to whoever should have had them (released payouts are not taken back)',
+    argument: { name: 'score', description: 'the score id' },
+    options: [
+      {
+        flags: '--reason <text>',
+        description: 'why, 1 to 500 characters; the player reads it in their history',
+        required: true,
+      },
+    ],
+    request: (v) => ({
+      method: 'POST',
+      path: `/admin/scores/${id(v['score'])}/void`,
       body: { reason: v['reason'] },
     }),
   },

@@ -53,6 +53,7 @@ const ADMIN_GROUPS: Readonly<Record<string, string>> = {
   hst: 'the ledger: mint HST, read a balance, audit every account (exit 1 if unbalanced)',
   game: 'games: list them; publish, unpublish, suspend and resume one',
   publish: "developers' publish requests: the queue; approve or decline one",
+  scores: 'scores: void one found false; the held payouts it caused are re-settled',
   leaderboard: "a game's leaderboards (tiers): add one",
   tournament: 'tournaments and seasons: create one (funded by the arcade), list them, stop one',
   keys: 'the keys that sign player tokens: rotate them',

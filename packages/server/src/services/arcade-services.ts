@@ -181,6 +181,7 @@ export class ArcadeServices {
       games: this.games,
       reads: this.reads,
       revokedClients: this.revokedClients,
+      boards: this.plays,
     });
     this.closer = new TournamentCloser({
       db: deps.db,

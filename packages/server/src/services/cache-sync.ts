@@ -9,6 +9,8 @@ export interface SyncedCaches {
   readonly games: GameCache;
   readonly reads: GameReads;
   readonly revokedClients: RevokedClients;
+  /** The score path's copies of boards and the plays it remembers on them (`ScoreMemory`). */
+  readonly boards?: { forgetBoard(leaderboardId: string): void } | undefined;
 }
 
 /**
@@ -48,6 +50,8 @@ export class CacheSync {
     if (notice.kind === 'game') {
       this.#caches.games.invalidate(notice.gameId);
       this.#caches.reads.invalidate(notice.gameId);
+    } else if (notice.kind === 'board') {
+      this.#caches.boards?.forgetBoard(notice.leaderboardId);
     } else {
       this.#caches.revokedClients.remember(notice.clientId);
     }

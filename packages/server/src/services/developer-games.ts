@@ -142,14 +142,19 @@ export class DeveloperPortal {
   }
 
   /**
-   * A new name, cost or score rules; plays already open settle at the cost they locked. Rules are
-   * checked before anything is written.
+   * A new name, cost, score rules or payout hold; plays already open settle at the cost they
+   * locked, and each play is held by the hold in force when it settles. Rules are checked before
+   * anything is written.
    */
   async updateTier(
     developer: DeveloperRecord,
     gameId: string,
     leaderboardId: string,
-    input: { name?: string | undefined; cost?: number | undefined } & WithRules<TierRulesChange>,
+    input: {
+      name?: string | undefined;
+      cost?: number | undefined;
+      payoutHoldSeconds?: number | null | undefined;
+    } & WithRules<TierRulesChange>,
   ): Promise<TierRecord> {
     await this.#ownGame(developer, gameId);
     const { scoreRules } = input;
@@ -162,6 +167,7 @@ export class DeveloperPortal {
       const updated = await updateTier(tx, leaderboardId, {
         name: input.name,
         costUnits: input.cost === undefined ? undefined : wholeHstToUnits(input.cost),
+        payoutHoldSeconds: input.payoutHoldSeconds,
       });
       await notifyGameChanged(tx, gameId);
       return updated;

@@ -21,6 +21,7 @@ import {
 } from '../store/board-pages.js';
 import { findCover, type StoredCover } from '../store/cover-uploads.js';
 import { findGame, type GameRecord } from '../store/games.js';
+import { pendingPayoutsOf, type PendingPayouts } from '../store/payout-holds.js';
 import { findAccount } from '../store/ledger.js';
 import { standingsOf, topLeaders, topLeadersOfBoards, type LeaderRow } from '../store/leaders.js';
 import { findPlay, type StoredPlay } from '../store/plays.js';
@@ -245,9 +246,13 @@ export class GameReads {
   }
 
   /** A player's profile and spendable and locked HST. */
-  async playerDetails(
-    playerId: string,
-  ): Promise<{ player: PlayerRecord; avatar: string; balanceUnits: bigint; pendingUnits: bigint }> {
+  async playerDetails(playerId: string): Promise<{
+    player: PlayerRecord;
+    avatar: string;
+    balanceUnits: bigint;
+    pendingUnits: bigint;
+    pendingPayouts: PendingPayouts;
+  }> {
     const player = await this.player(playerId);
     const account = await findAccount(this.#db, player.accountId);
     if (!account) throw new TypeError(`player ${playerId} has no account row`);
@@ -256,6 +261,11 @@ export class GameReads {
       avatar: this.#avatars.urlOf(player.id, player.avatarUrl),
       balanceUnits: availableUnits(account),
       pendingUnits: lockedUnits(account),
+      // Only a player with held credits has any: one index lookup otherwise skipped.
+      pendingPayouts:
+        account.creditsPending === 0n
+          ? { units: 0n, nextReleaseAt: null }
+          : await pendingPayoutsOf(this.#db, player.accountId),
     };
   }
 

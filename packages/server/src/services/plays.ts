@@ -97,9 +97,12 @@ export class PlayService {
     }
   }
 
-  /** Drops this process's copy of a board changed outside the score path (a void). */
+  /**
+   * Drops this process's copy of a board changed outside the score path (a void), and the plays
+   * it remembers on it, so their next scores read the corrected leaders.
+   */
   forgetBoard(leaderboardId: string): void {
-    this.#memory.forgetBoards([leaderboardId]);
+    this.#memory.forgetBoardAndPlays(leaderboardId);
   }
 
   /** See `Scoring.score`. */

@@ -69,6 +69,8 @@ export interface UpdateGameInput {
   tagLine?: string | undefined;
   developerInfo?: string | undefined;
   scoreUnit?: string | undefined;
+  /** Seconds the game's payouts are held, 0 to 30 days; null: the operator's default. */
+  payoutHoldSeconds?: number | null | undefined;
   name?: unknown;
   scoreDisplay?: unknown;
 }
@@ -199,6 +201,7 @@ export async function updateDeveloperGame(
   const cover = coverOf(input);
   if (cover?.url !== undefined) update.coverUrl = cover.url;
   if (input.prodDomain !== undefined) update.prodDomain = domain(input.prodDomain);
+  if (input.payoutHoldSeconds !== undefined) update.payoutHoldSeconds = input.payoutHoldSeconds;
 
   const existing = await findGame(deps.db, gameId);
   if (!existing || existing.developerId !== developerId) {

@@ -203,6 +203,17 @@ export class ScoreMemory {
     for (const id of leaderboardIds) this.#boards.delete(id);
   }
 
+  /**
+   * A board's scores changed outside the score path (a void): its copy goes, and so do the
+   * plays remembered on it, whose leaders the void may have corrected.
+   */
+  forgetBoardAndPlays(leaderboardId: string): void {
+    this.#boards.delete(leaderboardId);
+    for (const [id, remembered] of this.#plays) {
+      if (remembered.play.leaderboardId === leaderboardId) this.#plays.delete(id);
+    }
+  }
+
   /** A write decided from memory was refused: its boards are read from the database a while. */
   contended(leaderboardIds: Iterable<string>): void {
     const until = this.#clock.now().getTime() + CONTENDED_MS;

@@ -16,19 +16,25 @@ import { applyTransfers } from '../store/ledger.js';
 import { heldPayoutsOf, type StoredHeldPayout } from '../store/payout-holds.js';
 import { playerAccounts } from '../store/plays.js';
 import { nextBoardVersion } from '../store/score-batch.js';
+import { notifyBoardChanged, notifyGameChanged } from '../store/cache-notices.js';
+import { translated, WriteRaced } from '../store/errors.js';
 import {
   boardScores,
+  bumpBoard,
   currentBest,
   findScoreToVoid,
   lockBestAndBoard,
-  lockHeldPlaysLedBy,
+  lockPlaysLedBy,
   markScoreVoided,
   moveBestBack,
-  bumpBoard,
-  type HeldPlayRow,
+  setLeaderSnapshots,
+  type PlayLedBy,
   type ScoreToVoid,
 } from '../store/score-voids.js';
 import type { GameCache } from './game-cache.js';
+
+/** A void that deadlocks with a score batch runs again, at most this many times in all. */
+const VOID_ATTEMPTS = 3;
 
 /** Who voids a score: the operator (admin token) or the game's developer (their API key). */
 export type VoidActor = { kind: 'admin' } | { kind: 'developer'; developerId: string };
@@ -82,28 +88,73 @@ export class ScoreVoids {
    * `score_already_voided` (also for a second void racing the first).
    */
   async voidScore(input: VoidScoreInput): Promise<VoidOutcome> {
-    const outcome = await this.#deps.db.transaction(async (tx) => {
-      const score = await findScoreToVoid(tx, input.scoreId, input.gameId ?? null);
-      if (score === null) {
-        throw new CoinopError('score_not_found', `no score ${input.scoreId} in this arcade`, {
-          details: { field: 'scoreId', scoreId: input.scoreId },
-        });
+    // A deadlock with a score batch or a sweep (both lock plays, then the board and accounts)
+    // rolls the void back whole; it runs again, as a lost race of the score path does.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        // The game is read before the transaction: on PGlite (one session) a read outside it
+        // would wait for it to end.
+        const games = await this.#gamesOf(input);
+        const outcome = await translated(() =>
+          this.#deps.db.transaction((tx) => this.#void(tx, input, games)),
+        );
+        this.#deps.boardChanged(outcome.leaderboardId);
+        return outcome;
+      } catch (error) {
+        if (!(error instanceof WriteRaced) || attempt >= VOID_ATTEMPTS) throw error;
       }
-      await lockBestAndBoard(tx, score.leaderboardId, score.playerId);
-      const now = this.#deps.clock.now();
-      const marked = await markScoreVoided(tx, score.id, {
-        reason: input.reason,
-        actor: actorName(input.actor),
-        now,
+    }
+  }
+
+  /** The void in its transaction, taking the locks in the score path's order: plays, best, board. */
+  async #void(
+    tx: Queryable,
+    input: VoidScoreInput,
+    games: (gameId: string, leaderboardId: string) => Promise<GameRef>,
+  ): Promise<VoidOutcome> {
+    const score = await findScoreToVoid(tx, input.scoreId, input.gameId ?? null);
+    if (score === null) {
+      throw new CoinopError('score_not_found', `no score ${input.scoreId} in this arcade`, {
+        details: { field: 'scoreId', scoreId: input.scoreId },
       });
-      if (!marked) throw alreadyVoided(score.id);
-      await this.#moveBest(tx, score, now);
-      const resettled = await this.#resettle(tx, score, now);
-      if (this.#deps.pauseMs > 0) await new Promise((r) => setTimeout(r, this.#deps.pauseMs));
-      return { scoreId: score.id, leaderboardId: score.leaderboardId, voidedAt: now, ...resettled };
+    }
+    if (score.voidedAt !== null) throw alreadyVoided(score.id);
+    const now = this.#deps.clock.now();
+    const plays = await lockPlaysLedBy(tx, score.leaderboardId, score.playerId, now);
+    await lockBestAndBoard(tx, score.leaderboardId, score.playerId);
+    const marked = await markScoreVoided(tx, score.id, {
+      reason: input.reason,
+      actor: actorName(input.actor),
+      now,
     });
-    this.#deps.boardChanged(outcome.leaderboardId);
-    return outcome;
+    if (!marked) throw alreadyVoided(score.id);
+    await this.#moveBest(tx, score, now);
+    const game = await games(score.gameId, score.leaderboardId);
+    const resettled = await this.#resettle(tx, score, plays, game, now);
+    await notifyBoardChanged(tx, score.leaderboardId);
+    await notifyGameChanged(tx, score.gameId);
+    if (this.#deps.pauseMs > 0) await new Promise((r) => setTimeout(r, this.#deps.pauseMs));
+    return { scoreId: score.id, leaderboardId: score.leaderboardId, voidedAt: now, ...resettled };
+  }
+
+  /**
+   * The game of the score to void, read before its transaction: the game's own when a developer
+   * voids (then checked in it), else found from the score, which is read again under lock.
+   */
+  async #gamesOf(
+    input: VoidScoreInput,
+  ): Promise<(gameId: string, leaderboardId: string) => Promise<GameRef>> {
+    const score = await findScoreToVoid(this.#deps.db, input.scoreId, input.gameId ?? null);
+    const game =
+      score === null
+        ? null
+        : await this.#deps.games.getWithLeaderboard(score.gameId, score.leaderboardId);
+    return async (gameId, leaderboardId) => {
+      if (game === null || game.id !== gameId) {
+        throw new TypeError(`score ${input.scoreId} moved to game ${gameId}/${leaderboardId}`);
+      }
+      return game;
+    };
   }
 
   /** The player's best falls back to their best remaining score, or they leave the board. */
@@ -133,30 +184,45 @@ export class ScoreVoids {
     });
   }
 
-  /** Re-settles every held play whose leaders the voided score may have changed. */
+  /**
+   * Re-settles every held play whose leaders the voided score changed, and corrects the leaders
+   * of the open ones, which settle later: each as the board stood when the play began, without
+   * the voided scores.
+   */
   async #resettle(
     tx: Queryable,
     score: ScoreToVoid,
+    plays: readonly PlayLedBy[],
+    game: GameRef,
     now: Date,
   ): Promise<Pick<VoidOutcome, 'resettledPlayIds' | 'moved'>> {
-    const plays = await lockHeldPlaysLedBy(tx, score.leaderboardId, score.playerId, now);
     if (plays.length === 0) return { resettledPlayIds: [], moved: [] };
     const latest = new Date(Math.max(...plays.map((p) => p.createdAt.getTime())));
     const scores = await boardScores(tx, score.leaderboardId, score.scoreDisplay, latest);
-    const game = await this.#deps.games.getWithLeaderboard(score.gameId, score.leaderboardId);
-    const held = await heldPayoutsOf(
-      tx,
-      plays.map((p) => p.id),
-    );
     const leadersOf = new Map(
       plays.map((p) => [p.id, leadersAt(scores, p.createdAt, score.leadersMax)]),
     );
+    await setLeaderSnapshots(
+      tx,
+      plays
+        .filter((p) => !p.isHeld)
+        .map((p) => ({
+          playId: p.id,
+          leaderPlayerIds: (leadersOf.get(p.id) ?? []).map((l) => l.playerId),
+        })),
+    );
+    const heldPlays = plays.filter((p) => p.isHeld);
+    if (heldPlays.length === 0) return { resettledPlayIds: [], moved: [] };
+    const held = await heldPayoutsOf(
+      tx,
+      heldPlays.map((p) => p.id),
+    );
     const accounts = await playerAccounts(tx, [
-      ...new Set([...leadersOf.values()].flat().map((s) => s.playerId)),
+      ...new Set(heldPlays.flatMap((p) => leadersOf.get(p.id) ?? []).map((s) => s.playerId)),
     ]);
     const transfers: TransferRequest[] = [];
     const resettledPlayIds: string[] = [];
-    for (const play of plays) {
+    for (const play of heldPlays) {
       const mine = resettlementOf(play, held, leadersOf.get(play.id) ?? [], accounts, game, {
         rule: this.#deps.splitRule,
         nextId: () => this.#deps.ids.next(),
@@ -172,7 +238,7 @@ export class ScoreVoids {
 
 /** The transfers re-settling one held play to its corrected leaders (none if unchanged). */
 function resettlementOf(
-  play: HeldPlayRow,
+  play: PlayLedBy,
   held: readonly StoredHeldPayout[],
   leaders: readonly BoardScore[],
   accounts: ReadonlyMap<string, string>,

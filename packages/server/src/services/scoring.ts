@@ -2,21 +2,15 @@ import {
   CoinopError,
   assertRoundTakesScore,
   assertScorable,
-  createTransfers,
   decideScoreBatch,
-  effectivePayoutHoldSeconds,
   leaderboardOf,
-  leaderPartAccountIds,
-  payoutsReleaseAt,
-  poolAccountOf,
   rankKey,
   SettlementBatch,
-  settlementSnapshot,
-  settlementTransfers,
   type GameRef,
   type Leaderboard,
   type PlacedScore,
   type Play,
+  type ScoreBatchDecision,
 } from '@coinop/core';
 import type { Queryable } from '../store/db.js';
 import { WriteRaced } from '../store/errors.js';
@@ -30,11 +24,11 @@ import {
   type BatchScore,
   type BoardEntry,
   type ScoreStanding,
-  type ScoringPlay,
 } from '../store/score-batch.js';
 
 import { GroupCommit } from './group-commit.js';
 import type { BatchDecision, ScoreJob, Settled } from './scoring-shapes.js';
+import { decideSettlement } from './score-settlement.js';
 import type { RememberedRead } from './score-memory.js';
 import {
   BATCH_MAX,
@@ -261,7 +255,11 @@ export class Scoring {
       const { rank, isWinner, leaders } = decided.placed[nth] as PlacedScore<BoardEntry>;
       const scoreId = scoreIds[nth] as string;
       nth += 1;
-      const { outcome, releaseAt } = this.#settlement(play, standing.scoring, game, board, now);
+      const { outcome, releaseAt } = decideSettlement(
+        { play, locked: standing.scoring, game, board, now },
+        this.#deps.policy,
+        () => this.#deps.ids.next(),
+      );
       ledger.add(outcome.toInsert, outcome.deltas, now);
       const stored: StoredScore = {
         id: scoreId,
@@ -429,45 +427,6 @@ export class Scoring {
       key: rankKey(input.score, fresh.scoreDisplay),
       now,
     };
-  }
-
-  /**
-   * The ledger transfers that settle a play's escrow by the split rule, decided. A round's
-   * play pays the leaders' part into the round's pool account (its id) instead. With a payout
-   * hold the shares are pending until `releaseAt` (null: paid at once).
-   */
-  #settlement(play: Play, locked: ScoringPlay, game: GameRef, board: Leaderboard, now: Date) {
-    const poolAccountId = poolAccountOf(board);
-    const holdSeconds = effectivePayoutHoldSeconds(
-      game,
-      board,
-      this.#deps.policy.payoutHoldSeconds,
-    );
-    const releaseAt = payoutsReleaseAt(play, poolAccountId, holdSeconds, now);
-    const transfers = settlementTransfers(
-      play,
-      locked.leaderAccountIds,
-      locked.playerAccountId,
-      game,
-      this.#deps.policy.splitRule,
-      () => this.#deps.ids.next(),
-      poolAccountId,
-      releaseAt !== null,
-    );
-    const outcome = createTransfers(
-      transfers,
-      settlementSnapshot(
-        [{ play, playerAccountId: locked.playerAccountId }],
-        [
-          ...leaderPartAccountIds(locked.leaderAccountIds, poolAccountId),
-          game.developerAccountId,
-          game.arcadeAccountId,
-        ],
-      ),
-    );
-    if (!outcome.ok)
-      throw new TypeError(`settlement of play ${play.id}: ${outcome.results.join(', ')}`);
-    return { outcome, releaseAt };
   }
 }
 

@@ -70,6 +70,8 @@ export interface AdminGameRecord {
   readonly publishedAt: Date | null;
   readonly suspendedAt: Date | null;
   readonly createdAt: Date;
+  /** The game's own payout hold in seconds; null: the operator's default. */
+  readonly payoutHoldSeconds: number | null;
 }
 
 /**
@@ -89,13 +91,14 @@ interface AdminGameRow {
   published_at: Date | null;
   suspended_at: Date | null;
   created_at: Date;
+  payout_hold_seconds: number | null;
 }
 
 const ADMIN_GAME_SELECT = `SELECT g.id, g.name, g.developer_id, d.wallet AS developer_wallet,
     (SELECT count(*)::int FROM leaderboards l
      WHERE l.game_id = g.id AND l.retired_at IS NULL AND l.tournament_id IS NULL)
       AS tiers,
-    g.published_at, g.suspended_at, g.created_at
+    g.published_at, g.suspended_at, g.created_at, g.payout_hold_seconds
   FROM games g JOIN developers d ON d.id = g.developer_id`;
 
 const toAdminGame = (r: AdminGameRow): AdminGameRecord => ({
@@ -109,6 +112,7 @@ const toAdminGame = (r: AdminGameRow): AdminGameRecord => ({
   publishedAt: r.published_at,
   suspendedAt: r.suspended_at,
   createdAt: r.created_at,
+  payoutHoldSeconds: r.payout_hold_seconds,
 });
 
 /** Every game, newest first; after `before` (the last game of the page before) when given. */

@@ -23,10 +23,11 @@ interface TierRow extends RuleColumns {
   leaders_max: number;
   position: number;
   retired_at: Date | null;
+  payout_hold_seconds: number | null;
 }
 const TIER_COLUMNS =
   'id, game_id, name, cost_units, leaders_max, position, retired_at, min_score, max_score, ' +
-  'min_play_ms, replay_rule';
+  'min_play_ms, replay_rule, payout_hold_seconds';
 const toTier = (r: TierRow): TierRecord => ({
   id: r.id,
   gameId: r.game_id,
@@ -36,6 +37,7 @@ const toTier = (r: TierRow): TierRecord => ({
   position: r.position,
   retiredAt: r.retired_at,
   scoreRules: tierRulesOf(r),
+  payoutHoldSeconds: r.payout_hold_seconds,
 });
 
 /** The live tiers of each game, in display order: one query for any number of games. */
@@ -84,16 +86,30 @@ export async function findTier(
   return rows[0] ? toTier(rows[0]) : null;
 }
 
-/** Renames a tier or changes its cost; plays already open keep the cost they locked. */
+/**
+ * Renames a tier, changes its cost or its payout hold (null: the game's); plays already open
+ * keep the cost they locked.
+ */
 export async function updateTier(
   q: Queryable,
   leaderboardId: string,
-  change: { name?: string | undefined; costUnits?: Units | undefined },
+  change: {
+    name?: string | undefined;
+    costUnits?: Units | undefined;
+    payoutHoldSeconds?: number | null | undefined;
+  },
 ): Promise<TierRecord> {
   const [row] = await q.query<TierRow>(
-    `UPDATE leaderboards SET name = coalesce($2, name), cost_units = coalesce($3, cost_units)
+    `UPDATE leaderboards SET name = coalesce($2, name), cost_units = coalesce($3, cost_units),
+       payout_hold_seconds = CASE WHEN $4 THEN $5::integer ELSE payout_hold_seconds END
      WHERE id = $1 RETURNING ${TIER_COLUMNS}`,
-    [leaderboardId, change.name ?? null, change.costUnits?.toString() ?? null],
+    [
+      leaderboardId,
+      change.name ?? null,
+      change.costUnits?.toString() ?? null,
+      change.payoutHoldSeconds !== undefined,
+      change.payoutHoldSeconds ?? null,
+    ],
   );
   if (!row) throw new Error(`leaderboard ${leaderboardId} vanished during its update`);
   return toTier(row);

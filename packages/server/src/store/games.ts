@@ -30,6 +30,8 @@ export interface GameRecord {
   publishedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
+  /** Seconds its payouts are held; null: the operator's default (migration 026). */
+  payoutHoldSeconds?: number | null;
 }
 
 export type NewGame = Omit<
@@ -49,6 +51,7 @@ export type GameUpdate = Partial<
     | 'tagLine'
     | 'developerInfo'
     | 'scoreUnit'
+    | 'payoutHoldSeconds'
   >
 >;
 
@@ -69,11 +72,12 @@ interface GameRow {
   published_at: Date | null;
   created_at: Date;
   updated_at: Date;
+  payout_hold_seconds: number | null;
 }
 
 const GAME_COLUMNS = `id, arcade_id, developer_id, name, description, category, developer_info,
   tag_line, url, cover_url, score_display, score_unit, prod_domain, published_at, created_at,
-  updated_at`;
+  updated_at, payout_hold_seconds`;
 
 const toGame = (r: GameRow): GameRecord => ({
   id: r.id,
@@ -92,6 +96,7 @@ const toGame = (r: GameRow): GameRecord => ({
   publishedAt: r.published_at,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
+  payoutHoldSeconds: r.payout_hold_seconds,
 });
 
 export async function insertGame(
@@ -147,6 +152,7 @@ export async function updateGame(
     tagLine: 'tag_line',
     developerInfo: 'developer_info',
     scoreUnit: 'score_unit',
+    payoutHoldSeconds: 'payout_hold_seconds',
   };
   const sets: string[] = [];
   const params: unknown[] = [id, clock.now()];

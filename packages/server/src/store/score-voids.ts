@@ -236,33 +236,61 @@ export async function bumpBoard(
   return BigInt(seq);
 }
 
-/** A held play a void may re-settle. */
-export interface HeldPlayRow {
+/** A play a void may correct: still open, or settled with its payouts held. */
+export interface PlayLedBy {
   readonly id: string;
   readonly costUnits: bigint;
   readonly createdAt: Date;
+  /** True when it is settled and its payouts are held; false when it is still open. */
+  readonly isHeld: boolean;
 }
 
 /**
- * The plays of the board whose payouts are still held at `now` and whose leaders snapshot holds
- * the player, locked in id order (the release sweep skips them meanwhile).
+ * The plays of the board whose leaders snapshot holds the player and that a void still changes:
+ * open ones (their leaders are corrected before they settle) and settled ones whose payouts are
+ * held at `now`. Locked in id order, first, as the score path locks its plays first; the release
+ * sweep and the score path wait for them (or skip them) meanwhile.
  */
-export async function lockHeldPlaysLedBy(
+export async function lockPlaysLedBy(
   tx: Queryable,
   leaderboardId: string,
   playerId: string,
   now: Date,
-): Promise<HeldPlayRow[]> {
-  const rows = await tx.query<{ id: string; cost_units: bigint; created_at: Date }>(
-    `SELECT id, cost_units, created_at FROM plays
-     WHERE payouts_release_at > $3 AND leaderboard_id = $1 AND $2::uuid = ANY(leader_player_ids)
+): Promise<PlayLedBy[]> {
+  const rows = await tx.query<{
+    id: string;
+    cost_units: bigint;
+    created_at: Date;
+    status: string;
+    payouts_release_at: Date | null;
+  }>(
+    `SELECT id, cost_units, created_at, status, payouts_release_at FROM plays
+     WHERE leaderboard_id = $1 AND $2::uuid = ANY(leader_player_ids)
+       AND (status = 'open' OR payouts_release_at > $3)
      ORDER BY id FOR UPDATE`,
     [leaderboardId, playerId, now],
-    'score_voids_lock_held_plays',
+    'score_voids_lock_plays',
   );
-  return rows.map((r) => ({
-    id: r.id,
-    costUnits: BigInt(r.cost_units),
-    createdAt: r.created_at,
-  }));
+  return rows
+    .filter((r) => r.status === 'open' || (r.payouts_release_at?.getTime() ?? 0) > now.getTime())
+    .map((r) => ({
+      id: r.id,
+      costUnits: BigInt(r.cost_units),
+      createdAt: r.created_at,
+      isHeld: r.status !== 'open',
+    }));
+}
+
+/** Corrects open plays' leaders snapshots: each play's leaders as the board stood then. */
+export async function setLeaderSnapshots(
+  tx: Queryable,
+  plays: readonly { playId: string; leaderPlayerIds: readonly string[] }[],
+): Promise<void> {
+  for (const p of plays) {
+    await tx.query(
+      'UPDATE plays SET leader_player_ids = $2::uuid[] WHERE id = $1',
+      [p.playId, p.leaderPlayerIds],
+      'score_voids_set_snapshot',
+    );
+  }
 }

@@ -78,6 +78,7 @@ describe('coinop admin against a running server (PGlite on disk)', () => {
       'hst',
       'game',
       'publish',
+      'scores',
       'leaderboard',
       'tournament',
       'chain',
@@ -293,6 +294,7 @@ describe('coinop admin against a running server (PGlite on disk)', () => {
           publishedAt: null,
           suspendedAt: null,
           createdAt: expect.any(String),
+          payoutHoldSeconds: 0,
         },
       ],
       next: gameId,
@@ -373,6 +375,19 @@ describe('coinop admin against a running server (PGlite on disk)', () => {
     expect(mint.stdout).toContain('--account <id|wallet>');
     const admin = await runCli(['admin', '--help']);
     expect(admin.stdout).toContain('COINOP_ADMIN_TOKEN');
+  });
+
+  it('voids a score by id with a reason, and says so when there is no such score (issue 30)', async () => {
+    const run = await admin('scores', 'void', UNKNOWN_ID, '--reason', 'impossible time');
+    expect(run).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `coinop: no score ${UNKNOWN_ID} in this arcade\n`,
+      json: null,
+    });
+    const noReason = await runCli(['admin', 'scores', 'void', UNKNOWN_ID]);
+    expect(noReason.code).not.toBe(0);
+    expect(noReason.stderr).toContain('--reason');
   });
 
   it('prints the problem message on one stderr line and exits 1 for an API error', async () => {

@@ -747,6 +747,8 @@ describe.each(storeVariants())('admin API on %s', (variant) => {
         developerWallet: owner?.wallet,
         tiers: 1,
         createdAt,
+        // The operator's default (--payout-hold 0): the game sets none.
+        payoutHoldSeconds: 0,
       };
       expect(await stateOf(gameId)).toEqual({
         ...base,

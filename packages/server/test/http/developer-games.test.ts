@@ -156,6 +156,7 @@ describe.each(storeVariants())('developer portal games on %s', (variant) => {
             currency: 'HST',
             formattedCostString: '1 HST',
             leadersMax: 10,
+            payoutHoldSeconds: null,
           },
           {
             id: expect.stringMatching(UUID),
@@ -164,8 +165,10 @@ describe.each(storeVariants())('developer portal games on %s', (variant) => {
             currency: 'HST',
             formattedCostString: '10 HST',
             leadersMax: 10,
+            payoutHoldSeconds: null,
           },
         ],
+        payoutHoldSeconds: null,
         clients: [],
       });
       expect((await call('GET', `/developer/games/${game.id}`)).json()).toEqual(game);
@@ -410,6 +413,7 @@ describe.each(storeVariants())('developer portal games on %s', (variant) => {
         currency: 'HST',
         formattedCostString: '5 HST',
         leadersMax: 3,
+        payoutHoldSeconds: null,
       });
 
       const server = await gameServer(game.id);

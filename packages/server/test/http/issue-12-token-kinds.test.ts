@@ -599,6 +599,26 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
       accepts: ['admin token'],
     },
     {
+      // No such score: the admin token gets through to the lookup (404 score_not_found).
+      name: 'admin: POST /admin/scores/{s}/void',
+      send: onApi(
+        'POST',
+        () => `/admin/scores/${randomUUIDv4()}/void`,
+        () => ({ reason: 'impossible score' }),
+      ),
+      accepts: ['admin token'],
+    },
+    {
+      // No such score in the developer's game: through to the lookup (404 score_not_found).
+      name: 'portal: POST /developer/games/{g}/scores/{s}/void',
+      send: onApi(
+        'POST',
+        () => `/developer/games/${game.gameId}/scores/${randomUUIDv4()}/void`,
+        () => ({ reason: 'impossible score' }),
+      ),
+      accepts: ['web session', 'api key'],
+    },
+    {
       name: 'game server: GET /arcades/{a}/games/{g}/tournaments',
       send: onApi('GET', () => `/arcades/${game.arcadeId}/games/${game.gameId}/tournaments`),
       accepts: ['write token'],

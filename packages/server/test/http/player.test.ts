@@ -112,6 +112,8 @@ describe.each(storeVariants())('client-side play by a signed-in player on %s', (
       avatar: expect.stringMatching(/^(data:|https?:)/),
       balance: '7',
       pending: '0',
+      pendingPayouts: '0',
+      pendingPayoutsReleaseAt: null,
       faucet: { amount: '100', destination: 'ledger' },
     });
     const anonymous = await s.api.inject({ method: 'GET', url: '/player/me' });

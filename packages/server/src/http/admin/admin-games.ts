@@ -54,7 +54,11 @@ export function adminGameRoutes(instance: FastifyInstance): void {
         response: { 200: AdminGame },
       },
     },
-    async (request) => adminGameToWire(await unpublish(arcade, request.params.gameId)),
+    async (request) =>
+      adminGameToWire(
+        await unpublish(arcade, request.params.gameId),
+        instance.config.payoutHoldSeconds,
+      ),
   );
 
   r.post(

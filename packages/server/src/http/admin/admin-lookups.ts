@@ -67,6 +67,11 @@ export const AdminGame = Type.Object({
   publishedAt: NullableDateTime('When it was published; null while unpublished'),
   suspendedAt: NullableDateTime('When it was suspended; null unless suspended'),
   createdAt: DateTime('When it was registered'),
+  payoutHoldSeconds: Type.Integer({
+    description:
+      "Seconds its payouts stay pending before they are spendable: the game's own hold, else " +
+      "the operator's default (--payout-hold); a tier may set its own",
+  }),
 });
 export const GameList = Type.Object({ games: Type.Array(AdminGame), next: Next });
 
@@ -158,7 +163,8 @@ export function adminLookupRoutes(app: FastifyInstance): void {
     },
     async (request) => {
       const { games, next } = await listGames(arcade, pageOf(request.query));
-      return { games: games.map(adminGameToWire), next };
+      const hold = app.config.payoutHoldSeconds;
+      return { games: games.map((g) => adminGameToWire(g, hold)), next };
     },
   );
   r.get(
@@ -245,7 +251,10 @@ function pageOf(query: { limit?: string | undefined; before?: string | undefined
   return { limit, before: query.before };
 }
 
-export function adminGameToWire(game: AdminGameRecord): Static<typeof AdminGame> {
+export function adminGameToWire(
+  game: AdminGameRecord,
+  operatorHoldSeconds: number,
+): Static<typeof AdminGame> {
   return {
     gameId: game.id,
     name: game.name,
@@ -256,6 +265,7 @@ export function adminGameToWire(game: AdminGameRecord): Static<typeof AdminGame>
     publishedAt: game.publishedAt?.toISOString() ?? null,
     suspendedAt: game.suspendedAt?.toISOString() ?? null,
     createdAt: game.createdAt.toISOString(),
+    payoutHoldSeconds: game.payoutHoldSeconds ?? operatorHoldSeconds,
   };
 }
 

@@ -29,6 +29,7 @@ import {
   text,
 } from '../shared/schemas.js';
 import { leaderboardToWire } from '../shared/wire.js';
+import { PAYOUT_HOLD_MAX_SECONDS } from '@coinop/core';
 import type { SchemaMatches, ShapeMatches } from '../../listener/wire-check.js';
 import {
   ScoreRulesBody,
@@ -51,6 +52,18 @@ export const ownGame = 'A game of another developer answers 404 game_not_found.'
 
 export const date = (description: string) => Type.String({ format: 'date-time', description });
 
+/** A payout hold in seconds (0 to 30 days), or null to inherit. */
+const payoutHold = (description: string) =>
+  Type.Union([Type.Integer({ minimum: 0, maximum: PAYOUT_HOLD_MAX_SECONDS }), Type.Null()], {
+    description,
+  });
+const TIER_HOLD =
+  'Seconds this tier’s payouts stay pending before they are spendable, so a false score can ' +
+  'be voided first (0 to 2592000); null: the game’s hold.';
+const GAME_HOLD =
+  'Seconds the game’s payouts stay pending before they are spendable (0 to 2592000); null: ' +
+  'the arcade operator’s default (--payout-hold).';
+
 export const TierSchema = Type.Composite(
   [
     Type.Pick(LeaderboardSchema, [
@@ -61,7 +74,10 @@ export const TierSchema = Type.Composite(
       'formattedCostString',
       'leadersMax',
     ]),
-    Type.Object({ scoreRules: TierScoreRulesSchema }),
+    Type.Object({
+      scoreRules: TierScoreRulesSchema,
+      payoutHoldSeconds: Type.Optional(payoutHold(TIER_HOLD)),
+    }),
   ],
   { description: 'A live leaderboard tier of the game.' },
 );
@@ -92,6 +108,7 @@ export const DeveloperGameSchema = Type.Object(
     prodDomain: Type.Union([Type.String(), Type.Null()]),
     published: Type.Boolean({ description: 'Whether an operator listed it in the catalog.' }),
     createdAt: date('When the game was registered.'),
+    payoutHoldSeconds: Type.Optional(payoutHold(GAME_HOLD)),
     leaderboards: Type.Array(TierSchema, { description: 'Live tiers, in display order.' }),
     clients: Type.Array(ClientSchema, { description: 'Clients, live and revoked, oldest first.' }),
     scoreRules: ScoreRulesSchema,
@@ -136,6 +153,7 @@ export const UpdateBody = Type.Object(
     ...coverFields,
     ...optionalListingFields,
     scoreRules: Type.Optional(ScoreRulesBody),
+    payoutHoldSeconds: Type.Optional(payoutHold(GAME_HOLD)),
     name: Type.Optional(Type.Unknown({ description: 'Immutable: 409 field_immutable.' })),
     scoreDisplay: Type.Optional(Type.Unknown({ description: 'Immutable: 409 field_immutable.' })),
   },
@@ -173,11 +191,12 @@ export const PatchTierBody = Type.Object(
     name: Type.Optional(tierName),
     cost: Type.Optional(tierCost),
     scoreRules: Type.Optional(TierScoreRulesBody),
+    payoutHoldSeconds: Type.Optional(payoutHold(TIER_HOLD)),
   },
   {
     additionalProperties: false,
     minProperties: 1,
-    description: 'A new name, cost or score rules; at least one.',
+    description: 'A new name, cost, score rules or payout hold; at least one.',
   },
 );
 
@@ -264,6 +283,7 @@ export function tierToWire(tier: TierRecord): Static<typeof TierSchema> {
     formattedCostString,
     leadersMax,
     scoreRules: tier.scoreRules ?? NO_TIER_OVERRIDES,
+    payoutHoldSeconds: tier.payoutHoldSeconds ?? null,
   };
 }
 
@@ -295,6 +315,7 @@ export function developerGameToWire({
     prodDomain: game.prodDomain,
     published: game.publishedAt !== null,
     createdAt: game.createdAt.toISOString(),
+    payoutHoldSeconds: game.payoutHoldSeconds ?? null,
     leaderboards: tiers.map(tierToWire),
     clients: clients.map(clientToWire),
     scoreRules,

@@ -18,7 +18,7 @@ export function developerScoreVoidRoutes(
   instance: FastifyInstance,
   options: {
     tags: string[];
-    security: Record<string, string[]>[];
+    security: readonly Record<string, readonly string[]>[];
     developerIdOf: (request: FastifyRequest) => Promise<string>;
   },
 ): void {

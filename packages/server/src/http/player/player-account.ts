@@ -41,6 +41,8 @@ export function playerAccountRoutes(instance: FastifyInstance, context: PlayerRo
         avatar: details.avatar,
         balance: formatHst(details.balanceUnits),
         pending: formatHst(details.pendingUnits),
+        pendingPayouts: formatHst(details.pendingPayouts.units),
+        pendingPayoutsReleaseAt: details.pendingPayouts.nextReleaseAt?.toISOString() ?? null,
         faucet: {
           amount: formatHst(wholeHstToUnits(config.faucetHst)),
           destination: arcade.devChainFunds ? ('wallet' as const) : ('ledger' as const),

@@ -46,6 +46,13 @@ export const PlayerMe = Type.Object({
   avatar: Type.String({ description: 'avatar image URL' }),
   balance: Hst('spendable HST'),
   pending: Hst('HST locked in open plays'),
+  pendingPayouts: Hst(
+    'HST won but held until the payout hold ends (a false score may be voided meanwhile); not ' +
+      'in balance',
+  ),
+  pendingPayoutsReleaseAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'when the next held payout becomes spendable; null when none is held',
+  }),
   faucet: Type.Object({
     amount: Hst('HST per faucet grant; "0" when there is no faucet'),
     destination: Type.Union([Type.Literal('ledger'), Type.Literal('wallet')], {

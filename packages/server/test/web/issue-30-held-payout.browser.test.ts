@@ -1,0 +1,129 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  PHONE,
+  DESKTOP,
+  openSignedIn,
+  NO_CHROMIUM_REASON,
+  ensureBrowserBuilds,
+  hasChromium,
+  launchChromium,
+  saveScreenshot,
+  seriousViolations,
+} from '@coinop/testkit/browser';
+import { registerGame } from '@coinop/testkit/arcade';
+import { testConfig } from '../../src/config.js';
+import { uuidIds } from '../../src/ids.js';
+import { startServer, type RunningServer } from '../../src/main.js';
+import { mintHst, publish } from '../../src/services/admin.js';
+import { ensureDeveloper } from '../../src/store/developers.js';
+import { createPlayer } from '../../src/store/players.js';
+
+/**
+ * Issue 30 in the web app, in headless Chromium (PGlite): a leader's payout held by the arcade's
+ * payout hold shows on the account page as pending, with when it becomes spendable, apart from
+ * the available balance, on a desktop and a 360 px phone.
+ */
+
+const HST = 100_000_000n;
+
+describe.skipIf(!hasChromium)(
+  `a held payout on the account page in headless Chromium${hasChromium ? '' : ` (${NO_CHROMIUM_REASON})`}`,
+  () => {
+    let dataDir: string;
+    let server: RunningServer;
+    let browser: Browser;
+    const key = generatePrivateKey();
+
+    beforeAll(async () => {
+      ensureBrowserBuilds();
+      dataDir = await mkdtemp(join(tmpdir(), 'coinop-held-'));
+      server = await startServer(
+        testConfig({ apiPort: 0, dataDir, adminToken: 'held-admin', payoutHoldSeconds: 86_400 }),
+      );
+      const { arcade } = server.api;
+      const developer = await ensureDeveloper(
+        arcade.db,
+        arcade.clock,
+        uuidIds,
+        privateKeyToAccount(generatePrivateKey()).address.toLowerCase(),
+      );
+      const game = await registerGame(
+        arcade,
+        { developerId: developer.id, name: 'Star Sprint', description: 'Run.', tagLine: 'Run.' },
+        [{ name: 'One HST', cost: HST }],
+      );
+      await publish(arcade, game.id);
+      const [tier] = (await arcade.games.get(game.id)).leaderboards;
+      const play = async (playerId: string, score: number) => {
+        const opened = await arcade.plays.open({
+          gameId: game.id,
+          playerId,
+          leaderboardId: tier!.id,
+          idempotencyKey: null,
+        });
+        await arcade.plays.score({
+          gameId: game.id,
+          playId: opened.id,
+          leaderboardId: tier!.id,
+          score,
+          idempotencyKey: null,
+        });
+      };
+      const me = await createPlayer(arcade.db, arcade.clock, uuidIds, {
+        wallet: privateKeyToAccount(key).address.toLowerCase(),
+        name: 'Morgan',
+      });
+      await mintHst(arcade, { id: me.id, amountUnits: 10n * HST });
+      await play(me.id, 900);
+      // Three plays by others while Morgan leads (each also leads after their own score): to
+      // Morgan 0.7, then 0.35, then 0.23333333 HST, held a day: 1.28333333 in all.
+      for (const name of ['Ada', 'Bo', 'Cy']) {
+        const other = await createPlayer(arcade.db, arcade.clock, uuidIds, { wallet: null, name });
+        await mintHst(arcade, { id: other.id, amountUnits: 5n * HST });
+        await play(other.id, 100);
+      }
+      browser = await launchChromium();
+    }, 180_000);
+
+    afterAll(async () => {
+      await browser?.close();
+      await server?.close();
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    });
+
+    it.each([
+      ['desktop', DESKTOP],
+      ['phone', PHONE],
+    ] as const)(
+      'shows the held payout apart from the balance (%s)',
+      async (name, viewport) => {
+        const { context, page } = await openSignedIn(browser, {
+          url: `${server.urls['web']!}/account`,
+          key,
+          viewport,
+        });
+        try {
+          const pending = page.getByTestId('pending-payouts');
+          await expect.poll(() => pending.textContent()).toContain('1.28333333 HST');
+          expect(await pending.textContent()).toContain('Available from');
+          // 10 HST minted, 1 spent on a play: the held 2.1 is not in it.
+          expect(await page.getByTestId('available').textContent()).toContain('9');
+          expect(await page.getByTestId('available').textContent()).not.toContain('11.1');
+          await saveScreenshot(page, `issue-30-held-payout-${name}`);
+          expect(await seriousViolations(page)).toEqual([]);
+          expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
+            viewport.width,
+          );
+        } finally {
+          await context.close();
+        }
+      },
+      60_000,
+    );
+  },
+);

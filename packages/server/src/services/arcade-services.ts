@@ -37,6 +37,16 @@ import { flagOutlierScores } from './outlier-check.js';
 import { releaseDuePayouts } from './payout-releases.js';
 import { ScoreVoids } from './score-voids.js';
 
+/**
+ * How the score path checks replays: with this arcade's own sandbox, unless the caller wires
+ * another (a test's), or none (null).
+ */
+function scoreVerificationOf(deps: ApiDeps, verifiers: VerifierSandbox) {
+  return deps.scoreVerification === undefined
+    ? sandboxVerification(deps.db, verifiers)
+    : deps.scoreVerification;
+}
+
 /** The play path's rules as the config sets them. */
 export function playPolicy(config: Config): PlayPolicy {
   const gamePages = webAppUrl(config);
@@ -114,12 +124,7 @@ export class ArcadeServices {
       sources: storedVerifierSources(deps.db),
       settings: config.verifier,
     });
-    // The score path checks replays with this arcade's own sandbox unless the caller wires
-    // another (a test's), or none (null).
-    const verification =
-      deps.scoreVerification === undefined
-        ? sandboxVerification(deps.db, this.verifiers)
-        : deps.scoreVerification;
+    const verification = scoreVerificationOf(deps, this.verifiers);
     this.plays = new PlayService(
       deps.db,
       deps.clock,
@@ -195,12 +200,15 @@ export class ArcadeServices {
       },
       closePauseMs: config.closeTestPauseMs,
     });
-    if (metrics) {
-      metrics.watchLedger(() => ledgerTotals(deps.db));
-      const chain = config.chain;
-      if (chain) {
-        metrics.watchChain(chain.vaultAddress, () => chainProgress(deps.db, chain, this.chain));
-      }
+    if (metrics) this.#watch(metrics);
+  }
+
+  /** The ledger's totals and the chain's progress, read when the metrics are scraped. */
+  #watch(metrics: NonNullable<ApiDeps['metrics']>): void {
+    metrics.watchLedger(() => ledgerTotals(this.db));
+    const chain = this.config.chain;
+    if (chain) {
+      metrics.watchChain(chain.vaultAddress, () => chainProgress(this.db, chain, this.chain));
     }
   }
 

@@ -9,8 +9,6 @@ import {
   type GameRef,
   type Leaderboard,
   type PlacedScore,
-  type Play,
-  type ScoreBatchDecision,
 } from '@coinop/core';
 import type { Queryable } from '../store/db.js';
 import { WriteRaced } from '../store/errors.js';

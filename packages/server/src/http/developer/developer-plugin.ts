@@ -24,6 +24,10 @@ import { Security } from '../../listener/openapi.js';
 import type { SchemaMatches } from '../../listener/wire-check.js';
 
 const TAGS = ['developer'];
+/** Who may call a route on one of the developer's games. */
+const who =
+  "The game's developer: the portal's session or the developer's API key; another " +
+  "developer's game answers 404 game_not_found.";
 /** Where app.ts mounts this plugin; CORS preflight stays inside it. */
 export const DEVELOPER_PREFIX = '/developer';
 
@@ -82,42 +86,29 @@ export async function developerPlugin(app: FastifyInstance): Promise<void> {
     }
     return (await portal.developerOf((await players.authenticate(request)).playerId)).id;
   };
+  // The developer the portal's session or the API key names.
+  const developerOf = async (request: FastifyRequest) => {
+    if (request.headers[API_KEY_HEADER] !== undefined) {
+      const { developerId } = await keys.verify(request.headers[API_KEY_HEADER]);
+      return developerById(arcade, developerId);
+    }
+    return portal.developerOf((await players.authenticate(request)).playerId);
+  };
   developerTournamentRoutes(app, {
     tags: TAGS,
     security,
-    who:
-      "The game's developer: the portal's session or the developer's API key; another " +
-      "developer's game answers 404 game_not_found.",
-    developerOf: async (request) => {
-      if (request.headers[API_KEY_HEADER] !== undefined) {
-        const { developerId } = await keys.verify(request.headers[API_KEY_HEADER]);
-        return { kind: 'developer', developer: await developerById(arcade, developerId) };
-      }
-      const { playerId } = await players.authenticate(request);
-      return { kind: 'developer', developer: await portal.developerOf(playerId) };
-    },
+    who,
+    developerOf: async (request) => ({
+      kind: 'developer',
+      developer: await developerOf(request),
+    }),
   });
-  developerVerifierRoutes(app, {
-    tags: TAGS,
-    security,
-    who:
-      "The game's developer: the portal's session or the developer's API key; another " +
-      "developer's game answers 404 game_not_found.",
-    developerOf: async (request) => {
-      if (request.headers[API_KEY_HEADER] !== undefined) {
-        const { developerId } = await keys.verify(request.headers[API_KEY_HEADER]);
-        return developerById(arcade, developerId);
-      }
-      return portal.developerOf((await players.authenticate(request)).playerId);
-    },
-  });
+  developerVerifierRoutes(app, { tags: TAGS, security, who, developerOf });
   reviewRoutes(app, {
     audience: 'developer',
     tags: TAGS,
     security,
-    who:
-      "The game's developer: the portal's session or the developer's API key; another " +
-      "developer's game answers 404 game_not_found.",
+    who,
     reviewerOf: async (request, gameId) => {
       const developerId = await developerIdOf(request);
       const scope = await developerReviewScope(arcade, developerId, gameId ?? '');

@@ -40,6 +40,8 @@ const NOT_FOUND_BY_PARAM: Readonly<Record<string, ErrorCode>> = {
   roundId: 'tournament_round_not_found',
   requestorId: 'login_request_not_found',
   requestId: 'publish_request_not_found',
+  reviewId: 'review_not_found',
+  scoreId: 'score_not_found',
 };
 
 /** Operations whose path parameters look nothing up: any id answers (a generated avatar). */

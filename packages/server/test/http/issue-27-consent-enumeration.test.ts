@@ -70,6 +70,14 @@ type Credential =
  * Codes that say a request stopped at validation or authentication: the handler never ran. A
  * `validation_failed` is the schema's when it says where (`details.in`), else the handler's own.
  */
+/** Routes whose body is not JSON: what the attacker sends them, as a developer would. */
+const RAW_BODIES: Record<string, { contentType: string; body: string }> = {
+  'PUT /developer/games/:gameId/verifier': {
+    contentType: 'text/javascript',
+    body: 'export function verify({ score }) { return score; }',
+  },
+};
+
 const STOPPED_BEFORE_HANDLER = new Set([
   'schema validation_failed',
   'malformed_json',
@@ -221,6 +229,8 @@ describe.each(storeVariants())('nobody consents for a player but the player, on 
       playId: attackerPlayId,
       withdrawalId: randomUUID(),
       requestId: randomUUID(),
+      scoreId: randomUUID(),
+      reviewId: randomUUID(),
       accountId: victim.accountId,
       wallet: victim.wallet.address,
       address: victim.wallet.address,
@@ -308,7 +318,12 @@ describe.each(storeVariants())('nobody consents for a player but the player, on 
   }
 
   /** The attacker's requests for a route: one per target when it names a game or a board. */
-  function requestsFor(route: ListedRoute): { url: string; payload?: object; target: string }[] {
+  function requestsFor(route: ListedRoute): {
+    url: string;
+    payload?: object | string;
+    headers?: Record<string, string>;
+    target: string;
+  }[] {
     const schema = route.schema as Record<string, Record<string, unknown> | undefined>;
     const mentions = (field: string) =>
       route.url.includes(`:${field}`) ||
@@ -330,10 +345,15 @@ describe.each(storeVariants())('nobody consents for a player but the player, on 
         Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]),
       ).toString();
       const hasBody = !['GET', 'HEAD', 'DELETE'].includes(route.method);
+      const raw = RAW_BODIES[`${route.method} ${route.url}`];
       return {
         url: search === '' ? path : `${path}?${search}`,
         target: target.label,
-        ...(hasBody ? { payload: sampleObject(schema['body'] ?? {}, target) } : {}),
+        ...(raw
+          ? { payload: raw.body, headers: { 'content-type': raw.contentType } }
+          : hasBody
+            ? { payload: sampleObject(schema['body'] ?? {}, target) }
+            : {}),
       };
     });
   }
@@ -375,7 +395,7 @@ describe.each(storeVariants())('nobody consents for a player but the player, on 
               const res = await app.inject({
                 method: route.method as 'GET',
                 url: request.url,
-                headers,
+                headers: { ...headers, ...request.headers },
                 ...(request.payload === undefined ? {} : { payload: request.payload }),
               });
               sent += 1;

@@ -7,6 +7,7 @@ import { buildTestSignin } from '@coinop/testkit/signin';
 import type { LightMyRequestResponse } from 'fastify';
 import type { PrivateKeyAccount } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findScoreByPlay } from '../../src/store/leaders.js';
 import { findPlayer } from '../../src/store/players.js';
 import { chainConfigFor, HST, startArcadeChain, type ArcadeChain } from '../fixtures/chain.js';
 import { pngImage } from '../fixtures/images.js';
@@ -143,7 +144,7 @@ async function buildWorld(variant: StoreVariant) {
     }
     return opened.id;
   };
-  await play(ada.playerId, 300);
+  const adaPlayId = await play(ada.playerId, 300);
   await play(bob.playerId, 200);
   const openPlayId = await play(bob.playerId, null);
 
@@ -244,6 +245,46 @@ async function buildWorld(variant: StoreVariant) {
     }),
   );
 
+  // Ada's game checks replays with a verifier of its own (issue 30).
+  ok(
+    await api({
+      method: 'PUT',
+      url: `/developer/games/${game.gameId}/verifier`,
+      headers: { ...asAda, 'content-type': 'text/javascript' },
+      payload: 'export function verify({ score }) { return score; }',
+    }),
+  );
+  // Bob doubts Ada's score; a score the game's rules refuse, with its replay (issue 30). Last,
+  // so that the rule touches no score above.
+  const adaScore = (await findScoreByPlay(s.db, adaPlayId))!;
+  const report = ok<{ reportId: string }>(
+    await api({
+      method: 'POST',
+      url: `/player/scores/${adaScore.id}/report`,
+      headers: asBob,
+      payload: { reason: 'bot', note: '300 on the first try' },
+    }),
+  );
+  ok(
+    await api({
+      method: 'PATCH',
+      url: `/developer/games/${game.gameId}`,
+      headers: asAda,
+      payload: { scoreRules: { maxScore: 1000 } },
+    }),
+  );
+  const refusedScore = await api({
+    method: 'POST',
+    url: `${gamePath}/score`,
+    headers: bearer(writeToken),
+    payload: { playId: openPlayId, leaderboardId: tier.id, score: 5000, replay: 'RRLL' },
+  });
+  if (refusedScore.statusCode !== 422) throw new Error(`not refused: ${refusedScore.body}`);
+  const refusals = ok<{ reviews: { id: string }[] }>(
+    await api({ method: 'GET', url: '/admin/reviews?state=refused', headers: asAdmin }),
+  );
+  const refusalId = refusals.reviews[0]!.id;
+
   /** The value of each path parameter, by name; a few paths name a different thing. */
   const pathValues: Record<string, string> = {
     arcadeId: game.arcadeId,
@@ -263,6 +304,8 @@ async function buildWorld(variant: StoreVariant) {
     requestId: publishRequest.requestId,
     withdrawalId: bobWithdrawal.withdrawalId,
     deposit: `${bobDeposit.txHash}:${bobDeposit.logIndex}`,
+    scoreId: adaScore.id,
+    reviewId: report.reportId,
     surplus: `${dust.transactionHash}:${dust.logs[0]!.logIndex}`,
   };
   const pathValuesByPath: Record<string, Record<string, string>> = {
@@ -270,6 +313,9 @@ async function buildWorld(variant: StoreVariant) {
     // Bob's score paid Ada, the leader.
     '/arcades/{arcadeId}/games/{gameId}/payouts/{playerId}': { playerId: ada.playerId },
     '/developer/withdrawals/{withdrawalId}': { withdrawalId: adaWithdrawal.withdrawalId },
+    // Only a refused attempt keeps its replay.
+    '/admin/reviews/{reviewId}/replay': { reviewId: refusalId },
+    '/developer/games/{gameId}/reviews/{reviewId}/replay': { reviewId: refusalId },
   };
   /** Required query parameters, by name. */
   const queryValues: Record<string, string> = { code: login.userCode };

@@ -137,7 +137,9 @@ describe.skipIf(!hasChromium)(
           operation: 'submitScore',
         });
         expect(tooFast.message).toMatch(
-          new RegExp(`^the score came \\d+ ms after the play opened; a run of this tier takes at least ${MIN_PLAY_MS} ms$`),
+          new RegExp(
+            `^the score came \\d+ ms after the play opened; a run of this tier takes at least ${MIN_PLAY_MS} ms$`,
+          ),
         );
         await expectPromptAfterRefusal(tooFast, playId, 1);
 
@@ -164,7 +166,8 @@ describe.skipIf(!hasChromium)(
           ok: false,
           code: 'replay_too_large',
           status: 413,
-          message: 'replay is 2000 bytes of UTF-8; this arcade takes at most 1024 (--replay-max-bytes)',
+          message:
+            'replay is 2000 bytes of UTF-8; this arcade takes at most 1024 (--replay-max-bytes)',
         });
         expect(tooLarge.elapsedMs).toBeLessThan(GAME_REPLY_TIMEOUT_MS);
 
@@ -312,10 +315,10 @@ interface GameWindow extends Window {
 
 /** Has the game submit a score through its SDK; what the promise settled to. */
 function submit(frame: Frame, score: number, replay?: string): Promise<Outcome> {
-  return frame.evaluate(
-    ([s, r]) => (window as unknown as GameWindow).submit(s, r),
-    [score, replay] as [number, string | undefined],
-  );
+  return frame.evaluate(([s, r]) => (window as unknown as GameWindow).submit(s, r), [
+    score,
+    replay,
+  ] as [number, string | undefined]);
 }
 
 /**

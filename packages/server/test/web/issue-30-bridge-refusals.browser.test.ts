@@ -123,7 +123,9 @@ describe.skipIf(!hasChromium)(
           .getByRole('dialog', { name: 'Lock HST to play?' })
           .getByRole('button', { name: 'Approve' })
           .click();
-        const played = await frame.waitForFunction(() => (window as GameWindow).played);
+        const played = await frame.waitForFunction(
+          () => (globalThis as unknown as GameGlobals).played,
+        );
         const { playId } = (await played.jsonValue()) as { playId: string; seed: string };
         expect(playId).toMatch(/^[0-9a-f-]{36}$/);
 
@@ -213,19 +215,18 @@ describe.skipIf(!hasChromium)(
           .getByRole('dialog', { name: 'Lock HST to play?' })
           .getByRole('button', { name: 'Approve' })
           .click();
-        const played = await frame.waitForFunction(() => (window as GameWindow).played);
+        const played = await frame.waitForFunction(
+          () => (globalThis as unknown as GameGlobals).played,
+        );
         const { playId } = (await played.jsonValue()) as { playId: string };
 
         // As haste-arcade-sdk@1.1.5 posts it: no requestId.
-        await frame.evaluate(
-          ({ game, play }) => {
-            window.parent.postMessage(
-              { type: 'score', gameId: game, playId: play, score: 9000 },
-              new URLSearchParams(location.search).get('arcade')!,
-            );
-          },
-          { game: gameId, play: playId },
-        );
+        await frame.evaluate((message) => (globalThis as unknown as GameGlobals).postRaw(message), {
+          type: 'score',
+          gameId,
+          playId,
+          score: 9000,
+        });
         await expect
           .poll(() => page.getByTestId('arcade-notice').textContent())
           .toBe(
@@ -240,7 +241,9 @@ describe.skipIf(!hasChromium)(
         // The host has answered by now if it ever will (an error reply follows the refusal
         // within milliseconds, as the first test shows); the game received nothing.
         await page.waitForTimeout(1_000);
-        const received = await frame.evaluate(() => (window as GameWindow).received);
+        const received = await frame.evaluate(
+          () => (globalThis as unknown as GameGlobals).received,
+        );
         expect(received.filter((message) => message.type !== 'tierChange')).toEqual([
           {
             type: 'play',
@@ -260,7 +263,9 @@ describe.skipIf(!hasChromium)(
       await expect
         .poll(() => {
           frame = page.frames().find((f) => f.url().includes('/game.html'));
-          return frame?.evaluate(() => (window as GameWindow).ready === true) ?? false;
+          return (
+            frame?.evaluate(() => (globalThis as unknown as GameGlobals).ready === true) ?? false
+          );
         })
         .toBe(true);
       return frame!;
@@ -306,16 +311,19 @@ interface Outcome {
   settledAt: number;
 }
 
-interface GameWindow extends Window {
+/** What the game page below exposes to the test. */
+interface GameGlobals {
   ready?: boolean;
   played?: { playId: string; seed: string };
   received: { type: string; data?: unknown }[];
   submit(score: number, replay?: string): Promise<Outcome>;
+  /** Posts a message to the arcade as it is, as a game without the SDK would. */
+  postRaw(message: unknown): void;
 }
 
 /** Has the game submit a score through its SDK; what the promise settled to. */
 function submit(frame: Frame, score: number, replay?: string): Promise<Outcome> {
-  return frame.evaluate(([s, r]) => (window as unknown as GameWindow).submit(s, r), [
+  return frame.evaluate(([s, r]) => (globalThis as unknown as GameGlobals).submit(s, r), [
     score,
     replay,
   ] as [number, string | undefined]);
@@ -367,6 +375,7 @@ const GAME_PAGE = `<!doctype html>
           };
         }
       };
+      window.postRaw = (message) => window.parent.postMessage(message, params.get('arcade'));
       window.ready = true;
     </script>
   </body>

@@ -22,9 +22,9 @@ import { runPlan } from './doc-commands/run.mjs';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /**
  * The ports the README fixes: the API, sign-in and web app (8080–8082), the example games (8090,
- * 8091), the dev chain (8545), and metrics.md's 9464.
+ * 8091, 8092), the dev chain (8545), and metrics.md's 9464.
  */
-export const README_PORTS = [8080, 8081, 8082, 8090, 8091, 8545, 9464];
+export const README_PORTS = [8080, 8081, 8082, 8090, 8091, 8092, 8545, 9464];
 
 function printClassification({ runs, skipped }, print) {
   const runCount = runs.reduce((n, run) => n + run.commands.filter((c) => !c.spec.skip).length, 0);

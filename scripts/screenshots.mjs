@@ -24,6 +24,7 @@ const MAX_HEIGHT = { desktop: 2000, phone: 2200 };
  * the test that saves it (a short name for packages/server/test/web/<name>.browser.test.ts); `maxHeight` overrides the default cut
  * (a dialog is shown at the viewport's height, as the player sees it).
  */
+const SLIDE_TEST = 'examples/slide/test/slide.browser.test.ts';
 const SCREENSHOTS = [
   { name: 'web-catalog-desktop', test: 'catalog', device: 'desktop' },
   { name: 'web-catalog', test: 'catalog', device: 'phone' },
@@ -63,6 +64,7 @@ const SCREENSHOTS = [
   { name: 'portal-game', test: 'portal', device: 'phone' },
   { name: 'portal-tournaments-desktop', test: 'portal-tournaments', device: 'desktop' },
   { name: 'portal-tournaments-phone', test: 'portal-tournaments', device: 'phone' },
+  { name: 'portal-verifier', test: 'portal-verifier', device: 'desktop' },
   { name: 'portal-publish-section-pending', test: 'publish', device: 'desktop' },
   { name: 'portal-publish-section-declined', test: 'publish', device: 'desktop' },
   { name: 'preview-game', test: 'publish', device: 'desktop' },
@@ -106,6 +108,9 @@ const SCREENSHOTS = [
     test: 'examples/reaction/test/reaction.browser.test.ts',
     device: 'phone',
   },
+  { name: 'example-slide-run', test: SLIDE_TEST, device: 'desktop' },
+  { name: 'example-slide-refused', test: SLIDE_TEST, device: 'desktop' },
+  { name: 'example-slide-phone', test: SLIDE_TEST, device: 'phone' },
 ];
 
 async function main() {

@@ -21,12 +21,16 @@ export async function checkQuickStart(ctx, server) {
   const log = server.output;
   ctx.set('PLAYER_ID', demoPlayerId(log, 'Demo Player One'));
   check(
-    /games\s+http:\/\/127\.0\.0\.1:8090\s+\(reaction\)\s+.*http:\/\/127\.0\.0\.1:8091\s+\(high-low\)/s.test(
+    /games\s+http:\/\/127\.0\.0\.1:8090\s+\(reaction\)\s+.*http:\/\/127\.0\.0\.1:8091\s+\(high-low\)\s+.*http:\/\/127\.0\.0\.1:8092\s+\(slide\)/s.test(
       log,
     ),
-    'the banner does not list both example games under `games`',
+    'the banner does not list the three example games under `games`',
   );
-  for (const url of ['http://127.0.0.1:8090/', 'http://127.0.0.1:8091/']) {
+  for (const url of [
+    'http://127.0.0.1:8090/',
+    'http://127.0.0.1:8091/',
+    'http://127.0.0.1:8092/',
+  ]) {
     await ctx.waitForStatus(url);
   }
   for (const url of [

@@ -33,12 +33,19 @@ export async function requestJson<T>(
   } = {},
 ): Promise<T> {
   const headers: Record<string, string> = { ...options.headers, accept: 'application/json' };
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  // A string body with its own content type (a verifier module) is sent as it is.
+  const raw = typeof options.body === 'string' && options.headers?.['content-type'] !== undefined;
+  if (options.body !== undefined && !raw) headers['content-type'] = 'application/json';
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   const res = await fetch(url, {
     method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
     headers,
-    body: options.body === undefined ? null : JSON.stringify(options.body),
+    body:
+      options.body === undefined
+        ? null
+        : raw
+          ? (options.body as string)
+          : JSON.stringify(options.body),
     signal: options.signal ?? null,
   });
   if (!res.ok) {

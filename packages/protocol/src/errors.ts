@@ -124,6 +124,11 @@ export const ErrorCodes = {
   tournament_full: 'Tournament round full',
   tournament_attempts_exhausted: 'Tournament attempts used up',
   tournament_chain_play_refused: 'Tournament plays are not locked on chain',
+  // Replay verifiers (docs/reference/verifier.md)
+  verifier_invalid: 'Verifier module invalid',
+  verifier_too_large: 'Verifier module too large',
+  verifier_not_found: 'Verifier not found',
+  verifier_in_use: 'Verifier required by a rule',
   // Operational
   rate_limited: 'Too many requests',
   service_unavailable: 'Service unavailable',

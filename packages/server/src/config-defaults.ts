@@ -55,6 +55,9 @@ export const DEFAULTS = {
     faucet: 10,
     // Per developer: registering and updating games is occasional; each may fetch a cover image.
     registration: 30,
+    // Per developer: each check holds a sandbox thread for up to --verifier-time-limit-ms, which
+    // scores share; a person testing a verifier runs one every few seconds.
+    'verifier-checks': 60,
   },
   dataDir: './.coinop',
   databasePoolSize: 20, // Enough for 50 concurrent clients without starving Postgres' 100 slots.

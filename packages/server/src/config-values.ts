@@ -363,6 +363,7 @@ export const RATE_LIMITS = [
   'player-plays',
   'faucet',
   'registration',
+  'verifier-checks',
 ] as const;
 export type RateLimitName = (typeof RATE_LIMITS)[number];
 /** Requests a minute for each group; 0 turns a group's limit off. */

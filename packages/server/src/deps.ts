@@ -29,8 +29,9 @@ export interface ApiDeps {
   /** Where the rate limits' counts are shared with other processes (`--redis-url`). */
   readonly redis?: Redis | null;
   /**
-   * Runs the games' replay verifiers and tells which games have one (issue 30); absent, no tier
-   * may require replays and a score that needs one is refused `replay_rejected`.
+   * Runs the games' replay verifiers and tells which games have one (issue 30). Absent, the
+   * arcade's own sandbox and the uploaded verifiers; null, none: no tier may require replays and
+   * a score that needs one is refused `replay_rejected`.
    */
   readonly scoreVerification?: ScoreVerification | null;
   /** The process's metrics; absent, none are recorded. */

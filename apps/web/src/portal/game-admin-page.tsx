@@ -11,10 +11,11 @@ import { PublishSection } from './publish-section.js';
 import { TestersSection } from './testers-section.js';
 import { TiersSection } from './tiers-section.js';
 import { TournamentsSection } from './tournaments-section.js';
+import { VerifierSection } from './verifier-section.js';
 
 /**
  * `/developer/games/{id}`: the game's status and links, then a section each to edit its details,
- * tiers, server credentials and testers, and to see its plays.
+ * tiers, replay verifier, server credentials and testers, and to see its plays.
  */
 export function GameAdminPage({ gameId }: { gameId: string }) {
   const api = usePortalApi();
@@ -94,6 +95,7 @@ export function GameAdminPage({ gameId }: { gameId: string }) {
       <TiersSection game={game} onChange={reload} />
       <ScoreRulesSection game={game} onChange={reload} />
       <TournamentsSection game={game} />
+      <VerifierSection game={game} />
       <CredentialsSection game={game} onChange={reload} />
       <PublishSection game={game} onChange={reload} />
       <TestersSection game={game} />

@@ -52,6 +52,27 @@ export interface TournamentRequest {
   guaranteedPool: string;
 }
 
+/** A version of the game's replay verifier (docs/reference/verifier.md). */
+export interface VerifierVersion {
+  gameId: string;
+  version: number;
+  sha256: string;
+  sizeBytes: number;
+  uploadedAt: string;
+  removedAt: string | null;
+}
+
+/** What `POST .../verifier/check` answers: what a score with that replay would get. */
+export interface VerifierCheck {
+  ok: boolean;
+  reason: 'mismatch' | 'threw' | 'time_limit' | 'memory_limit' | 'no_verifier' | null;
+  detail: string | null;
+  computed: number | null;
+  version: number | null;
+  seed: string;
+  durationMs: number;
+}
+
 /** A typed client over the session's `call`, so every request carries the wallet's token. */
 export function portalApi(call: Call) {
   return {
@@ -104,6 +125,15 @@ export function portalApi(call: Call) {
       call<Tournament>(`${game(gameId)}/tournaments`, body),
     stopTournament: (gameId: string, tournamentId: string) =>
       call<Tournament>(`${game(gameId)}/tournaments/${encodeURIComponent(tournamentId)}/stop`, {}),
+
+    getVerifier: (gameId: string) =>
+      call<VerifierVersion & { source: string }>(`${game(gameId)}/verifier`),
+    uploadVerifier: (gameId: string, source: string) =>
+      call<VerifierVersion>(`${game(gameId)}/verifier`, source, 'PUT', {
+        'content-type': 'text/javascript',
+      }),
+    checkVerifier: (gameId: string, body: { replay: string; score: number; seed?: string }) =>
+      call<VerifierCheck>(`${game(gameId)}/verifier/check`, body),
 
     balance: () => call<DeveloperBalance>('/developer/balance'),
   };

@@ -55,31 +55,55 @@ export async function connect(options: {
 
 /** Calls the admin API and returns the JSON body, or throws a CliError with the server's message. */
 export async function callAdmin(conn: AdminConnection, request: AdminRequest): Promise<unknown> {
-  const url = `${conn.server}${request.path}`;
-  const headers: Record<string, string> = { authorization: `Bearer ${conn.adminToken}` };
-  if (request.body !== undefined) headers['content-type'] = 'application/json';
+  return callServer(conn.server, { authorization: `Bearer ${conn.adminToken}` }, request);
+}
+
+/**
+ * Calls the arcade's API with `credential` headers and returns the JSON body, or throws a
+ * CliError with the server's message: a JSON body, or `text` sent as `contentType`.
+ */
+export async function callServer(
+  server: string,
+  credential: Record<string, string>,
+  request: {
+    readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+    readonly path: string;
+    readonly body?: Record<string, unknown>;
+    readonly text?: { readonly contentType: string; readonly content: string };
+  },
+): Promise<unknown> {
+  const url = `${server}${request.path}`;
+  const headers: Record<string, string> = { ...credential };
+  let body: string | undefined;
+  if (request.text !== undefined) {
+    headers['content-type'] = request.text.contentType;
+    body = request.text.content;
+  } else if (request.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(request.body);
+  }
   let response: Response;
   try {
     response = await fetch(url, {
       method: request.method,
       headers,
-      ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+      ...(body === undefined ? {} : { body }),
       signal: AbortSignal.timeout(ADMIN_REQUEST_TIMEOUT_MS),
     });
   } catch (error) {
-    throw new CliError(networkMessage(conn.server, error), ExitCodes.failure);
+    throw new CliError(networkMessage(server, error), ExitCodes.failure);
   }
   const text = await response.text();
-  let body: unknown = null;
+  let answer: unknown = null;
   try {
-    body = text === '' ? null : JSON.parse(text);
+    answer = text === '' ? null : JSON.parse(text);
   } catch {
     // Not JSON (a proxy's error page, say): report the status below.
   }
   if (!response.ok) {
-    throw new CliError(problemMessage(response, body, text), ExitCodes.failure);
+    throw new CliError(problemMessage(response, answer, text), ExitCodes.failure);
   }
-  return body;
+  return answer;
 }
 
 function problemMessage(response: Response, body: unknown, text: string): string {

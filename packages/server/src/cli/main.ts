@@ -5,11 +5,15 @@ import { addAdminCommands } from './admin.js';
 import { CliError, ExitCodes } from './cli-error.js';
 import { addDbCommands } from './db.js';
 import { addDemoCommand } from './demo.js';
+import { addDeveloperCommands } from './developer.js';
 import { addDevChainCommands } from './dev-chain.js';
 import { addMigrateCommand } from './migrate.js';
 import { addServeCommand } from './serve.js';
 
-/** The `coinop` command: `serve` starts the arcade, `admin …` talks to a running one. */
+/**
+ * The `coinop` command: `serve` starts the arcade, `admin …` talks to a running one, and
+ * `developer …` is a game developer's, with their API key.
+ */
 
 const program = new Command('coinop')
   .description('coinop: a self-hostable pay-to-play arcade')
@@ -29,6 +33,7 @@ addServeCommand(program);
 addMigrateCommand(program);
 addDbCommands(program);
 addAdminCommands(program);
+addDeveloperCommands(program);
 addDemoCommand(program);
 addDevChainCommands(program);
 

@@ -31,6 +31,8 @@ import { DevChainFunds } from '../dev-chain/dev-chain-funds.js';
 import { ledgerTotals } from '../store/ledger.js';
 import { chainProgress } from '../chain/status.js';
 import { TournamentCloser } from './tournament-closer.js';
+import { createReplayVerifier, type VerifierSandbox } from '../verifier/index.js';
+import { sandboxVerification, storedVerifierSources } from './verifier-sources.js';
 
 /** The play path's rules as the config sets them. */
 export function playPolicy(config: Config): PlayPolicy {
@@ -77,6 +79,11 @@ export class ArcadeServices {
   readonly chainPlays: ChainPlayRequests;
   /** Test HST and ETH on a dev chain (`--dev-chain`) for the faucet and the demo; else null. */
   readonly devChainFunds: DevChainFunds | null;
+  /**
+   * Runs the games' replay verifiers (docs/reference/verifier.md) in worker threads, started on
+   * first use; closed by `stop`.
+   */
+  readonly verifiers: VerifierSandbox;
   /** Closes tournament rounds as they end; started by the server, stopped by `stop`. */
   readonly closer: TournamentCloser;
   /** Pays the queued withdrawals (chain mode); made by `bootstrap`, started by the server. */
@@ -97,6 +104,16 @@ export class ArcadeServices {
     );
     this.games = new GameCache(deps.db, config.gameCacheTtlMs);
     const metrics = deps.metrics ?? null;
+    this.verifiers = createReplayVerifier({
+      sources: storedVerifierSources(deps.db),
+      settings: config.verifier,
+    });
+    // The score path checks replays with this arcade's own sandbox unless the caller wires
+    // another (a test's), or none (null).
+    const verification =
+      deps.scoreVerification === undefined
+        ? sandboxVerification(deps.db, this.verifiers)
+        : deps.scoreVerification;
     this.plays = new PlayService(
       deps.db,
       deps.clock,
@@ -104,9 +121,9 @@ export class ArcadeServices {
       this.games,
       playPolicy(config),
       metrics,
-      deps.scoreVerification ?? null,
+      verification,
     );
-    this.scoreRules = new ScoreRulesSettings(deps.db, deps.clock, deps.scoreVerification ?? null);
+    this.scoreRules = new ScoreRulesSettings(deps.db, deps.clock, verification);
     this.consent = new ConsentService(
       deps.db,
       deps.clock,
@@ -251,6 +268,7 @@ export class ArcadeServices {
   /** Stops what `bootstrap` and the server started; the app's close calls it. */
   async stop(): Promise<void> {
     await this.closer.stop();
+    await this.verifiers.close();
     await this.chain?.stop();
     await this.#sender?.stop();
     this.revokedClients.stop();

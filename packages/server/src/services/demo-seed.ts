@@ -18,9 +18,10 @@ import { mintHst, publish } from './admin.js';
 import { AdvisoryLocks } from '../store/advisory-locks.js';
 import { notifyGameChanged } from '../store/cache-notices.js';
 import type { DevChainFunds } from '../dev-chain/dev-chain-funds.js';
+import { SLIDE_GAME, ensureSlideIntegrity } from './demo-slide.js';
 
 /**
- * The demo arcade of `coinop serve --demo`: a developer, the two example games of `examples/`
+ * The demo arcade of `coinop serve --demo`: a developer, the three example games of `examples/`
  * (published, with the default tiers), a client for the reaction game's server, and two funded
  * players. Every step finds what an earlier start made, so seeding on every start changes nothing
  * after the first.
@@ -97,6 +98,8 @@ export interface DemoSeed {
   readonly gameId: string;
   /** The high-low example; its server makes its own client through the admin API. */
   readonly highLowGameId: string;
+  /** The slide example, whose scores its replay verifier checks. */
+  readonly slideGameId: string;
   /** Present only on the start that created the client: the secret is never stored in clear. */
   readonly client: { clientId: string; clientSecret: string } | null;
   readonly players: readonly {
@@ -120,21 +123,25 @@ export async function seedDemo(arcade: ArcadeServices): Promise<DemoSeed> {
     DEMO_DEVELOPER_WALLET,
   );
 
-  const { gameId, highLowGameId, client } = await arcade.db.transaction(async (tx) => {
+  const { gameId, highLowGameId, slideGameId, client } = await arcade.db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [DEMO_SEED_LOCK_ID]);
     const id = await ensureGame(tx, arcade, developer.id, REACTION_GAME);
     const highLowId = await ensureGame(tx, arcade, developer.id, HIGH_LOW_GAME);
-    // Another process may hold either game from an earlier seed.
-    for (const changed of [id, highLowId]) await notifyGameChanged(tx, changed);
+    const slideId = await ensureGame(tx, arcade, developer.id, SLIDE_GAME);
+    // Another process may hold any of the games from an earlier seed.
+    for (const changed of [id, highLowId, slideId]) await notifyGameChanged(tx, changed);
     // Made in the same locked transaction as the game, so two starts never make two clients.
     const hasClient = (await countGameClients(tx, id)) > 0;
     return {
       gameId: id,
       highLowGameId: highLowId,
+      slideGameId: slideId,
       client: hasClient ? null : await createGameClient(tx, arcade.clock, id),
     };
   });
-  for (const id of [gameId, highLowGameId]) {
+  const slideLines = await ensureSlideIntegrity(arcade, developer, slideGameId);
+  const demoGameIds = [gameId, highLowGameId, slideGameId];
+  for (const id of demoGameIds) {
     arcade.games.invalidate(id);
     arcade.reads.invalidate(id);
     await publish(arcade, id);
@@ -157,7 +164,7 @@ export async function seedDemo(arcade: ArcadeServices): Promise<DemoSeed> {
     // /player/allowances/{gameId} calls, as themselves (docs/concepts/consent.md, "The demo"):
     // the demo wallets are the operator's, their keys public. A choice the player made since (a
     // revocation, say) stands.
-    for (const id of [gameId, highLowGameId]) {
+    for (const id of demoGameIds) {
       const allowance = await arcade.consent.allowance(player.id, id);
       if (allowance.source === 'default') {
         await arcade.consent.grant(
@@ -193,6 +200,8 @@ export async function seedDemo(arcade: ArcadeServices): Promise<DemoSeed> {
       : [`client already issued; for another: coinop admin client create --game ${gameId}`]),
     await gameLine(arcade, highLowGameId, HIGH_LOW_GAME),
     `high-low: COINOP_GAME_ID=${highLowGameId} (its server makes its own client unless given one)`,
+    await gameLine(arcade, slideGameId, SLIDE_GAME),
+    ...slideLines,
     ...funded.map(
       (p) =>
         `player "${p.name}" ${p.id} (wallet ${p.wallet}), ${formatHst(p.balanceUnits)} HST` +
@@ -205,7 +214,15 @@ export async function seedDemo(arcade: ArcadeServices): Promise<DemoSeed> {
       : []),
     `the demo players allow each demo game ${DEMO_PLAYER_ALLOWANCE_HST} HST a day`,
   ];
-  return { developerId: developer.id, gameId, highLowGameId, client, players: funded, lines };
+  return {
+    developerId: developer.id,
+    gameId,
+    highLowGameId,
+    slideGameId,
+    client,
+    players: funded,
+    lines,
+  };
 }
 
 /**

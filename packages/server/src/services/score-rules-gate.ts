@@ -22,7 +22,12 @@ import type { ScoreMemory } from './score-memory.js';
  */
 export interface ScoreVerification {
   readonly verifier: ReplayVerifier;
-  hasVerifier(gameId: string): Promise<boolean>;
+  /**
+   * Whether the game has a current verifier, read through `q` when given: a rules change asks
+   * inside its transaction, under the game's row lock that a verifier's removal takes too (and
+   * PGlite's one connection would wait on a read from outside it forever).
+   */
+  hasVerifier(gameId: string, q?: Queryable): Promise<boolean>;
 }
 
 /** What the gate reads of a score submission (`GatedScore`). */

@@ -91,7 +91,7 @@ export class ScoreRulesSettings {
         `scoreRules (with the overrides of tier "${tier.name}")`,
       );
     }
-    if (change.replay === 'required') await this.#assertVerifier(gameId, 'scoreRules.replay');
+    if (change.replay === 'required') await this.#assertVerifier(q, gameId, 'scoreRules.replay');
     return next;
   }
 
@@ -112,7 +112,7 @@ export class ScoreRulesSettings {
       effectiveScoreRules(await this.#gameRules(q, gameId), next),
       "scoreRules (with the game's rules)",
     );
-    if (change.replay === 'required') await this.#assertVerifier(gameId, 'scoreRules.replay');
+    if (change.replay === 'required') await this.#assertVerifier(q, gameId, 'scoreRules.replay');
     return next;
   }
 
@@ -121,11 +121,11 @@ export class ScoreRulesSettings {
   }
 
   /** Replays may be required only of a game whose verifier can check them. */
-  async #assertVerifier(gameId: string | null, field: string): Promise<void> {
+  async #assertVerifier(q: Queryable, gameId: string | null, field: string): Promise<void> {
     const has =
       gameId !== null &&
       this.#verification !== null &&
-      (await this.#verification.hasVerifier(gameId));
+      (await this.#verification.hasVerifier(gameId, q));
     if (has) return;
     throw new CoinopError(
       'validation_failed',

@@ -533,6 +533,42 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
       ),
       accepts: ['web session', 'api key'],
     },
+    // Issue 30: replay verifiers. A credential that gets through uploads a module, reads or
+    // removes the current one (404 verifier_not_found once removed) or runs a check.
+    {
+      name: 'portal: PUT /developer/games/{g}/verifier',
+      send: (headers) =>
+        s.api.inject({
+          method: 'PUT',
+          url: `/developer/games/${game.gameId}/verifier`,
+          headers: { ...headers, 'content-type': 'text/javascript' },
+          payload: 'export function verify({ score }) { return score; }',
+        }),
+      accepts: ['web session', 'api key'],
+    },
+    {
+      name: 'portal: GET /developer/games/{g}/verifier',
+      send: onApi('GET', () => `/developer/games/${game.gameId}/verifier`),
+      accepts: ['web session', 'api key'],
+    },
+    {
+      name: 'portal: POST /developer/games/{g}/verifier/check',
+      send: onApi(
+        'POST',
+        () => `/developer/games/${game.gameId}/verifier/check`,
+        () => ({
+          source: 'export function verify({ score }) { return score; }',
+          replay: '[]',
+          score: 1,
+        }),
+      ),
+      accepts: ['web session', 'api key'],
+    },
+    {
+      name: 'portal: DELETE /developer/games/{g}/verifier',
+      send: onApi('DELETE', () => `/developer/games/${game.gameId}/verifier`),
+      accepts: ['web session', 'api key'],
+    },
     {
       name: 'admin: POST /admin/tournaments',
       send: onApi(
@@ -691,6 +727,7 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
             'tournament_not_found',
             'tester_invitation_not_found',
             'tester_not_found',
+            'verifier_not_found',
           ].includes(code);
         table.push(`${family.name} × ${kind}: ${res.statusCode} ${code}`);
         expect(accepted, `${family.name} × ${kind}: ${res.statusCode} ${code}`).toBe(

@@ -211,8 +211,8 @@ describe.each(storeVariants())('score rules and seeds (issue 30) on %s', (varian
   });
 
   it('a tier that requires replays refuses a score without one, and one no verifier runs', async () => {
-    // No verifier is wired into this arcade: a rule written around the settings (say, by an
-    // older process) still refuses, never pays.
+    // The game has no verifier uploaded: a rule written around the settings (say, by an older
+    // process) still refuses, never pays.
     await api.db.query("UPDATE leaderboards SET replay_rule = 'required' WHERE id = $1", [tier(1)]);
     api.app.arcade.games.invalidate(game.gameId);
     const alice = await fundedPlayer(api, 100);
@@ -227,7 +227,7 @@ describe.each(storeVariants())('score rules and seeds (issue 30) on %s', (varian
     expect(unverified.statusCode).toBe(422);
     expect(unverified.json()).toMatchObject({
       code: 'replay_rejected',
-      message: 'this arcade runs no replay verifiers',
+      message: 'the game has no replay verifier',
     });
     expect(
       (await refusalsOfPlay(api.db, opened.id)).map((r) => [r.reason, r.replay, r.detail]),
@@ -237,7 +237,7 @@ describe.each(storeVariants())('score rules and seeds (issue 30) on %s', (varian
         null,
         "this tier requires a replay with each score, for the game's verifier",
       ],
-      ['replay_rejected', '{"moves":"LR"}', 'this arcade runs no replay verifiers'],
+      ['replay_rejected', '{"moves":"LR"}', 'the game has no replay verifier'],
     ]);
     expect(await playStatus(opened.id)).toBe('open');
     expect(await balanceOf(api, alice.accountId)).toMatchObject({

@@ -1,5 +1,8 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  DEMO_DEVELOPER_WALLET,
   DEMO_GAME_NAME,
   HIGH_LOW_EXAMPLE_URL,
   HIGH_LOW_GAME_NAME,
@@ -7,6 +10,16 @@ import {
   seedDemo,
 } from '../../src/services/demo-seed.js';
 import { findGame, updateGame } from '../../src/store/games.js';
+import {
+  SLIDE_ENGINE_FILE,
+  SLIDE_EXAMPLE_URL,
+  SLIDE_GAME_NAME,
+  SLIDE_SCORE_RULES,
+} from '../../src/services/demo-slide.js';
+import { gameRules } from '../../src/store/score-rules.js';
+import { GameVerifiers } from '../../src/services/game-verifiers.js';
+import { findDeveloperByWallet } from '../../src/store/developers.js';
+import { latestVerifierVersion } from '../../src/store/game-verifiers.js';
 import { buildTestApi, type TestApi } from '@coinop/testkit/app';
 import { storeVariants } from '@coinop/testkit/db';
 
@@ -18,7 +31,7 @@ describe.each(storeVariants())('the demo seed on %s', (variant) => {
   });
   afterAll(() => t?.close());
 
-  it('registers both example games, published, with their URLs, covers and default tiers', async () => {
+  it('registers the example games, published, with their URLs, covers and default tiers', async () => {
     const seed = await seedDemo(t.app.arcade);
     const reaction = await findGame(t.db, seed.gameId);
     const highLow = await findGame(t.db, seed.highLowGameId);
@@ -57,7 +70,59 @@ describe.each(storeVariants())('the demo seed on %s', (variant) => {
       expect.stringMatching(
         new RegExp(`^game "High-Low" ${seed.highLowGameId} at http://127.0.0.1:8091/, published; `),
       ),
+      expect.stringMatching(
+        new RegExp(`^game "Slide" ${seed.slideGameId} at http://127.0.0.1:8092/, published; `),
+      ),
     ]);
+  });
+
+  it('issue 30: registers Slide with its engine file as its verifier, uploaded once', async () => {
+    const seed = await seedDemo(t.app.arcade);
+    expect(await findGame(t.db, seed.slideGameId)).toMatchObject({
+      name: SLIDE_GAME_NAME,
+      url: SLIDE_EXAMPLE_URL,
+      coverUrl: 'http://127.0.0.1:8092/cover.png',
+      scoreDisplay: 'NORMAL',
+      scoreUnit: 'points',
+      category: 'Puzzle',
+    });
+    const engine = await readFile(SLIDE_ENGINE_FILE, 'utf8');
+    const sha256 = createHash('sha256').update(engine, 'utf8').digest('hex');
+    const first = await latestVerifierVersion(t.db, seed.slideGameId);
+    expect(first).toMatchObject({ sha256, sizeBytes: Buffer.byteLength(engine), removedAt: null });
+    expect(seed.lines).toContain(
+      `slide: verifier version ${first!.version} is examples/slide/web/slide.js (sha256 ` +
+        `${sha256.slice(0, 12)}…)`,
+    );
+    // The rules examples/README.md justifies, the bound being the engine's own.
+    const { MAX_SCORE } = (await import(SLIDE_ENGINE_FILE.href)) as { MAX_SCORE: number };
+    expect(SLIDE_SCORE_RULES).toEqual({
+      minScore: 0,
+      maxScore: MAX_SCORE,
+      minPlayMs: 500,
+      replay: 'required',
+    });
+    expect((await gameRules(t.db, [seed.slideGameId])).get(seed.slideGameId)).toEqual(
+      SLIDE_SCORE_RULES,
+    );
+    expect(seed.lines).toContain(
+      "slide: scores from 0 to 260104, at least 500 ms after the play's open, replay required",
+    );
+    // Seeding again uploads nothing, and rules the developer set since stand.
+    await t.app.arcade.scoreRules.changeGame(seed.slideGameId, { minPlayMs: 2000 });
+    await seedDemo(t.app.arcade);
+    expect((await latestVerifierVersion(t.db, seed.slideGameId))?.version).toBe(first!.version);
+    expect((await gameRules(t.db, [seed.slideGameId])).get(seed.slideGameId)?.minPlayMs).toBe(2000);
+
+    // A verifier that is not the checkout's engine (an older one, say) gives way to the engine.
+    const developer = await findDeveloperByWallet(t.db, DEMO_DEVELOPER_WALLET.toLowerCase());
+    const verifiers = new GameVerifiers(t.app.arcade);
+    await verifiers.upload(developer!, seed.slideGameId, 'export function verify() { return 0; }');
+    await seedDemo(t.app.arcade);
+    expect(await latestVerifierVersion(t.db, seed.slideGameId)).toMatchObject({
+      version: first!.version + 2,
+      sha256,
+    });
   });
 
   it('changes nothing when run again, and keeps a URL someone set', async () => {

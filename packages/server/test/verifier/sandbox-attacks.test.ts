@@ -267,4 +267,34 @@ describe('the verifier sandbox', () => {
       detail: 'the module exports no function `verify`',
     });
   });
+
+  it('answers each of many concurrent runs on two workers with its own outcome', async () => {
+    const pair = createReplayVerifier({
+      sources: sourcesOf(modules),
+      settings: { ...LIMITS, workers: 2 },
+    });
+    try {
+      const runs = Array.from({ length: 24 }, (_, i) => {
+        const replay = JSON.stringify([i, i]);
+        // Every third claims one too many: refused with what the replay earns.
+        const claimed = 2 * i + 0xab + (i % 3 === 0 ? 1 : 0);
+        return pair.check(SUMMING, call(replay, claimed)).then((outcome) => ({ i, outcome }));
+      });
+      for (const { i, outcome } of await Promise.all(runs)) {
+        const earned = 2 * i + 0xab;
+        expect(outcome).toEqual(
+          i % 3 === 0
+            ? {
+                ok: false,
+                reason: 'mismatch',
+                detail: `the replay earns ${earned}, not ${earned + 1}`,
+                computed: earned,
+              }
+            : { ok: true, computed: earned },
+        );
+      }
+    } finally {
+      await pair.close();
+    }
+  });
 });

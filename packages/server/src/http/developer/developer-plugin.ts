@@ -11,6 +11,7 @@ import { developerPublishRequestRoutes } from './publish-requests.js';
 import { developerGameRoutes } from './developer-games.js';
 import { withdrawalRoutes } from '../shared/withdrawals.js';
 import { developerTournamentRoutes } from './developer-tournaments.js';
+import { developerVerifierRoutes } from './developer-verifier.js';
 import { developerById } from '../../services/tournaments.js';
 import { API_KEY_HEADER } from '../../credentials/api-keys.js';
 import { DeveloperPortal } from '../../services/developer-games.js';
@@ -85,6 +86,20 @@ export async function developerPlugin(app: FastifyInstance): Promise<void> {
       }
       const { playerId } = await players.authenticate(request);
       return { kind: 'developer', developer: await portal.developerOf(playerId) };
+    },
+  });
+  developerVerifierRoutes(app, {
+    tags: TAGS,
+    security,
+    who:
+      "The game's developer: the portal's session or the developer's API key; another " +
+      "developer's game answers 404 game_not_found.",
+    developerOf: async (request) => {
+      if (request.headers[API_KEY_HEADER] !== undefined) {
+        const { developerId } = await keys.verify(request.headers[API_KEY_HEADER]);
+        return developerById(arcade, developerId);
+      }
+      return portal.developerOf((await players.authenticate(request)).playerId);
     },
   });
   withdrawalRoutes(app, {

@@ -21,21 +21,33 @@ import { injectWallet } from '@coinop/testkit/eip1193';
 import { testConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/main.js';
 import { publish } from '../../src/services/admin.js';
+import { GameVerifiers } from '../../src/services/game-verifiers.js';
+import { findDeveloper } from '../../src/store/developers.js';
 import { updateGame } from '../../src/store/games.js';
 
+const PRACTICE = { name: 'Practice', cost: 1 };
 /** The shortest run the game's rules allow: long enough that a score right after the play is
  * refused as too fast, short enough that the test then waits it out. */
 const MIN_PLAY_MS = 8_000;
 /** The game waits this long for a reply; a refusal must come back long before. */
 const GAME_REPLY_TIMEOUT_MS = 60_000;
+/** The verified game's verifier: a replay is a JSON list of moves, the score their sum plus a
+ * bonus drawn from the seed, so a replay made without the play's seed earns another score. */
+const VERIFIER = `export function verify({ seed, replay }) {
+  const moves = JSON.parse(replay);
+  return moves.reduce((sum, move) => sum + move, 0) + (parseInt(seed.slice(0, 2), 16) % 10);
+}`;
+const earned = (seed: string, moves: number[]) =>
+  moves.reduce((sum, move) => sum + move, 0) + (parseInt(seed.slice(0, 2), 16) % 10);
 
 /**
  * Issue 30 on the bridge, in headless Chromium (PGlite): before, the web app's bridge host sent
  * no reply to a score the arcade refused, so `submitScore()` in the game waited for its reply
  * timeout (120 s) and the game could not tell the player why. Now a score that carried a
  * `requestId` (every `@coinop/game-sdk` request does) is answered with an error reply, and
- * `submitScore` rejects at once with `BridgeRequestError` and the code; the play stays open and
- * a later acceptable score of it is taken. A score without `requestId` (the published protocol,
+ * `submitScore` rejects at once with `BridgeRequestError` and the code (too fast, out of bounds,
+ * replay too large, a forged replay with what the game's verifier computed in the real sandbox);
+ * the play stays open and a later acceptable score of it is taken. A score without `requestId` (the published protocol,
  * `haste-arcade-sdk@1.1.5`) still gets no reply at all.
  */
 describe.skipIf(!hasChromium)(
@@ -46,6 +58,7 @@ describe.skipIf(!hasChromium)(
     let server: RunningServer;
     let browser: Browser;
     let gameId: string;
+    let verifiedId: string;
     let gameSite: Server;
 
     beforeAll(async () => {
@@ -70,10 +83,9 @@ describe.skipIf(!hasChromium)(
       });
       expect(created.statusCode, created.body).toBe(201);
       const { developerId } = created.json<{ developerId: string }>();
-      const game = await registerGame(server.api.arcade, { developerId, name: 'Tiles' }, [
-        { name: 'Practice', cost: 1 },
-      ]);
-      gameId = game.id;
+      const { arcade } = server.api;
+      gameId = (await registerGame(arcade, { developerId, name: 'Tiles' }, [PRACTICE])).id;
+      verifiedId = (await registerGame(arcade, { developerId, name: 'Sums' }, [PRACTICE])).id;
       const sdkBundle = await readFile(GAME_SDK_BUNDLE, 'utf8');
       gameSite = createServer((req, res) => {
         const js = new URL(req.url ?? '/', 'http://x').pathname === '/game-sdk.min.js';
@@ -86,13 +98,17 @@ describe.skipIf(!hasChromium)(
       });
       await new Promise<void>((resolve) => gameSite.listen(0, '127.0.0.1', resolve));
       const { port } = gameSite.address() as AddressInfo;
-      const url = `http://127.0.0.1:${port}/game.html?arcade=${encodeURIComponent(server.urls['web']!)}&game=${gameId}`;
-      await updateGame(server.api.arcade.db, server.api.arcade.clock, gameId, { url });
-      await server.api.arcade.scoreRules.changeGame(gameId, {
-        maxScore: 5000,
-        minPlayMs: MIN_PLAY_MS,
-      });
-      await publish(server.api.arcade, gameId);
+      const web = encodeURIComponent(server.urls['web']!);
+      for (const id of [gameId, verifiedId]) {
+        const url = `http://127.0.0.1:${port}/game.html?arcade=${web}&game=${id}`;
+        await updateGame(arcade.db, arcade.clock, id, { url });
+      }
+      await arcade.scoreRules.changeGame(gameId, { maxScore: 5000, minPlayMs: MIN_PLAY_MS });
+      const developer = await findDeveloper(arcade.db, developerId);
+      await new GameVerifiers(arcade).upload(developer!, verifiedId, VERIFIER);
+      await arcade.scoreRules.changeGame(verifiedId, { replay: 'required' });
+      await publish(arcade, gameId);
+      await publish(arcade, verifiedId);
       browser = await launchChromium();
     }, 120_000);
 
@@ -105,29 +121,9 @@ describe.skipIf(!hasChromium)(
 
     it('each refusal rejects submitScore at once with its code; the play is then scored', async () => {
       const { arcade } = server.api;
-      const context = await browser.newContext({ viewport: DESKTOP });
-      const page = await context.newPage();
-      await injectWallet(page, privateKeyToAccount(generatePrivateKey()));
+      const { context, page, frame } = await openGame(gameId);
       try {
-        await page.goto(`${server.urls['web']!}/games/${gameId}`);
-        await page.getByRole('button', { name: 'Connect wallet' }).click();
-        await page.getByRole('dialog', { name: 'Connect a wallet' }).waitFor();
-        await page.getByRole('button', { name: 'Browser wallet' }).click();
-        await openAccountMenu(page);
-        await page.getByRole('button', { name: 'Get 100 test HST' }).click();
-        await expect.poll(() => page.getByTestId('balance').textContent()).toBe('100 HST');
-        const frame = await gameFrame(page);
-
-        await frame.getByRole('button', { name: 'Play' }).click();
-        await page
-          .getByRole('dialog', { name: 'Lock HST to play?' })
-          .getByRole('button', { name: 'Approve' })
-          .click();
-        const played = await frame.waitForFunction(
-          () => (globalThis as unknown as GameGlobals).played,
-        );
-        const { playId } = (await played.jsonValue()) as { playId: string; seed: string };
-        expect(playId).toMatch(/^[0-9a-f-]{36}$/);
+        const { playId } = await play(page, frame);
 
         // Right after the play: sooner than any run can take.
         const tooFast = await submit(frame, 1200);
@@ -196,29 +192,40 @@ describe.skipIf(!hasChromium)(
       }
     }, 120_000);
 
+    it('a forged replay rejects submitScore with what the verifier computed; the honest one scores', async () => {
+      const { context, page, frame } = await openGame(verifiedId);
+      try {
+        const { playId, seed } = await play(page, frame);
+        const moves = JSON.stringify([3, 5, 8]);
+        const honest = earned(seed, [3, 5, 8]);
+
+        const forged = await submit(frame, 4200, moves);
+        expect(forged).toMatchObject({
+          ok: false,
+          name: 'BridgeRequestError',
+          code: 'replay_rejected',
+          status: 422,
+          operation: 'submitScore',
+        });
+        expect(forged.message).toContain(`the replay earns ${honest}, not 4200`);
+        await expectPromptAfterRefusal(forged, playId, 1);
+        const missing = await submit(frame, honest);
+        expect(missing).toMatchObject({ ok: false, code: 'replay_required', status: 422 });
+        expect(await playState(playId)).toEqual({ status: 'open', scores: 0 });
+
+        const taken = await submit(frame, honest, moves);
+        expect(taken).toMatchObject({ ok: true, value: { playId } });
+        expect(await playState(playId)).toEqual({ status: 'scored', scores: 1 });
+      } finally {
+        await context.close();
+      }
+    }, 120_000);
+
     it('a score without requestId (the published protocol) still gets no reply when refused', async () => {
       const { arcade } = server.api;
-      const context = await browser.newContext({ viewport: DESKTOP });
-      const page = await context.newPage();
-      await injectWallet(page, privateKeyToAccount(generatePrivateKey()));
+      const { context, page, frame } = await openGame(gameId);
       try {
-        await page.goto(`${server.urls['web']!}/games/${gameId}`);
-        await page.getByRole('button', { name: 'Connect wallet' }).click();
-        await page.getByRole('dialog', { name: 'Connect a wallet' }).waitFor();
-        await page.getByRole('button', { name: 'Browser wallet' }).click();
-        await openAccountMenu(page);
-        await page.getByRole('button', { name: 'Get 100 test HST' }).click();
-        await expect.poll(() => page.getByTestId('balance').textContent()).toBe('100 HST');
-        const frame = await gameFrame(page);
-        await frame.getByRole('button', { name: 'Play' }).click();
-        await page
-          .getByRole('dialog', { name: 'Lock HST to play?' })
-          .getByRole('button', { name: 'Approve' })
-          .click();
-        const played = await frame.waitForFunction(
-          () => (globalThis as unknown as GameGlobals).played,
-        );
-        const { playId } = (await played.jsonValue()) as { playId: string };
+        const { playId } = await play(page, frame);
 
         // As haste-arcade-sdk@1.1.5 posts it: no requestId.
         await frame.evaluate((message) => (globalThis as unknown as GameGlobals).postRaw(message), {
@@ -255,6 +262,37 @@ describe.skipIf(!hasChromium)(
         await context.close();
       }
     }, 120_000);
+
+    /** A signed-in player with 100 test HST on the game's page in the arcade. */
+    async function openGame(id: string) {
+      const context = await browser.newContext({ viewport: DESKTOP });
+      const page = await context.newPage();
+      await injectWallet(page, privateKeyToAccount(generatePrivateKey()));
+      await page.goto(`${server.urls['web']!}/games/${id}`);
+      await page.getByRole('button', { name: 'Connect wallet' }).click();
+      await page.getByRole('dialog', { name: 'Connect a wallet' }).waitFor();
+      await page.getByRole('button', { name: 'Browser wallet' }).click();
+      await openAccountMenu(page);
+      await page.getByRole('button', { name: 'Get 100 test HST' }).click();
+      await expect.poll(() => page.getByTestId('balance').textContent()).toBe('100 HST');
+      return { context, page, frame: await gameFrame(page) };
+    }
+
+    /** Plays once, approving the play in the arcade's dialog; the play the game got. */
+    async function play(page: Page, frame: Frame) {
+      await frame.getByRole('button', { name: 'Play' }).click();
+      await page
+        .getByRole('dialog', { name: 'Lock HST to play?' })
+        .getByRole('button', { name: 'Approve' })
+        .click();
+      const played = await frame.waitForFunction(
+        () => (globalThis as unknown as GameGlobals).played,
+      );
+      const reply = (await played.jsonValue()) as { playId: string; seed: string };
+      expect(reply.playId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(reply.seed).toMatch(/^[0-9a-f]{64}$/);
+      return reply;
+    }
 
     /** The game's frame on the arcade's game page, once its SDK is listening. */
     async function gameFrame(page: Page): Promise<Frame> {

@@ -1,6 +1,7 @@
 import {
   createBridgeErrorReply,
   createBridgeReply,
+  isBridgeErrorReplyType,
   parseBridgeRequest,
   shouldSendBridgeErrorReply,
   type BridgeErrorReply,
@@ -151,8 +152,10 @@ export class HostBridge {
           // A board read or a refused score: the game is told why, not left to time out (a
           // refused score's play stays open, so the game may score it again). Never a game of
           // the published protocol, which knows no error reply.
-          if (shouldSendBridgeErrorReply(request)) {
-            this.#send(frame, createBridgeErrorReply(request, replyErrorOf(request.type, error)));
+          if (shouldSendBridgeErrorReply(request) && isBridgeErrorReplyType(request.type)) {
+            const { type, requestId } = request;
+            const reply = createBridgeErrorReply({ type, requestId }, replyErrorOf(type, error));
+            this.#send(frame, reply);
           }
         },
       )

@@ -140,8 +140,9 @@ function move(direction) {
 
 /**
  * How long the page waits for the arcade's answer to a score before it offers to send it again.
- * The bridge has no reply for a refused score (the arcade says why beside the game), so the page
- * must not sit out the client library's two-minute wait with every button off.
+ * A coinop arcade answers a refused score at once (submitScore rejects with the code and why), but
+ * an older arcade sends no reply for one (it says why beside the game), so the page must not sit
+ * out the client library's two-minute wait with every button off.
  */
 const ANSWER_WAIT_MS = 10_000;
 let attempts = 0;

@@ -92,11 +92,14 @@ export class BridgeTimeoutError extends Error {
 }
 
 /**
- * The arcade answered a board read with an error (a coinop addition, issue 18): `code` is the
- * API's error code, e.g. `cursor_expired` (410: the walk is too old to continue, read the first
- * page again), `leaderboard_not_found`, `validation_failed`; or `bridge_request_failed` (`status`
- * null) when the arcade got no answer from its API. Only `getBoardPage` and `getBoardAround`
- * reject with it.
+ * The arcade answered a board read or a score with an error (coinop additions, issues 18 and 30):
+ * `code` is the API's error code, e.g. `cursor_expired` (410: the walk is too old to continue,
+ * read the first page again), `leaderboard_not_found`, `validation_failed`; for a score one of the
+ * game's score rules (`score_out_of_bounds`, `score_too_fast`, `replay_required`,
+ * `replay_rejected`, `replay_too_large`: the play stays open and may be scored again) or an older
+ * refusal (`play_expired`, `play_already_scored`, …); or `bridge_request_failed` (`status` null)
+ * when the arcade got no answer from its API or the player did not sign the score. Only
+ * `getBoardPage`, `getBoardAround` and `submitScore` reject with it.
  *
  * @example
  * ```ts

@@ -323,14 +323,22 @@ export class GameService {
    * `score`. `options.replay` is what the game recorded of the run (a string in a format the
    * game chooses, 64 KiB at most on a default arcade): when the game's tier requires replays,
    * the arcade's copy of the game's verifier recomputes the score from it and the play's seed.
+   * Rejects with `BridgeRequestError` when the arcade refuses the score (`err.code` says why,
+   * `err.message` says it in words: "the replay earns 120, not 4200"); a score its rules refused
+   * moved no HST and its play stays open, so the game may submit another for it.
    *
    * @example
    * ```ts
-   * import { GameService, Origin } from '@coinop/game-sdk';
+   * import { BridgeRequestError, GameService, Origin } from '@coinop/game-sdk';
    * const game = new GameService('demo', Origin.DEV);
    * game.init();
    * const { playId } = await game.play();
-   * if (playId) await game.submitScore(playId, 4200, { replay: 'v1:LLRUDR' });
+   * if (playId) {
+   *   await game.submitScore(playId, 4200, { replay: 'v1:LLRUDR' }).catch((err) => {
+   *     if (!(err instanceof BridgeRequestError)) throw err;
+   *     console.log(`the arcade refused this score (${err.code}): ${err.message}`);
+   *   });
+   * }
    * ```
    */
   submitScore(
@@ -609,7 +617,7 @@ export class GameService {
     return pending;
   }
 
-  /** A board read the arcade could not answer: its promise rejects; no event fires. */
+  /** A board read or score the arcade could not answer: its promise rejects; no event fires. */
   #deliverError(reply: BridgeErrorReply): void {
     const pending = this.#take(reply);
     pending?.reject(new BridgeRequestError(pending.operation, reply.error));

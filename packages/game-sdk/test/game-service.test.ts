@@ -424,6 +424,48 @@ describe('GameService operations against a host that echoes requestId', () => {
     expect(win.messages).toEqual([]);
   });
 
+  it('a refused score rejects with its code and fires nothing; the same play scores again (issue 30)', async () => {
+    const { win, game, events } = setup();
+    const refused = track(game.submitScore('play-1', 4200, { replay: 'v1:LLRUD' }));
+    const message = 'the replay earns 120, not 4200';
+    win.reply({
+      type: 'score',
+      error: { code: 'replay_rejected', message, status: 422 },
+      requestId: win.requestIdOf(0),
+    });
+    await flush();
+    const error = refused.error as BridgeRequestError;
+    expect(error).toBeInstanceOf(BridgeRequestError);
+    expect(isGameServiceError(error)).toBe(true);
+    expect({ ...error, message: error.message }).toEqual({
+      name: 'BridgeRequestError',
+      code: 'replay_rejected',
+      status: 422,
+      operation: 'submitScore',
+      message,
+    });
+    expect(events).toEqual([]);
+    // The play is still open: the honest score of the run is taken.
+    const honest = game.submitScore('play-1', 120, { replay: 'v1:LLRUD' });
+    win.reply({ type: 'score', data: { playId: 'play-1' }, requestId: win.requestIdOf(1) });
+    expect(await honest).toEqual({ playId: 'play-1' });
+    expect(events).toEqual([['score', { playId: 'play-1' }]]);
+  });
+
+  it('a score error reply finds its request by requestId among several scores', async () => {
+    const { win, game } = setup();
+    const first = track(game.submitScore('play-1', 10));
+    const second = track(game.submitScore('play-2', 9000));
+    const error = { code: 'score_out_of_bounds', message: 'above 5000', status: 422 };
+    win.reply({ type: 'score', error, requestId: win.requestIdOf(1) });
+    await flush();
+    expect(second.error).toMatchObject({ ...error, operation: 'submitScore' });
+    expect(first.settled).toBe(false);
+    win.reply({ type: 'score', data: { playId: 'play-1' }, requestId: win.requestIdOf(0) });
+    await flush();
+    expect(first.value).toEqual({ playId: 'play-1' });
+  });
+
   it('a play the player did not approve resolves without playId (rule 2)', async () => {
     const { win, game, events } = setup();
     const replies = [{}, { playId: undefined }, { playId: null }, { playId: '' }];

@@ -34,9 +34,11 @@ import {
 const BRIDGE_ERROR_MESSAGE_MAX_LENGTH = 500;
 
 /**
- * Builds a host's error reply to a board read: the same `type`, the error, and the request's
- * `requestId` when it carried one. A code outside the catalogue is sent as
- * `bridge_request_failed`, and a long message is cut.
+ * Builds a host's error reply to a board read or a score: the same `type`, the error, and the
+ * request's `requestId` when it carried one. A code outside the catalogue is sent as
+ * `bridge_request_failed`, and a long message is cut. A host sends it only where
+ * `shouldSendBridgeErrorReply` says: never to a score without `requestId`, which may come from a
+ * game of the published protocol, which knows no error reply.
  *
  * @example
  * ```ts
@@ -49,7 +51,10 @@ const BRIDGE_ERROR_MESSAGE_MAX_LENGTH = 500;
  * ```
  */
 export function createBridgeErrorReply(
-  request: BridgeRequest & { type: BridgeErrorReplyType },
+  // The request, or only what the reply takes of it: its type and requestId.
+  request:
+    | (BridgeRequest & { type: BridgeErrorReplyType })
+    | { type: BridgeErrorReplyType; requestId?: string | undefined },
   error: { code: string; message: string; status: number | null },
 ): BridgeErrorReply {
   const status = error.status !== null && isIntegerIn(error.status, 100, 599) ? error.status : null;
@@ -100,12 +105,36 @@ export function parseBridgeErrorReply(value: unknown): BridgeErrorReply | undefi
  * ```ts
  * import { isBridgeErrorReplyType } from '@coinop/protocol';
  * isBridgeErrorReplyType('boardAround'); // true
+ * isBridgeErrorReplyType('score'); // true
  * isBridgeErrorReplyType('play'); // false
  * ```
  */
 export function isBridgeErrorReplyType(value: unknown): value is BridgeErrorReplyType {
   // Spelled out rather than BRIDGE_ERROR_REPLY_TYPES.includes: the game SDK's bundle is counted.
-  return value === 'boardPage' || value === 'boardAround';
+  return value === 'boardPage' || value === 'boardAround' || value === 'score';
+}
+
+/**
+ * Whether a host answers this failed request with an error reply: a board read always (coinop's
+ * own messages, which a game of the published protocol never sends), a score only when it carried
+ * a `requestId`. A score without one may come from `haste-arcade-sdk@1.1.5`, which knows no error
+ * reply (it logs an error for any message it cannot read): it gets none, as it always did.
+ *
+ * @example
+ * ```ts
+ * import { shouldSendBridgeErrorReply } from '@coinop/protocol';
+ * shouldSendBridgeErrorReply({ type: 'score', gameId: 'g', playId: 'p', score: 1, requestId: 'r.1' });
+ * // true
+ * shouldSendBridgeErrorReply({ type: 'score', gameId: 'g', playId: 'p', score: 1 }); // false
+ * shouldSendBridgeErrorReply({ type: 'boardPage', gameId: 'g' }); // true
+ * shouldSendBridgeErrorReply({ type: 'play', gameId: 'g', requestId: 'r.2' }); // false
+ * ```
+ */
+export function shouldSendBridgeErrorReply(request: BridgeRequest): boolean {
+  // Not a type guard: its false branch would claim no score is left, and a score without
+  // requestId is one.
+  if (request.type === 'score') return request.requestId !== undefined;
+  return isBridgeErrorReplyType(request.type);
 }
 
 /**

@@ -532,16 +532,20 @@ export type BridgeErrorCode = keyof typeof BridgeErrorCodes;
 
 /**
  * The message types a host may answer with an error reply (`BridgeErrorReply`): the board reads
- * of issue 18, which a game on `haste-arcade-sdk@1.1.5` never sends. A failure of any other
- * request still gets no reply (the published protocol has no error reply), and the game times out.
+ * of issue 18 and `score` (issue 30: a refused score, e.g. `replay_rejected`, leaves its play
+ * open, so the game is told at once and may score it again). A host sends one only to a request
+ * that carried a `requestId`, which a game on `haste-arcade-sdk@1.1.5` never sends, so such a
+ * game sees what it always saw. Any other request that fails gets no error reply: `play` and
+ * `transferHst` answer a failure as "not paid" (`{}`, spec 4.10 rules 2 and 3), the others time
+ * out.
  *
  * @example
  * ```ts
  * import { BRIDGE_ERROR_REPLY_TYPES } from '@coinop/protocol';
- * console.log(BRIDGE_ERROR_REPLY_TYPES); // ["boardPage", "boardAround"]
+ * console.log(BRIDGE_ERROR_REPLY_TYPES); // ["boardPage", "boardAround", "score"]
  * ```
  */
-export const BRIDGE_ERROR_REPLY_TYPES = ['boardPage', 'boardAround'] as const;
+export const BRIDGE_ERROR_REPLY_TYPES = ['boardPage', 'boardAround', 'score'] as const;
 
 /**
  * A message type that may be answered with an error reply.
@@ -556,9 +560,11 @@ export type BridgeErrorReplyType = (typeof BRIDGE_ERROR_REPLY_TYPES)[number];
 
 /**
  * Why the arcade could not answer: the API's error code and message (`cursor_expired` with status
- * 410 for a board walk too old to continue, `leaderboard_not_found`, `validation_failed`, …), or
+ * 410 for a board walk too old to continue, `leaderboard_not_found`, `validation_failed`, …; for
+ * a score `replay_rejected` with 422 "the replay earns 120, not 4200", `play_expired`, …), or
  * `bridge_request_failed` with a null status when no API answer came (or its code is not in the
- * catalogue). A game built on an older SDK may see a code newer than its catalogue.
+ * catalogue, or the player did not sign the score). A game built on an older SDK may see a code
+ * newer than its catalogue.
  *
  * @example
  * ```ts
@@ -578,9 +584,10 @@ export interface BridgeReplyError {
 }
 
 /**
- * Arcade → game: a board read the arcade could not answer (a coinop addition, issue 18): the
- * request's `type`, `error` in place of `data`, and the request's `requestId`. A game rejects the
- * request's promise with it and fires no event.
+ * Arcade → game: a board read (a coinop addition, issue 18) or a score (issue 30) the arcade could
+ * not answer: the request's `type`, `error` in place of `data`, and the request's `requestId`. A
+ * game rejects the request's promise with it and fires no event. A refused score moved no HST and
+ * left its play open: the game may submit another score for it until the play expires.
  *
  * @example
  * ```ts
@@ -589,6 +596,11 @@ export interface BridgeReplyError {
  *   type: 'boardPage',
  *   error: { code: 'cursor_expired', message: 'start again from the first page', status: 410 },
  *   requestId: 'k3x9.4',
+ * };
+ * const refused: BridgeErrorReply = {
+ *   type: 'score',
+ *   error: { code: 'replay_rejected', message: 'the replay earns 120, not 4200', status: 422 },
+ *   requestId: 'k3x9.5',
  * };
  * ```
  */

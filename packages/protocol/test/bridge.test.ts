@@ -9,6 +9,7 @@ import {
   parseBridgeErrorReply,
   parseBridgeReply,
   parseBridgeRequest,
+  shouldSendBridgeErrorReply,
 } from '../src/index.js';
 
 const long = (n: number) => 'x'.repeat(n);
@@ -431,9 +432,11 @@ describe('error replies to board reads (issue 18)', () => {
   });
 
   it.each([
-    // Only the board reads may fail by reply: a published game's messages never do.
+    // Only the board reads and a score may fail by reply: a play, a payment or a read never does.
     { type: 'play', error: expired },
     { type: 'leaderboard', error: expired },
+    { type: 'transferHst', error: expired },
+    { type: 'score', data: { playId: 'p1' }, error: expired },
     { type: 'boardPage', data: {}, error: expired },
     { type: 'boardPage' },
     { type: 'boardPage', error: { ...expired, code: 1 } },
@@ -454,6 +457,72 @@ describe('error replies to board reads (issue 18)', () => {
     expect(parseBridgeReply({ type: 'boardPage', error: expired })).toBeUndefined();
     expect(isBridgeErrorReplyType('boardPage')).toBe(true);
     expect(isBridgeErrorReplyType('boardAround')).toBe(true);
-    expect(isBridgeErrorReplyType('score')).toBe(false);
+    expect(isBridgeErrorReplyType('score')).toBe(true);
+    expect(isBridgeErrorReplyType('play')).toBe(false);
+  });
+});
+
+describe('error replies to scores (issue 30)', () => {
+  const rejected = {
+    code: 'replay_rejected',
+    message: 'the replay earns 120, not 4200',
+    status: 422,
+  };
+  const score = { type: 'score', gameId: 'g', playId: 'p1', score: 4200 } as const;
+
+  it('builds one for a refused score, with its code, message, status and requestId', () => {
+    expect(createBridgeErrorReply({ ...score, requestId: 'k3x9.5' }, rejected)).toEqual({
+      type: 'score',
+      error: rejected,
+      requestId: 'k3x9.5',
+    });
+    // A host's 502 without a problem body reaches the game as what it is: no catalogue code.
+    expect(
+      createBridgeErrorReply(
+        { ...score, requestId: 'k3x9.6' },
+        { code: 'http_502', message: 'the arcade answered 502', status: 502 },
+      ).error,
+    ).toEqual({ code: 'bridge_request_failed', message: 'the arcade answered 502', status: 502 });
+  });
+
+  it.each([
+    ['score_out_of_bounds', 422],
+    ['score_too_fast', 422],
+    ['replay_required', 422],
+    ['replay_rejected', 422],
+    ['replay_too_large', 413],
+    ['play_expired', 409],
+    ['play_already_scored', 409],
+  ])('a game reads a %s (%i) reply to its score', (code, status) => {
+    const value = { type: 'score', error: { code, message: 'm', status }, requestId: 'k3x9.7' };
+    expect(parseBridgeErrorReply(value)).toEqual(value);
+    // Not a score reply with data: parseBridgeReply leaves it to parseBridgeErrorReply.
+    expect(parseBridgeReply(value)).toBeUndefined();
+  });
+
+  it('is sent to a score only with a requestId, to a board read always, to nothing else', () => {
+    // haste-arcade-sdk@1.1.5 sends no requestId and knows no error reply: its score gets none.
+    expect(shouldSendBridgeErrorReply(score)).toBe(false);
+    expect(shouldSendBridgeErrorReply({ ...score, requestId: 'k3x9.5' })).toBe(true);
+    expect(shouldSendBridgeErrorReply({ type: 'boardPage', gameId: 'g' })).toBe(true);
+    expect(shouldSendBridgeErrorReply({ type: 'boardAround', gameId: 'g', requestId: 'r' })).toBe(
+      true,
+    );
+    // A failed play or payment is answered "not paid" ({}); the other reads time out.
+    for (const type of ['play', 'leaderboard', 'tierChange'] as const) {
+      expect(shouldSendBridgeErrorReply({ type, gameId: 'g', requestId: 'r.1' })).toBe(false);
+    }
+    expect(
+      shouldSendBridgeErrorReply({ type: 'transferHst', gameId: 'g', amount: 1, requestId: 'r' }),
+    ).toBe(false);
+    expect(
+      shouldSendBridgeErrorReply({
+        type: 'login',
+        gameId: 'g',
+        requestorId: 'x',
+        userCode: 'ABCD-EFGH',
+        requestId: 'r',
+      }),
+    ).toBe(false);
   });
 });

@@ -89,7 +89,7 @@ export async function submitScore(
   const { sign, failed } = consent;
   const player = host.player();
   const game = host.game();
-  if (player === null) throw new Error('no player is signed in to score');
+  if (player === null) throw new Error('no player is signed in');
   const signed = await sign(player.signer, {
     kind: 'score',
     gameId: game.id,
@@ -98,7 +98,7 @@ export async function submitScore(
     score,
     nonce: randomUuid(),
   });
-  if (signed === null) throw new Error('the score was not signed');
+  if (signed === null) throw new Error('the player did not sign it');
   try {
     const result = await host.post<ScoreResult>(`/player/games/${game.id}/scores`, {
       playId,

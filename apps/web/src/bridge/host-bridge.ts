@@ -3,7 +3,9 @@ import {
   createBridgeReply,
   isBridgeErrorReplyType,
   parseBridgeRequest,
+  shouldSendBridgeErrorReply,
   type BridgeErrorReply,
+  type BridgeErrorReplyType,
   type BridgeLeader,
   type BridgeReply,
   type BridgeRequest,
@@ -28,8 +30,9 @@ import { ApiError } from '../api.js';
 
 /**
  * What the arcade does for each request. A rejected promise sends no reply (the game times out),
- * except for the board reads (`boardPage`, `boardAround`), whose failure is sent as an error
- * reply: an `ApiError`'s code, message and status, or `bridge_request_failed`.
+ * except for the board reads (`boardPage`, `boardAround`) and a score that carried a `requestId`
+ * (issue 30), whose failure is sent as an error reply: an `ApiError`'s code, message and status,
+ * or `bridge_request_failed`. A play or payment that fails resolves "not paid" (`{}`) instead.
  */
 export interface HostBridgeHandlers {
   play(request: BridgeRequest): Promise<ReceivePlayMessage>;
@@ -146,12 +149,13 @@ export class HostBridge {
             type: request.type,
             payload: error instanceof Error ? error.message : String(error),
           });
-          // The board reads are coinop's own messages: the game is told why, not left to time out.
-          if (isBridgeErrorReplyType(request.type)) {
-            this.#send(
-              frame,
-              createBridgeErrorReply({ ...request, type: request.type }, replyErrorOf(error)),
-            );
+          // A board read or a refused score: the game is told why, not left to time out (a
+          // refused score's play stays open, so the game may score it again). Never a game of
+          // the published protocol, which knows no error reply.
+          if (shouldSendBridgeErrorReply(request) && isBridgeErrorReplyType(request.type)) {
+            const { type, requestId } = request;
+            const reply = createBridgeErrorReply({ type, requestId }, replyErrorOf(type, error));
+            this.#send(frame, reply);
           }
         },
       )
@@ -206,14 +210,18 @@ export class HostBridge {
   }
 }
 
-/** What a failed board read tells the game: the API's refusal, or that no answer came. */
-function replyErrorOf(error: unknown) {
+/**
+ * What a failed board read or score tells the game: the API's refusal, or what kept the arcade
+ * from asking (no answer came, the player did not sign the score).
+ */
+function replyErrorOf(type: BridgeErrorReplyType, error: unknown) {
   if (error instanceof ApiError) {
     return { code: error.code, message: error.message, status: error.status };
   }
+  const what = type === 'score' ? 'submit the score' : 'read the board';
   return {
     code: 'bridge_request_failed',
-    message: `the arcade could not read the board: ${error instanceof Error ? error.message : String(error)}`,
+    message: `the arcade could not ${what}: ${error instanceof Error ? error.message : String(error)}`,
     status: null,
   };
 }

@@ -14,6 +14,9 @@ export default defineConfig({
     // times as long as on a quiet machine. A test needing more states its own, above these.
     testTimeout: 120_000,
     hookTimeout: 180_000,
+    // The same for expect.poll: its default second fails a page that is merely slow to paint on
+    // a busy runner; waiting longer costs nothing when the thing polled for happens.
+    expect: { poll: { timeout: 15_000 } },
     allowOnly: false,
     // Each file opens its own databases; two workers match the machine's two cores.
     pool: 'forks',

@@ -38,6 +38,9 @@ interface NewClient {
 
 const dataUrl = (png: Buffer) => `data:image/png;base64,${png.toString('base64')}`;
 
+/** A tier that overrides none of its game's score rules (issue 30). */
+const NO_TIER_RULES = { minScore: null, maxScore: null, minPlayMs: null, replay: null };
+
 describe.each(storeVariants())('developer portal games on %s', (variant) => {
   let s: TestSignin;
   let covers: CoverServer;
@@ -157,6 +160,7 @@ describe.each(storeVariants())('developer portal games on %s', (variant) => {
             formattedCostString: '1 HST',
             leadersMax: 10,
             payoutHoldSeconds: null,
+            scoreRules: NO_TIER_RULES,
           },
           {
             id: expect.stringMatching(UUID),
@@ -166,9 +170,11 @@ describe.each(storeVariants())('developer portal games on %s', (variant) => {
             formattedCostString: '10 HST',
             leadersMax: 10,
             payoutHoldSeconds: null,
+            scoreRules: NO_TIER_RULES,
           },
         ],
         payoutHoldSeconds: null,
+        scoreRules: { minScore: null, maxScore: null, minPlayMs: null, replay: 'off' },
         clients: [],
       });
       expect((await call('GET', `/developer/games/${game.id}`)).json()).toEqual(game);
@@ -414,6 +420,7 @@ describe.each(storeVariants())('developer portal games on %s', (variant) => {
         formattedCostString: '5 HST',
         leadersMax: 3,
         payoutHoldSeconds: null,
+        scoreRules: NO_TIER_RULES,
       });
 
       const server = await gameServer(game.id);

@@ -204,8 +204,8 @@ export class ScoreVoids {
 
   /**
    * Re-settles every held play whose leaders the voided score changed, and corrects the leaders
-   * of the open ones, which settle later: each as the board stood when the play began, without
-   * the voided scores.
+   * snapshot of each play it took (the open ones settle to it later): each as the board stood
+   * when the play began, without the voided scores.
    */
   async #resettle(
     tx: Queryable,
@@ -220,14 +220,14 @@ export class ScoreVoids {
     const leadersOf = new Map(
       plays.map((p) => [p.id, leadersAt(scores, p.createdAt, score.leadersMax)]),
     );
+    // Held plays get their corrected leaders too: a later void of a leader this void brought in
+    // finds them by their snapshot, as it finds the open ones.
     await setLeaderSnapshots(
       tx,
-      plays
-        .filter((p) => !p.isHeld)
-        .map((p) => ({
-          playId: p.id,
-          leaderPlayerIds: (leadersOf.get(p.id) ?? []).map((l) => l.playerId),
-        })),
+      plays.map((p) => ({
+        playId: p.id,
+        leaderPlayerIds: (leadersOf.get(p.id) ?? []).map((l) => l.playerId),
+      })),
     );
     const heldPlays = plays.filter((p) => p.isHeld);
     if (heldPlays.length === 0) return { resettledPlayIds: [], moved: [] };

@@ -52,7 +52,7 @@ function payoutText(payout: Extract<ActivityItem, { kind: 'payout' }>): string {
         ? ' · held'
         : ` · held until ${new Date(payout.releaseAt).toLocaleString()}`;
     case 'voided':
-      return ` · voided, a score on the board was voided — ${payout.voidReason ?? ''}`;
+      return ` · reversed: a score on the board was voided — ${payout.voidReason ?? ''}`;
     case 'paid':
       return '';
   }

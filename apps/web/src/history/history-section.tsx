@@ -40,6 +40,24 @@ function reviewText(review: Extract<ActivityItem, { kind: 'play' }>['review']): 
   }
 }
 
+/**
+ * Where a leader payout stands (docs/concepts/plays-and-settlement.md#hold-and-void): held until
+ * its hold ends, or voided with the reason of the score void that reversed it (the play's new
+ * payouts are lines of their own).
+ */
+function payoutText(payout: Extract<ActivityItem, { kind: 'payout' }>): string {
+  switch (payout.status) {
+    case 'held':
+      return payout.releaseAt === null
+        ? ' · held'
+        : ` · held until ${new Date(payout.releaseAt).toLocaleString()}`;
+    case 'voided':
+      return ` · reversed: a score on the board was voided — ${payout.voidReason ?? ''}`;
+    case 'paid':
+      return '';
+  }
+}
+
 /** What a line says, and the HST it moved: + into the balance, − out of it. */
 function describe(item: ActivityItem, viewer: HistoryViewer): { what: string; amount: string } {
   switch (item.kind) {
@@ -58,7 +76,10 @@ function describe(item: ActivityItem, viewer: HistoryViewer): { what: string; am
       };
     }
     case 'payout':
-      return { what: `Leader payout from ${item.tierName}`, amount: `+${hst(item.amount)}` };
+      return {
+        what: `Leader payout from ${item.tierName}${payoutText(item)}`,
+        amount: `+${hst(item.amount)}`,
+      };
     case 'payment':
       return { what: 'Payment in the game', amount: `−${hst(item.amount)}` };
     case 'deposit':
@@ -138,7 +159,11 @@ export function HistorySection({
               {items.map((item) => {
                 const { what, amount } = describe(item, viewer);
                 return (
-                  <tr key={`${item.kind}-${item.id}`} data-kind={item.kind}>
+                  <tr
+                    key={`${item.kind}-${item.id}`}
+                    data-kind={item.kind}
+                    data-status={item.kind === 'payout' ? item.status : undefined}
+                  >
                     <td>
                       <When iso={item.at} />
                     </td>

@@ -115,6 +115,17 @@ export interface PayoutActivity extends ActivityGame {
   readonly tierName: string;
   /** The play whose cost paid it. */
   readonly playId: string;
+  /**
+   * Where the payout stands (issue 30, docs/concepts/plays-and-settlement.md#hold-and-void):
+   * `paid` (spendable), `held` (pending until `releaseAt`), or `voided` (reversed by the void of
+   * a score on the board before its hold ended; `voidReason` says why, and the play's payouts
+   * were settled again, each a line of its own).
+   */
+  readonly status: 'paid' | 'held' | 'voided';
+  /** When a held payout becomes spendable; null otherwise. */
+  readonly releaseAt: string | null;
+  /** The reason given for the score void that reversed it; null otherwise. */
+  readonly voidReason: string | null;
 }
 
 /** HST the player paid a game's developer in the game (spec 4.10 hstTransfer). */

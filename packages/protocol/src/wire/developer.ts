@@ -128,6 +128,8 @@ export interface DeveloperGameRequest {
   scoreUnit?: string;
   /** The rules its scores must meet: the fields given are set (null clears one), others kept. */
   scoreRules?: Partial<Mutable<ScoreRules>>;
+  /** Seconds the game's payouts are held, 0 to 2592000 (30 days); null or absent: the operator's. */
+  payoutHoldSeconds?: number | null;
 }
 
 /** A shape with its fields writable: what a request body is built as. */
@@ -167,6 +169,8 @@ export interface TierRequest {
   leadersMax?: number;
   /** The tier's overrides of its game's score rules: the fields given are set, others kept. */
   scoreRules?: Partial<Mutable<TierScoreRules>>;
+  /** Seconds this tier's payouts are held, 0 to 2592000 (30 days); null or absent: the game's. */
+  payoutHoldSeconds?: number | null;
 }
 
 /**

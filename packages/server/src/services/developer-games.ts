@@ -85,11 +85,18 @@ export class DeveloperPortal {
   /** Registers a game; its score rules, when given, are checked before anything is written. */
   async createGame(
     developer: DeveloperRecord,
-    input: CreateGameInput & WithRules<GameRulesChange>,
+    input: CreateGameInput &
+      WithRules<GameRulesChange> & { payoutHoldSeconds?: number | null | undefined },
   ): Promise<DeveloperGameView> {
-    const { scoreRules, ...fields } = input;
+    const { scoreRules, payoutHoldSeconds, ...fields } = input;
     if (scoreRules !== undefined) await this.#arcade.scoreRules.checkGame(null, scoreRules);
-    const { game } = await registerGame(this.#registration, developer.id, fields);
+    let { game } = await registerGame(this.#registration, developer.id, fields);
+    // The hold is written as PATCH writes it; its range was checked with the body.
+    if (payoutHoldSeconds !== undefined && payoutHoldSeconds !== null) {
+      ({ game } = await updateDeveloperGame(this.#registration, developer.id, game.id, {
+        payoutHoldSeconds,
+      }));
+    }
     if (scoreRules !== undefined) await this.#changeRules(game.id, scoreRules);
     return this.#view(game);
   }
@@ -125,10 +132,11 @@ export class DeveloperPortal {
       name: string;
       cost: number;
       leadersMax?: number | undefined;
+      payoutHoldSeconds?: number | null | undefined;
     } & WithRules<TierRulesChange>,
   ): Promise<TierRecord> {
     await this.#ownGame(developer, gameId);
-    const { scoreRules } = input;
+    const { scoreRules, payoutHoldSeconds } = input;
     if (scoreRules !== undefined) await this.#arcade.scoreRules.checkTier(gameId, null, scoreRules);
     const { id } = await addLeaderboard(this.#arcade, {
       gameId,
@@ -136,6 +144,12 @@ export class DeveloperPortal {
       costHst: input.cost,
       leadersMax: input.leadersMax,
     });
+    if (payoutHoldSeconds !== undefined && payoutHoldSeconds !== null) {
+      await this.#arcade.db.transaction(async (tx) => {
+        await updateTier(tx, id, { payoutHoldSeconds });
+        await notifyGameChanged(tx, gameId);
+      });
+    }
     if (scoreRules !== undefined) await this.#arcade.scoreRules.changeTier(gameId, id, scoreRules);
     this.#changed(gameId);
     return this.#tier(gameId, id);

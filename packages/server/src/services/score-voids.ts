@@ -46,6 +46,14 @@ export interface VoidScoreInput {
   readonly actor: VoidActor;
   /** Set for a developer: the score must be of this game (their own), else `score_not_found`. */
   readonly gameId?: string | undefined;
+  /** Where the void is logged (the request's log): what it did, and the test hook's pause. */
+  readonly log?: VoidLog | undefined;
+}
+
+/** The part of a pino logger a void writes to. */
+export interface VoidLog {
+  info(bindings: object, message: string): void;
+  warn(bindings: object, message: string): void;
 }
 
 /** What a void did: the plays it re-settled and the net change of each account's held payouts. */
@@ -99,6 +107,10 @@ export class ScoreVoids {
           this.#deps.db.transaction((tx) => this.#void(tx, input, games)),
         );
         this.#deps.boardChanged(outcome.leaderboardId);
+        input.log?.info(
+          { scoreId: outcome.scoreId, resettledPlays: outcome.resettledPlayIds.length },
+          `score ${outcome.scoreId} voided by ${actorName(input.actor)}: ${outcome.resettledPlayIds.length} held plays re-settled`,
+        );
         return outcome;
       } catch (error) {
         if (!(error instanceof WriteRaced) || attempt >= VOID_ATTEMPTS) throw error;
@@ -133,7 +145,13 @@ export class ScoreVoids {
     const resettled = await this.#resettle(tx, score, plays, game, now);
     await notifyBoardChanged(tx, score.leaderboardId);
     await notifyGameChanged(tx, score.gameId);
-    if (this.#deps.pauseMs > 0) await new Promise((r) => setTimeout(r, this.#deps.pauseMs));
+    if (this.#deps.pauseMs > 0) {
+      input.log?.warn(
+        { scoreId: score.id },
+        `test hook: score ${score.id} voided, pausing ${this.#deps.pauseMs} ms before commit`,
+      );
+      await new Promise((r) => setTimeout(r, this.#deps.pauseMs));
+    }
     return { scoreId: score.id, leaderboardId: score.leaderboardId, voidedAt: now, ...resettled };
   }
 
@@ -186,8 +204,8 @@ export class ScoreVoids {
 
   /**
    * Re-settles every held play whose leaders the voided score changed, and corrects the leaders
-   * of the open ones, which settle later: each as the board stood when the play began, without
-   * the voided scores.
+   * snapshot of each play it took (the open ones settle to it later): each as the board stood
+   * when the play began, without the voided scores.
    */
   async #resettle(
     tx: Queryable,
@@ -202,14 +220,14 @@ export class ScoreVoids {
     const leadersOf = new Map(
       plays.map((p) => [p.id, leadersAt(scores, p.createdAt, score.leadersMax)]),
     );
+    // Held plays get their corrected leaders too: a later void of a leader this void brought in
+    // finds them by their snapshot, as it finds the open ones.
     await setLeaderSnapshots(
       tx,
-      plays
-        .filter((p) => !p.isHeld)
-        .map((p) => ({
-          playId: p.id,
-          leaderPlayerIds: (leadersOf.get(p.id) ?? []).map((l) => l.playerId),
-        })),
+      plays.map((p) => ({
+        playId: p.id,
+        leaderPlayerIds: (leadersOf.get(p.id) ?? []).map((l) => l.playerId),
+      })),
     );
     const heldPlays = plays.filter((p) => p.isHeld);
     if (heldPlays.length === 0) return { resettledPlayIds: [], moved: [] };

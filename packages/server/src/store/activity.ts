@@ -30,6 +30,10 @@ export interface StoredActivity {
   readonly toAddress: string | null;
   /** A play's review outcome (issue 30): its score voided or kept, or its refused attempt. */
   readonly review: PlayReview | null;
+  /** A held payout's release time (issue 30); null once released or voided, or never held. */
+  readonly releaseAt: Date | null;
+  /** Why the score void that reversed a held payout was made; null for any other line. */
+  readonly voidReason: string | null;
 }
 
 /** What came of a play's score in review, with the reason the player reads. */
@@ -64,7 +68,8 @@ const activitySql = (afterCursor: boolean) => {
             NULL::text AS tx_hash, NULL::text AS to_address,
             CASE WHEN s.voided_at IS NOT NULL THEN 'voided' WHEN k.reason IS NOT NULL THEN 'kept'
                  WHEN s.id IS NULL AND f.reason IS NOT NULL THEN 'refused' END AS review,
-            coalesce(s.void_reason, k.reason, f.reason) AS review_reason
+            coalesce(s.void_reason, k.reason, f.reason) AS review_reason,
+            NULL::timestamptz AS release_at
      FROM plays p LEFT JOIN scores s ON s.play_id = p.id
        LEFT JOIN LATERAL (SELECT r.resolution_reason AS reason FROM score_reviews r
          WHERE r.score_id = s.id AND r.state = 'approved' ORDER BY r.resolved_at DESC LIMIT 1) k
@@ -77,10 +82,21 @@ const activitySql = (afterCursor: boolean) => {
     (SELECT CASE t.reason WHEN 'payout_leader' THEN 'payout' WHEN 'deposit' THEN 'deposit'
                  WHEN 'tournament_prize' THEN 'prize' ELSE 'grant' END,
             t.id, t.created_at, t.amount, coalesce(pp.game_id, rb.game_id),
-            coalesce(pp.leaderboard_id, tr.round_id), t.play_id, NULL, NULL, tr.place,
-            coalesce(d.tx_hash, cs.tx_hash), NULL, NULL, NULL
+            coalesce(pp.leaderboard_id, tr.round_id), t.play_id,
+            CASE WHEN t.reason <> 'payout_leader' THEN NULL
+                 WHEN t.kind = 'posted' OR st.kind = 'post_pending' THEN 'paid'
+                 WHEN st.kind = 'void_pending' THEN 'voided' ELSE 'held' END,
+            NULL, tr.place, coalesce(d.tx_hash, cs.tx_hash), NULL, NULL, vs.void_reason,
+            CASE WHEN t.kind = 'pending' AND st.id IS NULL THEN pp.payouts_release_at END
      FROM transfers t
        LEFT JOIN plays pp ON pp.id = t.play_id
+       -- A held payout is posted or voided at most once (transfers_settle_once).
+       LEFT JOIN transfers st ON t.kind = 'pending' AND st.pending_id = t.id
+       -- The void that reversed it: its transfers carry the void's time (028's index).
+       LEFT JOIN LATERAL (SELECT s.void_reason FROM scores s
+         WHERE st.kind = 'void_pending' AND s.leaderboard_id = pp.leaderboard_id
+           AND s.voided_at = st.created_at
+         ORDER BY s.id LIMIT 1) vs ON true
        LEFT JOIN chain_deposits d ON d.transfer_id = t.id
        LEFT JOIN chain_surplus cs ON cs.transfer_id = t.id
        LEFT JOIN tournament_results tr ON tr.transfer_id = t.id
@@ -90,14 +106,14 @@ const activitySql = (afterCursor: boolean) => {
      ORDER BY t.created_at DESC, t.id DESC LIMIT $4)
     UNION ALL
     (SELECT 'payment', gp.transfer_id, gp.created_at, gp.amount_units, gp.game_id, NULL, NULL,
-            NULL, NULL, NULL, NULL, NULL, NULL, NULL
+            NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
      FROM game_purchases gp
      WHERE 'payment' = ANY($3::text[]) AND gp.player_id = $1
        ${cut('gp.created_at', 'gp.transfer_id')}
      ORDER BY gp.created_at DESC, gp.transfer_id DESC LIMIT $4)
     UNION ALL
     (SELECT 'withdrawal', w.id, w.requested_at, w.amount_units, NULL, NULL, NULL, w.status, NULL,
-            NULL, w.tx_hash, w.to_address, NULL, NULL
+            NULL, w.tx_hash, w.to_address, NULL, NULL, NULL
      FROM chain_withdrawals w
      WHERE 'withdrawal' = ANY($3::text[]) AND w.account_id = $2
        ${cut('w.requested_at', 'w.id')}
@@ -106,7 +122,7 @@ const activitySql = (afterCursor: boolean) => {
          i.amount::text AS amount, i.game_id, g.name AS game_name,
          coalesce(g.score_unit, '') AS score_unit, i.leaderboard_id,
          lb.name AS tier_name, i.play_id, i.status, i.score, i.rank, i.tx_hash, i.to_address,
-         i.review, i.review_reason
+         i.review, i.review_reason, i.release_at
   FROM (SELECT * FROM items ORDER BY at DESC, id DESC LIMIT $4) i
     LEFT JOIN games g ON g.id = i.game_id
     LEFT JOIN leaderboards lb ON lb.id = i.leaderboard_id
@@ -145,6 +161,7 @@ export async function playerActivity(
     to_address: string | null;
     review: PlayReview['outcome'] | null;
     review_reason: string | null;
+    release_at: Date | null;
   }>(
     activitySql(cursor !== null),
     cursor === null ? base : [...base, cursor.atMicros.toString(), cursor.id],
@@ -172,6 +189,8 @@ export async function playerActivity(
         r.review === null || r.review_reason === null
           ? null
           : { outcome: r.review, reason: r.review_reason },
+      releaseAt: r.release_at,
+      voidReason: r.kind === 'payout' ? r.review_reason : null,
     })),
     more: rows.length > limit,
   };

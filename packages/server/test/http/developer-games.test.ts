@@ -12,6 +12,9 @@ import { pngImage } from '../fixtures/images.js';
 import { expectLedgerBalanced, expectRankTreeConsistent } from '@coinop/testkit/invariants';
 import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coinop/testkit/signin';
 
+/** A tier's score rules when none are set (issue 30): every field inherits its game's. */
+const NO_TIER_RULES = { minScore: null, maxScore: null, minPlayMs: null, replay: null };
+
 const HST = 100_000_000n;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -176,6 +179,7 @@ describe.each(storeVariants())('developer portal games on %s', (variant) => {
         payoutHoldSeconds: null,
         scoreRules: { minScore: null, maxScore: null, minPlayMs: null, replay: 'off' },
         clients: [],
+        scoreRules: { minScore: null, maxScore: null, minPlayMs: null, replay: 'off' },
       });
       expect((await call('GET', `/developer/games/${game.id}`)).json()).toEqual(game);
 

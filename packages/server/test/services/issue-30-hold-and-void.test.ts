@@ -12,6 +12,14 @@ import {
 import { expectLedgerBalanced, expectRankTreeConsistent } from '@coinop/testkit/invariants';
 import { findAccount } from '../../src/store/ledger.js';
 import { pendingPayoutsOf } from '../../src/store/payout-holds.js';
+import {
+  COST,
+  LEADERS_MAX,
+  modelEarnings,
+  modelLeaders,
+  type ModelPlay,
+  type ModelScore,
+} from '../fixtures/void-model.js';
 
 /**
  * Issue 30: a payout hold keeps every share of a settled play pending, so a false score can be
@@ -20,75 +28,7 @@ import { pendingPayoutsOf } from '../../src/store/payout-holds.js';
  * the code under test.
  */
 
-const COST = 100_000_000n; // 1 HST
 const HOLD_SECONDS = 3600;
-const LEADERS_MAX = 3;
-
-interface ModelScore {
-  readonly scoreId: string;
-  readonly playerId: string;
-  readonly value: number;
-  readonly at: number;
-}
-interface ModelPlay {
-  readonly playId: string;
-  readonly playerId: string;
-  readonly at: number;
-}
-
-/** The board's leaders at `at` by brute force: each player's best before it, sorted. */
-function modelLeaders(
-  scores: readonly ModelScore[],
-  at: number,
-  display: ScoreDisplay,
-  voided: ReadonlySet<string>,
-): string[] {
-  const better = (a: ModelScore, b: ModelScore) =>
-    a.value !== b.value
-      ? display === 'NORMAL'
-        ? a.value > b.value
-        : a.value < b.value
-      : a.at !== b.at
-        ? a.at < b.at
-        : a.playerId < b.playerId;
-  const best = new Map<string, ModelScore>();
-  for (const s of scores) {
-    if (s.at >= at || voided.has(s.scoreId)) continue;
-    const current = best.get(s.playerId);
-    if (!current || better(s, current)) best.set(s.playerId, s);
-  }
-  return [...best.values()]
-    .sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0))
-    .slice(0, LEADERS_MAX)
-    .map((s) => s.playerId);
-}
-
-/** What each account earns from the plays: 70/20/10, leaders equal, remainders to the arcade. */
-function modelEarnings(
-  plays: readonly ModelPlay[],
-  scores: readonly ModelScore[],
-  display: ScoreDisplay,
-  voided: ReadonlySet<string>,
-  accountOf: (playerId: string) => string,
-  game: GameFixture,
-): Map<string, bigint> {
-  const earned = new Map<string, bigint>();
-  const add = (id: string, units: bigint) => earned.set(id, (earned.get(id) ?? 0n) + units);
-  for (const play of plays) {
-    const leaders = modelLeaders(scores, play.at, display, voided);
-    const leadersPart = (COST * 70n) / 100n;
-    let developer = (COST * 20n) / 100n;
-    let paid = 0n;
-    if (leaders.length === 0) developer += leadersPart;
-    for (const l of leaders) {
-      add(accountOf(l), leadersPart / BigInt(leaders.length));
-      paid += leadersPart / BigInt(leaders.length);
-    }
-    add(game.developerAccountId, developer);
-    add(game.arcadeAccountId, COST - paid - developer);
-  }
-  return earned;
-}
 
 describe.each(storeVariants())('payout hold and score void on %s', (variant) => {
   let api: TestApi;

@@ -26,7 +26,8 @@ import { createPlayer } from '../../src/store/players.js';
 /**
  * Issue 30 in the web app, in headless Chromium (PGlite): a leader's payout held by the arcade's
  * payout hold shows on the account page as pending, with when it becomes spendable, apart from
- * the available balance, on a desktop and a 360 px phone.
+ * the available balance, and in the history as held until then; a payout reversed by a score
+ * void shows as voided with the void's reason, on a desktop and a 360 px phone.
  */
 
 const HST = 100_000_000n;
@@ -66,13 +67,14 @@ describe.skipIf(!hasChromium)(
           leaderboardId: tier!.id,
           idempotencyKey: null,
         });
-        await arcade.plays.score({
+        const scored = await arcade.plays.score({
           gameId: game.id,
           playId: opened.id,
           leaderboardId: tier!.id,
           score,
           idempotencyKey: null,
         });
+        return scored.score.id;
       };
       const me = await createPlayer(arcade.db, arcade.clock, uuidIds, {
         wallet: privateKeyToAccount(key).address.toLowerCase(),
@@ -87,6 +89,23 @@ describe.skipIf(!hasChromium)(
         await mintHst(arcade, { id: other.id, amountUnits: 5n * HST });
         await play(other.id, 100);
       }
+      // A cheater's play pays Morgan 0.175; Di's play pays the cheater, Morgan and the others
+      // 0.14 each, until the operator voids the cheat: Di's play is settled again, its 0.14 to
+      // Morgan voided and 0.175 held instead. In all 1.63333333 HST held.
+      const cheater = await createPlayer(arcade.db, arcade.clock, uuidIds, {
+        wallet: null,
+        name: 'Xi',
+      });
+      await mintHst(arcade, { id: cheater.id, amountUnits: 5n * HST });
+      const cheat = await play(cheater.id, 5000);
+      const di = await createPlayer(arcade.db, arcade.clock, uuidIds, { wallet: null, name: 'Di' });
+      await mintHst(arcade, { id: di.id, amountUnits: 5n * HST });
+      await play(di.id, 100);
+      await arcade.voids.voidScore({
+        scoreId: cheat,
+        reason: 'impossible score: 5000 in a 60 s run',
+        actor: { kind: 'admin' },
+      });
       browser = await launchChromium();
     }, 180_000);
 
@@ -109,9 +128,24 @@ describe.skipIf(!hasChromium)(
         });
         try {
           const pending = page.getByTestId('pending-payouts');
-          await expect.poll(() => pending.textContent()).toContain('1.28333333 HST');
+          await expect.poll(() => pending.textContent()).toContain('1.63333333 HST');
           expect(await pending.textContent()).toContain('Available from');
-          // 10 HST minted, 1 spent on a play: the held 2.1 is not in it.
+          // The history: each held payout says until when; the voided one why, struck through.
+          const held = page.locator('tr[data-kind="payout"][data-status="held"]');
+          await expect.poll(() => held.count()).toBe(5);
+          expect(await held.first().textContent()).toMatch(/held until .+0\.175 HST/);
+          const voided = page.locator('tr[data-kind="payout"][data-status="voided"]');
+          expect(await voided.count()).toBe(1);
+          expect(await voided.textContent()).toContain(
+            'reversed: a score on the board was voided — impossible score: 5000 in a 60 s run',
+          );
+          expect(await voided.locator('.history-amount').textContent()).toBe('+0.14 HST');
+          expect(
+            await page.evaluate(
+              `getComputedStyle(document.querySelector('tr[data-status="voided"] .history-amount')).textDecorationLine`,
+            ),
+          ).toBe('line-through');
+          // 10 HST minted, 1 spent on a play: the held 1.63333333 is not in it.
           expect(await page.getByTestId('available').textContent()).toContain('9');
           expect(await page.getByTestId('available').textContent()).not.toContain('11.1');
           await saveScreenshot(page, `issue-30-held-payout-${name}`);

@@ -33,6 +33,7 @@ export function adminScoreVoidRoutes(instance: FastifyInstance): void {
         await r.arcade.voids.voidScore({
           scoreId: request.params.scoreId,
           reason: request.body.reason,
+          log: request.log,
           actor: { kind: 'admin' },
         }),
       ),

@@ -139,6 +139,7 @@ export const CreateBody = Type.Object(
     ...coverFields,
     ...optionalListingFields,
     scoreRules: Type.Optional(ScoreRulesBody),
+    payoutHoldSeconds: Type.Optional(payoutHold(GAME_HOLD)),
   },
   {
     additionalProperties: false,
@@ -183,6 +184,7 @@ export const AddTierBody = Type.Object(
       Type.Integer({ minimum: 1, maximum: 100, description: 'Leaders kept; default from config.' }),
     ),
     scoreRules: Type.Optional(TierScoreRulesBody),
+    payoutHoldSeconds: Type.Optional(payoutHold(TIER_HOLD)),
   },
   { additionalProperties: false },
 );

@@ -53,6 +53,7 @@ export function developerScoreVoidRoutes(
           scoreId,
           gameId,
           reason: request.body.reason,
+          log: request.log,
           actor: { kind: 'developer', developerId },
         }),
       );

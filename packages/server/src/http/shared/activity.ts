@@ -20,7 +20,7 @@ const ACTIVITY_PAGE_DEFAULT = 25;
 
 /** What the activity routes answer, for their OpenAPI descriptions. */
 export const ACTIVITY_DESCRIPTION =
-  'Plays (with their scores), payouts received as a leader, payments to games, deposits, ' +
+  'Plays (with their scores), payouts received as a leader (paid, held or voided), payments to games, deposits, ' +
   'withdrawals and faucet or operator grants, merged newest first in one list, a page at a ' +
   'time: pass `nextCursor` back as `cursor` for older lines. 400 `validation_failed` naming ' +
   '`cursor`, `limit` or `kind` when one is not valid.';
@@ -86,6 +86,18 @@ const ActivityItemSchema = Type.Union([
       ...GameFields,
       ...TierFields,
       playId: Uuid('The play whose cost paid it.'),
+      status: Type.Union([Type.Literal('paid'), Type.Literal('held'), Type.Literal('voided')], {
+        description:
+          'paid (spendable), held (pending until releaseAt: the payout hold), or voided ' +
+          '(reversed by the void of a score on the board within the hold; the play was settled ' +
+          'again, each new payout a line of its own).',
+      }),
+      releaseAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+        description: 'When a held payout becomes spendable; null otherwise.',
+      }),
+      voidReason: Type.Union([Type.String(), Type.Null()], {
+        description: 'The reason given for the score void that reversed it; null otherwise.',
+      }),
     },
     { description: "HST received as a leader when another player's play settled." },
   ),
@@ -198,7 +210,17 @@ function toWire(item: StoredActivity): ActivityItem {
         review: item.review,
       };
     case 'payout':
-      return { kind: 'payout', ...common, amount, ...game, ...tier, playId: item.playId ?? '' };
+      return {
+        kind: 'payout',
+        ...common,
+        amount,
+        ...game,
+        ...tier,
+        playId: item.playId ?? '',
+        status: item.status as 'paid',
+        releaseAt: item.releaseAt?.toISOString() ?? null,
+        voidReason: item.voidReason,
+      };
     case 'payment':
       return { kind: 'payment', ...common, amount, ...game };
     case 'deposit':

@@ -41,9 +41,6 @@ interface NewClient {
 
 const dataUrl = (png: Buffer) => `data:image/png;base64,${png.toString('base64')}`;
 
-/** A tier that overrides none of its game's score rules (issue 30). */
-const NO_TIER_RULES = { minScore: null, maxScore: null, minPlayMs: null, replay: null };
-
 describe.each(storeVariants())('developer portal games on %s', (variant) => {
   let s: TestSignin;
   let covers: CoverServer;
@@ -177,7 +174,6 @@ describe.each(storeVariants())('developer portal games on %s', (variant) => {
           },
         ],
         payoutHoldSeconds: null,
-        scoreRules: { minScore: null, maxScore: null, minPlayMs: null, replay: 'off' },
         clients: [],
         scoreRules: { minScore: null, maxScore: null, minPlayMs: null, replay: 'off' },
       });

@@ -324,7 +324,11 @@ describe.skipIf(!hasChromium)(
           expect(await step.textContent()).toBe('Locked 5 HST from your wallet: the play is open.');
           await expect.poll(() => reply(game, 'play-reply')).not.toBeNull();
           const played = (await reply(game, 'play-reply'))!;
-          expect(played).toEqual({ playId: expect.any(String), txid: hash });
+          expect(played).toEqual({
+            playId: expect.any(String),
+            seed: expect.stringMatching(/^[0-9a-f]{64}$/),
+            txid: hash,
+          });
           const receipt = await chain.admin.getTransactionReceipt({ hash });
           expect(receipt.status).toBe('success');
           expect(getAddress(receipt.to!)).toBe(getAddress(vault));
@@ -371,7 +375,7 @@ describe.skipIf(!hasChromium)(
           await dialog.getByRole('button', { name: 'Approve' }).click();
           await expect.poll(() => reply(game, 'play-reply')).not.toBeNull();
           const ledgerPlay = (await reply(game, 'play-reply'))!;
-          expect(Object.keys(ledgerPlay)).toEqual(['playId']);
+          expect(Object.keys(ledgerPlay)).toEqual(['playId', 'seed']);
           expect(ledgerPlay.playId).not.toBe(played.playId);
           await expect.poll(() => balance.textContent()).toBe('5 HST');
           expect(await chain.admin.getTransactionCount({ address: wallet.address })).toBe(nonce);

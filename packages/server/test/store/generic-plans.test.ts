@@ -39,11 +39,12 @@ describe.each(storeVariants())('the score write planned without its values, on %
         await tx.query(`SET LOCAL ${name} = ${value}`);
       }
       await tx.query(`PREPARE write_scores AS ${WRITE_SCORES_SQL}`);
-      // $1 to $47 are arrays, $48 to $51 counts, $52 to $59 arrays again.
+      // $1 to $47 are arrays, $48 to $51 counts, $52 to $60 arrays again ($60: the plays'
+      // payout release times, issue 30).
       const args = [
         ...Array.from({ length: 47 }, () => `'{}'`),
         ...['0', '0', '0', '0'],
-        ...Array.from({ length: 8 }, () => `'{}'`),
+        ...Array.from({ length: 9 }, () => `'{}'`),
       ];
       const plan = await tx.query<{ 'QUERY PLAN': string }>(
         `EXPLAIN EXECUTE write_scores(${args.join(', ')})`,

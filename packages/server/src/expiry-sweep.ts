@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { logLoopFailure } from './listener/database-outages.js';
+import { repeatEvery } from './repeat-every.js';
 
 /** The API's chores the sweep runs (`ArcadeServices`). */
 export interface SweptArcade {
@@ -24,16 +25,8 @@ export function startExpirySweep(
   log: FastifyBaseLogger,
   intervalMs: number,
 ): () => Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | null = null;
-  let stopped = false;
-  const schedule = () => {
-    timer = setTimeout(sweep, intervalMs);
-    // The sweep alone must not keep the process alive.
-    timer.unref();
-  };
-  const sweep = () => {
-    running = arcade
+  return repeatEvery(intervalMs, () =>
+    arcade
       .settleExpiredPlays()
       .then(
         (settled) => {
@@ -54,16 +47,6 @@ export function startExpirySweep(
           if (flagged > 0) log.info(`flagged ${flagged} outlier scores for review`);
         },
         (error: unknown) => logLoopFailure(log, error, 'the outlier check failed'),
-      )
-      .finally(() => {
-        running = null;
-        if (!stopped) schedule();
-      });
-  };
-  schedule();
-  return async () => {
-    stopped = true;
-    clearTimeout(timer);
-    await running;
-  };
+      ),
+  );
 }

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { logLoopFailure } from './listener/database-outages.js';
+import { repeatEvery } from './repeat-every.js';
 
 /**
  * Posts held payouts whose hold ended every `intervalMs`, one sweep at a time (the next is
@@ -12,32 +13,12 @@ export function startReleaseSweep(
   log: FastifyBaseLogger,
   intervalMs: number,
 ): () => Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | null = null;
-  let stopped = false;
-  const schedule = () => {
-    timer = setTimeout(sweep, intervalMs);
-    // The sweep alone must not keep the process alive.
-    timer.unref();
-  };
-  const sweep = () => {
-    running = arcade
-      .releaseHeldPayouts()
-      .then(
-        (released) => {
-          if (released > 0) log.info(`released the held payouts of ${released} plays`);
-        },
-        (error: unknown) => logLoopFailure(log, error, 'payout release sweep failed'),
-      )
-      .finally(() => {
-        running = null;
-        if (!stopped) schedule();
-      });
-  };
-  schedule();
-  return async () => {
-    stopped = true;
-    clearTimeout(timer);
-    await running;
-  };
+  return repeatEvery(intervalMs, () =>
+    arcade.releaseHeldPayouts().then(
+      (released) => {
+        if (released > 0) log.info(`released the held payouts of ${released} plays`);
+      },
+      (error: unknown) => logLoopFailure(log, error, 'payout release sweep failed'),
+    ),
+  );
 }

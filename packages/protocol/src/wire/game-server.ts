@@ -138,7 +138,10 @@ export interface Play {
   /** Id of the ledger transfer that locked the cost ("" for a free tier). */
   readonly ilpRegistrationId: string;
   readonly status: PlayStatus;
-  /** When an unscored play expires and its cost returns to the player. */
+  /**
+   * When an unscored play expires: its cost then settles as a score's would, to the leaders of
+   * its snapshot, the developer and the arcade (docs/concepts/plays-and-settlement.md).
+   */
   readonly expiresAt: string;
   /**
    * 64 lowercase hex characters (32 random bytes) the arcade drew when it opened the play, for

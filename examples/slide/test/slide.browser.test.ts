@@ -142,19 +142,27 @@ describe.skipIf(!hasChromium)(
       return play!;
     }
 
-    /** Presses moves until `count` of them moved tiles (a move that slides nothing is no move). */
     /** Longer than Slide's shortest play (500 ms): a script finishes sooner than any person. */
     const humanPause = () => new Promise((resolve) => setTimeout(resolve, 600));
 
+    /** Presses moves until `count` of them moved tiles (a move that slides nothing is no move). */
     async function playMoves(page: Page, game: FrameLocator, count: number) {
-      const keys = ['ArrowDown', 'ArrowLeft', 'ArrowRight', 'ArrowDown', 'ArrowLeft', 'ArrowUp'];
+      // All four directions in turn: a board with an empty cell always lets one of them move, so
+      // a run never stalls the way pressing only down and left can.
+      const directions = [
+        ['ArrowDown', 'Slide down'],
+        ['ArrowLeft', 'Slide left'],
+        ['ArrowUp', 'Slide up'],
+        ['ArrowRight', 'Slide right'],
+      ] as const;
       const moves = async () => Number(await game.locator('#moves').textContent());
       for (let i = 0; (await moves()) < count; i++) {
         if (i > count * 6) throw new Error('the board stopped moving');
         const before = await moves();
+        const [key, button] = directions[i % directions.length]!;
         // Keys and the on-screen pad both move.
-        if (i % 3 === 2) await game.getByRole('button', { name: 'Slide left' }).click();
-        else await page.keyboard.press(keys[i % keys.length]!);
+        if (i % 3 === 2) await game.getByRole('button', { name: button }).click();
+        else await page.keyboard.press(key);
         // A busy page takes the press late: wait for it (up to 2 s) before the next one, which
         // would otherwise be counted against a board that has not moved yet.
         for (let wait = 0; wait < 20 && (await moves()) === before; wait++) {

@@ -15,6 +15,7 @@ import { holdPayouts } from '../store/payout-holds.js';
 import { applyTransfers } from '../store/ledger.js';
 import type { StoredScore } from '../store/leaders.js';
 import {
+  expiredPlayBoards,
   lockExpiredPlays,
   playerAccounts,
   setPlayStatus,
@@ -122,22 +123,41 @@ export class PlayService {
    * as for a score, and they become `expired`. Returns how many it settled.
    */
   async settleExpired(limit = 500): Promise<number> {
+    const now = this.#clock.now();
+    // The boards' games are read before the transaction: on PGlite (one session) a read outside
+    // it, as a cold cache makes, would wait for it to end. A play that expired in between, on a
+    // board not read, is left to the next sweep.
+    const boards = await this.#boardsOf(await expiredPlayBoards(this.#db, now, limit));
     return this.#db.transaction(async (tx) => {
-      const now = this.#clock.now();
-      const plays = await lockExpiredPlays(tx, now, limit);
+      const locked = await lockExpiredPlays(tx, now, limit);
+      const plays = locked.filter((play) => boards.has(boardKey(play)));
       const byGame = new Map<string, StoredPlay[]>();
       for (const play of plays) byGame.set(play.gameId, [...(byGame.get(play.gameId) ?? []), play]);
-      for (const [gameId, gamePlays] of byGame) {
-        const game = await this.#games.get(gameId);
-        await this.#settle(tx, gamePlays, game, now);
+      for (const gamePlays of byGame.values()) {
+        await this.#settle(tx, gamePlays, boards, now);
         for (const play of gamePlays) await setPlayStatus(tx, play.id, 'expired', now);
       }
       return plays.length;
     });
   }
 
+  /** Each board's game as the cache has it (a retired tier or a closed round included). */
+  async #boardsOf(
+    boards: readonly { gameId: string; leaderboardId: string }[],
+  ): Promise<Map<string, GameRef>> {
+    const games = await Promise.all(
+      boards.map((b) => this.#games.getWithLeaderboard(b.gameId, b.leaderboardId)),
+    );
+    return new Map(boards.map((b, i) => [boardKey(b), games[i]!]));
+  }
+
   /** Posts each play's locked cost and pays it out, in one linked batch. */
-  async #settle(tx: Queryable, plays: readonly Play[], game: GameRef, now: Date): Promise<void> {
+  async #settle(
+    tx: Queryable,
+    plays: readonly Play[],
+    boards: ReadonlyMap<string, GameRef>,
+    now: Date,
+  ): Promise<void> {
     const players = [...new Set(plays.flatMap((p) => [p.playerId, ...p.leaderPlayerIds]))];
     const accounts = await playerAccounts(tx, players);
     const transfers: TransferRequest[] = [];
@@ -149,7 +169,8 @@ export class PlayService {
       const leaderAccountIds = play.leaderPlayerIds
         .map((id) => accounts.get(id))
         .filter((id): id is string => id !== undefined);
-      const { poolAccountId, holdSeconds } = await this.#boardTerms(play);
+      const game = boards.get(boardKey(play))!;
+      const { poolAccountId, holdSeconds } = this.#boardTerms(game, play);
       const releaseAt = payoutsReleaseAt(play, poolAccountId, holdSeconds, now);
       if (releaseAt !== null) held.push({ playId: play.id, releaseAt });
       transfers.push(
@@ -171,11 +192,9 @@ export class PlayService {
 
   /**
    * The pool the play's leaders' part goes to when it is on a tournament round (`poolAccountOf`;
-   * null on a tier), and the payout hold of its board. The cache answers for any board of the
-   * game (a tier, retired or not, or a round), reading it if this process does not know it yet.
+   * null on a tier), and the payout hold of its board.
    */
-  async #boardTerms(play: Play): Promise<{ poolAccountId: string | null; holdSeconds: number }> {
-    const game = await this.#games.getWithLeaderboard(play.gameId, play.leaderboardId);
+  #boardTerms(game: GameRef, play: Play): { poolAccountId: string | null; holdSeconds: number } {
     const board = leaderboardOf(game, play.leaderboardId);
     return {
       poolAccountId: poolAccountOf(board),
@@ -183,6 +202,8 @@ export class PlayService {
     };
   }
 }
+
+const boardKey = (b: { gameId: string; leaderboardId: string }) => `${b.gameId}/${b.leaderboardId}`;
 
 /** A refusal's code as a metric label; anything else is a failure (`error`). */
 function outcomeOf(error: unknown): string {

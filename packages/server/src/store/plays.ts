@@ -135,6 +135,27 @@ export async function lockExpiredPlays(
   return rows.map(toPlay);
 }
 
+/**
+ * The boards of the plays `lockExpiredPlays` would take now, read without a lock, so the sweep
+ * can read their games before its transaction.
+ */
+export async function expiredPlayBoards(
+  q: Queryable,
+  now: Date,
+  limit: number,
+): Promise<{ gameId: string; leaderboardId: string }[]> {
+  const rows = await q.query<{ game_id: string; leaderboard_id: string }>(
+    `SELECT DISTINCT e.game_id, e.leaderboard_id FROM (
+       SELECT p.game_id, p.leaderboard_id FROM plays p WHERE p.status = 'open' AND p.expires_at <= $1
+         AND NOT EXISTS (SELECT 1 FROM tournament_rounds r
+                         WHERE r.id = p.leaderboard_id AND p.expires_at >= r.ends_at)
+       ORDER BY p.expires_at LIMIT $2) e`,
+    [now, limit],
+    'plays_expired_boards',
+  );
+  return rows.map((r) => ({ gameId: r.game_id, leaderboardId: r.leaderboard_id }));
+}
+
 /** Each player's account id, for the players given. */
 export async function playerAccounts(
   q: Queryable,

@@ -99,17 +99,11 @@ const ApproveBody = Type.Object(
 );
 const DecideResponse = Type.Object({
   status: Type.Union([Type.Literal('approved'), Type.Literal('denied')]),
-  grantedDailyLimit: Type.Union(
-    [
-      Type.String({
-        description:
-          'The daily allowance this approval granted the game, HST as an exact decimal string ' +
-          '(show it as it is)',
-      }),
-      Type.Null(),
-    ],
-    { description: 'null when the approval granted no allowance' },
-  ),
+  grantedDailyLimit: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'The daily allowance this approval granted the game, HST a day as an exact decimal ' +
+      'string (show it as it is); null when it granted none.',
+  }),
 });
 declare const _decideResponse: SchemaMatches<typeof DecideResponse, CliLoginDecisionWire>;
 const TokenResponse = Type.Object({ access_token: Type.String() });

@@ -13,9 +13,12 @@ import type { Authenticate } from '../shared/authenticate.js';
  * An allowance's amount as the player reads it: exact to the unit (`formatHst`), which a JSON
  * number is not above about 90 million HST with 8 decimals.
  */
-const Hst = (description: string) =>
-  Type.String({ description: `${description}, as an exact decimal string (HST)` });
-const HstOrNull = (description: string) => Type.Union([Hst(description), Type.Null()]);
+const exact = (description: string) => `${description}, as an exact decimal string of HST`;
+const Hst = (description: string) => Type.String({ description: exact(description) });
+const HstOrNull = (description: string, nullMeans: string) =>
+  Type.Union([Type.String(), Type.Null()], {
+    description: `${exact(description)}; null: ${nullMeans}`,
+  });
 
 const AllowanceSchema = Type.Object(
   {
@@ -27,10 +30,11 @@ const AllowanceSchema = Type.Object(
         'applies.',
     }),
     dailyLimit: HstOrNull(
-      'HST the game may lock from the player per UTC day ("0": none or revoked; null: unlimited)',
+      'What the game may lock from the player per UTC day ("0": none, or revoked)',
+      'unlimited',
     ),
-    spentToday: Hst("HST the game's plays locked today (UTC)"),
-    remainingToday: HstOrNull('HST the game may still lock today (null: unlimited)'),
+    spentToday: Hst("What the game's plays locked today (UTC)"),
+    remainingToday: HstOrNull('What the game may still lock today', 'unlimited'),
     decidedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
       description: 'When the player last chose; null when they never did.',
     }),
@@ -67,8 +71,9 @@ const GrantBody = Type.Object(
 );
 const AllowanceListSchema = Type.Object({
   defaultDailyLimit: HstOrNull(
-    "The operator's daily allowance for games the player chose none for (\"0\": every game " +
-      'needs explicit consent; null: unlimited)',
+    'The operator\'s daily allowance for games the player chose none for ("0": every game ' +
+      'needs explicit consent)',
+    'unlimited',
   ),
   allowances: Type.Array(AllowanceSchema),
 });

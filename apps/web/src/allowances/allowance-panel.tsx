@@ -2,7 +2,7 @@ import { useEffect, useId, useRef } from 'react';
 import type { Allowance } from '@coinop/protocol';
 import { ErrorAlert, Status } from '../portal/parts.js';
 import { Hst } from '../components/hst.js';
-import { describeAllowance } from './allowances-api.js';
+import { allowsNothing, describeAllowance } from './allowances-api.js';
 import { useAllowance, useAllowanceEdits } from './use-allowance.js';
 
 /** The element id a refused play's `grantUrl` points at (`/games/{gameId}#allowance`). */
@@ -140,7 +140,7 @@ function AllowanceForm({
         <button type="submit" className="primary" disabled={busy}>
           Save
         </button>
-        {allowance.dailyLimit !== 0 && (
+        {!allowsNothing(allowance.dailyLimit) && (
           <button type="button" disabled={busy} onClick={() => void revoke()}>
             Revoke allowance
           </button>

@@ -4,7 +4,8 @@ import type { Session } from '../session/session.js';
 
 /**
  * A player's daily allowances (`/api/player/allowances`, docs/concepts/consent.md): what each
- * published game's server may lock from the player per UTC day. Amounts are HST.
+ * published game's server may lock from the player per UTC day. Amounts are HST, as exact decimal
+ * strings: read into base units (`hstUnits`) and written back by the protocol's formatter.
  */
 
 type Call = Session['call'];
@@ -26,13 +27,18 @@ export function allowancesApi(call: Call) {
 /** A decimal HST amount the arcade accepts: digits, then at most 8 decimals. */
 export const HST_AMOUNT = /^\d+(\.\d{1,8})?$/;
 
+/** Whether a daily limit allows nothing (`"0"`: none yet, or revoked); null is unlimited. */
+export function allowsNothing(dailyLimit: string | null): boolean {
+  return dailyLimit !== null && hstUnits(dailyLimit) === 0n;
+}
+
 /** One sentence on what the game may charge, as the player would say it. */
 export function describeAllowance(allowance: Allowance): string {
   const { dailyLimit, source } = allowance;
   if (dailyLimit === null) {
     return 'This game may charge you without a daily limit (the arcade’s default).';
   }
-  if (dailyLimit === 0) {
+  if (allowsNothing(dailyLimit)) {
     return source === 'player'
       ? 'You revoked this game’s allowance: its server cannot charge you.'
       : 'No allowance yet — server-side plays of this game need your consent.';

@@ -6,7 +6,7 @@ import { useSession } from '../session/session.js';
 import { Hst } from '../components/hst.js';
 import type { Allowance, AllowanceList } from '@coinop/protocol';
 import { formatHstUnits, hstUnits } from '../account/hst-amounts.js';
-import { allowancesApi } from './allowances-api.js';
+import { allowancesApi, allowsNothing } from './allowances-api.js';
 
 /**
  * `/account/allowances`: every game the player allowed to charge them (or that charged them
@@ -141,7 +141,7 @@ function AllowanceTable({
                 {a.decidedAt === null ? '—' : <When iso={a.decidedAt} />}
               </td>
               <td className="allowance-actions">
-                {a.dailyLimit === 0 ? (
+                {allowsNothing(a.dailyLimit) ? (
                   <span className="muted">Cannot charge you</span>
                 ) : (
                   <button
@@ -164,15 +164,15 @@ function AllowanceTable({
 
 function limitText({ dailyLimit, source }: Allowance): string {
   if (dailyLimit === null) return 'Unlimited';
-  if (dailyLimit > 0) return `${formatHstUnits(hstUnits(dailyLimit))} a day`;
+  if (!allowsNothing(dailyLimit)) return `${formatHstUnits(hstUnits(dailyLimit))} a day`;
   return source === 'player' ? 'Revoked' : 'None';
 }
 
-function describeDefault(defaultDailyLimit: number | null): string {
+function describeDefault(defaultDailyLimit: string | null): string {
   if (defaultDailyLimit === null) {
     return 'The arcade’s default is unlimited: a game you have not chosen for may charge you without a daily limit.';
   }
-  if (defaultDailyLimit === 0) {
+  if (allowsNothing(defaultDailyLimit)) {
     return 'The arcade’s default is 0 HST: a game you have not allowed cannot charge you.';
   }
   return `The arcade’s default is ${formatHstUnits(hstUnits(defaultDailyLimit))} a day: a game you have not chosen for may charge you up to that.`;

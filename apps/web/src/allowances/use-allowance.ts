@@ -3,7 +3,7 @@ import { formatHst, type Allowance } from '@coinop/protocol';
 import { formatHstUnits, hstUnits } from '../account/hst-amounts.js';
 import { errorText } from '../portal/parts.js';
 import { useSession } from '../session/session.js';
-import { HST_AMOUNT, allowancesApi } from './allowances-api.js';
+import { HST_AMOUNT, allowancesApi, allowsNothing } from './allowances-api.js';
 
 /**
  * The signed-in player's allowance for `gameId`, read on sign-in and again after `charged` or
@@ -32,7 +32,9 @@ export function useAllowance(gameId: string, charged: number) {
         if (!live) return;
         setAllowance(loaded);
         setLimit(
-          loaded.source === 'player' && loaded.dailyLimit
+          loaded.source === 'player' &&
+            loaded.dailyLimit !== null &&
+            !allowsNothing(loaded.dailyLimit)
             ? formatHst(hstUnits(loaded.dailyLimit))
             : '',
         );
@@ -87,9 +89,11 @@ export function useAllowanceEdits(
       const saved = await api.set(gameId, value);
       setAllowance(saved);
       setStatus(
-        saved.dailyLimit === 0
-          ? `Saved: ${gameName} can no longer charge you, from its next play.`
-          : `Saved: ${gameName} may charge you up to ${formatHstUnits(hstUnits(saved.dailyLimit ?? 0))} a day.`,
+        saved.dailyLimit === null
+          ? `Saved: ${gameName} may charge you without a daily limit.`
+          : allowsNothing(saved.dailyLimit)
+            ? `Saved: ${gameName} can no longer charge you, from its next play.`
+            : `Saved: ${gameName} may charge you up to ${formatHstUnits(hstUnits(saved.dailyLimit))} a day.`,
       );
     } catch (e) {
       setError(`Could not save the daily limit: ${errorText(e)}`);

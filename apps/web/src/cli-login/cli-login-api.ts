@@ -1,3 +1,4 @@
+import type { CliLoginDecision } from '@coinop/protocol';
 import { requestJson } from '../api.js';
 
 /** A CLI login as `GET /auth/cli/{requestorId}/info` tells the approval page. */
@@ -9,12 +10,6 @@ export interface CliLoginInfo {
   userCode: string;
   status: 'pending' | 'approved' | 'denied' | 'expired';
   expiresAt: string;
-}
-
-export interface CliLoginDecision {
-  status: 'approved' | 'denied';
-  /** The daily allowance (HST) the approval granted the game, or null. */
-  grantedDailyLimit: number | null;
 }
 
 const loginPath = (requestorId: string) => `/auth/cli/${encodeURIComponent(requestorId)}`;

@@ -205,7 +205,8 @@ function Result({
   headingRef,
 }: {
   outcome: Outcome;
-  grantedDailyLimit: number | null;
+  /** As the arcade wrote it: an exact decimal string of HST. */
+  grantedDailyLimit: string | null;
   gameName: string | null;
   headingRef: RefObject<HTMLHeadingElement | null>;
 }) {

@@ -16,7 +16,7 @@ const DAILY_LIMIT_PATTERN = /^\d+(\.\d{1,8})?$/;
 export function useCliLoginRequest(requestorId: string, userCode: string) {
   const [info, setInfo] = useState<CliLoginInfo | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
-  const [outcome, setOutcome] = useState<{ kind: Outcome; grantedDailyLimit: number | null }>();
+  const [outcome, setOutcome] = useState<{ kind: Outcome; grantedDailyLimit: string | null }>();
   const resultHeading = useRef<HTMLHeadingElement>(null);
 
   useEffect(() => {
@@ -64,7 +64,7 @@ export function useCliLoginDecision({
   requestorId: string;
   userCode: string;
   info: CliLoginInfo | null;
-  setOutcome: (outcome: { kind: Outcome; grantedDailyLimit: number | null }) => void;
+  setOutcome: (outcome: { kind: Outcome; grantedDailyLimit: string | null }) => void;
 }) {
   const session = useSession();
   const [error, setError] = useState<string | null>(null);

@@ -231,8 +231,8 @@ export interface RecentPlay {
   readonly playId: string;
   readonly playerName: string;
   readonly leaderboardName: string;
-  /** HST the play locked. */
-  readonly cost: number;
+  /** HST the play locked, as an exact decimal string (`formatHst`). */
+  readonly cost: string;
   readonly status: PlayStatus;
   readonly score: number | null;
   /** When the play was opened. */
@@ -259,8 +259,11 @@ export interface GameStats {
   };
   /** Scores submitted. */
   readonly scores: number;
-  /** HST credited to the developer by this game: its share of settled plays plus purchases. */
-  readonly hstEarned: number;
+  /**
+   * HST credited to the developer by this game, its share of settled plays plus purchases, as an
+   * exact decimal string (`formatHst`): a game's lifetime earnings may pass what a double holds.
+   */
+  readonly hstEarned: string;
   /** The 20 newest plays, newest first. */
   readonly recentPlays: readonly RecentPlay[];
 }

@@ -3,9 +3,9 @@ import type { TesterState } from './developer.js';
 /**
  * The signed-in player's side of the arcade (`/player/...`, with a player token): profile and
  * balance, client-side plays, scores and payments the player's wallet approved (spec 4.10), and
- * the daily allowances of game servers (docs/concepts/consent.md). Amounts are HST: an amount the
- * player reads or is paid (balance, faucet, payment) is an exact decimal string (`formatHst`); an
- * allowance is a number.
+ * the daily allowances of game servers (docs/concepts/consent.md). Amounts are HST, and every
+ * amount the player reads (balance, faucet, payment, allowance) is an exact decimal string
+ * (`formatHst`); a request takes a decimal string or a JSON number.
  */
 
 /**
@@ -187,12 +187,14 @@ export interface Purchase {
 }
 
 /**
- * A player's daily allowance for a game: what its server may lock from them per UTC day.
+ * A player's daily allowance for a game: what its server may lock from them per UTC day. Its
+ * amounts are exact decimal strings of HST (`formatHst`), every digit kept up to the largest
+ * allowance, 1,000,000,000 HST: read them with `readHst`, never `Number(...)`.
  *
  * @example
  * ```ts
- * import type { Allowance } from '@coinop/protocol';
- * const isUnlimited = (allowance: Allowance) => allowance.dailyLimit === null;
+ * import { readHst, type Allowance } from '@coinop/protocol';
+ * const isRevoked = (allowance: Allowance) => readHst(allowance.dailyLimit).units === 0n;
  * ```
  */
 export interface Allowance {
@@ -200,12 +202,15 @@ export interface Allowance {
   readonly gameName: string;
   /** 'player': the player chose `dailyLimit`; 'default': the operator's default applies. */
   readonly source: 'player' | 'default';
-  /** HST a day; null is unlimited (an operator's default only); 0 is none or revoked. */
-  readonly dailyLimit: number | null;
-  /** HST the game's plays locked today (UTC). */
-  readonly spentToday: number;
-  /** HST the game may still lock today; null is unlimited. */
-  readonly remainingToday: number | null;
+  /**
+   * HST a day, as an exact decimal string (`"999999999.99999999"`); null is unlimited (an
+   * operator's default only); `"0"` is none or revoked.
+   */
+  readonly dailyLimit: string | null;
+  /** HST the game's plays locked today (UTC), as an exact decimal string. */
+  readonly spentToday: string;
+  /** HST the game may still lock today, as an exact decimal string; null is unlimited. */
+  readonly remainingToday: string | null;
   /** When the player last chose; null when they never did. */
   readonly decidedAt: string | null;
 }
@@ -221,8 +226,11 @@ export interface Allowance {
  * ```
  */
 export interface AllowanceList {
-  /** The operator's default for games the player chose nothing for; null is unlimited. */
-  readonly defaultDailyLimit: number | null;
+  /**
+   * The operator's default for games the player chose nothing for, HST a day as an exact decimal
+   * string; `"0"` is explicit consent only, null is unlimited.
+   */
+  readonly defaultDailyLimit: string | null;
   readonly allowances: readonly Allowance[];
 }
 
@@ -236,7 +244,10 @@ export interface AllowanceList {
  * ```
  */
 export interface AllowanceRequest {
-  /** HST per UTC day, at most 8 decimals; 0 revokes. A decimal string keeps every digit. */
+  /**
+   * HST per UTC day, at most 8 decimals; 0 revokes. A decimal string keeps every digit; a JSON
+   * number is still taken (older clients), but loses digits past about 15 significant ones.
+   */
   dailyLimit: number | string;
 }
 

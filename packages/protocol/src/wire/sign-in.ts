@@ -65,3 +65,23 @@ export interface SessionToken {
   readonly expires_in: number;
   readonly playerId: string;
 }
+
+/**
+ * What approving or rejecting a command-line login answers (`POST /cli/{requestorId}/approve`
+ * and `/reject`, with the player's web session).
+ *
+ * @example
+ * ```ts
+ * import type { CliLoginDecision } from '@coinop/protocol';
+ * const done = (d: CliLoginDecision) =>
+ *   d.grantedDailyLimit === null ? 'Signed in.' : `Signed in; up to ${d.grantedDailyLimit} HST a day.`;
+ * ```
+ */
+export interface CliLoginDecision {
+  readonly status: 'approved' | 'denied';
+  /**
+   * The daily allowance this approval granted the game the login names, HST as an exact decimal
+   * string (`formatHst`), to show as it is; null when it granted none.
+   */
+  readonly grantedDailyLimit: string | null;
+}

@@ -5,11 +5,11 @@ import { Type } from '@sinclair/typebox';
 import {
   CoinopError,
   MAX_DAILY_ALLOWANCE_HST,
+  formatHst,
   parseDailyLimit,
   playerActor,
-  unitsToHstNumber,
 } from '@coinop/core';
-import type { ErrorCode } from '@coinop/protocol';
+import type { CliLoginDecision as CliLoginDecisionWire, ErrorCode } from '@coinop/protocol';
 import { problem, sendProblem } from '../listener/error-handler.js';
 import {
   cliLoginInfo,
@@ -21,6 +21,7 @@ import {
 } from './cli-login.js';
 import type { PlayerAuthenticator } from '../credentials/player-auth.js';
 import { bearerToken } from '../listener/bearer.js';
+import type { SchemaMatches } from '../listener/wire-check.js';
 import { perClientAddress, type RouteRateLimit } from '../listener/rate-limit.js';
 
 export interface CliRoutesOptions {
@@ -98,10 +99,13 @@ const ApproveBody = Type.Object(
 );
 const DecideResponse = Type.Object({
   status: Type.Union([Type.Literal('approved'), Type.Literal('denied')]),
-  grantedDailyLimit: Type.Union([Type.Number(), Type.Null()], {
-    description: 'The daily allowance (HST) this approval granted the game; null when none.',
+  grantedDailyLimit: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'The daily allowance this approval granted the game, HST a day as an exact decimal ' +
+      'string (show it as it is); null when it granted none.',
   }),
 });
+declare const _decideResponse: SchemaMatches<typeof DecideResponse, CliLoginDecisionWire>;
 const TokenResponse = Type.Object({ access_token: Type.String() });
 
 /** The login flow for desktop and mobile clients (spec 4.6, 4.7), after RFC 8628. */
@@ -194,9 +198,9 @@ function approvalRoutes(
     },
   );
 
-  const decided = ({ status, grantedDailyUnits }: CliLoginDecision) => ({
+  const decided = ({ status, grantedDailyUnits }: CliLoginDecision): CliLoginDecisionWire => ({
     status,
-    grantedDailyLimit: grantedDailyUnits === null ? null : unitsToHstNumber(grantedDailyUnits),
+    grantedDailyLimit: grantedDailyUnits === null ? null : formatHst(grantedDailyUnits),
   });
   r.post(
     '/cli/:requestorId/approve',

@@ -636,7 +636,7 @@ describe.each(storeVariants())('developer portal games on %s', (variant) => {
       expect(empty).toEqual({
         plays: { total: 0, open: 0, scored: 0, expired: 0, voided: 0 },
         scores: 0,
-        hstEarned: 0,
+        hstEarned: '0',
         recentPlays: [],
       });
 
@@ -659,13 +659,13 @@ describe.each(storeVariants())('developer portal games on %s', (variant) => {
       expect(res.json()).toEqual({
         plays: { total: 3, open: 1, scored: 2, expired: 0, voided: 0 },
         scores: 2,
-        hstEarned: 13.5,
+        hstEarned: '13.5',
         recentPlays: [
           {
             playId: p3.id,
             playerName: 'Bob',
             leaderboardName: 'Practice',
-            cost: 1,
+            cost: '1',
             status: 'open',
             score: null,
             createdAt: s.clock.now().toISOString(),
@@ -674,7 +674,7 @@ describe.each(storeVariants())('developer portal games on %s', (variant) => {
             playId: p2.id,
             playerName: 'Bob',
             leaderboardName: 'High stakes',
-            cost: 10,
+            cost: '10',
             status: 'scored',
             score: 50,
             createdAt: new Date(s.clock.now().getTime() - 1000).toISOString(),
@@ -683,13 +683,24 @@ describe.each(storeVariants())('developer portal games on %s', (variant) => {
             playId: p1.id,
             playerName: 'Alice',
             leaderboardName: 'High stakes',
-            cost: 10,
+            cost: '10',
             status: 'scored',
             score: 100,
             createdAt: new Date(s.clock.now().getTime() - 2000).toISOString(),
           },
         ],
       });
+    });
+
+    // Issue 27: a game's lifetime earnings were a JSON number, so 900000000.00000001 HST read
+    // 900000000. They are an exact decimal string now, as a play's cost in the list is.
+    it('gives the HST earned to the unit, past what a JSON number holds', async () => {
+      const game = await register();
+      const whale = await fundedPlayer(testApi(), '900000000.00000001', 'Whale');
+      await purchase(game.id, whale, 900_000_000n * 100_000_000n + 1n);
+      const res = await call('GET', `/developer/games/${game.id}/stats`);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ hstEarned: '900000000.00000001', recentPlays: [] });
     });
   });
 

@@ -215,9 +215,9 @@ describe.each(storeVariants())('consent to charges on %s', (variant) => {
     expect(granted.json()).toMatchObject({
       gameId: game.gameId,
       source: 'player',
-      dailyLimit: 25,
-      spentToday: 0,
-      remainingToday: 25,
+      dailyLimit: '25',
+      spentToday: '0',
+      remainingToday: '25',
     });
     expect((await server.details(alice.playerId)).statusCode).toBe(200);
 
@@ -234,7 +234,7 @@ describe.each(storeVariants())('consent to charges on %s', (variant) => {
       pending: 20n * HST,
     });
     const mine = await as(alice, 'GET', `/player/allowances/${game.gameId}`);
-    expect(mine.json()).toMatchObject({ dailyLimit: 25, spentToday: 20, remainingToday: 5 });
+    expect(mine.json()).toMatchObject({ dailyLimit: '25', spentToday: '20', remainingToday: '5' });
 
     // A minute past the next UTC midnight: a new day for the allowance.
     const now = s.clock.now();
@@ -245,8 +245,8 @@ describe.each(storeVariants())('consent to charges on %s', (variant) => {
     const again = await player(0, alice.wallet); // and a fresh web session
     const list = await as(again, 'GET', '/player/allowances');
     expect(list.json()).toEqual({
-      defaultDailyLimit: 0,
-      allowances: [expect.objectContaining({ gameId: game.gameId, spentToday: 10 })],
+      defaultDailyLimit: '0',
+      allowances: [expect.objectContaining({ gameId: game.gameId, spentToday: '10' })],
     });
   });
 
@@ -280,12 +280,18 @@ describe.each(storeVariants())('consent to charges on %s', (variant) => {
     expect((await server.play(carol.playerId)).statusCode).toBe(200);
     const before = await as(carol, 'GET', '/player/allowances');
     expect(before.json()).toEqual({
-      defaultDailyLimit: 100,
-      allowances: [expect.objectContaining({ source: 'default', dailyLimit: 100, spentToday: 1 })],
+      defaultDailyLimit: '100',
+      allowances: [
+        expect.objectContaining({ source: 'default', dailyLimit: '100', spentToday: '1' }),
+      ],
     });
 
     const revoked = await as(carol, 'DELETE', `/player/allowances/${game.gameId}`);
-    expect(revoked.json()).toMatchObject({ source: 'player', dailyLimit: 0, remainingToday: 0 });
+    expect(revoked.json()).toMatchObject({
+      source: 'player',
+      dailyLimit: '0',
+      remainingToday: '0',
+    });
 
     const refused = await server.play(carol.playerId);
     expect(refused.statusCode).toBe(403);
@@ -338,11 +344,11 @@ describe.each(storeVariants())('consent to charges on %s', (variant) => {
 
     const approved = await approve({ dailyLimit: '7.5' });
     expect(approved.statusCode).toBe(200);
-    expect(approved.json()).toEqual({ status: 'approved', grantedDailyLimit: 7.5 });
+    expect(approved.json()).toEqual({ status: 'approved', grantedDailyLimit: '7.5' });
     expect((await as(p, 'GET', `/player/allowances/${game.gameId}`)).json()).toMatchObject({
       source: 'player',
-      dailyLimit: 7.5,
-      spentToday: 0,
+      dailyLimit: '7.5',
+      spentToday: '0',
     });
     s.clock.advance(5_000);
     const collected = await s.auth.inject({

@@ -572,7 +572,7 @@ describe.each(storeVariants())('nobody consents for a player but the player, on 
         payload: { userCode: login.json().userCode, dailyLimit: '10' },
       });
       // Today's plays under the allowance above stay counted: a limit of 10 leaves room.
-      expect(approved.json()).toMatchObject({ status: 'approved', grantedDailyLimit: 10 });
+      expect(approved.json()).toMatchObject({ status: 'approved', grantedDailyLimit: '10' });
       expect((await server.play(board)).statusCode).toBe(200);
       await as(victim, 'DELETE', `/player/allowances/${listed.gameId}`);
     },

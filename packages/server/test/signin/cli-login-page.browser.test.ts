@@ -293,6 +293,40 @@ describe.skipIf(!hasChromium)(
       }
     });
 
+    // Issue 27: the done text was built from a JSON number, so 999999999.99999999 read
+    // 1000000000 (more than allowed) and 0.00000001 read 1e-8. It shows the server's exact text.
+    it.each([
+      { typed: '999999999.99999999', units: '99999999999999999' },
+      { typed: '0.00000001', units: '1' },
+    ])('grants $typed HST a day and says exactly that', async ({ typed, units }) => {
+      const gameId = await publishedGame(signin.db, 'High-Low');
+      const account = privateKeyToAccount(generatePrivateKey());
+      const cli = await startCliLogin('High-Low terminal on linux', gameId);
+      const { page, pageErrors, close } = await openPage({ account });
+      try {
+        await page.goto(`${signin.url}${cli.browserUrl}`);
+        await expect.poll(() => page.locator('#game-name').textContent()).toBe('High-Low');
+        await connectWallet(page);
+        await page.getByLabel('HST a day (leave empty to keep your current allowance)').fill(typed);
+        await page.getByRole('button', { name: 'Approve' }).click();
+        await page.getByRole('heading', { name: 'Approved — return to your game' }).waitFor();
+        expect(await page.locator('#result-detail').textContent()).toBe(
+          `Your game is now signed in, and High-Low may charge you up to ${typed} HST a day. ` +
+            'You can close this page.',
+        );
+        if (units === '1') await saveScreenshot(page, 'cli-login-9-smallest-allowance');
+        expect(pageErrors).toEqual([]);
+        const player = await findPlayerByWallet(signin.db, account.address);
+        const [row] = await signin.db.query<{ daily_units: string }>(
+          'SELECT daily_units::text AS daily_units FROM allowances WHERE player_id = $1 AND game_id = $2',
+          [player!.id, gameId],
+        );
+        expect(row?.daily_units).toBe(units);
+      } finally {
+        await close();
+      }
+    });
+
     it('rejects: the game is told access_denied', async () => {
       const account = privateKeyToAccount(generatePrivateKey());
       const cli = await startCliLogin('Windows · reject me');

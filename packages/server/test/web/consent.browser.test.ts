@@ -236,15 +236,15 @@ describe.skipIf(!hasChromium)(
         const token = await sessionToken(page);
         const listed = await apiCall(token, 'GET', '/player/allowances');
         expect(listed.body).toEqual({
-          defaultDailyLimit: 0,
+          defaultDailyLimit: '0',
           allowances: [
             {
               gameId: orbit.id,
               gameName: 'Orbit Run',
               source: 'player',
-              dailyLimit: 7.5,
-              spentToday: 0,
-              remainingToday: 7.5,
+              dailyLimit: '7.5',
+              spentToday: '0',
+              remainingToday: '7.5',
               decidedAt: expect.any(String),
             },
           ],
@@ -271,9 +271,9 @@ describe.skipIf(!hasChromium)(
         expect(await allowanceUnits(player.id, orbit.id)).toBe(0n);
         expect((await apiCall(token, 'GET', `/player/allowances/${orbit.id}`)).body).toMatchObject({
           source: 'player',
-          dailyLimit: 0,
-          spentToday: 1,
-          remainingToday: 0,
+          dailyLimit: '0',
+          spentToday: '1',
+          remainingToday: '0',
         });
         expect(await serverPlay(orbit, player.id)).toMatchObject({
           status: 403,

@@ -225,17 +225,17 @@ export const StatsSchema = Type.Object({
     }),
   }),
   scores: Type.Integer({ description: 'Scores submitted.' }),
-  hstEarned: Type.Number({
+  hstEarned: Type.String({
     description:
       'HST credited to the developer by this game: its share of settled plays plus in-game ' +
-      'purchases.',
+      'purchases, as an exact decimal string.',
   }),
   recentPlays: Type.Array(
     Type.Object({
       playId: Uuid('The play.'),
       playerName: Type.String(),
       leaderboardName: Type.String(),
-      cost: Type.Number({ description: 'HST the play locked.' }),
+      cost: Type.String({ description: 'HST the play locked, as an exact decimal string.' }),
       status: PlayStatusSchema,
       score: Type.Union([Type.Number(), Type.Null()]),
       createdAt: date('When the play was opened.'),

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { unitsToHstNumber } from '@coinop/core';
+import { formatHst } from '@coinop/core';
 import type { DeveloperRecord } from '../../services/developer-games.js';
 
 import { DeveloperPortal } from '../../services/developer-games.js';
@@ -335,12 +335,12 @@ function clientRoutes(app: FastifyInstance, { portal, developer }: PortalRoutes)
       return {
         plays: stats.plays,
         scores: stats.scores,
-        hstEarned: unitsToHstNumber(stats.earnedUnits),
+        hstEarned: formatHst(stats.earnedUnits),
         recentPlays: stats.recentPlays.map((p) => ({
           playId: p.playId,
           playerName: p.playerName,
           leaderboardName: p.leaderboardName,
-          cost: unitsToHstNumber(p.costUnits),
+          cost: formatHst(p.costUnits),
           status: p.status,
           score: p.score,
           createdAt: p.createdAt.toISOString(),

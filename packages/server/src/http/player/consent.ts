@@ -1,18 +1,24 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
-import {
-  MAX_DAILY_ALLOWANCE_HST,
-  parseDailyLimit,
-  playerActor,
-  unitsToHstNumber,
-} from '@coinop/core';
+import { MAX_DAILY_ALLOWANCE_HST, formatHst, parseDailyLimit, playerActor } from '@coinop/core';
 import type { Allowance, AllowanceList, AllowanceRequest } from '@coinop/protocol';
 import type { AllowanceView } from '../../services/consent.js';
 import { ApiTags, Security } from '../../listener/openapi.js';
 import { Uuid } from '../shared/schemas.js';
 import type { SchemaMatches } from '../../listener/wire-check.js';
 import type { Authenticate } from '../shared/authenticate.js';
+
+/**
+ * An allowance's amount as the player reads it: exact to the unit (`formatHst`), which a JSON
+ * number is not above about 90 million HST with 8 decimals.
+ */
+const exact = (description: string) => `${description}, as an exact decimal string of HST`;
+const Hst = (description: string) => Type.String({ description: exact(description) });
+const HstOrNull = (description: string, nullMeans: string) =>
+  Type.Union([Type.String(), Type.Null()], {
+    description: `${exact(description)}; null: ${nullMeans}`,
+  });
 
 const AllowanceSchema = Type.Object(
   {
@@ -23,13 +29,12 @@ const AllowanceSchema = Type.Object(
         "player: the player's own choice; default: they chose none and the operator's default " +
         'applies.',
     }),
-    dailyLimit: Type.Union([Type.Number(), Type.Null()], {
-      description: 'HST the game may lock from the player per UTC day; null is unlimited.',
-    }),
-    spentToday: Type.Number({ description: "HST the game's plays locked today (UTC)." }),
-    remainingToday: Type.Union([Type.Number(), Type.Null()], {
-      description: 'HST the game may still lock today; null is unlimited.',
-    }),
+    dailyLimit: HstOrNull(
+      'What the game may lock from the player per UTC day ("0": none, or revoked)',
+      'unlimited',
+    ),
+    spentToday: Hst("What the game's plays locked today (UTC)"),
+    remainingToday: HstOrNull('What the game may still lock today', 'unlimited'),
     decidedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
       description: 'When the player last chose; null when they never did.',
     }),
@@ -46,9 +51,9 @@ function allowanceToWire(a: AllowanceView): AllowanceWire {
     gameId: a.gameId,
     gameName: a.gameName,
     source: a.source,
-    dailyLimit: limit === null ? null : unitsToHstNumber(limit),
-    spentToday: unitsToHstNumber(a.spentTodayUnits),
-    remainingToday: remaining === null ? null : unitsToHstNumber(remaining),
+    dailyLimit: limit === null ? null : formatHst(limit),
+    spentToday: formatHst(a.spentTodayUnits),
+    remainingToday: remaining === null ? null : formatHst(remaining),
     decidedAt: a.decidedAt?.toISOString() ?? null,
   };
 }
@@ -59,17 +64,17 @@ const GrantBody = Type.Object(
     dailyLimit: Type.Union([Type.Number(), Type.String()], {
       description:
         `HST per UTC day, at most 8 decimals and at most ${MAX_DAILY_ALLOWANCE_HST}; 0 revokes. ` +
-        'A decimal string keeps every digit.',
+        'A decimal string keeps every digit; a JSON number is taken too.',
     }),
   },
   { additionalProperties: false },
 );
 const AllowanceListSchema = Type.Object({
-  defaultDailyLimit: Type.Union([Type.Number(), Type.Null()], {
-    description:
-      "The operator's daily allowance for games the player chose none for; 0 means " +
-      'every game needs explicit consent, null is unlimited.',
-  }),
+  defaultDailyLimit: HstOrNull(
+    'The operator\'s daily allowance for games the player chose none for ("0": every game ' +
+      'needs explicit consent)',
+    'unlimited',
+  ),
   allowances: Type.Array(AllowanceSchema),
 });
 
@@ -106,7 +111,7 @@ export function allowanceRoutes(app: FastifyInstance, authenticate: Authenticate
       const { playerId } = await authenticate(request);
       const limit = consent.defaultAllowanceUnits;
       return {
-        defaultDailyLimit: limit === null ? null : unitsToHstNumber(limit),
+        defaultDailyLimit: limit === null ? null : formatHst(limit),
         allowances: (await consent.allowances(playerId)).map(allowanceToWire),
       };
     },

@@ -18,6 +18,8 @@ export const cliLoginScript = String.raw`'use strict';
   var accessToken = '';
   // The game the login names, when its client named one: { id, name, published }.
   var game = null;
+  // The allowance the approval granted, as the server wrote it: an exact decimal string of HST
+  // (formatHst), shown as it is, never through a number.
   var grantedDailyLimit = null;
 
   class PageError extends Error {}

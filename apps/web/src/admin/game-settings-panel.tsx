@@ -1,11 +1,11 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { AdminGameSettings, ScoreRules } from '@coinop/protocol';
 import type { AdminApi } from './admin-api.js';
 import { Outcome, errorText } from './parts.js';
 import { holdDuration } from '../components/hold-duration.js';
 import { scoreRulesText } from '../game/score-rules-line.js';
 
-/** "24 h (game's own)", "paid at once (operator default)". */
+/** "held 24 h (game’s own)", "paid at once (operator default)". */
 function holdText(seconds: number, from: string): string {
   return `${seconds > 0 ? `held ${holdDuration(seconds)}` : 'paid at once'} (${from})`;
 }
@@ -30,6 +30,7 @@ export function GameSettingsPanel({
 }) {
   const [settings, setSettings] = useState<AdminGameSettings | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     let live = true;
     setSettings(null);
@@ -43,6 +44,11 @@ export function GameSettingsPanel({
     };
   }, [api, gameId]);
 
+  // The panel opens below the list: take the reader (and a screen reader's focus) to it.
+  useEffect(() => {
+    if (settings !== null) heading.current?.focus();
+  }, [settings]);
+
   if (settings === null) {
     return (
       <section className="admin-panel" aria-label="Score rules and payout hold">
@@ -51,10 +57,12 @@ export function GameSettingsPanel({
     );
   }
   const s = settings;
-  const gameFrom = s.payoutHoldSeconds === null ? 'operator default' : "game's own";
+  const gameFrom = s.payoutHoldSeconds === null ? 'operator default' : 'game’s own';
   return (
     <section className="admin-panel" aria-labelledby="game-settings-heading">
-      <h2 id="game-settings-heading">{s.name}: score rules and payout hold</h2>
+      <h2 id="game-settings-heading" tabIndex={-1} ref={heading}>
+        {s.name}: score rules and payout hold
+      </h2>
       <p>
         Payouts {holdText(s.effectivePayoutHoldSeconds, gameFrom)}. Score rules of the game:{' '}
         {rulesText(s.scoreRules)}.
@@ -85,7 +93,7 @@ export function GameSettingsPanel({
                     ? 'free: nothing to hold'
                     : holdText(
                         t.effectivePayoutHoldSeconds,
-                        t.payoutHoldSeconds === null ? `as the game` : "tier's own",
+                        t.payoutHoldSeconds === null ? 'as the game' : 'tier’s own',
                       )}
                 </td>
                 <td data-label="Score rules">{rulesText(t.effectiveScoreRules)}</td>

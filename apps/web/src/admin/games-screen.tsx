@@ -128,9 +128,6 @@ function GameRow({
       </td>
       <td>
         <div className="admin-actions">
-          <button type="button" onClick={onShowSettings}>
-            Rules and hold <span className="visually-hidden">of {g.name}</span>
-          </button>
           {g.state === 'suspended' ? (
             <button type="button" disabled={busy} onClick={() => void act(g, 'resume')}>
               Resume <span className="visually-hidden">{g.name}</span>
@@ -149,6 +146,9 @@ function GameRow({
               Unpublish <span className="visually-hidden">{g.name}</span>
             </button>
           )}
+          <button type="button" onClick={onShowSettings}>
+            Rules and hold <span className="visually-hidden">of {g.name}</span>
+          </button>
         </div>
       </td>
     </tr>

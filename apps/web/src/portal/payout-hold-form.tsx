@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { HOLD_UNITS, holdDuration, holdInUnits } from '../components/hold-duration.js';
 import { ErrorAlert, Status, errorText } from './parts.js';
+import './payout-hold.css';
 
 /** The longest hold the arcade takes: 30 days (core: PAYOUT_HOLD_MAX_SECONDS). */
 const HOLD_MAX_SECONDS = 30 * 86_400;
@@ -80,31 +81,33 @@ export function PayoutHoldForm({
       <p className="hold-summary">
         {holdSentence(inForce, own === null ? inheritedFrom : 'set here')}
       </p>
-      <div className="field">
-        <label htmlFor={`${id}-value`}>Hold</label>
-        <input
-          id={`${id}-value`}
-          type="number"
-          min={0}
-          step="any"
-          placeholder={`${holdDuration(inherited)} (${inheritedFrom})`}
-          value={value}
-          onChange={(e) => setValue(e.target.value)}
-        />
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-unit`}>Unit</label>
-        <select
-          id={`${id}-unit`}
-          value={unitSeconds}
-          onChange={(e) => setUnitSeconds(Number(e.target.value))}
-        >
-          {HOLD_UNITS.map((u) => (
-            <option key={u.label} value={u.seconds}>
-              {u.label}
-            </option>
-          ))}
-        </select>
+      <div className="hold-fields">
+        <div className="field">
+          <label htmlFor={`${id}-value`}>Hold</label>
+          <input
+            id={`${id}-value`}
+            type="number"
+            min={0}
+            step="any"
+            placeholder={`${holdDuration(inherited)} (${inheritedFrom})`}
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-unit`}>Unit</label>
+          <select
+            id={`${id}-unit`}
+            value={unitSeconds}
+            onChange={(e) => setUnitSeconds(Number(e.target.value))}
+          >
+            {HOLD_UNITS.map((u) => (
+              <option key={u.label} value={u.seconds}>
+                {u.label}
+              </option>
+            ))}
+          </select>
+        </div>
       </div>
       <ErrorAlert error={error} />
       <Status text={status} />

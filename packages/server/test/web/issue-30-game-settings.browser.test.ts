@@ -216,7 +216,7 @@ describe.skipIf(!hasChromium)(
           await panel.getByText('your default hold is 10 min').waitFor();
           // The panel opens below the list; the reader is taken to it.
           await expect
-            .poll(() => page.evaluate(() => document.activeElement?.id))
+            .poll(() => page.evaluate('document.activeElement?.id'))
             .toBe('game-settings-heading');
           const tier = (name: string) => panel.getByRole('row').filter({ hasText: name });
           expect(await tier('Bronze').getByRole('cell').allTextContents()).toEqual([
@@ -244,7 +244,8 @@ describe.skipIf(!hasChromium)(
 
 /** Whether the page is wider than the window: a phone would have to scroll sideways. */
 function horizontalOverflow(page: Page): Promise<boolean> {
-  return page.evaluate(
-    () => document.documentElement.scrollWidth > document.documentElement.clientWidth,
+  // A string, as this test file's types know no DOM.
+  return page.evaluate<boolean>(
+    'document.documentElement.scrollWidth > document.documentElement.clientWidth',
   );
 }

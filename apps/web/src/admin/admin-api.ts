@@ -3,6 +3,7 @@ import type {
   ActivityPage,
   AdminDeveloperList,
   AdminGameList,
+  AdminGameSettings,
   AdminPlayer,
   AdminPlayerList,
   ChainHaltList,
@@ -87,6 +88,8 @@ export function adminApi(token: string) {
     },
     gameAction: (gameId: string, action: 'publish' | 'unpublish' | 'suspend' | 'resume') =>
       call<unknown>(`/games/${id(gameId)}/${action}`, {}),
+    /** A game's score rules and payout holds, its own and each tier's (read-only). */
+    gameSettings: (gameId: string) => call<AdminGameSettings>(`/games/${id(gameId)}/settings`),
 
     players: async (search: string, before?: string | null) => {
       const page = await call<AdminPlayerList>(`/players${query({ search, before, limit: '20' })}`);

@@ -3,6 +3,8 @@ import type { AdminGame } from '@coinop/protocol';
 import type { AdminApi } from './admin-api.js';
 import { Outcome, When, errorText, usePaged } from './parts.js';
 import { checksummed } from '../components/address.js';
+import { holdDuration } from '../components/hold-duration.js';
+import { GameSettingsPanel } from './game-settings-panel.js';
 
 type Action = 'publish' | 'unpublish' | 'suspend' | 'resume';
 
@@ -14,12 +16,16 @@ const CONFIRM: Record<Action, string> = {
   resume: 'Lift the suspension? The game takes plays again.',
 };
 
-/** Every game with its state; publish, unpublish, suspend or resume one. */
+/**
+ * Every game with its state and payout hold; publish, unpublish, suspend or resume one, or open
+ * its score rules and holds.
+ */
 export function GamesScreen({ api }: { api: AdminApi }) {
   const load = useCallback((before: string | null) => api.games(before), [api]);
   const { items, next, error, reload, more } = usePaged(load);
   const [outcome, setOutcome] = useState<{ text: string; tone: 'ok' | 'error' } | null>(null);
   const [busy, setBusy] = useState(false);
+  const [shown, setShown] = useState<string | null>(null);
 
   const act = async (game: AdminGame, action: Action) => {
     if (!window.confirm(`${game.name}: ${CONFIRM[action]}`)) return;
@@ -59,16 +65,26 @@ export function GamesScreen({ api }: { api: AdminApi }) {
                 <th scope="col">Developer</th>
                 <th scope="col">Tiers</th>
                 <th scope="col">Published</th>
+                <th scope="col">Payout hold</th>
                 <th scope="col">Actions</th>
               </tr>
             </thead>
             <tbody>
               {items.map((g) => (
-                <GameRow key={g.gameId} game={g} busy={busy} act={act} />
+                <GameRow
+                  key={g.gameId}
+                  game={g}
+                  busy={busy}
+                  act={act}
+                  onShowSettings={() => setShown(g.gameId)}
+                />
               ))}
             </tbody>
           </table>
         </div>
+      )}
+      {shown !== null && (
+        <GameSettingsPanel api={api} gameId={shown} onClose={() => setShown(null)} />
       )}
       {next !== null && (
         <button type="button" onClick={() => void more()}>
@@ -84,10 +100,12 @@ function GameRow({
   game: g,
   busy,
   act,
+  onShowSettings,
 }: {
   game: AdminGame;
   busy: boolean;
   act: (game: AdminGame, action: Action) => Promise<void>;
+  onShowSettings: () => void;
 }) {
   return (
     <tr data-game={g.gameId}>
@@ -104,6 +122,9 @@ function GameRow({
       <td data-label="Tiers">{g.tiers}</td>
       <td data-label="Published">
         <When iso={g.publishedAt} />
+      </td>
+      <td data-label="Payout hold">
+        {g.payoutHoldSeconds > 0 ? holdDuration(g.payoutHoldSeconds) : 'paid at once'}
       </td>
       <td>
         <div className="admin-actions">
@@ -125,6 +146,9 @@ function GameRow({
               Unpublish <span className="visually-hidden">{g.name}</span>
             </button>
           )}
+          <button type="button" onClick={onShowSettings}>
+            Rules and hold <span className="visually-hidden">of {g.name}</span>
+          </button>
         </div>
       </td>
     </tr>

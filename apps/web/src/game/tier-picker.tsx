@@ -1,11 +1,13 @@
 import type { Game } from '@coinop/protocol';
 import { Hst } from '../components/hst.js';
 import { ScoreRulesLine } from './score-rules-line.js';
+import { PayoutHoldLine } from './payout-hold-line.js';
 import { TournamentTierOptions, type OpenRound } from '../tournaments/game-tournaments.js';
 
 /**
  * The game's tiers and its open tournament rounds as one radio group (arrow keys move through
- * both), each tier with its cost per play; below them, the chosen tier's score rules.
+ * both), each tier with its cost per play; below them, the chosen tier's score rules and payout
+ * hold.
  */
 export function TierPicker({
   game,
@@ -57,6 +59,7 @@ export function TierPicker({
         />
       </div>
       <ScoreRulesLine rules={chosen?.scoreRules} unit={game.scoreUnit} />
+      <PayoutHoldLine seconds={chosen?.payoutHoldSeconds} />
     </>
   );
 }

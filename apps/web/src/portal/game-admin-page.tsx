@@ -6,6 +6,7 @@ import { CredentialsSection } from './credentials-section.js';
 import { GameDetailsSection } from './game-details-section.js';
 import { CopyField, demoAddress, ErrorAlert, errorText, usePortalApi, useTitle } from './parts.js';
 import { ScoreRulesSection } from './score-rules-section.js';
+import { PayoutHoldSection } from './payout-hold-section.js';
 import { StatsSection } from './stats-section.js';
 import { PublishSection } from './publish-section.js';
 import { TestersSection } from './testers-section.js';
@@ -16,7 +17,8 @@ import { VerifierSection } from './verifier-section.js';
 
 /**
  * `/developer/games/{id}`: the game's status and links, then a section each to edit its details,
- * tiers, replay verifier, server credentials and testers, and to see its plays.
+ * tiers, score rules, payout hold, replay verifier, server credentials and testers, and to see
+ * its plays.
  */
 export function GameAdminPage({ gameId }: { gameId: string }) {
   const api = usePortalApi();
@@ -95,6 +97,7 @@ export function GameAdminPage({ gameId }: { gameId: string }) {
       <GameDetailsSection game={game} onSaved={setGame} />
       <TiersSection game={game} onChange={reload} />
       <ScoreRulesSection game={game} onChange={reload} />
+      <PayoutHoldSection game={game} onChange={reload} />
       <TournamentsSection game={game} />
       <VerifierSection game={game} />
       <CredentialsSection game={game} onChange={reload} />

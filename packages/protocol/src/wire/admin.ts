@@ -1,4 +1,5 @@
 import type { PublishRequest } from './developer.js';
+import type { ScoreRules, TierScoreRules } from './game-server.js';
 
 /**
  * The admin API's answers (`/admin/...`, with the admin token), as the operator console and
@@ -553,4 +554,56 @@ export interface ChainStatus {
   };
   /** Plays locked from wallets, by state: how many, and the HST their locks hold. */
   readonly playLocks?: Readonly<Record<PlayLockState, ChainTotal>>;
+}
+
+/**
+ * A live tier's score rules and payout hold, its own and in force (`GET
+ * /admin/games/{gameId}/settings`).
+ *
+ * @example
+ * ```ts
+ * import type { AdminTierSettings } from '@coinop/protocol';
+ * const inherits = (tier: AdminTierSettings) => tier.payoutHoldSeconds === null;
+ * ```
+ */
+export interface AdminTierSettings {
+  readonly leaderboardId: string;
+  readonly name: string;
+  /** What one play costs, in HST. */
+  readonly cost: number;
+  /** The cost for display, for example "1 HST". */
+  readonly formattedCostString: string;
+  /** The tier's own payout hold in seconds; null: the game's. */
+  readonly payoutHoldSeconds: number | null;
+  /** The hold its plays settle with: its own, else the game's, else the operator's default. */
+  readonly effectivePayoutHoldSeconds: number;
+  /** The tier's overrides of the game's score rules; each null inherits. */
+  readonly scoreRules: TierScoreRules;
+  /** The rules its scores must meet: the game's with the tier's overrides. */
+  readonly effectiveScoreRules: ScoreRules;
+}
+
+/**
+ * What judges and holds a game's scores (issue 30): the game's score rules and payout hold, and
+ * each live tier's (`GET /admin/games/{gameId}/settings`). Read-only: the developer sets them.
+ *
+ * @example
+ * ```ts
+ * import type { AdminGameSettings } from '@coinop/protocol';
+ * const held = (s: AdminGameSettings) => s.tiers.filter((t) => t.effectivePayoutHoldSeconds > 0);
+ * ```
+ */
+export interface AdminGameSettings {
+  readonly gameId: string;
+  readonly name: string;
+  /** The operator's default payout hold (`--payout-hold`), in seconds. */
+  readonly operatorPayoutHoldSeconds: number;
+  /** The game's own payout hold in seconds; null: the operator's default. */
+  readonly payoutHoldSeconds: number | null;
+  /** The game's own hold, else the operator's default. */
+  readonly effectivePayoutHoldSeconds: number;
+  /** The game's score rules. */
+  readonly scoreRules: ScoreRules;
+  /** Live tiers, in display order. */
+  readonly tiers: readonly AdminTierSettings[];
 }

@@ -23,7 +23,7 @@ import type {
  *   scoreRules: { minScore: null, maxScore: null, minPlayMs: null, replay: null } };
  * ```
  */
-export type DeveloperTier = Omit<Leaderboard, 'leaders' | 'scoreRules'> & {
+export type DeveloperTier = Omit<Leaderboard, 'leaders' | 'scoreRules' | 'payoutHoldSeconds'> & {
   readonly scoreRules: TierScoreRules;
   /**
    * Seconds this tier's payouts stay pending before they are spendable, so a false score can
@@ -78,6 +78,8 @@ export interface DeveloperGame {
   readonly createdAt: string;
   /** Seconds the game's payouts stay pending; null: the arcade operator's default. */
   readonly payoutHoldSeconds?: number | null;
+  /** The arcade operator's default payout hold, in force where the game and a tier set none. */
+  readonly operatorPayoutHoldSeconds?: number;
   /** Live tiers, in display order. */
   readonly leaderboards: readonly DeveloperTier[];
   /** Clients, live and revoked, oldest first. */

@@ -63,6 +63,11 @@ export interface Leaderboard {
    * the game page to show; absent when the tier has none.
    */
   readonly scoreRules?: ScoreRules;
+  /**
+   * Seconds a settled play's payouts on this tier stay pending, held for review, before they are
+   * spendable (issue 30); absent when they are paid at once.
+   */
+  readonly payoutHoldSeconds?: number;
 }
 
 /**

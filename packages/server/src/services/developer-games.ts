@@ -1,7 +1,7 @@
 import type { TesterRecord } from '../store/testers.js';
 import { CoinopError, NO_SCORE_RULES, wholeHstToUnits, type ScoreRules } from '@coinop/core';
 import { gameRules } from '../store/score-rules.js';
-import type { GameRulesChange, TierRulesChange } from './score-rules-settings.js';
+import type { TierRulesChange } from './score-rules-settings.js';
 import type { DeveloperRecord } from '../store/developers.js';
 import { ensureDeveloper } from '../store/developers.js';
 import { findDeveloperByWallet } from '../store/developers.js';
@@ -24,7 +24,8 @@ import {
 } from '../store/developer-games.js';
 import { walletOf } from '../credentials/api-keys.js';
 import { rotateClientSecret } from '../credentials/game-clients.js';
-import { addLeaderboard, createClient } from './admin.js';
+import { createClient } from './admin.js';
+import { insertLeaderboard } from '../store/games.js';
 import type { ArcadeServices } from './arcade-services.js';
 import type { CoverCheck } from './cover-check.js';
 import {
@@ -42,6 +43,8 @@ export interface DeveloperGameView {
   readonly tiers: readonly TierRecord[];
   readonly clients: readonly GameClientSummary[];
   readonly scoreRules: ScoreRules;
+  /** The arcade operator's default payout hold, which a game without its own hold has. */
+  readonly operatorPayoutHoldSeconds: number;
 }
 
 /** A request's optional change of score rules (issue 30). */
@@ -82,47 +85,24 @@ export class DeveloperPortal {
     return this.#view(await this.#ownGame(developer, gameId));
   }
 
-  /** Registers a game; its score rules, when given, are checked before anything is written. */
-  async createGame(
-    developer: DeveloperRecord,
-    input: CreateGameInput &
-      WithRules<GameRulesChange> & { payoutHoldSeconds?: number | null | undefined },
-  ): Promise<DeveloperGameView> {
-    const { scoreRules, payoutHoldSeconds, ...fields } = input;
-    if (scoreRules !== undefined) await this.#arcade.scoreRules.checkGame(null, scoreRules);
-    let { game } = await registerGame(this.#registration, developer.id, fields);
-    // The hold is written as PATCH writes it; its range was checked with the body.
-    if (payoutHoldSeconds !== undefined && payoutHoldSeconds !== null) {
-      ({ game } = await updateDeveloperGame(this.#registration, developer.id, game.id, {
-        payoutHoldSeconds,
-      }));
-    }
-    if (scoreRules !== undefined) await this.#changeRules(game.id, scoreRules);
+  /**
+   * Registers a game with its payout hold and score rules in one transaction: a refusal of
+   * either leaves no game.
+   */
+  async createGame(developer: DeveloperRecord, input: CreateGameInput): Promise<DeveloperGameView> {
+    const { game } = await registerGame(this.#registration, developer.id, input);
+    this.#changed(game.id);
     return this.#view(game);
   }
 
+  /** Changes any mutable field, the hold and the score rules together, in one transaction. */
   async updateGame(
     developer: DeveloperRecord,
     gameId: string,
-    input: UpdateGameInput & WithRules<GameRulesChange>,
+    input: UpdateGameInput,
   ): Promise<DeveloperGameView> {
-    const { scoreRules, ...fields } = input;
-    if (scoreRules !== undefined) {
-      await this.#ownGame(developer, gameId);
-      await this.#arcade.scoreRules.checkGame(gameId, scoreRules);
-    }
-    // A change of rules alone touches no other field (an update needs at least one).
-    const game =
-      Object.keys(fields).length === 0
-        ? await this.#ownGame(developer, gameId)
-        : (await updateDeveloperGame(this.#registration, developer.id, gameId, fields)).game;
-    if (scoreRules !== undefined) await this.#changeRules(gameId, scoreRules);
+    const { game } = await updateDeveloperGame(this.#registration, developer.id, gameId, input);
     return this.#view(game);
-  }
-
-  async #changeRules(gameId: string, change: GameRulesChange): Promise<void> {
-    await this.#arcade.scoreRules.changeGame(gameId, change);
-    this.#changed(gameId);
   }
 
   async addTier(
@@ -138,19 +118,23 @@ export class DeveloperPortal {
     await this.#ownGame(developer, gameId);
     const { scoreRules, payoutHoldSeconds } = input;
     if (scoreRules !== undefined) await this.#arcade.scoreRules.checkTier(gameId, null, scoreRules);
-    const { id } = await addLeaderboard(this.#arcade, {
-      gameId,
-      name: input.name,
-      costHst: input.cost,
-      leadersMax: input.leadersMax,
-    });
-    if (payoutHoldSeconds !== undefined && payoutHoldSeconds !== null) {
-      await this.#arcade.db.transaction(async (tx) => {
-        await updateTier(tx, id, { payoutHoldSeconds });
-        await notifyGameChanged(tx, gameId);
+    const { clock, ids, config } = this.#arcade;
+    // The tier, its hold and its rules together: a refusal of any leaves no tier.
+    const id = await this.#arcade.db.transaction(async (tx) => {
+      const tier = await insertLeaderboard(tx, clock, ids, gameId, {
+        name: input.name,
+        costUnits: wholeHstToUnits(input.cost),
+        leadersMax: input.leadersMax ?? config.defaultLeadersMax,
       });
-    }
-    if (scoreRules !== undefined) await this.#arcade.scoreRules.changeTier(gameId, id, scoreRules);
+      if (payoutHoldSeconds !== undefined && payoutHoldSeconds !== null) {
+        await updateTier(tx, tier.id, { payoutHoldSeconds });
+      }
+      if (scoreRules !== undefined) {
+        await this.#arcade.scoreRules.changeTierIn(tx, gameId, tier.id, scoreRules);
+      }
+      await notifyGameChanged(tx, gameId);
+      return tier.id;
+    });
     this.#changed(gameId);
     return this.#tier(gameId, id);
   }
@@ -158,7 +142,7 @@ export class DeveloperPortal {
   /**
    * A new name, cost, score rules or payout hold; plays already open settle at the cost they
    * locked, and each play is held by the hold in force when it settles. Rules are checked before
-   * anything is written.
+   * anything is written, and written with the other fields in one transaction.
    */
   async updateTier(
     developer: DeveloperRecord,
@@ -183,10 +167,10 @@ export class DeveloperPortal {
         costUnits: input.cost === undefined ? undefined : wholeHstToUnits(input.cost),
         payoutHoldSeconds: input.payoutHoldSeconds,
       });
+      if (scoreRules !== undefined) await rules.changeTierIn(tx, gameId, leaderboardId, scoreRules);
       await notifyGameChanged(tx, gameId);
       return updated;
     });
-    if (scoreRules !== undefined) await rules.changeTier(gameId, leaderboardId, scoreRules);
     this.#changed(gameId);
     return this.#tier(gameId, leaderboardId);
   }
@@ -327,6 +311,7 @@ export class DeveloperPortal {
       tiers: tiers.get(game.id) ?? [],
       clients: clients.get(game.id) ?? [],
       scoreRules: rules.get(game.id) ?? NO_SCORE_RULES,
+      operatorPayoutHoldSeconds: this.#arcade.config.payoutHoldSeconds,
     }));
   }
 

@@ -1,11 +1,13 @@
 import {
   CoinopError,
+  NO_SCORE_RULES,
   wholeHstToUnits,
   type Clock,
   type Ids,
   type Leader,
   type Leaderboard,
   type ScoreDisplay,
+  type ScoreRules,
 } from '@coinop/core';
 import type { Db, Queryable } from '../store/db.js';
 import {
@@ -24,6 +26,8 @@ import { decodeCoverImage, storeUploadedCover, type CoverUpload } from './cover-
 import { deleteCover } from '../store/cover-uploads.js';
 import { notifyGameChanged } from '../store/cache-notices.js';
 import type { ArcadeServices } from './arcade-services.js';
+import type { GameRulesChange, ScoreRulesSettings } from './score-rules-settings.js';
+import { gameRules } from '../store/score-rules.js';
 
 /** Limits on what a developer may write into a game, in characters. */
 export const GAME_FIELD_LIMITS = {
@@ -53,6 +57,10 @@ export interface CreateGameInput {
   category?: string | undefined;
   tagLine?: string | undefined;
   developerInfo?: string | undefined;
+  /** The game's score rules (issue 30); absent: none. */
+  scoreRules?: GameRulesChange | undefined;
+  /** Seconds the game's payouts are held, 0 to 30 days; absent or null: the operator's default. */
+  payoutHoldSeconds?: number | null | undefined;
 }
 
 /**
@@ -71,6 +79,8 @@ export interface UpdateGameInput {
   scoreUnit?: string | undefined;
   /** Seconds the game's payouts are held, 0 to 30 days; null: the operator's default. */
   payoutHoldSeconds?: number | null | undefined;
+  /** A change of the game's score rules: the fields given are set, null clears one. */
+  scoreRules?: GameRulesChange | undefined;
   name?: unknown;
   scoreDisplay?: unknown;
 }
@@ -78,11 +88,12 @@ export interface UpdateGameInput {
 /** Fields that cannot change after registration, in the order they are reported. */
 export const IMMUTABLE_GAME_FIELDS = ['name', 'scoreDisplay'] as const;
 
-/** A game with its tiers and, per tier id, its current leaders. */
+/** A game with its tiers, per tier id its current leaders, and its score rules. */
 export interface GameWithLeaderboards {
   game: GameRecord;
   leaderboards: readonly Leaderboard[];
   leadersByBoard: ReadonlyMap<string, readonly Leader[]>;
+  scoreRules: ScoreRules;
 }
 
 export interface RegistrationDeps {
@@ -99,6 +110,7 @@ export interface RegistrationDeps {
   /** The arcade's public web origin, for the URL of an uploaded cover; a path when unknown. */
   readonly webOrigin?: string | undefined;
   readonly avatars: Avatars;
+  readonly scoreRules: ScoreRulesSettings;
 }
 
 /** Registration wired to the arcade: its storage, config, cover check and caches. */
@@ -121,13 +133,15 @@ export function registrationDeps(
     },
     webOrigin: config.webOrigins[0],
     avatars: arcade.avatars,
+    scoreRules: arcade.scoreRules,
   };
 }
 
 /**
  * Registers a game for a developer (spec 4.8): checks the fields and the cover image, then
- * writes the game and its default tiers in one transaction. The game is not published: it joins
- * the catalog when an operator publishes it, but its server may use the API at once.
+ * writes the game, its default tiers, its payout hold and its score rules in one transaction, so
+ * a refusal of any leaves no game. The game is not published: it joins the catalog when an
+ * operator publishes it, but its server may use the API at once.
  */
 export async function registerGame(
   deps: RegistrationDeps,
@@ -140,6 +154,8 @@ export async function registerGame(
   const url = input.url === undefined ? '' : httpUrl(input.url, 'url');
   const prodDomain = input.prodDomain === undefined ? null : domain(input.prodDomain);
   const unit = input.scoreUnit === undefined ? '' : scoreUnit(input.scoreUnit);
+  const rules = input.scoreRules;
+  if (rules !== undefined) deps.scoreRules.checkNewGame(rules);
   // Outside the transaction: a slow image host must not hold a database connection.
   if (cover.url !== undefined) await deps.checkCover(cover.url);
 
@@ -166,9 +182,12 @@ export async function registerGame(
         scoreDisplay: input.scoreDisplay,
         scoreUnit: unit,
         prodDomain,
+        payoutHoldSeconds: input.payoutHoldSeconds ?? null,
       },
       tiers,
     );
+    const scoreRules =
+      rules === undefined ? NO_SCORE_RULES : await deps.scoreRules.changeGameIn(tx, game.id, rules);
     const stored = cover.upload
       ? await storeUploadedCover(tx, deps.clock, deps.webOrigin, game.id, cover.upload)
       : game;
@@ -177,6 +196,7 @@ export async function registerGame(
       game: stored,
       leaderboards: await leaderboardsOf(tx, game.id),
       leadersByBoard: new Map(),
+      scoreRules,
     };
   });
 }
@@ -216,14 +236,21 @@ export async function updateDeveloperGame(
       });
     }
   }
-  if (Object.keys(update).length === 0 && !cover) {
+  const rules = input.scoreRules;
+  if (Object.keys(update).length === 0 && !cover && rules === undefined) {
     throw invalidField('body', 'must name at least one field to change');
   }
+  // Refused before a cover is fetched; decided again under the game's lock as it is written.
+  if (rules !== undefined) await deps.scoreRules.checkGame(gameId, rules);
   if (update.coverUrl !== undefined) await deps.checkCover(update.coverUrl);
 
   const game = await deps.db.transaction(async (tx) => {
-    const updated = await updateGame(tx, deps.clock, gameId, update);
+    const updated =
+      Object.keys(update).length === 0
+        ? await findGame(tx, gameId)
+        : await updateGame(tx, deps.clock, gameId, update);
     if (!updated) throw new Error(`game ${gameId} vanished during its update`);
+    if (rules !== undefined) await deps.scoreRules.changeGameIn(tx, gameId, rules);
     await notifyGameChanged(tx, gameId);
     if (cover?.upload) {
       return storeUploadedCover(tx, deps.clock, deps.webOrigin, gameId, cover.upload);
@@ -241,7 +268,8 @@ export async function updateDeveloperGame(
       rows.map((row) => toLeader(row, deps.avatars)),
     );
   }
-  return { game, leaderboards, leadersByBoard };
+  const scoreRules = (await gameRules(deps.db, [gameId])).get(gameId) ?? NO_SCORE_RULES;
+  return { game, leaderboards, leadersByBoard, scoreRules };
 }
 
 async function leaderboardsOf(q: Queryable, gameId: string): Promise<readonly Leaderboard[]> {

@@ -48,15 +48,30 @@ export class ScoreRulesSettings {
     await this.#decideGame(this.#db, gameId, change);
   }
 
+  /**
+   * Checks the bounds of a new game's rules, writing nothing. Whether replays may be required
+   * needs the game's verifier, which a game not yet made has not: `changeGameIn` decides that
+   * in the transaction that creates the game, so a refusal there leaves no game behind.
+   */
+  checkNewGame(change: GameRulesChange): void {
+    assertScoreRulesValid({ ...NO_SCORE_RULES, ...given(change) }, 'scoreRules');
+  }
+
   /** Applies a change of a game's rules; the rules now in force. */
   async changeGame(gameId: string, change: GameRulesChange): Promise<ScoreRules> {
-    return this.#db.transaction(async (tx) => {
-      await lockGameRow(tx, gameId);
-      const next = await this.#decideGame(tx, gameId, change);
-      await writeGameRules(tx, gameId, next, this.#clock.now());
-      await notifyGameChanged(tx, gameId);
-      return next;
-    });
+    return this.#db.transaction(async (tx) => this.changeGameIn(tx, gameId, change));
+  }
+
+  /**
+   * Applies a change of a game's rules inside the caller's transaction, under the game's lock,
+   * so the game's other fields and its rules are written together or not at all.
+   */
+  async changeGameIn(tx: Queryable, gameId: string, change: GameRulesChange): Promise<ScoreRules> {
+    await lockGameRow(tx, gameId);
+    const next = await this.#decideGame(tx, gameId, change);
+    await writeGameRules(tx, gameId, next, this.#clock.now());
+    await notifyGameChanged(tx, gameId);
+    return next;
   }
 
   /** Checks a change of a tier's overrides, writing nothing; `leaderboardId` null for a new tier. */
@@ -70,13 +85,21 @@ export class ScoreRulesSettings {
     leaderboardId: string,
     change: TierRulesChange,
   ): Promise<TierScoreRules> {
-    return this.#db.transaction(async (tx) => {
-      await lockGameRow(tx, gameId);
-      const next = await this.#decideTier(tx, gameId, leaderboardId, change);
-      await writeTierRules(tx, leaderboardId, next);
-      await notifyGameChanged(tx, gameId);
-      return next;
-    });
+    return this.#db.transaction(async (tx) => this.changeTierIn(tx, gameId, leaderboardId, change));
+  }
+
+  /** Applies a change of a tier's overrides inside the caller's transaction, as `changeGameIn`. */
+  async changeTierIn(
+    tx: Queryable,
+    gameId: string,
+    leaderboardId: string,
+    change: TierRulesChange,
+  ): Promise<TierScoreRules> {
+    await lockGameRow(tx, gameId);
+    const next = await this.#decideTier(tx, gameId, leaderboardId, change);
+    await writeTierRules(tx, leaderboardId, next);
+    await notifyGameChanged(tx, gameId);
+    return next;
   }
 
   /** The game's rules after the change, checked with each live tier's overrides. */

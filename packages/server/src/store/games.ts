@@ -112,8 +112,8 @@ export async function insertGame(
   const [row] = await tx.query<GameRow>(
     `INSERT INTO games (id, arcade_id, developer_id, name, description, category, developer_info,
                         tag_line, url, cover_url, score_display, score_unit, prod_domain,
-                        created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)
+                        created_at, updated_at, payout_hold_seconds)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $15)
      RETURNING ${GAME_COLUMNS}`,
     [
       id,
@@ -130,6 +130,7 @@ export async function insertGame(
       game.scoreUnit ?? '',
       game.prodDomain,
       now,
+      game.payoutHoldSeconds ?? null,
     ],
   );
   for (const tier of tiers) await insertLeaderboard(tx, clock, ids, id, tier);

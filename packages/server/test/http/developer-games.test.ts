@@ -174,6 +174,7 @@ describe.each(storeVariants())('developer portal games on %s', (variant) => {
           },
         ],
         payoutHoldSeconds: null,
+        operatorPayoutHoldSeconds: 0,
         clients: [],
         scoreRules: { minScore: null, maxScore: null, minPlayMs: null, replay: 'off' },
       });

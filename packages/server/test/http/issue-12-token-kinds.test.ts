@@ -457,6 +457,11 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
       accepts: ['admin token'],
     },
     {
+      name: 'admin: GET /admin/games/{g}/settings',
+      send: onApi('GET', () => `/admin/games/${game.gameId}/settings`),
+      accepts: ['admin token'],
+    },
+    {
       name: 'admin: GET /admin/developers',
       send: onApi('GET', () => '/admin/developers?limit=5'),
       accepts: ['admin token'],

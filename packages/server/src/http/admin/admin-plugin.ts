@@ -9,6 +9,7 @@ import { mintTokenOfPlayer, requirePlayer } from '../../services/admin.js';
 import { bearerToken } from '../../listener/bearer.js';
 import { adminAccountRoutes, adminHstRoutes } from './admin-accounts.js';
 import { adminGameRoutes, adminLeaderboardRoutes } from './admin-games.js';
+import { adminGameSettingsRoutes } from './admin-game-settings.js';
 import { adminChainDepositRoutes, adminChainRoutes } from './admin-chain.js';
 import {
   adminChainHaltRoutes,
@@ -56,6 +57,7 @@ export async function adminPlugin(
   adminAccountRoutes(app);
   adminHstRoutes(app);
   adminGameRoutes(app);
+  adminGameSettingsRoutes(app);
   adminLeaderboardRoutes(app);
 
   r.post(

@@ -44,7 +44,7 @@ declare const _catalogGameList: SchemaMatches<typeof CatalogGameListSchema, Cata
  */
 export async function catalogPlugin(instance: FastifyInstance): Promise<void> {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-  const arcade = app.arcade;
+  const { arcade, config } = app;
 
   app.get(
     '/catalog/games',
@@ -106,7 +106,13 @@ export async function catalogPlugin(instance: FastifyInstance): Promise<void> {
       if (view.game.publishedAt === null || view.game.arcadeId !== arcade.record.id) {
         throw new CoinopError('game_not_found', `game ${gameId} does not exist`);
       }
-      return gameToWire(view.game, view.leaderboards, view.leaders, view.scoreRules);
+      return gameToWire(
+        view.game,
+        view.leaderboards,
+        view.leaders,
+        view.scoreRules,
+        config.payoutHoldSeconds,
+      );
     },
   );
 

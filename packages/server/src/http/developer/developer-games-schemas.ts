@@ -53,14 +53,14 @@ export const ownGame = 'A game of another developer answers 404 game_not_found.'
 export const date = (description: string) => Type.String({ format: 'date-time', description });
 
 /** A payout hold in seconds (0 to 30 days), or null to inherit. */
-const payoutHold = (description: string) =>
+export const payoutHold = (description: string) =>
   Type.Union([Type.Integer({ minimum: 0, maximum: PAYOUT_HOLD_MAX_SECONDS }), Type.Null()], {
     description,
   });
 const TIER_HOLD =
   'Seconds this tier’s payouts stay pending before they are spendable, so a false score can ' +
   'be voided first (0 to 2592000); null: the game’s hold.';
-const GAME_HOLD =
+export const GAME_HOLD =
   'Seconds the game’s payouts stay pending before they are spendable (0 to 2592000); null: ' +
   'the arcade operator’s default (--payout-hold).';
 
@@ -109,6 +109,14 @@ export const DeveloperGameSchema = Type.Object(
     published: Type.Boolean({ description: 'Whether an operator listed it in the catalog.' }),
     createdAt: date('When the game was registered.'),
     payoutHoldSeconds: Type.Optional(payoutHold(GAME_HOLD)),
+    operatorPayoutHoldSeconds: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        description:
+          'The arcade operator’s default payout hold (--payout-hold), in force where the game ' +
+          'and a tier set none.',
+      }),
+    ),
     leaderboards: Type.Array(TierSchema, { description: 'Live tiers, in display order.' }),
     clients: Type.Array(ClientSchema, { description: 'Clients, live and revoked, oldest first.' }),
     scoreRules: ScoreRulesSchema,
@@ -302,6 +310,7 @@ export function developerGameToWire({
   tiers,
   clients,
   scoreRules,
+  operatorPayoutHoldSeconds,
 }: DeveloperGameView): DeveloperGameWire {
   return {
     id: game.id,
@@ -318,6 +327,7 @@ export function developerGameToWire({
     published: game.publishedAt !== null,
     createdAt: game.createdAt.toISOString(),
     payoutHoldSeconds: game.payoutHoldSeconds ?? null,
+    operatorPayoutHoldSeconds,
     leaderboards: tiers.map(tierToWire),
     clients: clients.map(clientToWire),
     scoreRules,

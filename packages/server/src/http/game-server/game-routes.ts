@@ -14,7 +14,7 @@ import { ArcadeGameParams, GamePlayerStandingsSchema } from './game-server-schem
  */
 export function gameReadRoutes(instance: FastifyInstance): void {
   const api = instance.withTypeProvider<TypeBoxTypeProvider>();
-  const arcade = api.arcade;
+  const { arcade, config } = api;
   const serializedViews = new WeakMap<GameView, string>();
 
   api.get(
@@ -35,7 +35,13 @@ export function gameReadRoutes(instance: FastifyInstance): void {
       let body = serializedViews.get(view);
       if (body === undefined) {
         body = JSON.stringify(
-          gameToWire(view.game, view.leaderboards, view.leaders, view.scoreRules),
+          gameToWire(
+            view.game,
+            view.leaderboards,
+            view.leaders,
+            view.scoreRules,
+            config.payoutHoldSeconds,
+          ),
         );
         serializedViews.set(view, body);
       }
@@ -66,7 +72,13 @@ export function gameReadRoutes(instance: FastifyInstance): void {
         arcade.reads.gameView(gameId),
         arcade.reads.standings(gameId, playerId),
       ]);
-      const wire = gameToWire(view.game, view.leaderboards, view.leaders, view.scoreRules);
+      const wire = gameToWire(
+        view.game,
+        view.leaderboards,
+        view.leaders,
+        view.scoreRules,
+        config.payoutHoldSeconds,
+      );
       const byBoard = new Map(standings.map((s) => [s.leaderboardId, s]));
       return {
         ...wire,

@@ -51,7 +51,13 @@ export function playerPlayRoutes(instance: FastifyInstance, context: PlayerRoute
       if (view.game.arcadeId !== arcade.record.id) {
         throw new CoinopError('game_not_found', `game ${gameId} does not exist`);
       }
-      return gameToWire(view.game, view.leaderboards, view.leaders, view.scoreRules);
+      return gameToWire(
+        view.game,
+        view.leaderboards,
+        view.leaders,
+        view.scoreRules,
+        config.payoutHoldSeconds,
+      );
     },
   );
 

@@ -52,6 +52,15 @@ export const LeaderboardSchema = Type.Object(
         },
       ),
     ),
+    payoutHoldSeconds: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description:
+          "Seconds a settled play's payouts on this tier stay pending, held for review, before " +
+          'they are spendable (issue 30, docs/concepts/plays-and-settlement.md#hold-and-void); ' +
+          'absent when they are paid at once',
+      }),
+    ),
   },
   { $id: 'Leaderboard', description: 'A leaderboard tier with its current leaders (spec 2.3).' },
 );

@@ -1,5 +1,6 @@
 import { CURRENCY } from '@coinop/protocol';
 import {
+  effectivePayoutHoldSeconds,
   effectiveScoreRules,
   formatHst,
   hasScoreRules,
@@ -14,12 +15,19 @@ import type { GameWire, LeaderboardWire, PlayWire, ScoreResultWire } from './sch
 
 /** Domain records to the spec's wire shapes; the one place field names are mapped. */
 
+/**
+ * A tier on the wire. `gameRules` and `holdSeconds` (the tier's effective payout hold) are given
+ * where a reader should see them; a tier without rules, or paid at once, answers as it always did.
+ */
 export function leaderboardToWire(
   board: Leaderboard,
   leaders: readonly Leader[],
   gameRules?: ScoreRules,
+  holdSeconds?: number,
 ): LeaderboardWire {
   const rules = gameRules === undefined ? null : effectiveScoreRules(gameRules, board.scoreRules);
+  // A free play has nothing to hold (core: payoutsReleaseAt).
+  const held = holdSeconds !== undefined && holdSeconds > 0 && board.costUnits > 0n;
   return {
     id: board.id,
     name: board.name,
@@ -30,6 +38,7 @@ export function leaderboardToWire(
     leaders: [...leaders],
     // Only where a rule is in force: a tier without rules answers as it always did.
     ...(rules !== null && hasScoreRules(rules) ? { scoreRules: rules } : {}),
+    ...(held ? { payoutHoldSeconds: holdSeconds } : {}),
   };
 }
 
@@ -38,7 +47,12 @@ export function gameToWire(
   boards: readonly Leaderboard[],
   leaders: ReadonlyMap<string, readonly Leader[]>,
   gameRules?: ScoreRules,
+  operatorHoldSeconds?: number,
 ): GameWire {
+  const holdOf = (board: Leaderboard) =>
+    operatorHoldSeconds === undefined
+      ? undefined
+      : effectivePayoutHoldSeconds(game, board, operatorHoldSeconds);
   return {
     id: game.id,
     name: game.name,
@@ -52,7 +66,9 @@ export function gameToWire(
     scoreUnit: game.scoreUnit,
     prodDomain: game.prodDomain,
     published: game.publishedAt !== null,
-    leaderboards: boards.map((b) => leaderboardToWire(b, leaders.get(b.id) ?? [], gameRules)),
+    leaderboards: boards.map((b) =>
+      leaderboardToWire(b, leaders.get(b.id) ?? [], gameRules, holdOf(b)),
+    ),
     playerId: game.developerId,
   };
 }

@@ -10,6 +10,7 @@ import {
   playerScoresOnBoard,
   refusalsOnBoard,
   replayOfRefusal,
+  replayOfScore,
   reportsOfScore,
   type PlayerScore,
   type ScoreReport,
@@ -143,16 +144,23 @@ export class ScoreReviews {
     return { item, playerScores, playerRefusals, board, reports };
   }
 
-  /** The replay of a refused attempt; 404 `replay_not_found` when none was kept. */
+  /**
+   * The replay the item's score came with, or its refused attempt carried; 404
+   * `replay_not_found` when it came without one.
+   */
   async replay(scope: QueueScope, id: string): Promise<string> {
     const item = await this.#item(scope, id);
-    const replay = item.hasReplay ? await replayOfRefusal(this.#arcade.db, id) : null;
+    const { db } = this.#arcade;
+    const replay = !item.hasReplay
+      ? null
+      : item.scoreId === null
+        ? await replayOfRefusal(db, id)
+        : await replayOfScore(db, item.scoreId);
     if (replay === null) {
-      throw new CoinopError(
-        'replay_not_found',
-        `no replay is kept for ${id}: only refused attempts keep theirs`,
-        { details: { id } },
-      );
+      const what = item.scoreId === null ? 'this refused attempt' : `score ${item.scoreId}`;
+      throw new CoinopError('replay_not_found', `${what} came without a replay`, {
+        details: { id, scoreId: item.scoreId },
+      });
     }
     return replay;
   }

@@ -148,10 +148,11 @@ function readRoutes(context: RouteContext): void {
       schema: {
         ...common,
         operationId: op('GetReviewReplay'),
-        summary: 'Download the replay a refused attempt carried',
+        summary: 'Download the replay of the reviewed score or refused attempt',
         description:
-          'The replay text as the game sent it, as an attachment. Only refused attempts keep ' +
-          `their replay: 404 replay_not_found otherwise. ${options.who}`,
+          'The replay text as the game sent it with the score (or the refused attempt), as an ' +
+          'attachment named replay-{reviewId}.txt. 404 replay_not_found when it came without ' +
+          `one (the item's hasReplay is false). ${options.who}`,
         params,
         response: {
           200: {

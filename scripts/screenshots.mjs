@@ -92,6 +92,8 @@ const SCREENSHOTS = [
   { name: 'review-report-dialog', test: 'issue-30-reviews', device: 'desktop', maxHeight: 900 },
   { name: 'review-report-sent', test: 'issue-30-reviews', device: 'desktop', maxHeight: 900 },
   { name: 'account-history-voided', test: 'issue-30-reviews', device: 'desktop' },
+  { name: 'admin-review-replay', test: 'issue-30-evidence', device: 'desktop' },
+  { name: 'admin-review-replay-phone', test: 'issue-30-evidence', device: 'phone' },
   { name: 'admin-players', test: 'publish', device: 'desktop' },
   { name: 'admin-player', test: 'publish', device: 'desktop' },
   { name: 'admin-player-phone', test: 'publish', device: 'phone' },

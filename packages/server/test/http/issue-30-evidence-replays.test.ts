@@ -179,6 +179,70 @@ describe.each(storeVariants())('replays kept as evidence, on %s', (variant) => {
     expect(refused.body).toBe('[9000]');
   });
 
+  it("re-runs the game's current verifier on a kept replay, on demand, writing nothing", async () => {
+    const ace = await fundedPlayer(api, 10, 'Verified');
+    const play = await open(ace.playerId, 1);
+    const moves = [7, 8, 9];
+    const value = earned(play.seed, moves);
+    const accepted = await score(play.id, 1, value, JSON.stringify(moves));
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    const reviewId = await report(accepted.json<{ id: string }>().id);
+    const verify = (headers: Record<string, string>, id = reviewId, gameId = game.gameId) =>
+      send(
+        'POST',
+        headers === admin
+          ? `/admin/reviews/${id}/verify`
+          : `/developer/games/${gameId}/reviews/${id}/verify`,
+        headers,
+      );
+    for (const headers of [admin, developer]) {
+      const res = await verify(headers);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toEqual({
+        reviewId,
+        verdict: 'reproduced',
+        detail: `the replay earns ${value}, as claimed`,
+        computed: value,
+        verifierVersion: 1,
+        checkedAt: s.clock.now().toISOString(),
+      });
+    }
+    // A fixed verifier judges the same replay afresh: the reviewer sees what it makes of it now.
+    const owner = await findDeveloper(api.db, game.developerId);
+    await new GameVerifiers(api.app.arcade).upload(
+      owner!,
+      game.gameId,
+      'export function verify({ replay }) { return JSON.parse(replay).length; }',
+    );
+    const stricter = await verify(admin);
+    expect(stricter.json()).toMatchObject({
+      verdict: 'mismatch',
+      detail: `the replay earns 3, not ${value}`,
+      computed: 3,
+      verifierVersion: 2,
+    });
+    await new GameVerifiers(api.app.arcade).upload(owner!, game.gameId, VERIFIER);
+    // A replay the verifier cannot read: its error, never a 5xx.
+    const garbled = await fundedPlayer(api, 10, 'Garbled');
+    const other = await open(garbled.playerId, 0);
+    const kept = await score(other.id, 0, 5, 'not json');
+    const garbledReview = await report(kept.json<{ id: string }>().id);
+    const threw = await verify(admin, garbledReview);
+    expect(threw.statusCode, threw.body).toBe(200);
+    expect(threw.json()).toMatchObject({ verdict: 'threw', computed: null, verifierVersion: 3 });
+    // Nothing was written: the reviews are open, the scores stand.
+    expect(await review(reviewId)).toMatchObject({ state: 'open', resolution: null });
+    expect(await review(garbledReview)).toMatchObject({ state: 'open' });
+    const stranger404 = await verify(stranger);
+    expect(stranger404.statusCode).toBe(404);
+    expect(stranger404.json()).toMatchObject({ code: 'game_not_found' });
+    const noToken = await verify({});
+    expect(noToken.statusCode).toBe(401);
+    const bad = await verify(admin, 'not-a-uuid');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ code: 'validation_failed' });
+  });
+
   it('answers a score without a replay, a stranger and bad input with a 4xx naming it', async () => {
     const plain = await fundedPlayer(api, 10, 'Plain');
     const play = await open(plain.playerId, 0);
@@ -203,6 +267,9 @@ describe.each(storeVariants())('replays kept as evidence, on %s', (variant) => {
       ['GET', `${dev}/${reviewId}/replay`, {}, 401, null],
       ['GET', `/admin/reviews/${reviewId}/replay`, {}, 401, null],
       ['GET', `/admin/reviews/${reviewId}/replay`, reporter, 401, null],
+      ['POST', `/admin/reviews/${reviewId}/verify`, admin, 404, 'replay_not_found'],
+      ['POST', `${dev}/${reviewId}/verify`, developer, 404, 'replay_not_found'],
+      ['POST', `/admin/reviews/${randomUUID()}/verify`, admin, 404, 'review_not_found'],
     ] as const;
     for (const [method, url, headers, status, code] of cases) {
       const answer = await send(method, url, headers);

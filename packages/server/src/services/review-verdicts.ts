@@ -35,7 +35,8 @@ export async function rerunVerifier(
     checkedAt: clock.now(),
   });
   const play = await findPlay(db, item.gameId, item.playId);
-  if (play?.seed == null) return none('the play was opened before plays had seeds');
+  if (play === null || play.seed === null)
+    return none('the play was opened before plays had seeds');
   const latest = await latestVerifierVersion(db, item.gameId);
   if (latest === null || latest.removedAt !== null) return none('the game has no replay verifier');
   const source = await verifierSource(db, item.gameId, latest.version);

@@ -94,6 +94,7 @@ const SCREENSHOTS = [
   { name: 'account-history-voided', test: 'issue-30-reviews', device: 'desktop' },
   { name: 'admin-review-replay', test: 'issue-30-evidence', device: 'desktop' },
   { name: 'admin-review-replay-phone', test: 'issue-30-evidence', device: 'phone' },
+  { name: 'portal-review-replay', test: 'issue-30-evidence', device: 'desktop' },
   { name: 'admin-players', test: 'publish', device: 'desktop' },
   { name: 'admin-player', test: 'publish', device: 'desktop' },
   { name: 'admin-player-phone', test: 'publish', device: 'phone' },

@@ -13,12 +13,14 @@ import {
   DESKTOP,
   NO_CHROMIUM_REASON,
   PHONE,
+  SCREENSHOT_DIR,
   ensureBrowserBuilds,
   hasChromium,
   launchChromium,
   saveScreenshot,
   seriousViolations,
 } from '@coinop/testkit/browser';
+import { injectWallet } from '@coinop/testkit/eip1193';
 import { fundedPlayer, gameWithTiers, writeToken, type GameFixture } from '@coinop/testkit/arcade';
 import type { TestApi } from '@coinop/testkit/app';
 
@@ -31,9 +33,9 @@ const VERIFIER = `export function verify({ seed, replay }) {
 }`;
 
 /**
- * Issue 30's evidence in the console: a reported score kept the replay it came with; the operator
- * reads it, re-runs the game's verifier on it and downloads it as a file, at 1366×900 and 360 px
- * (axe clean, screenshots).
+ * Issue 30's evidence in the console and the portal: a reported score kept the replay it came
+ * with; the operator (then the game's developer) reads it, re-runs the game's verifier on it and
+ * downloads it as a file, at 1366×900 and 360 px (axe clean, screenshots).
  */
 describe.skipIf(!hasChromium)(
   `a reported score's replay in the console, in headless Chromium${hasChromium ? '' : ` (${NO_CHROMIUM_REASON})`}`,
@@ -45,6 +47,8 @@ describe.skipIf(!hasChromium)(
     let replay: string;
     let value: number;
     let reviewId: string;
+    let gameName: string;
+    const developerKey = privateKeyToAccount(generatePrivateKey());
 
     beforeAll(async () => {
       ensureBrowserBuilds();
@@ -61,8 +65,9 @@ describe.skipIf(!hasChromium)(
       game = await gameWithTiers(api, {
         costs: [1],
         scoreUnit: 'pts',
-        developerWallet: privateKeyToAccount(generatePrivateKey()).address,
+        developerWallet: developerKey.address,
       });
+      gameName = (await arcade.reads.gameView(game.gameId)).game.name;
       const owner = await findDeveloper(arcade.db, game.developerId);
       await new GameVerifiers(arcade).upload(owner!, game.gameId, VERIFIER);
       const player = await fundedPlayer(api, 10, 'Nimble');
@@ -146,6 +151,44 @@ describe.skipIf(!hasChromium)(
         ]);
         expect(download.suggestedFilename()).toBe(`replay-${reviewId}.txt`);
         expect(await readFile((await download.path())!, 'utf8')).toBe(replay);
+      } finally {
+        await context.close();
+      }
+    });
+
+    it("gives the game's developer the same replay and verdict in the portal", async () => {
+      const web = server.urls['web']!;
+      const context = await browser.newContext({ viewport: DESKTOP, acceptDownloads: true });
+      const page = await context.newPage();
+      await injectWallet(page, developerKey);
+      const main = page.getByRole('main');
+      try {
+        await page.goto(`${web}/developer`);
+        await main.getByRole('button', { name: 'Connect wallet' }).click();
+        await page.getByRole('button', { name: 'Browser wallet' }).click();
+        await main.getByRole('link', { name: gameName }).click();
+        await page.waitForURL(`${web}/developer/games/${game.gameId}`);
+        const section = main.getByRole('region', { name: 'Score reviews' });
+        const cards = section.getByRole('list', { name: 'Reviews' }).getByRole('listitem');
+        await expect.poll(() => cards.count()).toBe(1);
+        await cards.first().getByRole('button', { name: 'Evidence' }).click();
+        const panel = section.getByRole('region', { name: 'Replay' });
+        await expect.poll(() => panel.locator('pre').textContent()).toBe(replay);
+        await panel.getByRole('button', { name: 'Re-run verifier' }).click();
+        await panel
+          .getByText(`Reproduced: the replay earns ${value}, as claimed (verifier v1).`)
+          .waitFor();
+        expect(await seriousViolations(page)).toEqual([]);
+        const [download] = await Promise.all([
+          page.waitForEvent('download'),
+          panel.getByRole('button', { name: 'Download replay' }).click(),
+        ]);
+        expect(await readFile((await download.path())!, 'utf8')).toBe(replay);
+        // The portal's game page is long: the Score reviews section is what this shows.
+        await section.screenshot({
+          path: `${SCREENSHOT_DIR}portal-review-replay.png`,
+          animations: 'disabled',
+        });
       } finally {
         await context.close();
       }

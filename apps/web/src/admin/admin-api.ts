@@ -69,6 +69,7 @@ export function adminApi(token: string) {
     reviews: reviews.list,
     review: reviews.detail,
     reviewReplay: reviews.replay,
+    verifyReview: reviews.verify,
     resolveReview: reviews.resolve,
 
     publishQueue: async (options: { all: boolean; after?: string | null }) => {

@@ -13,6 +13,7 @@ export function ReviewsScreen({ api }: { api: AdminApi }) {
       list: api.reviews,
       detail: api.review,
       replay: api.reviewReplay,
+      verify: api.verifyReview,
       resolve: api.resolveReview,
     }),
     [api],

@@ -1,9 +1,11 @@
 import { useEffect, useState } from 'react';
 import type { ReviewClient } from './review-client.js';
+import { VerifierVerdict } from './verifier-verdict.js';
 
 /**
- * The replay a refused attempt carried, as text the reviewer can read, copy or download (the
- * verifier's input: the game's own format, JSON text typically).
+ * The replay the score (or the refused attempt) came with, as text the reviewer can read, copy or
+ * download (the verifier's input: the game's own format, JSON text typically), and the game's
+ * verifier re-run on it.
  */
 export function ReplayPanel({ client, reviewId }: { client: ReviewClient; reviewId: string }) {
   const [replay, setReplay] = useState<string | null>(null);
@@ -50,10 +52,11 @@ export function ReplayPanel({ client, reviewId }: { client: ReviewClient; review
               Copy
             </button>
             <button type="button" onClick={download}>
-              Download
+              Download replay
             </button>
             <span className="review-muted">{new Blob([replay]).size} bytes</span>
           </div>
+          <VerifierVerdict client={client} reviewId={reviewId} />
         </>
       )}
       <p role="status" aria-live="polite" className="review-muted">

@@ -1,4 +1,4 @@
-import type { ReviewDetail, ReviewItem, ReviewPage } from '@coinop/protocol';
+import type { ReviewDetail, ReviewItem, ReviewPage, ReviewVerdict } from '@coinop/protocol';
 import { ApiError, requestJson } from '../api.js';
 
 /**
@@ -9,8 +9,10 @@ import { ApiError, requestJson } from '../api.js';
 export interface ReviewClient {
   list(filter: ReviewFilter, cursor: string | null): Promise<ReviewPage>;
   detail(id: string): Promise<ReviewDetail>;
-  /** The replay text a refused attempt carried. */
+  /** The replay text the score (or the refused attempt) came with. */
   replay(id: string): Promise<string>;
+  /** The game's current verifier re-run on the replay: its verdict, nothing written. */
+  verify(id: string): Promise<ReviewVerdict>;
   resolve(id: string, action: 'approve' | 'void', reason: string): Promise<ReviewItem>;
 }
 
@@ -45,6 +47,7 @@ export function reviewClient(base: string, token: () => string | null): ReviewCl
       }
       return res.text();
     },
+    verify: (reviewId) => call<ReviewVerdict>(`/${id(reviewId)}/verify`, {}),
     resolve: (reviewId, action, reason) =>
       call<ReviewItem>(`/${id(reviewId)}/${action}`, { reason }),
   };

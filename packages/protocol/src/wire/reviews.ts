@@ -139,3 +139,29 @@ export interface ReviewDetail {
     readonly reportedAt: string;
   }[];
 }
+
+/**
+ * What the game's current verifier makes of a queue item's replay when a reviewer re-runs it
+ * (`POST …/reviews/{id}/verify`): `reproduced` when it computes exactly the item's score, else
+ * why not — `mismatch` (it computed another score: `computed`), `threw`, `time_limit`,
+ * `memory_limit`, or `no_verifier` (the game has none now, or the play was opened before plays
+ * had seeds). Nothing is written: the verdict is evidence for the reviewer, not a decision.
+ *
+ * @example
+ * ```ts
+ * import type { ReviewVerdict } from '@coinop/protocol';
+ * const line = (v: ReviewVerdict) => `${v.verdict}: ${v.detail}`;
+ * ```
+ */
+export interface ReviewVerdict {
+  readonly reviewId: string;
+  readonly verdict:
+    'reproduced' | 'mismatch' | 'threw' | 'time_limit' | 'memory_limit' | 'no_verifier';
+  /** For a person: "the replay earns 120, not 4200". */
+  readonly detail: string;
+  /** The score the replay earns, when the verifier computed one. */
+  readonly computed: number | null;
+  /** The verifier version that ran; null when none did. */
+  readonly verifierVersion: number | null;
+  readonly checkedAt: string;
+}

@@ -120,6 +120,11 @@ export const OPERATION_PROBLEMS: Readonly<Record<string, readonly ErrorCode[]>> 
   getBoardAround: ['leaderboard_not_in_game'],
   getLeaders: ['leaderboard_not_in_game'],
   getTopScore: ['leaderboard_not_in_game'],
+  // Issue 30: a queue item whose score (or attempt) came without a replay.
+  adminGetReviewReplay: ['replay_not_found'],
+  developerGetReviewReplay: ['replay_not_found'],
+  adminVerifyReviewReplay: ['replay_not_found'],
+  developerVerifyReviewReplay: ['replay_not_found'],
   openPlay: PLAY_REFUSALS,
   submitScore: SCORE_REFUSALS,
   createGame: [...COVER_REFUSALS, 'developer_not_found'],

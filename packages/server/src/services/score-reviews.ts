@@ -10,6 +10,7 @@ import {
   playerScoresOnBoard,
   refusalsOnBoard,
   replayOfRefusal,
+  replayOfScore,
   reportsOfScore,
   type PlayerScore,
   type ScoreReport,
@@ -25,10 +26,12 @@ import {
   type ReviewActor,
 } from '../store/score-reviews.js';
 import type { ArcadeServices } from './arcade-services.js';
+import { rerunVerifier, type ReviewVerdictRecord } from './review-verdicts.js';
 
 export { ReviewKinds, ReviewStates } from '../store/score-reviews.js';
 export type { ReportReason, ReviewActor } from '../store/score-reviews.js';
 export type { QueueItem, QueuePosition, QueueState } from '../store/review-queue.js';
+export type { ReviewVerdictRecord } from './review-verdicts.js';
 
 /** What the review queue needs of the void (i30-hold's `ScoreVoids`): one score, one reason. */
 export interface ScoreVoider {
@@ -143,18 +146,38 @@ export class ScoreReviews {
     return { item, playerScores, playerRefusals, board, reports };
   }
 
-  /** The replay of a refused attempt; 404 `replay_not_found` when none was kept. */
+  /**
+   * The replay the item's score came with, or its refused attempt carried; 404
+   * `replay_not_found` when it came without one.
+   */
   async replay(scope: QueueScope, id: string): Promise<string> {
+    return (await this.#replayOf(scope, id)).replay;
+  }
+
+  /**
+   * Re-runs the game's current verifier on the item's replay (`rerunVerifier`); writes nothing.
+   * 404 `replay_not_found` when the item came without a replay.
+   */
+  async verify(scope: QueueScope, id: string): Promise<ReviewVerdictRecord> {
+    const { item, replay } = await this.#replayOf(scope, id);
+    return rerunVerifier(this.#arcade, item, replay);
+  }
+
+  async #replayOf(scope: QueueScope, id: string): Promise<{ item: QueueItem; replay: string }> {
     const item = await this.#item(scope, id);
-    const replay = item.hasReplay ? await replayOfRefusal(this.#arcade.db, id) : null;
+    const { db } = this.#arcade;
+    const replay = !item.hasReplay
+      ? null
+      : item.scoreId === null
+        ? await replayOfRefusal(db, id)
+        : await replayOfScore(db, item.scoreId);
     if (replay === null) {
-      throw new CoinopError(
-        'replay_not_found',
-        `no replay is kept for ${id}: only refused attempts keep theirs`,
-        { details: { id } },
-      );
+      const what = item.scoreId === null ? 'this refused attempt' : `score ${item.scoreId}`;
+      throw new CoinopError('replay_not_found', `${what} came without a replay`, {
+        details: { id, scoreId: item.scoreId },
+      });
     }
-    return replay;
+    return { item, replay };
   }
 
   /** Keeps the score: closes every open review of it; it is not flagged again. */

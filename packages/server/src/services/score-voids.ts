@@ -17,6 +17,7 @@ import { heldPayoutsOf, type StoredHeldPayout } from '../store/payout-holds.js';
 import { playerAccounts } from '../store/plays.js';
 import { nextBoardVersion } from '../store/score-batch.js';
 import { notifyBoardChanged, notifyGameChanged } from '../store/cache-notices.js';
+import { closeOpenReviewsOfVoidedScore } from '../store/score-reviews.js';
 import { translated, WriteRaced } from '../store/errors.js';
 import {
   boardScores,
@@ -64,6 +65,8 @@ export interface VoidOutcome {
   readonly resettledPlayIds: readonly string[];
   /** Per account, the change of what it is owed by held payouts (base units, may be negative). */
   readonly moved: readonly { accountId: string; units: bigint }[];
+  /** The score's reviews that were open and closed as voided by this void, in id order. */
+  readonly closedReviewIds: readonly string[];
 }
 
 export interface ScoreVoidsDeps {
@@ -140,6 +143,12 @@ export class ScoreVoids {
       now,
     });
     if (!marked) throw alreadyVoided(score.id);
+    const closedReviewIds = await closeOpenReviewsOfVoidedScore(tx, {
+      scoreId: score.id,
+      reason: input.reason,
+      by: actorName(input.actor),
+      now,
+    });
     await this.#moveBest(tx, score, now);
     const game = await games(score.gameId, score.leaderboardId);
     const resettled = await this.#resettle(tx, score, plays, game, now);
@@ -152,7 +161,13 @@ export class ScoreVoids {
       );
       await new Promise((r) => setTimeout(r, this.#deps.pauseMs));
     }
-    return { scoreId: score.id, leaderboardId: score.leaderboardId, voidedAt: now, ...resettled };
+    return {
+      scoreId: score.id,
+      leaderboardId: score.leaderboardId,
+      voidedAt: now,
+      closedReviewIds,
+      ...resettled,
+    };
   }
 
   /**

@@ -282,6 +282,7 @@ export class Scoring {
         requestHash: job.requestHash,
         now,
         payoutsReleaseAt: releaseAt,
+        replay: job.input.replay ?? null,
       });
       return {
         ok: true,

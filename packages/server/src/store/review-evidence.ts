@@ -3,7 +3,7 @@ import type { ReportReason } from './score-reviews.js';
 
 /**
  * What a reviewer reads beside a queue item (issue 30): the player's other scores on the board,
- * the reports of the score, the replay of a refused attempt.
+ * the reports of the score, the replay of the score or of a refused attempt.
  */
 
 /** How many of the player's latest scores on the board the evidence shows. */
@@ -86,6 +86,15 @@ export async function reportsOfScore(q: Queryable, scoreId: string): Promise<Sco
     note: r.report_note,
     reportedAt: r.created_at,
   }));
+}
+
+/** The replay an accepted score came with (`score_replays`); null when it came without. */
+export async function replayOfScore(q: Queryable, scoreId: string): Promise<string | null> {
+  const rows = await q.query<{ replay: string }>(
+    `SELECT replay FROM score_replays WHERE score_id = $1`,
+    [scoreId],
+  );
+  return rows[0]?.replay ?? null;
 }
 
 /** The replay a refused attempt carried; null when it carried none or `id` is not a refusal. */

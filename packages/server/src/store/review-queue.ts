@@ -65,7 +65,8 @@ const QUEUE_SQL = `
     (SELECT r.id, r.kind, r.state, r.score_id, r.play_id, r.game_id, r.leaderboard_id,
             r.player_id, s.score, r.report_reason, r.report_note, r.evidence,
             NULL::text AS refusal_detail, r.resolution_reason, r.resolved_by, r.resolved_at,
-            false AS has_replay, s.created_at AS scored_at, NULL::integer AS play_ms,
+            EXISTS (SELECT 1 FROM score_replays k WHERE k.score_id = r.score_id) AS has_replay,
+            s.created_at AS scored_at, NULL::integer AS play_ms,
             r.created_at
      FROM score_reviews r JOIN scores s ON s.id = r.score_id
      WHERE ($1::text IS NULL OR r.state = $1) AND ($2::text IS NULL OR r.kind = $2)

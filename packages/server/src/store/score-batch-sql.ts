@@ -9,8 +9,18 @@ const SCORES_LEDGER = transferBatchSql(34);
 /** The statement's ledger parameters ($34 on): the transfers and the summed balance changes. */
 export const SCORES_LEDGER_PARAMS = SCORES_LEDGER.params.bind(SCORES_LEDGER);
 
-/** The statement of `writeScores` (its text is fixed: one prepared statement). */
-export const WRITE_SCORES_SQL = `WITH board AS (
+/**
+ * The replays a batch keeps ($61, $62: score ids and replays), written by the same statement as
+ * their scores. Only a batch with a replay carries this part: one without runs the statement it
+ * ran before replays were kept (`WRITE_SCORES_SQL`).
+ */
+const REPLAYS_CTE = `replays AS (
+     INSERT INTO score_replays (score_id, replay)
+     SELECT * FROM unnest($61::uuid[], $62::text[])
+   ), `;
+
+/** The statement of `writeScores` (each text is fixed: one prepared statement each). */
+const writeScoresSql = (replays: string) => `WITH board AS (
      UPDATE leaderboards lb SET score_version = v.next, write_seq = lb.write_seq + 1
      FROM unnest($52::uuid[], $53::bigint[], $54::bigint[]) AS v(id, expected, next)
      WHERE lb.id = v.id AND (v.expected IS NULL OR lb.score_version = v.expected)
@@ -64,7 +74,7 @@ export const WRITE_SCORES_SQL = `WITH board AS (
      FROM unnest($32::uuid[], $33::timestamptz[], $60::timestamptz[]) AS u(id, at, release_at)
      WHERE p.id = u.id AND p.status = 'open'
      RETURNING 1
-   ), ${SCORES_LEDGER.ctes}
+   ), ${replays}${SCORES_LEDGER.ctes}
    SELECT CASE WHEN c.played <> $49 THEN coinop_write_conflict('a play is no longer open')
                WHEN c.first_best <> $50 OR c.moved_best <> $51
                  THEN coinop_write_conflict('a best changed')
@@ -77,6 +87,11 @@ export const WRITE_SCORES_SQL = `WITH board AS (
                 (SELECT count(*) FROM board) AS boards) c
    WHERE c.played <> $49 OR c.first_best <> $50 OR c.moved_best <> $51
      OR c.boards <> cardinality($52::uuid[]) OR ${SCORES_LEDGER.accountMissing}`;
+
+/** A batch of scores none of which carries a replay: the statement as before replays were kept. */
+export const WRITE_SCORES_SQL = writeScoresSql('');
+/** A batch with at least one replay: the same, keeping the replays in `score_replays`. */
+export const WRITE_SCORES_WITH_REPLAYS_SQL = writeScoresSql(REPLAYS_CTE);
 
 /** The statement of `readScoreBatch` (its text is fixed: one prepared statement). */
 export const READ_SCORE_BATCH_SQL = `WITH p AS MATERIALIZED (

@@ -10,7 +10,12 @@ import {
 import { boardOrder } from './board-order.js';
 import type { Queryable } from './db.js';
 import { translated } from './errors.js';
-import { READ_SCORE_BATCH_SQL, SCORES_LEDGER_PARAMS, WRITE_SCORES_SQL } from './score-batch-sql.js';
+import {
+  READ_SCORE_BATCH_SQL,
+  SCORES_LEDGER_PARAMS,
+  WRITE_SCORES_SQL,
+  WRITE_SCORES_WITH_REPLAYS_SQL,
+} from './score-batch-sql.js';
 import { toPlay, type PlayRow, type StoredPlay } from './plays.js';
 
 /**
@@ -209,6 +214,8 @@ export interface BatchScore {
   readonly now: Date;
   /** When the play's held payouts are posted; null when they were paid at once. */
   readonly payoutsReleaseAt: Date | null;
+  /** The replay the score came with, kept in `score_replays`; null when it came without. */
+  readonly replay: string | null;
 }
 
 /**
@@ -268,8 +275,9 @@ async function writeScoresStatement(q: Queryable, batch: ScoreBatchWrite): Promi
   const moved = bests.filter((b) => b.replacesScoreId !== null);
   const gained = buckets.filter((b) => b.delta > 0);
   const lost = buckets.filter((b) => b.delta < 0);
+  const replayed = scores.filter((s) => s.replay !== null);
   await q.query(
-    WRITE_SCORES_SQL,
+    replayed.length === 0 ? WRITE_SCORES_SQL : WRITE_SCORES_WITH_REPLAYS_SQL,
     [
       first.map((b) => b.leaderboardId),
       first.map((b) => b.playerId),
@@ -317,8 +325,11 @@ async function writeScoresStatement(q: Queryable, batch: ScoreBatchWrite): Promi
       bests.map((b) => b.replaces?.achievedAt ?? null),
       bests.map((b) => b.achievedAt),
       scores.map((s) => s.payoutsReleaseAt),
+      ...(replayed.length === 0
+        ? []
+        : [replayed.map((s) => s.scoreId), replayed.map((s) => s.replay)]),
     ],
-    'play_path_write_scores',
+    replayed.length === 0 ? 'play_path_write_scores' : 'play_path_write_scores_replays',
   );
 }
 

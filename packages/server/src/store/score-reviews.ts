@@ -197,3 +197,24 @@ export async function resolveReviewsOfScore(
   );
   return rows.length;
 }
+
+/**
+ * Closes the open reviews of a score being voided, in the void's transaction: whichever route
+ * voids it (the score's own, or a review's), its open reviews say `voided` with the void's reason
+ * and who voided it. An approved review keeps its approval: it was the reviewer's decision then,
+ * and the score's void records the later one. Answers the ids it closed, in id order.
+ */
+export async function closeOpenReviewsOfVoidedScore(
+  tx: Queryable,
+  input: { scoreId: string; reason: string; by: string; now: Date },
+): Promise<string[]> {
+  const rows = await tx.query<{ id: string }>(
+    `UPDATE score_reviews
+     SET state = 'voided', resolution_reason = $2, resolved_by = $3, resolved_at = $4
+     WHERE score_id = $1 AND state = 'open'
+     RETURNING id`,
+    [input.scoreId, input.reason, input.by, input.now],
+    'score_voids_close_reviews',
+  );
+  return rows.map((r) => r.id).sort();
+}

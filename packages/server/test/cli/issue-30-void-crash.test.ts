@@ -14,6 +14,7 @@ import { SecretBox } from '../../src/credentials/secret-box.js';
 import { ManualClock, uuidIds } from '../../src/ids.js';
 import { openDatabase } from '../../src/main.js';
 import type { Db } from '../../src/store/db.js';
+import { ScoreReviews } from '../../src/services/score-reviews.js';
 import { auditLedger, findAccount } from '../../src/store/ledger.js';
 import { migrate } from '../../src/store/migrate.js';
 import {
@@ -28,8 +29,9 @@ import { cleanEnv, serve, type ServeChild } from './run-cli.js';
  * Issue 30, "after kill -9 in the middle of a void": a real `coinop serve` voids a score through
  * `POST /admin/scores/{scoreId}/void` and is killed with SIGKILL while the void's transaction
  * waits to commit (the test hook COINOP_TEST_VOID_PAUSE_MS). The void is all or nothing: after
- * the restart the score stands, every held payout is as before and the ledger balances; the same
- * void sent again then re-settles to the unit what the model of the board computes.
+ * the restart the score stands, its report is still open, every held payout is as before and the
+ * ledger balances; the same void sent again then re-settles to the unit what the model of the
+ * board computes, and closes the report.
  */
 
 const HOLD_SECONDS = 3600;
@@ -45,6 +47,8 @@ interface Story {
   accountOf: (playerId: string) => string;
   /** The cheater's player id. */
   xavier: string;
+  /** Alice's report of the cheat: open until the void commits. */
+  reviewId: string;
 }
 
 /**
@@ -81,6 +85,7 @@ async function playStory(db: Db, secretsKey: Buffer): Promise<Story> {
       accountOf: (playerId) =>
         Object.values(players).find((p) => p.playerId === playerId)!.accountId,
       xavier: players.xavier.playerId,
+      reviewId: '',
     };
     const leaderboardId = game.tiers[0]!.id;
     const post = async (path: string, payload: object): Promise<string> => {
@@ -115,6 +120,12 @@ async function playStory(db: Db, secretsKey: Buffer): Promise<Story> {
       story.scores.push({ scoreId, playerId, value, at: clock.now().getTime() });
       if (who === 'xavier' && value === 999) story.cheat = scoreId;
     }
+    const report = await new ScoreReviews(app.arcade, null).report(
+      players.alice.playerId,
+      story.cheat,
+      { reason: 'impossible', note: null },
+    );
+    story.reviewId = report.reportId;
     return story;
   } finally {
     await app.close();
@@ -145,6 +156,16 @@ async function expectHeld(
     [story.cheat],
   );
   expect(score?.voided).toBe(voided.has(story.cheat));
+  // The void closes the score's open review in its own transaction: both or neither.
+  const [review] = await db.query<{ state: string; resolution_reason: string | null }>(
+    'SELECT state, resolution_reason FROM score_reviews WHERE id = $1',
+    [story.reviewId],
+  );
+  expect(review).toEqual(
+    voided.has(story.cheat)
+      ? { state: 'voided', resolution_reason: 'impossible score' }
+      : { state: 'open', resolution_reason: null },
+  );
   const leaders = await db.query<{ score: number }>(
     'SELECT score FROM leaders WHERE leaderboard_id = $1 AND player_id = $2',
     [story.game.tiers[0]!.id, story.xavier],
@@ -231,7 +252,8 @@ describe.each(storeVariants())('a score void by coinop serve on %s', (variant) =
     server = await serve(flags, env());
     const res = await voidOf(server, story.cheat);
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { resettledPlays: string[] };
+    const body = (await res.json()) as { resettledPlays: string[]; closedReviews: string[] };
+    expect(body.closedReviews).toEqual([story.reviewId]);
     const voided = new Set([story.cheat]);
     const changed = story.plays.filter(
       (p) =>

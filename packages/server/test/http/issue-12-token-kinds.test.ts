@@ -704,6 +704,12 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
       send: onApi('GET', () => `/admin/reviews/${randomUUIDv4()}${tail}`),
       accepts: ['admin token'] as Kind[],
     })),
+    // Re-running the verifier takes no body; a credential that gets through finds no review.
+    {
+      name: 'admin: POST /admin/reviews/{r}/verify',
+      send: onApi('POST', () => `/admin/reviews/${randomUUIDv4()}/verify`),
+      accepts: ['admin token'],
+    },
     ...(['approve', 'void'] as const).map((action) => ({
       name: `admin: POST /admin/reviews/{r}/${action}`,
       send: onApi(
@@ -723,6 +729,11 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
       send: onApi('GET', () => `/developer/games/${game.gameId}/reviews/${randomUUIDv4()}${tail}`),
       accepts: ['web session', 'api key'] as Kind[],
     })),
+    {
+      name: 'portal: POST /developer/games/{g}/reviews/{r}/verify',
+      send: onApi('POST', () => `/developer/games/${game.gameId}/reviews/${randomUUIDv4()}/verify`),
+      accepts: ['web session', 'api key'],
+    },
     ...(['approve', 'void'] as const).map((action) => ({
       name: `portal: POST /developer/games/{g}/reviews/{r}/${action}`,
       send: onApi(

@@ -321,27 +321,51 @@ describe.each(storeVariants())('the review queue, on %s', (variant) => {
     expect(late.json()).toMatchObject({ code: 'score_not_found' });
   });
 
-  it("closes the reviews of a score voided by the score's own route only by voiding", async () => {
+  it("closes a score's open reviews when its own route voids it, in the void's transaction", async () => {
     const sly = await fundedPlayer(api, 100, 'Sly');
     const scoreId = await score(game, sly.playerId, 145);
-    const reported = await send('POST', `/player/scores/${scoreId}/report`, reporter.headers, {
-      reason: 'bug',
-    });
-    const reviewId = reported.json<{ reportId: string }>().reportId;
+    const reviewIds: string[] = [];
+    for (const headers of [reporter.headers, stranger]) {
+      const reported = await send('POST', `/player/scores/${scoreId}/report`, headers, {
+        reason: 'bug',
+      });
+      expect(reported.statusCode, reported.body).toBe(201);
+      reviewIds.push(reported.json<{ reportId: string }>().reportId);
+    }
     const direct = await send('POST', `/admin/scores/${scoreId}/void`, admin, {
       reason: 'Found in the logs.',
     });
     expect(direct.statusCode, direct.body).toBe(200);
-    const approve = await send('POST', `/admin/reviews/${reviewId}/approve`, admin, {
+    expect(direct.json()).toMatchObject({ scoreId, closedReviews: [...reviewIds].sort() });
+    const [voidedAt] = await s.db.query<{ voided_at: Date }>(
+      'SELECT voided_at FROM scores WHERE id = $1',
+      [scoreId],
+    );
+    for (const reviewId of reviewIds) {
+      const detail = await send('GET', `/admin/reviews/${reviewId}`, admin);
+      expect(detail.json<ReviewDetail>().review).toMatchObject({
+        state: 'voided',
+        resolution: {
+          reason: 'Found in the logs.',
+          by: 'admin',
+          at: voidedAt!.voided_at.toISOString(),
+        },
+      });
+    }
+    expect(await queue(`state=open&gameId=${game.gameId}`)).not.toContainEqual(
+      expect.objectContaining({ scoreId }),
+    );
+    const approve = await send('POST', `/admin/reviews/${reviewIds[0]}/approve`, admin, {
       reason: 'fine',
     });
     expect(approve.statusCode).toBe(409);
-    expect(approve.json()).toMatchObject({ code: 'score_already_voided' });
-    const voided = await send('POST', `/admin/reviews/${reviewId}/void`, admin, {
+    expect(approve.json()).toMatchObject({ code: 'review_closed' });
+    // Voiding the review too answers it as it stands.
+    const voided = await send('POST', `/admin/reviews/${reviewIds[0]}/void`, admin, {
       reason: 'Found in the logs.',
     });
     expect(voided.statusCode, voided.body).toBe(200);
-    expect(voided.json()).toMatchObject({ state: 'voided' });
+    expect(voided.json()).toMatchObject({ state: 'voided', resolution: { by: 'admin' } });
   });
 
   it('answers two reviewers voiding at once alike, and voids the score once', async () => {

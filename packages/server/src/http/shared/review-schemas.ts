@@ -4,11 +4,13 @@ import {
   type ReviewDetail,
   type ReviewItem,
   type ReviewPage,
+  type ReviewVerdict,
 } from '@coinop/protocol';
 import {
   ReviewKinds,
   type QueueItem,
   type ReviewDetail as StoredDetail,
+  type ReviewVerdictRecord,
 } from '../../services/score-reviews.js';
 import type { SchemaMatches } from '../../listener/wire-check.js';
 import { Uuid } from './schemas.js';
@@ -123,6 +125,29 @@ export const ReviewDetailSchema = Type.Object({
 declare const _item: SchemaMatches<typeof ReviewItemSchema, ReviewItem>;
 declare const _page: SchemaMatches<typeof ReviewPageSchema, ReviewPage>;
 declare const _detail: SchemaMatches<typeof ReviewDetailSchema, ReviewDetail>;
+
+export const ReviewVerdictSchema = Type.Object({
+  reviewId: Uuid('The review or refused attempt'),
+  verdict: Type.Union(
+    (['reproduced', 'mismatch', 'threw', 'time_limit', 'memory_limit', 'no_verifier'] as const).map(
+      (v) => Type.Literal(v),
+    ),
+    {
+      description:
+        'reproduced: the verifier computed exactly the score; otherwise why not (no_verifier: ' +
+        'the game has none now, or the play was opened before plays had seeds)',
+    },
+  ),
+  detail: Type.String({ description: 'For a person: "the replay earns 120, not 4200"' }),
+  computed: Nullable(Type.Number(), 'The score the replay earns, when the verifier computed one'),
+  verifierVersion: Nullable(Type.Integer(), 'The verifier version that ran; null when none did'),
+  checkedAt: At('When it ran'),
+});
+declare const _verdict: SchemaMatches<typeof ReviewVerdictSchema, ReviewVerdict>;
+
+export function verdictToWire(verdict: ReviewVerdictRecord): Static<typeof ReviewVerdictSchema> {
+  return { ...verdict, checkedAt: iso(verdict.checkedAt) };
+}
 
 export const ReviewParams = Type.Object({ reviewId: Uuid('The review or refused attempt') });
 export const GameReviewParams = Type.Object({

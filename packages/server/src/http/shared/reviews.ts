@@ -19,8 +19,10 @@ import {
   ReviewItemSchema,
   ReviewPageSchema,
   ReviewParams,
+  ReviewVerdictSchema,
   detailToWire,
   itemToWire,
+  verdictToWire,
 } from './review-schemas.js';
 
 export interface ReviewRoutesOptions {
@@ -67,6 +69,7 @@ export function reviewRoutes(instance: FastifyInstance, options: ReviewRoutesOpt
     idOf: (request) => (request.params as { reviewId: string }).reviewId,
   };
   readRoutes(context);
+  verifyRoute(context);
   resolveRoutes(context);
 }
 
@@ -148,10 +151,11 @@ function readRoutes(context: RouteContext): void {
       schema: {
         ...common,
         operationId: op('GetReviewReplay'),
-        summary: 'Download the replay a refused attempt carried',
+        summary: 'Download the replay of the reviewed score or refused attempt',
         description:
-          'The replay text as the game sent it, as an attachment. Only refused attempts keep ' +
-          `their replay: 404 replay_not_found otherwise. ${options.who}`,
+          'The replay text as the game sent it with the score (or the refused attempt), as an ' +
+          'attachment named replay-{reviewId}.txt. 404 replay_not_found when it came without ' +
+          `one (the item's hasReplay is false). ${options.who}`,
         params,
         response: {
           200: {
@@ -170,6 +174,33 @@ function readRoutes(context: RouteContext): void {
         .header('content-disposition', `attachment; filename="replay-${id}.txt"`)
         .header('x-content-type-options', 'nosniff')
         .send(replay);
+    },
+  );
+}
+
+/** Re-running the game's current verifier on the item's replay: evidence, nothing written. */
+function verifyRoute(context: RouteContext): void {
+  const { reviews, options, base, params, op, common, reviewerOf, idOf } = context;
+  const app = context.app.withTypeProvider<TypeBoxTypeProvider>();
+  app.post(
+    `${base}/:reviewId/verify`,
+    {
+      schema: {
+        ...common,
+        operationId: op('VerifyReviewReplay'),
+        summary: "Re-run the game's verifier on the replay",
+        description:
+          "Runs the game's current replay verifier on the item's replay with its play's seed " +
+          'and its score, in the sandbox and limits of the score path, and answers its verdict ' +
+          '(reproduced, or why not). Writes nothing and decides nothing: approve or void ' +
+          `afterwards. No body. 404 replay_not_found when the item has no replay. ${options.who}`,
+        params,
+        response: { 200: ReviewVerdictSchema },
+      },
+    },
+    async (request) => {
+      const { scope } = await reviewerOf(request);
+      return verdictToWire(await reviews.verify(scope, idOf(request)));
     },
   );
 }

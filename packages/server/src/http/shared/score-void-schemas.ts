@@ -40,6 +40,11 @@ export const ScoreVoided = Type.Object({
         'Per account, in account id order; accounts whose share did not change are left out.',
     },
   ),
+  closedReviews: Type.Array(Uuid('A review closed.'), {
+    description:
+      'The score’s reviews that were open in the review queue and are now closed as voided, ' +
+      'with this void’s reason; an approved review keeps its approval.',
+  }),
 });
 
 export function scoreVoidedToWire(outcome: VoidOutcome): Static<typeof ScoreVoided> {
@@ -49,6 +54,7 @@ export function scoreVoidedToWire(outcome: VoidOutcome): Static<typeof ScoreVoid
     voidedAt: outcome.voidedAt.toISOString(),
     resettledPlays: [...outcome.resettledPlayIds],
     moved: outcome.moved.map((m) => ({ accountId: m.accountId, amount: formatHst(m.units) })),
+    closedReviews: [...outcome.closedReviewIds],
   };
 }
 
@@ -57,5 +63,6 @@ export const VOID_DESCRIPTION =
   'they leave it), and every play on the board whose payouts are still held and whose leaders ' +
   'it changed is re-settled as if it had never been made: its held payouts are voided and held ' +
   'again, with the same release time, for the corrected leaders. Payouts already released are ' +
-  'not taken back; the voided score’s own play keeps its settlement. One transaction. 404 ' +
+  'not taken back; the voided score’s own play keeps its settlement. The score’s open reviews ' +
+  'close as voided with the same reason. One transaction. 404 ' +
   'score_not_found, 409 score_already_voided.';

@@ -42,6 +42,8 @@ const NOT_FOUND_BY_PARAM: Readonly<Record<string, ErrorCode>> = {
   requestId: 'publish_request_not_found',
   reviewId: 'review_not_found',
   scoreId: 'score_not_found',
+  developerId: 'developer_not_found',
+  screenshotId: 'screenshot_not_found',
 };
 
 /** Operations whose path parameters look nothing up: any id answers (a generated avatar). */

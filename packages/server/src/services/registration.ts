@@ -71,6 +71,8 @@ export interface UpdateGameInput {
   scoreUnit?: string | undefined;
   /** Seconds the game's payouts are held, 0 to 30 days; null: the operator's default. */
   payoutHoldSeconds?: number | null | undefined;
+  /** The frame's shape, "width:height" (checked by the schema); null: the arcade's default. */
+  aspectRatio?: string | null | undefined;
   name?: unknown;
   scoreDisplay?: unknown;
 }
@@ -202,6 +204,7 @@ export async function updateDeveloperGame(
   if (cover?.url !== undefined) update.coverUrl = cover.url;
   if (input.prodDomain !== undefined) update.prodDomain = domain(input.prodDomain);
   if (input.payoutHoldSeconds !== undefined) update.payoutHoldSeconds = input.payoutHoldSeconds;
+  if (input.aspectRatio !== undefined) update.aspectRatio = input.aspectRatio;
 
   const existing = await findGame(deps.db, gameId);
   if (!existing || existing.developerId !== developerId) {

@@ -54,6 +54,8 @@ export function gameToWire(
     published: game.publishedAt !== null,
     leaderboards: boards.map((b) => leaderboardToWire(b, leaders.get(b.id) ?? [], gameRules)),
     playerId: game.developerId,
+    // Only when declared: a game without one answers as it always did.
+    ...(game.aspectRatio ? { aspectRatio: game.aspectRatio } : {}),
   };
 }
 

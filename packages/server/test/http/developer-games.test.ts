@@ -174,6 +174,7 @@ describe.each(storeVariants())('developer portal games on %s', (variant) => {
           },
         ],
         payoutHoldSeconds: null,
+        aspectRatio: null,
         clients: [],
         scoreRules: { minScore: null, maxScore: null, minPlayMs: null, replay: 'off' },
       });

@@ -114,7 +114,10 @@ export function getGamePayouts(gameId: string, signal?: AbortSignal): Promise<Ga
   return getJson<GamePayouts>(`/catalog/games/${encodeURIComponent(gameId)}/payouts`, signal);
 }
 
-export function getDeveloperPage(developerId: string, signal?: AbortSignal): Promise<DeveloperPage> {
+export function getDeveloperPage(
+  developerId: string,
+  signal?: AbortSignal,
+): Promise<DeveloperPage> {
   return getJson<DeveloperPage>(`/catalog/developers/${encodeURIComponent(developerId)}`, signal);
 }
 

@@ -46,7 +46,9 @@ function WeekLine({ game }: { game: CatalogGame }) {
   return (
     <p className="week-line">
       <span>
-        {plays === 0 ? 'No plays' : `${plays.toLocaleString('en-US')} ${plays === 1 ? 'play' : 'plays'}`}{' '}
+        {plays === 0
+          ? 'No plays'
+          : `${plays.toLocaleString('en-US')} ${plays === 1 ? 'play' : 'plays'}`}{' '}
         this week
       </span>
       {BigInt(game.poolThisWeekUnits) > 0n && (

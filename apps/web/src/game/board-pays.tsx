@@ -35,7 +35,9 @@ export function BoardPays({ game, tier }: { game: Game; tier: Tier }) {
       <h3 id="board-pays-heading">How this board pays</h3>
       {failed && <p>The arcade could not say just now; the split is the same for every play.</p>}
       {!failed && payout === null && <p aria-live="polite">Reading the split…</p>}
-      {payout !== null && <PayoutLines payout={payout.tier} leadersPercent={payout.leadersPercent} />}
+      {payout !== null && (
+        <PayoutLines payout={payout.tier} leadersPercent={payout.leadersPercent} />
+      )}
     </section>
   );
 }

@@ -46,7 +46,11 @@ export function ScreenshotGallery({ gameId, gameName }: { gameId: string; gameNa
         <img src={current.url} alt={current.alt} width={current.width} height={current.height} />
       </figure>
       {shots.length > 1 && (
-        <ul className="gallery-thumbs" aria-label={`Screenshots of ${gameName}`} onKeyDown={onKeyDown}>
+        <ul
+          className="gallery-thumbs"
+          aria-label={`Screenshots of ${gameName}`}
+          onKeyDown={onKeyDown}
+        >
           {shots.map((shot, i) => (
             <li key={shot.id}>
               <button

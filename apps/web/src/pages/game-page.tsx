@@ -7,7 +7,7 @@ import { GameFrame } from '../components/game-frame.js';
 import '../components/discovery.css';
 import { BoardPays } from '../game/board-pays.js';
 import { GameHeader } from '../game/game-header.js';
-import { ScreenshotGallery } from '../game/screenshot-gallery.js';
+import { GameAbout } from '../game/game-about.js';
 import { GameMissing } from '../game/game-missing.js';
 import { GameNoticeLine } from '../game/game-notice.js';
 import { LeadersPanel } from '../game/leaders-panel.js';
@@ -122,13 +122,7 @@ export function GamePage({ gameId }: { gameId: string }) {
         {tier && <LeadersPanel game={game} tier={tier} playerId={playerId} />}
         {chosenRound && <RoundLeaders open={chosenRound} me={playerId} reads={bridge.roundReads} />}
       </div>
-      {game.description !== '' && (
-        <section className="game-about" aria-labelledby="about-heading">
-          <h2 id="about-heading">About {game.name}</h2>
-          <p>{game.description}</p>
-        </section>
-      )}
-      {game.published && <ScreenshotGallery gameId={game.id} gameName={game.name} />}
+      <GameAbout game={game} />
       {game.published && (
         <AllowancePanel
           key={loginApproval.approvals}

@@ -6,6 +6,7 @@ import { CredentialsSection } from './credentials-section.js';
 import { GameDetailsSection } from './game-details-section.js';
 import { CopyField, demoAddress, ErrorAlert, errorText, usePortalApi, useTitle } from './parts.js';
 import { ScoreRulesSection } from './score-rules-section.js';
+import { ShowcaseSection } from './showcase-section.js';
 import { StatsSection } from './stats-section.js';
 import { PublishSection } from './publish-section.js';
 import { TestersSection } from './testers-section.js';
@@ -93,6 +94,7 @@ export function GameAdminPage({ gameId }: { gameId: string }) {
       </ul>
 
       <GameDetailsSection game={game} onSaved={setGame} />
+      <ShowcaseSection game={game} onSaved={setGame} />
       <TiersSection game={game} onChange={reload} />
       <ScoreRulesSection game={game} onChange={reload} />
       <TournamentsSection game={game} />

@@ -57,10 +57,9 @@ function PayoutLines({ payout, leadersPercent }: { payout: TierPayout; leadersPe
             <dt>
               {leaders === 1 ? 'The leader' : `The ${leaders} leaders`}
               {leaders > 1 && (
-                <>
-                  {' '}
-                  (<Hst units={BigInt(each.units)} /> each)
-                </>
+                <span className="each">
+                  <Hst units={BigInt(each.units)} /> each
+                </span>
               )}
             </dt>
             <dd>

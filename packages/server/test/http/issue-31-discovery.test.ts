@@ -169,7 +169,10 @@ describe.each(storeVariants())('discovery on %s', (variant) => {
           cost: unit('100000000', '1'),
           leadersMax: 3,
           // docs/concepts/plays-and-settlement.md's example: the remainder goes to the arcade.
-          leaders: alphaLeaders.map((playerId) => ({ playerId, ...unit('23333333', '0.23333333') })),
+          leaders: alphaLeaders.map((playerId) => ({
+            playerId,
+            ...unit('23333333', '0.23333333'),
+          })),
           developer: unit('20000000', '0.2'),
           arcade: unit('10000001', '0.10000001'),
           fullBoardLeaderShare: unit('23333333', '0.23333333'),

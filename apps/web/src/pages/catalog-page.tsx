@@ -6,7 +6,7 @@ import { GameCard } from '../components/game-card.js';
 import { TournamentStrip } from '../tournaments/tournament-strip.js';
 
 const SORTS: readonly { value: CatalogSort; label: string }[] = [
-  { value: 'popular', label: 'Popular this week' },
+  { value: 'popular', label: 'Popular' },
   { value: 'new', label: 'New' },
   { value: 'pool', label: 'Biggest pools' },
 ];

@@ -189,7 +189,7 @@ export class ArcadeServices {
       this.avatars,
     );
     this.discovery = new CatalogDiscovery(deps.db, deps.clock, this.reads, config.splitRule);
-    this.screenshots = new GameScreenshots(this);
+    this.screenshots = new GameScreenshots(deps);
     this.#cacheSync = new CacheSync(deps.db, {
       games: this.games,
       reads: this.reads,

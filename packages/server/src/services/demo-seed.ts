@@ -261,7 +261,8 @@ async function ensureGame(
   const found = await findGame(tx, id);
   const update: GameUpdate = {};
   // The example declares its frame's shape (issue 31); a developer's own choice stays.
-  if (found?.aspectRatio == null && game.aspectRatio) update.aspectRatio = game.aspectRatio;
+  if (found && (found.aspectRatio ?? null) === null && game.aspectRatio)
+    update.aspectRatio = game.aspectRatio;
   if (found?.url === '') update.url = game.url;
   if (found?.coverUrl === '') update.coverUrl = game.coverUrl;
   if (found?.scoreUnit === '') update.scoreUnit = game.scoreUnit;

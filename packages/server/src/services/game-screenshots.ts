@@ -1,4 +1,5 @@
-import { CoinopError } from '@coinop/core';
+import { CoinopError, type Clock, type Ids } from '@coinop/core';
+import type { Db } from '../store/db.js';
 import { findGame, type GameRecord } from '../store/games.js';
 import {
   deleteScreenshot,
@@ -9,7 +10,6 @@ import {
   type ScreenshotSummary,
   type StoredScreenshot,
 } from '../store/game-screenshots.js';
-import type { ArcadeServices } from './arcade-services.js';
 import { decodeUploadedImage } from './cover-uploads.js';
 
 /** The most screenshots a game's page shows: a gallery, not an image host. */
@@ -31,10 +31,10 @@ export function screenshotUrl(
  * uploaded cover is (PNG or JPEG, 1920×1080, 2 MB); anyone sees a published game's.
  */
 export class GameScreenshots {
-  readonly #arcade: Pick<ArcadeServices, 'db' | 'clock' | 'ids'>;
+  readonly #arcade: { readonly db: Db; readonly clock: Clock; readonly ids: Ids };
 
-  constructor(arcade: Pick<ArcadeServices, 'db' | 'clock' | 'ids'>) {
-    this.#arcade = arcade;
+  constructor(deps: { readonly db: Db; readonly clock: Clock; readonly ids: Ids }) {
+    this.#arcade = deps;
   }
 
   /** The game's screenshots in display order; the caller decides who may see the game. */

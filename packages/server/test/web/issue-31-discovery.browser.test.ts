@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApi } from '@coinop/testkit/app';
 import { fundedPlayer, gameWithTiers, writeToken, type GameFixture } from '@coinop/testkit/arcade';
@@ -16,6 +17,7 @@ import {
   ensureBrowserBuilds,
   hasChromium,
   launchChromium,
+  openSignedIn,
   saveScreenshot,
   seriousViolations,
   type Viewport,
@@ -88,6 +90,9 @@ describe.skipIf(!hasChromium)(
     /** One 10 HST play: the biggest pool this week. */
     let nebula: GameFixture;
     const names: Record<string, string> = {};
+    /** The wallet of a third game's developer, who signs in to the portal. */
+    const developerKey = generatePrivateKey();
+    let orbit: GameFixture;
 
     async function play(game: GameFixture, name: string, score: number | null) {
       const player = await fundedPlayer(api, 20, name);
@@ -160,6 +165,10 @@ describe.skipIf(!hasChromium)(
           alt,
         });
       }
+      orbit = await gameWithTiers(api, {
+        published: false,
+        developerWallet: privateKeyToAccount(developerKey).address,
+      });
       browser = await launchChromium();
     }, 180_000);
     afterAll(async () => {
@@ -294,6 +303,54 @@ describe.skipIf(!hasChromium)(
         for (const size of [DESKTOP, PHONE]) {
           await check(page, size, `issue-31-developer${size === PHONE ? '-phone' : ''}`);
         }
+      } finally {
+        await context.close();
+      }
+    });
+
+    it("sets a game's frame shape and adds and deletes a screenshot in the portal", async () => {
+      const { context, page } = await openSignedIn(browser, {
+        url: `${server.urls['web']}/developer/games/${orbit.gameId}`,
+        key: developerKey,
+        viewport: DESKTOP,
+      });
+      try {
+        const section = page.getByRole('region', { name: 'Frame and screenshots' });
+        await section.getByLabel('Frame shape').selectOption('9:16');
+        await section.getByRole('button', { name: 'Save the shape' }).click();
+        await section.getByText('The frame keeps 9:16.').waitFor();
+        const stored = await server.api.arcade.reads.gameView(orbit.gameId);
+        expect(stored.game.aspectRatio).toBe('9:16');
+
+        await section.getByLabel('Image').setInputFiles({
+          name: 'level.png',
+          mimeType: 'image/png',
+          buffer: bandedPng(2),
+        });
+        await section.getByLabel('What it shows').fill('The first level');
+        await section.getByRole('button', { name: 'Add screenshot' }).click();
+        await section.getByText('Screenshot added.').waitFor();
+        const list = section.getByRole('list', { name: 'Screenshots' });
+        expect(await list.getByRole('listitem').allTextContents()).toEqual([
+          '1. The first levelDelete',
+        ]);
+        // A picture of the wrong size is refused with the arcade's reason, and nothing added.
+        await section.getByLabel('Image').setInputFiles({
+          name: 'small.png',
+          mimeType: 'image/png',
+          buffer: bandedPng(1).subarray(0, 64),
+        });
+        await section.getByLabel('What it shows').fill('Broken');
+        await section.getByRole('button', { name: 'Add screenshot' }).click();
+        await section.getByRole('alert').waitFor();
+        expect(await list.getByRole('listitem').count()).toBe(1);
+        await section.scrollIntoViewIfNeeded();
+        for (const size of [DESKTOP, PHONE]) {
+          await check(page, size, `issue-31-portal-showcase${size === PHONE ? '-phone' : ''}`);
+        }
+        await section.getByRole('button', { name: 'Delete screenshot 1: The first level' }).click();
+        await section.getByText('Screenshot deleted.').waitFor();
+        expect(await server.api.arcade.screenshots.list(orbit.gameId)).toEqual([]);
       } finally {
         await context.close();
       }

@@ -68,7 +68,7 @@ function FrameShapeForm({
   };
 
   return (
-    <form aria-label="Frame shape" onSubmit={(e) => void save(e)}>
+    <form aria-label="The game’s frame" onSubmit={(e) => void save(e)}>
       <div className="field">
         <label htmlFor={id}>Frame shape</label>
         <select

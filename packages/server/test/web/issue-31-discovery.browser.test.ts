@@ -25,6 +25,7 @@ import {
 import { testConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/main.js';
 import { updateGame } from '../../src/store/games.js';
+import { pngImage } from '../fixtures/images.js';
 
 /**
  * Issue 31, discovery and fit, as a player sees them: the catalog sorted three ways with each
@@ -66,7 +67,12 @@ function bandedPng(hue: number): Buffer {
 
 /** A stand-in game on its own origin that fills its frame, so the frame's edges show. */
 function startGameSite(): Promise<Server> {
-  const server = createServer((_req, res) => {
+  const server = createServer((req, res) => {
+    if (req.url === '/cover.png') {
+      res.writeHead(200, { 'content-type': 'image/png' });
+      res.end(bandedPng(3));
+      return;
+    }
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(
       '<!doctype html><title>Comet</title><body style="margin:0;height:100vh;display:grid;' +
@@ -169,6 +175,7 @@ describe.skipIf(!hasChromium)(
         published: false,
         developerWallet: privateKeyToAccount(developerKey).address,
       });
+      await updateGame(arcade.db, arcade.clock, orbit.gameId, { coverUrl: `${url}cover.png` });
       browser = await launchChromium();
     }, 180_000);
     afterAll(async () => {
@@ -338,7 +345,7 @@ describe.skipIf(!hasChromium)(
         await section.getByLabel('Image').setInputFiles({
           name: 'small.png',
           mimeType: 'image/png',
-          buffer: bandedPng(1).subarray(0, 64),
+          buffer: pngImage(1280, 720),
         });
         await section.getByLabel('What it shows').fill('Broken');
         await section.getByRole('button', { name: 'Add screenshot' }).click();

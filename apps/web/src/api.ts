@@ -1,4 +1,13 @@
-import type { CatalogGame, CatalogGameList, Game } from '@coinop/protocol';
+import type {
+  CatalogGame,
+  CatalogGameList,
+  CatalogSort,
+  DeveloperPage,
+  Game,
+  GamePayouts,
+  GameScreenshot,
+  GameScreenshotList,
+} from '@coinop/protocol';
 
 /**
  * The arcade API as the app sees it: through its own origin, under /api. What it answers is
@@ -85,4 +94,37 @@ export async function listGames(
 
 export function getGame(gameId: string, signal?: AbortSignal): Promise<Game> {
   return getJson<Game>(`/catalog/games/${encodeURIComponent(gameId)}`, signal);
+}
+
+export async function listSortedGames(
+  filter: { search?: string; category?: string; sort: CatalogSort },
+  signal?: AbortSignal,
+): Promise<readonly CatalogGame[]> {
+  const query = new URLSearchParams();
+  if (filter.search) query.set('search', filter.search);
+  if (filter.category) query.set('category', filter.category);
+  // `new` is the catalog's own order: left out, so the request is the one it always was.
+  if (filter.sort !== 'new') query.set('sort', filter.sort);
+  const qs = query.toString();
+  const body = await getJson<CatalogGameList>(`/catalog/games${qs ? `?${qs}` : ''}`, signal);
+  return body.games;
+}
+
+export function getGamePayouts(gameId: string, signal?: AbortSignal): Promise<GamePayouts> {
+  return getJson<GamePayouts>(`/catalog/games/${encodeURIComponent(gameId)}/payouts`, signal);
+}
+
+export function getDeveloperPage(
+  developerId: string,
+  signal?: AbortSignal,
+): Promise<DeveloperPage> {
+  return getJson<DeveloperPage>(`/catalog/developers/${encodeURIComponent(developerId)}`, signal);
+}
+
+export async function listScreenshots(
+  gameId: string,
+  signal?: AbortSignal,
+): Promise<readonly GameScreenshot[]> {
+  const path = `/catalog/games/${encodeURIComponent(gameId)}/screenshots`;
+  return (await getJson<GameScreenshotList>(path, signal)).screenshots;
 }

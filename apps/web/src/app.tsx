@@ -6,6 +6,7 @@ import { CliLoginPage } from './cli-login/cli-login-page.js';
 import { CatalogPage } from './pages/catalog-page.js';
 import { DemoPage } from './pages/demo-page.js';
 import { GamePage } from './pages/game-page.js';
+import { DeveloperPage } from './pages/developer-page.js';
 import { AccountMenu } from './components/account-menu.js';
 import { LogoMark } from './components/brand.js';
 import { ToastProvider } from './components/toasts.js';
@@ -37,8 +38,9 @@ export function App() {
   }
   const gameMatch = /^\/games\/([^/]+)\/?$/.exec(path);
   const tournamentMatch = /^\/tournaments\/([^/]+)\/?$/.exec(path);
+  const developerMatch = /^\/developers\/([^/]+)\/?$/.exec(path);
   const section =
-    path === '/' || gameMatch || tournamentMatch
+    path === '/' || gameMatch || tournamentMatch || developerMatch
       ? 'games'
       : path.startsWith('/developer')
         ? 'developers'
@@ -75,6 +77,8 @@ export function App() {
   else if (tournamentMatch?.[1])
     page = <TournamentPage tournamentId={decodeURIComponent(tournamentMatch[1])} />;
   else if (gameMatch?.[1]) page = <GamePage gameId={decodeURIComponent(gameMatch[1])} />;
+  else if (developerMatch?.[1])
+    page = <DeveloperPage developerId={decodeURIComponent(developerMatch[1])} />;
   else page = <NotFound />;
   return (
     <ArcadeSettingsProvider>

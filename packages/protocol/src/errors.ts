@@ -50,6 +50,8 @@ export const ErrorCodes = {
   client_not_found: 'Game client not found',
   client_revoked: 'Game client revoked',
   cover_not_found: 'Cover not found',
+  screenshot_not_found: 'Screenshot not found',
+  screenshot_limit_reached: 'Screenshot limit reached',
   // Money and plays
   invalid_amount: 'Invalid amount',
   insufficient_funds: 'Insufficient funds',

@@ -1,3 +1,5 @@
+import type { CSSProperties } from 'react';
+
 /**
  * The game in its iframe. Kept apart from the page so the host bridge (the client library's
  * postMessage protocol) can attach to this frame's window alone.
@@ -20,11 +22,30 @@ export function gameOrigin(gameUrl: string, arcadeOrigin: string): string {
   return new URL(gameUrl, arcadeOrigin).origin;
 }
 
-export function GameFrame({ url, title }: { url: string; title: string }) {
+/**
+ * A declared "width:height" as the number CSS sizes the frame by, or null when there is none or
+ * it is not one (the frame then keeps the arcade's default height).
+ */
+export function frameRatio(aspectRatio: string | undefined): number | null {
+  const match = /^([1-9]\d{0,2}):([1-9]\d{0,2})$/.exec(aspectRatio ?? '');
+  return match ? Number(match[1]) / Number(match[2]) : null;
+}
+
+export function GameFrame({
+  url,
+  title,
+  aspectRatio,
+}: {
+  url: string;
+  title: string;
+  aspectRatio?: string | undefined;
+}) {
   const sandbox = frameSandbox(url, window.location.origin);
+  const ratio = frameRatio(aspectRatio);
   return (
     <iframe
-      className="game-frame"
+      className={ratio === null ? 'game-frame' : 'game-frame fitted'}
+      style={ratio === null ? undefined : ({ '--frame-ratio': ratio } as CSSProperties)}
       src={url}
       title={title}
       sandbox={sandbox}

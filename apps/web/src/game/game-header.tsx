@@ -1,5 +1,6 @@
 import type { Game } from '@coinop/protocol';
 import { Cover } from '../components/cover.js';
+import { Link } from '../router.js';
 
 /** The game's cover, name, tag line and facts (its category, which way scores win). */
 export function GameHeader({ game }: { game: Game }) {
@@ -16,6 +17,13 @@ export function GameHeader({ game }: { game: Game }) {
           {game.category !== '' && <li className="chip">{game.category}</li>}
           <li className="chip">{lowerWins ? 'Lowest score wins' : 'Highest score wins'}</li>
         </ul>
+        {game.published && (
+          <p className="developer-link">
+            <Link href={`/developers/${encodeURIComponent(game.playerId)}`}>
+              More games from this developer
+            </Link>
+          </p>
+        )}
       </div>
     </header>
   );

@@ -1,13 +1,25 @@
+import '../components/discovery.css';
 import { useEffect, useId, useState } from 'react';
-import type { CatalogGame } from '@coinop/protocol';
-import { listGames } from '../api.js';
-import { Cover } from '../components/cover.js';
-import { Hst } from '../components/hst.js';
-import { Link } from '../router.js';
+import type { CatalogGame, CatalogSort } from '@coinop/protocol';
+import { listGames, listSortedGames } from '../api.js';
+import { GameCard } from '../components/game-card.js';
 import { TournamentStrip } from '../tournaments/tournament-strip.js';
 
-/** Published games as cards: search by words, filter by category chips. */
+const SORTS: readonly { value: CatalogSort; label: string }[] = [
+  { value: 'popular', label: 'Popular' },
+  { value: 'new', label: 'New' },
+  { value: 'pool', label: 'Biggest pools' },
+];
+
+/** The sort a link asked for (`/?sort=pool`), else the catalog's own order, newest first. */
+function sortInUrl(): CatalogSort {
+  const asked = new URLSearchParams(window.location.search).get('sort');
+  return SORTS.find((s) => s.value === asked)?.value ?? 'new';
+}
+
+/** Published games as cards: sorted, searched by words, filtered by category chips. */
 export function CatalogPage() {
+  const [sort, setSortState] = useState<CatalogSort>(sortInUrl);
   const [search, setSearch] = useState('');
   const [category, setCategory] = useState('');
   const [games, setGames] = useState<readonly CatalogGame[] | null>(null);
@@ -33,7 +45,7 @@ export function CatalogPage() {
     const abort = new AbortController();
     // Typing waits a moment so each keystroke does not cost a request.
     const timer = setTimeout(() => {
-      listGames({ search: search.trim(), category }, abort.signal).then(
+      listSortedGames({ search: search.trim(), category, sort }, abort.signal).then(
         (list) => {
           setGames(list);
           setError(null);
@@ -47,7 +59,16 @@ export function CatalogPage() {
       clearTimeout(timer);
       abort.abort();
     };
-  }, [search, category]);
+  }, [search, category, sort]);
+
+  // The sort is kept in the address, so a sorted catalog can be linked to and comes back on Back.
+  const setSort = (next: CatalogSort) => {
+    setSortState(next);
+    const url = new URL(window.location.href);
+    if (next === 'new') url.searchParams.delete('sort');
+    else url.searchParams.set('sort', next);
+    window.history.replaceState(null, '', url);
+  };
 
   return (
     <section className="page">
@@ -58,6 +79,7 @@ export function CatalogPage() {
         </div>
       </div>
       <TournamentStrip games={allGames} />
+      <SortChoice sort={sort} setSort={setSort} />
       <CatalogFilters
         search={search}
         setSearch={setSearch}
@@ -144,38 +166,25 @@ function CatalogFilters({
   );
 }
 
-/** A game's card: cover, name (its page's link), tag line, category and cheapest play. */
-function GameCard({ game }: { game: CatalogGame }) {
+/** How the games are ordered: a radio group, so arrow keys move between the choices. */
+function SortChoice({ sort, setSort }: { sort: CatalogSort; setSort: (s: CatalogSort) => void }) {
+  const name = useId();
   return (
-    <li className="game-card">
-      <div className="cover-frame">
-        <Cover url={game.coverUrl} name={game.name} />
-      </div>
-      <div className="game-card-body">
-        <h2>
-          <Link href={`/games/${game.id}`}>{game.name}</Link>
-        </h2>
-        {game.tagLine !== '' && <p className="tag-line">{game.tagLine}</p>}
-        <div className="card-foot">
-          {game.category !== '' && <span className="category">{game.category}</span>}
-          <CheapestPlay game={game} />
-        </div>
-      </div>
-    </li>
-  );
-}
-
-/** What the cheapest tier costs a play, so a player knows the stakes before opening the game. */
-function CheapestPlay({ game }: { game: CatalogGame }) {
-  const cheapest = game.leaderboards.reduce<CatalogGame['leaderboards'][number] | null>(
-    (best, tier) => (best === null || tier.cost < best.cost ? tier : best),
-    null,
-  );
-  if (cheapest === null) return null;
-  return (
-    <span className="from">
-      {game.leaderboards.length > 1 ? 'From ' : ''}
-      <Hst hst={cheapest.cost} /> a play
-    </span>
+    <fieldset className="sort-choice">
+      <legend>Sort</legend>
+      {SORTS.map((s) => (
+        <span key={s.value}>
+          <input
+            type="radio"
+            name={name}
+            id={`${name}-${s.value}`}
+            value={s.value}
+            checked={sort === s.value}
+            onChange={() => setSort(s.value)}
+          />
+          <label htmlFor={`${name}-${s.value}`}>{s.label}</label>
+        </span>
+      ))}
+    </fieldset>
   );
 }

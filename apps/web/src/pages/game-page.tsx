@@ -4,7 +4,10 @@ import { AllowancePanel, ALLOWANCE_ANCHOR } from '../allowances/allowance-panel.
 import { useLoginApproval } from '../bridge/login-approval.js';
 import { ApprovalDialog } from '../components/approval-dialog.js';
 import { GameFrame } from '../components/game-frame.js';
+import '../components/discovery.css';
+import { BoardPays } from '../game/board-pays.js';
 import { GameHeader } from '../game/game-header.js';
+import { GameAbout } from '../game/game-about.js';
 import { GameMissing } from '../game/game-missing.js';
 import { GameNoticeLine } from '../game/game-notice.js';
 import { LeadersPanel } from '../game/leaders-panel.js';
@@ -101,6 +104,7 @@ export function GamePage({ gameId }: { gameId: string }) {
             onChange={changeTier}
             onElapsed={tournaments.reload}
           />
+          {game.published && tier && <BoardPays game={game} tier={tier} />}
           <GameTournamentList tournaments={tournaments.tournaments} />
           <GameNoticeLine
             notice={notices.notice}
@@ -118,12 +122,7 @@ export function GamePage({ gameId }: { gameId: string }) {
         {tier && <LeadersPanel game={game} tier={tier} playerId={playerId} />}
         {chosenRound && <RoundLeaders open={chosenRound} me={playerId} reads={bridge.roundReads} />}
       </div>
-      {game.description !== '' && (
-        <section className="game-about" aria-labelledby="about-heading">
-          <h2 id="about-heading">About {game.name}</h2>
-          <p>{game.description}</p>
-        </section>
-      )}
+      <GameAbout game={game} />
       {game.published && (
         <AllowancePanel
           key={loginApproval.approvals}
@@ -147,7 +146,7 @@ function GameStage({ game, frameBox }: { game: Game; frameBox: RefObject<HTMLDiv
       {game.url === '' ? (
         <p className="no-url panel">The developer has not set this game&apos;s URL yet.</p>
       ) : (
-        <GameFrame url={game.url} title={`${game.name} (game)`} />
+        <GameFrame url={game.url} title={`${game.name} (game)`} aspectRatio={game.aspectRatio} />
       )}
     </div>
   );

@@ -7,6 +7,7 @@ import { GameDetailsSection } from './game-details-section.js';
 import { CopyField, demoAddress, ErrorAlert, errorText, usePortalApi, useTitle } from './parts.js';
 import { ScoreRulesSection } from './score-rules-section.js';
 import { PayoutHoldSection } from './payout-hold-section.js';
+import { ShowcaseSection } from './showcase-section.js';
 import { StatsSection } from './stats-section.js';
 import { PublishSection } from './publish-section.js';
 import { TestersSection } from './testers-section.js';
@@ -95,6 +96,7 @@ export function GameAdminPage({ gameId }: { gameId: string }) {
       </ul>
 
       <GameDetailsSection game={game} onSaved={setGame} />
+      <ShowcaseSection game={game} onSaved={setGame} />
       <TiersSection game={game} onChange={reload} />
       <ScoreRulesSection game={game} onChange={reload} />
       <PayoutHoldSection game={game} onChange={reload} />

@@ -9,6 +9,8 @@ import type {
   DeveloperGameUpdateRequest,
   DeveloperTier,
   GameClient,
+  GameScreenshot,
+  GameScreenshotList,
   GameStats,
   NewApiKey,
   PublishRequest,
@@ -134,6 +136,17 @@ export function portalApi(call: Call) {
       }),
     checkVerifier: (gameId: string, body: { replay: string; score: number; seed?: string }) =>
       call<VerifierCheck>(`${game(gameId)}/verifier/check`, body),
+
+    listScreenshots: async (gameId: string) =>
+      (await call<GameScreenshotList>(`${game(gameId)}/screenshots`)).screenshots,
+    addScreenshot: (gameId: string, body: { image: string; alt: string }) =>
+      call<GameScreenshot>(`${game(gameId)}/screenshots`, body),
+    deleteScreenshot: (gameId: string, screenshotId: string) =>
+      call<undefined>(
+        `${game(gameId)}/screenshots/${encodeURIComponent(screenshotId)}`,
+        undefined,
+        'DELETE',
+      ),
 
     balance: () => call<DeveloperBalance>('/developer/balance'),
   };

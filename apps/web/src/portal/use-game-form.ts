@@ -43,7 +43,7 @@ function initialValues(game: DeveloperGame | null): Values {
   };
 }
 
-function readAsDataUrl(file: File): Promise<string> {
+export function readAsDataUrl(file: File): Promise<string> {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
     reader.onload = () => resolve(reader.result as string);

@@ -42,6 +42,16 @@ export interface CatalogGame {
   readonly url: string;
   /** Tiers, in display order. */
   readonly leaderboards: readonly CatalogTier[];
+  /** The developer's id: their page is `/catalog/developers/{developerId}`. */
+  readonly developerId: string;
+  /** When the game was listed (ISO 8601). */
+  readonly publishedAt: string;
+  /** Plays begun in the last 7 days (docs/concepts/discovery.md). */
+  readonly playsThisWeek: number;
+  /** HST those plays paid into the game's boards, as text: its pool this week. */
+  readonly poolThisWeek: string;
+  /** The same in base units, a decimal string. */
+  readonly poolThisWeekUnits: string;
 }
 
 /**

@@ -80,6 +80,8 @@ export interface DeveloperGame {
   readonly payoutHoldSeconds?: number | null;
   /** The arcade operator's default payout hold, in force where the game and a tier set none. */
   readonly operatorPayoutHoldSeconds?: number;
+  /** The frame's shape, "width:height"; null: the arcade's default frame (issue 31). */
+  readonly aspectRatio?: string | null;
   /** Live tiers, in display order. */
   readonly leaderboards: readonly DeveloperTier[];
   /** Clients, live and revoked, oldest first. */
@@ -152,6 +154,8 @@ export type DeveloperGameUpdateRequest = Partial<
 > & {
   /** Seconds the game's payouts are held, 0 to 2592000 (30 days); null: the operator's default. */
   payoutHoldSeconds?: number | null;
+  /** The frame's shape, "width:height" such as "16:9" or "9:16"; null: the arcade's default. */
+  aspectRatio?: string | null;
 };
 
 /**

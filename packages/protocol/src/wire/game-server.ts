@@ -101,6 +101,8 @@ export interface Game {
   readonly leaderboards: readonly Leaderboard[];
   /** The developer's id (the spec's name for it). */
   readonly playerId: string;
+  /** The frame's shape, "width:height" (e.g. "16:9"); absent: the arcade's default frame. */
+  readonly aspectRatio?: string;
 }
 
 /**

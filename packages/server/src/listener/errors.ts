@@ -37,6 +37,8 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   client_not_found: 404,
   client_revoked: 409,
   cover_not_found: 404,
+  screenshot_not_found: 404,
+  screenshot_limit_reached: 409,
   invalid_amount: 400,
   insufficient_funds: 402,
   play_already_scored: 409,

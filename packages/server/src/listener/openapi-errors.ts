@@ -42,6 +42,8 @@ const NOT_FOUND_BY_PARAM: Readonly<Record<string, ErrorCode>> = {
   requestId: 'publish_request_not_found',
   reviewId: 'review_not_found',
   scoreId: 'score_not_found',
+  developerId: 'developer_not_found',
+  screenshotId: 'screenshot_not_found',
 };
 
 /** Operations whose path parameters look nothing up: any id answers (a generated avatar). */
@@ -114,6 +116,7 @@ const LOGIN_DECISION_REFUSALS: readonly ErrorCode[] = [
 export const OPERATION_PROBLEMS: Readonly<Record<string, readonly ErrorCode[]>> = {
   createWriteToken: ['invalid_client_credentials', 'client_revoked'],
   getCatalogGameCover: ['cover_not_found'],
+  developerAddScreenshot: ['cover_not_image', 'cover_wrong_size', 'screenshot_limit_reached'],
   getCatalogBoardPage: ['leaderboard_not_in_game', 'cursor_expired'],
   getCatalogBoardAround: ['leaderboard_not_in_game'],
   getBoardPage: ['leaderboard_not_in_game', 'cursor_expired'],

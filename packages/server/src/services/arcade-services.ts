@@ -36,6 +36,8 @@ import { sandboxVerification, storedVerifierSources } from './verifier-sources.j
 import { flagOutlierScores } from './outlier-check.js';
 import { releaseDuePayouts } from './payout-releases.js';
 import { ScoreVoids } from './score-voids.js';
+import { CatalogDiscovery } from './catalog-discovery.js';
+import { GameScreenshots } from './game-screenshots.js';
 
 /**
  * How the score path checks replays: with this arcade's own sandbox, unless the caller wires
@@ -82,6 +84,10 @@ export class ArcadeServices {
   /** Invitations to test unpublished games, and the players' answers. */
   readonly testers: TesterService;
   readonly reads: GameReads;
+  /** The catalog's sorting, developer pages and payout boxes (issue 31). */
+  readonly discovery: CatalogDiscovery;
+  /** Games' screenshot galleries (issue 31). */
+  readonly screenshots: GameScreenshots;
   readonly avatars: Avatars;
   /** Game clients revoked by any process on this database. */
   readonly revokedClients: RevokedClients;
@@ -182,6 +188,8 @@ export class ArcadeServices {
       config.gameCacheTtlMs,
       this.avatars,
     );
+    this.discovery = new CatalogDiscovery(deps.db, deps.clock, this.reads, config.splitRule);
+    this.screenshots = new GameScreenshots(deps);
     this.#cacheSync = new CacheSync(deps.db, {
       games: this.games,
       reads: this.reads,

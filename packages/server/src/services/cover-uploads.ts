@@ -24,29 +24,39 @@ const UPLOAD_TYPES = new Map([
  * PNG and JPEG. Errors name the field `coverImage`.
  */
 export function decodeCoverImage(dataUrl: string): CoverUpload {
+  return decodeUploadedImage(dataUrl, 'coverImage');
+}
+
+/**
+ * Decodes an uploaded image's data URL with the cover's checks: PNG or JPEG, at most
+ * `COVER_UPLOAD_MAX_BYTES`, 1920×1080. Errors name `field` (screenshots use them too).
+ */
+export function decodeUploadedImage(dataUrl: string, field: string): CoverUpload {
   const match = DATA_URL.exec(dataUrl);
   if (!match?.[2]) {
     throw new CoinopError(
       'validation_failed',
-      'coverImage must be a data:image/png;base64,… or data:image/jpeg;base64,… URL',
-      { details: { field: 'coverImage' } },
+      `${field} must be a data:image/png;base64,… or data:image/jpeg;base64,… URL`,
+      { details: { field } },
     );
   }
   const bytes = Buffer.from(match[2], 'base64');
   if (bytes.length > COVER_UPLOAD_MAX_BYTES) {
     throw new CoinopError(
       'validation_failed',
-      `coverImage must be at most ${COVER_UPLOAD_MAX_BYTES} bytes, got ${bytes.length}`,
-      { details: { field: 'coverImage', bytes: bytes.length } },
+      `${field} must be at most ${COVER_UPLOAD_MAX_BYTES} bytes, got ${bytes.length}`,
+      { details: { field, bytes: bytes.length } },
     );
   }
-  const image = asCoverImageField(() => inspectCover(bytes));
+  const image = asUploadField(field, () => inspectCover(bytes));
   const contentType = UPLOAD_TYPES.get(image.type as 'png' | 'jpg');
   if (!contentType) {
     throw new CoinopError(
       'cover_not_image',
-      `coverImage must be a PNG or JPEG image, found ${image.type}`,
-      { details: { field: 'coverImage', type: image.type } },
+      `${field} must be a PNG or JPEG image, found ${image.type}`,
+      {
+        details: { field, type: image.type },
+      },
     );
   }
   const etag = `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 22)}"`;
@@ -78,14 +88,14 @@ export async function storeUploadedCover(
   return game;
 }
 
-/** Runs a cover check, reporting its failures against `coverImage` instead of `coverUrl`. */
-function asCoverImageField<T>(check: () => T): T {
+/** Runs a cover check, reporting its failures against `field` instead of `coverUrl`. */
+function asUploadField<T>(field: string, check: () => T): T {
   try {
     return check();
   } catch (error) {
     if (!(error instanceof CoinopError)) throw error;
-    throw new CoinopError(error.code, error.message.replace(/^coverUrl\b/, 'coverImage'), {
-      details: { ...error.details, field: 'coverImage' },
+    throw new CoinopError(error.code, error.message.replace(/^coverUrl\b/, field), {
+      details: { ...error.details, field },
       cause: error,
     });
   }

@@ -70,6 +70,8 @@ const REACTION_GAME: DemoGame = {
   coverUrl: `${REACTION_EXAMPLE_URL}cover.png`,
   scoreDisplay: 'REVERSE',
   scoreUnit: 'ms',
+  // The pad is 16:9 under a heading and a line of text.
+  aspectRatio: '4:3',
 };
 
 /** What an older seed said of High-Low, when it could only be played from a terminal. */
@@ -90,6 +92,7 @@ const HIGH_LOW_GAME: DemoGame = {
   scoreDisplay: 'NORMAL',
   // The score is the streak of right calls: "7 in a row" reads right for 1 and for 7.
   scoreUnit: 'in a row',
+  aspectRatio: '4:3',
 };
 
 export interface DemoSeed {
@@ -250,10 +253,16 @@ async function ensureGame(
         leadersMax: arcade.config.defaultLeadersMax,
       })),
     );
+    if (game.aspectRatio) {
+      await updateGame(tx, arcade.clock, record.id, { aspectRatio: game.aspectRatio });
+    }
     return record.id;
   }
   const found = await findGame(tx, id);
   const update: GameUpdate = {};
+  // The example declares its frame's shape (issue 31); a developer's own choice stays.
+  if (found && (found.aspectRatio ?? null) === null && game.aspectRatio)
+    update.aspectRatio = game.aspectRatio;
   if (found?.url === '') update.url = game.url;
   if (found?.coverUrl === '') update.coverUrl = game.coverUrl;
   if (found?.scoreUnit === '') update.scoreUnit = game.scoreUnit;

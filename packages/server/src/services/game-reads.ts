@@ -8,7 +8,6 @@ import {
   type Leaderboard,
   type ScoreRules,
 } from '@coinop/core';
-import { listCatalogGames, type CatalogFilter, type CatalogGame } from '../store/catalog.js';
 import type { Db } from '../store/db.js';
 import {
   boardAround,
@@ -74,11 +73,6 @@ export class GameReads {
     this.#games = games;
     this.#ttlMs = ttlMs;
     this.#avatars = avatars;
-  }
-
-  /** The arcade's published games, filtered (the catalog the web app lists). */
-  catalog(arcadeId: string, filter: CatalogFilter): Promise<CatalogGame[]> {
-    return listCatalogGames(this.#db, arcadeId, filter);
   }
 
   /** The cover a developer uploaded for the game; 404 cover_not_found when there is none. */

@@ -81,6 +81,8 @@ export interface UpdateGameInput {
   payoutHoldSeconds?: number | null | undefined;
   /** A change of the game's score rules: the fields given are set, null clears one. */
   scoreRules?: GameRulesChange | undefined;
+  /** The frame's shape, "width:height" (checked by the schema); null: the arcade's default. */
+  aspectRatio?: string | null | undefined;
   name?: unknown;
   scoreDisplay?: unknown;
 }
@@ -222,6 +224,7 @@ export async function updateDeveloperGame(
   if (cover?.url !== undefined) update.coverUrl = cover.url;
   if (input.prodDomain !== undefined) update.prodDomain = domain(input.prodDomain);
   if (input.payoutHoldSeconds !== undefined) update.payoutHoldSeconds = input.payoutHoldSeconds;
+  if (input.aspectRatio !== undefined) update.aspectRatio = input.aspectRatio;
 
   const existing = await findGame(deps.db, gameId);
   if (!existing || existing.developerId !== developerId) {

@@ -32,6 +32,8 @@ export interface GameRecord {
   updatedAt: Date;
   /** Seconds its payouts are held; null: the operator's default (migration 026). */
   payoutHoldSeconds?: number | null;
+  /** The frame's shape as "width:height"; null: the arcade's default frame (migration 033). */
+  aspectRatio?: string | null;
 }
 
 export type NewGame = Omit<
@@ -52,6 +54,7 @@ export type GameUpdate = Partial<
     | 'developerInfo'
     | 'scoreUnit'
     | 'payoutHoldSeconds'
+    | 'aspectRatio'
   >
 >;
 
@@ -73,11 +76,12 @@ interface GameRow {
   created_at: Date;
   updated_at: Date;
   payout_hold_seconds: number | null;
+  aspect_ratio: string | null;
 }
 
 const GAME_COLUMNS = `id, arcade_id, developer_id, name, description, category, developer_info,
   tag_line, url, cover_url, score_display, score_unit, prod_domain, published_at, created_at,
-  updated_at, payout_hold_seconds`;
+  updated_at, payout_hold_seconds, aspect_ratio`;
 
 const toGame = (r: GameRow): GameRecord => ({
   id: r.id,
@@ -97,6 +101,7 @@ const toGame = (r: GameRow): GameRecord => ({
   createdAt: r.created_at,
   updatedAt: r.updated_at,
   payoutHoldSeconds: r.payout_hold_seconds,
+  aspectRatio: r.aspect_ratio,
 });
 
 export async function insertGame(
@@ -154,6 +159,7 @@ export async function updateGame(
     developerInfo: 'developer_info',
     scoreUnit: 'score_unit',
     payoutHoldSeconds: 'payout_hold_seconds',
+    aspectRatio: 'aspect_ratio',
   };
   const sets: string[] = [];
   const params: unknown[] = [id, clock.now()];

@@ -63,6 +63,11 @@ describe.each(storeVariants())('public catalog on %s', (variant) => {
           formattedCostString: '10 HST',
         },
       ],
+      developerId: puzzle.developerId,
+      publishedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      playsThisWeek: 0,
+      poolThisWeek: '0',
+      poolThisWeekUnits: '0',
     });
     expect(games.map((g) => g.id)).not.toContain(hidden.gameId);
   });

@@ -175,6 +175,7 @@ describe.each(storeVariants())('developer portal games on %s', (variant) => {
         ],
         payoutHoldSeconds: null,
         operatorPayoutHoldSeconds: 0,
+        aspectRatio: null,
         clients: [],
         scoreRules: { minScore: null, maxScore: null, minPlayMs: null, replay: 'off' },
       });

@@ -7,6 +7,7 @@ import { uuidIds } from '../../src/ids.js';
 import { createDeveloper } from '../../src/services/admin.js';
 import { ArcadeMetrics } from '../../src/metrics/arcade-metrics.js';
 import { startMetricsListener, type MetricsListener } from '../../src/metrics/metrics-listener.js';
+import { pngImage } from '../fixtures/images.js';
 import { gameWithTiers, writeToken, type GameFixture } from '@coinop/testkit/arcade';
 import { TEST_ADMIN_TOKEN } from '@coinop/testkit/app';
 import { storeVariants } from '@coinop/testkit/db';
@@ -177,6 +178,45 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
     {
       name: 'portal: POST /developer/games/{g}/clients',
       send: onApi('POST', () => `/developer/games/${game.gameId}/clients`),
+      accepts: ['web session'],
+    },
+    // Discovery (issue 31): public reads of published games, and the developer's gallery.
+    ...[
+      `/catalog/games?sort=popular`,
+      `/catalog/games/{g}/payouts`,
+      `/catalog/games/{g}/screenshots`,
+      `/catalog/games/{g}/screenshots/{s}`,
+      `/catalog/developers/{d}`,
+    ].map((path) => ({
+      name: `public: GET ${path}`,
+      send: onApi('GET', () =>
+        path
+          .replace('{g}', game.gameId)
+          .replace('{s}', randomUUIDv4())
+          .replace('{d}', game.developerId),
+      ),
+      accepts: EVERY_KIND,
+    })),
+    {
+      name: 'portal: GET /developer/games/{g}/screenshots',
+      send: onApi('GET', () => `/developer/games/${game.gameId}/screenshots`),
+      accepts: ['web session'],
+    },
+    {
+      name: 'portal: POST /developer/games/{g}/screenshots',
+      send: onApi(
+        'POST',
+        () => `/developer/games/${game.gameId}/screenshots`,
+        () => ({
+          image: `data:image/png;base64,${pngImage(1920, 1080).toString('base64')}`,
+          alt: 'The first level',
+        }),
+      ),
+      accepts: ['web session'],
+    },
+    {
+      name: 'portal: DELETE /developer/games/{g}/screenshots/{s}',
+      send: onApi('DELETE', () => `/developer/games/${game.gameId}/screenshots/${randomUUIDv4()}`),
       accepts: ['web session'],
     },
     {
@@ -824,6 +864,7 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
             'verifier_not_found',
             'review_not_found',
             'score_not_found',
+            'screenshot_not_found',
           ].includes(code);
         table.push(`${family.name} × ${kind}: ${res.statusCode} ${code}`);
         expect(accepted, `${family.name} × ${kind}: ${res.statusCode} ${code}`).toBe(

@@ -285,6 +285,19 @@ async function buildWorld(variant: StoreVariant) {
   );
   const refusalId = refusals.reviews[0]!.id;
 
+  // Ada's game shows a screenshot on its page (issue 31).
+  const screenshot = ok<{ id: string }>(
+    await api({
+      method: 'POST',
+      url: `/developer/games/${game.gameId}/screenshots`,
+      headers: asAda,
+      payload: {
+        image: `data:image/png;base64,${pngImage(1920, 1080).toString('base64')}`,
+        alt: 'The first level',
+      },
+    }),
+  );
+
   /** The value of each path parameter, by name; a few paths name a different thing. */
   const pathValues: Record<string, string> = {
     arcadeId: game.arcadeId,
@@ -306,6 +319,8 @@ async function buildWorld(variant: StoreVariant) {
     deposit: `${bobDeposit.txHash}:${bobDeposit.logIndex}`,
     scoreId: adaScore.id,
     reviewId: report.reportId,
+    developerId: game.developerId,
+    screenshotId: screenshot.id,
     surplus: `${dust.transactionHash}:${dust.logs[0]!.logIndex}`,
   };
   const pathValuesByPath: Record<string, Record<string, string>> = {

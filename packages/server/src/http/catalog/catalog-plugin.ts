@@ -1,42 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { CoinopError } from '@coinop/core';
-import type { CatalogGame, CatalogGameList, CatalogTier } from '@coinop/protocol';
+import { catalogDiscoveryRoutes } from './catalog-discovery-routes.js';
+import { CatalogGameListSchema, catalogGameToWire } from './catalog-schemas.js';
 import { boardRoutes } from '../shared/boards.js';
 import { catalogTournamentRoutes } from './catalog-tournaments.js';
 import { catalogImageRoutes } from './catalog-images.js';
 import { ApiTags, Security } from '../../listener/openapi.js';
-import { GameSchema, LeaderboardSchema, Uuid } from '../shared/schemas.js';
-import { gameToWire, leaderboardToWire } from '../shared/wire.js';
-import type { SchemaMatches } from '../../listener/wire-check.js';
-
-const CatalogTierSchema = Type.Pick(LeaderboardSchema, [
-  'id',
-  'name',
-  'cost',
-  'currency',
-  'formattedCostString',
-]);
-
-const CatalogGameSchema = Type.Object(
-  {
-    id: Uuid('The game id (gameId).'),
-    name: Type.String(),
-    tagLine: Type.String({ description: 'One-line pitch; empty when unset.' }),
-    category: Type.String({ description: 'Catalog category; empty when unset.' }),
-    coverUrl: Type.String({ description: 'Cover image URL (a 1920x1080 image).' }),
-    url: Type.String({ description: 'Where the game is hosted; empty until set.' }),
-    leaderboards: Type.Array(CatalogTierSchema, { description: 'Tiers, in display order.' }),
-  },
-  { description: 'A published game as the catalog lists it.' },
-);
-type CatalogGameWire = Static<typeof CatalogGameSchema>;
-const CatalogGameListSchema = Type.Object({ games: Type.Array(CatalogGameSchema) });
-
-declare const _catalogTier: SchemaMatches<typeof CatalogTierSchema, CatalogTier>;
-declare const _catalogGame: SchemaMatches<typeof CatalogGameSchema, CatalogGame>;
-declare const _catalogGameList: SchemaMatches<typeof CatalogGameListSchema, CatalogGameList>;
+import { GameSchema, Uuid } from '../shared/schemas.js';
+import { gameToWire } from '../shared/wire.js';
 
 /**
  * The public catalog the web app shows: published games and one game's page. No credentials:
@@ -53,8 +26,17 @@ export async function catalogPlugin(instance: FastifyInstance): Promise<void> {
         operationId: 'listCatalogGames',
         security: Security.none,
         tags: [ApiTags.catalog],
-        summary: 'Published games with their tiers, newest first',
+        summary: 'Published games with their tiers and their week, newest first or as sorted',
+        description:
+          'sort=popular: most plays begun in the last 7 days first; sort=pool: most HST paid ' +
+          "into the game's boards in the last 7 days first; sort=new (the default): newest " +
+          'listed first. Ties keep the newest first (docs/concepts/discovery.md).',
         querystring: Type.Object({
+          sort: Type.Optional(
+            Type.Union([Type.Literal('popular'), Type.Literal('new'), Type.Literal('pool')], {
+              description: 'popular, new (default) or pool',
+            }),
+          ),
           search: Type.Optional(
             Type.String({
               maxLength: 100,
@@ -69,21 +51,9 @@ export async function catalogPlugin(instance: FastifyInstance): Promise<void> {
       },
     },
     async (request) => {
-      const games = await arcade.reads.catalog(arcade.record.id, request.query);
-      return {
-        games: games.map((g): CatalogGameWire => ({
-          id: g.id,
-          name: g.name,
-          tagLine: g.tagLine,
-          category: g.category,
-          coverUrl: g.coverUrl,
-          url: g.url,
-          leaderboards: g.leaderboards.map((b) => {
-            const { id, name, cost, currency, formattedCostString } = leaderboardToWire(b, []);
-            return { id, name, cost, currency, formattedCostString };
-          }),
-        })),
-      };
+      const { sort = 'new', ...filter } = request.query;
+      const games = await arcade.discovery.catalog(arcade.record.id, filter, sort);
+      return { games: games.map(catalogGameToWire) };
     },
   );
 
@@ -135,4 +105,5 @@ export async function catalogPlugin(instance: FastifyInstance): Promise<void> {
   });
 
   catalogImageRoutes(app);
+  catalogDiscoveryRoutes(app);
 }

@@ -64,6 +64,17 @@ export const GAME_HOLD =
   'Seconds the game’s payouts stay pending before they are spendable (0 to 2592000); null: ' +
   'the arcade operator’s default (--payout-hold).';
 
+/** A game frame's shape (issue 31): whole numbers up to 999, or null for the arcade's default. */
+const aspectRatio = Type.Union(
+  [Type.String({ pattern: '^[1-9][0-9]{0,2}:[1-9][0-9]{0,2}$', maxLength: 7 }), Type.Null()],
+  {
+    description:
+      'The shape of the game’s frame as "width:height" in whole numbers, e.g. "16:9" or ' +
+      '"9:16"; the game page sizes the frame to it within the viewport. null: the arcade’s ' +
+      'default frame.',
+  },
+);
+
 export const TierSchema = Type.Composite(
   [
     Type.Pick(LeaderboardSchema, [
@@ -117,6 +128,7 @@ export const DeveloperGameSchema = Type.Object(
           'and a tier set none.',
       }),
     ),
+    aspectRatio: Type.Optional(aspectRatio),
     leaderboards: Type.Array(TierSchema, { description: 'Live tiers, in display order.' }),
     clients: Type.Array(ClientSchema, { description: 'Clients, live and revoked, oldest first.' }),
     scoreRules: ScoreRulesSchema,
@@ -163,6 +175,7 @@ export const UpdateBody = Type.Object(
     ...optionalListingFields,
     scoreRules: Type.Optional(ScoreRulesBody),
     payoutHoldSeconds: Type.Optional(payoutHold(GAME_HOLD)),
+    aspectRatio: Type.Optional(aspectRatio),
     name: Type.Optional(Type.Unknown({ description: 'Immutable: 409 field_immutable.' })),
     scoreDisplay: Type.Optional(Type.Unknown({ description: 'Immutable: 409 field_immutable.' })),
   },
@@ -328,6 +341,7 @@ export function developerGameToWire({
     createdAt: game.createdAt.toISOString(),
     payoutHoldSeconds: game.payoutHoldSeconds ?? null,
     operatorPayoutHoldSeconds,
+    aspectRatio: game.aspectRatio ?? null,
     leaderboards: tiers.map(tierToWire),
     clients: clients.map(clientToWire),
     scoreRules,

@@ -7,6 +7,7 @@ import type { DeveloperBalance } from '@coinop/protocol';
 import { playerTokenServices } from '../../credentials/player-token-services.js';
 import { developerApiKeyRoutes } from './developer-api-keys.js';
 import { testerRoutes } from './testers.js';
+import { developerScreenshotRoutes } from './developer-screenshots.js';
 import { developerPublishRequestRoutes } from './publish-requests.js';
 import { developerGameRoutes } from './developer-games.js';
 import { withdrawalRoutes } from '../shared/withdrawals.js';
@@ -68,6 +69,7 @@ export async function developerPlugin(app: FastifyInstance): Promise<void> {
   developerApiKeyRoutes(app, (request) => players.authenticate(request), keys);
   developerGameRoutes(app, { authenticate: (request) => players.authenticate(request) });
   testerRoutes(app, (request) => players.authenticate(request));
+  developerScreenshotRoutes(app, (request) => players.authenticate(request));
   developerPublishRequestRoutes(app, (request) => players.authenticate(request));
   const portal = new DeveloperPortal(arcade);
   // The portal's session, or the developer's API key (for scripts paying earnings out).

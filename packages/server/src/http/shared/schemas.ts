@@ -89,6 +89,13 @@ export const GameSchema = Type.Object(
       description: 'Tiers, in display order.',
     }),
     playerId: Uuid("The game developer's id (spec 2.2)."),
+    aspectRatio: Type.Optional(
+      Type.String({
+        description:
+          'The shape of the game frame, "width:height" (e.g. "16:9"); absent: the arcade\'s ' +
+          'default frame (issue 31).',
+      }),
+    ),
   },
   { $id: 'Game', description: 'A game with its leaderboards (spec 2.2).' },
 );

@@ -70,6 +70,8 @@ export function gameToWire(
       leaderboardToWire(b, leaders.get(b.id) ?? [], gameRules, holdOf(b)),
     ),
     playerId: game.developerId,
+    // Only when declared: a game without one answers as it always did.
+    ...(game.aspectRatio ? { aspectRatio: game.aspectRatio } : {}),
   };
 }
 

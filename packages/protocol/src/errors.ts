@@ -50,6 +50,11 @@ export const ErrorCodes = {
   client_not_found: 'Game client not found',
   client_revoked: 'Game client revoked',
   cover_not_found: 'Cover not found',
+  // Profiles (docs/concepts/profiles.md)
+  name_invalid: 'Display name not allowed',
+  name_taken: 'Display name taken',
+  avatar_invalid: 'Avatar image not accepted',
+  avatar_not_found: 'Avatar not found',
   // Money and plays
   invalid_amount: 'Invalid amount',
   insufficient_funds: 'Insufficient funds',

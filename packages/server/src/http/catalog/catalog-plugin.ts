@@ -6,6 +6,7 @@ import type { CatalogGame, CatalogGameList, CatalogTier } from '@coinop/protocol
 import { boardRoutes } from '../shared/boards.js';
 import { catalogTournamentRoutes } from './catalog-tournaments.js';
 import { catalogImageRoutes } from './catalog-images.js';
+import { catalogPlayerRoutes } from './catalog-players.js';
 import { ApiTags, Security } from '../../listener/openapi.js';
 import { GameSchema, LeaderboardSchema, Uuid } from '../shared/schemas.js';
 import { gameToWire, leaderboardToWire } from '../shared/wire.js';
@@ -129,4 +130,5 @@ export async function catalogPlugin(instance: FastifyInstance): Promise<void> {
   });
 
   catalogImageRoutes(app);
+  catalogPlayerRoutes(app);
 }

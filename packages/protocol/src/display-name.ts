@@ -24,7 +24,7 @@ export const DISPLAY_NAME_PROBLEMS: Readonly<Record<DisplayNameProblem, string>>
   too_long: `A name has at most ${DISPLAY_NAME_MAX_CHARS} characters.`,
   characters: 'A name may use letters and digits of any script, spaces, and _ - . only.',
   no_letter_or_digit: 'A name needs at least one letter or digit.',
-  too_many_marks: 'A letter may carry at most two accents or marks.',
+  too_many_marks: 'A name may put at most two accents or marks on one letter.',
   mixed_scripts: 'A name may not mix Latin letters with Greek or Cyrillic ones.',
   looks_like_address: 'A name may not start with 0x and a hex digit: it would look like a wallet.',
   looks_like_default: 'A name may not look like the name the arcade gives a player without one.',

@@ -162,6 +162,21 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
     }),
   },
   {
+    words: ['player', 'reset-profile'],
+    description:
+      "reset an abusive display name to the default and remove the player's uploaded avatar; " +
+      'the reason is kept',
+    argument: { name: 'player', description: 'player id, or wallet address (0x + 40 hex)' },
+    options: [
+      { flags: '--reason <text>', description: 'why (3 to 500 characters)', required: true },
+    ],
+    request: (v) => ({
+      method: 'POST',
+      path: `/admin/players/${id(v['player'])}/reset-profile`,
+      body: { reason: v['reason'] },
+    }),
+  },
+  {
     words: ['keys', 'rotate'],
     description: 'retire the player-token signing key and sign with a new one',
     options: [],

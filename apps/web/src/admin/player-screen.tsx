@@ -5,6 +5,7 @@ import type { AdminPlayer } from '@coinop/protocol';
 import type { AdminApi } from './admin-api.js';
 import { Hst, Outcome, When, errorText } from './parts.js';
 import { checksummed } from '../components/address.js';
+import { ProfileResetForm } from './profile-reset.js';
 
 /**
  * `/admin/players/<id or wallet>`: one player's balances and their history, the same lines the
@@ -14,6 +15,7 @@ export function PlayerScreen({ api, player }: { api: AdminApi; player: string })
   const [profile, setProfile] = useState<AdminPlayer | null>(null);
   const [error, setError] = useState<string | null>(null);
 
+  const [version, setVersion] = useState(0);
   useEffect(() => {
     let current = true;
     setProfile(null);
@@ -25,7 +27,7 @@ export function PlayerScreen({ api, player }: { api: AdminApi; player: string })
     return () => {
       current = false;
     };
-  }, [api, player]);
+  }, [api, player, version]);
   const read = useCallback((query: string) => api.playerActivity(player, query), [api, player]);
 
   return (
@@ -61,6 +63,10 @@ export function PlayerScreen({ api, player }: { api: AdminApi; player: string })
               <When iso={profile.createdAt} />
             </dd>
           </dl>
+          <p>
+            <Link href={`/players/${encodeURIComponent(profile.playerId)}`}>Public page</Link>
+          </p>
+          <ProfileResetForm api={api} player={player} onReset={() => setVersion((v) => v + 1)} />
           <HistorySection read={read} viewer="operator" />
         </>
       )}

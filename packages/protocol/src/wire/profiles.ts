@@ -36,6 +36,8 @@ export interface PlayerIdentity {
 export interface PublicBoardStanding {
   readonly gameId: string;
   readonly gameName: string;
+  /** Shown after the score (`ms`); empty for none. */
+  readonly scoreUnit: string;
   readonly leaderboardId: string;
   readonly leaderboardName: string;
   readonly score: number;
@@ -57,6 +59,8 @@ export interface PublicTournamentResult {
   readonly tournamentName: string;
   readonly gameId: string;
   readonly gameName: string;
+  /** Shown after the score (`ms`); empty for none. */
+  readonly scoreUnit: string;
   readonly roundNumber: number;
   readonly place: number;
   readonly score: number;

@@ -6,6 +6,7 @@ import { standingsOf } from './leaders.js';
 export interface PublicStanding {
   readonly gameId: string;
   readonly gameName: string;
+  readonly scoreUnit: string;
   readonly leaderboardId: string;
   readonly leaderboardName: string;
   readonly score: number;
@@ -22,9 +23,10 @@ export async function publicStandings(q: Queryable, playerId: string): Promise<P
     leaderboard_name: string;
     game_id: string;
     game_name: string;
+    score_unit: string;
   }>(
     `SELECT DISTINCT p.leaderboard_id, l.name AS leaderboard_name, g.id AS game_id,
-            g.name AS game_name
+            g.name AS game_name, g.score_unit
      FROM plays p
      JOIN leaderboards l ON l.id = p.leaderboard_id
      JOIN games g ON g.id = l.game_id
@@ -44,6 +46,7 @@ export async function publicStandings(q: Queryable, playerId: string): Promise<P
     found.push({
       gameId: b.game_id,
       gameName: b.game_name,
+      scoreUnit: b.score_unit,
       leaderboardId: b.leaderboard_id,
       leaderboardName: b.leaderboard_name,
       score: standing.score,
@@ -63,6 +66,7 @@ export interface PublicPrize {
   readonly tournamentName: string;
   readonly gameId: string;
   readonly gameName: string;
+  readonly scoreUnit: string;
   readonly roundNumber: number;
   readonly place: number;
   readonly score: number;
@@ -81,6 +85,7 @@ export async function publicPrizes(
     tournament_name: string;
     game_id: string;
     game_name: string;
+    score_unit: string;
     number: number;
     place: number;
     score: number;
@@ -88,7 +93,7 @@ export async function publicPrizes(
     closed_at: Date;
   }>(
     `SELECT t.id AS tournament_id, t.name AS tournament_name, g.id AS game_id,
-            g.name AS game_name, r.number, tr.place, tr.score,
+            g.name AS game_name, g.score_unit, r.number, tr.place, tr.score,
             tr.prize_units::text AS prize_units, r.closed_at
      FROM tournament_results tr
      JOIN tournament_rounds r ON r.id = tr.round_id
@@ -104,6 +109,7 @@ export async function publicPrizes(
     tournamentName: r.tournament_name,
     gameId: r.game_id,
     gameName: r.game_name,
+    scoreUnit: r.score_unit,
     roundNumber: r.number,
     place: r.place,
     score: Number(r.score),

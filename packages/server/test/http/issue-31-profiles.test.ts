@@ -134,6 +134,7 @@ describe.each(storeVariants())('profiles on %s', (variant) => {
         {
           gameId: game.gameId,
           gameName: expect.any(String),
+          scoreUnit: '',
           leaderboardId: game.tiers[0]!.id,
           leaderboardName: 'Tier 1',
           score: 90,

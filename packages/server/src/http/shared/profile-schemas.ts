@@ -75,6 +75,7 @@ export const ProfileResetSchema = Type.Object({
 const PublicBoardStandingSchema = Type.Object({
   gameId: Uuid('the game'),
   gameName: Type.String(),
+  scoreUnit: Type.String({ description: 'shown after the score; empty for none' }),
   leaderboardId: Uuid('the tier'),
   leaderboardName: Type.String(),
   score: Type.Number(),
@@ -86,6 +87,7 @@ const PublicTournamentResultSchema = Type.Object({
   tournamentName: Type.String(),
   gameId: Uuid('the game'),
   gameName: Type.String(),
+  scoreUnit: Type.String({ description: 'shown after the score; empty for none' }),
   roundNumber: Type.Integer({ minimum: 1 }),
   place: Type.Integer({ minimum: 1 }),
   score: Type.Number(),

@@ -125,6 +125,8 @@ const SCREENSHOTS = [
   { name: 'profile-board-phone', test: 'issue-31-profiles', device: 'phone' },
   { name: 'profile-player-page-desktop', test: 'issue-31-profiles', device: 'desktop' },
   { name: 'profile-player-page-phone', test: 'issue-31-profiles', device: 'phone' },
+  { name: 'profile-console-reset-desktop', test: 'issue-31-profiles', device: 'desktop' },
+  { name: 'profile-console-reset-phone', test: 'issue-31-profiles', device: 'phone' },
 ];
 
 async function main() {

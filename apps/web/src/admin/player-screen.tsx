@@ -15,10 +15,11 @@ export function PlayerScreen({ api, player }: { api: AdminApi; player: string })
   const [profile, setProfile] = useState<AdminPlayer | null>(null);
   const [error, setError] = useState<string | null>(null);
 
+  // Bumped after a profile reset: the player is read again, the screen kept while it loads.
   const [version, setVersion] = useState(0);
+  useEffect(() => setProfile(null), [player]);
   useEffect(() => {
     let current = true;
-    setProfile(null);
     setError(null);
     api.player(player).then(
       (found) => current && setProfile(found),

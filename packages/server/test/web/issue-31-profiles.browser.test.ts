@@ -198,5 +198,51 @@ describe.skipIf(!hasChromium)(
       },
       90_000,
     );
+
+    it.each([
+      ['desktop', DESKTOP],
+      ['phone', PHONE],
+    ] as const)(
+      "the operator resets a player's name and picture from the console (%s)",
+      async (device, viewport) => {
+        const me = players[device];
+        const short = privateKeyToAccount(me.key).address;
+        const context = await browser.newContext({ viewport });
+        const page = await context.newPage();
+        const main = page.getByRole('main');
+        try {
+          await page.goto(`${server.urls['web']!}/admin/players/${me.id}`);
+          await page.getByLabel('Admin token').fill('profiles-admin');
+          await page.getByRole('button', { name: 'Sign in' }).click();
+          await main.getByRole('heading', { level: 1, name: me.name }).waitFor();
+          const reset = main.getByRole('region', { name: 'Reset profile' });
+          const button = reset.getByRole('button', { name: 'Reset name and picture' });
+          expect(await button.isDisabled()).toBe(true);
+          await reset.getByLabel('Reason').fill('Impersonates a famous computer scientist');
+          await button.click();
+          const defaultName = `${short.slice(0, 6)}…${short.slice(-4)}`;
+          await expect
+            .poll(() => reset.getByText(/^Reset:/).textContent())
+            .toBe(`Reset: ${me.name} is ${defaultName} again, with the generated picture.`);
+          await main.getByRole('heading', { level: 1, name: defaultName }).waitFor();
+          await saveScreenshot(page, `profile-console-reset-${device}`);
+          expect(await seriousViolations(page)).toEqual([]);
+          expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
+            viewport.width,
+          );
+
+          const rows = await server.api.arcade.db.query<{ previous_name: string; reason: string }>(
+            'SELECT previous_name, reason FROM player_profile_resets WHERE player_id = $1',
+            [me.id],
+          );
+          expect(rows).toEqual([
+            { previous_name: me.name, reason: 'Impersonates a famous computer scientist' },
+          ]);
+        } finally {
+          await context.close();
+        }
+      },
+      90_000,
+    );
   },
 );

@@ -160,7 +160,9 @@ describe.skipIf(!hasChromium)(
             .poll(() => preview.getAttribute('src'))
             .toMatch(new RegExp(`/api/catalog/players/${me.id}/avatar\\?v=`));
           await expect
-            .poll(() => preview.evaluate((img: HTMLImageElement) => img.naturalWidth))
+            .poll(() =>
+              preview.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+            )
             .toBe(256);
           expect(
             await profile.getByRole('button', { name: 'Use the generated picture' }).count(),

@@ -387,4 +387,72 @@ describe.each(storeVariants())('profiles on %s', (variant) => {
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({ code: 'validation_failed' });
   });
+
+  // Last: it moves the clock past the round's end, an hour on.
+  it('lists tournament prizes of published games on the player page', async () => {
+    const winner = await fundedPlayer(api(), 2, 'Cup Winner');
+    const made = await s.api.inject({
+      method: 'POST',
+      url: '/admin/tournaments',
+      headers: admin,
+      payload: {
+        name: 'Profile Cup',
+        gameId: game.gameId,
+        entryFee: '2',
+        startsAt: s.clock.now().toISOString(),
+        durationSeconds: 3600,
+        recurrence: null,
+        guaranteedPool: '0',
+        payoutTable: { places: [10_000] },
+      },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const tournament = made.json<{ id: string; currentRound: { id: string; endsAt: string } }>();
+    const round = tournament.currentRound;
+    const headers = { authorization: `Bearer ${await writeToken(api(), game)}` };
+    const base = `/arcades/${game.arcadeId}/games/${game.gameId}`;
+    const play = await s.api.inject({
+      method: 'POST',
+      url: `${base}/play`,
+      headers,
+      payload: { playerId: winner.playerId, leaderboardId: round.id },
+    });
+    expect(play.statusCode, play.body).toBe(200);
+    const scored = await s.api.inject({
+      method: 'POST',
+      url: `${base}/score`,
+      headers,
+      payload: { playId: play.json().id, leaderboardId: round.id, score: 77 },
+    });
+    expect(scored.statusCode, scored.body).toBe(200);
+    s.clock.advance(Date.parse(round.endsAt) + 1000 - s.clock.now().getTime());
+    const closedAt = s.clock.now().toISOString();
+    await s.api.arcade.closer.closeDue(s.api.log);
+
+    const detail = await s.api.inject({
+      method: 'GET',
+      url: `/catalog/tournaments/${tournament.id}/rounds/${round.id}`,
+    });
+    const { results } = detail.json<{ results: { playerId: string; prize: string }[] }>();
+    expect(results).toHaveLength(1);
+    const page = await s.api.inject({ method: 'GET', url: `/catalog/players/${winner.playerId}` });
+    const profile = page.json<PublicPlayerProfile>();
+    expect(profile.tournaments).toEqual([
+      {
+        tournamentId: tournament.id,
+        tournamentName: 'Profile Cup',
+        gameId: game.gameId,
+        gameName: expect.any(String),
+        scoreUnit: '',
+        roundNumber: 1,
+        place: 1,
+        score: 77,
+        prize: results[0]!.prize,
+        closedAt,
+      },
+    ]);
+    expect(results[0]!.prize).toMatch(/^\d+(\.\d+)?$/);
+    // A round's board is its own: it is not listed with the game's tiers.
+    expect(profile.boards).toEqual([]);
+  });
 });

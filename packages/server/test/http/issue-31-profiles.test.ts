@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlayerIdentity, ProfileReset, PublicPlayerProfile } from '@coinop/protocol';
+import { buildApi } from '../../src/app.js';
+import { uuidIds } from '../../src/ids.js';
 import { unpublish } from '../../src/services/admin.js';
 import { TEST_ADMIN_TOKEN } from '@coinop/testkit/app';
 import { storeVariants } from '@coinop/testkit/db';
@@ -146,6 +148,43 @@ describe.each(storeVariants())('profiles on %s', (variant) => {
     // Nothing private: not the wallet, in any letter case.
     expect(page.body.toLowerCase()).not.toContain(ada.wallet.toLowerCase().slice(2));
     expect(page.body).not.toContain('balance');
+  });
+
+  it('shows the new name on the boards another API process on the database serves', async () => {
+    // Its caches keep what they read for ten minutes: only the notification can refresh them.
+    const other = await buildApi(
+      { ...s.config, gameCacheTtlMs: 600_000 },
+      {
+        db: s.db,
+        clock: s.clock,
+        ids: uuidIds,
+        writeTokenKey: s.api.arcade.writeTokenKey,
+        adminToken: TEST_ADMIN_TOKEN,
+        secrets: s.api.arcade.secrets,
+      },
+    );
+    await other.ready();
+    try {
+      const p = await signedIn();
+      await playAndScore(p.playerId, 5, game.tiers[1]!.id);
+      const names = async () => {
+        const res = await other.inject({
+          method: 'GET',
+          url: `/catalog/games/${game.gameId}`,
+        });
+        const tier = res
+          .json<{ leaderboards: { id: string; leaders: { playerId: string; name: string }[] }[] }>()
+          .leaderboards.find((b) => b.id === game.tiers[1]!.id)!;
+        return tier.leaders.find((l) => l.playerId === p.playerId)?.name;
+      };
+      // The other process reads the game (and keeps its leaders) under the default name.
+      expect(await names()).toMatch(/^0x/);
+      expect((await setName(p.bearer, 'Far Away')).statusCode).toBe(200);
+      // It hears of the change by notification; give it the moment delivery takes.
+      await expect.poll(names, { timeout: 2000 }).toBe('Far Away');
+    } finally {
+      await other.close();
+    }
   });
 
   it.each([

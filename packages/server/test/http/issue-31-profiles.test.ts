@@ -81,6 +81,7 @@ describe.each(storeVariants())('profiles on %s', (variant) => {
       payload: { playId: play.json().id, leaderboardId: tier, score },
     });
     expect(res.statusCode, res.body).toBe(200);
+    return res.json<{ leaders: { playerId: string; name: string }[] }>().leaders;
   }
 
   const boardNames = async () => {
@@ -111,7 +112,10 @@ describe.each(storeVariants())('profiles on %s', (variant) => {
       avatarUploaded: false,
     });
     expect((await boardNames()).map((e) => e.name)).toEqual(['Ada Lovelace', 'Board Rival']);
-    // A score after the change, through the score path's memory of the board, keeps the name.
+    // A score after the change answers the leaders from the score path's memory of the board:
+    // the copy it kept from before the change was dropped with it.
+    const leaders = await playAndScore(rival.playerId, 60);
+    expect(leaders.map((l) => l.name)).toEqual(['Ada Lovelace', 'Board Rival']);
     await playAndScore(ada.playerId, 90);
     expect((await boardNames()).map((e) => e.name)).toEqual(['Ada Lovelace', 'Board Rival']);
 

@@ -67,7 +67,13 @@ export function PlayerScreen({ api, player }: { api: AdminApi; player: string })
           <p>
             <Link href={`/players/${encodeURIComponent(profile.playerId)}`}>Public page</Link>
           </p>
-          <ProfileResetForm api={api} player={player} onReset={() => setVersion((v) => v + 1)} />
+          <ProfileResetForm
+            reloadKey={version}
+            api={api}
+            player={player}
+            playerId={profile.playerId}
+            onReset={() => setVersion((v) => v + 1)}
+          />
           <HistorySection read={read} viewer="operator" />
         </>
       )}

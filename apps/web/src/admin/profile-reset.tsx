@@ -1,4 +1,7 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import type { PublicPlayerProfile } from '@coinop/protocol';
+import { Avatar } from '../components/avatar.js';
+import { getPublicProfile } from '../profiles/profiles-api.js';
 import type { AdminApi } from './admin-api.js';
 import { Outcome, errorText } from './parts.js';
 
@@ -9,12 +12,18 @@ import { Outcome, errorText } from './parts.js';
 export function ProfileResetForm({
   api,
   player,
+  playerId,
+  reloadKey,
   onReset,
 }: {
   api: AdminApi;
   player: string;
+  playerId: string;
+  /** Changes when the screen reads the player again (after a reset). */
+  reloadKey: number;
   onReset: () => void;
 }) {
+  const shown = usePublicFace(playerId, reloadKey);
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<{ text: string; tone: 'ok' | 'error' } | null>(null);
@@ -43,6 +52,15 @@ export function ProfileResetForm({
   return (
     <section aria-labelledby={`${reasonId}-h`} className="admin-panel">
       <h2 id={`${reasonId}-h`}>Reset profile</h2>
+      {shown !== null && (
+        <p className="admin-profile-face">
+          <Avatar src={shown.avatar} playerId={shown.playerId} size={32} />
+          <span>
+            {shown.name}: {shown.nameChosen ? 'a name they chose' : 'the default name'},{' '}
+            {shown.avatarUploaded ? 'a picture they uploaded' : 'the generated picture'}.
+          </span>
+        </p>
+      )}
       <form onSubmit={(e) => void submit(e)} noValidate>
         <div className="field">
           <label htmlFor={reasonId}>Reason</label>
@@ -66,4 +84,15 @@ export function ProfileResetForm({
       {outcome !== null && <Outcome text={outcome.text} tone={outcome.tone} />}
     </section>
   );
+}
+
+/** The name and picture everyone sees, read again whenever the player screen reloads. */
+function usePublicFace(playerId: string, reloadKey: unknown): PublicPlayerProfile | null {
+  const [shown, setShown] = useState<PublicPlayerProfile | null>(null);
+  useEffect(() => {
+    const abort = new AbortController();
+    getPublicProfile(playerId, abort.signal).then(setShown, () => setShown(null));
+    return () => abort.abort();
+  }, [playerId, reloadKey]);
+  return shown;
 }

@@ -218,6 +218,10 @@ describe.skipIf(!hasChromium)(
           await page.getByRole('button', { name: 'Sign in' }).click();
           await main.getByRole('heading', { level: 1, name: me.name }).waitFor();
           const reset = main.getByRole('region', { name: 'Reset profile' });
+          const face = reset.locator('.admin-profile-face');
+          await expect
+            .poll(() => face.textContent())
+            .toBe(`${me.name}: a name they chose, a picture they uploaded.`);
           const button = reset.getByRole('button', { name: 'Reset name and picture' });
           expect(await button.isDisabled()).toBe(true);
           await reset.getByLabel('Reason').fill('Impersonates a famous computer scientist');
@@ -227,6 +231,9 @@ describe.skipIf(!hasChromium)(
             .poll(() => reset.getByText(/^Reset:/).textContent())
             .toBe(`Reset: ${me.name} is ${defaultName} again, with the generated picture.`);
           await main.getByRole('heading', { level: 1, name: defaultName }).waitFor();
+          await expect
+            .poll(() => face.textContent())
+            .toBe(`${defaultName}: the default name, the generated picture.`);
           await saveScreenshot(page, `profile-console-reset-${device}`);
           expect(await seriousViolations(page)).toEqual([]);
           expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(

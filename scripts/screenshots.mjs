@@ -122,6 +122,14 @@ const SCREENSHOTS = [
   { name: 'example-slide-run', test: SLIDE_TEST, device: 'desktop' },
   { name: 'example-slide-refused', test: SLIDE_TEST, device: 'desktop' },
   { name: 'example-slide-phone', test: SLIDE_TEST, device: 'phone' },
+  { name: 'profile-account-desktop', test: 'issue-31-profiles', device: 'desktop' },
+  { name: 'profile-account-phone', test: 'issue-31-profiles', device: 'phone' },
+  { name: 'profile-board-desktop', test: 'issue-31-profiles', device: 'desktop' },
+  { name: 'profile-board-phone', test: 'issue-31-profiles', device: 'phone' },
+  { name: 'profile-player-page-desktop', test: 'issue-31-profiles', device: 'desktop' },
+  { name: 'profile-player-page-phone', test: 'issue-31-profiles', device: 'phone' },
+  { name: 'profile-console-reset-desktop', test: 'issue-31-profiles', device: 'desktop' },
+  { name: 'profile-console-reset-phone', test: 'issue-31-profiles', device: 'phone' },
 ];
 
 async function main() {

@@ -15,6 +15,7 @@ import { Link, useLocation } from './router.js';
 import { SessionProvider } from './session/session.js';
 import { TournamentPage } from './tournaments/tournament-page.js';
 import { TestingPage } from './testing/testing-page.js';
+import { PlayerPage } from './profiles/player-page.js';
 
 // The account page carries the chain code (viem's wallet client, the contracts' ABIs): loaded
 // when it is opened, so the catalog and game pages do not wait for it.
@@ -46,6 +47,7 @@ export function App() {
         ? 'developers'
         : null;
   const boardMatch = /^\/games\/([^/]+)\/boards\/([^/]+)\/?$/.exec(path);
+  const playerMatch = /^\/players\/([^/]+)\/?$/.exec(path);
   let page;
   if (path === '/') page = <CatalogPage />;
   else if (path === '/demo') page = <DemoPage />;
@@ -79,6 +81,7 @@ export function App() {
   else if (gameMatch?.[1]) page = <GamePage gameId={decodeURIComponent(gameMatch[1])} />;
   else if (developerMatch?.[1])
     page = <DeveloperPage developerId={decodeURIComponent(developerMatch[1])} />;
+  else if (playerMatch?.[1]) page = <PlayerPage playerId={decodeURIComponent(playerMatch[1])} />;
   else page = <NotFound />;
   return (
     <ArcadeSettingsProvider>

@@ -52,6 +52,11 @@ export const ErrorCodes = {
   cover_not_found: 'Cover not found',
   screenshot_not_found: 'Screenshot not found',
   screenshot_limit_reached: 'Screenshot limit reached',
+  // Profiles (docs/concepts/profiles.md)
+  name_invalid: 'Display name not allowed',
+  name_taken: 'Display name taken',
+  avatar_invalid: 'Avatar image not accepted',
+  avatar_not_found: 'Avatar not found',
   // Money and plays
   invalid_amount: 'Invalid amount',
   insufficient_funds: 'Insufficient funds',

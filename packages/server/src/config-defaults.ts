@@ -53,6 +53,9 @@ export const DEFAULTS = {
     'player-plays': 120,
     // Per player: a grant tops up a balance for many plays; the faucet stops at ten grants' worth.
     faucet: 10,
+    // Per player: a name or avatar changes a few times while a person makes up their mind; each
+    // change drops the cached copies of every board the player is on.
+    profile: 10,
     // Per developer: registering and updating games is occasional; each may fetch a cover image.
     registration: 30,
     // Per developer: each check holds a sandbox thread for up to --verifier-time-limit-ms, which

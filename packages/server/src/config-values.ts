@@ -365,6 +365,7 @@ export const RATE_LIMITS = [
   'plays',
   'player-plays',
   'faucet',
+  'profile',
   'registration',
   'verifier-checks',
 ] as const;

@@ -13,6 +13,7 @@ import { HstFigure } from '../components/hst.js';
 import { hstUnits } from './hst-amounts.js';
 import { WithdrawSection } from './withdraw-section.js';
 import { withdrawalsApi } from './withdrawals-api.js';
+import { ProfileSection } from '../profiles/profile-section.js';
 
 /**
  * `/account`: the player's balance and, in chain mode, deposits from their wallet and
@@ -64,6 +65,7 @@ export function AccountPage() {
           releaseAt={player.pendingPayoutsReleaseAt}
         />
       </BalanceCard>
+      <ProfileSection player={player} />
       <ChainNotices settings={settings} chain={chain} />
       {chain !== null && reader !== null && wallet !== null && (
         <>

@@ -6,6 +6,7 @@ import type {
   AdminGameSettings,
   AdminPlayer,
   AdminPlayerList,
+  ProfileReset,
   ChainHaltList,
   ChainResumed,
   ChainResumeRequest,
@@ -97,6 +98,9 @@ export function adminApi(token: string) {
       return { items: page.players, next: page.next };
     },
     player: (player: string) => call<AdminPlayer>(`/players/${id(player)}`),
+    /** Resets an abusive name and avatar to the defaults, keeping the reason. */
+    resetProfile: (player: string, reason: string) =>
+      call<ProfileReset>(`/players/${id(player)}/reset-profile`, { reason }),
     /** A page of a player's activity; `pageQuery` is `limit=…` and, later, `&cursor=…`. */
     playerActivity: (player: string, pageQuery: string) =>
       call<ActivityPage>(`/players/${id(player)}/activity?${pageQuery}`),

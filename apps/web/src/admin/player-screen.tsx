@@ -5,6 +5,7 @@ import type { AdminPlayer } from '@coinop/protocol';
 import type { AdminApi } from './admin-api.js';
 import { Hst, Outcome, When, errorText } from './parts.js';
 import { checksummed } from '../components/address.js';
+import { ProfileResetForm } from './profile-reset.js';
 
 /**
  * `/admin/players/<id or wallet>`: one player's balances and their history, the same lines the
@@ -14,9 +15,11 @@ export function PlayerScreen({ api, player }: { api: AdminApi; player: string })
   const [profile, setProfile] = useState<AdminPlayer | null>(null);
   const [error, setError] = useState<string | null>(null);
 
+  // Bumped after a profile reset: the player is read again, the screen kept while it loads.
+  const [version, setVersion] = useState(0);
+  useEffect(() => setProfile(null), [player]);
   useEffect(() => {
     let current = true;
-    setProfile(null);
     setError(null);
     api.player(player).then(
       (found) => current && setProfile(found),
@@ -25,7 +28,7 @@ export function PlayerScreen({ api, player }: { api: AdminApi; player: string })
     return () => {
       current = false;
     };
-  }, [api, player]);
+  }, [api, player, version]);
   const read = useCallback((query: string) => api.playerActivity(player, query), [api, player]);
 
   return (
@@ -61,6 +64,16 @@ export function PlayerScreen({ api, player }: { api: AdminApi; player: string })
               <When iso={profile.createdAt} />
             </dd>
           </dl>
+          <p>
+            <Link href={`/players/${encodeURIComponent(profile.playerId)}`}>Public page</Link>
+          </p>
+          <ProfileResetForm
+            reloadKey={version}
+            api={api}
+            player={player}
+            playerId={profile.playerId}
+            onReset={() => setVersion((v) => v + 1)}
+          />
           <HistorySection read={read} viewer="operator" />
         </>
       )}

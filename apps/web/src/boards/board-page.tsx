@@ -8,6 +8,7 @@ import { scoreText } from '../components/score.js';
 import { useSession } from '../session/session.js';
 import { ReportButton } from '../reviews/report-button.js';
 import './boards.css';
+import { PlayerLink } from '../profiles/player-link.js';
 
 const PAGE_SIZE = 20;
 const AROUND = 3;
@@ -32,7 +33,7 @@ function BoardRows({
             <span className="board-player">
               <Avatar src={e.avatar} playerId={e.playerId} size={24} />
               <span>
-                {e.name}
+                <PlayerLink playerId={e.playerId} name={e.name} />
                 {e.playerId === me && <strong className="board-you"> (you)</strong>}
               </span>
             </span>

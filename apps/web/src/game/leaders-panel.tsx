@@ -3,6 +3,7 @@ import { Avatar } from '../components/avatar.js';
 import { scoreText } from '../components/score.js';
 import { Link } from '../router.js';
 import { ReportButton } from '../reviews/report-button.js';
+import { PlayerLink } from '../profiles/player-link.js';
 
 /** The chosen tier's current leaders beside the game, the player's own row marked. */
 export function LeadersPanel({
@@ -24,7 +25,9 @@ export function LeadersPanel({
           {tier.leaders.map((leader) => (
             <li key={leader.playerId} className={leader.playerId === playerId ? 'me' : undefined}>
               <Avatar src={leader.avatar} playerId={leader.playerId} size={24} />
-              <span className="leader-name">{leader.name}</span>
+              <span className="leader-name">
+                <PlayerLink playerId={leader.playerId} name={leader.name} />
+              </span>
               <span className="leader-score">{scoreText(leader.score, game.scoreUnit)}</span>
               <ReportButton leaderboardId={tier.id} player={leader} />
             </li>

@@ -15,6 +15,7 @@ import {
 } from './tournament-api.js';
 import { EntryFee, PhaseChip, RoundCountdown, tournamentPhase } from './tournament-card.js';
 import './tournaments.css';
+import { PlayerLink } from '../profiles/player-link.js';
 
 /** A round open for plays now, offered in the game page's tier picker. */
 export interface OpenRound {
@@ -160,7 +161,9 @@ export function RoundLeaders({
           {(entries ?? []).map((e) => (
             <li key={e.playerId} className={e.playerId === me ? 'me' : undefined}>
               <Avatar src={e.avatar} playerId={e.playerId} size={24} />
-              <span className="leader-name">{e.name}</span>
+              <span className="leader-name">
+                <PlayerLink playerId={e.playerId} name={e.name} />
+              </span>
               <span className="leader-score">{scoreText(e.score, tournament.scoreUnit)}</span>
             </li>
           ))}

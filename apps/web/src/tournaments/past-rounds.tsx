@@ -13,6 +13,7 @@ import {
   type TournamentRoundDetail,
   type TournamentRoundPage,
 } from './tournament-api.js';
+import { PlayerLink } from '../profiles/player-link.js';
 
 /** Past rounds read at a time. */
 const ROUNDS_PAGE = 5;
@@ -169,7 +170,7 @@ function WinnersTable({
                 <span className="board-player">
                   <Avatar src={r.avatar} playerId={r.playerId} size={24} />
                   <span>
-                    {r.name}
+                    <PlayerLink playerId={r.playerId} name={r.name} />
                     {r.playerId === me && <strong className="board-you"> (you)</strong>}
                     {/* On a phone the score sits under the name, its column hidden. */}
                     <span className="winner-score">{scoreText(r.score, unit)}</span>

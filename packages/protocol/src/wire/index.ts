@@ -9,3 +9,4 @@ export * from './tournaments.js';
 export * from './admin.js';
 export * from './reviews.js';
 export * from './discovery.js';
+export * from './profiles.js';

@@ -48,8 +48,8 @@ const ADMIN_GROUPS: Readonly<Record<string, string>> = {
   developer: 'game developers: create one and issue it an API key, list them',
   client: "game servers' client credentials: issue a client id and secret for a game",
   player:
-    'players: create one, search them, look one up by id or wallet, read their history, mint a ' +
-    'test token',
+    'players: create one, search them, look one up by id or wallet, read their history, reset an ' +
+    'abusive name and avatar, mint a test token',
   hst: 'the ledger: mint HST, read a balance, audit every account (exit 1 if unbalanced)',
   game: 'games: list them; publish, unpublish, suspend and resume one',
   publish: "developers' publish requests: the queue; approve or decline one",
@@ -159,6 +159,21 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
       method: 'POST',
       path: `/admin/players/${id(v['player'])}/token`,
       body: v['ttl'] === undefined ? {} : { ttl: numberOrText(v['ttl']) },
+    }),
+  },
+  {
+    words: ['player', 'reset-profile'],
+    description:
+      "reset an abusive display name to the default and remove the player's uploaded avatar; " +
+      'the reason is kept',
+    argument: { name: 'player', description: 'player id, or wallet address (0x + 40 hex)' },
+    options: [
+      { flags: '--reason <text>', description: 'why (3 to 500 characters)', required: true },
+    ],
+    request: (v) => ({
+      method: 'POST',
+      path: `/admin/players/${id(v['player'])}/reset-profile`,
+      body: { reason: v['reason'] },
     }),
   },
   {

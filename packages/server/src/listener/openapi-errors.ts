@@ -65,6 +65,8 @@ const PARAMS_NOT_LOOKED_UP: Readonly<Record<string, readonly string[]>> = {
   // The player's invitation is looked up, not the game: an unknown game is no invitation either.
   playerAcceptTestingInvitation: ['gameId'],
   playerDeclineTestingInvitation: ['gameId'],
+  // An unknown player has no uploaded avatar: avatar_not_found, as one who uses the generated one.
+  getCatalogPlayerAvatar: ['playerId'],
 };
 
 const PLAY_REFUSALS: readonly ErrorCode[] = [
@@ -200,6 +202,9 @@ export const OPERATION_PROBLEMS: Readonly<Record<string, readonly ErrorCode[]>> 
   getGameTournamentEntry: ['tournament_round_not_found'],
   playerGetDeposit: ['chain_mode_off'],
   playerUseFaucet: ['faucet_disabled', 'faucet_limit_reached'],
+  playerSetName: ['name_invalid', 'name_taken'],
+  playerSetAvatar: ['avatar_invalid'],
+  getCatalogPlayerAvatar: ['avatar_not_found'],
   playerOpenPlay: [...PLAY_REFUSALS, 'invalid_approval_signature'],
   playerSubmitScore: [...SCORE_REFUSALS, 'play_of_another_player', 'invalid_approval_signature'],
   playerCreatePurchase: ['insufficient_funds', 'invalid_approval_signature', 'consent_required'],

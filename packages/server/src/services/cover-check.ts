@@ -63,22 +63,47 @@ export function createCoverCheck(
   return async (url) => inspectCover(await fetchBytes(url, policy));
 }
 
+/** An image's format (`png`, `jpg`, `webp`, …) and the size it shows at. */
+export interface ImageSize {
+  readonly type: string;
+  readonly width: number;
+  readonly height: number;
+}
+
+/**
+ * Reads an image's format and the size it shows at from its bytes (EXIF orientations 5–8 turn the
+ * picture a quarter: it shows with width and height swapped); null when the bytes are not an image
+ * the arcade can read. Covers and avatars both check their uploads with it.
+ */
+export function readImageSize(bytes: Uint8Array): ImageSize | null {
+  let found: ReturnType<typeof imageSize>;
+  try {
+    found = imageSize(bytes);
+  } catch {
+    return null;
+  }
+  const turned = (found.orientation ?? 1) >= 5;
+  return {
+    type: found.type ?? 'unknown',
+    width: turned ? found.height : found.width,
+    height: turned ? found.width : found.height,
+  };
+}
+
 /**
  * Reads an image's type and size from its bytes. Throws `cover_not_image` when it is not an
  * image of an accepted format and `cover_wrong_size` when it is not 1920×1080.
  */
 export function inspectCover(bytes: Uint8Array): CoverImage {
-  let found: ReturnType<typeof imageSize>;
-  try {
-    found = imageSize(bytes);
-  } catch {
+  const found = readImageSize(bytes);
+  if (found === null) {
     throw new CoinopError(
       'cover_not_image',
       'coverUrl is not an image the arcade can read (PNG, JPEG, GIF, WebP or AVIF)',
       { details: { field: 'coverUrl' } },
     );
   }
-  const type = found.type ?? 'unknown';
+  const { type, width, height } = found;
   if (!COVER_TYPES.has(type)) {
     throw new CoinopError(
       'cover_not_image',
@@ -86,10 +111,6 @@ export function inspectCover(bytes: Uint8Array): CoverImage {
       { details: { field: 'coverUrl', type } },
     );
   }
-  // EXIF orientations 5–8 turn the picture a quarter: it shows with width and height swapped.
-  const turned = (found.orientation ?? 1) >= 5;
-  const width = turned ? found.height : found.width;
-  const height = turned ? found.width : found.height;
   if (width !== COVER_WIDTH || height !== COVER_HEIGHT) {
     throw new CoinopError(
       'cover_wrong_size',

@@ -13,11 +13,43 @@ export const COVER_UPLOAD_MAX_CHARS = Math.ceil(COVER_UPLOAD_MAX_BYTES / 3) * 4 
 /** A checked cover upload, ready to store. */
 export type CoverUpload = Omit<StoredCover, 'gameId' | 'updatedAt'>;
 
-const DATA_URL = /^data:(image\/png|image\/jpeg);base64,([A-Za-z0-9+/]*={0,2})$/;
 const UPLOAD_TYPES = new Map([
   ['png', 'image/png'],
   ['jpg', 'image/jpeg'],
 ] as const);
+
+/**
+ * Decodes an upload sent as a `data:<type>;base64,…` URL of one of `contentTypes`, refusing
+ * (`validation_failed`, naming `field`) another form, another type or more than `maxBytes`.
+ * Covers and avatars both take their uploads this way.
+ */
+export function decodeImageDataUrl(
+  dataUrl: string,
+  rule: { field: string; contentTypes: readonly string[]; maxBytes: number },
+): { contentType: string; bytes: Buffer } {
+  const match = /^data:([a-z/]+);base64,([A-Za-z0-9+/]*={0,2})$/.exec(dataUrl);
+  const contentType = match?.[1];
+  if (!match?.[2] || contentType === undefined || !rule.contentTypes.includes(contentType)) {
+    const forms = rule.contentTypes.map((t) => `data:${t};base64,…`).join(' or ');
+    throw new CoinopError('validation_failed', `${rule.field} must be a ${forms} URL`, {
+      details: { field: rule.field },
+    });
+  }
+  const bytes = Buffer.from(match[2], 'base64');
+  if (bytes.length > rule.maxBytes) {
+    throw new CoinopError(
+      'validation_failed',
+      `${rule.field} must be at most ${rule.maxBytes} bytes, got ${bytes.length}`,
+      { details: { field: rule.field, bytes: bytes.length } },
+    );
+  }
+  return { contentType, bytes };
+}
+
+/** An HTTP entity tag for an uploaded image: a digest of its bytes. */
+export function imageEtag(bytes: Uint8Array): string {
+  return `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 22)}"`;
+}
 
 /**
  * Decodes a `coverImage` data URL and checks it like a `coverUrl` (a 1920×1080 image), but only
@@ -32,22 +64,11 @@ export function decodeCoverImage(dataUrl: string): CoverUpload {
  * `COVER_UPLOAD_MAX_BYTES`, 1920×1080. Errors name `field` (screenshots use them too).
  */
 export function decodeUploadedImage(dataUrl: string, field: string): CoverUpload {
-  const match = DATA_URL.exec(dataUrl);
-  if (!match?.[2]) {
-    throw new CoinopError(
-      'validation_failed',
-      `${field} must be a data:image/png;base64,… or data:image/jpeg;base64,… URL`,
-      { details: { field } },
-    );
-  }
-  const bytes = Buffer.from(match[2], 'base64');
-  if (bytes.length > COVER_UPLOAD_MAX_BYTES) {
-    throw new CoinopError(
-      'validation_failed',
-      `${field} must be at most ${COVER_UPLOAD_MAX_BYTES} bytes, got ${bytes.length}`,
-      { details: { field, bytes: bytes.length } },
-    );
-  }
+  const { bytes } = decodeImageDataUrl(dataUrl, {
+    field,
+    contentTypes: ['image/png', 'image/jpeg'],
+    maxBytes: COVER_UPLOAD_MAX_BYTES,
+  });
   const image = asUploadField(field, () => inspectCover(bytes));
   const contentType = UPLOAD_TYPES.get(image.type as 'png' | 'jpg');
   if (!contentType) {
@@ -59,8 +80,7 @@ export function decodeUploadedImage(dataUrl: string, field: string): CoverUpload
       },
     );
   }
-  const etag = `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 22)}"`;
-  return { contentType, bytes, width: image.width, height: image.height, etag };
+  return { contentType, bytes, width: image.width, height: image.height, etag: imageEtag(bytes) };
 }
 
 /** Where an uploaded cover is served; the version query changes with the image, for caches. */

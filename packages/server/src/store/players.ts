@@ -73,7 +73,7 @@ export async function createPlayer(
  * A new player's name until they choose one: their wallet's short form as the web app writes every
  * address (EIP-55 checksummed, `0x7099…79C8`, issue 28), or `player-<end of id>` without one.
  */
-function defaultPlayerName(wallet: string | null, id: string): string {
+export function defaultPlayerName(wallet: string | null, id: string): string {
   if (!wallet) return `player-${id.slice(-6)}`;
   const checksummed = getAddress(wallet);
   return `${checksummed.slice(0, 6)}…${checksummed.slice(-4)}`;

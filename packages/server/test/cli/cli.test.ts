@@ -357,6 +357,20 @@ describe('coinop admin against a running server (PGlite on disk)', () => {
         `^coinop: wallet ${developerWallet} is both player [0-9a-f-]{36} and developer ${developerId}: give the id of the one you mean\\n$`,
       ),
     );
+    // Issue 31: the operator resets an abusive name, keeping why.
+    const reset = await admin('player', 'reset-profile', wallet, '--reason', 'rude name');
+    expect(reset).toMatchObject({ code: 0, stderr: '' });
+    expect(reset.json).toMatchObject({
+      playerId,
+      name: '0x9999…9999',
+      previousName: 'Nine',
+      reason: 'rude name',
+      nameChosen: false,
+      avatarUploaded: false,
+    });
+    const noReason = await admin('player', 'reset-profile', wallet);
+    expect(noReason.code).not.toBe(0);
+    expect(noReason.stderr).toContain('--reason');
     const nobody = await admin('player', 'get', `0x${'8'.repeat(40)}`);
     expect(nobody).toMatchObject({
       code: 1,

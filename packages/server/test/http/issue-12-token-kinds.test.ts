@@ -5,9 +5,9 @@ import type { FastifyInstance } from 'fastify';
 import { buildApi } from '../../src/app.js';
 import { uuidIds } from '../../src/ids.js';
 import { createDeveloper } from '../../src/services/admin.js';
+import { pngImage } from '../fixtures/images.js';
 import { ArcadeMetrics } from '../../src/metrics/arcade-metrics.js';
 import { startMetricsListener, type MetricsListener } from '../../src/metrics/metrics-listener.js';
-import { pngImage } from '../fixtures/images.js';
 import { gameWithTiers, writeToken, type GameFixture } from '@coinop/testkit/arcade';
 import { TEST_ADMIN_TOKEN } from '@coinop/testkit/app';
 import { storeVariants } from '@coinop/testkit/db';
@@ -252,6 +252,55 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
       name: 'player: GET /player/me',
       send: onApi('GET', () => '/player/me'),
       accepts: ['web session'],
+    },
+    // Issue 31: a player names themself and sets their picture with their web session only.
+    {
+      name: 'player: PATCH /player/me',
+      send: onApi(
+        'PATCH',
+        () => '/player/me',
+        () => ({ name: 'Token Kind' }),
+      ),
+      accepts: ['web session'],
+    },
+    {
+      name: 'player: PUT /player/me/avatar',
+      send: onApi(
+        'PUT',
+        () => '/player/me/avatar',
+        () => ({
+          image: `data:image/png;base64,${pngImage(64, 64).toString('base64')}`,
+        }),
+      ),
+      accepts: ['web session'],
+    },
+    {
+      name: 'player: DELETE /player/me/avatar',
+      send: onApi('DELETE', () => '/player/me/avatar'),
+      accepts: ['web session'],
+    },
+    {
+      // Public: the player page shows what boards already show, and nothing private.
+      name: 'public: GET /catalog/players/{p}',
+      send: onApi('GET', () => `/catalog/players/${credentialsPlayer()}`),
+      accepts: EVERY_KIND,
+    },
+    {
+      // Public: the player has no uploaded avatar after the DELETE above (404 avatar_not_found).
+      name: 'public: GET /catalog/players/{p}/avatar',
+      send: onApi('GET', () => `/catalog/players/${credentialsPlayer()}/avatar`),
+      accepts: EVERY_KIND,
+    },
+    {
+      name: 'admin: POST /admin/players/{p}/reset-profile',
+      send: onApi(
+        'POST',
+        () => `/admin/players/${credentialsPlayer()}/reset-profile`,
+        () => ({
+          reason: 'token kinds',
+        }),
+      ),
+      accepts: ['admin token'],
     },
     {
       name: 'player: GET /player/allowances',
@@ -865,6 +914,7 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
             'review_not_found',
             'score_not_found',
             'screenshot_not_found',
+            'avatar_not_found',
           ].includes(code);
         table.push(`${family.name} × ${kind}: ${res.statusCode} ${code}`);
         expect(accepted, `${family.name} × ${kind}: ${res.statusCode} ${code}`).toBe(

@@ -36,7 +36,14 @@ describe('rate limits of the API', () => {
   beforeAll(async () => {
     s = await buildTestSignin('pglite', {
       faucetHst: 5,
-      rateLimits: limits({ token: 2, plays: 2, faucet: 1, 'player-plays': 1, registration: 2 }),
+      rateLimits: limits({
+        token: 2,
+        plays: 2,
+        faucet: 1,
+        'player-plays': 1,
+        registration: 2,
+        profile: 1,
+      }),
     });
     api = { app: s.api, db: s.db, clock: s.clock, config: s.config, close: () => s.close() };
     unlimited = await buildTestApi('pglite', { rateLimits: limits({ token: 0 }) });
@@ -115,6 +122,32 @@ describe('rate limits of the API', () => {
     // The first is refused for its signature, and counted all the same.
     expect((await play()).json()).toMatchObject({ code: 'invalid_approval_signature' });
     expectRateLimited(await play(), 1, 'this player');
+  });
+
+  it('limits profile changes per player (issue 31)', async () => {
+    const [alice, bob] = [
+      await walletSignIn(s.auth, newWallet()),
+      await walletSignIn(s.auth, newWallet()),
+    ];
+    const rename = (token: string, name: string) =>
+      s.api.inject({
+        method: 'PATCH',
+        url: '/player/me',
+        headers: { authorization: `Bearer ${token}` },
+        payload: { name },
+      });
+    expect((await rename(alice.access_token, 'Limited Alice')).statusCode).toBe(200);
+    expectRateLimited(await rename(alice.access_token, 'Limited Alicia'), 1, 'this player');
+    // Each route counts apart (as every limited route does): a picture is a change of its own.
+    const removeAvatar = () =>
+      s.api.inject({
+        method: 'DELETE',
+        url: '/player/me/avatar',
+        headers: { authorization: `Bearer ${alice.access_token}` },
+      });
+    expect((await removeAvatar()).statusCode).toBe(200);
+    expectRateLimited(await removeAvatar(), 1, 'this player');
+    expect((await rename(bob.access_token, 'Limited Bob')).statusCode).toBe(200);
   });
 
   it('limits registration per developer, whichever of their keys is used, and in the portal', async () => {

@@ -21,6 +21,7 @@ import { adminPublishRequestRoutes } from './admin-publish-requests.js';
 import { adminTournamentRoutes } from './admin-tournaments.js';
 import { reviewRoutes } from '../shared/reviews.js';
 import { adminScoreVoidRoutes } from './admin-score-voids.js';
+import { adminProfileRoutes } from './admin-profiles.js';
 import {
   TAGS,
   KeysRotated,
@@ -95,6 +96,7 @@ export async function adminPlugin(
     voider: arcade.voids,
   });
   adminScoreVoidRoutes(app);
+  adminProfileRoutes(app);
 
   r.post(
     '/admin/players/:playerId/token',

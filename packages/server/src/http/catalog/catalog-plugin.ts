@@ -7,6 +7,7 @@ import { CatalogGameListSchema, catalogGameToWire } from './catalog-schemas.js';
 import { boardRoutes } from '../shared/boards.js';
 import { catalogTournamentRoutes } from './catalog-tournaments.js';
 import { catalogImageRoutes } from './catalog-images.js';
+import { catalogPlayerRoutes } from './catalog-players.js';
 import { ApiTags, Security } from '../../listener/openapi.js';
 import { GameSchema, Uuid } from '../shared/schemas.js';
 import { gameToWire } from '../shared/wire.js';
@@ -106,4 +107,5 @@ export async function catalogPlugin(instance: FastifyInstance): Promise<void> {
 
   catalogImageRoutes(app);
   catalogDiscoveryRoutes(app);
+  catalogPlayerRoutes(app);
 }

@@ -11,6 +11,7 @@ import { chainPlayRoutes } from '../shared/chain-plays.js';
 import { playerTournamentRoutes } from './player-tournaments.js';
 import { withdrawalRoutes } from '../shared/withdrawals.js';
 import { playerAccountRoutes } from './player-account.js';
+import { playerProfileRoutes } from './player-profile.js';
 import { playerPlayRoutes, playerPurchaseRoutes } from './player-plays.js';
 import { playerReportRoutes } from './player-reports.js';
 import { TAGS } from './player-schemas.js';
@@ -75,6 +76,7 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
     accounts,
   };
   playerAccountRoutes(app, context);
+  playerProfileRoutes(app, context);
   playerPlayRoutes(app, context);
   playerPurchaseRoutes(app, context);
   playerReportRoutes(app, context);

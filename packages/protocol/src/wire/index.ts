@@ -8,3 +8,4 @@ export * from './boards.js';
 export * from './tournaments.js';
 export * from './admin.js';
 export * from './reviews.js';
+export * from './live.js';

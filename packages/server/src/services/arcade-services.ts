@@ -36,6 +36,9 @@ import { sandboxVerification, storedVerifierSources } from './verifier-sources.j
 import { flagOutlierScores } from './outlier-check.js';
 import { releaseDuePayouts } from './payout-releases.js';
 import { ScoreVoids } from './score-voids.js';
+import { LiveAnnouncer } from './live-announcer.js';
+import { LiveHub } from './live-hub.js';
+import { LiveReads } from './live-reads.js';
 
 /**
  * How the score path checks replays: with this arcade's own sandbox, unless the caller wires
@@ -102,6 +105,12 @@ export class ArcadeServices {
   readonly verifiers: VerifierSandbox;
   /** Closes tournament rounds as they end; started by the server, stopped by `stop`. */
   readonly closer: TournamentCloser;
+  /** Tells this process's live streams what changed in any process; started by `bootstrap`. */
+  readonly live: LiveHub;
+  /** Announces what the score path changed, for every process's live streams. */
+  readonly announcer: LiveAnnouncer;
+  /** What the live streams and the notifications menu read about a player. */
+  readonly liveReads: LiveReads;
   /** Pays the queued withdrawals (chain mode); made by `bootstrap`, started by the server. */
   #sender: WithdrawalSender | null = null;
   readonly #writeTokens: WriteTokenVerifier;
@@ -125,6 +134,7 @@ export class ArcadeServices {
       settings: config.verifier,
     });
     const verification = scoreVerificationOf(deps, this.verifiers);
+    this.announcer = new LiveAnnouncer(deps.db);
     this.plays = new PlayService(
       deps.db,
       deps.clock,
@@ -133,6 +143,7 @@ export class ArcadeServices {
       playPolicy(config),
       metrics,
       verification,
+      this.announcer,
     );
     this.voids = new ScoreVoids({
       db: deps.db,
@@ -181,6 +192,10 @@ export class ArcadeServices {
       this.games,
       config.gameCacheTtlMs,
       this.avatars,
+    );
+    this.liveReads = new LiveReads(deps.db);
+    this.live = new LiveHub(deps.db, this.games, (gameId, leaderboardId) =>
+      this.reads.leaders(gameId, leaderboardId),
     );
     this.#cacheSync = new CacheSync(deps.db, {
       games: this.games,
@@ -284,6 +299,7 @@ export class ArcadeServices {
       this.#record = await ensureArcade(this.db, this.clock, this.ids);
       // Listening first: a revocation made while the list is read is then not missed.
       await this.#cacheSync.start();
+      await this.live.start();
       await this.revokedClients.start();
       const chain = this.config.chain;
       if (chain) {
@@ -312,6 +328,8 @@ export class ArcadeServices {
     await this.#sender?.stop();
     this.revokedClients.stop();
     await this.#cacheSync.stop();
+    await this.live.stop();
+    await this.announcer.settled();
   }
 
   /** The withdrawal sender in chain mode, once `bootstrap` ran; null otherwise. */

@@ -13,6 +13,7 @@ import { withdrawalRoutes } from '../shared/withdrawals.js';
 import { playerAccountRoutes } from './player-account.js';
 import { playerPlayRoutes, playerPurchaseRoutes } from './player-plays.js';
 import { playerReportRoutes } from './player-reports.js';
+import { playerLiveRoutes } from './player-live.js';
 import { TAGS } from './player-schemas.js';
 import { Security } from '../../listener/openapi.js';
 import { oncePerRequest, perKey } from '../../listener/rate-limit.js';
@@ -78,4 +79,5 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
   playerPlayRoutes(app, context);
   playerPurchaseRoutes(app, context);
   playerReportRoutes(app, context);
+  playerLiveRoutes(app, context);
 }

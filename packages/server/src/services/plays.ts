@@ -171,7 +171,9 @@ export class PlayService {
     await applyTransfers(tx, transfers, now);
     await holdPayouts(tx, held);
     // Delivered at commit: the leaders paid by expired plays see it live.
-    const paid = transfers.filter((t) => t.reason === 'payout_leader').map((t) => t.creditAccountId);
+    const paid = transfers
+      .filter((t) => t.reason === 'payout_leader')
+      .map((t) => t.creditAccountId);
     await notifyLive(tx, { boards: [], accounts: paid });
   }
 

@@ -9,7 +9,12 @@ import { migrate } from 'coinop/store/migrate.js';
 import { openPostgres } from 'coinop/store/postgres.js';
 import type { Db } from 'coinop/store/db.js';
 import { TEST_ADMIN_TOKEN, type TestApi } from '@coinop/testkit/app';
-import { createTestDatabase, openTestDb, storeVariants, type StoreVariant } from '@coinop/testkit/db';
+import {
+  createTestDatabase,
+  openTestDb,
+  storeVariants,
+  type StoreVariant,
+} from '@coinop/testkit/db';
 import { fundedPlayer, gameWithTiers, writeToken, type GameFixture } from '@coinop/testkit/arcade';
 import { expectLedgerBalanced } from '@coinop/testkit/invariants';
 import { testSecretBox } from '@coinop/testkit/secrets';
@@ -246,7 +251,10 @@ describe.each(storeVariants())('two API processes on one %s database', (variant)
     closers.push(() => database.drop());
     const a = await openPostgres(database.url, 60);
     const b = await openPostgres(database.url, 60);
-    closers.push(() => a.close(), () => b.close());
+    closers.push(
+      () => a.close(),
+      () => b.close(),
+    );
     await migrate(a);
     return [a, b];
   }
@@ -255,7 +263,12 @@ describe.each(storeVariants())('two API processes on one %s database', (variant)
     const [dbA, dbB] = await twoDbs(variant);
     const clock = new ManualClock(new Date());
     const config = testConfig();
-    const shared = { clock, ids: uuidIds, writeTokenKey: randomBytes(32), secrets: testSecretBox() };
+    const shared = {
+      clock,
+      ids: uuidIds,
+      writeTokenKey: randomBytes(32),
+      secrets: testSecretBox(),
+    };
     const build = async (db: Db) => {
       const app = await buildApi(config, { ...shared, db, adminToken: TEST_ADMIN_TOKEN });
       await app.ready();
@@ -267,7 +280,9 @@ describe.each(storeVariants())('two API processes on one %s database', (variant)
     const api: TestApi = { app: a, db: dbA, clock, config, close: async () => undefined };
     const game = await gameWithTiers(api, { costs: [1] });
     const player = await fundedPlayer(api, 5, 'dora');
-    const stream = await SseClient.open(`${await listening(b)}/catalog/games/${game.gameId}/events`);
+    const stream = await SseClient.open(
+      `${await listening(b)}/catalog/games/${game.gameId}/events`,
+    );
     closers.push(async () => stream.close());
     await stream.next((e) => e.event === 'board');
 

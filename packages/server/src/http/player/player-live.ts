@@ -1,11 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Security } from '../../listener/openapi.js';
-import {
-  notificationToWire,
-  parseLastEventId,
-  serveLiveStream,
-} from '../shared/live.js';
+import { notificationToWire, parseLastEventId, serveLiveStream } from '../shared/live.js';
 import {
   EventStreamResponse,
   LastEventIdHeaders,
@@ -33,10 +29,10 @@ export function playerLiveRoutes(instance: FastifyInstance, context: PlayerRoute
         tags: TAGS,
         summary: "The signed-in player's live updates (Server-Sent Events)",
         description:
-          'The player\'s `balance` (on connecting and whenever it changes) and `notification`s ' +
+          "The player's `balance` (on connecting and whenever it changes) and `notification`s " +
           '(payouts with the play that caused them, prizes, deposits), each with an SSE id; with ' +
-          '`gameId`, that published game\'s `board`s too, so a tab needs one stream. ' +
-          '`Last-Event-ID` resumes: the notifications after it come first. Only this player\'s ' +
+          "`gameId`, that published game's `board`s too, so a tab needs one stream. " +
+          "`Last-Event-ID` resumes: the notifications after it come first. Only this player's " +
           'money is ever sent. 404 game_not_found for a game not published; 503 ' +
           'live_streams_full when this server holds its most streams.',
         security: Security.playerToken,

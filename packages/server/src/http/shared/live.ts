@@ -1,11 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { CoinopError } from '@coinop/core';
-import {
-  formatHst,
-  LiveEvents,
-  type LiveBalance,
-  type PlayerNotification,
-} from '@coinop/protocol';
+import { formatHst, LiveEvents, type LiveBalance, type PlayerNotification } from '@coinop/protocol';
 import { EventStream } from '../../listener/event-stream.js';
 import type { ArcadeServices } from '../../services/arcade-services.js';
 import { LIVE_STREAMS_MAX, type LiveWatcher } from '../../services/live-hub.js';
@@ -20,7 +15,8 @@ export function notificationId(n: { atMicros: bigint; transferId: string }): str
   return `${n.atMicros}-${n.transferId}`;
 }
 
-const NOTIFICATION_ID = /^(\d{1,19})-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+const NOTIFICATION_ID =
+  /^(\d{1,19})-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
 
 /** The position a `Last-Event-ID` names; 400 naming the header for anything else. */
 export function parseLastEventId(value: string | undefined): NotificationPosition | null {

@@ -143,6 +143,9 @@ describe.skipIf(!hasChromium)(
             .toEqual(['Bo', 'Morgan', 'Ada']);
           await saveScreenshot(page, `issue-31-live-board-${name}`);
           expect(await seriousViolations(page)).toEqual([]);
+          expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
+            viewport.width,
+          );
         } finally {
           await context.close();
         }

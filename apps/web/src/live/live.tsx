@@ -48,14 +48,20 @@ const LiveContext = createContext<Live>(NOTHING_LIVE);
 
 const useLive = (): Live => useContext(LiveContext);
 
-/** The leaders of the game's tiers as they change live; empty until the stream sends them. */
-export function useLiveBoards(gameId: string): ReadonlyMap<string, readonly Leader[]> {
+const NO_BOARDS: ReadonlyMap<string, readonly Leader[]> = new Map();
+
+/**
+ * The leaders of the game's boards (its tiers and its tournaments' open rounds) as they change
+ * live, by board id; empty until the stream sends them, and for a game not known yet (null).
+ */
+export function useLiveBoards(gameId: string | null): ReadonlyMap<string, readonly Leader[]> {
   const { watchGame, boards, boardsGameId } = useLive();
   useEffect(() => {
+    if (gameId === null) return;
     watchGame(gameId);
     return () => watchGame(null);
   }, [gameId, watchGame]);
-  return boardsGameId === gameId ? boards : new Map();
+  return gameId !== null && boardsGameId === gameId ? boards : NO_BOARDS;
 }
 
 /** The notifications menu's state: the recent ones, how many are unread, and marking them read. */

@@ -35,7 +35,8 @@ export class LiveHub {
   readonly #db: Db;
   readonly #games: GameCache;
   readonly #readLeaders: (gameId: string, leaderboardId: string) => Promise<Leader[]>;
-  readonly #watchers = new Set<LiveWatcher>();
+  /** Each stream, with the boards it follows now. */
+  readonly #watchers = new Map<LiveWatcher, readonly string[]>();
   readonly #byBoard = new Map<string, { gameId: string; watchers: Set<LiveWatcher> }>();
   readonly #byAccount = new Map<string, Set<LiveWatcher>>();
   readonly #boardReads = new Map<string, { again: boolean }>();
@@ -62,7 +63,7 @@ export class LiveHub {
 
   /** Ends every stream: the server is closing, and waits for its connections to end. */
   closeStreams(): void {
-    for (const watcher of [...this.#watchers]) watcher.close();
+    for (const watcher of [...this.#watchers.keys()]) watcher.close();
   }
 
   /** Ends every stream and stops listening. */
@@ -84,7 +85,17 @@ export class LiveHub {
    */
   async watch(watcher: LiveWatcher): Promise<() => void> {
     const boards = watcher.gameId === null ? [] : await this.boardsOf(watcher.gameId);
-    this.#watchers.add(watcher);
+    this.#follow(watcher, boards);
+    if (watcher.accountId !== null) {
+      const set = this.#byAccount.get(watcher.accountId) ?? new Set<LiveWatcher>();
+      set.add(watcher);
+      this.#byAccount.set(watcher.accountId, set);
+    }
+    return () => this.#unwatch(watcher);
+  }
+
+  #follow(watcher: LiveWatcher, boards: readonly string[]): void {
+    this.#watchers.set(watcher, boards);
     for (const leaderboardId of boards) {
       const entry = this.#byBoard.get(leaderboardId) ?? {
         gameId: watcher.gameId ?? '',
@@ -93,18 +104,34 @@ export class LiveHub {
       entry.watchers.add(watcher);
       this.#byBoard.set(leaderboardId, entry);
     }
-    if (watcher.accountId !== null) {
-      const set = this.#byAccount.get(watcher.accountId) ?? new Set<LiveWatcher>();
-      set.add(watcher);
-      this.#byAccount.set(watcher.accountId, set);
-    }
-    return () => this.#unwatch(watcher, boards);
   }
 
-  /** The tiers of the game (not its tournament rounds'), in the game's order. */
+  #unfollow(watcher: LiveWatcher): void {
+    for (const id of this.#watchers.get(watcher) ?? []) {
+      const entry = this.#byBoard.get(id);
+      entry?.watchers.delete(watcher);
+      if (entry?.watchers.size === 0) this.#byBoard.delete(id);
+    }
+  }
+
+  /** A game's boards changed (a round closed and the next opened): its streams follow them. */
+  async #refollow(gameId: string): Promise<void> {
+    this.#games.invalidate(gameId);
+    const boards = await this.boardsOf(gameId).catch(() => null);
+    for (const [watcher, followed] of this.#watchers) {
+      if (watcher.gameId !== gameId) continue;
+      watcher.gameChanged();
+      if (boards === null || boards.join() === followed.join()) continue;
+      this.#unfollow(watcher);
+      this.#follow(watcher, boards);
+      for (const id of boards) if (!followed.includes(id)) this.#refreshBoard(id);
+    }
+  }
+
+  /** The game's tiers, in the game's order, then its tournaments' open rounds. */
   async boardsOf(gameId: string): Promise<string[]> {
     const game = await this.#games.get(gameId);
-    return game.leaderboards.map((b) => b.id);
+    return [...game.leaderboards, ...(game.rounds ?? [])].map((b) => b.id);
   }
 
   /** The board as it stands now. */
@@ -112,13 +139,9 @@ export class LiveHub {
     return { gameId, leaderboardId, leaders: await this.#readLeaders(gameId, leaderboardId) };
   }
 
-  #unwatch(watcher: LiveWatcher, boards: readonly string[]): void {
+  #unwatch(watcher: LiveWatcher): void {
+    this.#unfollow(watcher);
     this.#watchers.delete(watcher);
-    for (const id of boards) {
-      const entry = this.#byBoard.get(id);
-      entry?.watchers.delete(watcher);
-      if (entry?.watchers.size === 0) this.#byBoard.delete(id);
-    }
     if (watcher.accountId !== null) {
       const set = this.#byAccount.get(watcher.accountId);
       set?.delete(watcher);
@@ -136,11 +159,7 @@ export class LiveHub {
   #onCache(payload: string): void {
     const notice = parseCacheNotice(payload);
     if (notice?.kind === 'board') this.#apply({ boards: [notice.leaderboardId], accounts: [] });
-    if (notice?.kind === 'game') {
-      for (const watcher of this.#watchers) {
-        if (watcher.gameId === notice.gameId) watcher.gameChanged();
-      }
-    }
+    if (notice?.kind === 'game') void this.#refollow(notice.gameId);
   }
 
   #apply(notice: LiveNotice): void {

@@ -20,6 +20,7 @@ import { expectLedgerBalanced } from '@coinop/testkit/invariants';
 import { testSecretBox } from '@coinop/testkit/secrets';
 import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coinop/testkit/signin';
 import { SseClient, type ReadEvent } from '../fixtures/sse-client.js';
+import { mintTo, tournamentWithRound } from '../fixtures/tournaments.js';
 
 /**
  * Issue 31, "nothing is live": a leader's balance rose with no notice. The player's stream
@@ -222,6 +223,70 @@ describe.each(storeVariants())('live updates on %s', (variant) => {
       (e) => isNotification(e) && (e.data as PlayerNotification).playId === afterRestart,
     );
     expect(replayed.data).toMatchObject({ kind: 'payout', fromPlayerName: 'bob' });
+  });
+
+  it("moves a tournament round's standings live, and tells the winner of the prize", async () => {
+    const { alice } = await setUp();
+    const mint = s.api.arcade.record.mintAccountId;
+    await mintTo(s.db, mint, game.developerAccountId, 10n * 100_000_000n, s.clock.now());
+    const now = s.clock.now();
+    const round = await tournamentWithRound(s.db, {
+      gameId: game.gameId,
+      funderAccountId: game.developerAccountId,
+      guaranteeUnits: 2n * 100_000_000n,
+      payoutTable: { places: [10000] },
+      startsAt: new Date(now.getTime() - 60_000),
+      durationSeconds: 3600,
+      now,
+    });
+    s.api.arcade.games.invalidate(game.gameId);
+    const base = await listening(s.api);
+    const stream = await open(`${base}/player/events?gameId=${game.gameId}`, {
+      authorization: `Bearer ${alice.token}`,
+    });
+    const isRound = (e: ReadEvent) =>
+      e.event === 'board' && (e.data as LiveBoard).leaderboardId === round.roundId;
+    expect((await stream.next(isRound)).data).toMatchObject({ leaders: [] });
+
+    const token = await writeToken(api, game);
+    const headers = { authorization: `Bearer ${token}` };
+    const url = `/arcades/${game.arcadeId}/games/${game.gameId}`;
+    const enter = async (playerId: string, score: number) => {
+      const play = await s.api.inject({
+        method: 'POST',
+        url: `${url}/play`,
+        headers,
+        payload: { playerId, leaderboardId: round.roundId },
+      });
+      expect(play.statusCode, play.body).toBe(200);
+      const res = await s.api.inject({
+        method: 'POST',
+        url: `${url}/score`,
+        headers,
+        payload: { playId: play.json().id, leaderboardId: round.roundId, score },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    const bob = await fundedPlayer(api, 5, 'bob');
+    await enter(bob.playerId, 10);
+    await stream.next((e) => isRound(e) && boardWith('bob')(e));
+    await enter(alice.playerId, 70);
+    const standings = await stream.next(
+      (e) => isRound(e) && (e.data as LiveBoard).leaders.length === 2,
+    );
+    expect((standings.data as LiveBoard).leaders.map((l) => l.score)).toEqual([70, 10]);
+
+    // The round ends and closes: alice, first, is told of her prize (the whole guarantee).
+    s.clock.advance(3600_000);
+    const { closed } = await s.api.arcade.closer.closeDue(s.api.log);
+    expect(closed.map((c) => c.roundId)).toEqual([round.roundId]);
+    const prize = await stream.next(isNotification);
+    expect(prize.data).toMatchObject({
+      kind: 'prize',
+      rank: 1,
+      amount: '2',
+      gameId: game.gameId,
+    } satisfies Partial<PlayerNotification>);
   });
 
   async function aliceName(token: string): Promise<string> {

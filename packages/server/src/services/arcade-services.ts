@@ -194,9 +194,7 @@ export class ArcadeServices {
       this.avatars,
     );
     this.liveReads = new LiveReads(deps.db);
-    this.live = new LiveHub(deps.db, this.games, (gameId, leaderboardId) =>
-      this.reads.leaders(gameId, leaderboardId),
-    );
+    this.live = new LiveHub(deps.db, this.games, (game, board) => this.reads.leaders(game, board));
     this.#cacheSync = new CacheSync(deps.db, {
       games: this.games,
       reads: this.reads,

@@ -195,6 +195,7 @@ export class ArcadeServices {
     );
     this.liveReads = new LiveReads(deps.db);
     this.live = new LiveHub(deps.db, this.games, (game, board) => this.reads.leaders(game, board));
+    if (deps.db.dialect === 'pglite') this.announcer.deliverLocally((n) => this.live.apply(n));
     this.#cacheSync = new CacheSync(deps.db, {
       games: this.games,
       reads: this.reads,

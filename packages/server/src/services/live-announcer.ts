@@ -1,5 +1,5 @@
 import type { Queryable } from '../store/db.js';
-import { notifyLive } from '../store/live-notices.js';
+import { notifyLive, type LiveNotice } from '../store/live-notices.js';
 
 /**
  * Announces on the live channel what the score path changed, without making it wait: `touched`
@@ -8,10 +8,14 @@ import { notifyLive } from '../store/live-notices.js';
  * docs/benchmarks.md). Sent after the batch committed, on a connection of the pool, so a
  * listener never reads before the change is visible. A notice that fails is lost, as one sent
  * while a listener is away is: streams catch up on their next notice or reconnect.
+ *
+ * With `local`, the notice is handed to this process's streams instead: PGlite is one process's
+ * database, which no other process listens to, and its one session is the score path's.
  */
 export class LiveAnnouncer {
   readonly #db: Queryable;
   readonly #onError: (error: unknown) => void;
+  #local: ((notice: LiveNotice) => void) | null = null;
   #boards = new Set<string>();
   #accounts = new Set<string>();
   #sending: Promise<void> | null = null;
@@ -19,6 +23,11 @@ export class LiveAnnouncer {
   constructor(db: Queryable, onError: (error: unknown) => void = () => undefined) {
     this.#db = db;
     this.#onError = onError;
+  }
+
+  /** Hands every notice to `deliver`, in this process, rather than to the database. */
+  deliverLocally(deliver: (notice: LiveNotice) => void): void {
+    this.#local = deliver;
   }
 
   /** Says these boards and ledger accounts changed, in a transaction already committed. */
@@ -43,7 +52,8 @@ export class LiveAnnouncer {
       this.#boards = new Set();
       this.#accounts = new Set();
       try {
-        await notifyLive(this.#db, notice);
+        if (this.#local !== null) this.#local(notice);
+        else await notifyLive(this.#db, notice);
       } catch (error) {
         this.#onError(error);
       }

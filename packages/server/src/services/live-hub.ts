@@ -162,6 +162,11 @@ export class LiveHub {
     if (notice?.kind === 'game') void this.#refollow(notice.gameId);
   }
 
+  /** Tells the streams of this process what changed, as a notice on the live channel would. */
+  apply(notice: LiveNotice): void {
+    this.#apply(notice);
+  }
+
   #apply(notice: LiveNotice): void {
     for (const id of notice.boards) if (this.#byBoard.has(id)) this.#refreshBoard(id);
     for (const id of notice.accounts) {

@@ -100,17 +100,17 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     });
   }, []);
 
+  // The ids the menu has, so a notification sent again after a reconnect is neither listed nor
+  // toasted twice.
+  const known = useRef(new Set<string>());
   const addNotification = useCallback(
     (n: PlayerNotification) => {
-      let added = false;
-      setNotifications((list) => {
-        if (list.some((m) => m.id === n.id)) return list;
-        added = true;
-        return [n, ...list]
-          .sort((a, b) => (isNewer(a.id, b.id) ? -1 : 1))
-          .slice(0, NOTIFICATIONS_KEPT);
-      });
-      if (added) toast(notificationText(n), 'info');
+      if (known.current.has(n.id)) return;
+      known.current.add(n.id);
+      setNotifications((list) =>
+        [n, ...list].sort((a, b) => (isNewer(a.id, b.id) ? -1 : 1)).slice(0, NOTIFICATIONS_KEPT),
+      );
+      toast(notificationText(n), 'info');
     },
     [toast],
   );
@@ -118,11 +118,21 @@ export function LiveProvider({ children }: { children: ReactNode }) {
   // The menu starts from the recent ones; what was read is remembered on this device.
   useEffect(() => {
     setNotifications([]);
+    known.current = new Set();
     if (playerId === null) return;
     setSeen(localStorage.getItem(seenKey(playerId)));
     sessionNow.current
       .call<PlayerNotificationList>(`/player/notifications?limit=${NOTIFICATIONS_KEPT}`)
-      .then((list) => setNotifications([...list.notifications]))
+      .then((list) => {
+        for (const n of list.notifications) known.current.add(n.id);
+        setNotifications((live) => {
+          const merged = [
+            ...live,
+            ...list.notifications.filter((n) => !live.some((m) => m.id === n.id)),
+          ];
+          return merged.sort((a, b) => (isNewer(a.id, b.id) ? -1 : 1)).slice(0, NOTIFICATIONS_KEPT);
+        });
+      })
       .catch(() => undefined);
   }, [playerId]);
 

@@ -22,6 +22,7 @@ import { startServer, type RunningServer } from '../../src/main.js';
 import { mintHst, publish } from '../../src/services/admin.js';
 import { ensureDeveloper } from '../../src/store/developers.js';
 import { createPlayer } from '../../src/store/players.js';
+import { mintTo, tournamentWithRound } from '../fixtures/tournaments.js';
 
 /**
  * Issue 31 in the web app, in headless Chromium (PGlite): "a leader's balance rose from 54 to
@@ -88,7 +89,45 @@ describe.skipIf(!hasChromium)(
           idempotencyKey: null,
         });
       };
-      return { gameId: game.id, player, play };
+      /** A tournament on the game whose round is open now, and a play and score on its round. */
+      const tournament = async () => {
+        await mintTo(
+          arcade.db,
+          arcade.record.mintAccountId,
+          developer.accountId,
+          10n * HST,
+          arcade.clock.now(),
+        );
+        const now = arcade.clock.now();
+        const t = await tournamentWithRound(arcade.db, {
+          gameId: game.id,
+          funderAccountId: developer.accountId,
+          name: `${gameName} Cup`,
+          guaranteeUnits: 2n * HST,
+          payoutTable: { places: [10000] },
+          startsAt: new Date(now.getTime() - 60_000),
+          durationSeconds: 3600,
+          now,
+        });
+        arcade.games.invalidate(game.id);
+        const playRound = async (playerId: string, score: number) => {
+          const opened = await arcade.plays.open({
+            gameId: game.id,
+            playerId,
+            leaderboardId: t.roundId,
+            idempotencyKey: null,
+          });
+          await arcade.plays.score({
+            gameId: game.id,
+            playId: opened.id,
+            leaderboardId: t.roundId,
+            score,
+            idempotencyKey: null,
+          });
+        };
+        return { tournamentId: t.tournamentId, playRound };
+      };
+      return { gameId: game.id, player, play, tournament };
     }
 
     it.each([
@@ -142,6 +181,45 @@ describe.skipIf(!hasChromium)(
             .poll(() => leaders.allTextContents(), { timeout: 15_000 })
             .toEqual(['Bo', 'Morgan', 'Ada']);
           await saveScreenshot(page, `issue-31-live-board-${name}`);
+          expect(await seriousViolations(page)).toEqual([]);
+          expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
+            viewport.width,
+          );
+        } finally {
+          await context.close();
+        }
+      },
+      90_000,
+    );
+
+    it.each([
+      ['desktop', DESKTOP],
+      ['phone', PHONE],
+    ] as const)(
+      "moves a tournament round's standings while the player watches them (%s)",
+      async (name, viewport) => {
+        const { player, tournament } = await arcadeWith(`Comet Dash ${name}`);
+        const key = generatePrivateKey();
+        const morgan = await player('Morgan', privateKeyToAccount(key).address.toLowerCase());
+        const { tournamentId, playRound } = await tournament();
+        await playRound(morgan, 500);
+        const { context, page } = await openSignedIn(browser, {
+          url: `${server.urls['web']!}/tournaments/${tournamentId}`,
+          key,
+          viewport,
+        });
+        try {
+          const standings = page.getByRole('region', { name: /Standings · round/ });
+          const rows = standings
+            .getByRole('table', { name: 'The leaderboard' })
+            .locator('tbody tr');
+          await expect.poll(() => rows.allTextContents()).toEqual(['#1Morgan 500']);
+          await page.waitForTimeout(500);
+          await playRound(await player('Ada'), 800);
+          await expect
+            .poll(() => rows.allTextContents(), { timeout: 15_000 })
+            .toEqual(['#1Ada 800', '#2Morgan 500']);
+          await saveScreenshot(page, `issue-31-live-standings-${name}`);
           expect(await seriousViolations(page)).toEqual([]);
           expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
             viewport.width,

@@ -99,14 +99,18 @@ export async function serveLiveStream(
     },
     close: () => stream.close(),
   };
-  const unwatch = await hub.watch(watcher);
-  stream.onClose(unwatch);
-  if (gameId !== null) {
-    for (const leaderboardId of await hub.boardsOf(gameId)) {
-      stream.send(LiveEvents.board, await hub.board(gameId, leaderboardId));
+  try {
+    stream.onClose(await hub.watch(watcher));
+    if (gameId !== null) {
+      for (const leaderboardId of await hub.boardsOf(gameId)) {
+        stream.send(LiveEvents.board, await hub.board(gameId, leaderboardId));
+      }
     }
+    notices?.refresh(stream);
+  } catch {
+    // The answer has begun, so no error can be sent: ending it makes the client reconnect.
+    stream.close();
   }
-  notices?.refresh(stream);
 }
 
 /**

@@ -10,6 +10,8 @@ import { DeveloperPage } from './pages/developer-page.js';
 import { AccountMenu } from './components/account-menu.js';
 import { LogoMark } from './components/brand.js';
 import { ToastProvider } from './components/toasts.js';
+import { LiveProvider } from './live/live.js';
+import { NotificationsMenu } from './live/notifications-menu.js';
 import { PortalPage } from './portal/portal-page.js';
 import { Link, useLocation } from './router.js';
 import { SessionProvider } from './session/session.js';
@@ -90,26 +92,32 @@ export function App() {
           Skip to content
         </a>
         <ToastProvider>
-          <header className="site-header">
-            <Link href="/" className="brand">
-              <LogoMark />
-              <span className="brand-name">
-                coinop <span className="brand-sub">arcade</span>
-              </span>
-            </Link>
-            <nav className="site-nav" aria-label="Main">
-              <Link href="/" aria-current={section === 'games' ? 'page' : undefined}>
-                Games
+          <LiveProvider>
+            <header className="site-header">
+              <Link href="/" className="brand">
+                <LogoMark />
+                <span className="brand-name">
+                  coinop <span className="brand-sub">arcade</span>
+                </span>
               </Link>
-              <Link href="/developer" aria-current={section === 'developers' ? 'page' : undefined}>
-                Developers
-              </Link>
-            </nav>
-            <AccountMenu />
-          </header>
-          <main id="main" tabIndex={-1}>
-            {page}
-          </main>
+              <nav className="site-nav" aria-label="Main">
+                <Link href="/" aria-current={section === 'games' ? 'page' : undefined}>
+                  Games
+                </Link>
+                <Link
+                  href="/developer"
+                  aria-current={section === 'developers' ? 'page' : undefined}
+                >
+                  Developers
+                </Link>
+              </nav>
+              <NotificationsMenu />
+              <AccountMenu />
+            </header>
+            <main id="main" tabIndex={-1}>
+              {page}
+            </main>
+          </LiveProvider>
         </ToastProvider>
       </SessionProvider>
     </ArcadeSettingsProvider>

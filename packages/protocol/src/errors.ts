@@ -148,6 +148,7 @@ export const ErrorCodes = {
   rate_limited: 'Too many requests',
   service_unavailable: 'Service unavailable',
   overloaded: 'Server overloaded',
+  live_streams_full: 'Too many live streams on this server',
   upstream_unavailable: 'Listener behind the web app unavailable',
   internal_error: 'Internal server error',
 } as const;

@@ -9,8 +9,9 @@
 // ranking measurement at most), BENCH_RANK_STORES (postgres,pglite), BENCH_BOARD_PLAYERS
 // (1000000: the board of the board reads; the ranking board when the sizes agree),
 // BENCH_CLOSE_ENTRANTS (100000: entrants of the tournament round the `close` part closes, on
-// BENCH_RANK_STORES), BENCH_PARTS (serve,http,ranking,boards,chain,close,verifier: `serve` runs
-// serve-bench.mjs against `coinop serve`; `verifier` the replay sandbox, verifier.mjs), BENCH_OUT (bench/results/latest.json), DATABASE_URL (use that
+// BENCH_RANK_STORES), BENCH_PARTS (serve,http,ranking,boards,chain,close,verifier,live: `serve`
+// runs serve-bench.mjs against `coinop serve`; `verifier` the replay sandbox, verifier.mjs;
+// `live` the live streams, live.mjs), BENCH_OUT (bench/results/latest.json), DATABASE_URL (use that
 // server instead of a throwaway cluster). For diagnosis: BENCH_SERVER_NODE_ARGS (node flags for
 // the API process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") and BENCH_PG_SETTINGS (extra
 // settings of the throwaway cluster, e.g. "shared_preload_libraries=pg_stat_statements").
@@ -30,6 +31,7 @@ import { boardReadsBench } from './board-reads.mjs';
 import { loadBigBoard, rankingBench } from './ranking.mjs';
 import { closeBench } from './tournament-close.mjs';
 import { verifierBench, verifierTable } from './verifier.mjs';
+import { liveBench, liveTable } from './live.mjs';
 import { forkTarget } from './target.mjs';
 import {
   httpTable,
@@ -65,7 +67,7 @@ const options = {
   rankStores: list(env['BENCH_RANK_STORES'], 'postgres,pglite'),
   boardPlayers: Number(env['BENCH_BOARD_PLAYERS'] ?? 1_000_000),
   closeEntrants: Number(env['BENCH_CLOSE_ENTRANTS'] ?? 100_000),
-  parts: list(env['BENCH_PARTS'], 'serve,http,ranking,boards,chain,close,verifier'),
+  parts: list(env['BENCH_PARTS'], 'serve,http,ranking,boards,chain,close,verifier,live'),
   out: env['BENCH_OUT'] ?? join(here, 'results', 'latest.json'),
   serverNodeArgs: (env['BENCH_SERVER_NODE_ARGS'] ?? '').split(' ').filter(Boolean),
   pgSettings: Object.fromEntries(
@@ -176,6 +178,9 @@ async function main() {
 
   // The replay sandbox (issue 30): a verifier's cost per score, no database involved.
   const verifier = options.parts.includes('verifier') ? await verifierBench(log) : [];
+
+  // Live updates (issue 31): streams one process holds, and score-to-screen latency.
+  const live = options.parts.includes('live') ? await liveBench(log) : null;
 
   const machine = {
     cpu: `${cpus()[0]?.model ?? 'unknown'} × ${cpus().length}`,
@@ -319,6 +324,10 @@ async function main() {
     out.push('', '## Replay verifier (QuickJS-wasm sandbox, a fresh context per run)');
     out.push(verifierTable(verifier));
   }
+  if (live !== null) {
+    out.push('', '## Live updates (public board streams on one PGlite API process)');
+    out.push(liveTable(live));
+  }
   if (verdictList.length > 0) out.push('', '## Targets', verdictTable(verdictList));
   console.log(out.join('\n'));
 
@@ -338,6 +347,7 @@ async function main() {
         close,
         boards,
         verifier,
+        live,
         verdicts: verdictList,
       },
       null,

@@ -44,6 +44,8 @@ export async function buildApi(config: Config, deps: ApiDeps): Promise<FastifyIn
   const arcade = new ArcadeServices(config, deps);
   await arcade.bootstrap();
   app.addHook('onClose', () => arcade.stop());
+  // Live streams never end by themselves, and closing waits for every response to end.
+  app.addHook('preClose', async () => arcade.live.closeStreams());
   app.decorate('arcade', arcade);
   for (const schema of sharedSchemas) app.addSchema(schema);
   await app.register(errorHandlerPlugin, {

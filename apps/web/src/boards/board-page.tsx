@@ -140,6 +140,7 @@ export function BoardStandings({
   headingLevel = 2,
   onPlayers,
   leaderboardId,
+  version = 0,
 }: {
   base: string;
   unit: string;
@@ -148,6 +149,8 @@ export function BoardStandings({
   onPlayers?: (players: number) => void;
   /** The board's id, when its rows may be reported (docs/reference/review-queue.md). */
   leaderboardId?: string;
+  /** Changes when the board did (a live update): its first page is read again. */
+  version?: number;
 }) {
   const { state } = useSession();
   const me = state.status === 'signed-in' ? state.player.playerId : null;
@@ -162,7 +165,7 @@ export function BoardStandings({
   useEffect(() => {
     setAround(null);
     void load(null);
-  }, [load]);
+  }, [load, version]);
 
   const showAroundMe = async () => {
     if (me === null) return;

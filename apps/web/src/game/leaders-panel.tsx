@@ -4,8 +4,12 @@ import { scoreText } from '../components/score.js';
 import { Link } from '../router.js';
 import { ReportButton } from '../reviews/report-button.js';
 import { PlayerLink } from '../profiles/player-link.js';
+import { useLiveBoards } from '../live/live.js';
 
-/** The chosen tier's current leaders beside the game, the player's own row marked. */
+/**
+ * The chosen tier's current leaders beside the game, the player's own row marked; they move as
+ * scores land, from the tab's live stream.
+ */
 export function LeadersPanel({
   game,
   tier,
@@ -15,14 +19,15 @@ export function LeadersPanel({
   tier: Game['leaderboards'][number];
   playerId: string | null;
 }) {
+  const leaders = useLiveBoards(game.id).get(tier.id) ?? tier.leaders;
   return (
     <section aria-labelledby="leaders-heading" className="leaders panel">
       <h2 id="leaders-heading">Leaders: {tier.name}</h2>
-      {tier.leaders.length === 0 ? (
+      {leaders.length === 0 ? (
         <p className="empty-board">No scores yet</p>
       ) : (
         <ol>
-          {tier.leaders.map((leader) => (
+          {leaders.map((leader) => (
             <li key={leader.playerId} className={leader.playerId === playerId ? 'me' : undefined}>
               <Avatar src={leader.avatar} playerId={leader.playerId} size={24} />
               <span className="leader-name">

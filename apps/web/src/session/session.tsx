@@ -47,6 +47,8 @@ export interface Session {
   ): Promise<T>;
   /** A JSON POST to the sign-in service, `/auth{path}`, with the player's token. */
   callAuth<T>(path: string, body: unknown): Promise<T>;
+  /** The web session token, renewed if it is about to expire; null when signed out. */
+  freshToken(): Promise<string | null>;
 }
 
 const SessionContext = createContext<Session | null>(null);
@@ -143,9 +145,24 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     [freshSession],
   );
 
+  const freshToken = useCallback(async () => {
+    if (stateRef.current.status !== 'signed-in') return null;
+    return (await freshSession())?.token ?? null;
+  }, [freshSession]);
+
   const session = useMemo<Session>(
-    () => ({ state, connect, signOut: signedOut, refresh, moneyMoves, moved, call, callAuth }),
-    [state, connect, signedOut, refresh, moneyMoves, moved, call, callAuth],
+    () => ({
+      state,
+      connect,
+      signOut: signedOut,
+      refresh,
+      moneyMoves,
+      moved,
+      call,
+      callAuth,
+      freshToken,
+    }),
+    [state, connect, signedOut, refresh, moneyMoves, moved, call, callAuth, freshToken],
   );
   return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;
 }

@@ -69,7 +69,7 @@ export function TournamentPage({ tournamentId }: { tournamentId: string }) {
         phase={phase}
         onElapsed={reload}
       />
-      {round && <RoundPanels tournament={tournament} round={round} phase={phase} />}
+      {round && <RoundPanels tournament={tournament} round={round} phase={phase} reads={reads} />}
       <PastRounds key={`${tournament.id}-${round?.id ?? ''}`} tournament={tournament} me={me} />
     </section>
   );
@@ -178,10 +178,13 @@ function RoundPanels({
   tournament,
   round,
   phase,
+  reads,
 }: {
   tournament: Tournament;
   round: Round;
   phase: Phase;
+  /** How many times the tournament was read: the standings are read again with it. */
+  reads: number;
 }) {
   const [rankedPlayers, setRankedPlayers] = useState(0);
   return (
@@ -216,6 +219,7 @@ function RoundPanels({
             noun="round"
             headingLevel={3}
             onPlayers={setRankedPlayers}
+            version={reads}
           />
         )}
       </section>

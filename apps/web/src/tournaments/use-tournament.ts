@@ -4,13 +4,14 @@ import { ApiError, getGame } from '../api.js';
 import { errorText } from '../portal/parts.js';
 import { getTournament, type Tournament } from './tournament-api.js';
 import { tournamentPhase } from './tournament-card.js';
+import { useLiveBoards } from '../live/live.js';
 
 /** While a round is past its end but not yet paid out, the page reads it again this often. */
 const CLOSING_POLL_MS = 3_000;
 
 /**
- * A tournament for its page, its game's cover, and its phase; read again on `reload` and, while
- * a round is closing, until it is paid out.
+ * A tournament for its page, its game's cover, and its phase; read again on `reload`, whenever
+ * the current round's board changes (live), and, while a round is closing, until it is paid out.
  */
 export function useTournament(tournamentId: string) {
   const [tournament, setTournament] = useState<Tournament | null>(null);
@@ -43,6 +44,13 @@ export function useTournament(tournamentId: string) {
     getGame(gameId, abort.signal).then(setGame, () => undefined);
     return () => abort.abort();
   }, [gameId]);
+
+  // The round's standings move live: each change to its board reads the tournament again.
+  const roundId = tournament?.currentRound?.id ?? null;
+  const roundBoard = useLiveBoards(gameId).get(roundId ?? '');
+  useEffect(() => {
+    if (roundBoard !== undefined) reload();
+  }, [roundBoard, reload]);
 
   const phase = tournament ? tournamentPhase(tournament) : null;
   useEffect(() => {

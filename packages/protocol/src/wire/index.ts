@@ -10,3 +10,4 @@ export * from './admin.js';
 export * from './reviews.js';
 export * from './discovery.js';
 export * from './profiles.js';
+export * from './live.js';

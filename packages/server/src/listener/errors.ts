@@ -121,6 +121,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   rate_limited: 429,
   service_unavailable: 503,
   overloaded: 503,
+  live_streams_full: 503,
   upstream_unavailable: 502,
   internal_error: 500,
 };

@@ -38,6 +38,9 @@ import { releaseDuePayouts } from './payout-releases.js';
 import { ScoreVoids } from './score-voids.js';
 import { CatalogDiscovery } from './catalog-discovery.js';
 import { GameScreenshots } from './game-screenshots.js';
+import { LiveAnnouncer } from './live-announcer.js';
+import { LiveHub } from './live-hub.js';
+import { LiveReads } from './live-reads.js';
 
 /**
  * How the score path checks replays: with this arcade's own sandbox, unless the caller wires
@@ -108,6 +111,12 @@ export class ArcadeServices {
   readonly verifiers: VerifierSandbox;
   /** Closes tournament rounds as they end; started by the server, stopped by `stop`. */
   readonly closer: TournamentCloser;
+  /** Tells this process's live streams what changed in any process; started by `bootstrap`. */
+  readonly live: LiveHub;
+  /** Announces what the score path changed, for every process's live streams. */
+  readonly announcer: LiveAnnouncer;
+  /** What the live streams and the notifications menu read about a player. */
+  readonly liveReads: LiveReads;
   /** Pays the queued withdrawals (chain mode); made by `bootstrap`, started by the server. */
   #sender: WithdrawalSender | null = null;
   readonly #writeTokens: WriteTokenVerifier;
@@ -131,6 +140,7 @@ export class ArcadeServices {
       settings: config.verifier,
     });
     const verification = scoreVerificationOf(deps, this.verifiers);
+    this.announcer = new LiveAnnouncer(deps.db);
     this.plays = new PlayService(
       deps.db,
       deps.clock,
@@ -139,6 +149,7 @@ export class ArcadeServices {
       playPolicy(config),
       metrics,
       verification,
+      this.announcer,
     );
     this.voids = new ScoreVoids({
       db: deps.db,
@@ -190,6 +201,9 @@ export class ArcadeServices {
     );
     this.discovery = new CatalogDiscovery(deps.db, deps.clock, this.reads, config.splitRule);
     this.screenshots = new GameScreenshots(deps);
+    this.liveReads = new LiveReads(deps.db);
+    this.live = new LiveHub(deps.db, this.games, (game, board) => this.reads.leaders(game, board));
+    if (deps.db.dialect === 'pglite') this.announcer.deliverLocally((n) => this.live.apply(n));
     this.#cacheSync = new CacheSync(deps.db, {
       games: this.games,
       reads: this.reads,
@@ -292,6 +306,7 @@ export class ArcadeServices {
       this.#record = await ensureArcade(this.db, this.clock, this.ids);
       // Listening first: a revocation made while the list is read is then not missed.
       await this.#cacheSync.start();
+      await this.live.start();
       await this.revokedClients.start();
       const chain = this.config.chain;
       if (chain) {
@@ -320,6 +335,8 @@ export class ArcadeServices {
     await this.#sender?.stop();
     this.revokedClients.stop();
     await this.#cacheSync.stop();
+    await this.live.stop();
+    await this.announcer.settled();
   }
 
   /** The withdrawal sender in chain mode, once `bootstrap` ran; null otherwise. */

@@ -1,6 +1,7 @@
 import { releaseTransfers, type Clock, type Ids } from '@coinop/core';
 import type { Db } from '../store/db.js';
 import { applyTransfers } from '../store/ledger.js';
+import { notifyLive } from '../store/live-notices.js';
 import { heldPayoutsOf, lockDuePlays, markReleased } from '../store/payout-holds.js';
 
 /** Plays released per transaction: a batch commits as one, so a crash loses none of it. */
@@ -32,6 +33,8 @@ export async function releaseDuePayouts(
     );
     await applyTransfers(tx, transfers, now);
     await markReleased(tx, plays);
+    // Delivered at commit: each payee's balance grows as they watch.
+    await notifyLive(tx, { boards: [], accounts: held.map((t) => t.creditAccountId) });
     return plays.length;
   });
 }

@@ -1,3 +1,4 @@
+import type { LiveAnnouncer } from './live-announcer.js';
 import type { ArcadeMetrics } from '../metrics/arcade-metrics.js';
 import { createHash } from 'node:crypto';
 import { CoinopError, type Clock, type Ids, type SplitRule } from '@coinop/core';
@@ -82,6 +83,8 @@ export interface PlayPathDeps {
   readonly gate: ScoreRulesGate;
   /** Counts batches and watches the queues; null records nothing. */
   readonly metrics: ArcadeMetrics | null;
+  /** Tells live streams what a committed batch changed; null tells no one. */
+  readonly live?: LiveAnnouncer | null;
 }
 
 /** The most plays (or scores) one batch commits together. */

@@ -1,3 +1,5 @@
+import { notifyLive } from '../store/live-notices.js';
+import type { LiveAnnouncer } from './live-announcer.js';
 import {
   effectivePayoutHoldSeconds,
   leaderboardOf,
@@ -63,6 +65,7 @@ export class PlayService {
     policy: PlayPolicy,
     metrics: ArcadeMetrics | null = null,
     verification: ScoreVerification | null = null,
+    live: LiveAnnouncer | null = null,
   ) {
     this.#db = db;
     this.#clock = clock;
@@ -81,7 +84,7 @@ export class PlayService {
       verification,
       replayMaxBytes: policy.replayMaxBytes,
     });
-    const deps = { db, clock, ids, games, policy, memory, gate, metrics };
+    const deps = { db, clock, ids, games, policy, memory, gate, metrics, live };
     this.#opening = new PlayOpening(deps);
     this.#scoring = new Scoring(deps);
   }
@@ -188,6 +191,11 @@ export class PlayService {
     }
     await applyTransfers(tx, transfers, now);
     await holdPayouts(tx, held);
+    // Delivered at commit: the leaders paid by expired plays see it live.
+    const paid = transfers
+      .filter((t) => t.reason === 'payout_leader')
+      .map((t) => t.creditAccountId);
+    await notifyLive(tx, { boards: [], accounts: paid });
   }
 
   /**

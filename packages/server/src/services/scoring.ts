@@ -108,10 +108,18 @@ export class Scoring {
    * plays and bests first and reads them.
    */
   async #runBatch(jobs: readonly ScoreJob[]): Promise<Settled[]> {
+    const touched: Touched = { boards: [], accounts: [] };
+    const settled = await this.#commitBatch(jobs, touched);
+    // Once committed, never before: a live stream reads what the notice names.
+    this.#deps.live?.touched(touched.boards, touched.accounts);
+    return settled;
+  }
+
+  async #commitBatch(jobs: readonly ScoreJob[], touched: Touched): Promise<Settled[]> {
     if (jobs.every((j) => j.input.approval === undefined)) {
       try {
         return await this.#inTurn((decided) =>
-          this.#scoreBatch(this.#deps.db.ordered, jobs, { fromMemory: true, decided }),
+          this.#scoreBatch(this.#deps.db.ordered, jobs, { fromMemory: true, decided, touched }),
         );
       } catch (error) {
         // A lost race, or a deadlock with another process's write: run again under locks.
@@ -124,7 +132,7 @@ export class Scoring {
         tx,
         jobs.map((j) => ({ playId: j.input.playId, gameId: j.input.gameId })),
       );
-      const settled = await this.#scoreBatch(tx, jobs, { fromMemory: false });
+      const settled = await this.#scoreBatch(tx, jobs, { fromMemory: false, touched });
       // A client-side score keeps the player's signature with it. A nonce used before fails the
       // batch, which then reruns one by one, so only that score is refused.
       for (const [i, step] of settled.entries()) {
@@ -170,13 +178,18 @@ export class Scoring {
   async #scoreBatch(
     q: Queryable,
     jobs: readonly ScoreJob[],
-    { fromMemory, decided: decidedTurn }: { fromMemory: boolean; decided?: () => void },
+    {
+      fromMemory,
+      decided: decidedTurn,
+      touched,
+    }: { fromMemory: boolean; decided?: () => void; touched: Touched },
   ): Promise<Settled[]> {
     const { steps, read, remembered } = await this.#readBatch(q, jobs, fromMemory);
     const ready = steps.filter((s): s is ReadyScore => 'key' in s);
     if (ready.length === 0) return steps as Settled[];
     const decision = this.#decideBatch(steps, ready, read.tops);
     await this.#writeBatch(q, ready, decision, remembered, decidedTurn);
+    touchedBy(ready, decision, touched);
     return decision.settled;
   }
 
@@ -426,6 +439,25 @@ export class Scoring {
       key: rankKey(input.score, fresh.scoreDisplay),
       now,
     };
+  }
+}
+
+/** The boards and ledger accounts a written batch changed, for the live streams. */
+interface Touched {
+  boards: string[];
+  accounts: string[];
+}
+
+/**
+ * What the batch changed that someone may watch: its boards, and the accounts its payouts
+ * credited. Only live streams read it; nothing here costs a query.
+ */
+function touchedBy(ready: readonly ReadyScore[], decision: BatchDecision, touched: Touched): void {
+  for (const s of ready) touched.boards.push(s.board.id);
+  for (const t of decision.ledger.transfers) {
+    if (t.reason === 'payout_leader' || t.reason === 'payout_developer') {
+      touched.accounts.push(t.creditAccountId);
+    }
   }
 }
 

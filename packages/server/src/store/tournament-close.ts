@@ -11,6 +11,7 @@ import {
 } from '@coinop/core';
 import { AdvisoryLocks } from './advisory-locks.js';
 import { notifyGameChanged } from './cache-notices.js';
+import { notifyLive } from './live-notices.js';
 import { boardOrder } from './board-order.js';
 import type { Queryable } from './db.js';
 import { applyTransfers, lockAccount } from './ledger.js';
@@ -139,6 +140,9 @@ export async function closeRound(
   const next = await openNextRound(tx, round, ctx);
   // Every process's game cache drops the closed round's board and learns the next one.
   await notifyGameChanged(tx, round.game_id);
+  // Its final standings and each winner's prize reach their live streams at commit.
+  const prizes = payout.transfers.filter((t) => t.reason === 'tournament_prize');
+  await notifyLive(tx, { boards: [roundId], accounts: prizes.map((t) => t.creditAccountId) });
   const closed: ClosedRound = {
     roundId,
     gameId: round.game_id,

@@ -107,6 +107,24 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
     (headers: Record<string, string>) =>
       s.api.inject({ method, url: url(), headers, ...(payload ? { payload: payload() } : {}) });
 
+  /**
+   * A live stream (issue 31) over a real connection: inject would wait for a stream's end. The
+   * status and, for a refusal, its problem+json; an accepted stream is closed at once.
+   */
+  const onStream = (url: () => string) => async (headers: Record<string, string>) => {
+    if (s.api.server.address() === null) await s.api.listen({ port: 0, host: '127.0.0.1' });
+    const address = s.api.server.address();
+    if (address === null || typeof address === 'string') throw new TypeError('no port');
+    const abort = new AbortController();
+    const res = await fetch(`http://127.0.0.1:${address.port}${url()}`, {
+      headers,
+      signal: abort.signal,
+    });
+    const body = res.ok ? '{}' : await res.text();
+    abort.abort();
+    return { statusCode: res.status, json: () => JSON.parse(body) as unknown };
+  };
+
   const newTournament = () => ({
     name: 'Token Cup',
     entryFee: '1',
@@ -246,6 +264,23 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
         await res.text();
         return { statusCode: res.status, json: () => ({}) };
       },
+      accepts: EVERY_KIND,
+    },
+    // Issue 31: live updates. The player's stream and menu take their web session only; a
+    // published game's boards stream for anyone.
+    {
+      name: 'player: GET /player/events',
+      send: onStream(() => `/player/events?gameId=${game.gameId}`),
+      accepts: ['web session'],
+    },
+    {
+      name: 'player: GET /player/notifications',
+      send: onApi('GET', () => '/player/notifications'),
+      accepts: ['web session'],
+    },
+    {
+      name: 'public: GET /catalog/games/{g}/events',
+      send: onStream(() => `/catalog/games/${game.gameId}/events`),
       accepts: EVERY_KIND,
     },
     {

@@ -1,3 +1,4 @@
+import { catalogLiveRoutes } from './catalog-live.js';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
@@ -88,6 +89,7 @@ export async function catalogPlugin(instance: FastifyInstance): Promise<void> {
   );
 
   catalogTournamentRoutes(app);
+  catalogLiveRoutes(app);
 
   boardRoutes(app, {
     path: '/catalog/games/:gameId/boards/:leaderboardId',

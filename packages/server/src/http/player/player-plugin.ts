@@ -14,6 +14,7 @@ import { playerAccountRoutes } from './player-account.js';
 import { playerProfileRoutes } from './player-profile.js';
 import { playerPlayRoutes, playerPurchaseRoutes } from './player-plays.js';
 import { playerReportRoutes } from './player-reports.js';
+import { playerLiveRoutes } from './player-live.js';
 import { TAGS } from './player-schemas.js';
 import { Security } from '../../listener/openapi.js';
 import { oncePerRequest, perKey } from '../../listener/rate-limit.js';
@@ -80,4 +81,5 @@ export async function playerPlugin(instance: FastifyInstance): Promise<void> {
   playerPlayRoutes(app, context);
   playerPurchaseRoutes(app, context);
   playerReportRoutes(app, context);
+  playerLiveRoutes(app, context);
 }

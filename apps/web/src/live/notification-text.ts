@@ -1,0 +1,36 @@
+import type { PlayerNotification } from '@coinop/protocol';
+
+const ordinal = (n: number): string => {
+  const tens = n % 100;
+  if (tens >= 11 && tens <= 13) return `${n}th`;
+  return `${n}${['th', 'st', 'nd', 'rd'][n % 10] ?? 'th'}`;
+};
+
+/**
+ * What a notification says, in one sentence a player reads in the menu and the toast. The
+ * amount is the server's exact decimal HST string (formatted from base units), never a number.
+ */
+export function notificationText(n: PlayerNotification): string {
+  const game = n.gameName ?? 'a game';
+  if (n.kind === 'payout') {
+    const who = n.fromPlayerName ?? 'Someone';
+    const cause = `${who} played on your board in ${game}`;
+    if (n.status === 'voided') return `A payout of ${n.amount} HST was voided: its score was.`;
+    if (n.status === 'held') return `You won ${n.amount} HST, held for review: ${cause}`;
+    return `You were paid ${n.amount} HST: ${cause}`;
+  }
+  if (n.kind === 'prize') {
+    const place = n.rank === null ? '' : `${ordinal(n.rank)}, `;
+    return `Your round closed: ${place}${n.amount} HST in ${game}`;
+  }
+  return `Deposit credited: ${n.amount} HST`;
+}
+
+/** Whether notification id `a` is newer than `b` (ids are `<microseconds>-<transfer id>`). */
+export function isNewer(a: string, b: string | null): boolean {
+  if (b === null) return true;
+  const [am = '0', aId = ''] = a.split(/-(.*)/s);
+  const [bm = '0', bId = ''] = b.split(/-(.*)/s);
+  const byTime = BigInt(am) - BigInt(bm);
+  return byTime === 0n ? aId > bId : byTime > 0n;
+}

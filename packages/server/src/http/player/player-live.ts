@@ -1,0 +1,79 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Security } from '../../listener/openapi.js';
+import { notificationToWire, parseLastEventId, serveLiveStream } from '../shared/live.js';
+import {
+  EventStreamResponse,
+  LastEventIdHeaders,
+  NotificationsQuery,
+  PlayerEventsQuery,
+  PlayerNotificationListSchema,
+} from '../shared/live-schemas.js';
+import type { PlayerRouteContext } from './player-context.js';
+import { TAGS } from './player-schemas.js';
+
+/**
+ * The signed-in player's live stream and notifications (docs/concepts/live-updates.md). Mounted
+ * by the player plugin (a player token in the Authorization header: the web app reads the stream
+ * with fetch, which can send it).
+ */
+export function playerLiveRoutes(instance: FastifyInstance, context: PlayerRouteContext): void {
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
+  const arcade = app.arcade;
+
+  app.get(
+    '/events',
+    {
+      schema: {
+        operationId: 'playerEvents',
+        tags: TAGS,
+        summary: "The signed-in player's live updates (Server-Sent Events)",
+        description:
+          "The player's `balance` (on connecting and whenever it changes) and `notification`s " +
+          '(payouts with the play that caused them, prizes, deposits), each with an SSE id; with ' +
+          "`gameId`, that published game's `board`s too, so a tab needs one stream. " +
+          "`Last-Event-ID` resumes: the notifications after it come first. Only this player's " +
+          'money is ever sent. 404 game_not_found for a game not published; 503 ' +
+          'live_streams_full when this server holds its most streams.',
+        security: Security.playerToken,
+        querystring: PlayerEventsQuery,
+        headers: LastEventIdHeaders,
+        response: { 200: EventStreamResponse },
+      },
+    },
+    async (request, reply) => {
+      const { playerId } = await context.authenticate(request);
+      const resumeAfter = parseLastEventId(request.headers['last-event-id']);
+      const accountId = await arcade.liveReads.accountOf(playerId);
+      await serveLiveStream(arcade, reply, {
+        gameId: request.query.gameId ?? null,
+        player: { playerId, accountId },
+        resumeAfter,
+      });
+      return reply;
+    },
+  );
+
+  app.get(
+    '/notifications',
+    {
+      schema: {
+        operationId: 'playerNotifications',
+        tags: TAGS,
+        summary: "The signed-in player's recent notifications, newest first",
+        description:
+          'Payouts (with the play and player that caused them, and whether held, paid or ' +
+          'voided), tournament prizes and deposits: the notifications menu.',
+        security: Security.playerToken,
+        querystring: NotificationsQuery,
+        response: { 200: PlayerNotificationListSchema },
+      },
+    },
+    async (request) => {
+      const { playerId } = await context.authenticate(request);
+      const accountId = await arcade.liveReads.accountOf(playerId);
+      const rows = await arcade.liveReads.recent(accountId, request.query.limit ?? 20);
+      return { notifications: rows.map(notificationToWire) };
+    },
+  );
+}

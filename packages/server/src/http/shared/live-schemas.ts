@@ -1,0 +1,63 @@
+import { Type } from '@sinclair/typebox';
+import { Uuid } from './schemas.js';
+
+/** The 200 of a live stream in the API document: Server-Sent Events, never JSON. */
+export const EventStreamResponse = {
+  description:
+    'Server-Sent Events (text/event-stream), open until the client leaves or the server ' +
+    'closes: `board`, `balance` and `notification` events, each a JSON object ' +
+    '(docs/concepts/live-updates.md); a heartbeat comment every 15 s.',
+  content: { 'text/event-stream': { schema: { type: 'string' } } },
+};
+
+/** `Last-Event-ID`: the id of the last notification the client's previous stream sent. */
+export const LastEventIdHeaders = Type.Object({
+  'last-event-id': Type.Optional(
+    Type.String({
+      maxLength: 80,
+      description: 'Resume: the notifications after this one are sent first',
+    }),
+  ),
+});
+
+export const PlayerEventsQuery = Type.Object(
+  {
+    gameId: Type.Optional(Uuid('a published game whose boards this stream carries too')),
+  },
+  { additionalProperties: false },
+);
+
+/** The most notifications the menu lists. */
+export const NOTIFICATIONS_LIST_MAX = 50;
+
+export const NotificationsQuery = Type.Object(
+  {
+    limit: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: NOTIFICATIONS_LIST_MAX, default: 20 }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const PlayerNotificationSchema = Type.Object({
+  id: Type.String({ description: 'Also the SSE id of its `notification` event' }),
+  kind: Type.Union([Type.Literal('payout'), Type.Literal('prize'), Type.Literal('deposit')]),
+  at: Type.String({ format: 'date-time' }),
+  amount: Type.String({ description: 'Exact decimal HST' }),
+  status: Type.Union([
+    Type.Literal('held'),
+    Type.Literal('paid'),
+    Type.Literal('voided'),
+    Type.Null(),
+  ]),
+  gameId: Type.Union([Type.String(), Type.Null()]),
+  gameName: Type.Union([Type.String(), Type.Null()]),
+  tierName: Type.Union([Type.String(), Type.Null()]),
+  playId: Type.Union([Type.String(), Type.Null()]),
+  fromPlayerName: Type.Union([Type.String(), Type.Null()]),
+  rank: Type.Union([Type.Integer(), Type.Null()]),
+});
+
+export const PlayerNotificationListSchema = Type.Object({
+  notifications: Type.Array(PlayerNotificationSchema),
+});

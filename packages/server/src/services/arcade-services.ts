@@ -180,18 +180,9 @@ export class ArcadeServices {
         })
       : null;
     this.devChainFunds = config.chain?.devChainMinter ? new DevChainFunds(config.chain) : null;
-    this.withdrawals = new WithdrawalRequests({
-      db: deps.db,
-      clock: deps.clock,
-      ids: deps.ids,
-      chain: config.chain,
-    });
-    this.chainPlays = new ChainPlayRequests({
-      db: deps.db,
-      clock: deps.clock,
-      ids: deps.ids,
-      chain: config.chain,
-    });
+    const chainRequests = { db: deps.db, clock: deps.clock, ids: deps.ids, chain: config.chain };
+    this.withdrawals = new WithdrawalRequests(chainRequests);
+    this.chainPlays = new ChainPlayRequests(chainRequests);
     this.reads = new GameReads(
       deps.db,
       deps.clock,

@@ -148,10 +148,11 @@ export class PlayService {
   async #boardsOf(
     boards: readonly { gameId: string; leaderboardId: string }[],
   ): Promise<Map<string, GameRef>> {
-    const games = await Promise.all(
-      boards.map((b) => this.#games.getWithLeaderboard(b.gameId, b.leaderboardId)),
-    );
-    return new Map(boards.map((b, i) => [boardKey(b), games[i]!]));
+    const read = boards.map(async (b) => {
+      const game = await this.#games.getWithLeaderboard(b.gameId, b.leaderboardId);
+      return [boardKey(b), game] as const;
+    });
+    return new Map(await Promise.all(read));
   }
 
   /** Posts each play's locked cost and pays it out, in one linked batch. */
@@ -172,7 +173,8 @@ export class PlayService {
       const leaderAccountIds = play.leaderPlayerIds
         .map((id) => accounts.get(id))
         .filter((id): id is string => id !== undefined);
-      const game = boards.get(boardKey(play))!;
+      const game = boards.get(boardKey(play));
+      if (!game) throw new TypeError(`the board of play ${play.id} was not read before settling`);
       const { poolAccountId, holdSeconds } = this.#boardTerms(game, play);
       const releaseAt = payoutsReleaseAt(play, poolAccountId, holdSeconds, now);
       if (releaseAt !== null) held.push({ playId: play.id, releaseAt });

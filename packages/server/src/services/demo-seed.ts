@@ -70,8 +70,6 @@ const REACTION_GAME: DemoGame = {
   coverUrl: `${REACTION_EXAMPLE_URL}cover.png`,
   scoreDisplay: 'REVERSE',
   scoreUnit: 'ms',
-  // The pad is 16:9 under a heading and a line of text.
-  aspectRatio: '4:3',
 };
 
 /** What an older seed said of High-Low, when it could only be played from a terminal. */
@@ -92,7 +90,6 @@ const HIGH_LOW_GAME: DemoGame = {
   scoreDisplay: 'NORMAL',
   // The score is the streak of right calls: "7 in a row" reads right for 1 and for 7.
   scoreUnit: 'in a row',
-  aspectRatio: '4:3',
 };
 
 export interface DemoSeed {

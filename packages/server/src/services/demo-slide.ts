@@ -54,8 +54,6 @@ export const SLIDE_GAME: Omit<NewGame, 'developerId' | 'prodDomain' | 'developer
   coverUrl: `${SLIDE_EXAMPLE_URL}cover.png`,
   scoreDisplay: 'NORMAL',
   scoreUnit: 'points',
-  // A square board under the score line and the controls.
-  aspectRatio: '3:4',
 };
 
 /**

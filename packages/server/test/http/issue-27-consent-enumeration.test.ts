@@ -231,6 +231,8 @@ describe.each(storeVariants())('nobody consents for a player but the player, on 
       requestId: randomUUID(),
       scoreId: randomUUID(),
       reviewId: randomUUID(),
+      screenshotId: randomUUID(),
+      developerId: game.developerId,
       accountId: victim.accountId,
       wallet: victim.wallet.address,
       address: victim.wallet.address,
@@ -360,8 +362,24 @@ describe.each(storeVariants())('nobody consents for a player but the player, on 
 
   const walkable = (app: FastifyInstance) =>
     routesOf(app).filter(
-      (r) => r.method !== 'HEAD' && r.method !== 'OPTIONS' && !r.url.includes('*'),
+      (r) => r.method !== 'HEAD' && r.method !== 'OPTIONS' && !r.url.includes('*') && !isLive(r),
     );
+
+  /**
+   * A live stream (issue 31) never ends, so inject cannot read it with a credential it accepts;
+   * it is left out of the walk, and only a GET may be one: a read charges nobody.
+   */
+  const isLive = (route: ListedRoute) => {
+    const schema = route.schema as {
+      response?: Record<string, { content?: Record<string, unknown> }>;
+    };
+    return schema.response?.['200']?.content?.['text/event-stream'] !== undefined;
+  };
+  it('has live streams only on GET routes, which it leaves out of the walk', () => {
+    const live = [s.api, s.auth].flatMap((app) => routesOf(app).filter(isLive));
+    const methods = live.map((r) => r.method).filter((m) => m !== 'HEAD');
+    expect(methods).toEqual(['GET', 'GET']);
+  });
 
   it('adds no route of its own on the web listener: it forwards /api and /auth, and serves files', () => {
     const own = routesOf(web).filter((r) => r.method !== 'HEAD' && r.method !== 'OPTIONS');

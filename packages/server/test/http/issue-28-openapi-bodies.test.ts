@@ -299,6 +299,16 @@ async function buildWorld(variant: StoreVariant) {
     }),
   );
 
+  // Bob shows a picture of his own (issue 31), so his avatar route has one to serve.
+  ok(
+    await api({
+      method: 'PUT',
+      url: '/player/me/avatar',
+      headers: asBob,
+      payload: { image: `data:image/png;base64,${pngImage(128, 128).toString('base64')}` },
+    }),
+  );
+
   /** The value of each path parameter, by name; a few paths name a different thing. */
   const pathValues: Record<string, string> = {
     arcadeId: game.arcadeId,

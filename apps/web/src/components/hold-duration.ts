@@ -1,3 +1,5 @@
+import { countText } from './count-text.js';
+
 /**
  * A payout hold in words a person reads at a glance (issue 30): 86400 → "24 h", 600 → "10 min",
  * 5400 → "1 h 30 min", 604800 → "7 days", 45 → "45 s". Holds are whole seconds, at most 30 days.
@@ -6,11 +8,11 @@ export function holdDuration(seconds: number): string {
   if (seconds <= 0) return 'none';
   const DAY = 86_400;
   // Up to three days in hours ("24 h", "48 h"): what an operator says of a review window.
-  if (seconds % DAY === 0 && seconds > 3 * DAY) return plural(seconds / DAY, 'day');
+  if (seconds % DAY === 0 && seconds > 3 * DAY) return countText(seconds / DAY, 'day');
   const parts: string[] = [];
   let rest = seconds;
   if (rest > 3 * DAY) {
-    parts.push(plural(Math.floor(rest / DAY), 'day'));
+    parts.push(countText(Math.floor(rest / DAY), 'day'));
     rest %= DAY;
   }
   const hours = Math.floor(rest / 3600);
@@ -20,10 +22,6 @@ export function holdDuration(seconds: number): string {
   if (minutes > 0) parts.push(`${minutes} min`);
   if (secs > 0) parts.push(`${secs} s`);
   return parts.join(' ');
-}
-
-function plural(n: number, unit: string): string {
-  return `${n} ${unit}${n === 1 ? '' : 's'}`;
 }
 
 /** The units a form offers for a hold, largest first. */

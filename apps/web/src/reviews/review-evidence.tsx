@@ -1,3 +1,4 @@
+import { countText } from '../components/count-text.js';
 import { useEffect, useState } from 'react';
 import type { ReviewDetail, ReviewItem } from '@coinop/protocol';
 import { scoreText } from '../components/score.js';
@@ -48,8 +49,8 @@ export function ReviewEvidence({
         <dd>{durationText(item.timings.playMs)}</dd>
         <dt>Tier now</dt>
         <dd>
-          {board.players} players · median {num(board.median, unit)} · MAD {num(board.mad, unit)} ·
-          best {num(board.best, unit)}
+          {countText(board.players, 'player')} · median {num(board.median, unit)} · MAD{' '}
+          {num(board.mad, unit)} · best {num(board.best, unit)}
         </dd>
         <dt>Refused attempts</dt>
         <dd>{detail.playerRefusals} by this player on this tier</dd>

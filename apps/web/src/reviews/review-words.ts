@@ -1,3 +1,4 @@
+import { countText } from '../components/count-text.js';
 import type { ReviewItem } from '@coinop/protocol';
 import { scoreText } from '../components/score.js';
 
@@ -45,9 +46,9 @@ export function whyText(item: ReviewItem): string {
   const median = e.median === undefined ? '?' : scoreText(e.median, item.scoreUnit);
   if (e.rule === 'best_factor') {
     const best = e.previousBest === undefined ? '?' : scoreText(e.previousBest, item.scoreUnit);
-    return `At least twice the best so far (${best}; median ${median} over ${e.n} players)`;
+    return `At least twice the best so far (${best}; median ${median} over ${countText(e.n ?? 0, 'player')})`;
   }
-  return `Far beyond the other players: their median is ${median} over ${e.n} players`;
+  return `Far beyond the other players: their median is ${median} over ${countText(e.n ?? 0, 'player')}`;
 }
 
 /** Who closed a review, as the API records it (`admin`, `developer:<id>`). */

@@ -4,6 +4,7 @@ import { Type } from '@sinclair/typebox';
 import { generatedAvatarSvg } from '../../services/avatar.js';
 import { ApiTags, Security } from '../../listener/openapi.js';
 import { Uuid } from '../shared/schemas.js';
+import { sendUploadedImage, uploadedImageResponses } from '../shared/uploaded-images.js';
 
 /**
  * The images a page shows: a game's uploaded cover and a player's generated avatar. No
@@ -27,24 +28,13 @@ export function catalogImageRoutes(instance: FastifyInstance): void {
           'matching If-None-Match. Served for unpublished games too, so the portal can show it. ' +
           '404 cover_not_found when the game has no uploaded cover.',
         params: Type.Object({ gameId: Uuid('the game') }),
-        response: {
-          200: {
-            description: 'The image',
-            content: {
-              'image/png': { schema: { type: 'string', format: 'binary' } },
-              'image/jpeg': { schema: { type: 'string', format: 'binary' } },
-            },
-          },
-          304: { description: 'Not modified', type: 'null' },
-        },
+        response: uploadedImageResponses(['image/png', 'image/jpeg']),
       },
     },
     async (request, reply) => {
       const { gameId } = request.params;
       const cover = await arcade.reads.uploadedCover(gameId);
-      reply.header('cache-control', 'public, max-age=300').header('etag', cover.etag);
-      if (request.headers['if-none-match'] === cover.etag) return reply.code(304).send();
-      return reply.type(cover.contentType).send(Buffer.from(cover.bytes));
+      return sendUploadedImage(request, reply, cover);
     },
   );
 

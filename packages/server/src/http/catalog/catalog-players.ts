@@ -5,6 +5,7 @@ import { ApiTags, Security } from '../../listener/openapi.js';
 import { ProfileService } from '../../services/profiles.js';
 import { PublicPlayerProfileSchema } from '../shared/profile-schemas.js';
 import { Uuid } from '../shared/schemas.js';
+import { sendUploadedImage, uploadedImageResponses } from '../shared/uploaded-images.js';
 
 /**
  * The public player page and uploaded avatars: no credentials, as the rest of the catalog.
@@ -48,28 +49,14 @@ export function catalogPlayerRoutes(instance: FastifyInstance): void {
           'with an ETag and `cache-control: public, max-age=300`; 304 to a matching ' +
           'If-None-Match. 404 `avatar_not_found` when they use the generated one.',
         params,
-        response: {
-          200: {
-            description: 'The image',
-            content: {
-              'image/png': { schema: { type: 'string', format: 'binary' } },
-              'image/jpeg': { schema: { type: 'string', format: 'binary' } },
-              'image/webp': { schema: { type: 'string', format: 'binary' } },
-            },
-          },
-          304: { description: 'Not modified', type: 'null' },
-        },
+        response: uploadedImageResponses(['image/png', 'image/jpeg', 'image/webp']),
       },
     },
     async (request, reply) => {
       const avatar = await profiles.avatarImage(request.params.playerId);
-      reply
-        .header('cache-control', 'public, max-age=300')
-        .header('etag', avatar.etag)
-        // Opened on its own, the image is a document: it may not run or load anything.
-        .header('content-security-policy', "default-src 'none'");
-      if (request.headers['if-none-match'] === avatar.etag) return reply.code(304).send();
-      return reply.type(avatar.contentType).send(Buffer.from(avatar.bytes));
+      // Opened on its own, the image is a document: it may not run or load anything.
+      reply.header('content-security-policy', "default-src 'none'");
+      return sendUploadedImage(request, reply, avatar);
     },
   );
 }

@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { ApiTags, Security } from '../../listener/openapi.js';
 import { Uuid } from '../shared/schemas.js';
+import { sendUploadedImage, uploadedImageResponses } from '../shared/uploaded-images.js';
 import { ScreenshotListSchema, screenshotToWire } from '../shared/screenshot-schemas.js';
 
 /**
@@ -47,24 +48,13 @@ export function catalogScreenshotRoutes(instance: FastifyInstance): void {
           '`cache-control: public, max-age=300`, 304 to a matching If-None-Match; for unpublished ' +
           'games too, so the portal can show them.',
         params: Type.Object({ gameId: Uuid('the game'), screenshotId: Uuid('the screenshot') }),
-        response: {
-          200: {
-            description: 'The image',
-            content: {
-              'image/png': { schema: { type: 'string', format: 'binary' } },
-              'image/jpeg': { schema: { type: 'string', format: 'binary' } },
-            },
-          },
-          304: { description: 'Not modified', type: 'null' },
-        },
+        response: uploadedImageResponses(['image/png', 'image/jpeg']),
       },
     },
     async (request, reply) => {
       const { gameId, screenshotId } = request.params;
       const shot = await arcade.screenshots.image(gameId, screenshotId);
-      reply.header('cache-control', 'public, max-age=300').header('etag', shot.etag);
-      if (request.headers['if-none-match'] === shot.etag) return reply.code(304).send();
-      return reply.type(shot.contentType).send(Buffer.from(shot.bytes));
+      return sendUploadedImage(request, reply, shot);
     },
   );
 }

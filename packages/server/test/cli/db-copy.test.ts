@@ -28,9 +28,10 @@ import { runCli } from './run-cli.js';
  * DATABASE_URL on the same line that runs the tests, and runs it.
  */
 const DATABASE_URL = process.env['DATABASE_URL'];
+// CI's Postgres pass runs only tests whose name says Postgres (.ci/run): this one's must.
 const title = DATABASE_URL
-  ? 'coinop db copy'
-  : 'coinop db copy (skipped: needs DATABASE_URL, a Postgres server; CI runs it in its Postgres pass)';
+  ? 'coinop db copy from PGlite to Postgres'
+  : 'coinop db copy from PGlite to Postgres (skipped: needs DATABASE_URL, a Postgres server; CI runs it in its Postgres pass)';
 
 describe.skipIf(!DATABASE_URL)(title, () => {
   let dataDir: string;

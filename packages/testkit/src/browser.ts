@@ -158,6 +158,33 @@ export async function seriousViolations(page: Page): Promise<string[]> {
 }
 
 /**
+ * What every page of the web app owes a person at both sizes: axe finds nothing serious, nothing
+ * scrolls sideways, no image is broken. Checks at 1366 and 360 px, saving `<name>.png` and
+ * `<name>-phone.png`, and leaves the page at 1366.
+ */
+export async function checkAtBothSizes(page: Page, name: string): Promise<void> {
+  for (const [size, suffix] of [
+    [DESKTOP, ''],
+    [PHONE, '-phone'],
+  ] as const) {
+    await checkAtSize(page, size, `${name}${suffix}`);
+  }
+  await page.setViewportSize(DESKTOP);
+}
+
+/** `checkAtBothSizes` at one size: axe, no sideways scroll, no broken image, a screenshot. */
+export async function checkAtSize(page: Page, size: Viewport, name: string): Promise<void> {
+  await page.setViewportSize(size);
+  expect(await seriousViolations(page), name).toEqual([]);
+  expect(
+    await page.evaluate('document.documentElement.scrollWidth'),
+    `${name} scrolls sideways`,
+  ).toBeLessThanOrEqual(size.width);
+  expect(await brokenImages(page), name).toEqual([]);
+  await saveScreenshot(page, name);
+}
+
+/**
  * Opens the header's account menu (the chip with the player's avatar and balance), where the
  * Account and Allowances links, the faucet and Sign out are.
  */

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../src/config.js';
@@ -10,14 +10,13 @@ import { GameVerifiers } from '../../src/services/game-verifiers.js';
 import { ScoreReviews } from '../../src/services/score-reviews.js';
 import { findDeveloper } from '../../src/store/developers.js';
 import {
+  checkAtBothSizes,
   DESKTOP,
-  NO_CHROMIUM_REASON,
-  PHONE,
-  SCREENSHOT_DIR,
   ensureBrowserBuilds,
   hasChromium,
   launchChromium,
-  saveScreenshot,
+  NO_CHROMIUM_REASON,
+  SCREENSHOT_DIR,
   seriousViolations,
 } from '@coinop/testkit/browser';
 import { injectWallet } from '@coinop/testkit/eip1193';
@@ -107,22 +106,6 @@ describe.skipIf(!hasChromium)(
       if (dataDir) await rm(dataDir, { recursive: true, force: true });
     });
 
-    async function checkBoth(page: Page, name: string) {
-      for (const [size, suffix] of [
-        [DESKTOP, ''],
-        [PHONE, '-phone'],
-      ] as const) {
-        await page.setViewportSize(size);
-        expect(await seriousViolations(page), `${name}${suffix}`).toEqual([]);
-        expect(
-          await page.evaluate('document.documentElement.scrollWidth'),
-          `${name}${suffix} scrolls sideways`,
-        ).toBeLessThanOrEqual(size.width);
-        await saveScreenshot(page, `${name}${suffix}`);
-      }
-      await page.setViewportSize(DESKTOP);
-    }
-
     it('shows the replay, re-runs the verifier on it and downloads it', async () => {
       const web = server.urls['web']!;
       const context = await browser.newContext({ viewport: DESKTOP, acceptDownloads: true });
@@ -143,7 +126,7 @@ describe.skipIf(!hasChromium)(
           .getByText(`Reproduced: the replay earns ${value}, as claimed (verifier v1).`)
           .waitFor();
         await panel.scrollIntoViewIfNeeded();
-        await checkBoth(page, 'admin-review-replay');
+        await checkAtBothSizes(page, 'admin-review-replay');
 
         const [download] = await Promise.all([
           page.waitForEvent('download'),

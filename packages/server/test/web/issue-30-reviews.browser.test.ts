@@ -1,21 +1,22 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/main.js';
 import {
+  checkAtBothSizes,
   DESKTOP,
-  NO_CHROMIUM_REASON,
-  PHONE,
-  SCREENSHOT_DIR,
   ensureBrowserBuilds,
   hasChromium,
   launchChromium,
+  NO_CHROMIUM_REASON,
   openSignedIn,
+  PHONE,
   saveScreenshot,
+  SCREENSHOT_DIR,
   seriousViolations,
 } from '@coinop/testkit/browser';
 import { injectWallet } from '@coinop/testkit/eip1193';
@@ -107,23 +108,6 @@ describe.skipIf(!hasChromium)(
       if (dataDir) await rm(dataDir, { recursive: true, force: true });
     });
 
-    /** axe clean and no sideways scroll at desktop and phone widths, a screenshot of each. */
-    async function checkBoth(page: Page, name: string) {
-      for (const [size, suffix] of [
-        [DESKTOP, ''],
-        [PHONE, '-phone'],
-      ] as const) {
-        await page.setViewportSize(size);
-        expect(await seriousViolations(page), `${name}${suffix}`).toEqual([]);
-        expect(
-          await page.evaluate('document.documentElement.scrollWidth'),
-          `${name}${suffix} scrolls sideways`,
-        ).toBeLessThanOrEqual(size.width);
-        await saveScreenshot(page, `${name}${suffix}`);
-      }
-      await page.setViewportSize(DESKTOP);
-    }
-
     it('a player reports a score from the board; the operator voids it in /admin', async () => {
       const web = server.urls['web']!;
       const board = `${web}/games/${game.gameId}/boards/${game.tiers[0]!.id}`;
@@ -166,7 +150,7 @@ describe.skipIf(!hasChromium)(
           .waitFor();
         await outlier.getByRole('button', { name: 'Evidence and decision' }).click();
         await outlier.getByText('23 players · median').waitFor();
-        await checkBoth(consolePage, 'admin-reviews');
+        await checkAtBothSizes(consolePage, 'admin-reviews');
 
         const reported = cards.filter({ hasText: 'Reported' });
         await reported

@@ -10,17 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApi } from '@coinop/testkit/app';
 import { fundedPlayer, gameWithTiers, writeToken, type GameFixture } from '@coinop/testkit/arcade';
 import {
+  checkAtSize,
   DESKTOP,
-  NO_CHROMIUM_REASON,
-  PHONE,
-  brokenImages,
   ensureBrowserBuilds,
   hasChromium,
   launchChromium,
+  NO_CHROMIUM_REASON,
   openSignedIn,
-  saveScreenshot,
-  seriousViolations,
-  type Viewport,
+  PHONE,
 } from '@coinop/testkit/browser';
 import { testConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/main.js';
@@ -185,18 +182,6 @@ describe.skipIf(!hasChromium)(
       if (dataDir) await rm(dataDir, { recursive: true, force: true });
     });
 
-    /** axe clean, no sideways scroll and nothing broken at the size, then a screenshot. */
-    async function check(page: Page, size: Viewport, name: string) {
-      await page.setViewportSize(size);
-      expect(await seriousViolations(page), name).toEqual([]);
-      expect(
-        await page.evaluate('document.documentElement.scrollWidth'),
-        `${name} scrolls sideways`,
-      ).toBeLessThanOrEqual(size.width);
-      expect(await brokenImages(page), name).toEqual([]);
-      await saveScreenshot(page, name);
-    }
-
     const cardNames = (page: Page) =>
       page
         .getByRole('list', { name: 'Games' })
@@ -215,7 +200,7 @@ describe.skipIf(!hasChromium)(
           .poll(async () => (await cardNames(page)).slice(0, 2))
           .toEqual([names['nebula'], names['comet']]);
         for (const size of [DESKTOP, PHONE]) {
-          await check(page, size, `issue-31-catalog-new${size === PHONE ? '-phone' : ''}`);
+          await checkAtSize(page, size, `issue-31-catalog-new${size === PHONE ? '-phone' : ''}`);
         }
 
         await sort.getByRole('radio', { name: 'Popular' }).check();
@@ -228,7 +213,11 @@ describe.skipIf(!hasChromium)(
           /^3 plays this week.*3 HST paid in$/,
         );
         for (const size of [DESKTOP, PHONE]) {
-          await check(page, size, `issue-31-catalog-popular${size === PHONE ? '-phone' : ''}`);
+          await checkAtSize(
+            page,
+            size,
+            `issue-31-catalog-popular${size === PHONE ? '-phone' : ''}`,
+          );
         }
 
         await sort.getByRole('radio', { name: 'Biggest pools' }).check();
@@ -240,7 +229,7 @@ describe.skipIf(!hasChromium)(
           /^1 play this week.*10 HST paid in$/,
         );
         for (const size of [DESKTOP, PHONE]) {
-          await check(page, size, `issue-31-catalog-pool${size === PHONE ? '-phone' : ''}`);
+          await checkAtSize(page, size, `issue-31-catalog-pool${size === PHONE ? '-phone' : ''}`);
         }
 
         // At 1366 px the cards share the width: the last card ends near the grid's right edge.
@@ -289,7 +278,7 @@ describe.skipIf(!hasChromium)(
 
         for (const size of [DESKTOP, PHONE]) {
           await page.frameLocator('iframe.game-frame').getByText('Comet running').waitFor();
-          await check(page, size, `issue-31-game${size === PHONE ? '-phone' : ''}`);
+          await checkAtSize(page, size, `issue-31-game${size === PHONE ? '-phone' : ''}`);
           // The frame keeps 16:9 and fits the window: nothing of the game is cut off.
           const frame = (await page.locator('iframe.game-frame').boundingBox())!;
           expect(Math.abs(frame.width / frame.height - 16 / 9), JSON.stringify(frame)).toBeLessThan(
@@ -308,7 +297,7 @@ describe.skipIf(!hasChromium)(
           names['comet'],
         ]);
         for (const size of [DESKTOP, PHONE]) {
-          await check(page, size, `issue-31-developer${size === PHONE ? '-phone' : ''}`);
+          await checkAtSize(page, size, `issue-31-developer${size === PHONE ? '-phone' : ''}`);
         }
       } finally {
         await context.close();
@@ -353,7 +342,11 @@ describe.skipIf(!hasChromium)(
         expect(await list.getByRole('listitem').count()).toBe(1);
         await section.scrollIntoViewIfNeeded();
         for (const size of [DESKTOP, PHONE]) {
-          await check(page, size, `issue-31-portal-showcase${size === PHONE ? '-phone' : ''}`);
+          await checkAtSize(
+            page,
+            size,
+            `issue-31-portal-showcase${size === PHONE ? '-phone' : ''}`,
+          );
         }
         await section.getByRole('button', { name: 'Delete screenshot 1: The first level' }).click();
         await section.getByText('Screenshot deleted.').waitFor();

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, FrameLocator, Page } from 'playwright-core';
+import type { Browser, FrameLocator } from 'playwright-core';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../src/config.js';
@@ -10,16 +10,14 @@ import { uuidIds } from '../../src/ids.js';
 import { updateGame } from '../../src/store/games.js';
 import { ensureDeveloper } from '../../src/store/developers.js';
 import {
-  PHONE,
+  checkAtBothSizes,
   DESKTOP,
-  NO_CHROMIUM_REASON,
-  SCREENSHOT_DIR,
-  hasChromium,
   ensureBrowserBuilds,
+  hasChromium,
   launchChromium,
+  NO_CHROMIUM_REASON,
   openAccountMenu,
-  saveScreenshot,
-  seriousViolations,
+  SCREENSHOT_DIR,
 } from '@coinop/testkit/browser';
 import { registerGame } from '@coinop/testkit/arcade';
 import { injectWallet } from '@coinop/testkit/eip1193';
@@ -93,23 +91,6 @@ describe.skipIf(!hasChromium)(
       if (dataDir) await rm(dataDir, { recursive: true, force: true });
     });
 
-    /** axe clean and no sideways scroll at desktop and phone widths, a screenshot of each. */
-    async function checkBoth(page: Page, name: string) {
-      for (const [size, suffix] of [
-        [DESKTOP, ''],
-        [PHONE, '-phone'],
-      ] as const) {
-        await page.setViewportSize(size);
-        expect(await seriousViolations(page), `${name}${suffix}`).toEqual([]);
-        expect(
-          await page.evaluate('document.documentElement.scrollWidth'),
-          `${name}${suffix} scrolls sideways`,
-        ).toBeLessThanOrEqual(size.width);
-        await saveScreenshot(page, `${name}${suffix}`);
-      }
-      await page.setViewportSize(DESKTOP);
-    }
-
     const status = (game: FrameLocator, text: string | RegExp) =>
       expect.poll(() => game.locator('#status').textContent(), { timeout: 15_000 }).toMatch(text);
 
@@ -156,7 +137,7 @@ describe.skipIf(!hasChromium)(
         await status(frame, 'Green! Press now.');
         await frame.locator('#pad').click();
         await status(frame, /^\d+ ms: score submitted\./);
-        await checkBoth(dev, 'preview-game');
+        await checkAtBothSizes(dev, 'preview-game');
 
         // Anyone else is told the game does not exist, as before.
         await stranger.goto(`${web}/games/${gameId}`);
@@ -169,7 +150,7 @@ describe.skipIf(!hasChromium)(
         await publishing.getByLabel('Note to the operator (optional)').fill('First release.');
         await publishing.getByRole('button', { name: 'Request publishing' }).click();
         await publishing.getByText('Waiting for review').waitFor();
-        await checkBoth(dev, 'portal-publish-pending');
+        await checkAtBothSizes(dev, 'portal-publish-pending');
         await publishing.screenshot({
           path: `${SCREENSHOT_DIR}portal-publish-section-pending.png`,
         });
@@ -177,7 +158,7 @@ describe.skipIf(!hasChromium)(
         // The operator signs in to the console with the admin token; a wrong one is refused.
         await op.goto(`${web}/admin`);
         await op.getByRole('heading', { name: 'Operator sign-in', level: 1 }).waitFor();
-        await checkBoth(op, 'admin-sign-in');
+        await checkAtBothSizes(op, 'admin-sign-in');
         await op.getByLabel('Admin token').fill('not-the-token');
         await op.getByRole('button', { name: 'Sign in' }).click();
         await op
@@ -191,7 +172,7 @@ describe.skipIf(!hasChromium)(
         await card.getByText('First release.').waitFor();
         // Checksummed, as every address the arcade shows (issue 28).
         await card.getByText(developerKey.address).waitFor();
-        await checkBoth(op, 'admin-queue');
+        await checkAtBothSizes(op, 'admin-queue');
 
         // Declined with a reason, which the developer reads; they ask again.
         await card.getByRole('button', { name: 'Decline…' }).click();
@@ -201,7 +182,7 @@ describe.skipIf(!hasChromium)(
         await op.getByText('No requests waiting.').waitFor();
         await dev.reload();
         await publishing.getByText('Add a cover image first.').waitFor();
-        await checkBoth(dev, 'portal-publish-declined');
+        await checkAtBothSizes(dev, 'portal-publish-declined');
         await publishing.screenshot({
           path: `${SCREENSHOT_DIR}portal-publish-section-declined.png`,
         });
@@ -244,7 +225,7 @@ describe.skipIf(!hasChromium)(
         await op.getByRole('button', { name: 'Sign in' }).click();
         const row = op.getByRole('row').filter({ hasText: 'Quick Draw' });
         await row.getByText('published', { exact: true }).waitFor();
-        await checkBoth(op, 'admin-games');
+        await checkAtBothSizes(op, 'admin-games');
 
         // Suspend and resume from the table.
         await row.getByRole('button', { name: 'Suspend Quick Draw' }).click();
@@ -261,7 +242,7 @@ describe.skipIf(!hasChromium)(
         await op.getByRole('button', { name: 'Search' }).click();
         const playerRow = op.getByRole('row').filter({ hasText: player!.id });
         await playerRow.getByText('99 HST').waitFor();
-        await checkBoth(op, 'admin-players');
+        await checkAtBothSizes(op, 'admin-players');
 
         // Their screen: balances and their history, the preview's play with its score in ms.
         await playerRow.getByRole('link', { name: player!.name }).click();
@@ -277,14 +258,14 @@ describe.skipIf(!hasChromium)(
           '+100 HST',
         );
         await history.getByText('That is everything since they joined.').waitFor();
-        await checkBoth(op, 'admin-player');
+        await checkAtBothSizes(op, 'admin-player');
 
         await op
           .getByRole('navigation', { name: 'Console' })
           .getByRole('link', { name: 'Developers' })
           .click();
         await op.getByRole('row').filter({ hasText: developerKey.address }).waitFor();
-        await checkBoth(op, 'admin-developers');
+        await checkAtBothSizes(op, 'admin-developers');
 
         // The ledger balances; a mint of 12.5 HST moves the player's balance to 111.5 HST.
         await op
@@ -303,7 +284,7 @@ describe.skipIf(!hasChromium)(
         await expect
           .poll(() => op.getByTestId('audit-verdict').textContent())
           .toContain('Balanced');
-        await checkBoth(op, 'admin-ledger');
+        await checkAtBothSizes(op, 'admin-ledger');
 
         // A key rotation names the new key and the one it retired.
         const [before] = await arcade.db.query<{ kid: string }>(
@@ -315,7 +296,7 @@ describe.skipIf(!hasChromium)(
           .click();
         await op.getByRole('button', { name: 'Rotate the signing key' }).click();
         await op.getByText(`${before!.kid} is retired`, { exact: false }).waitFor();
-        await checkBoth(op, 'admin-keys');
+        await checkAtBothSizes(op, 'admin-keys');
 
         // Signing out forgets the token: the console asks for it again.
         await op.getByRole('button', { name: 'Sign out' }).click();

@@ -205,7 +205,7 @@ describe('coinop admin against a running server (PGlite on disk)', () => {
   });
 
   it('prints amounts as the exact strings the server gave, past what a double holds', async () => {
-    const player = await admin('player', 'create', '--wallet', `0x${'f'.repeat(40)}`);
+    const player = await admin('player', 'create', '--wallet', `0x${'b'.repeat(40)}`);
     const { playerId } = player.json as { playerId: string };
     // The largest mint: 99999999999999999 base units, past 2^53, which no JSON number holds.
     const minted = await admin(

@@ -17,6 +17,34 @@ const HST = 100_000_000n;
 const LARGEST_MINT = '999999999.99999999';
 const LARGEST_MINT_UNITS = 1_000_000_000n * HST - 1n;
 const AUTH = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
+/** The only JSON numbers an admin answer may hold that are not counts: scores and their stats. */
+const SCORE_FIELDS = ['best', 'computed', 'mad', 'maxScore', 'median', 'minScore', 'score'];
+
+interface JsonSchema {
+  $ref?: string;
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  [key: string]: unknown;
+}
+
+/** Every field typed `number` (not `integer`) in a schema, by name, following `$ref`s. */
+function numberFields(schema: unknown, components: Record<string, JsonSchema>): Set<string> {
+  const found = new Set<string>();
+  const seen = new Set<unknown>();
+  const walk = (node: unknown, name: string) => {
+    if (node === null || typeof node !== 'object' || seen.has(node)) return;
+    seen.add(node);
+    const s = node as JsonSchema;
+    if (s.$ref) walk(components[s.$ref.split('/').pop()!], name);
+    if ([s.type].flat().includes('number')) found.add(name);
+    for (const [field, child] of Object.entries(s.properties ?? {})) walk(child, field);
+    for (const key of ['items', 'anyOf', 'oneOf', 'allOf', 'additionalProperties']) {
+      for (const child of [s[key]].flat()) walk(child, name);
+    }
+  };
+  walk(schema, '(body)');
+  return found;
+}
 
 describe.each(storeVariants())('admin amounts exact to the unit on %s', (variant) => {
   let api: TestApi;
@@ -36,6 +64,32 @@ describe.each(storeVariants())('admin amounts exact to the unit on %s', (variant
     expect(res.statusCode, res.body).toBe(200);
     return res.json();
   };
+
+  it('documents no admin answer with HST as a JSON number: every number is a score', async () => {
+    const doc = (await api.app.inject({ method: 'GET', url: '/openapi.json' })).json<{
+      paths: Record<string, Record<string, { responses: Record<string, { content?: object }> }>>;
+      components: { schemas: Record<string, JsonSchema> };
+    }>();
+    const numbers: string[] = [];
+    const scores: string[] = [];
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      if (!path.startsWith('/admin/')) continue;
+      for (const [method, { responses }] of Object.entries(operations)) {
+        for (const [status, { content }] of Object.entries(responses)) {
+          if (!status.startsWith('2')) continue;
+          for (const { schema } of Object.values(content ?? {}) as { schema?: unknown }[]) {
+            for (const field of numberFields(schema, doc.components.schemas)) {
+              const where = `${method} ${path} ${status}: ${field}`;
+              (SCORE_FIELDS.includes(field) ? scores : numbers).push(where);
+            }
+          }
+        }
+      }
+    }
+    expect(numbers).toEqual([]);
+    // The walk finds the numbers there are: the scores of the review queue, among others.
+    expect(scores).toContain('get /admin/reviews 200: score');
+  });
 
   it('mints the largest amount and reads it back exactly everywhere, with the audit to the unit', async () => {
     expect((await get('/admin/hst/audit')).minted).toBe('0');

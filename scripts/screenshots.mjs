@@ -101,6 +101,8 @@ const SCREENSHOTS = [
   { name: 'admin-developers', test: 'publish', device: 'desktop' },
   { name: 'admin-ledger', test: 'publish', device: 'desktop' },
   { name: 'admin-ledger-phone', test: 'publish', device: 'phone' },
+  { name: 'admin-amounts-ledger', test: 'issue-27-admin-amounts', device: 'desktop' },
+  { name: 'admin-amounts-player-phone', test: 'issue-27-admin-amounts', device: 'phone' },
   { name: 'admin-keys', test: 'publish', device: 'desktop' },
   { name: 'console-tournaments-desktop', test: 'console-tournaments', device: 'desktop' },
   { name: 'console-tournaments-phone', test: 'console-tournaments', device: 'phone' },

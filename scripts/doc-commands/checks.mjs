@@ -75,7 +75,7 @@ export async function checkAudit(ctx, dataDir) {
   });
   check(audit.status === 200, `GET /admin/hst/audit answered ${audit.status}: ${audit.body}`);
   const { balanced, minted, chain } = audit.json;
-  check(balanced === true && minted === 0, `the audit: balanced ${balanced}, minted ${minted}`);
+  check(balanced === true && minted === '0', `the audit: balanced ${balanced}, minted ${minted}`);
   check(
     chain?.reconciled === true,
     `the vault does not reconcile: ${JSON.stringify(chain?.findings)}`,

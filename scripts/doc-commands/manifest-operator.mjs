@@ -113,7 +113,7 @@ export const OPERATOR = [
       'coinop admin hst mint': {
         after(result) {
           const mint = jsonOf(result.output);
-          check(Number(mint.balance) === 100 && mint.transferId, `minted: ${result.output}`);
+          check(mint.balance === '100' && mint.transferId, `minted: ${result.output}`);
         },
       },
     },

@@ -148,7 +148,8 @@ try {
   const started = performance.now();
   const audit = await until(
     () => adminCall(url, 'GET', '/admin/hst/audit'),
-    (a) => a.vaultHeld >= deposits,
+    // Exact HST text; whole amounts this small read exactly as numbers.
+    (a) => Number(a.vaultHeld) >= deposits,
     'the deposit backlog',
   );
   const seconds = (performance.now() - started) / 1000;
@@ -185,7 +186,7 @@ try {
   const funded = deposits + perDeveloper * WITHDRAWING_DEVELOPERS;
   await until(
     () => adminCall(url, 'GET', '/admin/hst/audit'),
-    (a) => a.vaultHeld >= funded,
+    (a) => Number(a.vaultHeld) >= funded,
     "the developers' deposits",
   );
   let requested = 0;

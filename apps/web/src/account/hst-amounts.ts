@@ -43,8 +43,8 @@ export function formatHstUnits(units: bigint): string {
 
 /**
  * An amount the API gave in base units: an exact decimal string (`"12.5"`), or a JSON number of
- * HST where the spec types one (a tier's cost) or the admin API gives one, read from its shortest
- * decimal form as the arcade wrote it.
+ * HST where the spec types one (a tier's cost to a game's server), read from its shortest decimal
+ * form as the arcade wrote it.
  */
 export function hstUnits(amount: string | number): bigint {
   const reading = readHst(amount);

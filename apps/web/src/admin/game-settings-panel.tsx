@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { AdminGameSettings, ScoreRules } from '@coinop/protocol';
 import type { AdminApi } from './admin-api.js';
 import { Outcome, errorText } from './parts.js';
+import { hstUnits } from '../account/hst-amounts.js';
 import { holdDuration } from '../components/hold-duration.js';
 import { scoreRulesText } from '../game/score-rules-line.js';
 
@@ -89,7 +90,7 @@ export function GameSettingsPanel({
                 <th scope="row">{t.name}</th>
                 <td data-label="Cost">{t.formattedCostString}</td>
                 <td data-label="Payouts">
-                  {t.cost === 0
+                  {hstUnits(t.cost) === 0n
                     ? 'free: nothing to hold'
                     : holdText(
                         t.effectivePayoutHoldSeconds,

@@ -13,8 +13,8 @@ export function When({ iso }: { iso: string | null }) {
   return <time dateTime={iso}>{new Date(iso).toLocaleString()}</time>;
 }
 
-/** HST as the API gives it (a JSON number of HST, up to 8 decimals), read and written exactly. */
-export function Hst({ amount }: { amount: number }) {
+/** HST as the admin API gives it (an exact decimal string), read into base units and written back. */
+export function Hst({ amount }: { amount: string }) {
   return <span className="admin-hst">{formatHstUnits(hstUnits(amount))}</span>;
 }
 

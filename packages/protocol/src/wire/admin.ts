@@ -3,8 +3,9 @@ import type { ScoreRules, TierScoreRules } from './game-server.js';
 
 /**
  * The admin API's answers (`/admin/...`, with the admin token), as the operator console and
- * `coinop admin` read them. Amounts the ledger keeps as numbers (balances, the audit) are JSON
- * numbers of HST; chain amounts are exact decimal strings of HST.
+ * `coinop admin` read them. Every HST amount is an exact decimal string of HST (`"1.5"`, written
+ * by `formatHst` from base units), as a JSON number is not above about 90 million HST: read it
+ * with `readHst`, never `Number(...)`.
  */
 
 /**
@@ -66,7 +67,7 @@ export interface AdminGameList {
 }
 
 /**
- * A player as the operator sees it (`GET /admin/players/{player}`); HST as JSON numbers.
+ * A player as the operator sees it (`GET /admin/players/{player}`); HST as exact decimal strings.
  *
  * @example
  * ```ts
@@ -82,10 +83,10 @@ export interface AdminPlayer {
   readonly name: string;
   /** Its ledger account. */
   readonly accountId: string;
-  /** HST it can spend. */
-  readonly balance: number;
+  /** HST it can spend, e.g. `"12.5"`. */
+  readonly balance: string;
   /** HST locked by its open plays. */
-  readonly pending: number;
+  readonly pending: string;
   readonly createdAt: string;
 }
 
@@ -105,12 +106,12 @@ export interface AdminPlayerList {
 }
 
 /**
- * A developer as the operator sees it (`GET /admin/developers`); HST as JSON numbers.
+ * A developer as the operator sees it (`GET /admin/developers`); HST as exact decimal strings.
  *
  * @example
  * ```ts
  * import type { AdminDeveloper } from '@coinop/protocol';
- * const hasEarned = (developer: AdminDeveloper) => developer.balance > 0;
+ * const hasEarned = (developer: AdminDeveloper) => developer.balance !== '0';
  * ```
  */
 export interface AdminDeveloper {
@@ -121,10 +122,10 @@ export interface AdminDeveloper {
   readonly accountId: string;
   /** Games it has registered. */
   readonly games: number;
-  /** HST it can withdraw (its earnings). */
-  readonly balance: number;
+  /** HST it can withdraw (its earnings), e.g. `"0.9"`. */
+  readonly balance: string;
   /** HST reserved by its withdrawals not yet paid. */
-  readonly pending: number;
+  readonly pending: string;
   readonly createdAt: string;
 }
 
@@ -197,26 +198,26 @@ export interface PublishQueue {
  */
 export interface HstMinted {
   readonly transferId: string;
-  /** HST the account can spend after the mint. */
-  readonly balance: number;
+  /** HST the account can spend after the mint, e.g. `"10"`. */
+  readonly balance: string;
 }
 
 /**
- * An account's balance (`GET /admin/hst/balances/{accountId}`).
+ * An account's balance (`GET /admin/hst/balances/{accountId}`), in exact decimal strings of HST.
  *
  * @example
  * ```ts
  * import type { AccountBalance } from '@coinop/protocol';
- * const isIdle = (account: AccountBalance) => account.pending === 0;
+ * const isIdle = (account: AccountBalance) => account.pending === '0';
  * ```
  */
 export interface AccountBalance {
   /** The account the id resolved to. */
   readonly accountId: string;
   /** HST available to spend: posted credits less posted and pending debits. */
-  readonly balance: number;
+  readonly balance: string;
   /** HST locked by pending debits (unsettled plays). */
-  readonly pending: number;
+  readonly pending: string;
 }
 
 /**
@@ -286,7 +287,8 @@ export interface ChainReconciliation {
 }
 
 /**
- * The ledger's audit (`GET /admin/hst/audit`): sums over all accounts, in HST as JSON numbers.
+ * The ledger's audit (`GET /admin/hst/audit`): sums over all accounts, in exact decimal strings of
+ * HST (they pass 2^53 base units long before any one balance does).
  *
  * @example
  * ```ts
@@ -295,14 +297,14 @@ export interface ChainReconciliation {
  * ```
  */
 export interface HstAudit {
-  readonly debitsPosted: number;
-  readonly creditsPosted: number;
-  readonly debitsPending: number;
-  readonly creditsPending: number;
+  readonly debitsPosted: string;
+  readonly creditsPosted: string;
+  readonly debitsPending: string;
+  readonly creditsPending: string;
   /** HST issued by the mint, net. */
-  readonly minted: number;
+  readonly minted: string;
   /** HST the chain vaults hold for ledger accounts, as the ledger counts it. */
-  readonly vaultHeld: number;
+  readonly vaultHeld: string;
   /** Debits equal credits, no account below zero, and the balances agree with the transfers. */
   readonly balanced: boolean;
   /** With `?chain=true`: the vault reconciled with the ledger. */
@@ -569,8 +571,8 @@ export interface ChainStatus {
 export interface AdminTierSettings {
   readonly leaderboardId: string;
   readonly name: string;
-  /** What one play costs, in HST. */
-  readonly cost: number;
+  /** What one play costs, in exact HST (a game's server reads it as a number). */
+  readonly cost: string;
   /** The cost for display, for example "1 HST". */
   readonly formattedCostString: string;
   /** The tier's own payout hold in seconds; null: the game's. */

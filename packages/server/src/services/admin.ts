@@ -3,7 +3,6 @@ import {
   availableUnits,
   formatHst,
   lockedUnits,
-  unitsToHstNumber,
   wholeHstToUnits,
   type Account,
   type Units,
@@ -147,28 +146,32 @@ export async function mintHst(
   }
 }
 
-/** Spendable and locked HST of the account of `id` (an account, player, developer or arcade id). */
+/**
+ * Spendable and locked HST of the account of `id` (an account, player, developer or arcade id),
+ * as exact decimal strings.
+ */
 export async function accountBalance(
   arcade: ArcadeServices,
   id: string,
-): Promise<{ accountId: string; balance: number; pending: number }> {
+): Promise<{ accountId: string; balance: string; pending: string }> {
   const { accountId } = await requireAccount(arcade, id);
   const account = await findAccount(arcade.db, accountId);
   if (!account) throw accountNotFound(id);
   return {
     accountId,
-    balance: unitsToHstNumber(availableUnits(account)),
-    pending: unitsToHstNumber(lockedUnits(account)),
+    balance: formatHst(availableUnits(account)),
+    pending: formatHst(lockedUnits(account)),
   };
 }
 
+/** The ledger's totals, in exact decimal strings of HST (`formatHst`). */
 export interface AuditReport {
-  debitsPosted: number;
-  creditsPosted: number;
-  debitsPending: number;
-  creditsPending: number;
-  minted: number;
-  vaultHeld: number;
+  debitsPosted: string;
+  creditsPosted: string;
+  debitsPending: string;
+  creditsPending: string;
+  minted: string;
+  vaultHeld: string;
   balanced: boolean;
   /** With `chain`: the vault on chain against the ledger, at one block. */
   chain?: ChainReconciliationWire;
@@ -194,12 +197,12 @@ export async function auditHst(
   const chain =
     options.chain && chainConfig ? await reconcileChainVault(arcade.db, chainConfig) : null;
   return {
-    debitsPosted: unitsToHstNumber(audit.debitsPosted),
-    creditsPosted: unitsToHstNumber(audit.creditsPosted),
-    debitsPending: unitsToHstNumber(audit.debitsPending),
-    creditsPending: unitsToHstNumber(audit.creditsPending),
-    minted: unitsToHstNumber(audit.minted),
-    vaultHeld: unitsToHstNumber(audit.vaultHeld),
+    debitsPosted: formatHst(audit.debitsPosted),
+    creditsPosted: formatHst(audit.creditsPosted),
+    debitsPending: formatHst(audit.debitsPending),
+    creditsPending: formatHst(audit.creditsPending),
+    minted: formatHst(audit.minted),
+    vaultHeld: formatHst(audit.vaultHeld),
     balanced: audit.balanced,
     ...(chain ? { chain } : {}),
   };
@@ -278,7 +281,7 @@ export async function listDevelopers(
   return { developers, next: nextCursor(developers, page.limit) };
 }
 
-/** A player by id or wallet address, with its account's spendable and locked HST. */
+/** A player by id or wallet address, with its account's spendable and locked HST (exact text). */
 export async function playerProfile(
   arcade: ArcadeServices,
   ref: string,
@@ -287,8 +290,8 @@ export async function playerProfile(
   wallet: string | null;
   name: string;
   accountId: string;
-  balance: number;
-  pending: number;
+  balance: string;
+  pending: string;
   createdAt: Date;
 }> {
   const player = await requirePlayer(arcade, ref);
@@ -299,8 +302,8 @@ export async function playerProfile(
     wallet: player.wallet,
     name: player.name,
     accountId: player.accountId,
-    balance: unitsToHstNumber(availableUnits(account)),
-    pending: unitsToHstNumber(lockedUnits(account)),
+    balance: formatHst(availableUnits(account)),
+    pending: formatHst(lockedUnits(account)),
     createdAt: player.createdAt,
   };
 }
@@ -318,8 +321,8 @@ export async function searchPlayers(
     wallet: string | null;
     name: string;
     accountId: string;
-    balance: number;
-    pending: number;
+    balance: string;
+    pending: string;
     createdAt: Date;
   }[];
   next: string | null;
@@ -330,8 +333,8 @@ export async function searchPlayers(
     wallet: p.wallet,
     name: p.name,
     accountId: p.account.id,
-    balance: unitsToHstNumber(availableUnits(p.account)),
-    pending: unitsToHstNumber(lockedUnits(p.account)),
+    balance: formatHst(availableUnits(p.account)),
+    pending: formatHst(lockedUnits(p.account)),
     createdAt: p.createdAt,
   }));
   return { players, next: nextCursor(players, page.limit) };

@@ -432,7 +432,7 @@ describe.each(storeVariants())('audit --chain on %s', (variant) => {
     expect(clean).toMatchObject({ code: 0, stderr: '' });
     expect(clean.json).toMatchObject({
       balanced: true,
-      vaultHeld: 10,
+      vaultHeld: '10',
       chain: { vaultBalance: '10', unexplained: '0', reconciled: true, findings: [] },
     });
 
@@ -473,7 +473,7 @@ describe.each(storeVariants())('audit --chain on %s', (variant) => {
     expect(short.code).toBe(1);
     expect(short.json).toMatchObject({
       balanced: true,
-      minted: 5,
+      minted: '5',
       chain: {
         vaultBalance: '13.00000001',
         liabilitiesTotal: '15',

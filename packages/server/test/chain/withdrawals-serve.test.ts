@@ -128,7 +128,7 @@ describe('a coinop serve killed between sending and confirming a withdrawal', ()
       }),
     ).toBe(true);
     const balance = await api(`/admin/hst/balances/${developerId}`);
-    expect(balance.body).toMatchObject({ balance: 6, pending: 0 });
+    expect(balance.body).toMatchObject({ balance: '6', pending: '0' });
     const audit = await api('/admin/hst/audit');
     expect(audit.body).toMatchObject({ balanced: true });
     const listed = await api('/admin/chain');

@@ -179,29 +179,49 @@ describe('coinop admin against a running server (PGlite on disk)', () => {
 
     const minted = await admin('hst', 'mint', '--account', playerId, '--amount', '12.5');
     expect(minted).toMatchObject({ code: 0, stderr: '' });
-    expect(minted.json).toEqual({ transferId: expect.any(String), balance: 12.5 });
+    expect(minted.json).toEqual({ transferId: expect.any(String), balance: '12.5' });
 
     const tiny = await admin('hst', 'mint', '--account', playerId, '--amount', '0.00000001');
-    expect(tiny.json).toMatchObject({ balance: 12.50000001 });
+    expect(tiny.json).toMatchObject({ balance: '12.50000001' });
 
     const balance = await admin('hst', 'balance', '--account', playerId);
     expect(balance.code).toBe(0);
     expect(balance.json).toEqual({
       accountId: expect.any(String),
-      balance: 12.50000001,
-      pending: 0,
+      balance: '12.50000001',
+      pending: '0',
     });
 
     const audit = await admin('hst', 'audit');
     expect(audit.json).toEqual({
-      debitsPosted: 12.50000001,
-      creditsPosted: 12.50000001,
-      debitsPending: 0,
-      creditsPending: 0,
-      minted: 12.50000001,
-      vaultHeld: 0,
+      debitsPosted: '12.50000001',
+      creditsPosted: '12.50000001',
+      debitsPending: '0',
+      creditsPending: '0',
+      minted: '12.50000001',
+      vaultHeld: '0',
       balanced: true,
     });
+  });
+
+  it('prints amounts as the exact strings the server gave, past what a double holds', async () => {
+    const player = await admin('player', 'create', '--wallet', `0x${'b'.repeat(40)}`);
+    const { playerId } = player.json as { playerId: string };
+    // The largest mint: 99999999999999999 base units, past 2^53, which no JSON number holds.
+    const minted = await admin(
+      'hst',
+      'mint',
+      '--account',
+      playerId,
+      '--amount',
+      '999999999.99999999',
+    );
+    expect(minted).toMatchObject({ code: 0, stderr: '' });
+    expect(minted.stdout).toContain('"balance": "999999999.99999999"');
+    const balance = await admin('hst', 'balance', '--account', playerId);
+    expect(balance.stdout).toContain('"balance": "999999999.99999999",\n  "pending": "0"');
+    const got = await admin('player', 'get', playerId);
+    expect(got.json).toMatchObject({ balance: '999999999.99999999', pending: '0' });
   });
 
   it('issues a client, publishes a game and adds a leaderboard', async () => {
@@ -317,11 +337,11 @@ describe('coinop admin against a running server (PGlite on disk)', () => {
     const created = await admin('player', 'create', '--wallet', wallet, '--name', 'Nine');
     const { playerId } = created.json as { playerId: string };
     const minted = await admin('hst', 'mint', '--account', wallet, '--amount', '3');
-    expect(minted).toMatchObject({ code: 0, json: { balance: 3 } });
+    expect(minted).toMatchObject({ code: 0, json: { balance: '3' } });
     const byWallet = await admin('player', 'get', wallet);
     const searched = await admin('player', 'list', '--search', 'nine');
     expect(searched.json.players).toEqual([
-      expect.objectContaining({ playerId: created.json.playerId, name: 'Nine', balance: 3 }),
+      expect.objectContaining({ playerId: created.json.playerId, name: 'Nine', balance: '3' }),
     ]);
     expect(byWallet).toMatchObject({ code: 0, stderr: '' });
     expect(byWallet.json).toEqual({
@@ -329,8 +349,8 @@ describe('coinop admin against a running server (PGlite on disk)', () => {
       wallet,
       name: 'Nine',
       accountId: expect.any(String),
-      balance: 3,
-      pending: 0,
+      balance: '3',
+      pending: '0',
       createdAt: expect.any(String),
     });
     expect((await admin('player', 'get', playerId)).json).toEqual(byWallet.json);
@@ -346,7 +366,11 @@ describe('coinop admin against a running server (PGlite on disk)', () => {
       nextCursor: null,
     });
     const balance = await admin('hst', 'balance', '--account', wallet);
-    expect(balance.json).toEqual({ accountId: byWallet.json.accountId, balance: 3, pending: 0 });
+    expect(balance.json).toEqual({
+      accountId: byWallet.json.accountId,
+      balance: '3',
+      pending: '0',
+    });
 
     // The developer's wallet has a player too now: a wallet naming both is refused, by name.
     await admin('player', 'create', '--wallet', developerWallet);
@@ -517,7 +541,7 @@ describe('coinop admin against a running server (PGlite on disk)', () => {
 
     expect(await readFile(join(dataDir, 'admin-token'), 'utf8')).toBe(token);
     const balance = await admin('hst', 'balance', '--account', playerId);
-    expect(balance).toMatchObject({ code: 0, json: { balance: 7, pending: 0 } });
+    expect(balance).toMatchObject({ code: 0, json: { balance: '7', pending: '0' } });
     const again = await admin('player', 'create', '--wallet', `0x${'f'.repeat(40)}`);
     // The conflict names the player that has the wallet.
     expect(again).toMatchObject({

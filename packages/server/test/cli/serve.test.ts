@@ -77,7 +77,7 @@ describe('coinop serve', () => {
       dataDir,
     ]);
     expect(audit.code).toBe(0);
-    expect(JSON.parse(audit.stdout)).toMatchObject({ minted: 2000, balanced: true });
+    expect(JSON.parse(audit.stdout)).toMatchObject({ minted: '2000', balanced: true });
 
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
@@ -112,7 +112,7 @@ describe('coinop serve', () => {
       '--data-dir',
       dataDir,
     ]);
-    expect(JSON.parse(again.stdout)).toMatchObject({ minted: 2000, balanced: true });
+    expect(JSON.parse(again.stdout)).toMatchObject({ minted: '2000', balanced: true });
     second.child.kill('SIGINT');
     expect(await second.exited).toBe(0);
     // Two cold starts of the embedded database on disk: slow on a loaded machine.

@@ -157,7 +157,7 @@ async function depositFrom(account: PrivateKeyAccount, accountId: string, units:
 }
 
 const balanceOf = async (id: string) =>
-  (await get(`/admin/hst/balances/${id}`)).body as { balance: number; pending: number };
+  (await get(`/admin/hst/balances/${id}`)).body as { balance: string; pending: string };
 
 const demoPlayerId = async (index: number) =>
   (await findPlayerByWallet(server!.api.arcade.db, DEMO_PLAYERS[index]!.wallet))!.id;
@@ -189,22 +189,22 @@ describe('coinop serve --demo --dev-chain', () => {
     for (const [index, demo] of DEMO_PLAYERS.entries()) {
       expect(await walletHst(demo.wallet)).toBe(BigInt(DEMO_WALLET_MINT_HST - 1000) * HST);
       expect(await balanceOf(await demoPlayerId(index))).toMatchObject({
-        balance: 1000,
-        pending: 0,
+        balance: '1000',
+        pending: '0',
       });
       expect(await client.getBalance({ address: demo.wallet })).toBeGreaterThan(parseEther('1'));
     }
     const developer = await findDeveloperByWallet(server.api.arcade.db, DEMO_DEVELOPER_WALLET);
     expect(await walletHst(DEMO_DEVELOPER_WALLET)).toBe(BigInt(DEMO_WALLET_MINT_HST - 100) * HST);
-    expect(await balanceOf(developer!.id)).toMatchObject({ balance: 100 });
+    expect(await balanceOf(developer!.id)).toMatchObject({ balance: '100' });
     // Every HST in the ledger is in the vault: deposited, none minted.
     expect((await get('/admin/hst/audit')).body).toEqual({
-      debitsPosted: 2100,
-      creditsPosted: 2100,
-      debitsPending: 0,
-      creditsPending: 0,
-      minted: 0,
-      vaultHeld: 2100,
+      debitsPosted: '2100',
+      creditsPosted: '2100',
+      debitsPending: '0',
+      creditsPending: '0',
+      minted: '0',
+      vaultHeld: '2100',
       balanced: true,
     });
     expect(
@@ -257,7 +257,7 @@ describe('coinop serve --demo --dev-chain', () => {
     await depositFrom(anvilAccounts(2)[1]!, demoOne, 10n * HST);
     await expect
       .poll(async () => (await balanceOf(demoOne)).balance, { timeout: 10_000 })
-      .toBe(1010);
+      .toBe('1010');
 
     const asked = await post('/player/withdrawals', { amount: '15', to: wallet.address }, headers);
     expect(asked.status).toBe(202);
@@ -277,8 +277,8 @@ describe('coinop serve --demo --dev-chain', () => {
       message: `the faucet tops up wallets holding less than 1000 HST; ${wallet.address} holds 1075`,
     });
     expect((await get('/admin/hst/audit')).body).toMatchObject({
-      minted: 0,
-      vaultHeld: 2135,
+      minted: '0',
+      vaultHeld: '2135',
       balanced: true,
     });
   });
@@ -299,7 +299,7 @@ describe('coinop serve --demo --dev-chain', () => {
       checkpointBlock: before.body.checkpointBlock,
       state: 'running',
     });
-    expect(await balanceOf(await demoPlayerId(0))).toMatchObject({ balance: 1010 });
+    expect(await balanceOf(await demoPlayerId(0))).toMatchObject({ balance: '1010' });
     expect(await walletHst(DEMO_PLAYERS[0].wallet)).toBe(990n * HST);
     const headers = { authorization: `Bearer ${faucetPlayer.token}` };
     await depositFrom(faucetPlayer.wallet, faucetPlayer.playerId, 5n * HST);
@@ -307,8 +307,8 @@ describe('coinop serve --demo --dev-chain', () => {
       .poll(async () => (await get('/player/me', headers)).body.balance, { timeout: 10_000 })
       .toBe('30');
     expect((await get('/admin/hst/audit')).body).toMatchObject({
-      minted: 0,
-      vaultHeld: 2140,
+      minted: '0',
+      vaultHeld: '2140',
       balanced: true,
     });
     await server!.close();
@@ -368,13 +368,13 @@ describe('coinop serve --demo --dev-chain', () => {
       .poll(async () => (await api(`/admin/hst/balances/${demoTwo}`)).balance, {
         timeout: 10_000,
       })
-      .toBe(1001);
+      .toBe('1001');
     child.child.kill('SIGKILL');
     await child.exited;
     child = await serve(args);
-    expect((await api(`/admin/hst/balances/${demoTwo}`)).balance).toBe(1001);
+    expect((await api(`/admin/hst/balances/${demoTwo}`)).balance).toBe('1001');
     expect(await api('/admin/chain')).toMatchObject({ state: 'running' });
-    expect(await api('/admin/hst/audit')).toMatchObject({ minted: 0, vaultHeld: 2141 });
+    expect(await api('/admin/hst/audit')).toMatchObject({ minted: '0', vaultHeld: '2141' });
     child.child.kill('SIGTERM');
     expect(await child.exited).toBe(0);
     child = null;
@@ -394,7 +394,7 @@ describe('coinop serve --demo --dev-chain', () => {
     // The documented reset: a new data directory, a new chain.
     await rm(dataDir, { recursive: true, force: true });
     server = await startServer(config);
-    expect((await get('/admin/hst/audit')).body).toMatchObject({ minted: 0, vaultHeld: 2100 });
+    expect((await get('/admin/hst/audit')).body).toMatchObject({ minted: '0', vaultHeld: '2100' });
 
     // The ledger alone deleted: the chain holds deposits for accounts the new ledger lacks.
     await server.close();
@@ -471,8 +471,8 @@ describe.each(storeVariants().filter((v) => v === 'postgres'))('--dev-chain on %
     };
     try {
       expect(await call('GET', '/admin/hst/audit')).toMatchObject({
-        minted: 0,
-        vaultHeld: 2100,
+        minted: '0',
+        vaultHeld: '2100',
         balanced: true,
       });
       const { apiKey, developerId } = await call('POST', '/admin/developers', admin, {
@@ -503,11 +503,11 @@ describe.each(storeVariants().filter((v) => v === 'postgres'))('--dev-chain on %
       // The restart checks the paid batch's block and the watcher's checkpoint against the chain.
       running = await startServer(pgConfig);
       expect(await call('GET', `/admin/hst/balances/${developerId}`)).toMatchObject({
-        balance: 70,
+        balance: '70',
       });
       expect(await call('GET', '/admin/hst/audit')).toMatchObject({
-        minted: 0,
-        vaultHeld: 2070,
+        minted: '0',
+        vaultHeld: '2070',
         balanced: true,
       });
       expect(await call('GET', '/admin/chain')).toMatchObject({ state: 'running' });

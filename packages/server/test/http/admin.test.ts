@@ -1,6 +1,7 @@
 import { decodeJwt } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { wholeHstToUnits } from '@coinop/core';
+import { formatHst, wholeHstToUnits } from '@coinop/core';
+import { readHst } from '@coinop/protocol';
 import { TEST_ADMIN_TOKEN, buildTestApi, type TestApi } from '@coinop/testkit/app';
 import { storeVariants } from '@coinop/testkit/db';
 import { auditLedger, insertAccount } from '../../src/store/ledger.js';
@@ -271,15 +272,15 @@ describe.each(storeVariants())('admin API on %s', (variant) => {
       const playerId = await createPlayer();
       const first = await mint(playerId, 12.5);
       expect(first.statusCode).toBe(201);
-      expect(first.json()).toEqual({ transferId: expect.any(String), balance: 12.5 });
+      expect(first.json()).toEqual({ transferId: expect.any(String), balance: '12.5' });
       mintedUnits += 1_250_000_000n;
 
       const tiny = await mint(playerId, 0.00000001);
-      expect(tiny.json()).toMatchObject({ balance: 12.50000001 });
+      expect(tiny.json()).toMatchObject({ balance: '12.50000001' });
       mintedUnits += 1n;
 
       const text = await mint(playerId, '0.1');
-      expect(text.json()).toMatchObject({ balance: 12.60000001 });
+      expect(text.json()).toMatchObject({ balance: '12.60000001' });
       mintedUnits += 10_000_000n;
 
       const [player] = await api.db.query<{ account_id: string }>(
@@ -290,8 +291,8 @@ describe.each(storeVariants())('admin API on %s', (variant) => {
       expect(balance.statusCode).toBe(200);
       expect(balance.json()).toEqual({
         accountId: player?.account_id,
-        balance: 12.60000001,
-        pending: 0,
+        balance: '12.60000001',
+        pending: '0',
       });
       const byAccount = await get(`/admin/hst/balances/${player?.account_id}`);
       expect(byAccount.json()).toEqual(balance.json());
@@ -305,29 +306,31 @@ describe.each(storeVariants())('admin API on %s', (variant) => {
 
     it('mints to a developer by developer id', async () => {
       const { developerId } = await createDeveloper();
-      expect((await mint(developerId, 3)).json()).toMatchObject({ balance: 3 });
+      expect((await mint(developerId, 3)).json()).toMatchObject({ balance: '3' });
       mintedUnits += 300_000_000n;
       expect((await get(`/admin/hst/balances/${developerId}`)).json()).toMatchObject({
-        balance: 3,
-        pending: 0,
+        balance: '3',
+        pending: '0',
       });
     });
 
     it('mints to the arcade by arcade id', async () => {
       const before = await get(`/admin/hst/balances/${api.app.arcade.record.id}`);
-      const { balance } = before.json<{ balance: number }>();
+      const balance = readHst(before.json<{ balance: string }>().balance).units!;
       const res = await mint(api.app.arcade.record.id, 1);
-      expect(res.json()).toMatchObject({ balance: balance + 1 });
+      expect(res.json()).toMatchObject({ balance: formatHst(balance + 100_000_000n) });
       mintedUnits += 100_000_000n;
       // The word `arcade` names the same account (the console reads the guarantee's funds so).
       const byWord = await get('/admin/hst/balances/arcade');
       expect(byWord.statusCode, byWord.body).toBe(200);
       expect(byWord.json()).toEqual({
         accountId: api.app.arcade.record.accountId,
-        balance: balance + 1,
-        pending: 0,
+        balance: formatHst(balance + 100_000_000n),
+        pending: '0',
       });
-      expect((await mint('arcade', 2)).json()).toMatchObject({ balance: balance + 3 });
+      expect((await mint('arcade', 2)).json()).toMatchObject({
+        balance: formatHst(balance + 300_000_000n),
+      });
       mintedUnits += 200_000_000n;
     });
 
@@ -336,8 +339,8 @@ describe.each(storeVariants())('admin API on %s', (variant) => {
       const transferId = uuidIds.next();
       const once = await post('/admin/hst/mints', { accountId: playerId, amount: 5, transferId });
       const twice = await post('/admin/hst/mints', { accountId: playerId, amount: 5, transferId });
-      expect(once.json()).toEqual({ transferId, balance: 5 });
-      expect(twice.json()).toEqual({ transferId, balance: 5 });
+      expect(once.json()).toEqual({ transferId, balance: '5' });
+      expect(twice.json()).toEqual({ transferId, balance: '5' });
       mintedUnits += 500_000_000n;
       const other = await post('/admin/hst/mints', { accountId: playerId, amount: 6, transferId });
       expect(other.statusCode).toBe(409);
@@ -365,7 +368,7 @@ describe.each(storeVariants())('admin API on %s', (variant) => {
         details: { field: 'amount' },
       });
       const balance = await get(`/admin/hst/balances/${playerId}`);
-      expect(balance.json()).toMatchObject({ balance: 0 });
+      expect(balance.json()).toMatchObject({ balance: '0' });
     });
 
     it.each([
@@ -424,15 +427,15 @@ describe.each(storeVariants())('admin API on %s', (variant) => {
     it('audits every account: balanced, with the total minted', async () => {
       const res = await get('/admin/hst/audit');
       expect(res.statusCode).toBe(200);
-      const minted = Number(mintedUnits) / 1e8;
+      const minted = formatHst(mintedUnits);
       expect(mintedUnits).toBeGreaterThan(0n);
       expect(res.json()).toEqual({
         debitsPosted: minted,
         creditsPosted: minted,
-        debitsPending: 0,
-        creditsPending: 0,
+        debitsPending: '0',
+        creditsPending: '0',
         minted,
-        vaultHeld: 0,
+        vaultHeld: '0',
         balanced: true,
       });
       expect((await get('/admin/hst/audit?chain=false')).json()).toEqual(res.json());
@@ -553,18 +556,18 @@ describe.each(storeVariants())('admin API on %s', (variant) => {
       const { playerId } = playerRes.json<{ playerId: string }>();
       const minted = await mint(playerWallet.toUpperCase().replace('0X', '0x'), 2.5);
       expect(minted.statusCode).toBe(201);
-      expect(minted.json()).toMatchObject({ balance: 2.5 });
+      expect(minted.json()).toMatchObject({ balance: '2.5' });
       mintedUnits += 250_000_000n;
       const byWallet = await get(`/admin/hst/balances/${playerWallet}`);
       expect(byWallet.json()).toEqual((await get(`/admin/hst/balances/${playerId}`)).json());
-      expect(byWallet.json()).toMatchObject({ balance: 2.5, pending: 0 });
+      expect(byWallet.json()).toMatchObject({ balance: '2.5', pending: '0' });
 
       const developerWallet = wallet();
       const { developerId } = (await post('/admin/developers', { wallet: developerWallet })).json();
-      expect((await mint(developerWallet, 1)).json()).toMatchObject({ balance: 1 });
+      expect((await mint(developerWallet, 1)).json()).toMatchObject({ balance: '1' });
       mintedUnits += 100_000_000n;
       expect((await get(`/admin/hst/balances/${developerId}`)).json()).toMatchObject({
-        balance: 1,
+        balance: '1',
       });
     });
 
@@ -618,8 +621,8 @@ describe.each(storeVariants())('admin API on %s', (variant) => {
         wallet: address,
         name: 'Grace',
         accountId: row?.account_id,
-        balance: 4.25,
-        pending: 0,
+        balance: '4.25',
+        pending: '0',
         createdAt: api.clock.now().toISOString(),
       };
       const byId = await get(`/admin/players/${playerId}`);
@@ -687,8 +690,8 @@ describe.each(storeVariants())('admin API on %s', (variant) => {
             wallet: owner?.wallet,
             accountId: expect.any(String),
             games: 1,
-            balance: 0,
-            pending: 0,
+            balance: '0',
+            pending: '0',
             createdAt: api.clock.now().toISOString(),
           },
         ],
@@ -710,7 +713,7 @@ describe.each(storeVariants())('admin API on %s', (variant) => {
         ]);
       }
       const byId = await get(`/admin/developers?search=${older.developerId}`);
-      expect(byId.json().developers[0]).toMatchObject({ balance: 2.5, pending: 0 });
+      expect(byId.json().developers[0]).toMatchObject({ balance: '2.5', pending: '0' });
     });
 
     it.each([
@@ -822,7 +825,7 @@ describe.each(storeVariants())('admin API on %s', (variant) => {
       });
       expect(scored.statusCode).toBe(200);
       const after = await get(`/admin/players/${player.playerId}`);
-      expect(after.json()).toMatchObject({ balance: 2, pending: 0 });
+      expect(after.json()).toMatchObject({ balance: '2', pending: '0' });
     });
 
     it('pages newest first with limit and before', async () => {

@@ -283,7 +283,7 @@ describe.each(storeVariants())('game settings on every route on %s', (variant) =
         {
           leaderboardId: free!.id,
           name: 'Free',
-          cost: 0,
+          cost: '0',
           formattedCostString: '0 HST',
           payoutHoldSeconds: null,
           effectivePayoutHoldSeconds: DAY,
@@ -293,7 +293,7 @@ describe.each(storeVariants())('game settings on every route on %s', (variant) =
         {
           leaderboardId: bronze!.id,
           name: 'Bronze',
-          cost: 1,
+          cost: '1',
           formattedCostString: '1 HST',
           payoutHoldSeconds: 0,
           effectivePayoutHoldSeconds: 0,

@@ -279,8 +279,8 @@ describe.each(storeVariants())('preview and publish requests, on %s', (variant) 
         search,
       ).toMatchObject({
         wallet: wallet.address.toLowerCase(),
-        balance: 12.5,
-        pending: 0,
+        balance: '12.5',
+        pending: '0',
       });
     }
     const none = await send('GET', '/admin/players?search=%25_nobody_%25', admin);

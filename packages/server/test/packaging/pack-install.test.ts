@@ -363,7 +363,7 @@ describe('coinop from its packages, installed outside the workspace', () => {
 
       // The play cost the tier exactly, and nothing is left locked.
       const balance = await coinop('admin', 'hst', 'balance', '--account', String(playerId));
-      expect(balance).toMatchObject({ balance: 20 - tier.cost, pending: 0 });
+      expect(balance).toMatchObject({ balance: String(20 - tier.cost), pending: '0' });
       const audit = await coinop('admin', 'hst', 'audit');
       expect(audit).toMatchObject({ balanced: true });
     });

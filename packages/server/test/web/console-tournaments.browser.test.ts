@@ -308,8 +308,8 @@ describe.skipIf(!hasChromium)(
 
         // Create for a game, funded by the arcade: its balance is the one shown.
         const form = page.getByRole('form', { name: 'New tournament' });
-        const { balance } = await admin<{ balance: number }>('GET', '/admin/hst/balances/arcade');
-        expect(balance).toBe(40);
+        const { balance } = await admin<{ balance: string }>('GET', '/admin/hst/balances/arcade');
+        expect(balance).toBe('40');
         await form.getByText(`from the arcade's balance (available: 40 HST).`).waitFor();
         expect(
           await form.getByLabel('Game', { exact: true }).locator('option').allTextContents(),

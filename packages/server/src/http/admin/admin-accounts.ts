@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { parseHst, unitsToHstNumber } from '@coinop/core';
+import { formatHst, parseHst } from '@coinop/core';
 import { Security } from '../../listener/openapi.js';
 import {
   accountBalance,
@@ -119,7 +119,7 @@ export function adminHstRoutes(instance: FastifyInstance): void {
       const amountUnits = parseHst(amount, 'amount');
       const minted = await mintHst(arcade, { id: accountId, amountUnits, transferId });
       reply.code(201);
-      return { transferId: minted.transferId, balance: unitsToHstNumber(minted.balanceUnits) };
+      return { transferId: minted.transferId, balance: formatHst(minted.balanceUnits) };
     },
   );
 

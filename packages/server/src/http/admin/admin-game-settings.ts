@@ -2,13 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import { CURRENCY, type AdminGameSettings, type AdminTierSettings } from '@coinop/protocol';
-import { formatHst, unitsToHstNumber } from '@coinop/core';
+import { formatHst } from '@coinop/core';
 import { readGameSettings, type GameSettings } from '../../services/game-settings.js';
 import { Security } from '../../listener/openapi.js';
 import type { SchemaMatches } from '../../listener/wire-check.js';
 import { Uuid } from '../shared/schemas.js';
 import { ScoreRulesSchema, TierScoreRulesSchema } from '../developer/score-rules-schemas.js';
-import { GameParams, TAGS } from './admin-schemas.js';
+import { ExactHst, GameParams, TAGS } from './admin-schemas.js';
 
 const Seconds = (description: string) => Type.Integer({ minimum: 0, description });
 const OwnSeconds = (description: string) =>
@@ -17,7 +17,7 @@ const OwnSeconds = (description: string) =>
 const AdminTierSettingsSchema = Type.Object({
   leaderboardId: Uuid('The tier'),
   name: Type.String(),
-  cost: Type.Number({ description: 'What one play costs, in HST' }),
+  cost: ExactHst('What one play costs'),
   formattedCostString: Type.String({ description: 'The cost for display, e.g. "1 HST"' }),
   payoutHoldSeconds: OwnSeconds("The tier's own payout hold; null: the game's"),
   effectivePayoutHoldSeconds: Seconds(
@@ -84,7 +84,7 @@ function settingsToWire(settings: GameSettings): Static<typeof AdminGameSettings
     tiers: settings.tiers.map((t) => ({
       leaderboardId: t.tier.id,
       name: t.tier.name,
-      cost: unitsToHstNumber(t.tier.costUnits),
+      cost: formatHst(t.tier.costUnits),
       formattedCostString: `${formatHst(t.tier.costUnits)} ${CURRENCY}`,
       payoutHoldSeconds: t.payoutHoldSeconds,
       effectivePayoutHoldSeconds: t.effectivePayoutHoldSeconds,

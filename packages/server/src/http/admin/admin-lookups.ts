@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
-import { availableUnits, lockedUnits, unitsToHstNumber } from '@coinop/core';
+import { availableUnits, formatHst, lockedUnits } from '@coinop/core';
 import {
   GameStates,
   listDevelopers,
@@ -13,7 +13,9 @@ import {
   type AdminGameRecord,
 } from '../../services/admin.js';
 import { AccountReads } from '../../services/account-reads.js';
-import { PlayerRef, TAGS } from './admin-schemas.js';
+import type { AdminDeveloper as AdminDeveloperWire, AdminPlayer } from '@coinop/protocol';
+import type { SchemaMatches } from '../../listener/wire-check.js';
+import { ExactHst, PlayerRef, TAGS } from './admin-schemas.js';
 import {
   ACTIVITY_DESCRIPTION,
   ActivityPageSchema,
@@ -80,11 +82,12 @@ export const AdminDeveloper = Type.Object({
   wallet: Type.String({ description: 'Its wallet (lower-case)' }),
   accountId: Uuid('Its ledger account'),
   games: Type.Integer({ description: 'Games it has registered' }),
-  balance: Type.Number({ description: 'HST it can withdraw (its earnings)' }),
-  pending: Type.Number({ description: 'HST reserved by its withdrawals not yet paid' }),
+  balance: ExactHst('What it can withdraw (its earnings)'),
+  pending: ExactHst('What its withdrawals not yet paid reserve'),
   createdAt: DateTime('When it was created'),
 });
 export const DeveloperList = Type.Object({ developers: Type.Array(AdminDeveloper), next: Next });
+declare const _developer: SchemaMatches<typeof AdminDeveloper, AdminDeveloperWire>;
 
 export const PlayerRefParams = Type.Object({ player: PlayerRef });
 export const PlayerProfile = Type.Object({
@@ -94,10 +97,12 @@ export const PlayerProfile = Type.Object({
   }),
   name: Type.String({ description: 'Display name' }),
   accountId: Uuid('Its ledger account'),
-  balance: Type.Number({ description: 'HST it can spend' }),
-  pending: Type.Number({ description: 'HST locked by its open plays' }),
+  balance: ExactHst('What it can spend'),
+  pending: ExactHst('What its open plays lock'),
   createdAt: DateTime('When it was created'),
 });
+
+declare const _player: SchemaMatches<typeof PlayerProfile, AdminPlayer>;
 
 export const PlayerList = Type.Object({ players: Type.Array(PlayerProfile), next: Next });
 const PlayerSearchQuery = Type.Composite([
@@ -275,8 +280,8 @@ function adminDeveloperToWire(developer: AdminDeveloperRecord): Static<typeof Ad
     wallet: developer.wallet,
     accountId: developer.accountId,
     games: developer.games,
-    balance: unitsToHstNumber(availableUnits(developer.account)),
-    pending: unitsToHstNumber(lockedUnits(developer.account)),
+    balance: formatHst(availableUnits(developer.account)),
+    pending: formatHst(lockedUnits(developer.account)),
     createdAt: developer.createdAt.toISOString(),
   };
 }

@@ -1,5 +1,7 @@
 import { PlayLockStates, type PlayLockState } from '../../services/chain-admin.js';
 import { Type, type TSchema } from '@sinclair/typebox';
+import type { AccountBalance, HstAudit, HstMinted } from '@coinop/protocol';
+import type { SchemaMatches } from '../../listener/wire-check.js';
 
 import { ChainHaltStatus } from './admin-chain-halt-schemas.js';
 import { ApiTags } from '../../listener/openapi.js';
@@ -16,6 +18,13 @@ export const Wallet = Type.String({
 export const HstAmount = Type.Union([Type.Number(), Type.String()], {
   description: 'Amount in HST (not base units), at most 8 decimals, e.g. 12.5 or "0.00000001"',
 });
+
+/** HST in an answer: an exact decimal string from base units (`formatHst`), never a JSON number. */
+export const ExactHst = (description: string) =>
+  Type.String({
+    pattern: '^\\d+(\\.\\d{1,8})?$',
+    description: `${description}, in HST as an exact decimal string (may pass what a JSON number holds)`,
+  });
 
 const UUID_PATTERN = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 const WALLET_PATTERN = '0x[0-9a-fA-F]{40}';
@@ -75,17 +84,17 @@ export const MintBody = Type.Object(
 );
 export const Minted = Type.Object({
   transferId: Uuid('The posted mint transfer'),
-  balance: Type.Number({ description: 'HST the account can spend after the mint' }),
+  balance: ExactHst('What the account can spend after the mint'),
 });
 
 export const BalanceParams = Type.Object({ accountId: AccountRef });
 export const Balance = Type.Object({
   accountId: Uuid('The account the id resolved to'),
-  balance: Type.Number({
-    description: 'HST available to spend: posted credits less posted and pending debits',
-  }),
-  pending: Type.Number({ description: 'HST locked by pending debits (unsettled plays)' }),
+  balance: ExactHst('What it can spend: posted credits less posted and pending debits'),
+  pending: ExactHst('What pending debits (unsettled plays) lock'),
 });
+declare const _minted: SchemaMatches<typeof Minted, HstMinted>;
+declare const _balance: SchemaMatches<typeof Balance, AccountBalance>;
 
 export const NullableString = (description: string) =>
   Type.Union([Type.String(), Type.Null()], { description });
@@ -157,11 +166,6 @@ const TxHash = Type.String({
   description: 'Transaction hash: 0x and 64 hex digits',
 });
 const Address = Type.String({ description: 'Checksummed address' });
-const ExactHst = (description: string) =>
-  Type.String({
-    pattern: '^\\d+(\\.\\d{1,8})?$',
-    description: `${description}, in HST as an exact decimal string (may pass what a JSON number holds)`,
-  });
 
 const SignedExactHst = (description: string) =>
   Type.String({
@@ -224,22 +228,22 @@ export const AuditQuery = Type.Object({
 });
 
 export const Audit = Type.Object({
-  debitsPosted: Type.Number({ description: 'Sum of posted debits over all accounts, HST' }),
-  creditsPosted: Type.Number({ description: 'Sum of posted credits over all accounts, HST' }),
-  debitsPending: Type.Number({ description: 'Sum of pending debits over all accounts, HST' }),
-  creditsPending: Type.Number({ description: 'Sum of pending credits over all accounts, HST' }),
-  minted: Type.Number({ description: 'HST issued by the mint, net' }),
-  vaultHeld: Type.Number({
-    description:
-      'HST the chain vaults hold for ledger accounts, as the ledger counts it: deposits credited ' +
-      'less withdrawals paid (the vault accounts, net)',
-  }),
+  debitsPosted: ExactHst('Sum of posted debits over all accounts'),
+  creditsPosted: ExactHst('Sum of posted credits over all accounts'),
+  debitsPending: ExactHst('Sum of pending debits over all accounts'),
+  creditsPending: ExactHst('Sum of pending credits over all accounts'),
+  minted: ExactHst('Issued by the mint, net'),
+  vaultHeld: ExactHst(
+    'What the chain vaults hold for ledger accounts, as the ledger counts it: deposits ' +
+      'credited less withdrawals paid (the vault accounts, net)',
+  ),
   balanced: Type.Boolean({
     description:
       'Debits equal credits (posted and pending), no account below zero, and the balances agree with the transfers',
   }),
   chain: Type.Optional(ChainReconciliation),
 });
+declare const _audit: SchemaMatches<typeof Audit, HstAudit>;
 
 const WithdrawalTotal = Type.Object({
   count: Type.Integer(),

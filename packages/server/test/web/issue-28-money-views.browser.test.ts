@@ -272,6 +272,20 @@ describe.skipIf(!hasChromium)(
           ['portal', '/developer', 'Developer portal'],
           ['portal-new-game', '/developer/games/new', 'Register a game'],
           ['portal-game', `/developer/games/${seeded.gameId}`, LONG.game],
+          // Each view of the game (issue 31), which were all on the one page before.
+          ...[
+            'details',
+            'boards',
+            'tournaments',
+            'integration',
+            'publishing',
+            'reviews',
+            'stats',
+          ].map((section): [string, string, string] => [
+            `portal-game-${section}`,
+            `/developer/games/${seeded.gameId}/${section}`,
+            LONG.game,
+          ]),
           ['portal-integrate', `/developer/games/${seeded.gameId}/integrate`, LONG.game],
           ['demo', `/demo?game=${encodeURIComponent(reaction.url)}`, 'Demo arcade'],
           ['cli-login', login, LONG.cliDescription],

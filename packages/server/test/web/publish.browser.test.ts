@@ -20,6 +20,7 @@ import {
   openAccountMenu,
   saveScreenshot,
   seriousViolations,
+  openGameSection,
 } from '@coinop/testkit/browser';
 import { registerGame } from '@coinop/testkit/arcade';
 import { injectWallet } from '@coinop/testkit/eip1193';
@@ -130,6 +131,7 @@ describe.skipIf(!hasChromium)(
         await dev.getByRole('dialog', { name: 'Connect a wallet' }).waitFor();
         await dev.getByRole('button', { name: 'Browser wallet' }).click();
         await dev.getByRole('main').getByRole('link', { name: 'Quick Draw' }).click();
+        await openGameSection(dev, 'Publishing');
         await dev.getByRole('heading', { name: 'Publishing', level: 2 }).waitFor();
         await dev
           .getByRole('main')
@@ -164,7 +166,7 @@ describe.skipIf(!hasChromium)(
         await stranger.getByText('Connect your wallet to preview it.', { exact: false }).waitFor();
 
         // The developer asks for publishing.
-        await dev.goto(`${web}/developer/games/${gameId}`);
+        await dev.goto(`${web}/developer/games/${gameId}/publishing`);
         const publishing = dev.getByRole('region', { name: 'Publishing' });
         await publishing.getByLabel('Note to the operator (optional)').fill('First release.');
         await publishing.getByRole('button', { name: 'Request publishing' }).click();

@@ -222,9 +222,10 @@ describe.skipIf(!hasChromium)(
         await openGameSection(page, 'Details');
         const details = main.getByRole('region', { name: 'Details' });
         expect(await details.getByLabel('Name').count()).toBe(0);
+        // Opened again, the view shows the game as it is now: with the API key's change.
         await expect
           .poll(() => details.getByLabel('Tag line').inputValue())
-          .toBe('Fewest strokes wins');
+          .toBe('Set with the API key');
         await details.getByLabel('Tag line').fill('Sink it in one');
         // The score unit set at registration may change: it is how scores read, not how they rank.
         expect(await details.getByLabel('Score unit').inputValue()).toBe('strokes');

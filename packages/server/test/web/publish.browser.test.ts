@@ -133,6 +133,8 @@ describe.skipIf(!hasChromium)(
         await dev.getByRole('main').getByRole('link', { name: 'Quick Draw' }).click();
         await openGameSection(dev, 'Publishing');
         await dev.getByRole('heading', { name: 'Publishing', level: 2 }).waitFor();
+        // The game's overview carries its links.
+        await openGameSection(dev, 'Overview');
         await dev
           .getByRole('main')
           .getByRole('link', { name: 'Preview it in the arcade', exact: true })

@@ -83,12 +83,34 @@ export function IntegratePage({ gameId }: { gameId: string }) {
         the score honest on the server; a browser-only game lets the arcade page take the payment
         and the score.
       </p>
+      <OnThisPage />
 
       <IdsSection game={game} urls={urls} credentialsPage={credentialsPage} />
       <ServerSection game={game} urls={urls} />
       <ClientSection game={game} origin={origin} />
       <CliSection authUrl={urls.authUrl} />
     </section>
+  );
+}
+
+/** Jumps to the page's parts: it is long on a phone, and a reader wants one of the two ways. */
+function OnThisPage() {
+  const parts = [
+    ['ids-heading', 'Your ids'],
+    ['server-heading', 'Server to server'],
+    ['client-heading', 'Client side'],
+    ['cli-heading', 'Desktop and terminal games'],
+  ] as const;
+  return (
+    <nav className="on-this-page" aria-label="On this page">
+      <ul className="link-list">
+        {parts.map(([id, label]) => (
+          <li key={id}>
+            <a href={`#${id}`}>{label}</a>
+          </li>
+        ))}
+      </ul>
+    </nav>
   );
 }
 

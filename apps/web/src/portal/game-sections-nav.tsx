@@ -1,12 +1,11 @@
-import { useLayoutEffect, useRef } from 'react';
 import { Link } from '../router.js';
 import { GAME_SECTIONS, gameSectionHref, type GameSectionPath } from './game-sections.js';
 import './game-sections.css';
 
 /**
  * The game's views as a strip of links, the current one `aria-current="page"` (`"true"` on a
- * page under it, as the integration code under Integration). On a phone the strip scrolls
- * sideways inside itself, and the current link is scrolled into it, so the page never does.
+ * page under it, as the integration code under Integration). On a phone the strip wraps onto
+ * more lines, as the console's does, so every view stays in sight and nothing scrolls sideways.
  */
 export function GameSectionsNav({
   gameId,
@@ -17,20 +16,9 @@ export function GameSectionsNav({
   current: GameSectionPath;
   under?: boolean;
 }) {
-  const strip = useRef<HTMLUListElement>(null);
-  useLayoutEffect(() => {
-    const list = strip.current;
-    const active = list?.querySelector<HTMLElement>('[aria-current]');
-    if (!list || !active) return;
-    // Only the strip scrolls: scrollIntoView could move the page too.
-    const left = active.offsetLeft - list.offsetLeft;
-    if (left < list.scrollLeft || left + active.offsetWidth > list.scrollLeft + list.clientWidth) {
-      list.scrollLeft = left - (list.clientWidth - active.offsetWidth) / 2;
-    }
-  }, [current]);
   return (
     <nav className="game-sections" aria-label="Game sections">
-      <ul ref={strip}>
+      <ul>
         {GAME_SECTIONS.map((section) => (
           <li key={section.path}>
             <Link

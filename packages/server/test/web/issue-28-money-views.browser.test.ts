@@ -296,9 +296,16 @@ describe.skipIf(!hasChromium)(
           // Not 'networkidle': a signed-in tab keeps its live stream open (issue 31). The page is
           // measured once it, its fonts and its images have loaded.
           await page.waitForLoadState('load');
-          await page.waitForFunction(
-            "document.fonts.status === 'loaded' && [...document.images].every((i) => i.complete)",
-          );
+          // A function, not a string: the page's CSP (script-src 'self') refuses a string's eval.
+          await page.waitForFunction(() => {
+            const { document } = globalThis as unknown as {
+              document: { fonts: { status: string }; images: ArrayLike<{ complete: boolean }> };
+            };
+            return (
+              document.fonts.status === 'loaded' &&
+              Array.from(document.images).every((i) => i.complete)
+            );
+          });
           await fitsPhone(page, `long-${name}-phone`);
         }
         // On the account page: the balance abbreviated, the exact amount below it.

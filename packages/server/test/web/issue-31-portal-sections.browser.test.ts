@@ -191,7 +191,7 @@ describe.skipIf(!hasChromium)(
         // From the keyboard: Tab reaches the strip's links in order, Enter follows one.
         await tab(page, 'Publishing').focus();
         await page.keyboard.press('Tab');
-        expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Reviews');
+        expect(await page.evaluate('document.activeElement?.textContent')).toBe('Reviews');
         await page.keyboard.press('Enter');
         await page.waitForURL(gameUrl('reviews'));
         await main.getByRole('region', { name: 'Score reviews' }).waitFor();

@@ -194,6 +194,24 @@ export async function openAccountMenu(page: Page): Promise<void> {
 }
 
 /**
+ * Opens a view of a game in the developer portal (issue 31: Overview, Details, Boards,
+ * Tournaments, Integration, Publishing, Reviews, Stats) by its link in the game's section strip,
+ * and waits until the strip marks it as the current page.
+ */
+export async function openGameSection(page: Page, label: string): Promise<void> {
+  const link = page
+    .getByRole('main')
+    .getByRole('navigation', { name: 'Game sections' })
+    .getByRole('link', { name: label, exact: true });
+  await link.click();
+  await page
+    .getByRole('main')
+    .getByRole('navigation', { name: 'Game sections' })
+    .locator(`a[aria-current="page"]`, { hasText: label })
+    .waitFor();
+}
+
+/**
  * A new page at `url` signed in with the arcade wallet holding `key` (a private key the test
  * knows, put where the web app keeps the one it makes): Connect wallet, Arcade wallet, then the
  * header's balance. `permissions` are granted to the context first (e.g. the clipboard's).

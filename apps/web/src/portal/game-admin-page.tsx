@@ -4,7 +4,10 @@ import { ApiError } from '../api.js';
 import { Link } from '../router.js';
 import { CredentialsSection } from './credentials-section.js';
 import { GameDetailsSection } from './game-details-section.js';
-import { CopyField, demoAddress, ErrorAlert, errorText, usePortalApi, useTitle } from './parts.js';
+import { GameOverview } from './game-overview.js';
+import { gameSectionAt, gameSectionHref, type GameSectionPath } from './game-sections.js';
+import { GameSectionsNav } from './game-sections-nav.js';
+import { ErrorAlert, errorText, usePortalApi, useTitle } from './parts.js';
 import { ScoreRulesSection } from './score-rules-section.js';
 import { PayoutHoldSection } from './payout-hold-section.js';
 import { ShowcaseSection } from './showcase-section.js';
@@ -17,15 +20,16 @@ import { TournamentsSection } from './tournaments-section.js';
 import { VerifierSection } from './verifier-section.js';
 
 /**
- * `/developer/games/{id}`: the game's status and links, then a section each to edit its details,
- * tiers, score rules, payout hold, replay verifier, server credentials and testers, and to see
- * its plays.
+ * `/developer/games/{id}` and `/developer/games/{id}/{section}`: the game's name and status, its
+ * sections' navigation, and the section asked for (the overview by default). The game is loaded
+ * once and kept while the developer moves between sections.
  */
-export function GameAdminPage({ gameId }: { gameId: string }) {
+export function GameAdminPage({ gameId, section }: { gameId: string; section: GameSectionPath }) {
   const api = usePortalApi();
   const [game, setGame] = useState<DeveloperGame | null>(null);
   const [error, setError] = useState<{ notFound: boolean; text: string } | null>(null);
-  useTitle(game?.name ?? 'Game');
+  const label = gameSectionAt(section)?.label ?? 'Overview';
+  useTitle(game === null ? 'Game' : section === '' ? game.name : `${label} · ${game.name}`);
 
   const reload = useCallback(async () => {
     try {
@@ -59,11 +63,16 @@ export function GameAdminPage({ gameId }: { gameId: string }) {
     );
   }
 
-  const demoUrl = demoAddress(game);
   return (
     <section className="page portal">
       <p className="breadcrumb">
         <Link href="/developer">Developer portal</Link>
+        {section !== '' && (
+          <>
+            {' '}
+            / <Link href={gameSectionHref(game.id, '')}>{game.name}</Link>
+          </>
+        )}
       </p>
       <h1>{game.name}</h1>
       <p>
@@ -74,39 +83,72 @@ export function GameAdminPage({ gameId }: { gameId: string }) {
           <span className="muted">An operator lists it in the catalog when it is ready.</span>
         )}
       </p>
-      <CopyField label="Game id" value={game.id} />
-      <ul className="link-list">
-        <li>
-          <Link href={`/developer/games/${encodeURIComponent(game.id)}/integrate`}>
-            Integrate your game
-          </Link>
-        </li>
-        <li>
-          <Link href={`/games/${encodeURIComponent(game.id)}`}>
-            {game.published ? 'Open it in the arcade' : 'Preview it in the arcade'}
-          </Link>
-        </li>
-        <li>
-          {game.url === '' ? (
-            <span className="muted">Set the game URL to try it in the demo arcade.</span>
-          ) : (
-            <Link href={demoUrl}>Try it in the demo arcade</Link>
-          )}
-        </li>
-      </ul>
-
-      <GameDetailsSection game={game} onSaved={setGame} />
-      <ShowcaseSection game={game} onSaved={setGame} />
-      <TiersSection game={game} onChange={reload} />
-      <ScoreRulesSection game={game} onChange={reload} />
-      <PayoutHoldSection game={game} onChange={reload} />
-      <TournamentsSection game={game} />
-      <VerifierSection game={game} />
-      <CredentialsSection game={game} onChange={reload} />
-      <PublishSection game={game} onChange={reload} />
-      <TestersSection game={game} />
-      <ReviewsSection game={game} />
-      <StatsSection gameId={game.id} scoreUnit={game.scoreUnit} />
+      <GameSectionsNav gameId={game.id} current={section} />
+      <SectionBody section={section} game={game} setGame={setGame} reload={reload} />
     </section>
+  );
+}
+
+/** The sections of one view, moved here as they were on the single page, in the same order. */
+function SectionBody({
+  section,
+  game,
+  setGame,
+  reload,
+}: {
+  section: GameSectionPath;
+  game: DeveloperGame;
+  setGame: (game: DeveloperGame) => void;
+  reload: () => Promise<void>;
+}) {
+  switch (section) {
+    case '':
+      return <GameOverview game={game} />;
+    case 'details':
+      return (
+        <>
+          <GameDetailsSection game={game} onSaved={setGame} />
+          <ShowcaseSection game={game} onSaved={setGame} />
+        </>
+      );
+    case 'boards':
+      return (
+        <>
+          <TiersSection game={game} onChange={reload} />
+          <ScoreRulesSection game={game} onChange={reload} />
+          <PayoutHoldSection game={game} onChange={reload} />
+        </>
+      );
+    case 'tournaments':
+      return <TournamentsSection game={game} />;
+    case 'integration':
+      return (
+        <>
+          <IntegrateLink gameId={game.id} />
+          <CredentialsSection game={game} onChange={reload} />
+          <VerifierSection game={game} />
+        </>
+      );
+    case 'publishing':
+      return (
+        <>
+          <PublishSection game={game} onChange={reload} />
+          <TestersSection game={game} />
+        </>
+      );
+    case 'reviews':
+      return <ReviewsSection game={game} />;
+    case 'stats':
+      return <StatsSection gameId={game.id} scoreUnit={game.scoreUnit} />;
+  }
+}
+
+function IntegrateLink({ gameId }: { gameId: string }) {
+  return (
+    <p className="integrate-link">
+      The code for <code>@coinop/server-sdk</code>, <code>@coinop/game-sdk</code> and the CLI login,
+      with this game&apos;s ids filled in:{' '}
+      <Link href={gameSectionHref(gameId, 'integrate')}>Integrate your game</Link>
+    </p>
   );
 }

@@ -2,6 +2,8 @@ import { useEffect, useState } from 'react';
 import { ApiError } from '../api.js';
 import { Link } from '../router.js';
 import { useSession } from '../session/session.js';
+import { gameSectionHref } from './game-sections.js';
+import { GameSectionsNav } from './game-sections-nav.js';
 import type { DeveloperGame } from '@coinop/protocol';
 import {
   cliSnippet,
@@ -43,7 +45,9 @@ export function IntegratePage({ gameId }: { gameId: string }) {
     };
   }, [api, gameId]);
 
-  const gamePage = `/developer/games/${encodeURIComponent(gameId)}`;
+  const gamePage = gameSectionHref(gameId, '');
+  const credentialsPage = gameSectionHref(gameId, 'integration');
+  // Under the game's Integration view: the same navigation, with Integration marked.
   const head = (
     <>
       <p className="breadcrumb">
@@ -51,6 +55,7 @@ export function IntegratePage({ gameId }: { gameId: string }) {
         <Link href={gamePage}>{game?.name ?? 'Game'}</Link>
       </p>
       <h1>Integrate your game</h1>
+      <GameSectionsNav gameId={gameId} current="integration" under />
     </>
   );
   if (game === null) {
@@ -78,8 +83,9 @@ export function IntegratePage({ gameId }: { gameId: string }) {
         the score honest on the server; a browser-only game lets the arcade page take the payment
         and the score.
       </p>
+      <OnThisPage />
 
-      <IdsSection game={game} urls={urls} gamePage={gamePage} />
+      <IdsSection game={game} urls={urls} credentialsPage={credentialsPage} />
       <ServerSection game={game} urls={urls} />
       <ClientSection game={game} origin={origin} />
       <CliSection authUrl={urls.authUrl} />
@@ -87,15 +93,36 @@ export function IntegratePage({ gameId }: { gameId: string }) {
   );
 }
 
+/** Jumps to the page's parts: it is long on a phone, and a reader wants one of the two ways. */
+function OnThisPage() {
+  const parts = [
+    ['ids-heading', 'Your ids'],
+    ['server-heading', 'Server to server'],
+    ['client-heading', 'Client side'],
+    ['cli-heading', 'Desktop and terminal games'],
+  ] as const;
+  return (
+    <nav className="on-this-page" aria-label="On this page">
+      <ul className="link-list">
+        {parts.map(([id, label]) => (
+          <li key={id}>
+            <a href={`#${id}`}>{label}</a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
 /** The game's ids and the arcade's URLs to copy; the secret is never shown here. */
 function IdsSection({
   game,
   urls,
-  gamePage,
+  credentialsPage,
 }: {
   game: DeveloperGame;
   urls: ArcadeUrls;
-  gamePage: string;
+  credentialsPage: string;
 }) {
   const { apiUrl, authUrl } = urls;
   const client = game.clients.find((c) => c.revokedAt === null);
@@ -106,8 +133,8 @@ function IdsSection({
       <CopyField label="Game id" value={game.id} />
       {client === undefined ? (
         <p>
-          No client credentials yet: <Link href={gamePage}>create them on the game page</Link> (a
-          server-to-server game needs them).
+          No client credentials yet: <Link href={credentialsPage}>create them in Integration</Link>{' '}
+          (a server-to-server game needs them).
         </p>
       ) : (
         <CopyField label="Client id" value={client.clientId} />
@@ -124,8 +151,8 @@ function IdsSection({
       </ul>
       <p className="warning">
         The client secret is never shown here. It is shown once, when you create or rotate the
-        credentials on <Link href={gamePage}>the game&apos;s page</Link>; if you lost it, rotate it
-        there.
+        credentials on <Link href={credentialsPage}>the game&apos;s Integration section</Link>; if
+        you lost it, rotate it there.
       </p>
     </section>
   );

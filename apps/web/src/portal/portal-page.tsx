@@ -4,6 +4,7 @@ import { Link } from '../router.js';
 import { useSession } from '../session/session.js';
 import { DashboardPage } from './dashboard-page.js';
 import { GameAdminPage } from './game-admin-page.js';
+import { gameSectionAt } from './game-sections.js';
 import { IntegratePage } from './integrate-page.js';
 import { NewGamePage } from './new-game-page.js';
 import { useTitle } from './parts.js';
@@ -27,14 +28,16 @@ export function PortalPage({ path }: { path: string }) {
   const rest = path.replace(/^\/developer\/?/, '').replace(/\/$/, '');
   if (rest === '') return <DashboardPage />;
   if (rest === 'games/new') return <NewGamePage />;
-  const game = /^games\/([^/]+)(\/integrate)?$/.exec(rest);
-  if (game?.[1]) {
-    const gameId = decodeURIComponent(game[1]);
-    return game[2] ? (
-      <IntegratePage key={gameId} gameId={gameId} />
-    ) : (
-      <GameAdminPage key={gameId} gameId={gameId} />
-    );
+  // A game's views: `games/{id}` (its overview), `games/{id}/{section}`, `games/{id}/integrate`.
+  const game = /^games\/([^/]+)(?:\/([^/]+))?$/.exec(rest);
+  const gameId = game?.[1] === undefined ? undefined : decodeURIComponent(game[1]);
+  const section = gameSectionAt(game?.[2] ?? '');
+  if (gameId !== undefined && game?.[2] === 'integrate') {
+    return <IntegratePage key={gameId} gameId={gameId} />;
+  }
+  if (gameId !== undefined && section !== undefined) {
+    // Keyed by the game alone: moving between its sections keeps the loaded game.
+    return <GameAdminPage key={gameId} gameId={gameId} section={section.path} />;
   }
   return (
     <section className="page portal">

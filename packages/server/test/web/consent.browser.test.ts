@@ -397,7 +397,7 @@ describe.skipIf(!hasChromium)(
         ).body;
       const main = page.getByRole('main');
       try {
-        await devPage.goto(`${web}/developer/games/${nightShift.id}`);
+        await devPage.goto(`${web}/developer/games/${nightShift.id}/publishing`);
         await connectBrowserWallet(devPage, portal);
         await portal.getByRole('heading', { name: 'Night Shift', level: 1 }).waitFor();
         await testers

@@ -272,6 +272,20 @@ describe.skipIf(!hasChromium)(
           ['portal', '/developer', 'Developer portal'],
           ['portal-new-game', '/developer/games/new', 'Register a game'],
           ['portal-game', `/developer/games/${seeded.gameId}`, LONG.game],
+          // Each view of the game (issue 31), which were all on the one page before.
+          ...[
+            'details',
+            'boards',
+            'tournaments',
+            'integration',
+            'publishing',
+            'reviews',
+            'stats',
+          ].map((section): [string, string, string] => [
+            `portal-game-${section}`,
+            `/developer/games/${seeded.gameId}/${section}`,
+            LONG.game,
+          ]),
           ['portal-integrate', `/developer/games/${seeded.gameId}/integrate`, LONG.game],
           ['demo', `/demo?game=${encodeURIComponent(reaction.url)}`, 'Demo arcade'],
           ['cli-login', login, LONG.cliDescription],
@@ -282,9 +296,16 @@ describe.skipIf(!hasChromium)(
           // Not 'networkidle': a signed-in tab keeps its live stream open (issue 31). The page is
           // measured once it, its fonts and its images have loaded.
           await page.waitForLoadState('load');
-          await page.waitForFunction(
-            "document.fonts.status === 'loaded' && [...document.images].every((i) => i.complete)",
-          );
+          // A function, not a string: the page's CSP (script-src 'self') refuses a string's eval.
+          await page.waitForFunction(() => {
+            const { document } = globalThis as unknown as {
+              document: { fonts: { status: string }; images: ArrayLike<{ complete: boolean }> };
+            };
+            return (
+              document.fonts.status === 'loaded' &&
+              Array.from(document.images).every((i) => i.complete)
+            );
+          });
           await fitsPhone(page, `long-${name}-phone`);
         }
         // On the account page: the balance abbreviated, the exact amount below it.

@@ -18,6 +18,7 @@ import {
   NO_CHROMIUM_REASON,
   SCREENSHOT_DIR,
   seriousViolations,
+  openGameSection,
 } from '@coinop/testkit/browser';
 import { injectWallet } from '@coinop/testkit/eip1193';
 import { fundedPlayer, gameWithTiers, writeToken, type GameFixture } from '@coinop/testkit/arcade';
@@ -151,6 +152,7 @@ describe.skipIf(!hasChromium)(
         await page.getByRole('button', { name: 'Browser wallet' }).click();
         await main.getByRole('link', { name: gameName }).click();
         await page.waitForURL(`${web}/developer/games/${game.gameId}`);
+        await openGameSection(page, 'Reviews');
         const section = main.getByRole('region', { name: 'Score reviews' });
         const cards = section.getByRole('list', { name: 'Reviews' }).getByRole('listitem');
         await expect.poll(() => cards.count()).toBe(1);

@@ -15,6 +15,7 @@ import {
   saveScreenshot,
   seriousViolations,
   type Viewport,
+  openGameSection,
 } from '@coinop/testkit/browser';
 import { registerGame } from '@coinop/testkit/arcade';
 import { injectWallet } from '@coinop/testkit/eip1193';
@@ -94,6 +95,7 @@ describe.skipIf(!hasChromium)(
       await page.getByRole('button', { name: 'Browser wallet' }).click();
       await main.getByRole('link', { name: 'Slide' }).click();
       await page.waitForURL(`${web}/developer/games/${gameId}`);
+      await openGameSection(page, 'Boards');
       return { context, page, section: main.getByRole('region', { name: 'Payout hold' }) };
     };
 

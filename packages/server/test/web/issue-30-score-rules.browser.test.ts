@@ -17,6 +17,7 @@ import {
   hasChromium,
   launchChromium,
   seriousViolations,
+  openGameSection,
 } from '@coinop/testkit/browser';
 import { registerGame } from '@coinop/testkit/arcade';
 import { injectWallet } from '@coinop/testkit/eip1193';
@@ -110,6 +111,7 @@ describe.skipIf(!hasChromium)(
         await page.getByRole('button', { name: 'Browser wallet' }).click();
         await main.getByRole('link', { name: 'Slide' }).click();
         await page.waitForURL(`${web}/developer/games/${gameId}`);
+        await openGameSection(page, 'Boards');
         const section = main.getByRole('region', { name: 'Score rules' });
         const gameForm = section.getByRole('form', { name: 'Score rules of the game' });
         await gameForm.getByLabel('Lowest possible score').fill('0');

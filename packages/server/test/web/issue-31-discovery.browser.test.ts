@@ -306,7 +306,7 @@ describe.skipIf(!hasChromium)(
 
     it("sets a game's frame shape and adds and deletes a screenshot in the portal", async () => {
       const { context, page } = await openSignedIn(browser, {
-        url: `${server.urls['web']}/developer/games/${orbit.gameId}`,
+        url: `${server.urls['web']}/developer/games/${orbit.gameId}/details`,
         key: developerKey,
         viewport: DESKTOP,
       });

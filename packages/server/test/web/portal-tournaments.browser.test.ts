@@ -16,6 +16,7 @@ import {
   hasChromium,
   launchChromium,
   seriousViolations,
+  openGameSection,
 } from '@coinop/testkit/browser';
 import { registerGame } from '@coinop/testkit/arcade';
 import { injectWallet } from '@coinop/testkit/eip1193';
@@ -120,6 +121,7 @@ describe.skipIf(!hasChromium)(
         await page.getByRole('button', { name: 'Browser wallet' }).click();
         await main.getByRole('link', { name: 'Cup Putt' }).click();
         await page.waitForURL(`${web}/developer/games/${gameId}`);
+        await openGameSection(page, 'Tournaments');
         const section = main.getByRole('region', { name: 'Tournaments' });
         await section.getByText('No tournaments yet.').waitFor();
         await section.getByText('Create a tournament').click();
@@ -218,7 +220,7 @@ describe.skipIf(!hasChromium)(
         await page.waitForURL(`${web}/tournaments/${stored.id}`);
         await main.getByRole('heading', { name: 'Friday Cup', level: 1 }).waitFor();
         await page.goBack();
-        await page.waitForURL(`${web}/developer/games/${gameId}`);
+        await page.waitForURL(`${web}/developer/games/${gameId}/tournaments`);
 
         // Stop: the dialog says the current round still closes and pays.
         await card.getByRole('button', { name: 'Stop Friday Cup' }).click();

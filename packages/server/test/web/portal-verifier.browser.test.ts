@@ -12,6 +12,7 @@ import {
   hasChromium,
   launchChromium,
   seriousViolations,
+  openGameSection,
 } from '@coinop/testkit/browser';
 import { registerGame } from '@coinop/testkit/arcade';
 import { injectWallet } from '@coinop/testkit/eip1193';
@@ -80,6 +81,7 @@ describe.skipIf(!hasChromium)(
         await page.getByRole('button', { name: 'Browser wallet' }).click();
         await main.getByRole('link', { name: 'Sum Up' }).click();
         await page.waitForURL(`${web}/developer/games/${gameId}`);
+        await openGameSection(page, 'Integration');
         const section = main.getByRole('region', { name: 'Replay verifier' });
         await section.getByText('No verifier yet').waitFor();
 

@@ -15,6 +15,7 @@ import {
   launchChromium,
   saveScreenshot,
   seriousViolations,
+  openGameSection,
 } from '@coinop/testkit/browser';
 import { injectWallet } from '@coinop/testkit/eip1193';
 import { pngImage } from '../fixtures/images.js';
@@ -141,14 +142,6 @@ describe.skipIf(!hasChromium)(
         await main.getByRole('heading', { name: 'Portal Putt', level: 1 }).waitFor();
         expect(await main.getByLabel('Game id', { exact: true }).inputValue()).toBe(gameId);
         await main.getByText('Not published').waitFor();
-        await main.getByText('Reverse: lower is better (times, strokes)').waitFor();
-        // The uploaded cover is served by the arcade and shown.
-        const cover = main.getByRole('img', { name: 'Current cover' });
-        await expect
-          .poll(() =>
-            cover.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
-          )
-          .toBe(1920);
         expect(
           await main
             .getByRole('link', { name: 'Preview it in the arcade', exact: true })
@@ -160,6 +153,16 @@ describe.skipIf(!hasChromium)(
           // The demo arcade shows the game's board order and unit, as the arcade would.
           `/demo?game=${encodeURIComponent('https://putt.example.com/play')}&scoreDisplay=REVERSE&scoreUnit=strokes`,
         );
+        // The game's overview is the first of its views (issue 31); its details are another.
+        await openGameSection(page, 'Details');
+        await main.getByText('Reverse: lower is better (times, strokes)').waitFor();
+        // The uploaded cover is served by the arcade and shown.
+        const cover = main.getByRole('img', { name: 'Current cover' });
+        await expect
+          .poll(() =>
+            cover.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+          )
+          .toBe(1920);
 
         // The API key works for the same developer's game, with the api-key header.
         const update = await fetch(`${server.urls['api']!}/game/update`, {
@@ -170,6 +173,7 @@ describe.skipIf(!hasChromium)(
         expect(update.status).toBe(200);
 
         // Tiers: add one, change its cost, retire it.
+        await openGameSection(page, 'Boards');
         const tiers = main.getByRole('region', { name: 'Leaderboard tiers' });
         const tierNames = () => tiers.getByRole('heading', { level: 3 }).allTextContents();
         const defaults = await tierNames();
@@ -193,6 +197,7 @@ describe.skipIf(!hasChromium)(
         await expect.poll(tierNames).toEqual(defaults);
 
         // Client credentials: the secret shown once works at once; rotating replaces it.
+        await openGameSection(page, 'Integration');
         const clients = main.getByRole('region', { name: 'Game server credentials' });
         await clients.getByRole('button', { name: 'Create client credentials' }).click();
         const secretField = clients.getByLabel('Client secret', { exact: true });
@@ -214,11 +219,13 @@ describe.skipIf(!hasChromium)(
         expect(await writeToken(clientId, secondSecret)).toBe(200);
 
         // Editing: name and score display are shown, not editable; a change is saved.
+        await openGameSection(page, 'Details');
         const details = main.getByRole('region', { name: 'Details' });
         expect(await details.getByLabel('Name').count()).toBe(0);
+        // Opened again, the view shows the game as it is now: with the API key's change.
         await expect
           .poll(() => details.getByLabel('Tag line').inputValue())
-          .toBe('Fewest strokes wins');
+          .toBe('Set with the API key');
         await details.getByLabel('Tag line').fill('Sink it in one');
         // The score unit set at registration may change: it is how scores read, not how they rank.
         expect(await details.getByLabel('Score unit').inputValue()).toBe('strokes');
@@ -231,8 +238,10 @@ describe.skipIf(!hasChromium)(
         );
         expect(stored).toEqual([{ score_unit: 'shots', tag_line: 'Sink it in one' }]);
 
+        await openGameSection(page, 'Stats');
         const stats = main.getByRole('region', { name: 'Plays and earnings' });
         await stats.getByText('No plays yet.').waitFor();
+        await openGameSection(page, 'Integration');
 
         // The integration page: this game's ids, never a secret.
         await main.getByRole('link', { name: 'Integrate your game' }).click();

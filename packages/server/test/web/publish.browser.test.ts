@@ -17,6 +17,7 @@ import {
   launchChromium,
   NO_CHROMIUM_REASON,
   openAccountMenu,
+  openGameSection,
   SCREENSHOT_DIR,
 } from '@coinop/testkit/browser';
 import { registerGame } from '@coinop/testkit/arcade';
@@ -111,7 +112,10 @@ describe.skipIf(!hasChromium)(
         await dev.getByRole('dialog', { name: 'Connect a wallet' }).waitFor();
         await dev.getByRole('button', { name: 'Browser wallet' }).click();
         await dev.getByRole('main').getByRole('link', { name: 'Quick Draw' }).click();
+        await openGameSection(dev, 'Publishing');
         await dev.getByRole('heading', { name: 'Publishing', level: 2 }).waitFor();
+        // The game's overview carries its links.
+        await openGameSection(dev, 'Overview');
         await dev
           .getByRole('main')
           .getByRole('link', { name: 'Preview it in the arcade', exact: true })
@@ -145,7 +149,7 @@ describe.skipIf(!hasChromium)(
         await stranger.getByText('Connect your wallet to preview it.', { exact: false }).waitFor();
 
         // The developer asks for publishing.
-        await dev.goto(`${web}/developer/games/${gameId}`);
+        await dev.goto(`${web}/developer/games/${gameId}/publishing`);
         const publishing = dev.getByRole('region', { name: 'Publishing' });
         await publishing.getByLabel('Note to the operator (optional)').fill('First release.');
         await publishing.getByRole('button', { name: 'Request publishing' }).click();

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
-import { CoinopError, TransferKinds, TransferReasons, formatHst } from '@coinop/core';
+import { CoinopError, formatHst, type TransferKinds, type TransferReasons } from '@coinop/core';
 import {
   LedgerAccountKinds,
   LedgerTransferKinds,

@@ -17,20 +17,22 @@ export function parseInstantMicros(text: string, field: string): bigint {
       { details: { field, in: 'querystring' } },
     );
   if (!m) throw refuse();
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as number[];
+  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0] = m
+    .slice(1, 7)
+    .map(Number);
   const [fraction = '', zulu, sign, offsetHours = '0', offsetMinutes = '0'] = m.slice(7);
-  const ms = Date.UTC(year!, month! - 1, day!, hour!, minute!, second!);
+  const ms = Date.UTC(year, month - 1, day, hour, minute, second);
   const date = new Date(ms);
   const sameFields =
     date.getUTCFullYear() === year &&
-    date.getUTCMonth() === month! - 1 &&
+    date.getUTCMonth() === month - 1 &&
     date.getUTCDate() === day &&
     date.getUTCHours() === hour &&
     date.getUTCMinutes() === minute &&
     date.getUTCSeconds() === second;
   const oh = Number(offsetHours);
   const om = Number(offsetMinutes);
-  if (!sameFields || year! < 1970 || oh > 23 || om > 59) throw refuse();
+  if (!sameFields || year < 1970 || oh > 23 || om > 59) throw refuse();
   const offsetMs = zulu !== undefined ? 0 : (sign === '-' ? -1 : 1) * (oh * 60 + om) * 60_000;
   return BigInt(ms - offsetMs) * 1000n + BigInt(fraction.padEnd(6, '0'));
 }

@@ -3,13 +3,15 @@ import { formatHstUnits, hstUnits } from '../account/hst-amounts.js';
 import type { HstAudit } from '@coinop/protocol';
 import type { AdminApi } from './admin-api.js';
 import { Hst, Outcome, errorText } from './parts.js';
+import { TransfersPanel } from './ledger-transfers.js';
 
 /** As the API takes it: whole HST with at most 8 decimals, typed as text so no digit is lost. */
 const HST_TEXT = /^\d+(\.\d{1,8})?$/;
 
 /**
- * The ledger: the audit of every account (does it balance?), a balance look-up, and minting HST
- * into an account — the only way HST comes into existence, so it asks first.
+ * The ledger: the audit of every account (does it balance?), every transfer with filters (issue
+ * 31), a balance look-up, and minting HST into an account — the only way HST comes into
+ * existence, so it asks first.
  */
 export function LedgerScreen({ api }: { api: AdminApi }) {
   const [audit, setAudit] = useState<HstAudit | null>(null);
@@ -79,6 +81,7 @@ export function LedgerScreen({ api }: { api: AdminApi }) {
           </>
         )}
       </section>
+      <TransfersPanel api={api} />
       <MintPanel api={api} onMinted={reloadAudit} />
       <BalancePanel api={api} />
     </>

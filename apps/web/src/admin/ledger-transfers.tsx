@@ -213,9 +213,12 @@ function AccountCell({ account }: { account: LedgerAccount }) {
   return <span title={account.label}>{label}</span>;
 }
 
-/** The first 8 characters of an id, enough to tell rows apart; the full id is in its title. */
+/**
+ * The last 8 characters of an id, enough to tell rows apart (a UUIDv7 begins with its time, so
+ * ids made in one millisecond share their start); the full id is in its title.
+ */
 function short(id: string): string {
-  return `${id.slice(0, 8)}…`;
+  return `…${id.slice(-8)}`;
 }
 
 /** Addresses in a label shortened to their ends (0x1234…abcd); the full label is its title. */

@@ -101,6 +101,8 @@ const SCREENSHOTS = [
   { name: 'admin-developers', test: 'publish', device: 'desktop' },
   { name: 'admin-ledger', test: 'publish', device: 'desktop' },
   { name: 'admin-ledger-phone', test: 'publish', device: 'phone' },
+  { name: 'console-ledger-filtered', test: 'issue-31-console-ledger', device: 'desktop' },
+  { name: 'console-ledger-phone', test: 'issue-31-console-ledger', device: 'phone' },
   { name: 'admin-keys', test: 'publish', device: 'desktop' },
   { name: 'console-tournaments-desktop', test: 'console-tournaments', device: 'desktop' },
   { name: 'console-tournaments-phone', test: 'console-tournaments', device: 'phone' },

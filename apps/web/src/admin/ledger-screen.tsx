@@ -16,6 +16,8 @@ const HST_TEXT = /^\d+(\.\d{1,8})?$/;
 export function LedgerScreen({ api }: { api: AdminApi }) {
   const [audit, setAudit] = useState<HstAudit | null>(null);
   const [auditError, setAuditError] = useState<string | null>(null);
+  // Bumped by a mint, so the transfer list shows it.
+  const [minted, setMinted] = useState(0);
 
   const reloadAudit = useCallback(async () => {
     try {
@@ -81,8 +83,14 @@ export function LedgerScreen({ api }: { api: AdminApi }) {
           </>
         )}
       </section>
-      <TransfersPanel api={api} />
-      <MintPanel api={api} onMinted={reloadAudit} />
+      <TransfersPanel api={api} refresh={minted} />
+      <MintPanel
+        api={api}
+        onMinted={async () => {
+          setMinted((n) => n + 1);
+          await reloadAudit();
+        }}
+      />
       <BalancePanel api={api} />
     </>
   );

@@ -21,10 +21,10 @@ import {
  * Every transfer of the ledger, newest first (issue 31): filters in the URL, a keyset "Older"
  * button, each side named with its owner and each player linked to their console page.
  */
-export function TransfersPanel({ api }: { api: AdminApi }) {
+export function TransfersPanel({ api, refresh }: { api: AdminApi; refresh: number }) {
   const { search } = useLocation();
   const filters = filtersOf(search);
-  const { transfers, next, error, busy, older } = useLedgerTransfers(api, search);
+  const { transfers, next, error, busy, older } = useLedgerTransfers(api, search, refresh);
   const filtered = Object.values(filters).some((v) => v !== '');
 
   return (

@@ -63,10 +63,11 @@ function apiQuery(filters: TransferFilters): Record<string, string | null> {
 }
 
 /**
- * The list for the URL's filters: its first page whenever they change, `older()` for the next
- * keyset page. An answer for filters no longer shown is dropped.
+ * The list for the URL's filters: its first page whenever they (or `refresh`, bumped after a
+ * mint) change, `older()` for the next keyset page. An answer for filters no longer shown is
+ * dropped.
  */
-export function useLedgerTransfers(api: AdminApi, search: string) {
+export function useLedgerTransfers(api: AdminApi, search: string, refresh: number) {
   const [transfers, setTransfers] = useState<readonly LedgerTransfer[] | null>(null);
   const [next, setNext] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -97,8 +98,8 @@ export function useLedgerTransfers(api: AdminApi, search: string) {
     setTransfers(null);
     setNext(null);
     void load(null);
-  }, [load, search]);
+  }, [load, search, refresh]);
 
   const older = () => (next === null ? Promise.resolve() : load(next));
-  return { transfers, next, error, busy, older, reload: () => load(null) };
+  return { transfers, next, error, busy, older };
 }

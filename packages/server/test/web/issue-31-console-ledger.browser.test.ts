@@ -194,6 +194,18 @@ describe.skipIf(!hasChromium)(
         // A time range with nothing in it says so.
         await page.goto(`${server.urls['web']!}/admin/ledger?from=2020-01-01&to=2020-01-02`);
         await page.getByText('No transfers match these filters.').waitFor();
+
+        // A mint from the form below shows at the top of the list at once.
+        await page.goto(`${server.urls['web']!}/admin/ledger`);
+        await expect.poll(() => rows(page).count()).toBe(50);
+        page.once('dialog', (dialog) => void dialog.accept());
+        await page.getByLabel('Account, player, developer id or wallet').first().fill(ada.id);
+        await page.getByLabel('Amount (HST)').fill('0.5');
+        await page.getByRole('button', { name: 'Mint', exact: true }).click();
+        await expect
+          .poll(() => rows(page).first().locator('td[data-label="Amount"]').textContent())
+          .toBe('0.5 HST');
+        expect(await rows(page).first().getByRole('link', { name: 'Ada' }).count()).toBe(1);
       } finally {
         await context.close();
       }

@@ -217,10 +217,9 @@ describe.skipIf(!hasChromium)(
         const mine = await api(`/admin/ledger/transfers?player=${ada.id}`);
         await expect.poll(() => rows(page).count()).toBe(mine.transfers.length);
         // Each cell names its column (the header row is hidden on a phone).
-        const label = await rows(page)
-          .first()
-          .locator('td[data-label="Amount"]')
-          .evaluate((td) => getComputedStyle(td, '::before').content);
+        const label = await page.evaluate(
+          `getComputedStyle(document.querySelector('tbody tr td[data-label="Amount"]'), '::before').content`,
+        );
         expect(label).toBe('"Amount: "');
         await checkPage(page, PHONE.width);
         await page.getByRole('heading', { name: 'Transfers' }).scrollIntoViewIfNeeded();

@@ -17,7 +17,7 @@ export const LedgerTransferKinds = ['posted', 'pending', 'post_pending', 'void_p
 export type LedgerTransferKind = (typeof LedgerTransferKinds)[number];
 
 /**
- * Why HST moved, as each transfer records it (docs/reference/ledger.md).
+ * Why HST moved, as each transfer records it (docs/concepts/ledger.md).
  *
  * @example
  * ```ts

@@ -8,6 +8,7 @@ import { storeVariants } from '@coinop/testkit/db';
 import { buildTestApi, TEST_ADMIN_TOKEN, type TestApi } from '@coinop/testkit/app';
 import { fundedPlayer, gameWithTiers, writeToken, type GameFixture } from '@coinop/testkit/arcade';
 import { expectLedgerBalanced } from '@coinop/testkit/invariants';
+import { mintTo, tournamentWithRound } from '../fixtures/tournaments.js';
 
 /**
  * Issue 31: the console's Ledger screen was an audit summary and a mint form with no list of
@@ -313,6 +314,31 @@ describe.each(storeVariants())('the ledger transfer list on %s', (variant) => {
       headers: { authorization: `Bearer ${uuidIds.next()}` },
     });
     expect(wrong.statusCode).toBe(401);
+  });
+
+  it("names a tournament round's pool and the arcade that funded it", async () => {
+    const { arcade } = api.app;
+    const now = api.clock.now();
+    await mintTo(api.db, arcade.record.mintAccountId, arcade.record.accountId, 500n, now);
+    const { roundId } = await tournamentWithRound(api.db, {
+      gameId: game.gameId,
+      funderAccountId: arcade.record.accountId,
+      createdBy: 'operator',
+      name: 'Ledger Cup',
+      guaranteeUnits: 500n,
+      payoutTable: { places: [10_000] },
+      startsAt: now,
+      durationSeconds: 3600,
+      now,
+    });
+    const { transfers } = await page('reason=tournament_guarantee');
+    expect(transfers).toHaveLength(1);
+    expect(transfers[0]).toMatchObject({
+      kind: 'posted',
+      amount: '0.000005',
+      debit: { kind: 'arcade', accountId: arcade.record.accountId, label: arcade.record.name },
+      credit: { kind: 'pool', accountId: roundId, label: 'Prize pool of Ledger Cup, round 1' },
+    });
   });
 });
 

@@ -20,7 +20,7 @@ import { Security } from '../../listener/openapi.js';
 import type { SchemaMatches, ShapeMatches } from '../../listener/wire-check.js';
 import { Uuid } from '../shared/schemas.js';
 import { PlayerRef, TAGS } from './admin-schemas.js';
-import { parseInstantMicros } from '../shared/instants.js';
+import { parseInstantMicros } from './instants.js';
 
 const PAGE_MAX = 100;
 const PAGE_DEFAULT = 50;

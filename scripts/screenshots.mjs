@@ -107,6 +107,8 @@ const SCREENSHOTS = [
   { name: 'admin-ledger-phone', test: 'publish', device: 'phone' },
   { name: 'admin-amounts-ledger', test: 'issue-27-admin-amounts', device: 'desktop' },
   { name: 'admin-amounts-player-phone', test: 'issue-27-admin-amounts', device: 'phone' },
+  { name: 'console-ledger-filtered', test: 'issue-31-console-ledger', device: 'desktop' },
+  { name: 'console-ledger-phone', test: 'issue-31-console-ledger', device: 'phone' },
   { name: 'admin-keys', test: 'publish', device: 'desktop' },
   { name: 'console-tournaments-desktop', test: 'console-tournaments', device: 'desktop' },
   { name: 'console-tournaments-phone', test: 'console-tournaments', device: 'phone' },

@@ -16,6 +16,7 @@ import type {
   HstAudit,
   HstMinted,
   KeysRotated,
+  LedgerTransferPage,
   PublishQueue,
   QueuedPublishRequest,
   Tournament,
@@ -144,6 +145,10 @@ export function adminApi(token: string) {
     /** One round of any game's tournament with its paid places. */
     tournamentRound: (tournamentId: string, roundId: string) =>
       call<TournamentRoundDetail>(`/tournaments/${id(tournamentId)}/rounds/${id(roundId)}`),
+
+    /** A page of ledger transfers, newest first, with the API's filters (issue 31). */
+    ledgerTransfers: (filters: Record<string, string | null>, cursor: string | null) =>
+      call<LedgerTransferPage>(`/ledger/transfers${query({ ...filters, cursor, limit: '50' })}`),
   };
 }
 

@@ -3,17 +3,21 @@ import { formatHstUnits, hstUnits } from '../account/hst-amounts.js';
 import type { HstAudit } from '@coinop/protocol';
 import type { AdminApi } from './admin-api.js';
 import { Hst, Outcome, errorText } from './parts.js';
+import { TransfersPanel } from './ledger-transfers.js';
 
 /** As the API takes it: whole HST with at most 8 decimals, typed as text so no digit is lost. */
 const HST_TEXT = /^\d+(\.\d{1,8})?$/;
 
 /**
- * The ledger: the audit of every account (does it balance?), a balance look-up, and minting HST
- * into an account — the only way HST comes into existence, so it asks first.
+ * The ledger: the audit of every account (does it balance?), every transfer with filters (issue
+ * 31), a balance look-up, and minting HST into an account — the only way HST comes into
+ * existence, so it asks first.
  */
 export function LedgerScreen({ api }: { api: AdminApi }) {
   const [audit, setAudit] = useState<HstAudit | null>(null);
   const [auditError, setAuditError] = useState<string | null>(null);
+  // Bumped by a mint, so the transfer list shows it.
+  const [minted, setMinted] = useState(0);
 
   const reloadAudit = useCallback(async () => {
     try {
@@ -79,7 +83,14 @@ export function LedgerScreen({ api }: { api: AdminApi }) {
           </>
         )}
       </section>
-      <MintPanel api={api} onMinted={reloadAudit} />
+      <TransfersPanel api={api} refresh={minted} />
+      <MintPanel
+        api={api}
+        onMinted={async () => {
+          setMinted((n) => n + 1);
+          await reloadAudit();
+        }}
+      />
       <BalancePanel api={api} />
     </>
   );

@@ -7,6 +7,7 @@ export * from './chain.js';
 export * from './boards.js';
 export * from './tournaments.js';
 export * from './admin.js';
+export * from './admin-ledger.js';
 export * from './reviews.js';
 export * from './discovery.js';
 export * from './profiles.js';

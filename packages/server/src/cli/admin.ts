@@ -5,6 +5,7 @@ import { DEFAULT_DATA_DIR, DEFAULT_SERVER, callAdmin, connect } from './admin-cl
 import { CliError, ExitCodes } from './cli-error.js';
 import { CHAIN_COMMANDS } from './admin-chain-commands.js';
 import { GAME_COMMANDS } from './admin-game-commands.js';
+import { LEDGER_COMMANDS } from './admin-ledger-commands.js';
 import {
   ACCOUNT_FLAG,
   ACCOUNT_HELP,
@@ -233,6 +234,7 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
     }),
     failsWhen: auditFailure,
   },
+  ...LEDGER_COMMANDS,
   ...GAME_COMMANDS,
   ...CHAIN_COMMANDS,
 ];

@@ -499,6 +499,11 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
       accepts: ['admin token'],
     },
     {
+      name: 'admin: GET /admin/ledger/transfers',
+      send: onApi('GET', () => '/admin/ledger/transfers?limit=1'),
+      accepts: ['admin token'],
+    },
+    {
       name: 'admin: GET /admin/chain',
       send: onApi('GET', () => '/admin/chain'),
       accepts: ['admin token'],

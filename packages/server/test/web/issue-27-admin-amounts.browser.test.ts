@@ -4,14 +4,12 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  checkAtBothSizes,
   DESKTOP,
-  NO_CHROMIUM_REASON,
-  PHONE,
   ensureBrowserBuilds,
   hasChromium,
   launchChromium,
-  saveScreenshot,
-  seriousViolations,
+  NO_CHROMIUM_REASON,
 } from '@coinop/testkit/browser';
 import { testConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/main.js';
@@ -70,23 +68,6 @@ describe.skipIf(!hasChromium)(
       if (dataDir) await rm(dataDir, { recursive: true, force: true });
     });
 
-    /** axe clean and no sideways scroll at desktop and phone widths, a screenshot of each. */
-    async function checkBoth(page: Page, name: string) {
-      for (const [size, suffix] of [
-        [DESKTOP, ''],
-        [PHONE, '-phone'],
-      ] as const) {
-        await page.setViewportSize(size);
-        expect(await seriousViolations(page), `${name}${suffix}`).toEqual([]);
-        expect(
-          await page.evaluate('document.documentElement.scrollWidth'),
-          `${name}${suffix} scrolls sideways`,
-        ).toBeLessThanOrEqual(size.width);
-        await saveScreenshot(page, `${name}${suffix}`);
-      }
-      await page.setViewportSize(DESKTOP);
-    }
-
     /** The text of the `<dd>` after the `<dt>` named `term`. */
     const fact = (page: Page, term: string) =>
       page
@@ -109,13 +90,13 @@ describe.skipIf(!hasChromium)(
         const row = op.getByRole('row').filter({ hasText: playerId });
         await expect.poll(() => row.locator('td[data-label="Balance"]').textContent()).toBe(SHOWN);
         expect(await row.locator('td[data-label="In open plays"]').textContent()).toBe('0 HST');
-        await checkBoth(op, 'admin-amounts-players');
+        await checkAtBothSizes(op, 'admin-amounts-players');
 
         await row.getByRole('link', { name: 'Whale' }).click();
         await op.waitForURL(`${web}/admin/players/${playerId}`);
         await expect.poll(() => fact(op, 'Balance').textContent()).toBe(SHOWN);
         expect(await fact(op, 'In open plays').textContent()).toBe('0 HST');
-        await checkBoth(op, 'admin-amounts-player');
+        await checkAtBothSizes(op, 'admin-amounts-player');
 
         await nav('Developers');
         const developer = op.getByRole('row').filter({ hasText: developerId });
@@ -147,7 +128,7 @@ describe.skipIf(!hasChromium)(
         await lookUp.getByRole('textbox').fill(DEVELOPER_WALLET);
         await lookUp.getByRole('button', { name: 'Look up' }).click();
         await lookUp.getByText(`${SHOWN} spendable, 0 HST locked.`, { exact: false }).waitFor();
-        await checkBoth(op, 'admin-amounts-ledger');
+        await checkAtBothSizes(op, 'admin-amounts-ledger');
       } finally {
         await context.close();
       }

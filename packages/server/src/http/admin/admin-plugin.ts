@@ -22,6 +22,7 @@ import { adminTournamentRoutes } from './admin-tournaments.js';
 import { reviewRoutes } from '../shared/reviews.js';
 import { adminScoreVoidRoutes } from './admin-score-voids.js';
 import { adminProfileRoutes } from './admin-profiles.js';
+import { adminLedgerTransferRoutes } from './admin-ledger-transfers.js';
 import {
   TAGS,
   KeysRotated,
@@ -97,6 +98,7 @@ export async function adminPlugin(
   });
   adminScoreVoidRoutes(app);
   adminProfileRoutes(app);
+  adminLedgerTransferRoutes(app);
 
   r.post(
     '/admin/players/:playerId/token',

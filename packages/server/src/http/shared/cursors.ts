@@ -1,6 +1,7 @@
 import { CoinopError } from '@coinop/core';
 import type { ActivityPosition } from '../../services/account-reads.js';
 import type { QueuePosition } from '../../services/score-reviews.js';
+import type { TransferPosition } from '../../services/ledger-transfers.js';
 import { boardWalkExpired, type ContinuedWalk } from '../../services/game-reads.js';
 
 /**
@@ -98,4 +99,20 @@ export function reviewCursor(position: QueuePosition): string {
 export function parseReviewCursor(cursor: string): QueuePosition {
   const [micros = '', id = ''] = decode(cursor, REVIEW_CURSOR);
   return { atMicros: BigInt(micros), id };
+}
+
+const TRANSFER_CURSOR = new RegExp(`^l1\\.(\\d{1,18})\\.(${UUID})$`);
+/** Year 10000 in microseconds since the epoch: a later position is no transfer's (nor Postgres's). */
+const TRANSFER_MICROS_MAX = 253_402_300_800_000_000n;
+
+/** The position after a page of the operator's ledger transfers (newest first): its last's. */
+export function transferCursor(position: TransferPosition): string {
+  return encode(`l1.${position.atMicros}.${position.id}`);
+}
+
+export function parseTransferCursor(cursor: string): TransferPosition {
+  const [micros = '', id = ''] = decode(cursor, TRANSFER_CURSOR);
+  const atMicros = BigInt(micros);
+  if (atMicros >= TRANSFER_MICROS_MAX) throw notACursor();
+  return { atMicros, id };
 }

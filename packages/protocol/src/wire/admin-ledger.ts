@@ -1,0 +1,134 @@
+/**
+ * The operator's list of ledger transfers, `GET /admin/ledger/transfers` (issue 31). Kept apart
+ * from `admin.ts` so the list's names read together.
+ */
+
+/**
+ * A transfer's ledger operation: `posted` moves HST at once, `pending` reserves it, and
+ * `post_pending` / `void_pending` settle or release a pending transfer in full.
+ *
+ * @example
+ * ```ts
+ * import { LedgerTransferKinds } from '@coinop/protocol';
+ * console.log(LedgerTransferKinds.includes('posted')); // true
+ * ```
+ */
+export const LedgerTransferKinds = ['posted', 'pending', 'post_pending', 'void_pending'] as const;
+export type LedgerTransferKind = (typeof LedgerTransferKinds)[number];
+
+/**
+ * Why HST moved, as each transfer records it (docs/concepts/ledger.md).
+ *
+ * @example
+ * ```ts
+ * import { LedgerTransferReasons } from '@coinop/protocol';
+ * console.log(LedgerTransferReasons[0]); // "mint"
+ * ```
+ */
+export const LedgerTransferReasons = [
+  'mint',
+  'play_lock',
+  'play_settle',
+  'payout_leader',
+  'payout_developer',
+  'payout_arcade',
+  'payment',
+  'play_void',
+  'deposit',
+  'withdrawal',
+  'chain_play_lock',
+  'chain_payout',
+  'chain_reversal',
+  'tournament_guarantee',
+  'tournament_pool',
+  'tournament_prize',
+  'payout_release',
+  'payout_void',
+  'tournament_remainder',
+  'tournament_refund',
+  'tournament_unclaimed',
+] as const;
+export type LedgerTransferReason = (typeof LedgerTransferReasons)[number];
+
+/**
+ * Who an account belongs to: a player, a developer, the arcade, a play's escrow, the mint, a
+ * chain vault, or a tournament round's prize pool.
+ *
+ * @example
+ * ```ts
+ * import { LedgerAccountKinds } from '@coinop/protocol';
+ * console.log(LedgerAccountKinds.length); // 7
+ * ```
+ */
+export const LedgerAccountKinds = [
+  'player',
+  'developer',
+  'arcade',
+  'escrow',
+  'mint',
+  'vault',
+  'pool',
+] as const;
+export type LedgerAccountKind = (typeof LedgerAccountKinds)[number];
+
+/**
+ * One side of a transfer: the account and its owner where one is known.
+ *
+ * @example
+ * ```ts
+ * import type { LedgerAccount } from '@coinop/protocol';
+ * const href = (a: LedgerAccount) => (a.playerId === null ? null : `/admin/players/${a.playerId}`);
+ * ```
+ */
+export interface LedgerAccount {
+  readonly accountId: string;
+  readonly kind: LedgerAccountKind;
+  /**
+   * What a person reads: a player's display name, a developer's wallet, the arcade's name, "Mint",
+   * a vault's address and chain, a round's tournament and number, or "Escrow of play …".
+   */
+  readonly label: string;
+  /** The player who owns it; null for any other kind. */
+  readonly playerId: string | null;
+  /** The developer who owns it; null for any other kind. */
+  readonly developerId: string | null;
+}
+
+/**
+ * One transfer as the operator's list answers it; the amount is exact HST text.
+ *
+ * @example
+ * ```ts
+ * import type { LedgerTransfer } from '@coinop/protocol';
+ * const line = (t: LedgerTransfer) => `${t.debit.label} → ${t.credit.label}: ${t.amount} HST`;
+ * ```
+ */
+export interface LedgerTransfer {
+  readonly id: string;
+  readonly kind: LedgerTransferKind;
+  readonly reason: LedgerTransferReason;
+  readonly debit: LedgerAccount;
+  readonly credit: LedgerAccount;
+  /** HST as an exact decimal string ("0" for a pending transfer settled in full). */
+  readonly amount: string;
+  /** The play it belongs to, if any. */
+  readonly playId: string | null;
+  /** For `post_pending` and `void_pending`: the pending transfer it settles. */
+  readonly pendingId: string | null;
+  readonly createdAt: string;
+}
+
+/**
+ * A page of `GET /admin/ledger/transfers`, newest first.
+ *
+ * @example
+ * ```ts
+ * import type { LedgerTransferPage } from '@coinop/protocol';
+ * const hasOlder = (page: LedgerTransferPage) => page.nextCursor !== null;
+ * ```
+ */
+export interface LedgerTransferPage {
+  readonly transfers: readonly LedgerTransfer[];
+  /** Pass as `cursor` for older transfers; null on the last page. */
+  readonly nextCursor: string | null;
+}

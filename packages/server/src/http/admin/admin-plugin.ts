@@ -22,6 +22,7 @@ import { adminTournamentRoutes } from './admin-tournaments.js';
 import { reviewRoutes } from '../shared/reviews.js';
 import { adminScoreVoidRoutes } from './admin-score-voids.js';
 import { adminProfileRoutes } from './admin-profiles.js';
+import { adminStatsRoutes } from './admin-stats.js';
 import {
   TAGS,
   KeysRotated,
@@ -57,6 +58,7 @@ export async function adminPlugin(
 
   adminAccountRoutes(app);
   adminHstRoutes(app);
+  adminStatsRoutes(app);
   adminGameRoutes(app);
   adminGameSettingsRoutes(app);
   adminLeaderboardRoutes(app);

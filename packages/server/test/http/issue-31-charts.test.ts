@@ -140,7 +140,13 @@ describe.each(storeVariants())('daily stats on %s', (variant) => {
       days: 1,
       from: days[2],
       to: days[2],
-      games: [{ gameId: ones.gameId, name: expect.any(String), days: [{ day: days[2], plays: 2, hstEarned: '1.1' }] }],
+      games: [
+        {
+          gameId: ones.gameId,
+          name: expect.any(String),
+          days: [{ day: days[2], plays: 2, hstEarned: '1.1' }],
+        },
+      ],
     });
   });
 
@@ -186,5 +192,75 @@ describe.each(storeVariants())('daily stats on %s', (variant) => {
     const month = (await admin('/admin/stats/daily')).body as unknown as ArcadeDailyStats;
     expect(month.series).toHaveLength(30);
     expect(month.series.at(-1)?.day).toBe(days[2]);
+  });
+});
+
+describe.each(storeVariants())('daily stats with a payout hold on %s', (variant) => {
+  let s: TestSignin;
+  let api: TestApi;
+  let game: GameFixture;
+  let wallet: PrivateKeyAccount;
+  let days: [string, string];
+
+  beforeAll(async () => {
+    s = await buildTestSignin(variant, { payoutHoldSeconds: 86_400 });
+    api = { app: s.api, db: s.db, clock: s.clock, config: s.config, close: () => s.close() };
+    wallet = newWallet();
+    game = await gameWithTiers(api, { costs: [10], developerWallet: wallet.address });
+    // Noon UTC, so the hold of a day ends at noon the next day.
+    const now = s.clock.now().getTime();
+    s.clock.advance(Math.ceil(now / DAY_MS) * DAY_MS + DAY_MS / 2 - now);
+    const headers = { authorization: `Bearer ${await writeToken(api, game)}` };
+    const base = `/arcades/${game.arcadeId}/games/${game.gameId}`;
+    const leaderboardId = game.tiers[0]!.id;
+    for (const score of [100, 50]) {
+      const player = await fundedPlayer(api, 20);
+      const opened = await s.api.inject({
+        method: 'POST',
+        url: `${base}/play`,
+        headers,
+        payload: { playerId: player.playerId, leaderboardId },
+      });
+      const scored = await s.api.inject({
+        method: 'POST',
+        url: `${base}/score`,
+        headers,
+        payload: { playId: opened.json().id, leaderboardId, score },
+      });
+      expect(scored.statusCode).toBe(200);
+    }
+    const settled = utcDay(s.clock.now());
+    s.clock.advance(DAY_MS + 1000);
+    expect(await s.api.arcade.releaseHeldPayouts()).toBe(2);
+    days = [settled, utcDay(s.clock.now())];
+  });
+  afterEach(async () => {
+    await expectLedgerBalanced(s.db);
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  it('counts held shares on the day their hold ends, not the day the play settled', async () => {
+    const token = (await walletSignIn(s.auth, wallet)).access_token;
+    const developer = await s.api.inject({
+      method: 'GET',
+      url: '/developer/stats/daily?days=2',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect((developer.json() as DeveloperDailyStats).games[0]?.days).toEqual([
+      { day: days[0], plays: 2, hstEarned: '0' },
+      // 9 from the first play (no leaders), 2 from the second.
+      { day: days[1], plays: 0, hstEarned: '11' },
+    ]);
+    const arcade = await s.api.inject({
+      method: 'GET',
+      url: '/admin/stats/daily?days=2',
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+    });
+    expect((arcade.json() as ArcadeDailyStats).series).toEqual([
+      { day: days[0], plays: 2, volume: '20', activePlayers: 2, paidOut: '0' },
+      { day: days[1], plays: 0, volume: '0', activePlayers: 0, paidOut: '7' },
+    ]);
   });
 });

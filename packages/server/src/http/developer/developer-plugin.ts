@@ -10,7 +10,6 @@ import { testerRoutes } from './testers.js';
 import { developerScreenshotRoutes } from './developer-screenshots.js';
 import { developerPublishRequestRoutes } from './publish-requests.js';
 import { developerGameRoutes } from './developer-games.js';
-import { developerStatsRoutes } from './developer-stats.js';
 import { withdrawalRoutes } from '../shared/withdrawals.js';
 import { developerTournamentRoutes } from './developer-tournaments.js';
 import { developerVerifierRoutes } from './developer-verifier.js';
@@ -69,7 +68,6 @@ export async function developerPlugin(app: FastifyInstance): Promise<void> {
 
   developerApiKeyRoutes(app, (request) => players.authenticate(request), keys);
   developerGameRoutes(app, { authenticate: (request) => players.authenticate(request) });
-  developerStatsRoutes(app, (request) => players.authenticate(request));
   testerRoutes(app, (request) => players.authenticate(request));
   developerScreenshotRoutes(app, (request) => players.authenticate(request));
   developerPublishRequestRoutes(app, (request) => players.authenticate(request));

@@ -37,7 +37,12 @@ export function developerStatsRoutes(
     },
     async (request) => {
       const developer = await portal.developerOf((await authenticate(request)).playerId);
-      return developerDailyStats(app.arcade, developer, daysOf(request.query), request.query.gameId);
+      return developerDailyStats(
+        app.arcade,
+        developer,
+        daysOf(request.query),
+        request.query.gameId,
+      );
     },
   );
 }

@@ -33,9 +33,10 @@ const Window = {
 
 export const ArcadeDaysQuery = Type.Object({ days });
 
-export const DeveloperDaysQuery = Type.Object(
-  { days, gameId: Type.Optional(Uuid('Only this game of mine; all of them without it')) },
-);
+export const DeveloperDaysQuery = Type.Object({
+  days,
+  gameId: Type.Optional(Uuid('Only this game of mine; all of them without it')),
+});
 
 export const DeveloperDailyStatsSchema = Type.Object({
   ...Window,

@@ -138,6 +138,10 @@ const SCREENSHOTS = [
   { name: 'profile-player-page-phone', test: 'issue-31-profiles', device: 'phone' },
   { name: 'profile-console-reset-desktop', test: 'issue-31-profiles', device: 'desktop' },
   { name: 'profile-console-reset-phone', test: 'issue-31-profiles', device: 'phone' },
+  { name: 'issue-31-portal-dashboard-chart', test: 'issue-31-charts', device: 'desktop' },
+  { name: 'issue-31-portal-dashboard-chart-phone', test: 'issue-31-charts', device: 'phone' },
+  { name: 'issue-31-console-activity', test: 'issue-31-charts', device: 'desktop' },
+  { name: 'issue-31-console-activity-phone', test: 'issue-31-charts', device: 'phone' },
 ];
 
 async function main() {

@@ -1,3 +1,4 @@
+import type { ArcadeDailyStats } from '@coinop/protocol';
 import type {
   AccountBalance,
   ActivityPage,
@@ -113,6 +114,8 @@ export function adminApi(token: string) {
     },
 
     audit: () => call<HstAudit>('/hst/audit'),
+    /** Plays, volume, active players and payouts per UTC day over the last `days`. */
+    dailyStats: (days: number) => call<ArcadeDailyStats>(`/stats/daily?days=${days}`),
     mint: (accountId: string, amount: string) =>
       call<HstMinted>('/hst/mints', { accountId, amount }),
     balance: (accountId: string) => call<AccountBalance>(`/hst/balances/${id(accountId)}`),

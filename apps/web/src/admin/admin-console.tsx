@@ -6,6 +6,7 @@ import { ChainHaltBanner } from './chain-halt-banner.js';
 import { ChainScreen } from './chain-screen.js';
 import { GamesScreen } from './games-screen.js';
 import { KeysScreen } from './keys-screen.js';
+import { ActivityScreen } from './activity-screen.js';
 import { LedgerScreen } from './ledger-screen.js';
 import { PeopleScreen } from './people-screen.js';
 import { PlayerScreen } from './player-screen.js';
@@ -24,6 +25,7 @@ const SCREENS = [
   { path: 'players', label: 'Players' },
   { path: 'developers', label: 'Developers' },
   { path: 'ledger', label: 'Ledger' },
+  { path: 'activity', label: 'Activity' },
   { path: 'chain', label: 'Chain' },
   { path: 'keys', label: 'Sign-in keys' },
 ] as const;
@@ -132,6 +134,8 @@ function Screen({ path, api }: { path: (typeof SCREENS)[number]['path']; api: Ad
       return <PeopleScreen key="developers" api={api} kind="developers" />;
     case 'ledger':
       return <LedgerScreen api={api} />;
+    case 'activity':
+      return <ActivityScreen api={api} />;
     case 'chain':
       return <ChainScreen api={api} />;
     case 'keys':

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Link } from '../router.js';
 import { EarningsSection } from './earnings-section.js';
+import { DailyActivitySection } from './daily-chart-section.js';
 import { useSession } from '../session/session.js';
 import type { ApiKey, DeveloperGame, NewApiKey } from '@coinop/protocol';
 import {
@@ -29,6 +30,7 @@ export function DashboardPage() {
       </p>
       <GamesSection />
       <EarningsSection />
+      <DailyActivitySection />
       <ApiKeysSection />
     </section>
   );

@@ -3,6 +3,7 @@ import type {
   ApiKeyList,
   ClientSecret,
   DeveloperBalance,
+  DeveloperDailyStats,
   DeveloperGame,
   DeveloperGameList,
   DeveloperGameRequest,
@@ -110,6 +111,12 @@ export function portalApi(call: Call) {
       call<undefined>(tester(gameId, wallet), undefined, 'DELETE'),
 
     stats: (gameId: string) => call<GameStats>(`${game(gameId)}/stats`),
+    /** Plays and HST earned per UTC day over the last `days`: one game's, or every game's. */
+    dailyStats: (days: number, gameId?: string) =>
+      call<DeveloperDailyStats>(
+        `/developer/stats/daily?days=${days}` +
+          (gameId === undefined ? '' : `&gameId=${encodeURIComponent(gameId)}`),
+      ),
 
     listPublishRequests: async (gameId: string) =>
       (await call<PublishRequestList>(`${game(gameId)}/publish-requests`)).requests,

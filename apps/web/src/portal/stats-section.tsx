@@ -3,6 +3,7 @@ import { scoreText } from '../components/score.js';
 import { formatHstUnits, hstUnits } from '../account/hst-amounts.js';
 import type { GameStats } from '@coinop/protocol';
 import { ErrorAlert, When, errorText, usePortalApi } from './parts.js';
+import { PortalDailyChart } from './daily-chart-section.js';
 
 /** Plays, scores and HST earned of the game, and its recent plays. */
 export function StatsSection({ gameId, scoreUnit }: { gameId: string; scoreUnit: string }) {
@@ -59,6 +60,7 @@ export function StatsSection({ gameId, scoreUnit }: { gameId: string; scoreUnit:
               <dd>{formatHstUnits(hstUnits(stats.hstEarned))}</dd>
             </div>
           </dl>
+          <PortalDailyChart gameId={gameId} />
           <h3 id="recent-heading">Recent plays</h3>
           {stats.recentPlays.length === 0 ? (
             <p>No plays yet.</p>

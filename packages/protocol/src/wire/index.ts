@@ -12,3 +12,4 @@ export * from './reviews.js';
 export * from './discovery.js';
 export * from './profiles.js';
 export * from './live.js';
+export * from './stats.js';

@@ -438,6 +438,17 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
       send: onApi('GET', () => `/developer/withdrawals/${randomUUIDv4()}`),
       accepts: ['web session', 'api key'],
     },
+    // Issue 31, charts: the portal's session for the developer's, the admin token for the arcade's.
+    {
+      name: 'portal: GET /developer/stats/daily',
+      send: onApi('GET', () => '/developer/stats/daily?days=7'),
+      accepts: ['web session'],
+    },
+    {
+      name: 'admin: GET /admin/stats/daily',
+      send: onApi('GET', () => '/admin/stats/daily?days=7'),
+      accepts: ['admin token'],
+    },
     {
       name: 'portal: GET /developer/balance',
       send: onApi('GET', () => '/developer/balance'),

@@ -23,6 +23,7 @@ import { reviewRoutes } from '../shared/reviews.js';
 import { adminScoreVoidRoutes } from './admin-score-voids.js';
 import { adminProfileRoutes } from './admin-profiles.js';
 import { adminLedgerTransferRoutes } from './admin-ledger-transfers.js';
+import { adminStatsRoutes } from './admin-stats.js';
 import {
   TAGS,
   KeysRotated,
@@ -58,6 +59,7 @@ export async function adminPlugin(
 
   adminAccountRoutes(app);
   adminHstRoutes(app);
+  adminStatsRoutes(app);
   adminGameRoutes(app);
   adminGameSettingsRoutes(app);
   adminLeaderboardRoutes(app);

@@ -4,6 +4,7 @@ import { formatHst } from '@coinop/core';
 import type { DeveloperRecord } from '../../services/developer-games.js';
 
 import { DeveloperPortal } from '../../services/developer-games.js';
+import { developerStatsRoutes } from './developer-stats.js';
 
 import type { CoverCheck } from '../../services/cover-check.js';
 import { RateLimitedResponse, Security } from '../../listener/openapi.js';
@@ -69,6 +70,7 @@ export function developerGameRoutes(
   gameRoutes(app, routes);
   tierRoutes(app, routes);
   clientRoutes(app, routes);
+  developerStatsRoutes(app, signedIn);
 }
 
 /** The developer's games: list, read, register and update. */

@@ -119,11 +119,12 @@ describe.skipIf(!hasChromium)(
 
     it("charts a game's plays and HST earned per day in the portal", async () => {
       const { context, page } = await openSignedIn(browser, {
-        url: `${server.urls['web']}/developer/games/${comet.gameId}`,
+        url: `${server.urls['web']}/developer/games/${comet.gameId}/stats`,
         key: developerKey,
         viewport: DESKTOP,
       });
       try {
+        // The game's Stats view carries its chart.
         const figure = page.getByRole('figure', { name: /plays and HST earned per day/ });
         await figure.locator('.recharts-surface').waitFor();
         const rows = await tableRows(figure);

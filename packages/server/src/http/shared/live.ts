@@ -45,6 +45,7 @@ export function notificationToWire(n: StoredNotification): PlayerNotification {
     playId: n.playId,
     fromPlayerName: n.fromPlayerName,
     rank: n.rank,
+    reason: n.reason,
   };
 }
 

@@ -28,7 +28,7 @@ import {
   seriousViolations,
 } from '@coinop/testkit/browser';
 import { injectWallet } from '@coinop/testkit/eip1193';
-import { BOARD_EVENTS_GAME_PAGE } from '../fixtures/board-events-game.js';
+import { BOARD_EVENTS_GAME_PAGE, QUIET_GAME_PAGE } from '../fixtures/board-events-game.js';
 
 const ADMIN_TOKEN = 'board-events-admin';
 
@@ -48,6 +48,8 @@ describe.skipIf(!hasChromium)(
     let gameId: string;
     let tierId: string;
     let sdk: Arcade;
+    let quietId: string;
+    let quietSdk: Arcade;
     let api: TestApi;
 
     beforeAll(async () => {
@@ -79,33 +81,50 @@ describe.skipIf(!hasChromium)(
         [{ name: 'Free', cost: 0 }],
       );
       gameId = game.id;
+      const quiet = await registerGame(
+        arcade,
+        { developerId: developer.id, name: 'Quiet Board', description: 'For issue 31.' },
+        [{ name: 'Free', cost: 0 }],
+      );
+      quietId = quiet.id;
       const sdkBundle = await readFile(GAME_SDK_BUNDLE, 'utf8');
       site = createServer((req, res) => {
         const path = new URL(req.url ?? '/', 'http://x').pathname;
         const [type, body] =
           path === '/game-sdk.min.js'
             ? ['text/javascript; charset=utf-8', sdkBundle]
-            : ['text/html; charset=utf-8', BOARD_EVENTS_GAME_PAGE];
+            : [
+                'text/html; charset=utf-8',
+                path === '/quiet.html' ? QUIET_GAME_PAGE : BOARD_EVENTS_GAME_PAGE,
+              ];
         res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' }).end(body);
       });
       await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-      const url =
-        `http://127.0.0.1:${(site.address() as AddressInfo).port}/live.html` +
-        `?arcade=${encodeURIComponent(web)}&game=${gameId}`;
-      await updateGame(arcade.db, arcade.clock, gameId, { url });
-      await publish(arcade, gameId);
+      const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+      for (const [id, page] of [
+        [gameId, 'live.html'],
+        [quietId, 'quiet.html'],
+      ] as const) {
+        const url = `${origin}/${page}?arcade=${encodeURIComponent(web)}&game=${id}`;
+        await updateGame(arcade.db, arcade.clock, id, { url });
+        await publish(arcade, id);
+      }
       tierId = (await arcade.games.get(gameId)).leaderboards[0]!.id;
 
-      const response = await fetch(`${server.urls['api']}/admin/games/${gameId}/clients`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-      });
-      const client = (await response.json()) as { clientId: string; clientSecret: string };
-      sdk = await Arcade.build({
-        ...client,
-        baseUrl: server.urls['api']!,
-        authUrl: server.urls['auth']!,
-      });
+      const sdkFor = async (id: string) => {
+        const response = await fetch(`${server.urls['api']}/admin/games/${id}/clients`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+        });
+        const client = (await response.json()) as { clientId: string; clientSecret: string };
+        return Arcade.build({
+          ...client,
+          baseUrl: server.urls['api']!,
+          authUrl: server.urls['auth']!,
+        });
+      };
+      sdk = await sdkFor(gameId);
+      quietSdk = await sdkFor(quietId);
       api = { db: arcade.db, clock: arcade.clock, app: server.api } as unknown as TestApi;
       const ada = await fundedPlayer(api, 0, 'Ada');
       await sdk.score(await sdk.play(ada.playerId, tierId), 400);
@@ -169,5 +188,27 @@ describe.skipIf(!hasChromium)(
         }
       }
     }, 180_000);
+
+    it('never sends it to a game that did not ask, as one on haste-arcade-sdk@1.1.5', async () => {
+      const context = await browser.newContext({ viewport: DESKTOP });
+      const page = await context.newPage();
+      try {
+        await page.goto(`${server.urls['web']}/games/${quietId}`);
+        await page.getByRole('heading', { name: 'Quiet Board', level: 1 }).waitFor();
+        const game = page.frameLocator('iframe.game-frame');
+        // Its own request is answered: messages do reach it.
+        await expect.poll(() => game.locator('#types').textContent()).toBe('leaderboard');
+        const quietTier = (await server.api.arcade.games.get(quietId)).leaderboards[0]!.id;
+        const player = await fundedPlayer(api, 0, 'Linus');
+        await quietSdk.score(await quietSdk.play(player.playerId, quietTier), 70);
+        // The page's own panel moved live; the game was told nothing.
+        const panel = page.getByRole('region', { name: 'Leaders: Free' });
+        await expect.poll(() => panel.locator('.leader-score').allTextContents()).toEqual(['70']);
+        await page.waitForTimeout(500);
+        expect(await game.locator('#types').textContent()).toBe('leaderboard');
+      } finally {
+        await context.close();
+      }
+    }, 60_000);
   },
 );

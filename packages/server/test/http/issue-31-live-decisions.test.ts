@@ -10,8 +10,9 @@ import { SseClient, type ReadEvent } from '../fixtures/sse-client.js';
 import { mintTo, tournamentWithRound } from '../fixtures/tournaments.js';
 
 /**
- * Issue 31, what live updates still lacked: a round's unscored entries refunded at its close reach
- * their players as notifications, read from the ledger; and the operator's decision on a publish
+ * Issue 31, what live updates still lacked: a round's unscored entries refunded at its close, and
+ * a suspended game's open plays, reach their players as notifications, read from the ledger; and
+ * the operator's decision on a publish
  * request reaches the developer's own stream (their wallet's web session) without a reload.
  */
 
@@ -136,6 +137,47 @@ describe.each(storeVariants())('refunds and publish decisions, live, on %s', (va
     // Bob scored: he was refunded nothing, and his menu does not list Alice's refund.
     const bobs = await s.api.arcade.liveReads.recent(bob.accountId, 10);
     expect(bobs.filter((n) => n.kind === 'refund')).toEqual([]);
+  });
+
+  it("tells a player of their open play's refund when the operator suspends the game", async () => {
+    const base = await setUp();
+    const game = await gameWithTiers(api, { costs: [2] });
+    const wallet = newWallet();
+    const alice = await walletSignIn(s.auth, wallet);
+    const faucet = await s.api.inject({
+      method: 'POST',
+      url: '/player/faucet',
+      headers: { authorization: `Bearer ${alice.access_token}` },
+    });
+    expect(faucet.statusCode, faucet.body).toBe(200);
+    const token = await writeToken(api, game);
+    const play = await s.api.inject({
+      method: 'POST',
+      url: `/arcades/${game.arcadeId}/games/${game.gameId}/play`,
+      headers: { authorization: `Bearer ${token}` },
+      payload: { playerId: alice.playerId, leaderboardId: game.tiers[0]!.id },
+    });
+    expect(play.statusCode, play.body).toBe(200);
+    const stream = await open(`${base}/player/events`, alice.access_token);
+    await stream.next((e) => e.event === 'balance');
+
+    const suspended = await s.api.inject({
+      method: 'POST',
+      url: `/admin/games/${game.gameId}/suspend`,
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+    });
+    expect(suspended.statusCode, suspended.body).toBe(200);
+    const refund = await stream.next(notificationOf('refund'));
+    expect(refund.data).toMatchObject({
+      kind: 'refund',
+      amount: '2',
+      playId: play.json<{ id: string }>().id,
+      gameId: game.gameId,
+      tierName: 'Tier 1',
+    } satisfies Partial<PlayerNotification>);
+    await stream.next(
+      (e) => e.event === 'balance' && (e.data as { balance: string }).balance === '10',
+    );
   });
 
   it("tells the developer's own stream of a declined, then an approved, publish request", async () => {

@@ -10,6 +10,7 @@ import {
   type BridgeRequest,
   type ReceiveBoardAroundMessage,
   type ReceiveBoardPageMessage,
+  type ReceiveBoardUpdateMessage,
   type ReceiveHstTransferMessage,
   type ReceiveLeaderboardMessage,
   type ReceiveLoginMessage,
@@ -104,9 +105,9 @@ export interface GameServiceOptions {
 
 /**
  * The data each event hands its handlers: the same object the operation resolves with.
- * `transferHst` is the published library's name of the `hstTransfer` event. `tierChange` (a
- * coinop addition) has no operation: registering a handler for it asks the arcade to report the
- * player's tier, now and on every change.
+ * `transferHst` is the published library's name of the `hstTransfer` event. `tierChange` and
+ * `boardUpdate` (coinop additions) have no operation: registering a handler for one asks the
+ * arcade to report the player's tier, or the game's boards, now and on every change.
  *
  * @example
  * ```ts
@@ -124,7 +125,11 @@ export interface GameServiceEvents {
   login: ReceiveLoginMessage;
   boardPage: ReceiveBoardPageMessage;
   boardAround: ReceiveBoardAroundMessage;
+  boardUpdate: ReceiveBoardUpdateMessage;
 }
+
+/** The events a game subscribes to by registering a handler: the arcade pushes them. */
+type WatchedEvent = 'tierChange' | 'boardUpdate';
 
 type ReplyData = GameServiceEvents[BridgeEventName];
 type Handler = (data: never) => void;
@@ -175,8 +180,8 @@ export class GameService {
   readonly #handlers = new Map<BridgeEventName, Set<Handler>>();
   /** Requests in the order they were sent, per event, for hosts that do not echo `requestId`. */
   readonly #pending = new Map<BridgeEventName, PendingRequest[]>();
-  /** Whether this instance has asked the arcade to report the tier (once is enough). */
-  #tierWatched = false;
+  /** The pushed events this instance has asked the arcade for (once each is enough). */
+  readonly #watched = new Set<WatchedEvent>();
   /** The last tier the arcade reported, handed at once to a handler registered later. */
   #tier: ReceiveTierChangeMessage | undefined;
 
@@ -227,7 +232,9 @@ export class GameService {
     if (win === undefined) throw new TypeError('GameService.init() needs a browser window');
     win.addEventListener('message', this.#onMessage);
     this.#initializedWindow = win;
-    if ((this.#handlers.get('tierChange')?.size ?? 0) > 0) this.#watchTier();
+    for (const event of ['tierChange', 'boardUpdate'] as const) {
+      if ((this.#handlers.get(event)?.size ?? 0) > 0) this.#watch(event);
+    }
   }
 
   /**
@@ -258,8 +265,9 @@ export class GameService {
       this.#handlers.set(name, handlers);
     }
     handlers.add(handler as Handler);
+    if (name === 'boardUpdate') this.#watch(name);
     if (name === 'tierChange') {
-      this.#watchTier();
+      this.#watch(name);
       // A handler registered after the arcade reported the tier learns it too, once.
       const known = this.#tier;
       if (known !== undefined) {
@@ -295,6 +303,30 @@ export class GameService {
    */
   onTierChange(handler: (data: ReceiveTierChangeMessage) => void): () => void {
     return this.on('tierChange', handler);
+  }
+
+  /**
+   * Calls `handler` with each of the game's boards (its tiers, its tournaments' open rounds) as it
+   * stands when the arcade first answers, then each time one changes: another player scored, a
+   * score was voided, a round's standings moved. `leaderboardId` says which board; the leaders
+   * come best first, as `getLeaderboard` returns them. The same as `on('boardUpdate', handler)`;
+   * returns a function that removes it. An arcade that does not know this coinop addition never
+   * calls it: read the board with `getLeaderboard` there.
+   *
+   * @example
+   * ```ts
+   * import { GameService, Origin } from '@coinop/game-sdk';
+   * const game = new GameService('demo', Origin.DEV);
+   * game.init();
+   * let tierId: string | undefined;
+   * game.onTierChange(({ tier }) => (tierId = tier.id));
+   * game.onBoardUpdate(({ leaderboardId, leaderboard }) => {
+   *   if (leaderboardId === tierId) console.log(`${leaderboard.length} leaders now`);
+   * });
+   * ```
+   */
+  onBoardUpdate(handler: (data: ReceiveBoardUpdateMessage) => void): () => void {
+    return this.on('boardUpdate', handler);
   }
 
   /**
@@ -526,16 +558,16 @@ export class GameService {
     }));
   }
 
-  /** Asks the arcade once to report the tier; its answers are events, never a promise. */
-  #watchTier(): void {
+  /** Asks the arcade once to push `event`; its answers are events, never a promise. */
+  #watch(event: WatchedEvent): void {
     const win = this.#initializedWindow;
-    if (win === undefined || this.#tierWatched) return;
-    this.#tierWatched = true;
+    if (win === undefined || this.#watched.has(event)) return;
+    this.#watched.add(event);
     try {
-      win.parent.postMessage({ type: 'tierChange', gameId: this.gameId }, this.origin);
+      win.parent.postMessage({ type: event, gameId: this.gameId }, this.origin);
     } catch (error) {
-      this.#tierWatched = false;
-      console.error('GameService: could not ask the arcade for the tier', error);
+      this.#watched.delete(event);
+      console.error(`GameService: could not ask the arcade for "${event}"`, error);
     }
   }
 

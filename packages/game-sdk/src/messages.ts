@@ -11,6 +11,8 @@ export type {
   BoardEntry,
   ReceiveBoardAroundMessage,
   ReceiveBoardPageMessage,
+  ReceiveBoardUpdateMessage,
+  SendBoardUpdateMessage,
   SendBoardAroundMessage,
   SendBoardPageMessage,
   ReceiveLoginMessage,

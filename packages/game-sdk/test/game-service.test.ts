@@ -795,6 +795,38 @@ describe('GameService tier changes and logins (issue 17)', () => {
     expect(game.gameId).toBe(GAME_ID);
   });
 
+  it('asks for the boards once, at init(), and fires each update with its board', async () => {
+    const win = new FakeGameWindow();
+    const game = new GameService(GAME_ID, ARCADE_ORIGIN, { window: win });
+    const seen: string[] = [];
+    const off = game.onBoardUpdate(({ leaderboardId, leaderboard }) =>
+      seen.push(`${leaderboardId}:${leaderboard.map((l) => `${l.displayName}=${l.score}`).join()}`),
+    );
+    game.on('boardUpdate', () => seen.push('second handler'));
+    expect(win.posted).toEqual([]);
+    game.init();
+    expect(win.messages).toEqual([{ type: 'boardUpdate', gameId: GAME_ID }]);
+    const ada = { txid: '', userId: 'p-1', score: 50, displayName: 'Ada' };
+    win.reply({ type: 'boardUpdate', data: { leaderboardId: 't-1', leaderboard: [ada] } });
+    // A malformed update (no board id) fires nothing.
+    win.reply({ type: 'boardUpdate', data: { leaderboard: [ada] } });
+    off();
+    const bob = { txid: '', userId: 'p-2', score: 10, displayName: 'Bob' };
+    win.reply({ type: 'boardUpdate', data: { leaderboardId: 't-1', leaderboard: [ada, bob] } });
+    await flush();
+    expect(seen).toEqual(['t-1:Ada=50', 'second handler', 'second handler']);
+    expect(win.posted).toHaveLength(1);
+  });
+
+  it('a game that never asks for boards ignores an update it did not ask for', async () => {
+    const { win, game, events } = setup();
+    win.reply({ type: 'boardUpdate', data: { leaderboardId: 't-1', leaderboard: [] } });
+    await flush();
+    expect(win.posted).toEqual([]);
+    expect(events).toEqual([]);
+    expect(game.gameId).toBe(GAME_ID);
+  });
+
   it('approveLogin posts the login, resolves with the arcade answer and fires "login"', async () => {
     const { win, game } = setup();
     const fired: unknown[] = [];

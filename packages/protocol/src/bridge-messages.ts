@@ -176,6 +176,7 @@ export function parseBridgeRequest(value: unknown): BridgeRequest | undefined {
     case 'play':
     case 'leaderboard':
     case 'tierChange':
+    case 'boardUpdate':
       return { type: value.type, ...base };
     case 'login':
       if (!isId(value.requestorId) || !isUserCode(value.userCode)) return undefined;
@@ -294,6 +295,12 @@ export function parseBridgeReply(value: unknown): BridgeReply | undefined {
       const tier = readTier(data.tier);
       if (tier === undefined) return undefined;
       reply = { type: 'tierChange', data: { tier } };
+      break;
+    }
+    case 'boardUpdate': {
+      const leaderboard = readLeaders(data.leaderboard);
+      if (!isId(data.leaderboardId) || leaderboard === undefined) return undefined;
+      reply = { type: 'boardUpdate', data: { leaderboardId: data.leaderboardId, leaderboard } };
       break;
     }
     case 'login':

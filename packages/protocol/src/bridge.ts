@@ -33,6 +33,7 @@ export const BridgeMessageTypes = {
   login: 'login',
   boardPage: 'boardPage',
   boardAround: 'boardAround',
+  boardUpdate: 'boardUpdate',
 } as const;
 
 /**
@@ -273,6 +274,23 @@ export interface SendBoardAroundMessage extends BridgeRequestBase {
 }
 
 /**
+ * Game → arcade: tell me each time one of this game's boards changes (a coinop addition, issue
+ * 31). The host answers at once with each board it knows as it stands, then posts a `boardUpdate`
+ * message each time one changes (another player scored, a score was voided, a round's standings
+ * moved). A host sends it only to games that asked, so a game on `haste-arcade-sdk@1.1.5` never
+ * receives it.
+ *
+ * @example
+ * ```ts
+ * import type { SendBoardUpdateMessage } from '@coinop/protocol';
+ * const up: SendBoardUpdateMessage = { type: 'boardUpdate', gameId: 'demo' };
+ * ```
+ */
+export interface SendBoardUpdateMessage extends BridgeRequestBase {
+  type: 'boardUpdate';
+}
+
+/**
  * Any message a game posts up to the arcade.
  *
  * @example
@@ -289,7 +307,8 @@ export type BridgeRequest =
   | SendTierChangeMessage
   | SendLoginMessage
   | SendBoardPageMessage
-  | SendBoardAroundMessage;
+  | SendBoardAroundMessage
+  | SendBoardUpdateMessage;
 
 /**
  * One leader in a leaderboard reply, field for field as the published library names them.
@@ -466,6 +485,25 @@ export type ReceiveBoardPageMessage = BoardPage;
 export type ReceiveBoardAroundMessage = BoardAround;
 
 /**
+ * Data of `boardUpdate`: one of the game's boards (a tier, or a tournament's open round) as it
+ * stands now, its leaders best first in the shape of the `leaderboard` reply. `txid` is empty:
+ * the arcade's live boards name players, not plays.
+ *
+ * @example
+ * ```ts
+ * import type { ReceiveBoardUpdateMessage } from '@coinop/protocol';
+ * const down: ReceiveBoardUpdateMessage = {
+ *   leaderboardId: 't-1',
+ *   leaderboard: [{ txid: '', userId: 'player-1', score: 4200, displayName: 'Ada' }],
+ * };
+ * ```
+ */
+export interface ReceiveBoardUpdateMessage {
+  leaderboardId: string;
+  leaderboard: BridgeLeader[];
+}
+
+/**
  * The reply data of each message type.
  *
  * @example
@@ -484,6 +522,7 @@ export interface BridgeReplyDataByType {
   login: ReceiveLoginMessage;
   boardPage: ReceiveBoardPageMessage;
   boardAround: ReceiveBoardAroundMessage;
+  boardUpdate: ReceiveBoardUpdateMessage;
 }
 
 /**

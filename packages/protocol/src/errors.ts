@@ -149,6 +149,7 @@ export const ErrorCodes = {
   service_unavailable: 'Service unavailable',
   overloaded: 'Server overloaded',
   live_streams_full: 'Too many live streams on this server',
+  live_streams_per_player: 'Too many live streams for this player',
   upstream_unavailable: 'Listener behind the web app unavailable',
   internal_error: 'Internal server error',
 } as const;

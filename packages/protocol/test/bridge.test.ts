@@ -26,6 +26,7 @@ describe('bridge message types', () => {
       login: 'login',
       boardPage: 'boardPage',
       boardAround: 'boardAround',
+      boardUpdate: 'boardUpdate',
     });
     expect(BridgeErrorCodes).toEqual({
       bridge_timeout: 'Bridge reply timed out',
@@ -80,6 +81,11 @@ describe('parseBridgeRequest', () => {
     [
       { type: 'tierChange', gameId: 'g', tier: 'ignored' },
       { type: 'tierChange', gameId: 'g' },
+    ],
+    // Issue 31: asking for the game's boards as they change.
+    [
+      { type: 'boardUpdate', gameId: 'g', leaderboardId: 'ignored' },
+      { type: 'boardUpdate', gameId: 'g' },
     ],
     [
       { type: 'login', gameId: 'g', requestorId: 'r-1', userCode: 'WDJB-MJHT', requestId: 'q.1' },
@@ -237,6 +243,22 @@ describe('parseBridgeReply', () => {
       { type: 'tierChange', data: { tier: { ...tier, cost: 0 } }, requestId: 'r.3' },
     ],
     [
+      {
+        type: 'boardUpdate',
+        data: {
+          leaderboardId: 't-1',
+          leaderboard: [{ txid: '', userId: 'u', score: 4, displayName: 'Ada', rank: 1 }],
+        },
+      },
+      {
+        type: 'boardUpdate',
+        data: {
+          leaderboardId: 't-1',
+          leaderboard: [{ txid: '', userId: 'u', score: 4, displayName: 'Ada' }],
+        },
+      },
+    ],
+    [
       { type: 'login', data: { approved: true }, requestId: 'r.4' },
       { type: 'login', data: { approved: true }, requestId: 'r.4' },
     ],
@@ -275,6 +297,10 @@ describe('parseBridgeReply', () => {
     { type: 'tierChange', data: { tier: { ...tier, formattedCostString: undefined } } },
     { type: 'login', data: {} },
     { type: 'login', data: { approved: 'yes' } },
+    { type: 'boardUpdate', data: { leaderboard: [] } },
+    { type: 'boardUpdate', data: { leaderboardId: '', leaderboard: [] } },
+    { type: 'boardUpdate', data: { leaderboardId: 't-1' } },
+    { type: 'boardUpdate', data: { leaderboardId: 't-1', leaderboard: [{ userId: 'u' }] } },
   ])('ignores %j', (message) => {
     expect(parseBridgeReply(message)).toBeUndefined();
   });

@@ -1,4 +1,5 @@
 import { healthRoutes } from './listener/health.js';
+import { closeUnansweredOnClose } from './listener/close-unanswered.js';
 import type { FastifyInstance } from 'fastify';
 import { createFastify } from './listener/fastify.js';
 import { signinPublicUrl, type Config } from './config.js';
@@ -44,6 +45,7 @@ export async function buildApi(config: Config, deps: ApiDeps): Promise<FastifyIn
   const arcade = new ArcadeServices(config, deps);
   await arcade.bootstrap();
   app.addHook('onClose', () => arcade.stop());
+  closeUnansweredOnClose(app);
   // Live streams never end by themselves, and closing waits for every response to end.
   app.addHook('preClose', async () => arcade.live.closeStreams());
   app.decorate('arcade', arcade);

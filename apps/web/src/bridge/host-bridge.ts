@@ -12,6 +12,7 @@ import {
   type BridgeTier,
   type ReceiveBoardAroundMessage,
   type ReceiveBoardPageMessage,
+  type ReceiveBoardUpdateMessage,
   type ReceiveHstTransferMessage,
   type SendBoardAroundMessage,
   type SendBoardPageMessage,
@@ -91,6 +92,10 @@ export class HostBridge {
   #closed = false;
   /** Whether the game asked to be told the tier: only then is it sent `tierChange` messages. */
   #tierWatched = false;
+  /** Whether the game asked for its boards: only then is it sent `boardUpdate` messages. */
+  #boardsWatched = false;
+  /** Each board as the page last heard it, by id: what a game that asks later is told first. */
+  readonly #boards = new Map<string, ReceiveBoardUpdateMessage>();
 
   constructor(options: HostBridgeOptions) {
     this.#options = options;
@@ -109,6 +114,17 @@ export class HostBridge {
     const tier = this.#options.handlers.tier();
     if (tier === undefined) return;
     this.#send(frame, { type: 'tierChange', data: { tier: { ...tier } } });
+  }
+
+  /**
+   * One of the game's boards changed (the page's live stream said so): tells the game, if it
+   * asked for its boards (a game on the original `haste-arcade-sdk` never asks).
+   */
+  boardChanged(board: ReceiveBoardUpdateMessage): void {
+    this.#boards.set(board.leaderboardId, board);
+    const frame = this.#options.frame();
+    if (this.#closed || !this.#boardsWatched || frame === null) return;
+    this.#send(frame, { type: 'boardUpdate', data: board });
   }
 
   /** Stops listening; replies still in flight are dropped. */
@@ -137,6 +153,13 @@ export class HostBridge {
       this.#tierWatched = true;
       const tier = this.#options.handlers.tier();
       if (tier !== undefined) this.#send(frame, createBridgeReply(request, { tier: { ...tier } }));
+      return;
+    }
+    if (request.type === 'boardUpdate') {
+      // A subscription too: each board the page knows now, then each change as it comes.
+      this.#boardsWatched = true;
+      for (const board of this.#boards.values())
+        this.#send(frame, createBridgeReply(request, board));
       return;
     }
     this.#pending += 1;
@@ -190,7 +213,8 @@ export class HostBridge {
       case 'boardAround':
         return createBridgeReply(request, await handlers.boardAround(request));
       case 'tierChange':
-        throw new TypeError('tierChange is answered as it arrives');
+      case 'boardUpdate':
+        throw new TypeError(`${request.type} is answered as it arrives`);
     }
   }
 

@@ -1,12 +1,14 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
-import type { Game } from '@coinop/protocol';
+import type { BridgeLeader, Game, Leader } from '@coinop/protocol';
 import { useArcadeSettings } from '../arcade-settings.js';
+import { avatarSource } from '../components/avatar.js';
 import { createArcadeHandlers } from '../bridge/arcade-handlers.js';
 import type { ApprovalDecision, ApprovalPrompt, ScoreOutcome } from '../bridge/arcade-host.js';
 import { HostBridge } from '../bridge/host-bridge.js';
 import type { useLoginApproval } from '../bridge/login-approval.js';
 import type { WalletPlayProgress } from '../bridge/wallet-play-progress.js';
 import { useToast } from '../components/toasts.js';
+import { useLiveBoards } from '../live/live.js';
 import { useSession } from '../session/session.js';
 import type { useGameTournaments } from '../tournaments/game-tournaments.js';
 import { createArcadeHost, type PendingApproval } from './arcade-host.js';
@@ -88,6 +90,8 @@ export function useArcadeBridge(page: ArcadeBridgePage) {
     bridgeRef.current?.tierChanged();
   }, [tierId]);
 
+  useBoardUpdates(game?.id ?? null, bridgeRef);
+
   const decide = (decision: ApprovalDecision) => {
     const pending = live.current.approval;
     live.current.approval = null;
@@ -97,6 +101,38 @@ export function useArcadeBridge(page: ArcadeBridgePage) {
   };
 
   return { approval, decide, walletPlay, boardReads, roundReads };
+}
+
+/**
+ * The game hears of each board the page's live stream moves (bridge `boardUpdate`), if it asked
+ * to: each board once per change, and all of them again to a bridge built anew.
+ */
+function useBoardUpdates(gameId: string | null, bridgeRef: RefObject<HostBridge | null>) {
+  const boards = useLiveBoards(gameId);
+  const told = useRef<{ bridge: HostBridge | null; boards: Map<string, readonly Leader[]> }>({
+    bridge: null,
+    boards: new Map(),
+  });
+  useEffect(() => {
+    const bridge = bridgeRef.current;
+    if (bridge === null || gameId === null) return;
+    if (told.current.bridge !== bridge) told.current = { bridge, boards: new Map() };
+    for (const [leaderboardId, leaders] of boards) {
+      if (told.current.boards.get(leaderboardId) === leaders) continue;
+      told.current.boards.set(leaderboardId, leaders);
+      bridge.boardChanged({ leaderboardId, leaderboard: leaders.map(bridgeLeader) });
+    }
+  });
+}
+
+function bridgeLeader(leader: Leader): BridgeLeader {
+  return {
+    txid: '',
+    userId: leader.playerId,
+    score: leader.score,
+    displayName: leader.name,
+    avatarUrl: avatarSource(leader.avatar, leader.playerId),
+  };
 }
 
 /** What the player just decided, confirmed in a toast; the wallet's signature comes next. */

@@ -39,7 +39,9 @@ export function openEventStream(options: {
       },
       signal: abort.signal,
     });
-    if (res.status >= 400 && res.status < 500) return 'stop';
+    // Refused for good (signed out, a game gone), but a player's full streams free up as their
+    // other tabs close: 429 is tried again, with the backoff.
+    if (res.status >= 400 && res.status < 500 && res.status !== 429) return 'stop';
     if (!res.ok || res.body === null) return 'again';
     waitMs = RECONNECT_FIRST_MS;
     options.onOpen?.();

@@ -23,6 +23,14 @@ export function notificationText(n: PlayerNotification): string {
     const place = n.rank === null ? '' : `${ordinal(n.rank)}, `;
     return `Your round closed: ${place}${n.amount} HST in ${game}`;
   }
+  if (n.kind === 'refund') {
+    const what = n.tierName === null ? game : `${game}'s ${n.tierName}`;
+    return `Your entry to ${what} was refunded: ${n.amount} HST`;
+  }
+  if (n.kind === 'publish_approved') return `${game} is published: players can find it now.`;
+  if (n.kind === 'publish_declined') {
+    return `${game} was not published: ${n.reason ?? 'no reason given'}`;
+  }
   return `Deposit credited: ${n.amount} HST`;
 }
 

@@ -77,10 +77,13 @@ export function NotificationsMenu() {
 function NotificationItem({ n, close }: { n: PlayerNotification; close: () => void }) {
   const when = new Date(n.at);
   const text = notificationText(n);
+  // A publish decision is the developer's business: it opens the game in the portal.
+  const publishing = n.kind === 'publish_approved' || n.kind === 'publish_declined';
+  const page = publishing ? '/developer/games/' : '/games/';
   return (
     <li className={`notification ${n.kind}`}>
       {n.gameId !== null ? (
-        <Link href={`/games/${encodeURIComponent(n.gameId)}`} onClick={close}>
+        <Link href={`${page}${encodeURIComponent(n.gameId)}`} onClick={close}>
           {text}
         </Link>
       ) : (

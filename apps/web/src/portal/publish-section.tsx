@@ -1,11 +1,34 @@
-import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { DeveloperGame, PublishRequest } from '@coinop/protocol';
+import { useNotifications } from '../live/live.js';
 import { Link } from '../router.js';
 import { ErrorAlert, Status, When, errorText, usePortalApi } from './parts.js';
 import './publish-section.css';
 
 /** As the server takes it: a few paragraphs. */
 const NOTE_MAX = 1000;
+
+/**
+ * Calls `arrived` when the operator's decision on one of the game's publish requests reaches the
+ * live stream (a `publish_approved` or `publish_declined` notification, issue 31), so the section
+ * shows it without a reload.
+ */
+function useDecisionArrives(gameId: string, arrived: () => void) {
+  const { notifications } = useNotifications();
+  const latest =
+    notifications.find(
+      (n) =>
+        (n.kind === 'publish_approved' || n.kind === 'publish_declined') && n.gameId === gameId,
+    )?.id ?? null;
+  const seen = useRef(latest);
+  const callback = useRef(arrived);
+  callback.current = arrived;
+  useEffect(() => {
+    if (latest === null || latest === seen.current) return;
+    seen.current = latest;
+    callback.current();
+  }, [latest]);
+}
 
 /**
  * Publishing (issue 17): preview the game in the arcade, ask the operator to list it in the
@@ -35,6 +58,11 @@ export function PublishSection({
       setError(`Could not load the publish requests: ${errorText(e)}`),
     );
   }, [reload]);
+  useDecisionArrives(game.id, () => {
+    setStatus(null);
+    reload().catch(() => undefined);
+    onChange().catch(() => undefined);
+  });
 
   const request = async (event: FormEvent) => {
     event.preventDefault();

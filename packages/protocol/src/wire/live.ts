@@ -60,7 +60,10 @@ export interface LiveBalance {
 
 /**
  * What a notification tells: `payout`, a leader's share of someone's play on the player's board;
- * `prize`, a tournament round's prize; `deposit`, HST credited from the chain.
+ * `prize`, a tournament round's prize; `deposit`, HST credited from the chain; `refund`, a play's
+ * cost given back (a round's unscored entry at its close, a suspended game's open play);
+ * `publish_approved` and `publish_declined`, the operator's decision on a publish request of the
+ * player's game (the player's wallet is the game's developer).
  *
  * @example
  * ```ts
@@ -68,7 +71,14 @@ export interface LiveBalance {
  * const kinds = NotificationKinds.join(', '); // 'payout, prize, deposit'
  * ```
  */
-export const NotificationKinds = ['payout', 'prize', 'deposit'] as const;
+export const NotificationKinds = [
+  'payout',
+  'prize',
+  'deposit',
+  'refund',
+  'publish_approved',
+  'publish_declined',
+] as const;
 export type NotificationKind = (typeof NotificationKinds)[number];
 
 /**
@@ -87,9 +97,9 @@ export type NotificationKind = (typeof NotificationKinds)[number];
 export interface PlayerNotification {
   readonly id: string;
   readonly kind: NotificationKind;
-  /** When the HST moved (ISO 8601). */
+  /** When the HST moved, or the request was decided (ISO 8601). */
   readonly at: string;
-  /** Exact decimal HST (`formatHst`). */
+  /** Exact decimal HST (`formatHst`); "0" for a publish decision. */
   readonly amount: string;
   /** A payout: `held` until its hold ends, `paid`, or `voided` with its score. Null otherwise. */
   readonly status: 'held' | 'paid' | 'voided' | null;
@@ -101,6 +111,8 @@ export interface PlayerNotification {
   readonly fromPlayerName: string | null;
   /** A prize: the place the player finished in. */
   readonly rank: number | null;
+  /** A declined publish request: the operator's reason. Null otherwise. */
+  readonly reason: string | null;
 }
 
 /**

@@ -122,6 +122,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   service_unavailable: 503,
   overloaded: 503,
   live_streams_full: 503,
+  live_streams_per_player: 429,
   upstream_unavailable: 502,
   internal_error: 500,
 };

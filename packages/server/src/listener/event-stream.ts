@@ -27,6 +27,9 @@ export class EventStream {
       .header('cache-control', 'no-store')
       // nginx buffers responses by default; this one must go out as written.
       .header('x-accel-buffering', 'no')
+      // Not kept alive once the stream ends: a server closing ends its streams, and a connection
+      // that went idle just after would hold the close up for the keep-alive timeout (72 s).
+      .header('connection', 'close')
       .send(this.#out);
     this.#out.write(`retry: ${RETRY_MS}\n\n`);
     this.#heartbeat = setInterval(() => this.#write(': heartbeat\n\n'), heartbeatMs);

@@ -25,6 +25,7 @@ import {
 } from '../store/consent.js';
 import { findGame } from '../store/games.js';
 import { notifyGameChanged } from '../store/cache-notices.js';
+import { notifyLive } from '../store/live-notices.js';
 import { setPlayStatus } from '../store/plays.js';
 import type { GameCache } from './game-cache.js';
 
@@ -160,6 +161,8 @@ export class ConsentService {
         .filter((t): t is TransferRequest => t !== null);
       await applyTransfers(tx, transfers, now);
       for (const { play } of open) await setPlayStatus(tx, play.id, 'voided', now);
+      // Each player hears of their refund live, at commit.
+      await notifyLive(tx, { boards: [], accounts: transfers.map((t) => t.debitAccountId) });
       return open.length;
     });
     return { voidedPlays };

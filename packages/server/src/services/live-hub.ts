@@ -22,6 +22,11 @@ export interface LiveWatcher {
 
 /** The most streams one process holds: past it, a new one is refused (503) and goes elsewhere. */
 export const LIVE_STREAMS_MAX = 20_000;
+/**
+ * The most streams one player holds in one process (a tab each): past it, a new one is refused
+ * (429), so one account cannot take a process's streams or make its reads many times over.
+ */
+export const LIVE_STREAMS_PER_PLAYER = 10;
 
 /**
  * Fans out live changes to this process's streams (docs/concepts/live-updates.md). It LISTENs on
@@ -40,6 +45,8 @@ export class LiveHub {
   readonly #byBoard = new Map<string, { gameId: string; watchers: Set<LiveWatcher> }>();
   readonly #byAccount = new Map<string, Set<LiveWatcher>>();
   readonly #boardReads = new Map<string, { again: boolean }>();
+  /** Streams per player's account, counted from `reserve` until released. */
+  readonly #perAccount = new Map<string, number>();
   #stops: (() => Promise<void>)[] = [];
 
   constructor(
@@ -72,6 +79,25 @@ export class LiveHub {
     const stops = this.#stops;
     this.#stops = [];
     await Promise.all(stops.map((stop) => stop()));
+  }
+
+  /**
+   * Counts one more stream of the account until the returned function is called (once), or
+   * returns null when the account holds `LIVE_STREAMS_PER_PLAYER` in this process already. Counted
+   * at once, before any read, so streams opened together cannot pass the limit.
+   */
+  reserve(accountId: string): (() => void) | null {
+    const held = this.#perAccount.get(accountId) ?? 0;
+    if (held >= LIVE_STREAMS_PER_PLAYER) return null;
+    this.#perAccount.set(accountId, held + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.#perAccount.get(accountId) ?? 1) - 1;
+      if (left > 0) this.#perAccount.set(accountId, left);
+      else this.#perAccount.delete(accountId);
+    };
   }
 
   /** How many streams this process holds now. */

@@ -1,6 +1,8 @@
 import { CoinopError } from '@coinop/core';
+import type { Queryable } from '../store/db.js';
 import { notifyGameChanged } from '../store/cache-notices.js';
 import { findGame, publishGame } from '../store/games.js';
+import { developerPlayerAccountOf, notifyLive } from '../store/live-notices.js';
 import {
   decidePublishRequest,
   findPublishRequest,
@@ -113,6 +115,7 @@ export class PublishRequests {
         throw new TypeError(`game ${decided.gameId} of request ${requestId} has no row`);
       }
       await notifyGameChanged(tx, decided.gameId);
+      await tellDeveloper(tx, decided.gameId);
       return decided.gameId;
     });
     if (approvedGameId !== null) this.#arcade.games.invalidate(approvedGameId);
@@ -122,11 +125,14 @@ export class PublishRequests {
   /** Declines a pending request with the reason the developer will read. */
   async decline(requestId: string, reason: string): Promise<QueuedPublishRequest> {
     const { db, clock } = this.#arcade;
-    await decidePublishRequest(db, {
-      id: requestId,
-      state: 'declined',
-      declineReason: reason,
-      now: clock.now(),
+    await db.transaction(async (tx) => {
+      const decided = await decidePublishRequest(tx, {
+        id: requestId,
+        state: 'declined',
+        declineReason: reason,
+        now: clock.now(),
+      });
+      if (decided) await tellDeveloper(tx, decided.gameId);
     });
     return this.#decided(requestId, 'declined', reason);
   }
@@ -147,6 +153,15 @@ export class PublishRequests {
     }
     return request;
   }
+}
+
+/**
+ * The developer's live streams (their wallet's player) hear of the decision at commit: it is one
+ * of their notifications (docs/concepts/live-updates.md).
+ */
+async function tellDeveloper(tx: Queryable, gameId: string): Promise<void> {
+  const account = await developerPlayerAccountOf(tx, gameId);
+  if (account !== null) await notifyLive(tx, { boards: [], accounts: [account] });
 }
 
 function requestNotFound(requestId: string): CoinopError {

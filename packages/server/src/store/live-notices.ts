@@ -57,6 +57,25 @@ export async function notifyLive(q: Queryable, notice: LiveNotice): Promise<void
   }
 }
 
+/**
+ * The ledger account of the player whose wallet is the game's developer, if they ever signed in:
+ * whose stream hears of a decision on the game's publish request.
+ */
+export async function developerPlayerAccountOf(
+  q: Queryable,
+  gameId: string,
+): Promise<string | null> {
+  const rows = await q.query<{ account_id: string }>(
+    `SELECT pl.account_id FROM games g
+       JOIN developers d ON d.id = g.developer_id
+       JOIN players pl ON pl.wallet = d.wallet
+     WHERE g.id = $1`,
+    [gameId],
+    'live_developer_account',
+  );
+  return rows[0]?.account_id ?? null;
+}
+
 /** The notice a payload on `LIVE_CHANNEL` carries; null for one this code cannot read. */
 export function parseLiveNotice(payload: string): LiveNotice | null {
   const match = /^b:([^;]*);a:(.*)$/.exec(payload);

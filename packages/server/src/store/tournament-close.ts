@@ -100,7 +100,8 @@ export async function closeRound(
   const round = await lockRoundToClose(tx, roundId, ctx.now);
   if (typeof round === 'string') return { closed: false, reason: round };
 
-  let voidedPlays = await voidOpenPlays(tx, roundId, ctx);
+  const refunded: string[] = [];
+  let voidedPlays = await voidOpenPlays(tx, roundId, ctx, refunded);
   // Plays opened meanwhile hold a key-share lock on the board until they commit: wait for them,
   // then void those too. A play opened after this waits for the close to commit.
   await tx.query(
@@ -108,7 +109,7 @@ export async function closeRound(
     [roundId],
     'tournament_close_lock_board',
   );
-  voidedPlays += await voidOpenPlays(tx, roundId, ctx);
+  voidedPlays += await voidOpenPlays(tx, roundId, ctx, refunded);
 
   const table = round.payout_table;
   const { rankedPlayers, standings } = await readFinalStandings(tx, roundId, table);
@@ -140,9 +141,10 @@ export async function closeRound(
   const next = await openNextRound(tx, round, ctx);
   // Every process's game cache drops the closed round's board and learns the next one.
   await notifyGameChanged(tx, round.game_id);
-  // Its final standings and each winner's prize reach their live streams at commit.
+  // Its final standings, each winner's prize and each refund reach their live streams at commit.
   const prizes = payout.transfers.filter((t) => t.reason === 'tournament_prize');
-  await notifyLive(tx, { boards: [roundId], accounts: prizes.map((t) => t.creditAccountId) });
+  const accounts = [...prizes.map((t) => t.creditAccountId), ...refunded];
+  await notifyLive(tx, { boards: [roundId], accounts });
   const closed: ClosedRound = {
     roundId,
     gameId: round.game_id,
@@ -249,10 +251,15 @@ async function recordResults(
 
 /**
  * Voids the round's open plays in one batch (fee back to each player, nobody paid), as a game's
- * suspension does. An open play whose time ran out but that the expiry sweep has not settled yet
- * is open too: voided like the others.
+ * suspension does, adding the accounts refunded to `refunded`. An open play whose time ran out but
+ * that the expiry sweep has not settled yet is open too: voided like the others.
  */
-async function voidOpenPlays(tx: Queryable, roundId: string, ctx: CloseContext): Promise<number> {
+async function voidOpenPlays(
+  tx: Queryable,
+  roundId: string,
+  ctx: CloseContext,
+  refunded: string[],
+): Promise<number> {
   const rows = await tx.query<PlayRow & { player_account_id: string }>(
     `SELECT ${PLAY_COLUMNS_OF_P}, pl.account_id AS player_account_id
      FROM plays p JOIN players pl ON pl.id = p.player_id
@@ -265,6 +272,7 @@ async function voidOpenPlays(tx: Queryable, roundId: string, ctx: CloseContext):
     .map((r) => voidLockTransfer(toPlay(r), r.player_account_id, ctx.nextId()))
     .filter((t): t is TransferRequest => t !== null);
   await applyTransfers(tx, transfers, ctx.now);
+  refunded.push(...transfers.map((t) => t.debitAccountId));
   await tx.query(
     `UPDATE plays SET status = 'voided', updated_at = $2 WHERE id = ANY($1::uuid[])`,
     [rows.map((r) => r.id), ctx.now],

@@ -89,8 +89,11 @@ describe.skipIf(!hasChromium)(
           idempotencyKey: null,
         });
       };
-      /** A tournament on the game whose round is open now, and a play and score on its round. */
-      const tournament = async () => {
+      /**
+       * A tournament on the game whose round is open now (and ends `endsInMs` from now, an hour by
+       * default), and a play and score on its round; `enter` opens a play there and stops.
+       */
+      const tournament = async (options: { entryFeeUnits?: bigint; endsInMs?: number } = {}) => {
         await mintTo(
           arcade.db,
           arcade.record.mintAccountId,
@@ -104,19 +107,22 @@ describe.skipIf(!hasChromium)(
           funderAccountId: developer.accountId,
           name: `${gameName} Cup`,
           guaranteeUnits: 2n * HST,
+          entryFeeUnits: options.entryFeeUnits ?? 0n,
           payoutTable: { places: [10000] },
-          startsAt: new Date(now.getTime() - 60_000),
+          startsAt: new Date(now.getTime() - 3600_000 + (options.endsInMs ?? 3600_000)),
           durationSeconds: 3600,
           now,
         });
         arcade.games.invalidate(game.id);
-        const playRound = async (playerId: string, score: number) => {
-          const opened = await arcade.plays.open({
+        const enter = (playerId: string) =>
+          arcade.plays.open({
             gameId: game.id,
             playerId,
             leaderboardId: t.roundId,
             idempotencyKey: null,
           });
+        const playRound = async (playerId: string, score: number) => {
+          const opened = await enter(playerId);
           await arcade.plays.score({
             gameId: game.id,
             playId: opened.id,
@@ -125,7 +131,7 @@ describe.skipIf(!hasChromium)(
             idempotencyKey: null,
           });
         };
-        return { tournamentId: t.tournamentId, playRound };
+        return { tournamentId: t.tournamentId, playRound, enter };
       };
       return { gameId: game.id, player, play, tournament };
     }
@@ -223,6 +229,62 @@ describe.skipIf(!hasChromium)(
             .poll(standingsNow, { timeout: 15_000 })
             .toEqual([expect.stringMatching(/^#1Ada.*800/), '#2Morgan (you)500']);
           await saveScreenshot(page, `issue-31-live-standings-${name}`);
+          expect(await seriousViolations(page)).toEqual([]);
+          expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
+            viewport.width,
+          );
+        } finally {
+          await context.close();
+        }
+      },
+      90_000,
+    );
+
+    it.each([
+      ['desktop', DESKTOP],
+      ['phone', PHONE],
+    ] as const)(
+      "tells an entrant who never scored that the round's close refunded their entry (%s)",
+      async (name, viewport) => {
+        const gameName = name === 'desktop' ? 'Rocket Run' : 'Pixel Pond';
+        const { player, tournament } = await arcadeWith(gameName);
+        const key = generatePrivateKey();
+        const morgan = await player('Morgan', privateKeyToAccount(key).address.toLowerCase());
+        // The round ends in a few seconds; Morgan enters (1.5 HST) and never scores.
+        const { playRound, enter } = await tournament({
+          entryFeeUnits: 150_000_000n,
+          endsInMs: 6_000,
+        });
+        await enter(morgan);
+        await playRound(await player('Ada'), 300);
+        const { context, page } = await openSignedIn(browser, {
+          url: `${server.urls['web']!}/account/allowances`,
+          key,
+          viewport,
+        });
+        try {
+          const balance = page.getByTestId('balance');
+          await expect.poll(() => balance.textContent()).toContain('8.5');
+          await page.getByRole('heading', { level: 1 }).first().waitFor();
+          // The round ends; its close (the server's own, or this one) voids Morgan's entry.
+          await expect
+            .poll(
+              async () => {
+                await server.api.arcade.closer.closeDue(server.api.log);
+                return balance.textContent();
+              },
+              { timeout: 20_000, interval: 1000 },
+            )
+            .toContain('10');
+          const unread = page.getByTestId('notifications-unread');
+          await expect.poll(() => unread.textContent(), { timeout: 15_000 }).toBe('1');
+          await page.getByTestId('notifications-bell').click();
+          const list = page.getByTestId('notifications-list');
+          await list.waitFor();
+          expect(await list.textContent()).toContain(
+            `Your entry to ${gameName}'s ${gameName} Cup was refunded: 1.5 HST`,
+          );
+          await saveScreenshot(page, `issue-31-refund-notification-${name}`);
           expect(await seriousViolations(page)).toEqual([]);
           expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
             viewport.width,

@@ -184,9 +184,18 @@ describe.skipIf(!hasChromium)(
         await card.getByRole('button', { name: 'Decline request' }).click();
         await op.getByText('Quick Draw: declined.').waitFor();
         await op.getByText('No requests waiting.').waitFor();
-        await dev.reload();
+        // Issue 31: the portal shows the decision live, and the bell tells of it.
         await publishing.getByText('Add a cover image first.').waitFor();
+        const bell = dev.getByTestId('notifications-bell');
+        await expect.poll(() => bell.getAttribute('aria-label')).toBe('Notifications: 1 new');
         await checkAtBothSizes(dev, 'portal-publish-declined');
+        await bell.click();
+        await dev
+          .getByTestId('notifications-list')
+          .getByRole('link', { name: 'Quick Draw was not published: Add a cover image first.' })
+          .waitFor();
+        await checkAtBothSizes(dev, 'portal-publish-declined-notification');
+        await dev.keyboard.press('Escape');
         await publishing.screenshot({
           path: `${SCREENSHOT_DIR}portal-publish-section-declined.png`,
         });
@@ -204,8 +213,9 @@ describe.skipIf(!hasChromium)(
         await stranger.goto(`${web}/games/${gameId}`);
         await stranger.getByRole('heading', { name: 'Quick Draw', level: 1 }).waitFor();
         expect(await stranger.getByTestId('preview-banner').count()).toBe(0);
-        await dev.reload();
+        // Live again: no reload.
         await publishing.getByText("The game is in the arcade's catalog.").waitFor();
+        await expect.poll(() => bell.getAttribute('aria-label')).toBe('Notifications: 1 new');
       } finally {
         await developerContext.close();
         await strangerContext.close();

@@ -30,10 +30,13 @@ export function playerLiveRoutes(instance: FastifyInstance, context: PlayerRoute
         summary: "The signed-in player's live updates (Server-Sent Events)",
         description:
           "The player's `balance` (on connecting and whenever it changes) and `notification`s " +
-          '(payouts with the play that caused them, prizes, deposits), each with an SSE id; with ' +
+          '(payouts with the play that caused them, prizes, deposits, refunds, and the ' +
+          "operator's decisions on the publish requests of the player's own games), each with " +
+          'an SSE id; with ' +
           "`gameId`, that published game's `board`s too, so a tab needs one stream. " +
           "`Last-Event-ID` resumes: the notifications after it come first. Only this player's " +
-          'money is ever sent. 404 game_not_found for a game not published; 503 ' +
+          'money is ever sent. 404 game_not_found for a game not published; 429 ' +
+          'live_streams_per_player when the player holds 10 streams on this server; 503 ' +
           'live_streams_full when this server holds its most streams.',
         security: Security.playerToken,
         querystring: PlayerEventsQuery,
@@ -63,7 +66,8 @@ export function playerLiveRoutes(instance: FastifyInstance, context: PlayerRoute
         summary: "The signed-in player's recent notifications, newest first",
         description:
           'Payouts (with the play and player that caused them, and whether held, paid or ' +
-          'voided), tournament prizes and deposits: the notifications menu.',
+          'voided), tournament prizes, deposits, refunds and publish decisions on the ' +
+          "player's own games: the notifications menu.",
         security: Security.playerToken,
         querystring: NotificationsQuery,
         response: { 200: PlayerNotificationListSchema },

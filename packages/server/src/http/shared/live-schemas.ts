@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { NotificationKinds } from '@coinop/protocol';
 import { Uuid } from './schemas.js';
 
 /** The 200 of a live stream in the API document: Server-Sent Events, never JSON. */
@@ -41,9 +42,9 @@ export const NotificationsQuery = Type.Object(
 
 export const PlayerNotificationSchema = Type.Object({
   id: Type.String({ description: 'Also the SSE id of its `notification` event' }),
-  kind: Type.Union([Type.Literal('payout'), Type.Literal('prize'), Type.Literal('deposit')]),
+  kind: Type.Union(NotificationKinds.map((kind) => Type.Literal(kind))),
   at: Type.String({ format: 'date-time' }),
-  amount: Type.String({ description: 'Exact decimal HST' }),
+  amount: Type.String({ description: 'Exact decimal HST; "0" for a publish decision' }),
   status: Type.Union([
     Type.Literal('held'),
     Type.Literal('paid'),
@@ -56,6 +57,9 @@ export const PlayerNotificationSchema = Type.Object({
   playId: Type.Union([Type.String(), Type.Null()]),
   fromPlayerName: Type.Union([Type.String(), Type.Null()]),
   rank: Type.Union([Type.Integer(), Type.Null()]),
+  reason: Type.Union([Type.String(), Type.Null()], {
+    description: "A declined publish request: the operator's reason",
+  }),
 });
 
 export const PlayerNotificationListSchema = Type.Object({

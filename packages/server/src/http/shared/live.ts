@@ -3,7 +3,11 @@ import { CoinopError } from '@coinop/core';
 import { formatHst, LiveEvents, type LiveBalance, type PlayerNotification } from '@coinop/protocol';
 import { EventStream } from '../../listener/event-stream.js';
 import type { ArcadeServices } from '../../services/arcade-services.js';
-import { LIVE_STREAMS_MAX, type LiveWatcher } from '../../services/live-hub.js';
+import {
+  LIVE_STREAMS_MAX,
+  LIVE_STREAMS_PER_PLAYER,
+  type LiveWatcher,
+} from '../../services/live-hub.js';
 import {
   NOTIFICATION_LOOKBACK_MICROS,
   type NotificationPosition,
@@ -45,6 +49,7 @@ export function notificationToWire(n: StoredNotification): PlayerNotification {
     playId: n.playId,
     fromPlayerName: n.fromPlayerName,
     rank: n.rank,
+    reason: n.reason,
   };
 }
 
@@ -68,7 +73,8 @@ export interface LiveStreamOptions {
 /**
  * Answers with a live stream (docs/concepts/live-updates.md): first what it follows as it stands
  * (each board, the balance) and, on resuming, the notifications missed; then each change. Refuses
- * before answering: 503 `live_streams_full` past the process's limit, 404 for a game not public.
+ * before answering: 503 `live_streams_full` past the process's limit, 429
+ * `live_streams_per_player` past the player's, 404 for a game not public.
  */
 export async function serveLiveStream(
   arcade: ArcadeServices,
@@ -83,9 +89,25 @@ export async function serveLiveStream(
     );
   }
   const { gameId, player } = options;
-  if (gameId !== null) await assertGamePublic(arcade, gameId);
-  const notices = player === null ? null : await PlayerNotices.open(arcade, player, options);
+  const release = player === null ? () => undefined : hub.reserve(player.accountId);
+  if (release === null) {
+    throw new CoinopError(
+      'live_streams_per_player',
+      `you have ${LIVE_STREAMS_PER_PLAYER} live streams open on this server already; ` +
+        'close a tab or try again shortly',
+      { details: { limit: LIVE_STREAMS_PER_PLAYER } },
+    );
+  }
+  let notices: PlayerNotices | null;
+  try {
+    if (gameId !== null) await assertGamePublic(arcade, gameId);
+    notices = player === null ? null : await PlayerNotices.open(arcade, player, options);
+  } catch (error) {
+    release();
+    throw error;
+  }
   const stream = new EventStream(reply);
+  stream.onClose(release);
   const watcher: LiveWatcher = {
     gameId,
     accountId: player?.accountId ?? null,

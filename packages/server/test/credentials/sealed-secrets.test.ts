@@ -234,6 +234,9 @@ describe('the embedded database on disk', () => {
       const rows = await db.query<{ kid: string; private_pkcs8: string; public_jwk: string }>(
         'SELECT kid, private_pkcs8, public_jwk FROM signing_keys',
       );
+      // Written out to the heap files first: a row that lives only in the WAL may straddle a WAL
+      // page boundary, where a page header splits it and no scan would find it whole.
+      await db.query('CHECKPOINT');
       const files = Buffer.from(await (await pg.dumpDataDir('none')).arrayBuffer());
 
       // The scan sees what is stored: the public keys are there.

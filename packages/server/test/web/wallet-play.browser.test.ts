@@ -23,6 +23,8 @@ import { testConfig } from '../../src/config.js';
 import { uuidIds } from '../../src/ids.js';
 import { startServer, type RunningServer } from '../../src/main.js';
 import { accountBalance, publish } from '../../src/services/admin.js';
+import { formatHst } from '@coinop/protocol';
+import { parseHst } from '@coinop/core';
 import { findPlayLock } from '../../src/store/chain-play-locks.js';
 import { ensureDeveloper } from '../../src/store/developers.js';
 import { createPlayer } from '../../src/store/players.js';
@@ -184,8 +186,9 @@ describe.skipIf(!hasChromium)(
      * leave the vault short of the ledger, and the watcher would halt the senders (issue 27).
      */
     async function deposited(playerId: string, units: bigint) {
+      // The admin service states balances as exact HST strings; compared here as one.
       const balance = async () => (await accountBalance(server.api.arcade, playerId)).balance;
-      const expected = (await balance()) + Number(units / HST);
+      const expected = formatHst(parseHst(await balance(), 'balance') + units);
       await chain.deposit(vault, chain.players[0]!, playerId, units);
       await chain.mine(CONFIRMATIONS);
       // Also run from beforeAll, where expect.poll is not available.

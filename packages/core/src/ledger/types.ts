@@ -1,21 +1,20 @@
 import type { Units } from '../money.js';
+import {
+  LedgerAccountKinds,
+  LedgerTransferKinds,
+  LedgerTransferReasons,
+  type LedgerAccountKind,
+  type LedgerTransferKind,
+  type LedgerTransferReason,
+} from '@coinop/protocol';
 
 /**
  * Who an account belongs to. `mint` and `vault` are the accounts allowed to go negative: the mint
  * issues HST, and a vault account stands for the HST a chain vault holds, so its negative balance
  * is what the ledger owes for deposits (one per chain vault).
  */
-export const AccountKinds = [
-  'player',
-  'developer',
-  'arcade',
-  'escrow',
-  'mint',
-  'vault',
-  /** A tournament round's prize pool (its id is the round's). */
-  'pool',
-] as const;
-export type AccountKind = (typeof AccountKinds)[number];
+export const AccountKinds = LedgerAccountKinds;
+export type AccountKind = LedgerAccountKind;
 
 /** An account's balances in base units, TigerBeetle style: debits and credits, pending and posted. */
 export interface Account {
@@ -28,52 +27,18 @@ export interface Account {
 }
 
 /**
+ * The ledger's operations (`posted`, `pending`, `post_pending`, `void_pending`) and the reasons
+ * HST moves, defined once in the protocol, which the admin API's transfer list also states.
  * - `posted`: moves `amount` at once.
  * - `pending`: reserves `amount` (first phase of a two-phase transfer).
  * - `post_pending` / `void_pending`: settles or releases the pending transfer `pendingId`, in full.
  */
-export const TransferKinds = ['posted', 'pending', 'post_pending', 'void_pending'] as const;
-export type TransferKind = (typeof TransferKinds)[number];
+export const TransferKinds = LedgerTransferKinds;
+export type TransferKind = LedgerTransferKind;
 
 /** Why money moved; recorded on every transfer for audits and payout listings. */
-export const TransferReasons = [
-  'mint',
-  'play_lock',
-  'play_settle',
-  'payout_leader',
-  'payout_developer',
-  'payout_arcade',
-  'payment',
-  'play_void',
-  'deposit',
-  'withdrawal',
-  /** A play's cost locked in a chain vault, drawn on the vault's account into the escrow. */
-  'chain_play_lock',
-  /** A payee's share of a play locked on chain, reserved until the vault pays it to them. */
-  'chain_payout',
-  /**
-   * A settled play's share given back to the vault's account: the play's lock ended on chain
-   * without the vault paying it out (its player reclaimed it).
-   */
-  'chain_reversal',
-  /** A round's guarantee, from its creator into the round's pool. */
-  'tournament_guarantee',
-  /** The leaders' part of a settled round play, into the round's pool. */
-  'tournament_pool',
-  /** A place's prize, from the pool to the player. */
-  'tournament_prize',
-  /** A held payout posted when its hold ended: now spendable by its payee. */
-  'payout_release',
-  /** A held payout voided because a score it rested on was voided; re-settled at once. */
-  'payout_void',
-  /** What dividing the pool left over, to the arcade. */
-  'tournament_remainder',
-  /** A round nobody ranked on: its guarantee back to whoever put it in. */
-  'tournament_refund',
-  /** A round nobody ranked on: the fees' part of its pool to the developer. */
-  'tournament_unclaimed',
-] as const;
-export type TransferReason = (typeof TransferReasons)[number];
+export const TransferReasons = LedgerTransferReasons;
+export type TransferReason = LedgerTransferReason;
 
 /** A transfer as requested. The id is the idempotency key: replaying it is a successful no-op. */
 export interface TransferRequest {

@@ -36,16 +36,30 @@ export const LedgerTransferReasons = [
   'play_void',
   'deposit',
   'withdrawal',
+  /** A play's cost locked in a chain vault, drawn on the vault's account into the escrow. */
   'chain_play_lock',
+  /** A payee's share of a play locked on chain, reserved until the vault pays it to them. */
   'chain_payout',
+  /**
+   * A settled play's share given back to the vault's account: the play's lock ended on chain
+   * without the vault paying it out (its player reclaimed it).
+   */
   'chain_reversal',
+  /** A round's guarantee, from its creator into the round's pool. */
   'tournament_guarantee',
+  /** The leaders' part of a settled round play, into the round's pool. */
   'tournament_pool',
+  /** A place's prize, from the pool to the player. */
   'tournament_prize',
+  /** A held payout posted when its hold ended: now spendable by its payee. */
   'payout_release',
+  /** A held payout voided because a score it rested on was voided; re-settled at once. */
   'payout_void',
+  /** What dividing the pool left over, to the arcade. */
   'tournament_remainder',
+  /** A round nobody ranked on: its guarantee back to whoever put it in. */
   'tournament_refund',
+  /** A round nobody ranked on: the fees' part of its pool to the developer. */
   'tournament_unclaimed',
 ] as const;
 export type LedgerTransferReason = (typeof LedgerTransferReasons)[number];
@@ -67,6 +81,7 @@ export const LedgerAccountKinds = [
   'escrow',
   'mint',
   'vault',
+  /** A tournament round's prize pool (its id is the round's). */
   'pool',
 ] as const;
 export type LedgerAccountKind = (typeof LedgerAccountKinds)[number];

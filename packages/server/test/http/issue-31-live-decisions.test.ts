@@ -1,12 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FastifyInstance } from 'fastify';
 import type { PlayerNotification } from '@coinop/protocol';
 import { TEST_ADMIN_TOKEN, type TestApi } from '@coinop/testkit/app';
 import { storeVariants } from '@coinop/testkit/db';
 import { fundedPlayer, gameWithTiers, writeToken } from '@coinop/testkit/arcade';
 import { expectLedgerBalanced } from '@coinop/testkit/invariants';
 import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coinop/testkit/signin';
-import { SseClient, type ReadEvent } from '../fixtures/sse-client.js';
+import { listening, SseClient, type ReadEvent } from '../fixtures/sse-client.js';
 import { mintTo, tournamentWithRound } from '../fixtures/tournaments.js';
 
 /**
@@ -18,13 +17,6 @@ import { mintTo, tournamentWithRound } from '../fixtures/tournaments.js';
 
 const notificationOf = (kind: PlayerNotification['kind']) => (e: ReadEvent) =>
   e.event === 'notification' && (e.data as PlayerNotification).kind === kind;
-
-async function listening(app: FastifyInstance): Promise<string> {
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  if (address === null || typeof address === 'string') throw new TypeError('no port');
-  return `http://127.0.0.1:${address.port}`;
-}
 
 describe.each(storeVariants())('refunds and publish decisions, live, on %s', (variant) => {
   let s: TestSignin;

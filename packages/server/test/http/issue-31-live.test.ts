@@ -14,7 +14,7 @@ import { fundedPlayer, gameWithTiers, writeToken, type GameFixture } from '@coin
 import { expectLedgerBalanced } from '@coinop/testkit/invariants';
 import { testSecretBox } from '@coinop/testkit/secrets';
 import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coinop/testkit/signin';
-import { SseClient, type ReadEvent } from '../fixtures/sse-client.js';
+import { listening, SseClient, type ReadEvent } from '../fixtures/sse-client.js';
 import { mintTo, tournamentWithRound } from '../fixtures/tournaments.js';
 
 /**
@@ -28,13 +28,6 @@ const isNotification = (e: ReadEvent) => e.event === 'notification';
 const isBalance = (e: ReadEvent) => e.event === 'balance';
 const boardWith = (name: string) => (e: ReadEvent) =>
   e.event === 'board' && (e.data as LiveBoard).leaders.some((l) => l.name === name);
-
-async function listening(app: FastifyInstance): Promise<string> {
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  if (address === null || typeof address === 'string') throw new TypeError('no port');
-  return `http://127.0.0.1:${address.port}`;
-}
 
 describe.each(storeVariants())('live updates on %s', (variant) => {
   let s: TestSignin;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
-import { CoinopError, formatHst, type TransferKinds, type TransferReasons } from '@coinop/core';
+import { CoinopError, formatHst } from '@coinop/core';
 import {
   LedgerAccountKinds,
   LedgerTransferKinds,
@@ -17,17 +17,13 @@ import {
 } from '../../services/ledger-transfers.js';
 import { parseTransferCursor, transferCursor } from '../shared/cursors.js';
 import { Security } from '../../listener/openapi.js';
-import type { SchemaMatches, ShapeMatches } from '../../listener/wire-check.js';
+import type { SchemaMatches } from '../../listener/wire-check.js';
 import { Uuid } from '../shared/schemas.js';
 import { PlayerRef, TAGS } from './admin-schemas.js';
 import { parseInstantMicros } from './instants.js';
 
 const PAGE_MAX = 100;
 const PAGE_DEFAULT = 50;
-
-// The protocol's lists are the core's, so the console's filters offer exactly what is stored.
-declare const _kinds: ShapeMatches<typeof TransferKinds, typeof LedgerTransferKinds>;
-declare const _reasons: ShapeMatches<typeof TransferReasons, typeof LedgerTransferReasons>;
 
 const Literals = <T extends string>(values: readonly T[], description: string) =>
   Type.Union(

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 
@@ -24,11 +25,13 @@ export function closeUnansweredOnClose(app: FastifyInstance): void {
     if (now > 0) answering.set(socket, now);
     else answering.delete(socket);
   };
-  app.addHook('onRequest', async (request, reply) => {
-    const socket = request.raw.socket;
+  // A plain listener beside Fastify's own, not an async hook: this runs on every request,
+  // the play/score path's included, and must cost next to nothing there.
+  app.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const socket = request.socket;
     count(socket, 1);
     // The response's close: it was sent whole, or its connection ended.
-    reply.raw.once('close', () => count(socket, -1));
+    response.once('close', () => count(socket, -1));
   });
   let sweep: NodeJS.Timeout | undefined;
   const endUnanswered = () => {

@@ -2,10 +2,17 @@ import type { Queryable } from '../store/db.js';
 import { notifyLive, type LiveNotice } from '../store/live-notices.js';
 
 /**
+ * How long a NOTIFY gathers what the batches touch before it is sent. Each NOTIFY is a statement
+ * the API and Postgres both pay for; one per batch cost a busy arcade a fifth of its pairs at 50
+ * connections (docs/benchmarks.md, issue 32), and 20 ms is small beside a stream's delivery.
+ */
+export const LIVE_NOTICE_GATHER_MS = 20;
+
+/**
  * Announces on the live channel what the score path changed, without making it wait: `touched`
- * only adds ids to two sets, and one NOTIFY at a time carries all that gathered meanwhile, so a
- * busy arcade sends one per batch or fewer, and a score costs what it did (bench in
- * docs/benchmarks.md). Sent after the batch committed, on a connection of the pool, so a
+ * only adds ids to two sets, and one NOTIFY at most every `LIVE_NOTICE_GATHER_MS` carries all
+ * that gathered meanwhile, so a busy arcade sends a few dozen a second whatever its batches, and a
+ * score costs what it did (bench in docs/benchmarks.md). Sent after the batch committed, on a connection of the pool, so a
  * listener never reads before the change is visible. A notice that fails is lost, as one sent
  * while a listener is away is: streams catch up on their next notice or reconnect.
  *
@@ -34,9 +41,16 @@ export class LiveAnnouncer {
   touched(boards: Iterable<string>, accounts: Iterable<string>): void {
     for (const id of boards) this.#boards.add(id);
     for (const id of accounts) this.#accounts.add(id);
-    if (this.#sending === null && this.#boards.size + this.#accounts.size > 0) {
-      this.#sending = this.#send().finally(() => (this.#sending = null));
-    }
+    this.#start();
+  }
+
+  #start(): void {
+    if (this.#sending !== null || this.#boards.size + this.#accounts.size === 0) return;
+    // Touched between the last send and this promise's end, ids would wait for the next score.
+    this.#sending = this.#send().finally(() => {
+      this.#sending = null;
+      this.#start();
+    });
   }
 
   /** Resolves once everything touched so far has been announced (or has failed to be). */
@@ -45,8 +59,13 @@ export class LiveAnnouncer {
   }
 
   async #send(): Promise<void> {
-    // What the other batches finishing in this turn touch goes in the same notice.
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    // What the other batches finishing meanwhile touch goes in the same notice. In this process's
+    // own streams a notice costs no statement, so it waits only for this turn's batches.
+    const gather = (): Promise<void> =>
+      new Promise<void>((resolve) =>
+        this.#local === null ? setTimeout(resolve, LIVE_NOTICE_GATHER_MS) : setImmediate(resolve),
+      );
+    await gather();
     while (this.#boards.size + this.#accounts.size > 0) {
       const notice = { boards: [...this.#boards], accounts: [...this.#accounts] };
       this.#boards = new Set();
@@ -57,6 +76,7 @@ export class LiveAnnouncer {
       } catch (error) {
         this.#onError(error);
       }
+      if (this.#boards.size + this.#accounts.size > 0) await gather();
     }
   }
 }

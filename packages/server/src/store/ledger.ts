@@ -12,6 +12,7 @@ import {
 } from '@coinop/core';
 import type { Queryable } from './db.js';
 import { translated } from './errors.js';
+import { timestampParams } from './timestamps.js';
 
 export interface AccountRow {
   id: string;
@@ -236,7 +237,7 @@ export function transferBatchSql(first: number): {
         transfers.map((x) => x.pendingId),
         transfers.map((x) => x.reason),
         transfers.map((x) => x.playId),
-        Array.isArray(now) ? now : transfers.map(() => now),
+        timestampParams(Array.isArray(now) ? now : transfers.map(() => now)),
         ids,
         d.map((x) => x.debitsPending.toString()),
         d.map((x) => x.debitsPosted.toString()),

@@ -4,6 +4,7 @@ import type { Queryable } from './db.js';
 import { translated } from './errors.js';
 import { insiderSql } from './testers.js';
 import type { StoredPlay } from './plays.js';
+import { timestampParams } from './timestamps.js';
 
 /**
  * Opening plays in as few statements as the rules allow: a batch of paid plays is one
@@ -218,8 +219,8 @@ async function openPaidPlaysStatement(
       plays.map((x) => x.play.developerId),
       plays.map((x) => x.play.idempotencyKey),
       plays.map((x) => x.play.requestHash),
-      plays.map((x) => x.play.expiresAt),
-      plays.map((x) => x.play.createdAt),
+      timestampParams(plays.map((x) => x.play.expiresAt)),
+      timestampParams(plays.map((x) => x.play.createdAt)),
       plays.map((x) => x.signed),
       policy.defaultAllowanceUnits?.toString() ?? null,
       policy.day,

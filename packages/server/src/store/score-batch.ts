@@ -17,6 +17,7 @@ import {
   WRITE_SCORES_WITH_REPLAYS_SQL,
 } from './score-batch-sql.js';
 import { toPlay, type PlayRow, type StoredPlay } from './plays.js';
+import { timestampParams } from './timestamps.js';
 
 /**
  * Scoring in as few statements as the rules allow: a batch of scores is two (a read, then one
@@ -276,6 +277,7 @@ async function writeScoresStatement(q: Queryable, batch: ScoreBatchWrite): Promi
   const gained = buckets.filter((b) => b.delta > 0);
   const lost = buckets.filter((b) => b.delta < 0);
   const replayed = scores.filter((s) => s.replay !== null);
+  const scoreTimes = timestampParams(scores.map((s) => s.now));
   await q.query(
     replayed.length === 0 ? WRITE_SCORES_SQL : WRITE_SCORES_WITH_REPLAYS_SQL,
     [
@@ -284,13 +286,13 @@ async function writeScoresStatement(q: Queryable, batch: ScoreBatchWrite): Promi
       first.map((b) => b.score),
       first.map((b) => b.rankKey.toString()),
       first.map((b) => b.scoreId),
-      first.map((b) => b.achievedAt),
+      timestampParams(first.map((b) => b.achievedAt)),
       moved.map((b) => b.leaderboardId),
       moved.map((b) => b.playerId),
       moved.map((b) => b.score),
       moved.map((b) => b.rankKey.toString()),
       moved.map((b) => b.scoreId),
-      moved.map((b) => b.achievedAt),
+      timestampParams(moved.map((b) => b.achievedAt)),
       moved.map((b) => b.replacesScoreId),
       gained.map((b) => b.leaderboardId),
       gained.map((b) => b.level),
@@ -309,9 +311,9 @@ async function writeScoresStatement(q: Queryable, batch: ScoreBatchWrite): Promi
       scores.map((s) => s.isWinner),
       scores.map((s) => s.idempotencyKey),
       scores.map((s) => s.requestHash),
-      scores.map((s) => s.now),
+      scoreTimes,
       scores.map((s) => s.playId),
-      scores.map((s) => s.now),
+      scoreTimes,
       ...SCORES_LEDGER_PARAMS(transfers, deltas, transferTimes),
       scores.length,
       first.length,
@@ -322,9 +324,9 @@ async function writeScoresStatement(q: Queryable, batch: ScoreBatchWrite): Promi
       bests.map((b) => b.leaderboardId),
       bests.map((b) => b.playerId),
       bests.map((b) => b.replaces?.rankKey.toString() ?? null),
-      bests.map((b) => b.replaces?.achievedAt ?? null),
-      bests.map((b) => b.achievedAt),
-      scores.map((s) => s.payoutsReleaseAt),
+      timestampParams(bests.map((b) => b.replaces?.achievedAt ?? null)),
+      timestampParams(bests.map((b) => b.achievedAt)),
+      timestampParams(scores.map((s) => s.payoutsReleaseAt)),
       ...(replayed.length === 0
         ? []
         : [replayed.map((s) => s.scoreId), replayed.map((s) => s.replay)]),

@@ -1,7 +1,8 @@
 // Diagnosis driver for the play+score hot path: seeds a Postgres database that it KEEPS (so its
 // statements can be EXPLAINed afterwards), runs the bench's play+score loop against the compiled
 // API for a while, and prints pairs/s. With pg_stat_statements loaded on that server, reset it
-// before and read it after. BENCH_SERVER_NODE_ARGS as for run.mjs (e.g. "--cpu-prof
+// before and read it after. BENCH_DROP_INDEXES (comma-separated names) drops those indexes once
+// the database is seeded, to measure what an index costs the loop. BENCH_SERVER_NODE_ARGS as for run.mjs (e.g. "--cpu-prof
 // --cpu-prof-dir=/tmp/prof"). Usage:
 //   node packages/server/bench/hot-path.mjs postgres://…/coinop_prof [seconds] [connections] [store]
 import { cpuSnapshot } from './cpu.mjs';
@@ -15,6 +16,14 @@ try {
     options: { store, postgresUrl: url, games: 4, players: 2000, fundHst: 1_000_000 },
   });
   const games = await writeTokens(info.url, info.games);
+  const dropped = (process.env['BENCH_DROP_INDEXES'] ?? '').split(',').filter(Boolean);
+  if (dropped.length > 0) {
+    const { default: pg } = await import('pg');
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    for (const name of dropped) await client.query(`DROP INDEX IF EXISTS ${client.escapeIdentifier(name)}`);
+    await client.end();
+  }
   // CPU per pair is steadier than pairs/s on a shared machine. BENCH_POSTMASTER_PID: the
   // Postgres server's postmaster, when it runs on this machine.
   const pids = { serverPid: api.pid, postmasterPid: Number(process.env['BENCH_POSTMASTER_PID']) };

@@ -12,7 +12,6 @@ import { LogoMark } from './components/brand.js';
 import { ToastProvider } from './components/toasts.js';
 import { LiveProvider } from './live/live.js';
 import { NotificationsMenu } from './live/notifications-menu.js';
-import { PortalPage } from './portal/portal-page.js';
 import { Link, useLocation } from './router.js';
 import { SessionProvider } from './session/session.js';
 import { TournamentPage } from './tournaments/tournament-page.js';
@@ -23,6 +22,11 @@ import { PlayerPage } from './profiles/player-page.js';
 // when it is opened, so the catalog and game pages do not wait for it.
 const AccountPage = lazy(() =>
   import('./account/account-page.js').then((m) => ({ default: m.AccountPage })),
+);
+
+// The developer portal is loaded when a developer opens it: players never download it.
+const PortalPage = lazy(() =>
+  import('./portal/portal-page.js').then((m) => ({ default: m.PortalPage })),
 );
 
 // The operator console is its own shell, loaded only at /admin: players never download it.
@@ -70,7 +74,17 @@ export function App() {
     page = <AllowancesPage />;
   else if (path === '/account/testing' || path === '/account/testing/') page = <TestingPage />;
   else if (path === '/developer' || path.startsWith('/developer/'))
-    page = <PortalPage path={path} />;
+    page = (
+      <Suspense
+        fallback={
+          <section className="page">
+            <p role="status">Loading the developer portal…</p>
+          </section>
+        }
+      >
+        <PortalPage path={path} />
+      </Suspense>
+    );
   else if (boardMatch?.[1] && boardMatch[2])
     page = (
       <BoardPage

@@ -233,7 +233,8 @@ try {
     if (pgStats && database) await withClient(database.url, resetStatements);
     const pids = {
       serverPid: child.pid,
-      postmasterPid: postgres?.postmasterPid,
+      // On DATABASE_URL's server, BENCH_POSTMASTER_PID names its postmaster when it runs here.
+      postmasterPid: postgres?.postmasterPid || Number(process.env['BENCH_POSTMASTER_PID']) || null,
       serverWorkers: serveFlags.includes('--workers'),
       extraServerPids: children.slice(1).map((c) => c.pid),
     };

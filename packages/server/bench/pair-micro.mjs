@@ -1,12 +1,12 @@
 // Micro-benchmarks of two pieces of a score batch's own work (issue 32), on the compiled code:
 // the ledger's decision for one score's settlement (`createTransfers`, 13 transfers over 10
 // accounts) and turning a batch's instants into statement parameters (44 rows sharing 4
-// instants, as `timestampParams` does, beside node-postgres formatting each Date itself).
+// instants, as the store's `columns` gives them, beside node-postgres formatting each Date itself).
 //   node packages/server/bench/pair-micro.mjs
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { createTransfers } from '@coinop/core';
-import { timestampParams } from '../dist/store/timestamps.js';
+import { columns } from '../dist/store/params.js';
 
 const require = createRequire(import.meta.url);
 const pgUtils = require('pg/lib/utils.js');
@@ -69,8 +69,8 @@ console.log(
   JSON.stringify({
     createTransfersUs: perCall(() => createTransfers(settlement, snapshot).ok),
     timesAsDatesUs: perCall(() => pgUtils.prepareValue(rowTimes).length > 0),
-    timesAsTimestampParamsUs: perCall(
-      () => pgUtils.prepareValue(timestampParams(rowTimes)).length > 0,
+    timesAsColumnsUs: perCall(
+      () => pgUtils.prepareValue(columns(rowTimes, [(t) => t])[0]).length > 0,
     ),
   }),
 );

@@ -12,7 +12,7 @@ import {
 } from '@coinop/core';
 import type { Queryable } from './db.js';
 import { translated } from './errors.js';
-import { timestampParams } from './timestamps.js';
+import { columns, type Column } from './params.js';
 
 export interface AccountRow {
   id: string;
@@ -227,26 +227,39 @@ export function transferBatchSql(first: number): {
     accountMissing: `(SELECT count(*) FROM balances) <> ${p(14)}`,
     params(transfers, deltas, now) {
       const ids = [...deltas.keys()].sort();
-      const d = ids.map((id) => deltas.get(id) as AccountDelta);
       return [
-        transfers.map((x) => x.id),
-        transfers.map((x) => x.kind),
-        transfers.map((x) => x.debitAccountId),
-        transfers.map((x) => x.creditAccountId),
-        transfers.map((x) => x.amount.toString()),
-        transfers.map((x) => x.pendingId),
-        transfers.map((x) => x.reason),
-        transfers.map((x) => x.playId),
-        timestampParams(Array.isArray(now) ? now : transfers.map(() => now)),
-        ids,
-        d.map((x) => x.debitsPending.toString()),
-        d.map((x) => x.debitsPosted.toString()),
-        d.map((x) => x.creditsPending.toString()),
-        d.map((x) => x.creditsPosted.toString()),
+        ...columns(transfers, [
+          ...TRANSFER_COLUMNS_IN_BATCH,
+          Array.isArray(now) ? (_x, i) => (now as readonly Date[])[i] : () => now,
+        ]),
+        ...columns(ids, [(id) => id, ...deltaColumns(deltas)]),
         ids.length,
       ];
     },
   };
+}
+
+/** A transfer's columns in a batch's parameter order, before its creation time. */
+const TRANSFER_COLUMNS_IN_BATCH: readonly Column<TransferRequest>[] = [
+  (x) => x.id,
+  (x) => x.kind,
+  (x) => x.debitAccountId,
+  (x) => x.creditAccountId,
+  (x) => x.amount.toString(),
+  (x) => x.pendingId,
+  (x) => x.reason,
+  (x) => x.playId,
+];
+
+/** An account's four balance changes, by its id, in a batch's parameter order. */
+function deltaColumns(deltas: ReadonlyMap<string, AccountDelta>): Column<string>[] {
+  const of = (id: string) => deltas.get(id) as AccountDelta;
+  return [
+    (id) => of(id).debitsPending.toString(),
+    (id) => of(id).debitsPosted.toString(),
+    (id) => of(id).creditsPending.toString(),
+    (id) => of(id).creditsPosted.toString(),
+  ];
 }
 
 function failure(

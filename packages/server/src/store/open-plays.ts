@@ -4,7 +4,7 @@ import type { Queryable } from './db.js';
 import { translated } from './errors.js';
 import { insiderSql } from './testers.js';
 import type { StoredPlay } from './plays.js';
-import { timestampParams } from './timestamps.js';
+import { columns, type Column } from './params.js';
 
 /**
  * Opening plays in as few statements as the rules allow: a batch of paid plays is one
@@ -116,7 +116,7 @@ function toRefusal(r: {
  */
 export function openPaidPlays(
   q: Queryable,
-  plays: readonly { play: StoredPlay; leadersMax: number; signed: boolean }[],
+  plays: readonly PaidPlayInput[],
   policy: ConsentPolicy,
 ): Promise<OpenPlayRow[]> {
   return translated(() => openPaidPlaysStatement(q, plays, policy));
@@ -200,31 +200,39 @@ const OPEN_PAID_PLAYS_SQL = `WITH input AS (
        JOIN tier t ON t.n = i.n LEFT JOIN consent c ON c.n = i.n
      ORDER BY i.n`;
 
+/** A paid play's columns in the statement's parameter order; the policy's two come before the last. */
+const PAID_PLAY_COLUMNS: readonly Column<PaidPlayInput>[] = [
+  (x) => x.play.id,
+  (x) => x.play.playerId,
+  (x) => x.play.costUnits.toString(),
+  (x) => x.play.lockTransferId,
+  (x) => x.play.leaderboardId,
+  (x) => x.leadersMax,
+  (x) => x.play.arcadeId,
+  (x) => x.play.gameId,
+  (x) => x.play.developerId,
+  (x) => x.play.idempotencyKey,
+  (x) => x.play.requestHash,
+  (x) => x.play.expiresAt,
+  (x) => x.play.createdAt,
+  (x) => x.signed,
+  (x) => x.play.seed,
+];
+
+type PaidPlayInput = { play: StoredPlay; leadersMax: number; signed: boolean };
+
 async function openPaidPlaysStatement(
   q: Queryable,
-  plays: readonly { play: StoredPlay; leadersMax: number; signed: boolean }[],
+  plays: readonly PaidPlayInput[],
   policy: ConsentPolicy,
 ): Promise<OpenPlayRow[]> {
   const rows = await q.query<PaidPlayRow>(
     OPEN_PAID_PLAYS_SQL,
     [
-      plays.map((x) => x.play.id),
-      plays.map((x) => x.play.playerId),
-      plays.map((x) => x.play.costUnits.toString()),
-      plays.map((x) => x.play.lockTransferId),
-      plays.map((x) => x.play.leaderboardId),
-      plays.map((x) => x.leadersMax),
-      plays.map((x) => x.play.arcadeId),
-      plays.map((x) => x.play.gameId),
-      plays.map((x) => x.play.developerId),
-      plays.map((x) => x.play.idempotencyKey),
-      plays.map((x) => x.play.requestHash),
-      timestampParams(plays.map((x) => x.play.expiresAt)),
-      timestampParams(plays.map((x) => x.play.createdAt)),
-      plays.map((x) => x.signed),
+      ...columns(plays, PAID_PLAY_COLUMNS.slice(0, 14)),
       policy.defaultAllowanceUnits?.toString() ?? null,
       policy.day,
-      plays.map((x) => x.play.seed),
+      ...columns(plays, PAID_PLAY_COLUMNS.slice(14)),
     ],
     'play_path_open_paid_batch',
   );

@@ -17,7 +17,7 @@ import {
   WRITE_SCORES_WITH_REPLAYS_SQL,
 } from './score-batch-sql.js';
 import { toPlay, type PlayRow, type StoredPlay } from './plays.js';
-import { timestampParams } from './timestamps.js';
+import { columns, type Column } from './params.js';
 
 /**
  * Scoring in as few statements as the rules allow: a batch of scores is two (a read, then one
@@ -270,66 +270,81 @@ export interface ScoreBatchWrite {
   readonly boards: readonly BoardVersion[];
 }
 
+/** The columns of each kind of row a score batch writes, in its statement's parameter order. */
+const FIRST_BEST_COLUMNS: readonly Column<NewBest>[] = [
+  (b) => b.leaderboardId,
+  (b) => b.playerId,
+  (b) => b.score,
+  (b) => b.rankKey.toString(),
+  (b) => b.scoreId,
+  (b) => b.achievedAt,
+];
+const MOVED_BEST_COLUMNS: readonly Column<NewBest>[] = [
+  ...FIRST_BEST_COLUMNS,
+  (b) => b.replacesScoreId,
+];
+const BUCKET_COLUMNS: readonly Column<BucketDelta>[] = [
+  (b) => b.leaderboardId,
+  (b) => b.level,
+  (b) => b.bucket.toString(),
+  (b) => b.delta,
+];
+const SCORE_COLUMNS: readonly Column<BatchScore>[] = [
+  (s) => s.scoreId,
+  (s) => s.playId,
+  (s) => s.leaderboardId,
+  (s) => s.playerId,
+  (s) => s.score,
+  (s) => s.leaderRank,
+  (s) => s.isWinner,
+  (s) => s.idempotencyKey,
+  (s) => s.requestHash,
+  (s) => s.now,
+  (s) => s.playId,
+  (s) => s.now,
+];
+const BOARD_VERSION_COLUMNS: readonly Column<BoardVersion>[] = [
+  (b) => b.leaderboardId,
+  (b) => b.expected?.toString() ?? null,
+  (b) => b.next.toString(),
+];
+const BEST_MOVE_COLUMNS: readonly Column<NewBest>[] = [
+  (b) => b.leaderboardId,
+  (b) => b.playerId,
+  (b) => b.replaces?.rankKey.toString() ?? null,
+  (b) => b.replaces?.achievedAt ?? null,
+  (b) => b.achievedAt,
+];
+const RELEASE_COLUMNS: readonly Column<BatchScore>[] = [(s) => s.payoutsReleaseAt];
+const REPLAY_COLUMNS: readonly Column<BatchScore>[] = [(s) => s.scoreId, (s) => s.replay];
+
 async function writeScoresStatement(q: Queryable, batch: ScoreBatchWrite): Promise<void> {
   const { scores, bests, buckets, transfers, transferTimes, deltas, boards } = batch;
   const first = bests.filter((b) => b.replacesScoreId === null);
   const moved = bests.filter((b) => b.replacesScoreId !== null);
-  const gained = buckets.filter((b) => b.delta > 0);
-  const lost = buckets.filter((b) => b.delta < 0);
   const replayed = scores.filter((s) => s.replay !== null);
-  const scoreTimes = timestampParams(scores.map((s) => s.now));
   await q.query(
     replayed.length === 0 ? WRITE_SCORES_SQL : WRITE_SCORES_WITH_REPLAYS_SQL,
     [
-      first.map((b) => b.leaderboardId),
-      first.map((b) => b.playerId),
-      first.map((b) => b.score),
-      first.map((b) => b.rankKey.toString()),
-      first.map((b) => b.scoreId),
-      timestampParams(first.map((b) => b.achievedAt)),
-      moved.map((b) => b.leaderboardId),
-      moved.map((b) => b.playerId),
-      moved.map((b) => b.score),
-      moved.map((b) => b.rankKey.toString()),
-      moved.map((b) => b.scoreId),
-      timestampParams(moved.map((b) => b.achievedAt)),
-      moved.map((b) => b.replacesScoreId),
-      gained.map((b) => b.leaderboardId),
-      gained.map((b) => b.level),
-      gained.map((b) => b.bucket.toString()),
-      gained.map((b) => b.delta),
-      lost.map((b) => b.leaderboardId),
-      lost.map((b) => b.level),
-      lost.map((b) => b.bucket.toString()),
-      lost.map((b) => b.delta),
-      scores.map((s) => s.scoreId),
-      scores.map((s) => s.playId),
-      scores.map((s) => s.leaderboardId),
-      scores.map((s) => s.playerId),
-      scores.map((s) => s.score),
-      scores.map((s) => s.leaderRank),
-      scores.map((s) => s.isWinner),
-      scores.map((s) => s.idempotencyKey),
-      scores.map((s) => s.requestHash),
-      scoreTimes,
-      scores.map((s) => s.playId),
-      scoreTimes,
+      ...columns(first, FIRST_BEST_COLUMNS),
+      ...columns(moved, MOVED_BEST_COLUMNS),
+      ...columns(
+        buckets.filter((b) => b.delta > 0),
+        BUCKET_COLUMNS,
+      ),
+      ...columns(
+        buckets.filter((b) => b.delta < 0),
+        BUCKET_COLUMNS,
+      ),
+      ...columns(scores, SCORE_COLUMNS),
       ...SCORES_LEDGER_PARAMS(transfers, deltas, transferTimes),
       scores.length,
       first.length,
       moved.length,
-      boards.map((b) => b.leaderboardId),
-      boards.map((b) => b.expected?.toString() ?? null),
-      boards.map((b) => b.next.toString()),
-      bests.map((b) => b.leaderboardId),
-      bests.map((b) => b.playerId),
-      bests.map((b) => b.replaces?.rankKey.toString() ?? null),
-      timestampParams(bests.map((b) => b.replaces?.achievedAt ?? null)),
-      timestampParams(bests.map((b) => b.achievedAt)),
-      timestampParams(scores.map((s) => s.payoutsReleaseAt)),
-      ...(replayed.length === 0
-        ? []
-        : [replayed.map((s) => s.scoreId), replayed.map((s) => s.replay)]),
+      ...columns(boards, BOARD_VERSION_COLUMNS),
+      ...columns(bests, BEST_MOVE_COLUMNS),
+      ...columns(scores, RELEASE_COLUMNS),
+      ...(replayed.length === 0 ? [] : columns(replayed, REPLAY_COLUMNS)),
     ],
     replayed.length === 0 ? 'play_path_write_scores' : 'play_path_write_scores_replays',
   );

@@ -21,7 +21,8 @@ try {
     const { default: pg } = await import('pg');
     const client = new pg.Client({ connectionString: url });
     await client.connect();
-    for (const name of dropped) await client.query(`DROP INDEX IF EXISTS ${client.escapeIdentifier(name)}`);
+    for (const name of dropped)
+      await client.query(`DROP INDEX IF EXISTS ${client.escapeIdentifier(name)}`);
     await client.end();
   }
   // CPU per pair is steadier than pairs/s on a shared machine. BENCH_POSTMASTER_PID: the

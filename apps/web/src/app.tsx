@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { AllowancesPage } from './allowances/allowances-page.js';
 import { BoardPage } from './boards/board-page.js';
 import { ArcadeSettingsProvider } from './arcade-settings.js';
@@ -34,6 +34,21 @@ const AdminConsole = lazy(() =>
   import('./admin/admin-console.js').then((m) => ({ default: m.AdminConsole })),
 );
 
+/** A page whose code is loaded when it is opened, saying so meanwhile. */
+function LazyPage({ loading, children }: { loading: string; children: ReactNode }) {
+  return (
+    <Suspense
+      fallback={
+        <section className="page">
+          <p role="status">{loading}</p>
+        </section>
+      }
+    >
+      {children}
+    </Suspense>
+  );
+}
+
 export function App() {
   const { path, search } = useLocation();
   if (path === '/admin' || path.startsWith('/admin/')) {
@@ -60,30 +75,18 @@ export function App() {
   else if (path === '/cli-login') page = <CliLoginPage search={search} />;
   else if (path === '/account' || path === '/account/')
     page = (
-      <Suspense
-        fallback={
-          <section className="page">
-            <p role="status">Loading…</p>
-          </section>
-        }
-      >
+      <LazyPage loading="Loading…">
         <AccountPage />
-      </Suspense>
+      </LazyPage>
     );
   else if (path === '/account/allowances' || path === '/account/allowances/')
     page = <AllowancesPage />;
   else if (path === '/account/testing' || path === '/account/testing/') page = <TestingPage />;
   else if (path === '/developer' || path.startsWith('/developer/'))
     page = (
-      <Suspense
-        fallback={
-          <section className="page">
-            <p role="status">Loading the developer portal…</p>
-          </section>
-        }
-      >
+      <LazyPage loading="Loading the developer portal…">
         <PortalPage path={path} />
-      </Suspense>
+      </LazyPage>
     );
   else if (boardMatch?.[1] && boardMatch[2])
     page = (

@@ -79,7 +79,6 @@ export function createTransfers(
 }
 
 type MutableAccount = { -readonly [K in keyof Account]: Account[K] };
-type Sums = Pick<AccountDelta, keyof AccountDelta>;
 
 function decide(
   request: TransferRequest,
@@ -155,7 +154,7 @@ const zeroDelta = (): AccountDelta => ({
 });
 
 /** Adds one transfer's balance changes to its debit and credit account's sums. */
-function applyEffect(transfer: TransferRequest, debit: Sums, credit: Sums): void {
+function applyEffect(transfer: TransferRequest, debit: AccountDelta, credit: AccountDelta): void {
   const { amount } = transfer;
   switch (transfer.kind) {
     case 'posted':

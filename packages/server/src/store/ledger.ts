@@ -232,7 +232,11 @@ export function transferBatchSql(first: number): {
           ...TRANSFER_COLUMNS_IN_BATCH,
           Array.isArray(now) ? (_x, i) => (now as readonly Date[])[i] : () => now,
         ]),
-        ...columns(ids, [(id) => id, ...deltaColumns(deltas)]),
+        ids,
+        ...columns(
+          ids.map((id) => deltas.get(id) as AccountDelta),
+          DELTA_COLUMNS,
+        ),
         ids.length,
       ];
     },
@@ -251,16 +255,13 @@ const TRANSFER_COLUMNS_IN_BATCH: readonly Column<TransferRequest>[] = [
   (x) => x.playId,
 ];
 
-/** An account's four balance changes, by its id, in a batch's parameter order. */
-function deltaColumns(deltas: ReadonlyMap<string, AccountDelta>): Column<string>[] {
-  const of = (id: string) => deltas.get(id) as AccountDelta;
-  return [
-    (id) => of(id).debitsPending.toString(),
-    (id) => of(id).debitsPosted.toString(),
-    (id) => of(id).creditsPending.toString(),
-    (id) => of(id).creditsPosted.toString(),
-  ];
-}
+/** An account's four balance changes in a batch's parameter order, after its id. */
+const DELTA_COLUMNS: readonly Column<AccountDelta>[] = [
+  (d) => d.debitsPending.toString(),
+  (d) => d.debitsPosted.toString(),
+  (d) => d.creditsPending.toString(),
+  (d) => d.creditsPosted.toString(),
+];
 
 function failure(
   requests: readonly TransferRequest[],

@@ -200,7 +200,7 @@ const OPEN_PAID_PLAYS_SQL = `WITH input AS (
        JOIN tier t ON t.n = i.n LEFT JOIN consent c ON c.n = i.n
      ORDER BY i.n`;
 
-/** A paid play's columns in the statement's parameter order; the policy's two come before the last. */
+/** A paid play's columns in the statement's parameter order, up to the policy's two. */
 const PAID_PLAY_COLUMNS: readonly Column<PaidPlayInput>[] = [
   (x) => x.play.id,
   (x) => x.play.playerId,
@@ -216,8 +216,9 @@ const PAID_PLAY_COLUMNS: readonly Column<PaidPlayInput>[] = [
   (x) => x.play.expiresAt,
   (x) => x.play.createdAt,
   (x) => x.signed,
-  (x) => x.play.seed,
 ];
+/** A paid play's column after the policy's. */
+const PAID_PLAY_SEED_COLUMNS: readonly Column<PaidPlayInput>[] = [(x) => x.play.seed];
 
 type PaidPlayInput = { play: StoredPlay; leadersMax: number; signed: boolean };
 
@@ -229,10 +230,10 @@ async function openPaidPlaysStatement(
   const rows = await q.query<PaidPlayRow>(
     OPEN_PAID_PLAYS_SQL,
     [
-      ...columns(plays, PAID_PLAY_COLUMNS.slice(0, 14)),
+      ...columns(plays, PAID_PLAY_COLUMNS),
       policy.defaultAllowanceUnits?.toString() ?? null,
       policy.day,
-      ...columns(plays, PAID_PLAY_COLUMNS.slice(14)),
+      ...columns(plays, PAID_PLAY_SEED_COLUMNS),
     ],
     'play_path_open_paid_batch',
   );

@@ -95,3 +95,16 @@ function treeTicks(rootPid) {
   }
   return ticks;
 }
+
+/**
+ * How many times a process's main thread has gone to sleep waiting (for a socket, a timer): on
+ * this VM each wake-up costs the process more than most of a request's work. NaN off Linux.
+ */
+export function voluntarySwitches(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? NaN);
+  } catch {
+    return NaN;
+  }
+}

@@ -18,7 +18,8 @@ import { fileURLToPath } from 'node:url';
 import { readFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { sealOperatorKey, startChain } from './chain.mjs';
-import { cpuShares, cpuSnapshot } from './cpu.mjs';
+import { cpuShares, cpuSnapshot, voluntarySwitches } from './cpu.mjs';
+import { measureFloor } from './floor.mjs';
 import { measureGet, measurePlayScore } from './load.mjs';
 import { createDatabase, startPostgres, withClient } from './postgres.mjs';
 
@@ -37,6 +38,9 @@ const nodeArgs = (process.env['BENCH_SERVER_NODE_ARGS'] ?? '').split(' ').filter
 const store = process.env['BENCH_STORE'] ?? 'pglite';
 // BENCH_PG_STATS=1 loads pg_stat_statements and prints each loop's costliest statements.
 const pgStats = process.env['BENCH_PG_STATS'] === '1';
+// BENCH_FLOOR=1 (Postgres only) follows each loop with a bare API at the same pair rate
+// (`floor.mjs`): what this machine charges any server for the requests and wake-ups alone.
+const floor = process.env['BENCH_FLOOR'] === '1';
 const postgres =
   store === 'postgres'
     ? await startPostgres({
@@ -239,8 +243,10 @@ try {
       extraServerPids: children.slice(1).map((c) => c.pid),
     };
     const before = cpuSnapshot(pids);
+    const wakeupsBefore = voluntarySwitches(child.pid);
     const results = await loopAll(connections, duration);
     const after = cpuSnapshot(pids);
+    const wakeups = voluntarySwitches(child.pid) - wakeupsBefore;
     const r = combined(results);
     console.log(
       JSON.stringify({
@@ -256,7 +262,19 @@ try {
         p99: r.latency.p99,
         nonOk: r.non2xx,
         cpuUsPerPair: cpuPerPair(before, after, r.pairs),
+        wakeupsPerPair: Math.round((wakeups / Math.max(1, r.pairs)) * 100) / 100,
         cpuShares: cpuShares(before, after),
+        ...(floor && database
+          ? {
+              floor: await measureFloor({
+                databaseUrl: database.url,
+                postmasterPid: null,
+                connections,
+                pairsPerSecond: r.pairsPerSecond,
+                duration,
+              }),
+            }
+          : {}),
       }),
     );
     if (pgStats && database) await withClient(database.url, printStatements);

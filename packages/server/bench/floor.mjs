@@ -14,7 +14,7 @@ import { measurePlayScore } from './load.mjs';
 
 const SERVER = fileURLToPath(new URL('./floor-server.mjs', import.meta.url));
 /** Tries of the wait, each 2 s, before measuring. */
-const TUNING_TRIES = 4;
+const TUNING_TRIES = 5;
 
 /**
  * Measures the floor at `pairsPerSecond` with `connections`, on Postgres at `databaseUrl`
@@ -27,15 +27,12 @@ export async function measureFloor({
   pairsPerSecond,
   duration,
 }) {
-  // Each connection runs one request at a time, so a pair takes 2 × (wait + overhead): each try
-  // estimates the overhead, and the wait is set from their mean.
-  const wantMs = (connections / pairsPerSecond / 2) * 1000;
-  const overheads = [];
-  let waitMs = Math.max(0, wantMs - 0.5);
+  // The rate falls as the wait grows, about in proportion once the wait dominates: each try
+  // scales the wait by how far its rate missed.
+  let waitMs = (connections / pairsPerSecond / 2) * 1000;
   for (let i = 0; i < TUNING_TRIES; i++) {
     const r = await atWait(waitMs, connections, 2, null, databaseUrl);
-    overheads.push((connections / r.pairsPerSecond / 2) * 1000 - waitMs);
-    waitMs = Math.max(0, wantMs - overheads.reduce((a, b) => a + b, 0) / overheads.length);
+    waitMs = Math.min(1000, Math.max(0.05, waitMs * (r.pairsPerSecond / pairsPerSecond)));
   }
   return atWait(waitMs, connections, duration, postmasterPid, databaseUrl);
 }

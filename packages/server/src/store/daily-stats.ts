@@ -35,7 +35,7 @@ export interface ArcadeDayRow {
  * held payout is read by primary key for each release alone (a subquery, not a join: the join was
  * planned as a hash of every transfer, 356 ms of 1,256 on 1.2 million transfers).
  */
-const SPENDABLE_AMOUNT = `CASE WHEN t.kind = 'posted' OR t.amount > 0 THEN t.amount
+export const SPENDABLE_AMOUNT = `CASE WHEN t.kind = 'posted' OR t.amount > 0 THEN t.amount
   ELSE (SELECT held.amount FROM transfers held WHERE held.id = t.pending_id) END`;
 
 /**

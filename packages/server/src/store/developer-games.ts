@@ -1,5 +1,6 @@
 import type { Clock, Leaderboard, PlayStatus, Units } from '@coinop/core';
 import type { Queryable } from './db.js';
+import { SPENDABLE_AMOUNT } from './daily-stats.js';
 import { tierRulesOf, type RuleColumns } from './score-rules.js';
 
 /** What the developer portal reads and writes beyond registration: tiers, clients, stats. */
@@ -232,7 +233,8 @@ export const RECENT_PLAYS = 20;
 
 /**
  * A game's plays by status, its scores and what it earned the developer, in one query, and its
- * newest plays in a second. Both walk the game's plays through `plays_by_game`.
+ * newest plays in a second. Both walk the game's plays through `plays_by_game`. Earned counts
+ * as the daily chart does: a held share once its release posts it (`SPENDABLE_AMOUNT`).
  */
 export async function gameStats(
   q: Queryable,
@@ -256,8 +258,9 @@ export async function gameStats(
             (SELECT count(*)::int FROM game_plays WHERE status = 'expired') AS expired,
             (SELECT count(*)::int FROM game_plays WHERE status = 'voided') AS voided,
             (SELECT count(*)::int FROM scores s JOIN game_plays p ON p.id = s.play_id) AS scores,
-            (SELECT sum(t.amount)::bigint FROM transfers t JOIN game_plays p ON p.id = t.play_id
-             WHERE t.credit_account_id = $2 AND t.kind = 'posted') AS play_units,
+            (SELECT sum(${SPENDABLE_AMOUNT})::bigint FROM transfers t
+             JOIN game_plays p ON p.id = t.play_id
+             WHERE t.credit_account_id = $2 AND t.kind IN ('posted', 'post_pending')) AS play_units,
             (SELECT sum(t.amount)::bigint FROM game_purchases gp
              JOIN transfers t ON t.id = gp.transfer_id
              WHERE gp.game_id = $1 AND t.credit_account_id = $2 AND t.kind = 'posted')

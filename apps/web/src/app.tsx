@@ -9,6 +9,7 @@ import { GamePage } from './pages/game-page.js';
 import { DeveloperPage } from './pages/developer-page.js';
 import { AccountMenu } from './components/account-menu.js';
 import { LogoMark } from './components/brand.js';
+import { RouteAnnouncer } from './components/route-announcer.js';
 import { ToastProvider } from './components/toasts.js';
 import { LiveProvider } from './live/live.js';
 import { NotificationsMenu } from './live/notifications-menu.js';
@@ -17,6 +18,7 @@ import { SessionProvider } from './session/session.js';
 import { TournamentPage } from './tournaments/tournament-page.js';
 import { TestingPage } from './testing/testing-page.js';
 import { PlayerPage } from './profiles/player-page.js';
+import { useTitle } from './portal/parts.js';
 
 // The account page carries the chain code (viem's wallet client, the contracts' ABIs): loaded
 // when it is opened, so the catalog and game pages do not wait for it.
@@ -134,6 +136,7 @@ export function App() {
             <main id="main" tabIndex={-1}>
               {page}
             </main>
+            <RouteAnnouncer path={path} suffix=" · coinop arcade" />
           </LiveProvider>
         </ToastProvider>
       </SessionProvider>
@@ -142,6 +145,7 @@ export function App() {
 }
 
 function NotFound() {
+  useTitle('Page not found');
   return (
     <section className="page">
       <h1>Page not found</h1>

@@ -15,6 +15,7 @@ import { ReviewsScreen } from './reviews-screen.js';
 import { TournamentsScreen } from './tournaments-screen.js';
 import './admin.css';
 import { LogoMark } from '../components/brand.js';
+import { RouteAnnouncer } from '../components/route-announcer.js';
 
 /** The console's screens, each at `/admin/<path>` (the queue at `/admin`). */
 const SCREENS = [
@@ -114,6 +115,7 @@ export function AdminConsole({ path }: { path: string }) {
           <Screen path={current.path} api={api} />
         )}
       </main>
+      <RouteAnnouncer path={path} suffix=" · coinop operator console" />
     </div>
   );
 }

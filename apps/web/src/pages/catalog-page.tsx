@@ -4,6 +4,7 @@ import type { CatalogGame, CatalogSort } from '@coinop/protocol';
 import { listGames, listSortedGames } from '../api.js';
 import { GameCard } from '../components/game-card.js';
 import { TournamentStrip } from '../tournaments/tournament-strip.js';
+import { useTitle } from '../portal/parts.js';
 
 const SORTS: readonly { value: CatalogSort; label: string }[] = [
   { value: 'popular', label: 'Popular' },
@@ -26,6 +27,7 @@ export function CatalogPage() {
   const [categories, setCategories] = useState<string[]>([]);
   const [allGames, setAllGames] = useState<readonly CatalogGame[]>([]);
   const [error, setError] = useState<string | null>(null);
+  useTitle('Games');
 
   // The category choices come from the whole catalog, not from the filtered list.
   useEffect(() => {

@@ -99,6 +99,8 @@ describe.skipIf(!hasChromium)(
         await checkAtBothSizes(op, 'admin-amounts-player');
 
         await nav('Developers');
+        // The console's screens are named to screen readers as they change, as the arcade's pages.
+        await expect.poll(() => op.getByTestId('route-announcer').textContent()).toBe('Developers');
         const developer = op.getByRole('row').filter({ hasText: developerId });
         await expect
           .poll(() => developer.locator('td[data-label="Earnings"]').textContent())

@@ -118,6 +118,8 @@ describe.skipIf(!hasChromium)(
         .evaluateAll((links) =>
           links.map((a) => `${a.textContent ?? ''}=${a.getAttribute('aria-current') ?? ''}`),
         );
+    /** What the route announcer last said to screen readers (nothing on a fresh load). */
+    const announced = (page: Page) => page.getByTestId('route-announcer').textContent();
     const gameUrl = (section = '') =>
       `${server.urls['web']}/developer/games/${game.gameId}${section === '' ? '' : `/${section}`}`;
 
@@ -140,6 +142,8 @@ describe.skipIf(!hasChromium)(
         expect(await main.getByRole('region', { name: 'Publishing' }).count()).toBe(0);
         expect(await current(page)).toEqual(['Boards=page']);
         expect(await page.title()).toBe(`Boards · ${gameName} · coinop arcade`);
+        expect(await announced(page)).toBe('');
+        expect(await page.getByTestId('route-announcer').getAttribute('aria-live')).toBe('polite');
         expect(await sections(page).getByRole('link').allTextContents()).toEqual([
           'Overview',
           'Details',
@@ -160,6 +164,8 @@ describe.skipIf(!hasChromium)(
         expect(await main.getByRole('region', { name: 'Leaderboard tiers' }).count()).toBe(0);
         expect(await current(page)).toEqual(['Publishing=page']);
         expect(await page.title()).toBe(`Publishing · ${gameName} · coinop arcade`);
+        // Focus stays on the link followed; the new view's name is said instead.
+        await expect.poll(() => announced(page)).toBe(`Publishing · ${gameName}`);
 
         await page.goBack();
         await page.waitForURL(gameUrl('boards'));
@@ -179,6 +185,16 @@ describe.skipIf(!hasChromium)(
         await page.waitForURL(gameUrl('reviews'));
         await main.getByRole('region', { name: 'Score reviews' }).waitFor();
         expect(await current(page)).toEqual(['Reviews=page']);
+        await expect.poll(() => announced(page)).toBe(`Reviews · ${gameName}`);
+
+        // Leaving the portal: the catalog names itself rather than keep the portal's title.
+        await page
+          .getByRole('navigation', { name: 'Main' })
+          .getByRole('link', { name: 'Games' })
+          .click();
+        await page.waitForURL(`${server.urls['web']}/`);
+        await expect.poll(() => page.title()).toBe('Games · coinop arcade');
+        await expect.poll(() => announced(page)).toBe('Games');
       } finally {
         await context.close();
       }

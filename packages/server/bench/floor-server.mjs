@@ -1,8 +1,8 @@
 // The floor of a play+score pair on this machine (`floor.mjs`): a bare Fastify with the loop's two
-// routes, JSON bodies and a bearer header, each request answered after a round trip to Postgres
-// that waits FLOOR_WAIT_MS there (so the pair rate can match a measured run's). No hooks, no
-// services, no ledger: what an API built like coinop pays to take two requests and wait on a
-// database.
+// routes, JSON bodies and a bearer header, each request answered after a group-committed round
+// trip to Postgres and a wait of FLOOR_WAIT_MS (so the pair rate can match a measured run's). No
+// hooks, no services, no ledger: what an API built like coinop pays to take two requests and
+// wait on a database.
 //
 //   DATABASE_URL=… FLOOR_WAIT_MS=4 node floor-server.mjs   (prints "listening <url>")
 import { randomUUID } from 'node:crypto';

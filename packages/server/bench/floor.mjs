@@ -1,10 +1,9 @@
 // What a play+score pair costs a bare API on this machine at a given pair rate: `floor-server.mjs`
-// under the loop's load generator, its Postgres wait tuned until its pairs/s matches the rate.
-// On this VM the CPU a process spends per request depends on how often it sleeps and wakes,
-// that is on the rate: a server that does nothing but wait on Postgres costs several times
-// more per pair at 1,000 pairs/s than at 5,000. Reading coinop's figure against the floor at
-// its own rate tells its work from the machine's price of waking up (docs/benchmarks.md,
-// issue 32 round 2).
+// under the loop's load generator, its wait tuned until its pairs/s matches the rate. On this VM
+// the CPU a process spends per request depends on how often it sleeps and wakes, that is on the
+// rate: a server that does nothing but wait on Postgres costs twice as much per pair at 1,000
+// pairs/s as at 5,000. Reading coinop's figure against the floor at its own rate tells its work
+// from the machine's price of taking requests (docs/benchmarks.md, issue 32 round 2).
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';

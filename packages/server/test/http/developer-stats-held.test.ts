@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApi } from '@coinop/testkit/app';
-import { fundedPlayer, gameWithTiers, writeToken, type GameFixture } from '@coinop/testkit/arcade';
+import {
+  fundedPlayer,
+  gameWithTiers,
+  playAndScore,
+  type GameFixture,
+} from '@coinop/testkit/arcade';
 import { storeVariants } from '@coinop/testkit/db';
 import { expectLedgerBalanced } from '@coinop/testkit/invariants';
 import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coinop/testkit/signin';
@@ -43,24 +48,7 @@ describe.each(storeVariants())("a game's earnings with a payout hold on %s", (va
     const wallet = newWallet();
     game = await gameWithTiers(api, { costs: [10], developerWallet: wallet.address });
     token = (await walletSignIn(s.auth, wallet)).access_token;
-    const player = await fundedPlayer(api, 20);
-    const headers = { authorization: `Bearer ${await writeToken(api, game)}` };
-    const base = `/arcades/${game.arcadeId}/games/${game.gameId}`;
-    const leaderboardId = game.tiers[0]!.id;
-    const opened = await s.api.inject({
-      method: 'POST',
-      url: `${base}/play`,
-      headers,
-      payload: { playerId: player.playerId, leaderboardId },
-    });
-    expect(opened.statusCode, opened.body).toBe(200);
-    const scored = await s.api.inject({
-      method: 'POST',
-      url: `${base}/score`,
-      headers,
-      payload: { playId: opened.json().id, leaderboardId, score: 3 },
-    });
-    expect(scored.statusCode, scored.body).toBe(200);
+    await playAndScore(api, game, (await fundedPlayer(api, 20)).playerId, 3);
   });
   afterAll(async () => {
     if (s) await expectLedgerBalanced(s.db);

@@ -2,7 +2,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import type { TestApi } from '@coinop/testkit/app';
 import { TEST_ADMIN_TOKEN } from '@coinop/testkit/app';
-import { fundedPlayer, gameWithTiers, writeToken, type GameFixture } from '@coinop/testkit/arcade';
+import {
+  fundedPlayer,
+  gameWithTiers,
+  playAndScore,
+  type GameFixture,
+} from '@coinop/testkit/arcade';
 import { storeVariants } from '@coinop/testkit/db';
 import { expectLedgerBalanced } from '@coinop/testkit/invariants';
 import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coinop/testkit/signin';
@@ -40,25 +45,7 @@ describe.each(storeVariants())('daily stats on %s', (variant) => {
   const admin = (url: string) => get(url, `Bearer ${TEST_ADMIN_TOKEN}`);
 
   async function play(game: GameFixture, score?: number): Promise<void> {
-    const player = await fundedPlayer(api, 20);
-    const headers = { authorization: `Bearer ${await writeToken(api, game)}` };
-    const base = `/arcades/${game.arcadeId}/games/${game.gameId}`;
-    const leaderboardId = game.tiers[0]!.id;
-    const opened = await s.api.inject({
-      method: 'POST',
-      url: `${base}/play`,
-      headers,
-      payload: { playerId: player.playerId, leaderboardId },
-    });
-    expect(opened.statusCode).toBe(200);
-    if (score === undefined) return;
-    const scored = await s.api.inject({
-      method: 'POST',
-      url: `${base}/score`,
-      headers,
-      payload: { playId: opened.json().id, leaderboardId, score },
-    });
-    expect(scored.statusCode).toBe(200);
+    await playAndScore(api, game, (await fundedPlayer(api, 20)).playerId, score);
   }
 
   beforeAll(async () => {
@@ -210,24 +197,8 @@ describe.each(storeVariants())('daily stats with a payout hold on %s', (variant)
     // Noon UTC, so the hold of a day ends at noon the next day.
     const now = s.clock.now().getTime();
     s.clock.advance(Math.ceil(now / DAY_MS) * DAY_MS + DAY_MS / 2 - now);
-    const headers = { authorization: `Bearer ${await writeToken(api, game)}` };
-    const base = `/arcades/${game.arcadeId}/games/${game.gameId}`;
-    const leaderboardId = game.tiers[0]!.id;
     for (const score of [100, 50]) {
-      const player = await fundedPlayer(api, 20);
-      const opened = await s.api.inject({
-        method: 'POST',
-        url: `${base}/play`,
-        headers,
-        payload: { playerId: player.playerId, leaderboardId },
-      });
-      const scored = await s.api.inject({
-        method: 'POST',
-        url: `${base}/score`,
-        headers,
-        payload: { playId: opened.json().id, leaderboardId, score },
-      });
-      expect(scored.statusCode).toBe(200);
+      await playAndScore(api, game, (await fundedPlayer(api, 20)).playerId, score);
     }
     const settled = utcDay(s.clock.now());
     s.clock.advance(DAY_MS + 1000);

@@ -65,7 +65,7 @@ export class GameVerifiers {
     source: string,
   ): Promise<VerifierVersionRecord> {
     await this.#ownGame(developer, gameId);
-    await this.#assertLoads(source);
+    await this.#assertLoads(source, gameId);
     const { db, clock } = this.#arcade;
     return db.transaction(async (tx) => {
       await lockGameRow(tx, gameId);
@@ -131,18 +131,22 @@ export class GameVerifiers {
     }
     const seed = input.seed ?? randomBytes(32).toString('hex');
     const started = performance.now();
-    const outcome = await this.#sandbox.check(source, {
-      seed,
-      replay: input.replay,
-      score: input.score,
-      leaderboardId: input.leaderboardId ?? '',
-    });
+    const outcome = await this.#sandbox.check(
+      source,
+      {
+        seed,
+        replay: input.replay,
+        score: input.score,
+        leaderboardId: input.leaderboardId ?? '',
+      },
+      gameId,
+    );
     return { outcome, version, seed, durationMs: Math.round(performance.now() - started) };
   }
 
-  async #assertLoads(source: string): Promise<void> {
+  async #assertLoads(source: string, gameId: string): Promise<void> {
     assertSize(source);
-    const loaded = await this.#sandbox.inspect(source);
+    const loaded = await this.#sandbox.inspect(source, gameId);
     if (!loaded.ok) throw new CoinopError('verifier_invalid', loaded.detail);
   }
 

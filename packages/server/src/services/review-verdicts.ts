@@ -41,12 +41,11 @@ export async function rerunVerifier(
   if (latest === null || latest.removedAt !== null) return none('the game has no replay verifier');
   const source = await verifierSource(db, item.gameId, latest.version);
   if (source === null) return none('the game has no replay verifier');
-  const outcome = await arcade.verifiers.check(source, {
-    seed: play.seed,
-    replay,
-    score: item.score,
-    leaderboardId: item.leaderboardId,
-  });
+  const outcome = await arcade.verifiers.check(
+    source,
+    { seed: play.seed, replay, score: item.score, leaderboardId: item.leaderboardId },
+    item.gameId,
+  );
   return {
     reviewId: item.id,
     verdict: outcome.ok ? 'reproduced' : outcome.reason,

@@ -37,8 +37,17 @@ export type ModuleCheck = { readonly ok: true } | { readonly ok: false; readonly
  * running it (an upload's check).
  */
 export interface VerifierSandbox extends ReplayVerifier {
-  check(source: string, call: VerifierCall): Promise<VerifyOutcome & { computed?: number }>;
-  inspect(source: string): Promise<ModuleCheck>;
+  /**
+   * Runs `source` on `call` for game `gameId`, whose runs take turns with other games' (runs
+   * given no game, a developer's own tests of a verifier, share one turn).
+   */
+  check(
+    source: string,
+    call: VerifierCall,
+    gameId?: string,
+  ): Promise<VerifyOutcome & { computed?: number }>;
+  /** Loads `source` for game `gameId` without running it. */
+  inspect(source: string, gameId?: string): Promise<ModuleCheck>;
   readonly settings: VerifierSettings;
   close(): Promise<void>;
 }
@@ -70,7 +79,7 @@ export function createReplayVerifier(options: {
     return { version, source };
   }
 
-  async function check(source: string, call: VerifierCall) {
+  async function check(source: string, call: VerifierCall, gameId = '') {
     const tooLarge = replayOverLimit(call.replay, settings.replayMaxBytes);
     if (tooLarge !== null)
       return { ok: false as const, reason: 'threw' as const, detail: tooLarge };
@@ -80,7 +89,7 @@ export function createReplayVerifier(options: {
       score: call.score,
       leaderboardId: call.leaderboardId,
     });
-    return outcomeOf(await pool.run({ op: 'run', source, input, limits }), call.score);
+    return outcomeOf(await pool.run({ op: 'run', source, input, limits }, gameId), call.score);
   }
 
   return {
@@ -91,10 +100,10 @@ export function createReplayVerifier(options: {
       if (verifier === null) {
         return { ok: false, reason: 'no_verifier', detail: 'the game has no replay verifier' };
       }
-      return check(verifier.source, input);
+      return check(verifier.source, input, input.gameId);
     },
-    async inspect(source) {
-      const result = await pool.run({ op: 'inspect', source, input: '{}', limits });
+    async inspect(source, gameId = '') {
+      const result = await pool.run({ op: 'inspect', source, input: '{}', limits }, gameId);
       if (result.kind === 'valid') return { ok: true };
       if (result.kind === 'failed') return { ok: false, detail: result.detail };
       return { ok: false, detail: 'the module did not load' };

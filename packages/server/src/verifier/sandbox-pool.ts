@@ -42,14 +42,19 @@ interface Slot {
 
 /**
  * A few worker threads, each holding a QuickJS WebAssembly module, that run verifiers off the
- * event loop, one run per worker at a time, in arrival order. A worker that does not answer
- * within the time limit and the margin is terminated and replaced; so is one that crashes.
- * Workers start on first use and do not keep the process alive.
+ * event loop, one run per worker at a time. Runs wait by share (a game): the shares with runs
+ * waiting take turns, each share's runs in arrival order, so a game whose scores come in floods,
+ * or whose verifier takes its whole time limit, delays its own scores rather than every game's.
+ * A worker that does not answer within the time limit and the margin is terminated and
+ * replaced; so is one that crashes. Workers start on first use and do not keep the process alive.
  */
 export class SandboxPool {
   readonly #size: number;
   readonly #slots: Slot[] = [];
-  readonly #queue: Waiting[] = [];
+  /** Each share's waiting runs, in arrival order. */
+  readonly #waiting = new Map<string, Waiting[]>();
+  /** The shares with runs waiting, in turn order: the next run is the first one's. */
+  readonly #turns: string[] = [];
   #nextId = 1;
   #closed = false;
 
@@ -58,11 +63,11 @@ export class SandboxPool {
     this.#size = size;
   }
 
-  /** Runs one job; never rejects: every failure is a `failed` result. */
-  run(job: SandboxJob): Promise<SandboxResult> {
+  /** Runs one job for `share` (a game's id); never rejects: every failure is a `failed` result. */
+  run(job: SandboxJob, share: string): Promise<SandboxResult> {
     if (this.#closed) return Promise.resolve(stopped('the sandbox is closed'));
     return new Promise((resolve) => {
-      this.#queue.push({ job, resolve });
+      this.#enqueue(share, { job, resolve });
       while (this.#slots.length < this.#size && this.#slots.every((slot) => slot.running)) {
         this.#start();
       }
@@ -73,7 +78,9 @@ export class SandboxPool {
   /** Ends every worker; runs still waiting are answered `failed`. */
   async close(): Promise<void> {
     this.#closed = true;
-    for (const waiting of this.#queue.splice(0)) waiting.resolve(stopped('the sandbox closed'));
+    for (let waiting = this.#next(); waiting !== undefined; waiting = this.#next()) {
+      waiting.resolve(stopped('the sandbox closed'));
+    }
     const slots = this.#slots.splice(0);
     for (const slot of slots) this.#finish(slot, stopped('the sandbox closed'));
     await Promise.all(slots.map((slot) => slot.worker.terminate()));
@@ -100,7 +107,7 @@ export class SandboxPool {
   #dispatch(): void {
     for (const slot of this.#slots) {
       if (!slot.ready || slot.running !== null) continue;
-      const waiting = this.#queue.shift();
+      const waiting = this.#next();
       if (waiting === undefined) return;
       const id = this.#nextId++;
       const timer = setTimeout(() => {
@@ -114,6 +121,27 @@ export class SandboxPool {
       slot.running = { ...waiting, id, timer };
       slot.worker.postMessage({ id, ...waiting.job });
     }
+  }
+
+  #enqueue(share: string, waiting: Waiting): void {
+    const runs = this.#waiting.get(share);
+    if (runs !== undefined) {
+      runs.push(waiting);
+      return;
+    }
+    this.#waiting.set(share, [waiting]);
+    this.#turns.push(share);
+  }
+
+  /** The next run to start: the first share's oldest, that share then going last. */
+  #next(): Waiting | undefined {
+    const share = this.#turns.shift();
+    if (share === undefined) return undefined;
+    const runs = this.#waiting.get(share) as Waiting[];
+    const waiting = runs.shift();
+    if (runs.length > 0) this.#turns.push(share);
+    else this.#waiting.delete(share);
+    return waiting;
   }
 
   /** Answers the slot's run, if any, and marks it idle. */
@@ -132,7 +160,7 @@ export class SandboxPool {
     if (index === -1) return; // Already replaced (a terminate fires `exit` too).
     this.#slots.splice(index, 1);
     void slot.worker.terminate();
-    if (!this.#closed && this.#queue.length > 0) this.#start();
+    if (!this.#closed && this.#turns.length > 0) this.#start();
     this.#dispatch();
   }
 }

@@ -397,7 +397,10 @@ export class GameService {
   }
 
   /**
-   * Reads the current leaderboard, best first. Fires `leaderboard`.
+   * Reads the current leaderboard, best first. Fires `leaderboard`. Rejects with
+   * `BridgeRequestError` (`bridge_request_failed`) when the arcade could not read the board (its
+   * API unreachable), rather than waiting out the reply timeout; an arcade before this answer
+   * sends none, and the read times out there.
    *
    * @example
    * ```ts

@@ -452,6 +452,35 @@ describe('GameService operations against a host that echoes requestId', () => {
     expect(events).toEqual([['score', { playId: 'play-1' }]]);
   });
 
+  it('a leaderboard read the arcade cannot answer rejects at once and fires nothing', async () => {
+    const { win, game, events } = setup();
+    const read = track(game.getLeaderboard());
+    expect(win.messages[0]).toEqual({
+      type: 'leaderboard',
+      gameId: GAME_ID,
+      requestId: win.requestIdOf(0),
+    });
+    const message = 'the arcade could not read the board: Failed to fetch';
+    win.reply({
+      type: 'leaderboard',
+      error: { code: 'bridge_request_failed', message, status: null },
+      requestId: win.requestIdOf(0),
+    });
+    await flush();
+    expect({ ...(read.error as BridgeRequestError), message }).toEqual({
+      name: 'BridgeRequestError',
+      code: 'bridge_request_failed',
+      status: null,
+      operation: 'getLeaderboard',
+      message,
+    });
+    expect(events).toEqual([]);
+    // The next read is answered as ever.
+    const again = game.getLeaderboard();
+    win.reply({ type: 'leaderboard', data: { leaderboard: [] }, requestId: win.requestIdOf(1) });
+    expect(await again).toEqual({ leaderboard: [] });
+  });
+
   it('a score error reply finds its request by requestId among several scores', async () => {
     const { win, game } = setup();
     const first = track(game.submitScore('play-1', 10));

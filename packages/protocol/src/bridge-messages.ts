@@ -111,14 +111,17 @@ export function parseBridgeErrorReply(value: unknown): BridgeErrorReply | undefi
  */
 export function isBridgeErrorReplyType(value: unknown): value is BridgeErrorReplyType {
   // Spelled out rather than BRIDGE_ERROR_REPLY_TYPES.includes: the game SDK's bundle is counted.
-  return value === 'boardPage' || value === 'boardAround' || value === 'score';
+  return (
+    value === 'boardPage' || value === 'boardAround' || value === 'score' || value === 'leaderboard'
+  );
 }
 
 /**
- * Whether a host answers this failed request with an error reply: a board read always (coinop's
- * own messages, which a game of the published protocol never sends), a score only when it carried
- * a `requestId`. A score without one may come from `haste-arcade-sdk@1.1.5`, which knows no error
- * reply (it logs an error for any message it cannot read): it gets none, as it always did.
+ * Whether a host answers this failed request with an error reply: a board page or the board
+ * around the player always (coinop's own messages, which a game of the published protocol never
+ * sends), a score or a leaderboard read only when it carried a `requestId`. One without may come
+ * from `haste-arcade-sdk@1.1.5`, which knows no error reply (it logs an error for any message it
+ * cannot read): it gets none, as it always did.
  *
  * @example
  * ```ts
@@ -127,13 +130,16 @@ export function isBridgeErrorReplyType(value: unknown): value is BridgeErrorRepl
  * // true
  * shouldSendBridgeErrorReply({ type: 'score', gameId: 'g', playId: 'p', score: 1 }); // false
  * shouldSendBridgeErrorReply({ type: 'boardPage', gameId: 'g' }); // true
+ * shouldSendBridgeErrorReply({ type: 'leaderboard', gameId: 'g' }); // false
  * shouldSendBridgeErrorReply({ type: 'play', gameId: 'g', requestId: 'r.2' }); // false
  * ```
  */
 export function shouldSendBridgeErrorReply(request: BridgeRequest): boolean {
   // Not a type guard: its false branch would claim no score is left, and a score without
   // requestId is one.
-  if (request.type === 'score') return request.requestId !== undefined;
+  if (request.type === 'score' || request.type === 'leaderboard') {
+    return request.requestId !== undefined;
+  }
   return isBridgeErrorReplyType(request.type);
 }
 

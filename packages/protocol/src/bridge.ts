@@ -571,20 +571,26 @@ export type BridgeErrorCode = keyof typeof BridgeErrorCodes;
 
 /**
  * The message types a host may answer with an error reply (`BridgeErrorReply`): the board reads
- * of issue 18 and `score` (issue 30: a refused score, e.g. `replay_rejected`, leaves its play
- * open, so the game is told at once and may score it again). A host sends one only to a request
- * that carried a `requestId`, which a game on `haste-arcade-sdk@1.1.5` never sends, so such a
- * game sees what it always saw. Any other request that fails gets no error reply: `play` and
- * `transferHst` answer a failure as "not paid" (`{}`, spec 4.10 rules 2 and 3), the others time
- * out.
+ * of issue 18, `score` (issue 30: a refused score, e.g. `replay_rejected`, leaves its play open,
+ * so the game is told at once and may score it again) and `leaderboard` (a read the arcade could
+ * not answer, rather than a wait for the reply timeout). To `score` and `leaderboard` a host
+ * sends one only when the request carried a `requestId`, which a game on
+ * `haste-arcade-sdk@1.1.5` never sends, so such a game sees what it always saw. Any other request
+ * that fails gets no error reply: `play` and `transferHst` answer a failure as "not paid" (`{}`,
+ * spec 4.10 rules 2 and 3), `login` as `approved: false`.
  *
  * @example
  * ```ts
  * import { BRIDGE_ERROR_REPLY_TYPES } from '@coinop/protocol';
- * console.log(BRIDGE_ERROR_REPLY_TYPES); // ["boardPage", "boardAround", "score"]
+ * console.log(BRIDGE_ERROR_REPLY_TYPES); // ["boardPage", "boardAround", "score", "leaderboard"]
  * ```
  */
-export const BRIDGE_ERROR_REPLY_TYPES = ['boardPage', 'boardAround', 'score'] as const;
+export const BRIDGE_ERROR_REPLY_TYPES = [
+  'boardPage',
+  'boardAround',
+  'score',
+  'leaderboard',
+] as const;
 
 /**
  * A message type that may be answered with an error reply.

@@ -458,9 +458,10 @@ describe('error replies to board reads (issue 18)', () => {
   });
 
   it.each([
-    // Only the board reads and a score may fail by reply: a play, a payment or a read never does.
+    // Only the board reads, a score and a leaderboard read may fail by reply: a play, a payment
+    // or a login never does.
     { type: 'play', error: expired },
-    { type: 'leaderboard', error: expired },
+    { type: 'login', error: expired },
     { type: 'transferHst', error: expired },
     { type: 'score', data: { playId: 'p1' }, error: expired },
     { type: 'boardPage', data: {}, error: expired },
@@ -484,7 +485,9 @@ describe('error replies to board reads (issue 18)', () => {
     expect(isBridgeErrorReplyType('boardPage')).toBe(true);
     expect(isBridgeErrorReplyType('boardAround')).toBe(true);
     expect(isBridgeErrorReplyType('score')).toBe(true);
+    expect(isBridgeErrorReplyType('leaderboard')).toBe(true);
     expect(isBridgeErrorReplyType('play')).toBe(false);
+    expect(isBridgeErrorReplyType('login')).toBe(false);
   });
 });
 
@@ -526,16 +529,22 @@ describe('error replies to scores (issue 30)', () => {
     expect(parseBridgeReply(value)).toBeUndefined();
   });
 
-  it('is sent to a score only with a requestId, to a board read always, to nothing else', () => {
+  it('is sent to a score or a leaderboard read only with a requestId, to a board read always, to nothing else', () => {
     // haste-arcade-sdk@1.1.5 sends no requestId and knows no error reply: its score gets none.
     expect(shouldSendBridgeErrorReply(score)).toBe(false);
     expect(shouldSendBridgeErrorReply({ ...score, requestId: 'k3x9.5' })).toBe(true);
     expect(shouldSendBridgeErrorReply({ type: 'boardPage', gameId: 'g' })).toBe(true);
+    // A leaderboard read as haste-arcade-sdk@1.1.5 sends it (no requestId) gets no error reply.
+    expect(shouldSendBridgeErrorReply({ type: 'leaderboard', gameId: 'g' })).toBe(false);
+    expect(shouldSendBridgeErrorReply({ type: 'leaderboard', gameId: 'g', requestId: 'r' })).toBe(
+      true,
+    );
     expect(shouldSendBridgeErrorReply({ type: 'boardAround', gameId: 'g', requestId: 'r' })).toBe(
       true,
     );
-    // A failed play or payment is answered "not paid" ({}); the other reads time out.
-    for (const type of ['play', 'leaderboard', 'tierChange'] as const) {
+    // A failed play or payment is answered "not paid" ({}), a login "not approved"; a tier
+    // subscription is answered from the page's state.
+    for (const type of ['play', 'tierChange'] as const) {
       expect(shouldSendBridgeErrorReply({ type, gameId: 'g', requestId: 'r.1' })).toBe(false);
     }
     expect(

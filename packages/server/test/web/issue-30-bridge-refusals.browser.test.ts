@@ -263,6 +263,48 @@ describe.skipIf(!hasChromium)(
       }
     }, 120_000);
 
+    it('a leaderboard read the arcade cannot answer rejects getLeaderboard at once; without requestId, no reply', async () => {
+      const { context, page, frame } = await openGame(gameId);
+      const readBoard = () =>
+        frame.evaluate(() => (globalThis as unknown as GameGlobals).leaderboard());
+      try {
+        // Whatever the earlier tests left on the board: the same once the API is back.
+        const board = await readBoard();
+        expect(board).toMatchObject({ ok: true, value: { leaderboard: expect.any(Array) } });
+        // The arcade's API unreachable: the page cannot load the board the game asks for.
+        await page.route('**/catalog/games/**', (route) => route.abort());
+        const failed = await readBoard();
+        expect(failed).toMatchObject({
+          ok: false,
+          name: 'BridgeRequestError',
+          code: 'bridge_request_failed',
+          status: null,
+          operation: 'getLeaderboard',
+        });
+        expect(failed.message).toMatch(/^the arcade could not read the board: /);
+        expect(failed.elapsedMs).toBeLessThan(GAME_REPLY_TIMEOUT_MS / 10);
+
+        // As haste-arcade-sdk@1.1.5 asks: no requestId, so no error reply it could not read.
+        const before = await frame.evaluate(
+          () => (globalThis as unknown as GameGlobals).received.length,
+        );
+        await frame.evaluate((message) => (globalThis as unknown as GameGlobals).postRaw(message), {
+          type: 'leaderboard',
+          gameId,
+        });
+        await page.waitForTimeout(1_000);
+        const received = await frame.evaluate(
+          () => (globalThis as unknown as GameGlobals).received,
+        );
+        expect(received.slice(before).filter((m) => m.type === 'leaderboard')).toEqual([]);
+
+        await page.unroute('**/catalog/games/**');
+        expect(await readBoard()).toMatchObject({ ok: true, value: board.value });
+      } finally {
+        await context.close();
+      }
+    }, 120_000);
+
     /** A signed-in player with 100 test HST on the game's page in the arcade. */
     async function openGame(id: string) {
       const context = await browser.newContext({ viewport: DESKTOP });
@@ -355,6 +397,8 @@ interface GameGlobals {
   played?: { playId: string; seed: string };
   received: { type: string; data?: unknown }[];
   submit(score: number, replay?: string): Promise<Outcome>;
+  /** Reads the leaderboard through the SDK; what the promise settled to. */
+  leaderboard(): Promise<Outcome>;
   /** Posts a message to the arcade as it is, as a game without the SDK would. */
   postRaw(message: unknown): void;
 }
@@ -406,6 +450,19 @@ const GAME_PAGE = `<!doctype html>
             say('The arcade refused this score: ' + error.message +
               '. Your play is still open: play on and submit again.');
           }
+          return {
+            ok: false, name: error.name, code: error.code, status: error.status,
+            operation: error.operation, message: error.message,
+            elapsedMs: performance.now() - started, settledAt: Date.now(),
+          };
+        }
+      };
+      window.leaderboard = async () => {
+        const started = performance.now();
+        try {
+          const value = await game.getLeaderboard();
+          return { ok: true, value, elapsedMs: performance.now() - started, settledAt: Date.now() };
+        } catch (error) {
           return {
             ok: false, name: error.name, code: error.code, status: error.status,
             operation: error.operation, message: error.message,

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { parse as parseConnectionString } from 'pg-connection-string';
 import { DatabaseAvailability } from './availability.js';
 import { GENERIC_PLAN_SETTINGS, type Db, type Transaction } from './db.js';
 import { DatabaseOutOfResources, DatabaseUnavailable } from './errors.js';
@@ -48,7 +49,14 @@ export async function openPostgres(
   const genericOptions = Object.entries(GENERIC_PLAN_SETTINGS)
     .map(([name, value]) => `-c ${name}=${value}`)
     .join(' ');
-  const ordered = new PipelinedConnection(url, genericOptions, connectTimeoutMs);
+  // node-postgres lets the URL's own `options` (an operator's statement_timeout, say) replace an
+  // `options` given beside it: the ordered connection takes both from its config instead.
+  const urlOptions = parseConnectionString(url).options;
+  const ordered = new PipelinedConnection(
+    withoutOptions(url),
+    urlOptions ? `${urlOptions} ${genericOptions}` : genericOptions,
+    connectTimeoutMs,
+  );
   // An idle client whose connection dies (a restart, a terminated backend) is dropped by the
   // pool; without a listener its error would crash the process.
   pool.on('error', () => undefined);
@@ -186,6 +194,18 @@ async function inTransaction<T>(
       conn.off('error', onLost);
       conn.release(lost);
     }
+  }
+}
+
+/** The URL without its `options` parameter; a URL that does not parse is left as it is. */
+function withoutOptions(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (!parsed.searchParams.has('options')) return url;
+    parsed.searchParams.delete('options');
+    return parsed.toString();
+  } catch {
+    return url;
   }
 }
 

@@ -120,8 +120,13 @@ function ScreenshotsManager({ gameId }: { gameId: string }) {
     setStatus(null);
     setBusy(true);
     try {
-      setStatus(await work());
-      await reload();
+      const done = await work();
+      // Said once the list shows it: the confirmation and the list must not disagree.
+      try {
+        await reload();
+      } finally {
+        setStatus(done);
+      }
       return true;
     } catch (e) {
       setError(errorText(e));

@@ -327,6 +327,7 @@ describe.skipIf(!hasChromium)(
         await section.getByRole('button', { name: 'Add screenshot' }).click();
         await section.getByText('Screenshot added.').waitFor();
         const list = section.getByRole('list', { name: 'Screenshots' });
+        // The confirmation comes once the list shows the screenshot.
         expect(await list.getByRole('listitem').allTextContents()).toEqual([
           '1. The first levelDelete',
         ]);

@@ -13,8 +13,9 @@ export const LIVE_NOTICE_GATHER_MS = 20;
  * only adds ids to two sets, and one NOTIFY at most every `LIVE_NOTICE_GATHER_MS` carries all
  * that gathered meanwhile, so a busy arcade sends a few dozen a second whatever its batches, and
  * a score costs what it did (bench in docs/benchmarks.md). Sent after the batch committed, on a
- * connection of the pool, so a listener never reads before the change is visible. A notice that fails is lost, as one sent
- * while a listener is away is: streams catch up on their next notice or reconnect.
+ * connection of the pool, so a listener never reads before the change is visible. A notice that
+ * fails is lost, as one sent while a listener is away is: streams catch up on their next notice
+ * or reconnect.
  *
  * With `local`, the notice is handed to this process's streams instead: PGlite is one process's
  * database, which no other process listens to, and its one session is the score path's.

@@ -1,5 +1,4 @@
 import pg from 'pg';
-import { parse as parseConnectionString } from 'pg-connection-string';
 import { DatabaseAvailability } from './availability.js';
 import { GENERIC_PLAN_SETTINGS, type Db, type Transaction } from './db.js';
 import { DatabaseOutOfResources, DatabaseUnavailable } from './errors.js';
@@ -51,10 +50,10 @@ export async function openPostgres(
     .join(' ');
   // node-postgres lets the URL's own `options` (an operator's statement_timeout, say) replace an
   // `options` given beside it: the ordered connection takes both from its config instead.
-  const urlOptions = parseConnectionString(url).options;
+  const fromUrl = splitOptions(url);
   const ordered = new PipelinedConnection(
-    withoutOptions(url),
-    urlOptions ? `${urlOptions} ${genericOptions}` : genericOptions,
+    fromUrl.url,
+    fromUrl.options === null ? genericOptions : `${fromUrl.options} ${genericOptions}`,
     connectTimeoutMs,
   );
   // An idle client whose connection dies (a restart, a terminated backend) is dropped by the
@@ -197,15 +196,19 @@ async function inTransaction<T>(
   }
 }
 
-/** The URL without its `options` parameter; a URL that does not parse is left as it is. */
-function withoutOptions(url: string): string {
+/**
+ * The URL without its `options` parameter, and that parameter (null when it has none); a URL
+ * that does not parse is left as it is.
+ */
+function splitOptions(url: string): { url: string; options: string | null } {
   try {
     const parsed = new URL(url);
-    if (!parsed.searchParams.has('options')) return url;
+    const options = parsed.searchParams.get('options');
+    if (options === null) return { url, options };
     parsed.searchParams.delete('options');
-    return parsed.toString();
+    return { url: parsed.toString(), options };
   } catch {
-    return url;
+    return { url, options: null };
   }
 }
 

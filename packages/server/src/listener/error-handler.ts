@@ -4,7 +4,11 @@ import { ErrorCodes, type ErrorCode, type Problem } from '@coinop/protocol';
 import { CoinopError } from '@coinop/core';
 import { DEFAULTS } from '../config.js';
 import type { DatabaseAvailability } from '../store/availability.js';
-import { databaseOutOfResourcesIn, databaseUnavailableIn } from '../store/errors.js';
+import {
+  databaseOutOfResourcesIn,
+  databaseUnavailableIn,
+  statementCancelledIn,
+} from '../store/errors.js';
 import { HTTP_STATUS } from './errors.js';
 
 declare module 'fastify' {
@@ -46,8 +50,8 @@ export interface DatabaseRefusal {
   readonly retryAfterSeconds: number;
 }
 
-/** A database out of disk or memory is logged at most this often, not once per request. */
-const LACK_LOG_INTERVAL_MS = 60_000;
+/** A database out of resources, or cancelling statements, is logged at most this often. */
+const REFUSAL_LOG_INTERVAL_MS = 60_000;
 
 /** A listener that meets an unreachable database without being told how to answer. */
 const DEFAULT_REFUSAL: DatabaseRefusal = {
@@ -60,48 +64,54 @@ const DEFAULT_REFUSAL: DatabaseRefusal = {
  * as 400 naming the field path, Fastify's own client errors by kind. A database that cannot be
  * reached is nobody's bug: 503 `service_unavailable` with Retry-After, and no log line (the
  * outage is logged once, when it starts: listener/database-outages.ts). A database out of disk or
- * memory is not the client's fault either: 503 too, logged as an error at most once a minute. Anything
+ * memory, or one that cancelled the statement (a statement_timeout or lock_timeout), is not the
+ * client's fault either: 503 too, logged at most once a minute (an error and a warning). Anything
  * else is a bug: a generic 500, logged in full with the request id; internals never reach the client.
  */
 export function renderErrorsAsProblems(
   app: FastifyInstance,
   database: DatabaseRefusal = DEFAULT_REFUSAL,
 ): void {
-  let lackLoggedAt = -Infinity;
+  const lackLog = new EveryMinuteAtMost();
+  const cancelLog = new EveryMinuteAtMost();
+  /** 503 `service_unavailable` with Retry-After, `why` said before the retry's delay. */
+  const refuse = (reply: FastifyReply, why: string) => {
+    const { retryAfterSeconds } = database;
+    reply.header('retry-after', retryAfterSeconds);
+    return sendProblem(
+      reply,
+      problem('service_unavailable', `${why}; retry in ${retryAfterSeconds} s`, {
+        retryAfterSeconds,
+      }),
+    );
+  };
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const lacking = databaseOutOfResourcesIn(error);
     if (lacking !== null) {
-      if (Date.now() - lackLoggedAt >= LACK_LOG_INTERVAL_MS) {
-        lackLoggedAt = Date.now();
+      if (lackLog.due()) {
         request.log.error(
           { reason: lacking.reason, reqId: request.id },
           `the database refuses work for lack of a resource (${lacking.reason}): requests that ` +
             'need it are answered 503 service_unavailable until it has room again',
         );
       }
-      const { retryAfterSeconds } = database;
-      reply.header('retry-after', retryAfterSeconds);
-      return sendProblem(
-        reply,
-        problem(
-          'service_unavailable',
-          `the database is out of resources; retry in ${retryAfterSeconds} s`,
-          { retryAfterSeconds },
-        ),
-      );
+      return refuse(reply, 'the database is out of resources');
+    }
+    const cancelled = statementCancelledIn(error);
+    if (cancelled !== null) {
+      if (cancelLog.due()) {
+        request.log.warn(
+          { reason: cancelled.reason, reqId: request.id },
+          `the database cancelled a statement (${cancelled.reason}): a statement_timeout or ` +
+            "lock_timeout on coinop's connections expired, or it was cancelled by hand; the " +
+            'requests it cancels are answered 503 service_unavailable',
+        );
+      }
+      return refuse(reply, 'the database did not finish in time');
     }
     if (databaseUnavailableIn(error) !== null) {
       database.availability?.refused();
-      const { retryAfterSeconds } = database;
-      reply.header('retry-after', retryAfterSeconds);
-      return sendProblem(
-        reply,
-        problem(
-          'service_unavailable',
-          `the database cannot be reached; retry in ${retryAfterSeconds} s`,
-          { retryAfterSeconds },
-        ),
-      );
+      return refuse(reply, 'the database cannot be reached');
     }
     if (error instanceof CoinopError) {
       return sendProblem(reply, problem(error.code, error.message, error.details));
@@ -160,4 +170,16 @@ function fastifyClientError(error: FastifyError): Problem | null {
     return problem('validation_failed', error.message);
   }
   return null;
+}
+
+/** Says when a repeated condition is worth a log line again: the first time, then once a minute. */
+class EveryMinuteAtMost {
+  #loggedAt = -Infinity;
+
+  due(): boolean {
+    const now = Date.now();
+    if (now - this.#loggedAt < REFUSAL_LOG_INTERVAL_MS) return false;
+    this.#loggedAt = now;
+    return true;
+  }
 }

@@ -1,4 +1,4 @@
-import { databaseUnavailableIn } from '../store/errors.js';
+import { refusedByDatabase } from '../store/errors.js';
 
 /**
  * Group commit: the jobs that arrive while a batch is committing are committed together in the
@@ -16,7 +16,8 @@ export interface GroupCommitOptions<Job, Result> {
   /**
    * Commits one job of a batch that failed as a whole, so only the job that caused the error
    * sees it. A batch of one fails with its own error instead, and so does every job of a batch
-   * that failed because the database cannot be reached: each alone would only wait to fail too.
+   * the database refused for its own state (unreachable, out of resources, a statement cancelled
+   * by a timeout): each alone would only wait to fail too, and add to the load that caused it.
    */
   commitAlone(job: Job): Promise<Result>;
   /**
@@ -117,7 +118,7 @@ export class GroupCommit<Job, Result> {
     try {
       outcomes = await this.#options.commit(batch.map((w) => w.job));
     } catch (error) {
-      if (batch.length === 1 || databaseUnavailableIn(error) !== null) {
+      if (batch.length === 1 || refusedByDatabase(error)) {
         for (const waiting of batch) waiting.reject(error);
         return;
       }

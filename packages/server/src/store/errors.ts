@@ -1,4 +1,10 @@
-import { PgErrorCodes, pgConstraint, pgErrorCode } from './postgres-errors.js';
+import {
+  PgErrorCodes,
+  cancelledReason,
+  outOfResourcesReason,
+  pgConstraint,
+  pgErrorCode,
+} from './postgres-errors.js';
 
 /**
  * What storage tells the services when a write could not be made, translated here at the
@@ -57,6 +63,38 @@ export class DatabaseOutOfResources extends StoreError {
   }
 }
 
+/**
+ * The database cancelled a statement before it finished: a statement_timeout or lock_timeout an
+ * operator set on coinop's connections expired, or someone cancelled it by hand. Its transaction
+ * was rolled back, so nothing of it was written; the same call may succeed once the database is
+ * less busy. Answered 503 like an outage, and logged as a warning, since an operator may act.
+ */
+export class StatementCancelled extends StoreError {
+  /** What the server said, with its SQLSTATE: safe to log. */
+  readonly reason: string;
+
+  constructor(reason: string, cause: unknown) {
+    super(`the database cancelled the statement: ${reason}`, cause);
+    this.reason = reason;
+  }
+}
+
+/**
+ * The store error for a statement the database refused for its own state rather than the
+ * statement's (out of resources, or cancelled by a timeout), with `clean` applied to the reason;
+ * null for any other error. Each store calls it on its driver's errors.
+ */
+export function databaseRefusalFor(
+  error: unknown,
+  clean: (reason: string) => string = (reason) => reason,
+): DatabaseOutOfResources | StatementCancelled | null {
+  const lacking = outOfResourcesReason(error);
+  if (lacking !== null) return new DatabaseOutOfResources(clean(lacking), error);
+  const cancelled = cancelledReason(error);
+  if (cancelled !== null) return new StatementCancelled(clean(cancelled), error);
+  return null;
+}
+
 /** How deep `databaseUnavailableIn` looks through `cause`s: wrappers are one or two deep. */
 const CAUSE_DEPTH_MAX = 5;
 
@@ -71,6 +109,23 @@ export function databaseUnavailableIn(error: unknown): DatabaseUnavailable | nul
 /** The DatabaseOutOfResources behind an error, as `databaseUnavailableIn` finds an outage. */
 export function databaseOutOfResourcesIn(error: unknown): DatabaseOutOfResources | null {
   return causeOfKind(error, DatabaseOutOfResources);
+}
+
+/** The StatementCancelled behind an error, as `databaseUnavailableIn` finds an outage. */
+export function statementCancelledIn(error: unknown): StatementCancelled | null {
+  return causeOfKind(error, StatementCancelled);
+}
+
+/**
+ * Whether the database, not the request, is why `error` happened: unreachable, out of resources,
+ * or a statement cancelled by a timeout. Running the request again at once would fail the same way.
+ */
+export function refusedByDatabase(error: unknown): boolean {
+  return (
+    databaseUnavailableIn(error) !== null ||
+    databaseOutOfResourcesIn(error) !== null ||
+    statementCancelledIn(error) !== null
+  );
 }
 
 function causeOfKind<T extends Error>(

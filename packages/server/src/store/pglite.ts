@@ -1,8 +1,7 @@
 import { PGlite, protocol, types } from '@electric-sql/pglite';
 import { DatabaseAvailability } from './availability.js';
-import { outOfResourcesReason } from './postgres-errors.js';
 import { GENERIC_PLAN_SETTINGS, type Db, type Queryable, type Transaction } from './db.js';
-import { DatabaseOutOfResources, DatabaseUnavailable } from './errors.js';
+import { DatabaseUnavailable, databaseRefusalFor } from './errors.js';
 
 const parsers = {
   [types.INT8]: (value: string) => BigInt(value),
@@ -39,8 +38,8 @@ export function pgliteDb(pg: PGlite): Db {
   const availability = new DatabaseAvailability(() => db.query('SELECT 1'));
   const unavailableOr = (error: unknown): unknown => {
     if (error instanceof DatabaseUnavailable) return error;
-    const lacking = outOfResourcesReason(error);
-    if (lacking !== null) return new DatabaseOutOfResources(lacking, error);
+    const refusal = databaseRefusalFor(error);
+    if (refusal !== null) return refusal;
     const reason = stoppedReason(pg, error);
     if (reason === null) return error;
     const unavailable = new DatabaseUnavailable(reason, error);

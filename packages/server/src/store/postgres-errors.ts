@@ -85,6 +85,29 @@ export function outOfResourcesReason(error: unknown): string | null {
   return `${error.message} (SQLSTATE ${code})`;
 }
 
+/**
+ * SQLSTATEs of a statement the server gave up on before it finished: query_canceled (a
+ * statement_timeout expired, or someone cancelled it) and lock_not_available (a lock_timeout).
+ */
+const CANCELLED_SQLSTATES: ReadonlySet<string> = new Set(['57014', '55P03']);
+
+/**
+ * Why `error` means the server cancelled the statement (a timeout set on coinop's connections, or
+ * a cancel by hand), with the SQLSTATE; null otherwise. The session lives on; the statement's
+ * transaction was rolled back.
+ *
+ * @example
+ * cancelledReason(Object.assign(new Error('canceling statement due to lock timeout'), {
+ *   code: '55P03',
+ * })); // 'canceling statement due to lock timeout (SQLSTATE 55P03)'
+ */
+export function cancelledReason(error: unknown): string | null {
+  if (!(error instanceof Error)) return null;
+  const { code } = error as { code?: unknown };
+  if (typeof code !== 'string' || !CANCELLED_SQLSTATES.has(code)) return null;
+  return `${error.message} (SQLSTATE ${code})`;
+}
+
 function isSqlState(code: string): boolean {
   return /^[0-9A-Z]{5}$/.test(code);
 }

@@ -1,13 +1,9 @@
 import pg from 'pg';
 import { DatabaseAvailability } from './availability.js';
 import { GENERIC_PLAN_SETTINGS, type Db, type Transaction } from './db.js';
-import { DatabaseOutOfResources, DatabaseUnavailable } from './errors.js';
-import {
-  PgErrorCodes,
-  outOfResourcesReason,
-  pgErrorCode,
-  unreachableReason,
-} from './postgres-errors.js';
+import { DatabaseUnavailable, databaseRefusalFor } from './errors.js';
+import { FirstUseGate } from './first-use-gate.js';
+import { PgErrorCodes, pgErrorCode, unreachableReason } from './postgres-errors.js';
 
 const INT8_OID = 20;
 
@@ -68,9 +64,8 @@ export async function openPostgres(
   /** The error a failed call throws: DatabaseUnavailable when the server cannot be reached. */
   const unavailableOr = (error: unknown): unknown => {
     if (error instanceof DatabaseUnavailable) return error;
-    const lacking = outOfResourcesReason(error);
-    if (lacking !== null)
-      return new DatabaseOutOfResources(withoutSecrets(lacking, secrets), error);
+    const refusal = databaseRefusalFor(error, (reason) => withoutSecrets(reason, secrets));
+    if (refusal !== null) return refusal;
     const reason = unreachableReason(error);
     if (reason === null) return error;
     const unavailable = new DatabaseUnavailable(withoutSecrets(reason, secrets), error);
@@ -100,16 +95,8 @@ export async function openPostgres(
     query: (sql, params, name) => run(pool, sql, params, name),
     ordered: {
       depth: PIPELINE_DEPTH,
-      // Sent at once when connected, so statements go out in the order they were given.
-      query: (sql, params, name) => {
-        const connected = ordered.connected();
-        return connected === null
-          ? ordered.client().then(
-              (client) => run(client, sql, params, name),
-              (error: unknown) => Promise.reject(unavailableOr(error)),
-            )
-          : run(connected, sql, params, name);
-      },
+      query: (sql, params, name) =>
+        ordered.send(name, (client) => run(client, sql, params, name), unavailableOr),
     },
     transaction: (work) => inTransaction(pool, { run, unavailableOr }, work),
     listen: (channel, onNotify, options) =>
@@ -239,6 +226,8 @@ class PipelinedConnection {
   readonly #connectTimeoutMs: number;
   #client: Promise<pg.Client> | null = null;
   #connected: pg.Client | null = null;
+  /** Each connection's own: a new connection has made no statement yet. */
+  readonly #gates = new WeakMap<pg.Client, FirstUseGate>();
   #ended = false;
 
   constructor(url: string, options: string, connectTimeoutMs: number) {
@@ -247,9 +236,31 @@ class PipelinedConnection {
     this.#connectTimeoutMs = connectTimeoutMs;
   }
 
-  /** The connection, if it is open now. */
-  connected(): pg.Client | null {
-    return this.#connected;
+  /**
+   * Sends a statement on the connection: at once when connected (behind a first use: see
+   * `FirstUseGate`), else once connected, so statements go out in the order they were given. A
+   * connection that cannot be made fails it with `failed(error)`.
+   */
+  send<T>(
+    name: string | undefined,
+    statement: (client: pg.Client) => Promise<T>,
+    failed: (error: unknown) => unknown,
+  ): Promise<T> {
+    const connected = this.#connected;
+    if (connected !== null) return this.#gateOf(connected).send(name, () => statement(connected));
+    return this.client().then(
+      (client) => this.#gateOf(client).send(name, () => statement(client)),
+      (error: unknown) => Promise.reject(failed(error)),
+    );
+  }
+
+  #gateOf(client: pg.Client): FirstUseGate {
+    let gate = this.#gates.get(client);
+    if (gate === undefined) {
+      gate = new FirstUseGate();
+      this.#gates.set(client, gate);
+    }
+    return gate;
   }
 
   client(): Promise<pg.Client> {

@@ -6,7 +6,11 @@ import { renderErrorsAsProblems } from '../../src/listener/error-handler.js';
 import { logDatabaseOutages } from '../../src/listener/database-outages.js';
 import { ArcadeMetrics } from '../../src/metrics/arcade-metrics.js';
 import { DatabaseAvailability } from '../../src/store/availability.js';
-import { DatabaseOutOfResources, DatabaseUnavailable } from '../../src/store/errors.js';
+import {
+  DatabaseOutOfResources,
+  DatabaseUnavailable,
+  StatementCancelled,
+} from '../../src/store/errors.js';
 
 /**
  * Issue 27: the one error handler tells a database that cannot be reached (503
@@ -53,6 +57,14 @@ describe('the error handler and an unreachable database (issue 27)', () => {
     app.get('/full', async () => {
       throw new Error('recording the play failed', {
         cause: new DatabaseOutOfResources('out of memory (SQLSTATE 53200)', undefined),
+      });
+    });
+    app.get('/cancelled', async () => {
+      throw new Error('recording the score failed', {
+        cause: new StatementCancelled(
+          'canceling statement due to statement timeout (SQLSTATE 57014)',
+          undefined,
+        ),
       });
     });
     app.get('/bug', async () => {
@@ -132,6 +144,32 @@ describe('the error handler and an unreachable database (issue 27)', () => {
         msg:
           'the database refuses work for lack of a resource (out of memory (SQLSTATE 53200)): ' +
           'requests that need it are answered 503 service_unavailable until it has room again',
+      }),
+    ]);
+  });
+
+  it('answers a statement the database cancelled 503 too, and logs it as a warning once a minute at most', async () => {
+    const before = records.length;
+    for (let i = 0; i < 3; i++) {
+      const res = await app.inject({ method: 'GET', url: '/cancelled' });
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('7');
+      expect(res.json()).toMatchObject({
+        code: 'service_unavailable',
+        message: 'the database did not finish in time; retry in 7 s',
+        details: { retryAfterSeconds: 7 },
+      });
+      expect(res.body).not.toContain('57014');
+    }
+    expect(records.slice(before).filter((r) => r.level >= 40)).toEqual([
+      expect.objectContaining({
+        level: 40,
+        reason: 'canceling statement due to statement timeout (SQLSTATE 57014)',
+        msg:
+          'the database cancelled a statement (canceling statement due to statement timeout ' +
+          "(SQLSTATE 57014)): a statement_timeout or lock_timeout on coinop's connections " +
+          'expired, or it was cancelled by hand; the requests it cancels are answered 503 ' +
+          'service_unavailable',
       }),
     ]);
   });

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { GroupCommit, type BatchOutcome } from '../../src/services/group-commit.js';
-import { DatabaseUnavailable } from '../../src/store/errors.js';
+import {
+  DatabaseOutOfResources,
+  DatabaseUnavailable,
+  StatementCancelled,
+} from '../../src/store/errors.js';
 
 interface Job {
   readonly id: string;
@@ -121,6 +125,35 @@ describe('group commit', () => {
       ['a', 'b', 'c'].map(() => ({ status: 'rejected', reason: unreachable })),
     );
   });
+
+  it.each([
+    [
+      'cancelled by a timeout',
+      new StatementCancelled('canceling statement due to lock timeout (SQLSTATE 55P03)', undefined),
+    ],
+    [
+      'out of resources',
+      new DatabaseOutOfResources('could not extend file (SQLSTATE 53100)', undefined),
+    ],
+  ])(
+    'fails every job of a batch the database refused as %s, running none alone',
+    async (_, refusal) => {
+      const { commits, batches, alone } = recorder(() => {
+        throw new Error('the batch failed', { cause: refusal });
+      });
+      const results = await Promise.allSettled(
+        ['a', 'b', 'c'].map((id) => commits.submit(job(id))),
+      );
+      expect(batches).toEqual([['a', 'b', 'c']]);
+      // Alone, each would wait out the same timeout (or lack) again, one after the other.
+      expect(alone).toEqual([]);
+      expect(results.map((r) => r.status === 'rejected' && r.reason.cause)).toEqual([
+        refusal,
+        refusal,
+        refusal,
+      ]);
+    },
+  );
 
   it('rejects a job its batch gave no answer', async () => {
     const { commits } = recorder((batch) =>

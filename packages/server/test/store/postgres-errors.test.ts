@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { outOfResourcesReason, unreachableReason } from '../../src/store/postgres-errors.js';
+import {
+  cancelledReason,
+  outOfResourcesReason,
+  unreachableReason,
+} from '../../src/store/postgres-errors.js';
 
 /** An error as node-postgres or Node gives it: a message and the fields they set. */
 const error = (message: string, fields: Record<string, unknown> = {}) =>
@@ -147,5 +151,26 @@ describe('which database errors mean it lacks a resource', () => {
     ['a network error', 'ECONNRESET'],
   ])('%s is not', (_what, code) => {
     expect(outOfResourcesReason(error('refused', { code }))).toBeNull();
+  });
+});
+
+describe('which database errors mean it cancelled the statement', () => {
+  it.each([
+    ['a statement_timeout', '57014', 'canceling statement due to statement timeout'],
+    ['a cancel by hand', '57014', 'canceling statement due to user request'],
+    ['a lock_timeout', '55P03', 'canceling statement due to lock timeout'],
+  ])('%s (%s) is a cancel, with its SQLSTATE', (_what, code, message) => {
+    expect(cancelledReason(error(message, { code }))).toBe(`${message} (SQLSTATE ${code})`);
+    expect(unreachableReason(error(message, { code }))).toBeNull();
+    expect(outOfResourcesReason(error(message, { code }))).toBeNull();
+  });
+
+  it.each([
+    ['an admin shutdown, an outage instead', '57P01'],
+    ['a deadlock, retried by the transaction', '40P01'],
+    ['a unique violation', '23505'],
+    ['a network error', 'ETIMEDOUT'],
+  ])('%s is not', (_what, code) => {
+    expect(cancelledReason(error('refused', { code }))).toBeNull();
   });
 });

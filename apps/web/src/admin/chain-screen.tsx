@@ -284,7 +284,7 @@ function HaltHistory({ halts }: { halts: readonly ChainHalt[] }) {
         <p className="admin-muted">The vault has never been halted.</p>
       ) : (
         <div className="admin-table-wrap">
-          <table className="admin-table">
+          <table className="admin-table stacked-rows">
             <caption className="visually-hidden">Halts, newest first</caption>
             <thead>
               <tr>

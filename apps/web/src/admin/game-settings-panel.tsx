@@ -74,7 +74,7 @@ export function GameSettingsPanel({
         within its hold from the review queue.
       </p>
       <div className="admin-table-wrap">
-        <table className="admin-table">
+        <table className="admin-table stacked-rows">
           <caption className="visually-hidden">Each tier’s score rules and payout hold</caption>
           <thead>
             <tr>

@@ -56,7 +56,7 @@ export function GamesScreen({ api }: { api: AdminApi }) {
         <p className="admin-empty">No games registered yet.</p>
       ) : (
         <div className="admin-table-wrap">
-          <table className="admin-table">
+          <table className="admin-table stacked-rows">
             <caption className="visually-hidden">Games, newest first</caption>
             <thead>
               <tr>

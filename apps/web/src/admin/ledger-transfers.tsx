@@ -146,7 +146,7 @@ function TransferTable({
 }) {
   return (
     <div className="admin-table-wrap">
-      <table className="admin-table admin-transfers">
+      <table className="admin-table stacked-rows admin-transfers">
         <caption className="visually-hidden">
           Ledger transfers, newest first{filtered ? ', filtered' : ''}
         </caption>

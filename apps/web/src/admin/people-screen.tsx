@@ -55,7 +55,7 @@ export function PeopleScreen({ api, kind }: { api: AdminApi; kind: 'players' | '
         </p>
       ) : (
         <div className="admin-table-wrap">
-          <table className="admin-table">
+          <table className="admin-table stacked-rows">
             <caption className="visually-hidden">
               {title}
               {search === '' ? ', newest first' : ` matching ${search}`}

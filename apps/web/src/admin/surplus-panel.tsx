@@ -46,7 +46,7 @@ export function SurplusPanel({
         <p className="admin-muted">None: every token in the vault came with a deposit.</p>
       ) : (
         <div className="admin-table-wrap">
-          <table className="admin-table">
+          <table className="admin-table stacked-rows">
             <caption className="visually-hidden">Surplus, newest first</caption>
             <thead>
               <tr>

@@ -80,7 +80,7 @@ export function TournamentsScreen({ api }: { api: AdminApi }) {
         <p className="admin-empty">No tournaments yet. Create one below.</p>
       ) : (
         <div className="admin-table-wrap">
-          <table className="admin-table">
+          <table className="admin-table stacked-rows">
             <caption className="visually-hidden">
               Tournaments, those with a round to come first
             </caption>

@@ -5,6 +5,7 @@ import { ImportKeyDialog } from '../components/import-key-dialog.js';
 import { WalletChooser } from '../components/wallet-chooser.js';
 import type { CliLoginInfo } from './cli-login-api.js';
 import { Address as AddressText } from '../components/address.js';
+import { useTitle } from '../portal/parts.js';
 import { useCliLoginDecision, useCliLoginRequest, type Outcome } from './use-cli-login.js';
 
 /**
@@ -23,6 +24,7 @@ export function CliLoginPage({ search }: { search: string }) {
   );
   const decision = useCliLoginDecision({ requestorId, userCode, info, setOutcome });
   const { signedIn, switching, error, importing, setImporting } = decision;
+  useTitle('Sign in to your game');
 
   if (requestorId === '' || userCode === '' || loadError !== null) {
     return (

@@ -66,7 +66,7 @@ export function StatsSection({ gameId, scoreUnit }: { gameId: string; scoreUnit:
             <p>No plays yet.</p>
           ) : (
             <div className="table-wrap" tabIndex={0} role="region" aria-labelledby="recent-heading">
-              <table>
+              <table className="stacked-rows">
                 <thead>
                   <tr>
                     <th scope="col">When</th>
@@ -80,14 +80,16 @@ export function StatsSection({ gameId, scoreUnit }: { gameId: string; scoreUnit:
                 <tbody>
                   {stats.recentPlays.map((play) => (
                     <tr key={play.playId}>
-                      <td>
+                      <td data-label="When">
                         <When iso={play.createdAt} />
                       </td>
-                      <td>{play.playerName}</td>
-                      <td>{play.leaderboardName}</td>
-                      <td>{formatHstUnits(hstUnits(play.cost))}</td>
-                      <td>{play.status}</td>
-                      <td>{play.score === null ? '—' : scoreText(play.score, scoreUnit)}</td>
+                      <td data-label="Player">{play.playerName}</td>
+                      <td data-label="Tier">{play.leaderboardName}</td>
+                      <td data-label="Cost">{formatHstUnits(hstUnits(play.cost))}</td>
+                      <td data-label="Status">{play.status}</td>
+                      <td data-label="Score">
+                        {play.score === null ? '—' : scoreText(play.score, scoreUnit)}
+                      </td>
                     </tr>
                   ))}
                 </tbody>

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApi } from '@coinop/testkit/app';
@@ -118,6 +118,23 @@ describe.skipIf(!hasChromium)(
         .evaluateAll((links) =>
           links.map((a) => `${a.textContent ?? ''}=${a.getAttribute('aria-current') ?? ''}`),
         );
+    /** A stacked table's cells as a phone shows them: the column's label, then the value. */
+    const stackedCells = (table: Locator) =>
+      table.locator('td').evaluateAll((cells) => {
+        const { getComputedStyle } = globalThis as unknown as {
+          getComputedStyle: (cell: unknown, pseudo: string) => { content: string };
+        };
+        return cells.map(
+          (td) =>
+            `${getComputedStyle(td, '::before').content.replace(/^"|"$/g, '')}${td.textContent}`,
+        );
+      });
+    /** Whether the chart's drawing is as wide as the box it sits in. */
+    async function chartFitsItsBox(figure: Locator): Promise<boolean> {
+      const box = await figure.locator('.recharts-responsive-container').boundingBox();
+      const drawing = await figure.locator('.recharts-surface').boundingBox();
+      return box !== null && drawing !== null && Math.abs(box.width - drawing.width) < 1;
+    }
     /** What the route announcer last said to screen readers (nothing on a fresh load). */
     const announced = (page: Page) => page.getByTestId('route-announcer').textContent();
     const gameUrl = (section = '') =>
@@ -279,7 +296,41 @@ describe.skipIf(!hasChromium)(
           expect(box!.x).toBeGreaterThanOrEqual(0);
           expect(box!.x + box!.width).toBeLessThanOrEqual(PHONE.width);
         }
+        // The chart loads after the section: the screenshot waits until it draws today's one play
+        // (1 HST, no leaders yet, so 0.9 HST to the developer), not "Loading the chart…".
+        const stats = main.getByRole('region', { name: 'Plays and earnings' });
+        const figure = stats.getByRole('figure', { name: /plays and HST earned per day/ });
+        await figure.locator('.recharts-bar-rectangle').last().hover();
+        expect(await figure.locator('.chart-tip li').allTextContents()).toEqual([
+          'Plays: 1',
+          'HST earned: 0.9 HST',
+        ]);
+        await page.mouse.move(0, 0);
+        await figure.locator('.chart-tip').waitFor({ state: 'detached' });
+        expect(await figure.getByText('Loading the chart…').count()).toBe(0);
+        // On a phone the recent plays stack, each value named by its column, all in sight.
+        const recent = stats.getByRole('region', { name: 'Recent plays' }).getByRole('table');
+        expect(await recent.locator('thead').isVisible()).toBe(false);
+        expect(await stackedCells(recent)).toEqual([
+          expect.stringMatching(/^When: \S/),
+          'Player: Dev',
+          'Tier: Tier 1',
+          'Cost: 1 HST',
+          'Status: scored',
+          'Score: 420',
+        ]);
+        for (const cell of await recent.locator('td').all()) {
+          const box = (await cell.boundingBox())!;
+          expect(box.x).toBeGreaterThanOrEqual(0);
+          expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
+        }
         await saveScreenshot(page, 'portal-sections-stats-phone');
+        // On a desktop it stays a table with its header row.
+        await page.setViewportSize(DESKTOP);
+        expect(await recent.locator('thead').isVisible()).toBe(true);
+        // The chart redraws at its new width a moment after the resize, not at once.
+        await expect.poll(() => chartFitsItsBox(figure)).toBe(true);
+        await saveScreenshot(page, 'portal-sections-stats');
       } finally {
         await context.close();
       }

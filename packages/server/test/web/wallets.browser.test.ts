@@ -185,6 +185,8 @@ describe.skipIf(!hasChromium)(
         await page.goto(prompt.url);
         await page.waitForURL(`${web}/cli-login?**`);
         await page.getByRole('heading', { name: 'Step 1: choose your wallet' }).waitFor();
+        // The tab names the page, as every other page of the arcade does.
+        expect(await page.title()).toBe('Sign in to your game · coinop arcade');
         expect(await page.getByTestId('cli-user-code').textContent()).toBe(prompt.userCode);
         expect(await page.getByTestId('cli-description').textContent()).toMatch(
           /^High-Low terminal on /,

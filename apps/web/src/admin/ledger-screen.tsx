@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { formatHstUnits, hstUnits } from '../account/hst-amounts.js';
 import type { HstAudit } from '@coinop/protocol';
+import { checksummed } from '../components/address.js';
 import type { AdminApi } from './admin-api.js';
 import { Hst, Outcome, errorText } from './parts.js';
 import { TransfersPanel } from './ledger-transfers.js';
@@ -107,6 +108,8 @@ function MintPanel({ api, onMinted }: { api: AdminApi; onMinted: () => Promise<v
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const to = account.trim();
+    // A wallet as every screen writes it, whatever case the operator typed.
+    const shownTo = checksummed(to);
     const hst = amount.trim();
     if (to === '' || !HST_TEXT.test(hst)) {
       setOutcome({
@@ -115,13 +118,13 @@ function MintPanel({ api, onMinted }: { api: AdminApi; onMinted: () => Promise<v
       });
       return;
     }
-    if (!window.confirm(`Mint ${hst} HST into ${to}? New HST comes into existence.`)) return;
+    if (!window.confirm(`Mint ${hst} HST into ${shownTo}? New HST comes into existence.`)) return;
     setBusy(true);
     setOutcome(null);
     try {
       const minted = await api.mint(to, hst);
       setOutcome({
-        text: `Minted ${hst} HST into ${to}: its balance is now ${formatHstUnits(hstUnits(minted.balance))}.`,
+        text: `Minted ${hst} HST into ${shownTo}: its balance is now ${formatHstUnits(hstUnits(minted.balance))}.`,
         tone: 'ok',
       });
       setAmount('');

@@ -6,6 +6,7 @@ import {
   type LedgerTransfer,
 } from '@coinop/protocol';
 import { formatHstUnits, hstUnits } from '../account/hst-amounts.js';
+import { checksummed, shortAddress } from '../components/address.js';
 import { Link, navigate, useLocation } from '../router.js';
 import type { AdminApi } from './admin-api.js';
 import { Outcome, When } from './parts.js';
@@ -200,17 +201,24 @@ function TransferTable({
   );
 }
 
+/**
+ * A wallet or vault address in an account's label (the API sends them lowercase): checksummed,
+ * and in the cell shortened to its ends (0x1234…AbCd), the whole label in its title.
+ */
+const ADDRESS = /0x[0-9a-fA-F]{40}\b/g;
+
 function AccountCell({ account }: { account: LedgerAccount }) {
   if (account.playerId !== null) {
     return (
       <Link href={`/admin/players/${encodeURIComponent(account.playerId)}`}>{account.label}</Link>
     );
   }
+  const full = account.label.replace(ADDRESS, checksummed);
   const label =
     account.kind === 'escrow'
       ? `Escrow of play ${short(account.accountId)}`
-      : compact(account.label);
-  return <span title={account.label}>{label}</span>;
+      : full.replace(ADDRESS, shortAddress);
+  return <span title={full}>{label}</span>;
 }
 
 /**
@@ -219,9 +227,4 @@ function AccountCell({ account }: { account: LedgerAccount }) {
  */
 function short(id: string): string {
   return `…${id.slice(-8)}`;
-}
-
-/** Addresses in a label shortened to their ends (0x1234…abcd); the full label is its title. */
-function compact(label: string): string {
-  return label.replace(/0x([0-9a-fA-F]{4})[0-9a-fA-F]{32}([0-9a-fA-F]{4})/g, '0x$1…$2');
 }

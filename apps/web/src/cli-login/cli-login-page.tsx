@@ -4,7 +4,7 @@ import { formatHstUnits, hstUnits } from '../account/hst-amounts.js';
 import { ImportKeyDialog } from '../components/import-key-dialog.js';
 import { WalletChooser } from '../components/wallet-chooser.js';
 import type { CliLoginInfo } from './cli-login-api.js';
-import { Address as AddressText } from '../components/address.js';
+import { Address as AddressText, shortAddress } from '../components/address.js';
 import { useTitle } from '../portal/parts.js';
 import { useCliLoginDecision, useCliLoginRequest, type Outcome } from './use-cli-login.js';
 
@@ -138,6 +138,9 @@ function DecisionForm({
   const { decide, decisionHeading, setSwitching, allowanceAsked, dailyLimit, setDailyLimit } =
     decision;
   const { setError, busy } = decision;
+  const { player } = signedIn;
+  // A new player's name is their wallet's short form: the wallet alone then says who signed in.
+  const named = player.wallet === null || player.name !== shortAddress(player.wallet);
   return (
     <form
       className="cli-login-card"
@@ -149,10 +152,22 @@ function DecisionForm({
         Step 2: approve or reject
       </h2>
       <p className="cli-login-account">
-        Signed in as <strong>{signedIn.player.name}</strong> with the wallet
-        <span className="cli-login-address">
-          {signedIn.player.wallet !== null && <AddressText address={signedIn.player.wallet} />}
-        </span>
+        Signed in
+        {named && (
+          <>
+            {' '}
+            as <strong>{player.name}</strong>
+          </>
+        )}
+        {player.wallet !== null && (
+          <>
+            {' '}
+            with the wallet
+            <span className="cli-login-address">
+              <AddressText address={player.wallet} />
+            </span>
+          </>
+        )}
         <button type="button" className="cli-login-switch" onClick={() => setSwitching(true)}>
           Use another wallet
         </button>

@@ -41,9 +41,9 @@ export function PayoutHoldSection({
       />
       {game.leaderboards.map((tier) => (
         <details key={tier.id} className="add-tier">
-          <summary>Hold for tier {tier.name}</summary>
+          <summary>Hold for “{tier.name}”</summary>
           <PayoutHoldForm
-            label={`Payout hold of tier ${tier.name}`}
+            label={`Payout hold of “${tier.name}”`}
             own={tier.payoutHoldSeconds ?? null}
             inherited={gameInForce}
             inheritedFrom="the game’s hold"

@@ -34,9 +34,9 @@ export function ScoreRulesSection({
       />
       {game.leaderboards.map((tier) => (
         <details key={tier.id} className="add-tier">
-          <summary>Overrides for tier {tier.name}</summary>
+          <summary>Overrides for “{tier.name}”</summary>
           <ScoreRulesForm
-            label={`Score rules of tier ${tier.name}`}
+            label={`Score rules of “${tier.name}”`}
             rules={tier.scoreRules}
             inherited={game.scoreRules}
             onSave={async (change) => {

@@ -1,9 +1,17 @@
 import { useEffect, useState } from 'react';
 import { scoreText } from '../components/score.js';
 import { formatHstUnits, hstUnits } from '../account/hst-amounts.js';
-import type { GameStats } from '@coinop/protocol';
+import type { GameStats, PlayStatus } from '@coinop/protocol';
 import { ErrorAlert, When, errorText, usePortalApi } from './parts.js';
 import { PortalDailyChart } from './daily-chart-section.js';
+
+/** A play's status in the words of the counts above the table. */
+const STATUS_LABELS: Record<PlayStatus, string> = {
+  open: 'Open',
+  scored: 'Scored',
+  expired: 'Expired',
+  voided: 'Voided',
+};
 
 /** Plays, scores and HST earned of the game, and its recent plays. */
 export function StatsSection({ gameId, scoreUnit }: { gameId: string; scoreUnit: string }) {
@@ -72,9 +80,13 @@ export function StatsSection({ gameId, scoreUnit }: { gameId: string; scoreUnit:
                     <th scope="col">When</th>
                     <th scope="col">Player</th>
                     <th scope="col">Tier</th>
-                    <th scope="col">Cost</th>
+                    <th scope="col" className="num">
+                      Cost
+                    </th>
                     <th scope="col">Status</th>
-                    <th scope="col">Score</th>
+                    <th scope="col" className="num">
+                      Score
+                    </th>
                   </tr>
                 </thead>
                 <tbody>
@@ -85,9 +97,11 @@ export function StatsSection({ gameId, scoreUnit }: { gameId: string; scoreUnit:
                       </td>
                       <td data-label="Player">{play.playerName}</td>
                       <td data-label="Tier">{play.leaderboardName}</td>
-                      <td data-label="Cost">{formatHstUnits(hstUnits(play.cost))}</td>
-                      <td data-label="Status">{play.status}</td>
-                      <td data-label="Score">
+                      <td data-label="Cost" className="num">
+                        {formatHstUnits(hstUnits(play.cost))}
+                      </td>
+                      <td data-label="Status">{STATUS_LABELS[play.status]}</td>
+                      <td data-label="Score" className="num">
                         {play.score === null ? '—' : scoreText(play.score, scoreUnit)}
                       </td>
                     </tr>

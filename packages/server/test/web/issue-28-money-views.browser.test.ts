@@ -306,6 +306,14 @@ describe.skipIf(!hasChromium)(
               Array.from(document.images).every((i) => i.complete)
             );
           });
+          if (name === 'portal') await chartDrawsToday(page, 'Plays and earnings per day');
+          if (name === 'portal-game-stats') await chartDrawsToday(page, 'Plays and earnings');
+          if (name === 'cli-login') {
+            // A player with a name of their own: the name, then the wallet, each said once.
+            expect(await page.locator('.cli-login-account').textContent()).toBe(
+              `Signed in as ${LONG.player} with the wallet${wallet}Use another wallet`,
+            );
+          }
           await fitsPhone(page, `long-${name}-phone`);
         }
         // On the account page: the balance abbreviated, the exact amount below it.
@@ -384,6 +392,28 @@ describe.skipIf(!hasChromium)(
         await context.close();
       }
     }, 300_000);
+
+    /**
+     * Waits for the game's daily chart in the section `region` to draw (it loads after the page),
+     * not "Loading the chart…": today's bar counts every play of the game, all made today.
+     */
+    async function chartDrawsToday(page: Page, region: string) {
+      const [plays] = await server.api.arcade.db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM plays WHERE game_id = $1',
+        [seeded.gameId],
+      );
+      expect(plays!.n).toBeGreaterThanOrEqual(LONG.leaders.length);
+      const section = page.getByRole('main').getByRole('region', { name: region, exact: true });
+      const figure = section.getByRole('figure', { name: /plays and HST earned per day/ });
+      await figure.locator('.recharts-bar-rectangle').last().hover();
+      expect(await figure.locator('.chart-tip li').allTextContents()).toEqual([
+        `Plays: ${plays!.n}`,
+        expect.stringMatching(/^HST earned: \S+ HST$/),
+      ]);
+      await page.mouse.move(0, 0);
+      await figure.locator('.chart-tip').waitFor({ state: 'detached' });
+      expect(await figure.getByText('Loading the chart…').count()).toBe(0);
+    }
 
     /** The page, screenshot saved first, is no wider than a phone; names what sticks out. */
     async function fitsPhone(page: Page, screenshot: string) {

@@ -137,8 +137,8 @@ describe.skipIf(!hasChromium)(
         await gameForm.getByText('Hold saved.').waitFor();
         await gameForm.getByText('Payouts held 24 h before they are paid (set here).').waitFor();
 
-        await section.getByText('Hold for tier Gold').click();
-        const gold = section.getByRole('form', { name: 'Payout hold of tier Gold' });
+        await section.getByText('Hold for “Gold”').click();
+        const gold = section.getByRole('form', { name: 'Payout hold of “Gold”' });
         await gold.getByText('Payouts held 24 h before they are paid (the game’s hold).').waitFor();
         await gold.getByLabel('Hold').fill('0');
         await gold.getByRole('button', { name: 'Save hold' }).click();
@@ -181,7 +181,7 @@ describe.skipIf(!hasChromium)(
           .getByRole('form', { name: 'Payout hold of the game' })
           .getByText(/^Payouts held 24 h before they are paid/)
           .waitFor();
-        await section.getByText('Hold for tier Bronze').click();
+        await section.getByText('Hold for “Bronze”').click();
         await section.scrollIntoViewIfNeeded();
         await section.screenshot({ path: `${SCREENSHOT_DIR}portal-payout-hold-phone.png` });
         expect(await horizontalOverflow(page)).toBe(false);

@@ -125,8 +125,8 @@ describe.skipIf(!hasChromium)(
         await gameForm.getByRole('button', { name: 'Save score rules' }).click();
         await gameForm.getByText('Score rules saved.').waitFor();
 
-        await section.getByText('Overrides for tier Bronze').click();
-        const bronze = section.getByRole('form', { name: 'Score rules of tier Bronze' });
+        await section.getByText('Overrides for “Bronze”').click();
+        const bronze = section.getByRole('form', { name: 'Score rules of “Bronze”' });
         expect(await bronze.getByLabel('Highest possible score').getAttribute('placeholder')).toBe(
           '5000 (game)',
         );

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { getAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LedgerTransferPage } from '@coinop/protocol';
@@ -40,6 +41,8 @@ describe.skipIf(!hasChromium)(
     let browser: Browser;
     let ada: { id: string; wallet: string };
     let bo: { id: string };
+    /** The developer's wallet as the API sends it: lowercase. */
+    let developerWallet: string;
 
     const api = async (url: string) => {
       const res = await server.api.inject({
@@ -55,10 +58,8 @@ describe.skipIf(!hasChromium)(
       dataDir = await mkdtemp(join(tmpdir(), 'coinop-console-ledger-'));
       server = await startServer(testConfig({ apiPort: 0, dataDir, adminToken: ADMIN_TOKEN }));
       const { arcade } = server.api;
-      const developer = await createDeveloper(
-        arcade,
-        privateKeyToAccount(generatePrivateKey()).address.toLowerCase(),
-      );
+      developerWallet = privateKeyToAccount(generatePrivateKey()).address.toLowerCase();
+      const developer = await createDeveloper(arcade, developerWallet);
       const game = await registerGame(
         arcade,
         { developerId: developer.developerId, name: 'Cup Putt' },
@@ -140,9 +141,26 @@ describe.skipIf(!hasChromium)(
         expect(shownIds).toEqual(all.transfers.map((t) => t.id));
         const region = page.getByRole('region', { name: 'Transfers' });
         await region.getByRole('button', { name: 'Older transfers' }).click();
-        const total = (await api('/admin/ledger/transfers?limit=100')).transfers.length;
+        const everything = (await api('/admin/ledger/transfers?limit=100')).transfers;
+        const total = everything.length;
         await expect.poll(() => rows(page).count()).toBe(total);
         expect(await region.getByRole('button', { name: 'Older transfers' }).count()).toBe(0);
+        // The developer's share of each play: their wallet checksummed, as every screen writes
+        // it, shortened in the cell and whole in its title.
+        const checksummedDeveloper = getAddress(developerWallet);
+        const developerCells = region.locator('td[data-label="To"] span', {
+          hasText: /^Developer /,
+        });
+        const shares = everything.filter((t) => t.credit.kind === 'developer').length;
+        expect(shares).toBeGreaterThan(0);
+        expect(await developerCells.allTextContents()).toEqual(
+          Array(shares).fill(
+            `Developer ${checksummedDeveloper.slice(0, 6)}…${checksummedDeveloper.slice(-4)}`,
+          ),
+        );
+        expect(await developerCells.first().getAttribute('title')).toBe(
+          `Developer ${checksummedDeveloper}`,
+        );
         // The audit and the mint form are still there.
         await page.getByRole('heading', { name: 'Audit' }).waitFor();
         await page.getByRole('heading', { name: 'Mint HST' }).waitFor();
@@ -206,6 +224,20 @@ describe.skipIf(!hasChromium)(
           .poll(() => rows(page).first().locator('td[data-label="Amount"]').textContent())
           .toBe('0.5 HST');
         expect(await rows(page).first().getByRole('link', { name: 'Ada' }).count()).toBe(1);
+        // Minted into a wallet typed lowercase: the message writes it checksummed.
+        page.once('dialog', (dialog) => void dialog.accept());
+        await page.getByLabel('Account, player, developer id or wallet').first().fill(ada.wallet);
+        await page.getByLabel('Amount (HST)').fill('0.25');
+        await page.getByRole('button', { name: 'Mint', exact: true }).click();
+        await expect
+          .poll(() =>
+            page.getByRole('region', { name: 'Mint HST' }).getByRole('status').textContent(),
+          )
+          .toMatch(
+            new RegExp(
+              `^Minted 0\\.25 HST into ${getAddress(ada.wallet)}: its balance is now \\S+ HST\\.$`,
+            ),
+          );
       } finally {
         await context.close();
       }
@@ -221,6 +253,20 @@ describe.skipIf(!hasChromium)(
           `getComputedStyle(document.querySelector('tbody tr td[data-label="Amount"]'), '::before').content`,
         );
         expect(label).toBe('"Amount: "');
+        // A cell in the code font (the play's id) keeps its label in the page's font.
+        const fonts = await page.evaluate(`(() => {
+          const play = document.querySelector('tbody tr td[data-label="Play"]');
+          return {
+            label: getComputedStyle(play, '::before').fontFamily,
+            value: getComputedStyle(play).fontFamily,
+            page: getComputedStyle(document.body).fontFamily,
+          };
+        })()`);
+        expect(fonts).toEqual({
+          label: (fonts as { page: string }).page,
+          value: expect.stringMatching(/^ui-monospace/),
+          page: expect.stringMatching(/^"Inter Variable"/),
+        });
         await checkPage(page, PHONE.width);
         await page.getByRole('heading', { name: 'Transfers' }).scrollIntoViewIfNeeded();
         await saveScreenshot(page, 'console-ledger-phone');

@@ -129,6 +129,14 @@ describe.skipIf(!hasChromium)(
             `${getComputedStyle(td, '::before').content.replace(/^"|"$/g, '')}${td.textContent}`,
         );
       });
+    /** One computed style property of each element the locator finds. */
+    const styleOf = (elements: Locator, property: string) =>
+      elements.evaluateAll((found, name) => {
+        const { getComputedStyle } = globalThis as unknown as {
+          getComputedStyle: (element: unknown) => Record<string, string>;
+        };
+        return found.map((element) => getComputedStyle(element)[name]);
+      }, property);
     /** Whether the chart's drawing is as wide as the box it sits in. */
     async function chartFitsItsBox(figure: Locator): Promise<boolean> {
       const box = await figure.locator('.recharts-responsive-container').boundingBox();
@@ -243,6 +251,18 @@ describe.skipIf(!hasChromium)(
         expect(await current(page)).toEqual(['Overview=page']);
         expect(await page.title()).toBe(`${gameName} · coinop arcade`);
         await checkAtBothSizes(page, 'portal-sections-overview');
+        // On a phone the game id is wider than its field: it ends in an ellipsis, Copy beside it.
+        await page.setViewportSize(PHONE);
+        const idField = glance.getByRole('textbox', { name: 'Game id' });
+        expect(await idField.inputValue()).toBe(game.gameId);
+        expect(await idField.evaluate((input) => input.scrollWidth > input.clientWidth)).toBe(true);
+        expect(await styleOf(idField, 'textOverflow')).toEqual(['ellipsis']);
+        const field = (await idField.boundingBox())!;
+        const copy = (await glance.getByRole('button', { name: 'Copy Game id' }).boundingBox())!;
+        expect(copy.x).toBeGreaterThan(field.x + field.width);
+        expect(copy.x + copy.width).toBeLessThanOrEqual(PHONE.width);
+        expect(Math.abs(copy.y + copy.height / 2 - (field.y + field.height / 2))).toBeLessThan(2);
+        await page.setViewportSize(DESKTOP);
 
         await attention.getByRole('link', { name: 'Open Reviews' }).click();
         await page.waitForURL(gameUrl('reviews'));
@@ -316,7 +336,7 @@ describe.skipIf(!hasChromium)(
           'Player: Dev',
           'Tier: Tier 1',
           'Cost: 1 HST',
-          'Status: scored',
+          'Status: Scored',
           'Score: 420',
         ]);
         for (const cell of await recent.locator('td').all()) {
@@ -328,6 +348,12 @@ describe.skipIf(!hasChromium)(
         // On a desktop it stays a table with its header row.
         await page.setViewportSize(DESKTOP);
         expect(await recent.locator('thead').isVisible()).toBe(true);
+        // Cost and Score right-aligned, as the console's ledger aligns amounts; the rest left.
+        const alignments = await styleOf(recent.locator('thead th, tbody td'), 'textAlign');
+        expect(alignments.map((align) => align === 'right')).toEqual([
+          ...[false, false, false, true, false, true],
+          ...[false, false, false, true, false, true],
+        ]);
         // The chart redraws at its new width a moment after the resize, not at once.
         await expect.poll(() => chartFitsItsBox(figure)).toBe(true);
         await saveScreenshot(page, 'portal-sections-stats');

@@ -198,6 +198,10 @@ describe.skipIf(!hasChromium)(
         await page.getByRole('heading', { name: 'Step 2: approve or reject' }).waitFor();
         const address = await arcadeKeyAddress(page);
         await expect(page.getByText(address).isVisible()).resolves.toBe(true);
+        // A new player's name is their wallet's short form: the page names the wallet once.
+        expect(await page.locator('.cli-login-account').textContent()).toBe(
+          `Signed in with the wallet${address}Use another wallet`,
+        );
         await page.getByLabel('HST a day').fill('2.5.1');
         await page.getByRole('button', { name: 'Approve' }).click();
         await expect(page.getByRole('alert').textContent()).resolves.toContain(

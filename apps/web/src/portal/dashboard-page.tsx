@@ -172,7 +172,7 @@ function ApiKeyTable({
 }) {
   return (
     <div className="table-wrap" tabIndex={0} role="region" aria-label="Your API keys">
-      <table>
+      <table className="stacked-rows">
         <thead>
           <tr>
             <th scope="col">Prefix</th>
@@ -186,11 +186,15 @@ function ApiKeyTable({
         <tbody>
           {keys.map((key) => (
             <tr key={key.prefix}>
-              <td className="mono key-prefix">{key.prefix}</td>
-              <td>
+              <td className="mono key-prefix" data-label="Prefix">
+                {key.prefix}
+              </td>
+              <td data-label="Created">
                 <When iso={key.createdAt} />
               </td>
-              <td>{key.revokedAt === null ? '—' : <When iso={key.revokedAt} />}</td>
+              <td data-label="Revoked">
+                {key.revokedAt === null ? '—' : <When iso={key.revokedAt} />}
+              </td>
               <td>
                 {key.revokedAt === null && (
                   <button

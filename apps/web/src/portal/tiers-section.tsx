@@ -37,7 +37,7 @@ export function TiersSection({
           <li key={tier.id} className="portal-card tier">
             {editing === tier.id ? (
               <TierForm
-                title={`Edit tier ${tier.name}`}
+                title={`Edit tier “${tier.name}”`}
                 initial={tier}
                 submitLabel="Save tier"
                 onCancel={() => setEditing(null)}
@@ -49,7 +49,7 @@ export function TiersSection({
                     await api.updateTier(game.id, tier.id, changed);
                   }
                   setEditing(null);
-                  setStatus(`Tier ${body.name} saved.`);
+                  setStatus(`Tier “${body.name}” saved.`);
                   await onChange();
                 }}
               />
@@ -72,19 +72,19 @@ export function TiersSection({
           submitLabel="Add tier"
           onSubmit={async (body) => {
             await api.addTier(game.id, body);
-            setStatus(`Tier ${body.name} added.`);
+            setStatus(`Tier “${body.name}” added.`);
             await onChange();
           }}
         />
       </details>
       {retiring !== null && (
         <ConfirmDialog
-          title={`Retire tier ${retiring.name}?`}
+          title={`Retire tier “${retiring.name}”?`}
           confirmLabel="Retire tier"
           onDone={() => setRetiring(null)}
           onConfirm={async () => {
             await api.retireTier(game.id, retiring.id);
-            setStatus(`Tier ${retiring.name} retired.`);
+            setStatus(`Tier “${retiring.name}” retired.`);
             await onChange();
           }}
         >
@@ -122,12 +122,12 @@ function TierFacts({
         <dd className="mono">{tier.id}</dd>
       </dl>
       <div className="row-actions">
-        <button type="button" aria-label={`Edit tier ${tier.name}`} onClick={onEdit}>
+        <button type="button" aria-label={`Edit tier “${tier.name}”`} onClick={onEdit}>
           Edit
         </button>
         <button
           type="button"
-          aria-label={`Retire tier ${tier.name}`}
+          aria-label={`Retire tier “${tier.name}”`}
           disabled={!canRetire}
           title={!canRetire ? 'The last tier of a game cannot be retired' : undefined}
           onClick={onRetire}

@@ -107,7 +107,17 @@ describe.skipIf(!hasChromium)(
             main.getByRole('region', { name: 'Your API keys' }).locator('tbody tr').count(),
           )
           .toBe(1);
-        await main.getByRole('cell', { name: prefix, exact: true }).waitFor();
+        await main.getByRole('cell', { name: `Prefix: ${prefix}`, exact: true }).waitFor();
+        // On a phone the keys stack into labelled rows, Revoke whole on the screen.
+        const revoke = await main
+          .getByRole('button', { name: `Revoke key ${prefix}` })
+          .boundingBox();
+        expect(revoke!.x + revoke!.width).toBeLessThanOrEqual(PHONE.width);
+        expect(
+          await main
+            .getByRole('region', { name: 'Your API keys' })
+            .evaluate((el) => el.scrollWidth <= el.clientWidth),
+        ).toBe(true);
         await checkPage(page, 'portal-dashboard');
         await desktopScreenshot(page, 'portal-dashboard-desktop');
         await main.getByRole('button', { name: 'I have copied it' }).click();
@@ -186,13 +196,13 @@ describe.skipIf(!hasChromium)(
         await newTier.getByRole('button', { name: 'Add tier' }).click();
         await expect.poll(tierNames).toEqual([...defaults, 'Marathon']);
         await tiers.getByText('25 HST per play').waitFor();
-        await tiers.getByRole('button', { name: 'Edit tier Marathon' }).click();
-        const editTier = tiers.getByRole('form', { name: 'Edit tier Marathon' });
+        await tiers.getByRole('button', { name: 'Edit tier “Marathon”' }).click();
+        const editTier = tiers.getByRole('form', { name: 'Edit tier “Marathon”' });
         await editTier.getByLabel('Cost per play (whole HST)').fill('30');
         await editTier.getByRole('button', { name: 'Save tier' }).click();
         await tiers.getByText('30 HST per play').waitFor();
-        await tiers.getByRole('button', { name: 'Retire tier Marathon' }).click();
-        await page.getByRole('dialog', { name: 'Retire tier Marathon?' }).waitFor();
+        await tiers.getByRole('button', { name: 'Retire tier “Marathon”' }).click();
+        await page.getByRole('dialog', { name: 'Retire tier “Marathon”?' }).waitFor();
         await page.getByRole('button', { name: 'Retire tier', exact: true }).click();
         await expect.poll(tierNames).toEqual(defaults);
 

@@ -1,12 +1,24 @@
+// The stylesheets of the pages loaded when opened stay in the first stylesheet, in the order they
+// always had, all before styles.css: their rules were written with styles.css winning ties, and
+// loaded with their pages (after it) they would change how those pages look.
+import './allowances/allowances.css';
+import './components/money.css';
+import './reviews/reviews.css';
+import './boards/boards.css';
+import './profiles/profiles.css';
+import './cli-login/cli-login.css';
+import './components/import-key-dialog.css';
+import './components/wallet-chooser.css';
+import './components/discovery.css';
+import './tournaments/tournaments.css';
+import './pages/demo-page.css';
+import './preview/preview-banner.css';
+import './components/account-menu.css';
+import './live/notifications.css';
+import './testing/testing.css';
 import { lazy, Suspense, type ReactNode } from 'react';
-import { AllowancesPage } from './allowances/allowances-page.js';
-import { BoardPage } from './boards/board-page.js';
 import { ArcadeSettingsProvider } from './arcade-settings.js';
-import { CliLoginPage } from './cli-login/cli-login-page.js';
 import { CatalogPage } from './pages/catalog-page.js';
-import { DemoPage } from './pages/demo-page.js';
-import { GamePage } from './pages/game-page.js';
-import { DeveloperPage } from './pages/developer-page.js';
 import { AccountMenu } from './components/account-menu.js';
 import { LogoMark } from './components/brand.js';
 import { RouteAnnouncer } from './components/route-announcer.js';
@@ -15,10 +27,7 @@ import { LiveProvider } from './live/live.js';
 import { NotificationsMenu } from './live/notifications-menu.js';
 import { Link, useLocation } from './router.js';
 import { SessionProvider } from './session/session.js';
-import { TournamentPage } from './tournaments/tournament-page.js';
-import { TestingPage } from './testing/testing-page.js';
-import { PlayerPage } from './profiles/player-page.js';
-import { useTitle } from './portal/parts.js';
+import { useTitle } from './components/page-title.js';
 
 // The account page carries the chain code (viem's wallet client, the contracts' ABIs): loaded
 // when it is opened, so the catalog and game pages do not wait for it.
@@ -34,6 +43,32 @@ const PortalPage = lazy(() =>
 // The operator console is its own shell, loaded only at /admin: players never download it.
 const AdminConsole = lazy(() =>
   import('./admin/admin-console.js').then((m) => ({ default: m.AdminConsole })),
+);
+
+// Every page but the catalog is loaded when it is opened: the catalog at `/` is what most
+// players see first, so the entry chunk carries it alone (the bundle budget test keeps it so).
+const GamePage = lazy(() => import('./pages/game-page.js').then((m) => ({ default: m.GamePage })));
+const DemoPage = lazy(() => import('./pages/demo-page.js').then((m) => ({ default: m.DemoPage })));
+const DeveloperPage = lazy(() =>
+  import('./pages/developer-page.js').then((m) => ({ default: m.DeveloperPage })),
+);
+const BoardPage = lazy(() =>
+  import('./boards/board-page.js').then((m) => ({ default: m.BoardPage })),
+);
+const TournamentPage = lazy(() =>
+  import('./tournaments/tournament-page.js').then((m) => ({ default: m.TournamentPage })),
+);
+const PlayerPage = lazy(() =>
+  import('./profiles/player-page.js').then((m) => ({ default: m.PlayerPage })),
+);
+const CliLoginPage = lazy(() =>
+  import('./cli-login/cli-login-page.js').then((m) => ({ default: m.CliLoginPage })),
+);
+const AllowancesPage = lazy(() =>
+  import('./allowances/allowances-page.js').then((m) => ({ default: m.AllowancesPage })),
+);
+const TestingPage = lazy(() =>
+  import('./testing/testing-page.js').then((m) => ({ default: m.TestingPage })),
 );
 
 /** A page whose code is loaded when it is opened, saying so meanwhile. */
@@ -75,12 +110,7 @@ export function App() {
   if (path === '/') page = <CatalogPage />;
   else if (path === '/demo') page = <DemoPage />;
   else if (path === '/cli-login') page = <CliLoginPage search={search} />;
-  else if (path === '/account' || path === '/account/')
-    page = (
-      <LazyPage loading="Loading…">
-        <AccountPage />
-      </LazyPage>
-    );
+  else if (path === '/account' || path === '/account/') page = <AccountPage />;
   else if (path === '/account/allowances' || path === '/account/allowances/')
     page = <AllowancesPage />;
   else if (path === '/account/testing' || path === '/account/testing/') page = <TestingPage />;
@@ -134,7 +164,7 @@ export function App() {
               <AccountMenu />
             </header>
             <main id="main" tabIndex={-1}>
-              {page}
+              <LazyPage loading="Loading…">{page}</LazyPage>
             </main>
             <RouteAnnouncer path={path} suffix=" · coinop arcade" />
           </LiveProvider>

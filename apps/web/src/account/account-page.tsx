@@ -3,7 +3,7 @@ import type { ActivityPage } from '@coinop/protocol';
 import { getAddress } from 'viem';
 import { useArcadeSettings, type ArcadeSettingsState } from '../arcade-settings.js';
 import { HistorySection } from '../history/history-section.js';
-import { useTitle } from '../portal/parts.js';
+import { useTitle } from '../components/page-title.js';
 import { Link } from '../router.js';
 import { useSession } from '../session/session.js';
 import { chainReader, readyChain, type ReadyChain } from './chain-wallet.js';

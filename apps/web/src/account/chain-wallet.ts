@@ -19,7 +19,8 @@ import {
   type PublicClient,
   type WalletClient,
 } from 'viem';
-import { arcadeAccount, provider, type WalletKind } from '../session/wallets.js';
+import { arcadeAccount } from '../session/arcade-wallet.js';
+import { provider, type WalletKind } from '../session/wallets.js';
 
 /**
  * The player's wallet on the arcade's chain: what it holds, and what it sends the vault — a

@@ -1,6 +1,7 @@
 import './allowances.css';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { ErrorAlert, Status, When, errorText, useTitle } from '../portal/parts.js';
+import { ErrorAlert, Status, When, errorText } from '../portal/parts.js';
+import { useTitle } from '../components/page-title.js';
 import { Link } from '../router.js';
 import { useSession } from '../session/session.js';
 import { Hst } from '../components/hst.js';

@@ -1,17 +1,35 @@
 import './account-menu.css';
 import { Avatar } from './avatar.js';
-import { useId, useRef, useState } from 'react';
+import { lazy, Suspense, useId, useRef, useState } from 'react';
 import { Link } from '../router.js';
 import { useSession } from '../session/session.js';
 import type { WalletChoice } from '../session/session.js';
 import { arcadeWalletKey, WalletError } from '../session/wallets.js';
 import { Hst } from './hst.js';
-import { ImportKeyDialog } from './import-key-dialog.js';
 import { Modal } from './modal.js';
 import { useCopy } from './toasts.js';
 import { useFaucet } from './faucet.js';
 import { WalletChooser } from './wallet-chooser.js';
 import { useInvitations } from '../testing/testing-api.js';
+
+// Pasting a key needs secp256k1 (viem's accounts): its dialog is loaded when it opens.
+const LazyImportKeyDialog = lazy(() =>
+  import('./import-key-dialog.js').then((m) => ({ default: m.ImportKeyDialog })),
+);
+
+function ImportKeyDialog({ onDone }: { onDone: () => void }) {
+  return (
+    <Suspense
+      fallback={
+        <p role="status" className="visually-hidden">
+          Loading…
+        </p>
+      }
+    >
+      <LazyImportKeyDialog onDone={onDone} />
+    </Suspense>
+  );
+}
 
 /**
  * The header's account corner: a Connect button, or one chip with the player's avatar and

@@ -3,13 +3,8 @@ import { useState, type FormEvent } from 'react';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { Hex } from 'viem';
 import { useSession } from '../session/session.js';
-import {
-  arcadeWalletKey,
-  importArcadeKey,
-  InvalidKeyError,
-  parsePrivateKey,
-  replacedArcadeKeys,
-} from '../session/wallets.js';
+import { InvalidKeyError, parsePrivateKey } from '../session/arcade-wallet.js';
+import { arcadeWalletKey, importArcadeKey, replacedArcadeKeys } from '../session/wallets.js';
 import { Modal } from './modal.js';
 
 /**

@@ -4,7 +4,7 @@ import type { CatalogGame, CatalogSort } from '@coinop/protocol';
 import { listGames, listSortedGames } from '../api.js';
 import { GameCard } from '../components/game-card.js';
 import { TournamentStrip } from '../tournaments/tournament-strip.js';
-import { useTitle } from '../portal/parts.js';
+import { useTitle } from '../components/page-title.js';
 
 const SORTS: readonly { value: CatalogSort; label: string }[] = [
   { value: 'popular', label: 'Popular' },

@@ -13,8 +13,8 @@ import {
   When,
   errorText,
   usePortalApi,
-  useTitle,
 } from './parts.js';
+import { useTitle } from '../components/page-title.js';
 import { Address } from '../components/address.js';
 
 /** `/developer`: the developer's games, earnings (and their withdrawals) and API keys. */

@@ -11,15 +11,8 @@ import {
   serverSnippets,
   type ArcadeUrls,
 } from './integrate-snippets.js';
-import {
-  CodeBlock,
-  CopyField,
-  demoAddress,
-  ErrorAlert,
-  errorText,
-  usePortalApi,
-  useTitle,
-} from './parts.js';
+import { CodeBlock, CopyField, demoAddress, ErrorAlert, errorText, usePortalApi } from './parts.js';
+import { useTitle } from '../components/page-title.js';
 
 /** `/developer/games/{id}/integrate`: both integration styles with this game's ids filled in. */
 export function IntegratePage({ gameId }: { gameId: string }) {

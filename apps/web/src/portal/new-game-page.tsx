@@ -1,6 +1,7 @@
 import { Link, navigate } from '../router.js';
 import { GameForm } from './game-form.js';
-import { usePortalApi, useTitle } from './parts.js';
+import { usePortalApi } from './parts.js';
+import { useTitle } from '../components/page-title.js';
 
 /** `/developer/games/new`: register a game, then go to its page. */
 export function NewGamePage() {

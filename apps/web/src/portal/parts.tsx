@@ -12,12 +12,6 @@ export function usePortalApi(): PortalApi {
   return useMemo(() => portalApi(call), [call]);
 }
 
-export function useTitle(title: string): void {
-  useEffect(() => {
-    document.title = `${title} · coinop arcade`;
-  }, [title]);
-}
-
 /** A date and time in the reader's locale; the ISO string stays in `dateTime`. */
 export function When({ iso }: { iso: string }) {
   return <time dateTime={iso}>{new Date(iso).toLocaleString()}</time>;

@@ -7,7 +7,7 @@ import { GameAdminPage } from './game-admin-page.js';
 import { gameSectionAt } from './game-sections.js';
 import { IntegratePage } from './integrate-page.js';
 import { NewGamePage } from './new-game-page.js';
-import { useTitle } from './parts.js';
+import { useTitle } from '../components/page-title.js';
 
 /**
  * The developer portal under `/developer`: the signed-in wallet is the developer account (the

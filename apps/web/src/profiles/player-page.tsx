@@ -4,7 +4,7 @@ import { ApiError } from '../api.js';
 import { Avatar } from '../components/avatar.js';
 import { Hst } from '../components/hst.js';
 import { scoreText } from '../components/score.js';
-import { useTitle } from '../portal/parts.js';
+import { useTitle } from '../components/page-title.js';
 import { Link } from '../router.js';
 import { getPublicProfile } from './profiles-api.js';
 import './profiles.css';

@@ -9,7 +9,7 @@ import {
 } from 'react';
 import type { PlayerProfile } from '@coinop/protocol';
 import { ApiError, requestJson } from '../api.js';
-import { arcadeWallet, connectBrowserWallet } from './wallets.js';
+import { connectBrowserWallet } from './wallets.js';
 import {
   signIn,
   useStoredSession,
@@ -71,7 +71,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const connect = useCallback(
     async (choice: WalletChoice) => {
       const wallet =
-        choice.kind === 'arcade' ? arcadeWallet() : await connectBrowserWallet(choice.wallet);
+        choice.kind === 'arcade'
+          ? (await import('./arcade-wallet.js')).arcadeWallet()
+          : await connectBrowserWallet(choice.wallet);
       const stored = await signIn(wallet);
       const rdns = choice.kind === 'browser' ? choice.wallet.rdns : null;
       await enter(rdns === null ? stored : { ...stored, walletRdns: rdns }, wallet);

@@ -8,7 +8,6 @@ import type {
 } from '@coinop/protocol';
 import { requestJson } from '../api.js';
 import {
-  arcadeWallet,
   arcadeWalletKey,
   reconnectBrowserWallet,
   type BrowserWallet,
@@ -16,6 +15,11 @@ import {
   type WalletSigner,
 } from './wallets.js';
 import { currentBrowserWallets } from './wallet-discovery.js';
+
+/** The arcade wallet's signer: its module (secp256k1) is loaded only when it is needed. */
+async function arcadeWallet(): Promise<WalletSigner> {
+  return (await import('./arcade-wallet.js')).arcadeWallet();
+}
 
 /** What the player chose to sign in with. */
 export type WalletChoice = { kind: 'arcade' } | { kind: 'browser'; wallet: BrowserWallet };
@@ -149,7 +153,9 @@ export function useStoredSession() {
         return await renew(stored);
       } catch {
         return stored.kind === 'arcade' && arcadeWalletKey() !== null
-          ? signIn(arcadeWallet()).catch(() => null)
+          ? arcadeWallet()
+              .then(signIn)
+              .catch(() => null)
           : null;
       }
     })().finally(() => {
@@ -182,7 +188,7 @@ export function useStoredSession() {
       if (!stored) return setState({ status: 'signed-out' });
       try {
         const arcade =
-          stored.kind === 'arcade' && arcadeWalletKey() !== null ? arcadeWallet() : null;
+          stored.kind === 'arcade' && arcadeWalletKey() !== null ? await arcadeWallet() : null;
         const wallet =
           stored.kind === 'arcade'
             ? arcade

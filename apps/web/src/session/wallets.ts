@@ -1,5 +1,4 @@
 import { getAddress, stringToHex, type Hex } from 'viem';
-import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import type { BrowserWallet, Eip1193Provider } from './wallet-discovery.js';
 
 export type { BrowserWallet, Eip1193Provider } from './wallet-discovery.js';
@@ -109,6 +108,7 @@ export async function reconnectBrowserWallet(
   return null;
 }
 
+// The arcade wallet's key in storage; signing with it is in arcade-wallet.ts, loaded when it signs.
 const ARCADE_KEY_STORAGE = 'coinop.arcadeWallet.privateKey';
 /** Keys an import replaced, newest first: never thrown away, so an import can be undone. */
 const REPLACED_KEYS_STORAGE = 'coinop.arcadeWallet.replacedKeys';
@@ -118,62 +118,6 @@ const KEY_PATTERN = /^0x[0-9a-f]{64}$/;
 export function arcadeWalletKey(): Hex | null {
   const stored = localStorage.getItem(ARCADE_KEY_STORAGE);
   return stored !== null && KEY_PATTERN.test(stored) ? (stored as Hex) : null;
-}
-
-/** The arcade wallet's key as a viem account, to sign transactions; null without one. */
-export function arcadeAccount(): PrivateKeyAccount | null {
-  const key = arcadeWalletKey();
-  return key === null ? null : privateKeyToAccount(key);
-}
-
-/** The arcade wallet of this browser, made on first use. */
-export function arcadeWallet(): WalletSigner {
-  let key = arcadeWalletKey();
-  if (key === null) {
-    key = generatePrivateKey();
-    localStorage.setItem(ARCADE_KEY_STORAGE, key);
-  }
-  const account = privateKeyToAccount(key);
-  return {
-    kind: 'arcade',
-    address: account.address,
-    signMessage: (message) => account.signMessage({ message }),
-  };
-}
-
-/** A pasted private key that is not one; the message says what is wrong, never the key. */
-export class InvalidKeyError extends Error {}
-
-/**
- * The private key typed or pasted by a player, normalised (`0x`, lower case), with the address
- * it controls. Throws InvalidKeyError naming the problem.
- */
-export function parsePrivateKey(typed: string): { key: Hex; address: string } {
-  const trimmed = typed.trim();
-  if (trimmed === '') throw new InvalidKeyError('Paste the private key first.');
-  const hex = (/^0x/i.test(trimmed) ? trimmed.slice(2) : trimmed).toLowerCase();
-  if (/^[0-9a-f]{40}$/.test(hex)) {
-    throw new InvalidKeyError(
-      'That is a wallet address, not a private key: the key is 64 hexadecimal characters.',
-    );
-  }
-  if (/[^0-9a-f]/.test(hex)) {
-    throw new InvalidKeyError(
-      'A private key has only the characters 0–9 and a–f (after an optional 0x).',
-    );
-  }
-  if (hex.length !== 64) {
-    throw new InvalidKeyError(
-      `A private key is 64 hexadecimal characters; this one has ${hex.length}.`,
-    );
-  }
-  const key = `0x${hex}` as Hex;
-  try {
-    return { key, address: privateKeyToAccount(key).address };
-  } catch {
-    // Zero, or not below the secp256k1 group order: no account has it.
-    throw new InvalidKeyError('This is not a valid Ethereum private key.');
-  }
 }
 
 /**

@@ -1,7 +1,8 @@
 import './testing.css';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { TestingInvitation } from '@coinop/protocol';
-import { ErrorAlert, Status, When, errorText, useTitle } from '../portal/parts.js';
+import { ErrorAlert, Status, When, errorText } from '../portal/parts.js';
+import { useTitle } from '../components/page-title.js';
 import { Link } from '../router.js';
 import { useSession } from '../session/session.js';
 import { InvitationActions } from './invitation-actions.js';

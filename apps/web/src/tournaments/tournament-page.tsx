@@ -3,7 +3,7 @@ import type { Game, TournamentEntry } from '@coinop/protocol';
 import { BoardStandings } from '../boards/board-page.js';
 import { Cover } from '../components/cover.js';
 import { Hst } from '../components/hst.js';
-import { useTitle } from '../portal/parts.js';
+import { useTitle } from '../components/page-title.js';
 import { Link } from '../router.js';
 import { useSession } from '../session/session.js';
 import { useMyEntry } from './my-entry.js';

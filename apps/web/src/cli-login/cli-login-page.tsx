@@ -5,7 +5,7 @@ import { ImportKeyDialog } from '../components/import-key-dialog.js';
 import { WalletChooser } from '../components/wallet-chooser.js';
 import type { CliLoginInfo } from './cli-login-api.js';
 import { Address as AddressText, shortAddress } from '../components/address.js';
-import { useTitle } from '../portal/parts.js';
+import { useTitle } from '../components/page-title.js';
 import { useCliLoginDecision, useCliLoginRequest, type Outcome } from './use-cli-login.js';
 
 /**

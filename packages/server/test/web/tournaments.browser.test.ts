@@ -568,7 +568,10 @@ describe.skipIf(!hasChromium)(
         expect(await page.getByRole('radio', { name: /^Bronze/ }).isChecked()).toBe(true);
         const label = page.locator(`label[for="${await round.getAttribute('id')}"]`);
         expect(await label.textContent()).toMatch(/Ends in/);
-        await label.click();
+        // A tap anywhere on the round's card lands on its radio, which spans the card.
+        const card = (await label.boundingBox())!;
+        await page.mouse.click(card.x + card.width - 8, card.y + card.height / 2);
+        expect(await round.isChecked()).toBe(true);
         await page.getByRole('region', { name: 'Standings: Spring Cup' }).waitFor();
         await checkPage(page, PHONE.width, 'tournament-game-phone');
       } finally {

@@ -2,8 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApi } from '../../src/app.js';
-import { uuidIds } from '../../src/ids.js';
 import { createDeveloper } from '../../src/services/admin.js';
 import { pngImage } from '../fixtures/images.js';
 import { ArcadeMetrics } from '../../src/metrics/arcade-metrics.js';
@@ -1069,15 +1067,7 @@ describe.each(storeVariants())('revoking a game client, on %s', (variant) => {
   beforeAll(async () => {
     s = await buildTestSignin(variant);
     // A second API process on the same database.
-    other = await buildApi(s.config, {
-      db: s.db,
-      clock: s.clock,
-      ids: uuidIds,
-      writeTokenKey: s.api.arcade.writeTokenKey,
-      adminToken: TEST_ADMIN_TOKEN,
-      secrets: s.api.arcade.secrets,
-    });
-    await other.ready();
+    other = await s.anotherApi();
   });
   afterAll(async () => {
     await other.close();

@@ -5,7 +5,6 @@ import type { PrivateKeyAccount } from 'viem/accounts';
 import { CHARGE_GRANTS, wholeHstToUnits, type ChargeGrant } from '@coinop/core';
 import { approvalMessage } from '@coinop/protocol';
 import { arcadeVaultAbi, uuidToBytes16 } from '@coinop/contracts';
-import { buildApi } from '../../src/app.js';
 import { findPlayLock } from '../../src/store/chain-play-locks.js';
 import { findPlay } from '../../src/store/plays.js';
 import { HST, startArcadeChain } from '../fixtures/chain.js';
@@ -15,13 +14,12 @@ import {
   lockChainPlay,
   requestChainPlay,
 } from '../fixtures/chain-plays.js';
-import { uuidIds } from '../../src/ids.js';
 import { routesOf, type ListedRoute } from '../../src/listener/fastify.js';
 import { mintHst } from '../../src/services/admin.js';
 import { buildWeb } from '../../src/web/app.js';
 import { storeVariants } from '@coinop/testkit/db';
 import { balanceOf, gameWithTiers, writeToken, type GameFixture } from '@coinop/testkit/arcade';
-import { TEST_ADMIN_TOKEN, type TestApi } from '@coinop/testkit/app';
+import type { TestApi } from '@coinop/testkit/app';
 import { expectLedgerBalanced } from '@coinop/testkit/invariants';
 import {
   buildTestSignin,
@@ -685,17 +683,7 @@ describe.each(storeVariants())('nobody consents for a player but the player, on 
     },
     default_allowance: async () => {
       // The operator's setting, in a second API process on the same database.
-      const generous = await buildApi(
-        { ...s.config, defaultAllowanceUnits: 1n * HST },
-        {
-          db: s.db,
-          clock: s.clock,
-          ids: uuidIds,
-          writeTokenKey: s.api.arcade.writeTokenKey,
-          adminToken: TEST_ADMIN_TOKEN,
-          secrets: s.api.arcade.secrets,
-        },
-      );
+      const generous = await s.anotherApi({ defaultAllowanceUnits: 1n * HST });
       try {
         const bystander = await signedIn(5);
         const board = await cheapTier(listed);

@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlayerIdentity, ProfileReset, PublicPlayerProfile } from '@coinop/protocol';
-import { buildApi } from '../../src/app.js';
-import { uuidIds } from '../../src/ids.js';
 import { unpublish } from '../../src/services/admin.js';
 import { TEST_ADMIN_TOKEN } from '@coinop/testkit/app';
 import { storeVariants } from '@coinop/testkit/db';
@@ -156,18 +154,7 @@ describe.each(storeVariants())('profiles on %s', (variant) => {
 
   it('shows the new name on the boards another API process on the database serves', async () => {
     // Its caches keep what they read for ten minutes: only the notification can refresh them.
-    const other = await buildApi(
-      { ...s.config, gameCacheTtlMs: 600_000 },
-      {
-        db: s.db,
-        clock: s.clock,
-        ids: uuidIds,
-        writeTokenKey: s.api.arcade.writeTokenKey,
-        adminToken: TEST_ADMIN_TOKEN,
-        secrets: s.api.arcade.secrets,
-      },
-    );
-    await other.ready();
+    const other = await s.anotherApi({ gameCacheTtlMs: 600_000 });
     try {
       const p = await signedIn();
       await playAndScore(p.playerId, 5, game.tiers[1]!.id);

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { TEST_ADMIN_TOKEN, type TestApi } from '@coinop/testkit/app';
+import type { TestApi } from '@coinop/testkit/app';
 import { storeVariants } from '@coinop/testkit/db';
 import {
   balanceOf,
@@ -11,8 +11,6 @@ import {
 } from '@coinop/testkit/arcade';
 import { expectLedgerBalanced } from '@coinop/testkit/invariants';
 import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coinop/testkit/signin';
-import { buildApi } from '../../src/app.js';
-import { uuidIds } from '../../src/ids.js';
 import { mintHst } from '../../src/services/admin.js';
 import { chainConfigFor, startArcadeChain, type ArcadeChain } from '../fixtures/chain.js';
 
@@ -34,15 +32,7 @@ describe.each(storeVariants())('money side doors on %s', (variant) => {
   beforeEach(async () => {
     s = await buildTestSignin(variant);
     api = { app: s.api, db: s.db, clock: s.clock, config: s.config, close: () => s.close() };
-    other = await buildApi(s.config, {
-      db: s.db,
-      clock: s.clock,
-      ids: uuidIds,
-      writeTokenKey: s.api.arcade.writeTokenKey,
-      adminToken: TEST_ADMIN_TOKEN,
-      secrets: s.api.arcade.secrets,
-    });
-    await other.ready();
+    other = await s.anotherApi();
   });
   afterEach(async () => {
     await expectLedgerBalanced(s.db);

@@ -130,6 +130,27 @@ describe.each(storeVariants())('live updates on %s', (variant) => {
     const list = await s.api.inject({ method: 'GET', url: '/player/notifications', headers: auth });
     expect(list.statusCode, list.body).toBe(200);
     expect(list.json().notifications).toEqual([paid.data]);
+    // As the web app's menu asks for it: a query value is text (it was refused as "must be
+    // integer", and the menu stayed empty after every reload).
+    const asked = await s.api.inject({
+      method: 'GET',
+      url: '/player/notifications?limit=20',
+      headers: auth,
+    });
+    expect(asked.statusCode, asked.body).toBe(200);
+    expect(asked.json().notifications).toEqual([paid.data]);
+    for (const limit of ['0', '51', 'ten', '2.5']) {
+      const refused = await s.api.inject({
+        method: 'GET',
+        url: `/player/notifications?limit=${limit}`,
+        headers: auth,
+      });
+      expect(refused.statusCode, limit).toBe(400);
+      expect(refused.json(), limit).toMatchObject({
+        code: 'validation_failed',
+        details: { field: 'limit' },
+      });
+    }
   });
 
   it("never sends another player's balance or notifications", async () => {

@@ -16,7 +16,7 @@ const COMMITTED = {
 interface Operation {
   operationId?: string;
   security?: Record<string, string[]>[];
-  parameters?: { in: string; name: string }[];
+  parameters?: { in: string; name: string; schema?: ParameterSchema }[];
   requestBody?: unknown;
   responses: Record<
     string,
@@ -29,6 +29,17 @@ interface Document {
   servers: { url: string }[];
   paths: Record<string, Record<string, Operation>>;
   components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> };
+}
+
+interface ParameterSchema {
+  type?: string;
+  anyOf?: ParameterSchema[];
+}
+
+/** Text, or a choice between texts (an enumeration). */
+function isText(schema: ParameterSchema | undefined): boolean {
+  if (schema === undefined) return false;
+  return schema.anyOf ? schema.anyOf.every(isText) : schema.type === 'string';
 }
 
 function operationsOf(doc: Document): { method: string; path: string; op: Operation }[] {
@@ -311,6 +322,17 @@ describe('OpenAPI documents and reference pages', () => {
       expect(Buffer.from(logo ?? '', 'base64').toString()).toContain('>coinop</text>');
     },
   );
+
+  // The API never coerces types (listener/fastify.ts), so a query parameter typed as a number
+  // refuses every value a client can send: `?limit=20` arrives as the text "20".
+  it.each(['api', 'signin'] as const)('types every query parameter of the %s as text', (which) => {
+    const notText = operationsOf(docs[which]).flatMap(({ method, path, op }) =>
+      (op.parameters ?? [])
+        .filter((p) => p.in === 'query' && !isText(p.schema))
+        .map((p) => `${method.toUpperCase()} ${path} ?${p.name}: ${JSON.stringify(p.schema)}`),
+    );
+    expect(notText).toEqual([]);
+  });
 
   it.each(['api', 'signin'] as const)('redirects GET / on the %s to its /docs', async (which) => {
     const app = which === 'api' ? api.app : s.auth;

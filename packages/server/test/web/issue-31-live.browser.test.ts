@@ -181,6 +181,13 @@ describe.skipIf(!hasChromium)(
           await page.goto(`${server.urls['web']!}/games/${gameId}`);
           const leaders = page.locator('.leaders li .leader-name');
           await expect.poll(() => leaders.allTextContents()).toEqual(['Morgan', 'Ada']);
+          // The page loaded afresh: the menu lists the payout from the server's list, not the
+          // stream's (that list was refused once, and the menu was empty after every reload).
+          await page.getByTestId('notifications-bell').click();
+          await expect
+            .poll(() => page.getByTestId('notifications-list').textContent())
+            .toContain(`You were paid 0.7 HST: Ada played on your board in ${gameName}`);
+          await page.keyboard.press('Escape');
           await page.waitForTimeout(500);
           await play(await player('Bo'), 950);
           await expect

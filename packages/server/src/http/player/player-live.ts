@@ -5,6 +5,7 @@ import { notificationToWire, parseLastEventId, serveLiveStream } from '../shared
 import {
   EventStreamResponse,
   LastEventIdHeaders,
+  NOTIFICATIONS_LIST_DEFAULT,
   NotificationsQuery,
   PlayerEventsQuery,
   PlayerNotificationListSchema,
@@ -76,7 +77,10 @@ export function playerLiveRoutes(instance: FastifyInstance, context: PlayerRoute
     async (request) => {
       const { playerId } = await context.authenticate(request);
       const accountId = await arcade.liveReads.accountOf(playerId);
-      const rows = await arcade.liveReads.recent(accountId, request.query.limit ?? 20);
+      const rows = await arcade.liveReads.recent(
+        accountId,
+        Number(request.query.limit ?? NOTIFICATIONS_LIST_DEFAULT),
+      );
       return { notifications: rows.map(notificationToWire) };
     },
   );

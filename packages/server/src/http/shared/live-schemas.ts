@@ -31,10 +31,17 @@ export const PlayerEventsQuery = Type.Object(
 /** The most notifications the menu lists. */
 export const NOTIFICATIONS_LIST_MAX = 50;
 
+/** How many the menu lists when the query does not say. */
+export const NOTIFICATIONS_LIST_DEFAULT = 20;
+
 export const NotificationsQuery = Type.Object(
   {
+    // Query values arrive as text, and the API never coerces types.
     limit: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: NOTIFICATIONS_LIST_MAX, default: 20 }),
+      Type.String({
+        pattern: '^(50|[1-4][0-9]|[1-9])$',
+        description: `How many, newest first: 1 to ${NOTIFICATIONS_LIST_MAX} (default ${NOTIFICATIONS_LIST_DEFAULT})`,
+      }),
     ),
   },
   { additionalProperties: false },

@@ -252,6 +252,9 @@ export class PlayOpening {
       );
     }
     const result = { ...play, leaderPlayerIds: opened.leaderPlayerIds };
+    // The player's balance moved: their open pages show it now, whoever opened the play (a game
+    // server's play is otherwise unknown to the page until its score).
+    if (play.costUnits > 0n) this.#deps.live?.touched([], [opened.playerAccountId]);
     if (opened.player !== undefined) {
       this.#deps.memory.rememberPlay({
         play: result,

@@ -153,6 +153,27 @@ describe.each(storeVariants())('live updates on %s', (variant) => {
     }
   });
 
+  it("shows a player's balance move when a game server opens a play for them", async () => {
+    const { alice } = await setUp();
+    const base = await listening(s.api);
+    const stream = await open(`${base}/player/events`, {
+      authorization: `Bearer ${alice.token}`,
+    });
+    const first = await stream.next(isBalance);
+    expect(first.data).toMatchObject({ balance: '10', pending: '0' });
+    const token = await writeToken(api, game);
+    const play = await s.api.inject({
+      method: 'POST',
+      url: `/arcades/${game.arcadeId}/games/${game.gameId}/play`,
+      headers: { authorization: `Bearer ${token}` },
+      payload: { playerId: alice.playerId, leaderboardId: game.tiers[0]!.id },
+    });
+    expect(play.statusCode, play.body).toBe(200);
+    // The play's cost is locked: nothing else moved, and the page hears of it before any score.
+    const moved = await stream.next((e) => isBalance(e) && e !== first);
+    expect(moved.data).toMatchObject({ balance: '9', pending: '1' });
+  });
+
   it("never sends another player's balance or notifications", async () => {
     const { alice } = await setUp();
     await playAndScore(s.api, alice.playerId, 50);

@@ -114,12 +114,18 @@ function showState(state) {
   cardsLeftView.textContent = String(state.cardsLeft);
 }
 
+/**
+ * In the arcade, its tier picker beside the game chooses (and says what a play costs); this
+ * page's picker only shows that choice, so a Deal never charges a tier the arcade does not show.
+ */
+const inArcade = window.parent !== window;
+
 /** @param {boolean} playing */
 function setPlaying(playing) {
   dealButton.hidden = playing;
   higherButton.hidden = !playing;
   lowerButton.hidden = !playing;
-  tierSelect.disabled = playing;
+  tierSelect.disabled = playing || inArcade;
 }
 
 async function signIn() {
@@ -271,12 +277,14 @@ async function init() {
         return option;
       }),
     );
-    tierSelect.disabled = false;
+    tierSelect.disabled = inArcade;
+    const label = document.querySelector('label[for="tier"]');
+    if (inArcade && label) label.textContent = 'Tier (chosen in the arcade, beside the game)';
   } catch (error) {
     say(`The game server did not answer: ${errorText(error)}.`);
     return;
   }
-  if (window.parent === window) {
+  if (!inArcade) {
     // Opened on its own: there is no arcade around the page to sign the player in.
     signInButton.hidden = true;
     noteLeaders('The leaderboard shows in the arcade.');

@@ -319,6 +319,12 @@ describe.skipIf(!hasChromium)(
             .poll(() => game.locator('#leaders-heading').textContent())
             .toBe('Leaderboard: High stakes');
           expect(await game.locator('#tier').inputValue()).toBe(highLowTiers[1]!.id);
+          // Only the arcade's picker chooses: the game's own one shows the choice and cannot
+          // change it, so a Deal never charges a tier the arcade does not show.
+          expect(await game.locator('#tier').isDisabled()).toBe(true);
+          expect(
+            await game.getByLabel('Tier (chosen in the arcade, beside the game)').count(),
+          ).toBe(1);
           if (viewport === DESKTOP) {
             // Issue 28: the empty board said "1. No scores yet"; a message has no rank.
             await expect

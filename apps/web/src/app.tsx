@@ -19,6 +19,7 @@ import './testing/testing.css';
 import { lazy, Suspense, type ReactNode } from 'react';
 import { ArcadeSettingsProvider } from './arcade-settings.js';
 import { CatalogPage } from './pages/catalog-page.js';
+import { DevelopmentNotice } from './components/development-notice.js';
 import { AccountMenu } from './components/account-menu.js';
 import { LogoMark } from './components/brand.js';
 import { RouteAnnouncer } from './components/route-announcer.js';
@@ -142,6 +143,8 @@ export function App() {
         </a>
         <ToastProvider>
           <LiveProvider>
+            {/* The demo arcade asks the arcade for nothing, and says it is a demo itself. */}
+            {path === '/demo' ? null : <DevelopmentNotice />}
             <header className="site-header">
               <Link href="/" className="brand">
                 <LogoMark />

@@ -13,8 +13,8 @@ import { requestJson } from './api.js';
 
 /**
  * The arcade's public settings (`GET /api/arcade`): read once, when a page first needs them (the
- * account page, the portal's earnings), and shared after that. Not at start: the demo arcade
- * asks the arcade for nothing.
+ * development notice above every page, the account page, the portal's earnings), and shared after
+ * that. The demo arcade asks the arcade for nothing, so it shows no notice.
  */
 export type ArcadeSettingsState =
   | { status: 'loading' }

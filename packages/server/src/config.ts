@@ -450,6 +450,16 @@ export function webAppUrl(config: Config): string {
   return `${scheme}://${host}:${config.webPort}`;
 }
 
+/**
+ * A development arcade: demo players and games, a dev chain or a faucet. Its HST is test money;
+ * it says so once in its log (`developmentWarning`) and on every page (`GET /arcade`).
+ */
+export function isDevelopmentArcade(
+  config: Pick<Config, 'demo' | 'devChain' | 'faucetHst'>,
+): boolean {
+  return config.demo || config.devChain !== null || config.faucetHst > 0;
+}
+
 /** A test hook's pause: whole milliseconds up to ten minutes, 0 when unset. */
 function parseTestPauseMs(value: string | undefined, name: string): number {
   if (value === undefined || value === '') return 0;

@@ -1,5 +1,5 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
-import type { Config } from './config.js';
+import { isDevelopmentArcade, type Config } from './config.js';
 import { logDestination, LOG_REDACT } from './listener/log-destination.js';
 
 /**
@@ -78,12 +78,12 @@ export function developmentWarning(
   config: Pick<Config, 'demo' | 'devChain' | 'faucetHst' | 'dataDir'>,
   secretsKeyBesideData: boolean,
 ): string | null {
+  if (!isDevelopmentArcade(config)) return null;
   const flags = [
     config.demo ? '--demo' : null,
     config.devChain ? '--dev-chain' : null,
     config.faucetHst > 0 && !config.demo ? '--faucet-hst' : null,
   ].filter((flag) => flag !== null);
-  if (flags.length === 0) return null;
   const parts = [
     config.demo ? 'demo players and games' : null,
     config.faucetHst > 0 ? 'a faucet of test HST' : null,

@@ -40,6 +40,11 @@ export interface ChainSettings {
 export interface ArcadeSettings {
   /** The chain settings in chain mode; null when the arcade's HST lives only in its ledger. */
   readonly chain: ChainSettings | null;
+  /**
+   * True for a development arcade (`--demo`, `--dev-chain` or a faucet): its HST is test money,
+   * worth nothing, and its pages say so.
+   */
+  readonly development: boolean;
 }
 
 /**

@@ -25,9 +25,22 @@ describe.each(storeVariants())('GET /arcade on %s', (variant) => {
     try {
       const res = await api.app.inject({ method: 'GET', url: '/arcade' });
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ chain: null });
+      expect(res.json()).toEqual({ chain: null, development: false });
     } finally {
       await api.close();
+    }
+  });
+
+  it('says a development arcade (a faucet, the demo) holds test money', async () => {
+    for (const overrides of [{ faucetHst: 10 }, { demo: true }]) {
+      const api = await buildTestApi(variant, overrides);
+      try {
+        const res = await api.app.inject({ method: 'GET', url: '/arcade' });
+        expect(res.statusCode).toBe(200);
+        expect(res.json(), JSON.stringify(overrides)).toEqual({ chain: null, development: true });
+      } finally {
+        await api.close();
+      }
     }
   });
 
@@ -47,6 +60,7 @@ describe.each(storeVariants())('GET /arcade on %s', (variant) => {
           vault: getAddress(vault.vault),
           confirmations: 4,
         },
+        development: false,
       });
       await api.app.arcade.chain!.runOnce();
       const after = await api.app.inject({
@@ -64,6 +78,7 @@ describe.each(storeVariants())('GET /arcade on %s', (variant) => {
           vault: getAddress(vault.vault),
           confirmations: 4,
         },
+        development: false,
       });
     } finally {
       await api.close();

@@ -461,6 +461,9 @@ describe.skipIf(!hasChromium)(
           'Deposits and withdrawals are not available in this arcade',
         );
         expect(await main.getByRole('form').count()).toBe(0);
+        // The page read the arcade's settings: an arcade without demo, dev chain or faucet does
+        // not call its HST test money.
+        expect(await page.getByText('Development arcade').count()).toBe(0);
         await checkPage(page, 'account-ledger-only');
       } finally {
         await context.close();

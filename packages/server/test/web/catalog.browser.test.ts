@@ -76,6 +76,12 @@ describe.skipIf(!hasChromium)(
         const link = page.getByRole('link', { name: DEMO_GAME_NAME });
         await link.waitFor();
         await expect(page.getByText('How fast are you?').isVisible()).resolves.toBe(true);
+        // A demo arcade is a development arcade: every page says its HST is test money.
+        const notice = page.getByRole('note').filter({ hasText: 'Development arcade' });
+        await notice.waitFor();
+        expect(await notice.textContent()).toBe(
+          'Development arcade: its HST is test money, worth nothing.',
+        );
         expect(await seriousViolations(page)).toEqual([]);
         expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
           VIEWPORT.width,

@@ -4,6 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { ArcadeSettings, ChainSettings } from '@coinop/protocol';
 import { getAddress } from 'viem';
 import { ChainAdmin } from '../../services/chain-admin.js';
+import { isDevelopmentArcade } from '../../config.js';
 import type { SchemaMatches } from '../../listener/wire-check.js';
 import { ApiTags, Security } from '../../listener/openapi.js';
 
@@ -34,6 +35,11 @@ const ArcadeSettingsSchema = Type.Object(
   {
     chain: Type.Union([ChainSettingsSchema, Type.Null()], {
       description: "Chain mode's settings; null when the arcade's HST lives only in its ledger",
+    }),
+    development: Type.Boolean({
+      description:
+        'True for a development arcade (`--demo`, `--dev-chain` or a faucet): its HST is test ' +
+        'money, worth nothing',
     }),
   },
   { description: 'What any visitor may know about this arcade.' },
@@ -81,13 +87,13 @@ export async function arcadeSettingsPlugin(instance: FastifyInstance): Promise<v
         operationId: 'getArcade',
         security: Security.none,
         tags: [ApiTags.catalog],
-        summary: "The arcade's public settings: chain mode and where wallets deposit",
+        summary: "The arcade's public settings: chain mode, where wallets deposit, test money",
         description:
           'No credentials. `chain` is null without chain mode; in chain mode `chainId` and ' +
           '`hst` are null until the arcade has first reached the chain.',
         response: { 200: ArcadeSettingsSchema },
       },
     },
-    async () => ({ chain: await chainSettings() }),
+    async () => ({ chain: await chainSettings(), development: isDevelopmentArcade(config) }),
   );
 }

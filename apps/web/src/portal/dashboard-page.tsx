@@ -130,7 +130,10 @@ function ApiKeysSection() {
       </div>
       <p className="muted">
         An API key lets your tools register and update games with the <code>api-key</code> header (
-        <code>POST /game/create</code>, <code>PATCH /game/update</code>) without a wallet.
+        <code>POST /game/create</code>, <code>PATCH /game/update</code>) without a wallet. They take
+        the cover as a <code>coverUrl</code> the arcade fetches, from a public address unless the
+        operator runs coinop with <code>--allow-private-urls</code>; to upload a cover file instead,
+        register the game here.
       </p>
       <ErrorAlert error={error} />
       <Status text={status} />

@@ -160,14 +160,34 @@ function ServerSection({ game, urls }: { game: DeveloperGame; urls: ArcadeUrls }
       <p>
         Your game server validates the player&apos;s token, opens the play (locking the tier&apos;s
         cost) when the player starts, and submits the score when the game ends. The player never
-        sees your credentials. Install it with <code>npm install @coinop/server-sdk</code> (Node 18
-        or later).
+        sees your credentials.
+      </p>
+      <p>
+        Install it with <code>npm install @coinop/server-sdk</code> (Node 20.19 or later). Until
+        coinop&apos;s first release it is not on the npm registry: in a checkout of the coinop
+        repository, after <code>npm install</code>, run{' '}
+        <code>
+          npm pack -w @coinop/protocol -w @coinop/server-sdk --pack-destination
+          /path/to/your-game-server
+        </code>
+        , then in your game server{' '}
+        <code>npm install ./coinop-protocol-*.tgz ./coinop-server-sdk-*.tgz</code> (the SDK needs
+        both). The code below is an ES module with top-level <code>await</code>: put{' '}
+        <code>&quot;type&quot;: &quot;module&quot;</code> in your game server&apos;s{' '}
+        <code>package.json</code>, or name the file <code>.mjs</code>.
       </p>
       <CodeBlock label="Environment of your game server" code={serverEnv} />
       <CodeBlock label="Game server (Node)" code={serverCode} />
       <p>
-        The player token comes from the player: in the browser from the arcade&apos;s sign-in, in a
-        desktop or terminal game from the CLI login below.
+        The player token is a game token (audience <code>coinop:game</code>) from a CLI login that
+        names this game. For a game page in this arcade&apos;s frame, your server starts the login
+        with <code>POST {urls.authUrl}/cli</code> (body <code>description</code> and{' '}
+        <code>gameId</code>), the page passes the answer&apos;s <code>requestorId</code> and{' '}
+        <code>userCode</code> to <code>approveLogin()</code> of @coinop/game-sdk, the arcade asks
+        the player, and your server&apos;s next poll gets the token. A desktop or terminal game runs
+        the CLI login below and sends the token to your server. The arcade&apos;s own sign-in
+        session is not a game token: <code>validatePlayerToken</code> refuses it with{' '}
+        <code>player_token_invalid_claims</code>.
       </p>
     </section>
   );
@@ -189,9 +209,11 @@ function ClientSection({ game, origin }: { game: DeveloperGame; origin: string }
       <CodeBlock label="As a module" code={clientModule} />
       <CodeBlock label="With a script tag (global Coinop)" code={clientScript} />
       <p>
-        The bundle is <code>@coinop/game-sdk/game-sdk.min.js</code>. While developing, use{' '}
-        <code>Origin.DEV</code> (a local coinop&apos;s demo arcade) instead of this arcade&apos;s
-        origin.
+        The second argument is the web origin of the arcade that frames the game, here{' '}
+        <code>{origin}</code>: the browser delivers the game&apos;s messages only to that origin, so
+        with any other the game&apos;s calls time out. <code>Origin.DEV</code> is{' '}
+        <code>http://127.0.0.1:8082</code>, the web app of a local coinop on its default port; for
+        an arcade anywhere else, pass its origin.
         {demo !== null && (
           <>
             {' '}
@@ -199,6 +221,14 @@ function ClientSection({ game, origin }: { game: DeveloperGame; origin: string }
             <Link href={demo}>{demo}</Link>
           </>
         )}
+      </p>
+      <p>
+        Install it with <code>npm install @coinop/game-sdk</code>. Until coinop&apos;s first
+        release, pack it from a checkout as above with{' '}
+        <code>npm pack -w @coinop/protocol -w @coinop/game-sdk</code> and install both tarballs.
+        Without installing anything, load the bundle this arcade serves:{' '}
+        <code>&lt;script src=&quot;{origin}/game-sdk.min.js&quot;&gt;&lt;/script&gt;</code>; the
+        package&apos;s copy is <code>@coinop/game-sdk/game-sdk.min.js</code>.
       </p>
     </section>
   );
@@ -214,7 +244,8 @@ function CliSection({ authUrl }: { authUrl: string }) {
         A game outside the browser signs its player in through the sign-in service: it starts a
         login, the player approves it in a browser with their wallet, and the game polls until it
         gets the player token, which its server validates as above. The steps, with the answers to
-        expect while polling, are in the guide <code>docs/guides/cli-login.md</code>.
+        expect while polling and a check of the token without the SDK, are in the guide{' '}
+        <code>docs/guides/cli-login.md</code> of the coinop repository.
       </p>
       <CodeBlock label="CLI login from a shell" code={cliCode} />
     </section>

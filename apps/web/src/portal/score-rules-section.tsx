@@ -21,7 +21,8 @@ export function ScoreRulesSection({
         A score outside the bounds, sooner than the shortest possible run, or without a replay your
         verifier reproduces is refused: it pays nothing and the play stays open for an honest score.
         Leave a field empty for no rule. Replays can be required once the game has a replay
-        verifier. What each rule stops, and what it cannot: docs/concepts/score-integrity.md.
+        verifier. What each rule stops, and what it cannot: docs/concepts/score-integrity.md in the
+        coinop repository.
       </p>
       <ScoreRulesForm
         key={`${game.id}-rules`}

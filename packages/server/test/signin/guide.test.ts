@@ -13,7 +13,7 @@ import { testSecretBox } from '@coinop/testkit/secrets';
 import { validatePlayerToken } from '../../src/credentials/validate-player-token.js';
 import type { Db } from '../../src/store/db.js';
 import { openTestDb } from '@coinop/testkit/db';
-import { decide, newWallet, walletSignIn } from '@coinop/testkit/signin';
+import { decide, gameSignIn, newWallet, walletSignIn } from '@coinop/testkit/signin';
 
 const GUIDE = new URL('../../../../docs/guides/cli-login.md', import.meta.url);
 
@@ -23,6 +23,17 @@ async function guideClient(): Promise<string> {
   const block = /```js\n(\/\/ login\.mjs[\s\S]*?)```/.exec(text)?.[1];
   if (!block) throw new Error('docs/guides/cli-login.md has no login.mjs block');
   return block;
+}
+
+/**
+ * The guide's jose check (verify.mjs), exactly as a reader would copy it, but for `jose`, which
+ * is resolved from this workspace since the temporary directory has no node_modules.
+ */
+async function guideVerifier(): Promise<string> {
+  const text = await readFile(GUIDE, 'utf8');
+  const block = /```js\n(\/\/ verify\.mjs[\s\S]*?)```/.exec(text)?.[1];
+  if (!block) throw new Error('docs/guides/cli-login.md has no verify.mjs block');
+  return block.replace("from 'jose'", `from '${import.meta.resolve('jose')}'`);
 }
 
 describe('the CLI login guide’s client, run as written', () => {
@@ -95,5 +106,32 @@ describe('the CLI login guide’s client, run as written', () => {
       claimsNamespace: config.claimsNamespace,
     });
     expect(valid.playerId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('has a jose check that gives a game token’s player id and refuses a web session', async () => {
+    const script = join(dir, 'verify.mjs');
+    await writeFile(script, await guideVerifier());
+    const run = (token: string) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        // The test's arcade signs as its configured issuer, not the host:port it listens on.
+        const env = { ...process.env, AUTH_URL: url, AUTH_ISSUER: config.authIssuer };
+        const child = spawn(process.execPath, [script, token], { env });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+        child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+        child.on('close', (code) => resolve({ code, stdout, stderr }));
+      });
+    const wallet = newWallet();
+    const game = await gameSignIn(auth, wallet);
+    const ran = await run(game.access_token);
+    expect(ran.stderr).toBe('');
+    expect(ran.code).toBe(0);
+    expect(ran.stdout.trim()).toBe(game.playerId);
+
+    const web = await walletSignIn(auth, wallet);
+    const refused = await run(web.access_token);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('unexpected "aud" claim value');
   });
 });

@@ -263,6 +263,14 @@ describe.skipIf(!hasChromium)(
         expect(text).toContain(`new GameService('${gameId}', '${web}')`);
         expect(text).toContain(`baseUrl: '${web}/api'`);
         expect(text).toContain(`COINOP_CLIENT_ID=${clientId}`);
+        // What a new developer needs before the SDKs are on the registry, said as it works.
+        expect(text).toContain('(Node 20.19 or later)');
+        expect(text).toContain(
+          'npm install ./coinop-protocol-*.tgz ./coinop-server-sdk-*.tgz (the SDK needs both)',
+        );
+        expect(text).toContain('put "type": "module" in your game server\'s package.json');
+        expect(text).toContain(`<script src="${web}/game-sdk.min.js"></script>`);
+        expect(text).toContain('validatePlayerToken refuses it with player_token_invalid_claims.');
         expect(text).not.toContain(secondSecret);
         expect(text).not.toContain(firstSecret);
         await checkPage(page, 'portal-integrate');

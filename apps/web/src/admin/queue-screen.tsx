@@ -106,6 +106,9 @@ function RequestCard({
         <div>
           <h2 id={headingId}>{request.gameName}</h2>
           {game.tagLine !== '' && <p className="admin-tagline">{game.tagLine}</p>}
+          {game.coverUrl === '' && (
+            <p className="admin-muted">No cover yet: the catalog shows a tile with its initial.</p>
+          )}
           <p>
             <span className={`admin-badge state-${request.state}`}>{request.state}</span>{' '}
             <span className="admin-muted">

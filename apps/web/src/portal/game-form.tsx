@@ -196,6 +196,9 @@ function CoverFields({ form }: { form: GameFormState }) {
       {editing && game.coverUrl !== '' && (
         <img className="cover cover-preview" src={game.coverUrl} alt="Current cover" />
       )}
+      {!editing && cover === 'none' && (
+        <p className="hint">Players see a tile with the game&apos;s initial until you add one.</p>
+      )}
       {(editing ? (['keep', 'upload', 'url'] as const) : (['upload', 'url', 'none'] as const)).map(
         (choice) => (
           <label key={choice} className="radio">
@@ -206,7 +209,9 @@ function CoverFields({ form }: { form: GameFormState }) {
               checked={cover === choice}
               onChange={() => setCover(choice)}
             />
-            {COVER_CHOICES[choice]}
+            {choice === 'keep' && game?.coverUrl === ''
+              ? 'No cover for now'
+              : COVER_CHOICES[choice]}
           </label>
         ),
       )}

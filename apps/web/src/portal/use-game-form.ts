@@ -107,7 +107,11 @@ export function useGameForm(props: GameFormProps) {
     }
     if (cover === 'upload') {
       if (file === null) {
-        if (editing) throw new Error('Choose a cover image file to upload.');
+        throw new Error(
+          editing
+            ? 'Choose a cover image file to upload.'
+            : 'Choose a cover image file to upload, or No cover for now.',
+        );
       } else {
         if (!COVER_TYPES.includes(file.type)) {
           throw new Error(`The cover must be a PNG or JPEG image; ${file.name} is not.`);

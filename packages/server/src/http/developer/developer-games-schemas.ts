@@ -165,7 +165,8 @@ export const CreateBody = Type.Object(
     additionalProperties: false,
     description:
       'A new game: as POST /game/create, with description optional (default empty), ' +
-      'scoreDisplay optional (default NORMAL), and a cover as coverUrl or coverImage (one of them).',
+      'scoreDisplay optional (default NORMAL), and a cover as coverUrl or coverImage (at most ' +
+      'one; none leaves coverUrl empty until a PATCH sets one).',
   },
 );
 export const UpdateBody = Type.Object(

@@ -40,17 +40,38 @@ async function assertInScope(
       details: { arcadeId },
     });
   }
-  // Another developer's game answers exactly as a game that does not exist, so a write token
-  // cannot probe which ids are games.
-  if (gameId !== undefined && gameId !== token.gameId) {
-    throw new CoinopError('game_not_found', `game ${gameId} does not exist`, {
-      details: { gameId },
-    });
-  }
+  if (gameId !== undefined && gameId !== token.gameId) await refuseOtherGame(arcade, token, gameId);
   if (gameId !== undefined) await arcade.games.get(gameId);
   if (arcadeId !== undefined && arcadeId !== token.arcadeId) {
     throw new CoinopError('token_scope_mismatch', `this write token is not for arcade ${arcadeId}`);
   }
+}
+
+/**
+ * Refuses a game other than the token's. Only this refusal looks the game up (in the game cache),
+ * so the play and score path reads nothing more. Another developer's game answers exactly as a
+ * game that does not exist, so a write token cannot probe which ids are games; a game of the
+ * token's own developer is named, since that developer knows it.
+ */
+async function refuseOtherGame(
+  arcade: ArcadeServices,
+  token: WriteTokenClaims,
+  gameId: string,
+): Promise<never> {
+  const missing = new CoinopError('game_not_found', `game ${gameId} does not exist`, {
+    details: { gameId },
+  });
+  const game = await arcade.games.get(gameId).catch((error: unknown) => {
+    if (error instanceof CoinopError && error.code === 'game_not_found') return null;
+    throw error;
+  });
+  if (game === null || game.developerId !== token.developerId) throw missing;
+  throw new CoinopError(
+    'token_scope_mismatch',
+    `this write token is for game ${token.gameId}, not ${gameId}: get a write token with that ` +
+      "game's client",
+    { details: { gameId, tokenGameId: token.gameId } },
+  );
 }
 
 function writeTokenOf(request: FastifyRequest): string {

@@ -47,6 +47,7 @@ export const ErrorCodes = {
   leaderboard_retired: 'Leaderboard retired',
   leaderboard_changed: 'Leaderboard changed',
   last_live_leaderboard: 'Last live leaderboard',
+  tier_name_taken: 'Tier name already used',
   client_not_found: 'Game client not found',
   client_revoked: 'Game client revoked',
   cover_not_found: 'Cover not found',

@@ -6,6 +6,7 @@ import type {
   TierUpdateRequest,
 } from '@coinop/protocol';
 import { ConfirmDialog, ErrorAlert, Status, errorText, usePortalApi } from './parts.js';
+import { ApiError } from '../api.js';
 
 /**
  * The game's leaderboard tiers: add, rename or reprice, retire. The last live tier cannot be
@@ -159,11 +160,14 @@ function TierForm({
   const [leadersMax, setLeadersMax] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // A refusal that names the tier's name (a name another live tier has): shown by its field.
+  const [nameError, setNameError] = useState<string | null>(null);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
     setError(null);
+    setNameError(null);
     try {
       const body: TierRequest = {
         name: name.trim(),
@@ -177,7 +181,8 @@ function TierForm({
         setLeadersMax('');
       }
     } catch (e) {
-      setError(`Could not save the tier: ${errorText(e)}`);
+      if (e instanceof ApiError && e.field === 'name') setNameError(tierNameText(e));
+      else setError(`Could not save the tier: ${errorText(e)}`);
     } finally {
       setBusy(false);
     }
@@ -185,16 +190,15 @@ function TierForm({
 
   return (
     <form className="tier-form" aria-label={title} onSubmit={(event) => void submit(event)}>
-      <div className="field">
-        <label htmlFor={`${id}-name`}>Tier name</label>
-        <input
-          id={`${id}-name`}
-          required
-          maxLength={100}
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-        />
-      </div>
+      <TierNameField
+        id={`${id}-name`}
+        value={name}
+        error={nameError}
+        onChange={(value) => {
+          setName(value);
+          setNameError(null);
+        }}
+      />
       <div className="field">
         <label htmlFor={`${id}-cost`}>Cost per play (whole HST)</label>
         <input
@@ -236,4 +240,40 @@ function TierForm({
       </div>
     </form>
   );
+}
+
+/** The tier's name, with the arcade's refusal of it (a name taken) beside it. */
+function TierNameField(props: {
+  id: string;
+  value: string;
+  error: string | null;
+  onChange: (value: string) => void;
+}) {
+  const { id, value, error, onChange } = props;
+  return (
+    <div className="field">
+      <label htmlFor={id}>Tier name</label>
+      <input
+        id={id}
+        required
+        maxLength={100}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={error === null ? undefined : true}
+        aria-describedby={error === null ? undefined : `${id}-error`}
+      />
+      {error !== null && (
+        <p id={`${id}-error`} className="error field-error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** What a refusal of a tier's name says beside the field. */
+function tierNameText(error: ApiError): string {
+  return error.code === 'tier_name_taken'
+    ? 'Another tier of this game already has this name: choose another.'
+    : `${error.message.charAt(0).toUpperCase()}${error.message.slice(1)}.`;
 }

@@ -34,6 +34,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   leaderboard_retired: 409,
   leaderboard_changed: 409,
   last_live_leaderboard: 409,
+  tier_name_taken: 409,
   client_not_found: 404,
   client_revoked: 409,
   cover_not_found: 404,

@@ -143,7 +143,7 @@ export const OPERATION_PROBLEMS: Readonly<Record<string, readonly ErrorCode[]>> 
   ],
   adminGetBalance: ['account_ambiguous'],
   adminAuditHst: ['chain_mode_off', 'chain_not_ready'],
-  adminCreateLeaderboard: ['game_not_found'],
+  adminCreateLeaderboard: ['game_not_found', 'tier_name_taken'],
   adminCreditHeldDeposit: [
     'account_not_found',
     'account_ambiguous',
@@ -184,7 +184,8 @@ export const OPERATION_PROBLEMS: Readonly<Record<string, readonly ErrorCode[]>> 
   developerCreateApiKey: ['api_key_limit_reached'],
   developerCreateGame: COVER_REFUSALS,
   developerUpdateGame: [...COVER_REFUSALS, 'field_immutable'],
-  developerUpdateLeaderboard: ['leaderboard_retired'],
+  developerAddLeaderboard: ['tier_name_taken'],
+  developerUpdateLeaderboard: ['leaderboard_retired', 'tier_name_taken'],
   developerRetireLeaderboard: ['last_live_leaderboard', 'leaderboard_retired'],
   developerRotateClient: ['client_revoked'],
   developerRemoveTester: ['tester_not_found'],

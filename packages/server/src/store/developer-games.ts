@@ -1,6 +1,7 @@
 import type { Clock, Leaderboard, PlayStatus, Units } from '@coinop/core';
 import type { Queryable } from './db.js';
 import { SPENDABLE_AMOUNT } from './daily-stats.js';
+import { tierNameChecked } from './games.js';
 import { tierRulesOf, type RuleColumns } from './score-rules.js';
 
 /** What the developer portal reads and writes beyond registration: tiers, clients, stats. */
@@ -100,18 +101,21 @@ export async function updateTier(
     payoutHoldSeconds?: number | null | undefined;
   },
 ): Promise<TierRecord> {
-  const [row] = await q.query<TierRow>(
-    `UPDATE leaderboards SET name = coalesce($2, name), cost_units = coalesce($3, cost_units),
-       payout_hold_seconds = CASE WHEN $4 THEN $5::integer ELSE payout_hold_seconds END
-     WHERE id = $1 RETURNING ${TIER_COLUMNS}`,
-    [
-      leaderboardId,
-      change.name ?? null,
-      change.costUnits?.toString() ?? null,
-      change.payoutHoldSeconds !== undefined,
-      change.payoutHoldSeconds ?? null,
-    ],
-  );
+  const update = () =>
+    q.query<TierRow>(
+      `UPDATE leaderboards SET name = coalesce($2, name), cost_units = coalesce($3, cost_units),
+         payout_hold_seconds = CASE WHEN $4 THEN $5::integer ELSE payout_hold_seconds END
+       WHERE id = $1 RETURNING ${TIER_COLUMNS}`,
+      [
+        leaderboardId,
+        change.name ?? null,
+        change.costUnits?.toString() ?? null,
+        change.payoutHoldSeconds !== undefined,
+        change.payoutHoldSeconds ?? null,
+      ],
+    );
+  const { name } = change;
+  const [row] = await (name === undefined ? update() : tierNameChecked(name, update));
   if (!row) throw new Error(`leaderboard ${leaderboardId} vanished during its update`);
   return toTier(row);
 }

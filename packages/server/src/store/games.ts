@@ -1,4 +1,5 @@
 import {
+  CoinopError,
   hasScoreRules,
   type Clock,
   type GameRef,
@@ -8,6 +9,7 @@ import {
   type ScoreDisplay,
 } from '@coinop/core';
 import type { Queryable } from './db.js';
+import { PgErrorCodes, pgConstraint, pgErrorCode } from './postgres-errors.js';
 import { gameRulesOf, ruleColumns, tierOverridesOf, type RuleColumns } from './score-rules.js';
 import { openRoundsOfGame } from './tournaments.js';
 
@@ -210,6 +212,30 @@ export async function publishGame(
   return rows[0] ? toGame(rows[0]) : null;
 }
 
+/**
+ * Runs a write of a tier's name: a name another live tier of the game has (in lower case, spaces
+ * around ignored: the unique index of 037_tier_names.sql) is `409 tier_name_taken` naming it.
+ */
+export async function tierNameChecked<T>(name: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (
+      pgErrorCode(error) === PgErrorCodes.uniqueViolation &&
+      pgConstraint(error) === 'leaderboards_live_name'
+    ) {
+      throw new CoinopError(
+        'tier_name_taken',
+        `another live tier of the game is already named ${JSON.stringify(name.trim())}; ` +
+          'choose another name',
+        { details: { field: 'name' } },
+      );
+    }
+    throw error;
+  }
+}
+
+/** Adds a tier after the game's others; `409 tier_name_taken` if a live tier has its name. */
 export async function insertLeaderboard(
   q: Queryable,
   clock: Clock,
@@ -218,13 +244,15 @@ export async function insertLeaderboard(
   tier: { name: string; costUnits: bigint; leadersMax: number },
 ): Promise<Leaderboard> {
   const id = ids.next();
-  const [row] = await q.query<{ position: number }>(
-    `INSERT INTO leaderboards (id, game_id, name, cost_units, leaders_max, position, created_at)
-     VALUES ($1, $2, $3, $4, $5,
-             (SELECT coalesce(max(position), 0) + 1 FROM leaderboards
-              WHERE game_id = $2 AND tournament_id IS NULL), $6)
-     RETURNING position`,
-    [id, gameId, tier.name, tier.costUnits.toString(), tier.leadersMax, clock.now()],
+  const [row] = await tierNameChecked(tier.name, () =>
+    q.query<{ position: number }>(
+      `INSERT INTO leaderboards (id, game_id, name, cost_units, leaders_max, position, created_at)
+       VALUES ($1, $2, $3, $4, $5,
+               (SELECT coalesce(max(position), 0) + 1 FROM leaderboards
+                WHERE game_id = $2 AND tournament_id IS NULL), $6)
+       RETURNING position`,
+      [id, gameId, tier.name, tier.costUnits.toString(), tier.leadersMax, clock.now()],
+    ),
   );
   return {
     id,

@@ -196,6 +196,20 @@ describe.skipIf(!hasChromium)(
         await newTier.getByRole('button', { name: 'Add tier' }).click();
         await expect.poll(tierNames).toEqual([...defaults, 'Marathon']);
         await tiers.getByText('25 HST per play').waitFor();
+        // A second tier of the same name is refused, and the form says so by the name field.
+        const tierName = newTier.getByLabel('Tier name');
+        await tierName.fill(' marathon');
+        await newTier.getByLabel('Cost per play (whole HST)').fill('5');
+        await newTier.getByRole('button', { name: 'Add tier' }).click();
+        await expect.poll(() => tierName.getAttribute('aria-invalid')).toBe('true');
+        const nameError = newTier.locator(
+          `[id="${await tierName.getAttribute('aria-describedby')}"]`,
+        );
+        expect(await nameError.textContent()).toBe(
+          'Another tier of this game already has this name: choose another.',
+        );
+        expect(await tierNames()).toEqual([...defaults, 'Marathon']);
+        await tierName.fill('');
         await tiers.getByRole('button', { name: 'Edit tier “Marathon”' }).click();
         const editTier = tiers.getByRole('form', { name: 'Edit tier “Marathon”' });
         await editTier.getByLabel('Cost per play (whole HST)').fill('30');

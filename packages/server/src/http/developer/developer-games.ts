@@ -179,7 +179,10 @@ function tierRoutes(app: FastifyInstance, { portal, developer }: PortalRoutes): 
         tags: TAGS,
         security: Security.playerToken,
         summary: 'Add a tier',
-        description: `A new leaderboard tier, listed after the others. ${bearer} ${ownGame}`,
+        description:
+          'A new leaderboard tier, listed after the others. Its name may not be another live ' +
+          'tier’s of the game (in any case, spaces around ignored): 409 tier_name_taken. ' +
+          `${bearer} ${ownGame}`,
         params: GameParams,
         body: AddTierBody,
         response: { 201: TierSchema },
@@ -206,7 +209,8 @@ function tierRoutes(app: FastifyInstance, { portal, developer }: PortalRoutes): 
         summary: 'Rename a tier or change its cost',
         description:
           'A new cost applies to plays opened afterwards; open plays settle at the cost they ' +
-          'locked. Errors: 404 leaderboard_not_found, 409 leaderboard_retired. ' +
+          'locked. Errors: 404 leaderboard_not_found, 409 leaderboard_retired, 409 ' +
+          'tier_name_taken (another live tier of the game has the name). ' +
           `${bearer} ${ownGame}`,
         params: TierParams,
         body: PatchTierBody,

@@ -10,6 +10,7 @@ import {
   statementCancelledIn,
 } from '../store/errors.js';
 import { HTTP_STATUS } from './errors.js';
+import { validationText } from './validation-messages.js';
 
 declare module 'fastify' {
   interface FastifyReply {
@@ -120,7 +121,7 @@ export function renderErrorsAsProblems(
       const first = error.validation[0];
       const where = error.validationContext ?? 'body';
       const path = first ? fieldPath(where, first.instancePath, first.params) : where;
-      const why = first?.message ?? 'is invalid';
+      const why = first ? validationText(first) : 'is invalid';
       return sendProblem(
         reply,
         problem('validation_failed', `${path} ${why}`, { field: path, in: where }),

@@ -66,7 +66,16 @@ export function createFastify(config: Config, listener: ListenerOptions): Fastif
     // Routes are matched exactly as the spec writes them; a trailing slash is the same route.
     routerOptions: { ignoreTrailingSlash: true },
     // Never coerce: a body's "12" is not the number 12, and unknown fields are refused, not dropped.
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
+    // `verbose` gives a failure its schema, whose description says what an unusual pattern wants
+    // (listener/validation-messages.ts); it costs nothing until a request fails.
+    ajv: {
+      customOptions: {
+        removeAdditional: false,
+        coerceTypes: false,
+        allErrors: false,
+        verbose: true,
+      },
+    },
     // Whose X-Forwarded-For to believe is the operator's call (nobody's by default): anyone on
     // this host could otherwise claim any address. The web listener's own forwarding is told
     // apart by a secret header instead (`clientAddress`).

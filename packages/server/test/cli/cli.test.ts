@@ -456,7 +456,7 @@ describe('coinop admin against a running server (PGlite on disk)', () => {
       '--cost',
       '1.5',
     );
-    expect(badCost.stderr).toBe('coinop: cost must be integer\n');
+    expect(badCost.stderr).toBe('coinop: cost must be a whole number\n');
   });
 
   it('exits 2 with one line for a usage error', async () => {

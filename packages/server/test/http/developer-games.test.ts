@@ -364,7 +364,7 @@ describe.each(storeVariants())('developer portal games on %s', (variant) => {
       const game = await register({ scoreUnit: 'pts' });
       const before = await gameCount();
       const bad = [
-        ['13 characters', 'x'.repeat(13), 'scoreUnit must NOT have more than 12 characters'],
+        ['13 characters', 'x'.repeat(13), 'scoreUnit must be at most 12 characters long'],
         ['markup', '<b>ms</b>', 'scoreUnit must be plain text'],
         ['an entity', '&lt;', 'scoreUnit must be plain text'],
         ['a line break', 'm\ns', 'scoreUnit must be plain text'],

@@ -286,7 +286,7 @@ describe.each(storeVariants())('game registration and update on %s', (variant) =
         'coverUrl must not have spaces around it, got "https://example.com/c.png\\n"',
       ],
       ['blank name', { name: ' ' }, 'name must not be blank'],
-      ['unknown field', { extra: 1 }, 'extra must NOT have additional properties'],
+      ['unknown field', { extra: 1 }, 'extra is not a field this request takes'],
       [
         'URL as prodDomain',
         { prodDomain: 'https://g.example.com' },

@@ -1,0 +1,135 @@
+/**
+ * What a schema failure says after the field's path, as a person would write it: "is required",
+ * "must not be blank", "must be one of: NORMAL, REVERSE", rather than Ajv's own wording
+ * ("must have required property 'x'", `must match pattern "\S"`, "must be equal to one of the
+ * allowed values"), which names no allowed value and quotes regular expressions.
+ */
+
+/** The parts of an Ajv error this reads (Fastify's `FastifySchemaValidationError`). */
+export interface SchemaFailure {
+  readonly keyword: string;
+  readonly params: Record<string, unknown>;
+  readonly message?: string | undefined;
+  /** The schema holding the failed keyword (Ajv's `verbose` option): its `description`. */
+  readonly parentSchema?: unknown;
+}
+
+/**
+ * The patterns the API's schemas use, each as what it asks for. A pattern not listed is described
+ * by its schema's `description`, or, lacking one, quoted.
+ */
+const PATTERN_TEXTS: Readonly<Record<string, string>> = {
+  '\\S': 'must not be blank',
+  '^0x[0-9a-fA-F]{40}$': 'must be a wallet address: 0x followed by 40 hex digits',
+  '^0x[0-9a-fA-F]{64}$': 'must be a transaction hash: 0x followed by 64 hex digits',
+  '^[0-9a-f]{64}$': 'must be 64 lower-case hex digits',
+  '^0x[0-9a-fA-F]{64}:[0-9]{1,9}$':
+    'must be a transaction hash (0x followed by 64 hex digits), a colon and a log index',
+  '^[0-9]+$': 'must be a whole number written in digits',
+  '^\\d+(\\.\\d{1,8})?$': 'must be an amount of HST in digits, with at most 8 decimals',
+  '^[0-9]+(\\.[0-9]{1,8})?$': 'must be an amount of HST in digits, with at most 8 decimals',
+  '^-?\\d+(\\.\\d{1,8})?$':
+    'must be an amount of HST in digits, with at most 8 decimals, and may start with -',
+  '^(100|[1-9][0-9]?)$': 'must be a whole number from 1 to 100',
+  '^(50|[1-4]?[0-9])$': 'must be a whole number from 0 to 50',
+  '^(50|[1-4][0-9]|[1-9])$': 'must be a whole number from 1 to 50',
+  '^(90|[1-8][0-9]|[1-9])$': 'must be a whole number from 1 to 90',
+  '^(500|[1-4][0-9]{2}|[1-9][0-9]?)$': 'must be a whole number from 1 to 500',
+};
+
+const FORMAT_TEXTS: Readonly<Record<string, string>> = {
+  uuid: 'must be a UUID',
+  'date-time': 'must be a date and time like 2025-01-31T12:00:00Z',
+  date: 'must be a date like 2025-01-31',
+  uri: 'must be a URL',
+  email: 'must be an email address',
+};
+
+const TYPE_TEXTS: Readonly<Record<string, string>> = {
+  integer: 'a whole number',
+  number: 'a number',
+  string: 'a string',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'an array',
+  null: 'null',
+};
+
+/** The words after the field's path, for the first failure of a request. */
+export function validationText(failure: SchemaFailure): string {
+  const { params } = failure;
+  switch (failure.keyword) {
+    case 'required':
+      return 'is required';
+    case 'additionalProperties':
+      return 'is not a field this request takes';
+    case 'enum':
+      return `must be one of: ${listed(params['allowedValues'])}`;
+    case 'const':
+      return `must be ${JSON.stringify(params['allowedValue'])}`;
+    case 'type':
+      return `must be ${[params['type']]
+        .flat()
+        .map((t) => TYPE_TEXTS[String(t)] ?? String(t))
+        .join(' or ')}`;
+    case 'pattern':
+      return patternText(String(params['pattern']), failure.parentSchema);
+    case 'format':
+      return (
+        FORMAT_TEXTS[String(params['format'])] ?? `must be a valid ${String(params['format'])}`
+      );
+    case 'minLength':
+      return params['limit'] === 1
+        ? 'must not be empty'
+        : `must be at least ${count(params['limit'], 'character')} long`;
+    case 'maxLength':
+      return `must be at most ${count(params['limit'], 'character')} long`;
+    case 'minimum':
+      return `must be at least ${String(params['limit'])}`;
+    case 'maximum':
+      return `must be at most ${String(params['limit'])}`;
+    case 'exclusiveMinimum':
+      return `must be more than ${String(params['limit'])}`;
+    case 'exclusiveMaximum':
+      return `must be less than ${String(params['limit'])}`;
+    case 'multipleOf':
+      return `must be a multiple of ${String(params['multipleOf'])}`;
+    case 'minItems':
+      return `must have at least ${count(params['limit'], 'item')}`;
+    case 'maxItems':
+      return `must have at most ${count(params['limit'], 'item')}`;
+    case 'uniqueItems':
+      return 'must not list an item twice';
+    case 'minProperties':
+      return `must have at least ${count(params['limit'], 'field')}`;
+    case 'maxProperties':
+      return `must have at most ${count(params['limit'], 'field')}`;
+    default:
+      return failure.message ?? 'is not valid';
+  }
+}
+
+function patternText(pattern: string, parentSchema: unknown): string {
+  const known = PATTERN_TEXTS[pattern];
+  if (known !== undefined) return known;
+  const description =
+    typeof parentSchema === 'object' && parentSchema !== null && 'description' in parentSchema
+      ? parentSchema.description
+      : undefined;
+  if (typeof description === 'string' && description !== '') {
+    return `is not valid: it must be ${lowerFirst(description)}`;
+  }
+  return `must match the pattern ${pattern}`;
+}
+
+function listed(values: unknown): string {
+  return Array.isArray(values) ? values.map((v) => String(v)).join(', ') : String(values);
+}
+
+function count(limit: unknown, noun: string): string {
+  return `${String(limit)} ${noun}${limit === 1 ? '' : 's'}`;
+}
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}

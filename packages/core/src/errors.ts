@@ -17,17 +17,29 @@ export class CoinopError extends Error {
   }
 }
 
-/** A play needs more HST than the player can spend; carries both amounts in base units. */
+/**
+ * A play needs more HST than the player can spend; carries both amounts in base units. The
+ * message names the player by `playerId` when the caller knows them by it (a game server's play),
+ * else the account; the amounts are formatted from base units exactly.
+ */
 export class InsufficientFundsError extends CoinopError {
   readonly availableUnits: bigint;
   readonly requiredUnits: bigint;
 
-  constructor(accountId: string, availableUnits: bigint, requiredUnits: bigint) {
+  constructor(
+    accountId: string,
+    availableUnits: bigint,
+    requiredUnits: bigint,
+    holder: { playerId?: string | undefined } = {},
+  ) {
+    const { playerId } = holder;
+    const who = playerId === undefined ? `account ${accountId}` : `player ${playerId}`;
     super(
       'insufficient_funds',
-      `account ${accountId} can spend ${formatHst(availableUnits)} HST but ${formatHst(requiredUnits)} HST is required`,
+      `${who} can spend ${formatHst(availableUnits)} HST but ${formatHst(requiredUnits)} HST is required`,
       {
         details: {
+          ...(playerId === undefined ? {} : { playerId }),
           accountId,
           available: formatHst(availableUnits),
           required: formatHst(requiredUnits),

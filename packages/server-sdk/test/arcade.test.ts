@@ -346,9 +346,10 @@ describe.each(storeVariants())('Arcade against a running coinop on %s', (variant
     expect(apiError.status).toBe(402);
     expect(apiError.code).toBe('insufficient_funds');
     expect(apiError.message).toBe(
-      `account ${poor.accountId} can spend 0.5 HST but 1 HST is required`,
+      `player ${poor.playerId} can spend 0.5 HST but 1 HST is required`,
     );
     expect(apiError.details).toEqual({
+      playerId: poor.playerId,
       accountId: poor.accountId,
       available: '0.5',
       required: '1',

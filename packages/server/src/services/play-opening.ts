@@ -245,10 +245,12 @@ export class PlayOpening {
     if (opened.leaderPlayerIds === null) {
       // Nothing was written: the conditional debit found less than the cost to spend.
       const account = await findAccount(this.#deps.db, opened.playerAccountId);
+      // Named by the playerId the caller sent: the account id is the arcade's own.
       throw new InsufficientFundsError(
         opened.playerAccountId,
         account ? availableUnits(account) : 0n,
         board.costUnits,
+        { playerId: input.playerId },
       );
     }
     const result = { ...play, leaderPlayerIds: opened.leaderPlayerIds };

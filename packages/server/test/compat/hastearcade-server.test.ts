@@ -105,7 +105,7 @@ describe.each(storeVariants())(
       const poor = await fundedPlayer(api, 0.5);
       const tiers = await haste.game.leaderboards();
       await expect(haste.game.play({ id: poor.playerId }, tiers[0]!)).rejects.toThrow(
-        `account ${poor.accountId} can spend 0.5 HST but 1 HST is required`,
+        `player ${poor.playerId} can spend 0.5 HST but 1 HST is required`,
       );
     });
   },

@@ -65,13 +65,30 @@ describe.each(storeVariants())('plays and scores on %s', (variant) => {
     });
   });
 
+  it('names the player the game server sent and exact amounts in a 402, not an account id', async () => {
+    // The message named the player's internal account id, which the game server never saw.
+    const dust = await fundedPlayer(api, 0.00000007);
+    const res = await play(dust.playerId);
+    expect(res.statusCode).toBe(402);
+    expect(res.json().message).toBe(
+      `player ${dust.playerId} can spend 0.00000007 HST but 10 HST is required`,
+    );
+    expect(res.json().message).not.toContain(dust.accountId);
+  });
+
   it('refuses a play the player cannot afford with 402 and records nothing', async () => {
     const bob = await fundedPlayer(api, 9.99999999);
     const res = await play(bob.playerId);
     expect(res.statusCode).toBe(402);
     expect(res.json()).toMatchObject({
       code: 'insufficient_funds',
-      message: `account ${bob.accountId} can spend 9.99999999 HST but 10 HST is required`,
+      message: `player ${bob.playerId} can spend 9.99999999 HST but 10 HST is required`,
+      details: {
+        playerId: bob.playerId,
+        accountId: bob.accountId,
+        available: '9.99999999',
+        required: '10',
+      },
     });
     const plays = await api.db.query('SELECT id FROM plays');
     expect(plays).toHaveLength(0);

@@ -127,7 +127,7 @@ export function renderErrorsAsProblems(
         problem('validation_failed', `${path} ${why}`, { field: path, in: where }),
       );
     }
-    const clientError = fastifyClientError(error);
+    const clientError = fastifyClientError(error, request);
     if (clientError) return sendProblem(reply, clientError);
     request.log.error({ err: error, reqId: request.id }, 'unhandled error');
     return sendProblem(
@@ -154,13 +154,20 @@ function fieldPath(where: string, instancePath: string, params: Record<string, u
   return segments.length === 0 ? where : segments.join('.');
 }
 
-function fastifyClientError(error: FastifyError): Problem | null {
+function fastifyClientError(error: FastifyError, request: FastifyRequest): Problem | null {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return problem('malformed_json', `request body is not valid JSON: ${error.message}`);
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return problem('body_too_large', 'request body is larger than the limit');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE': {
+      // The route's limit (a score route's is larger: it may carry a replay), else the listener's.
+      const limitBytes = request.routeOptions.bodyLimit;
+      return problem(
+        'body_too_large',
+        `request body is larger than the limit of ${limitBytes} bytes for this route`,
+        { limitBytes },
+      );
+    }
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return problem('unsupported_media_type', 'request body must be application/json');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':

@@ -171,6 +171,10 @@ async function forwardPrefix(
     async (scope) => {
       // Bodies are read whole before they are forwarded, so one over the limit is refused here
       // with a problem (413), and the listener behind never answers part-way through one.
+      // The routes' own limit too, so a 413 states the limit that applied.
+      scope.addHook('onRoute', (route) => {
+        route.bodyLimit = bodyLimit;
+      });
       scope.removeAllContentTypeParsers();
       scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_request, body, done) =>
         done(null, Readable.from([body])),

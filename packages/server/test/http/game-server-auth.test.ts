@@ -226,7 +226,11 @@ describe.each(storeVariants())('game server auth and bad input on %s', (variant)
         payload: JSON.stringify({ playerId: 'x'.repeat(api.config.bodyLimitBytes) }),
       });
       expect(res.statusCode).toBe(413);
-      expect(res.json().code).toBe('body_too_large');
+      expect(res.json()).toMatchObject({
+        code: 'body_too_large',
+        message: `request body is larger than the limit of ${api.config.bodyLimitBytes} bytes for this route`,
+        details: { limitBytes: api.config.bodyLimitBytes },
+      });
     });
 
     it('play for an unknown player → 404, for a tier of another game → 422', async () => {

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../src/config.js';
 import { buildWeb } from '../../src/web/app.js';
+import { GAME_BODY_LIMIT } from '../../src/http/developer/developer-games-schemas.js';
 import { buildTestApi, type TestApi } from '@coinop/testkit/app';
 
 /** A raw HTTP request to the listener, as a client on the network sends it. */
@@ -44,9 +45,14 @@ describe('the web listener forwards as a client expects', () => {
 
   // Issue 12: a body the API refused part-way came back as a 500 in Fastify's own shape.
   it.each([
-    ['over the route limit, refused by the API', 200_000],
-    ['over any route limit, refused by the web listener', 4_000_000],
-  ])('answers 413 problem+json for a body %s', async (_case, size) => {
+    ['over the route limit, refused by the API', 200_000, () => api.config.bodyLimitBytes],
+    [
+      'over any route limit, refused by the web listener',
+      4_000_000,
+      () => Math.max(GAME_BODY_LIMIT, testConfig().bodyLimitBytes),
+    ],
+  ])('answers 413 problem+json for a body %s, stating the limit', async (_case, size, limitOf) => {
+    const limit = limitOf();
     const res = await send(`${webUrl}/api/oauth/writetoken`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -54,7 +60,12 @@ describe('the web listener forwards as a client expects', () => {
     });
     expect(res.status).toBe(413);
     expect(res.type).toMatch(/^application\/problem\+json/);
-    expect(JSON.parse(res.body)).toMatchObject({ code: 'body_too_large' });
+    // The 413 said "larger than the limit" without saying which.
+    expect(JSON.parse(res.body)).toMatchObject({
+      code: 'body_too_large',
+      message: `request body is larger than the limit of ${limit} bytes for this route`,
+      details: { limitBytes: limit },
+    });
   });
 
   it('forwards a body byte for byte, whatever its type', async () => {

@@ -1,11 +1,12 @@
 import './cli-login.css';
-import type { RefObject } from 'react';
+import { useEffect, useState, type RefObject } from 'react';
 import { formatHstUnits, hstUnits } from '../account/hst-amounts.js';
 import { ImportKeyDialog } from '../components/import-key-dialog.js';
 import { WalletChooser } from '../components/wallet-chooser.js';
 import type { CliLoginInfo } from './cli-login-api.js';
 import { Address as AddressText, shortAddress } from '../components/address.js';
 import { useTitle } from '../components/page-title.js';
+import { useSession } from '../session/session.js';
 import { useCliLoginDecision, useCliLoginRequest, type Outcome } from './use-cli-login.js';
 
 /**
@@ -25,6 +26,13 @@ export function CliLoginPage({ search }: { search: string }) {
   const decision = useCliLoginDecision({ requestorId, userCode, info, setOutcome });
   const { signedIn, switching, error, importing, setImporting } = decision;
   useTitle('Sign in to your game');
+  // The decision is "Step 2" only after this page asked for a wallet (Step 1): a player who
+  // arrives signed in has one step.
+  const signedOut = useSession().state.status === 'signed-out';
+  const [askedWallet, setAskedWallet] = useState(false);
+  useEffect(() => {
+    if (signedOut || switching) setAskedWallet(true);
+  }, [signedOut, switching]);
 
   if (requestorId === '' || userCode === '' || loadError !== null) {
     return (
@@ -60,7 +68,7 @@ export function CliLoginPage({ search }: { search: string }) {
       ) : signedIn === null || switching ? (
         <WalletStep decision={decision} />
       ) : (
-        <DecisionForm decision={decision} info={info} signedIn={signedIn} />
+        <DecisionForm decision={decision} info={info} signedIn={signedIn} numbered={askedWallet} />
       )}
       {error !== null && (
         <p role="alert" className="error">
@@ -125,15 +133,21 @@ function WalletStep({ decision }: { decision: Decision }) {
   );
 }
 
-/** Step 2: approve (with a daily allowance for a published game) or reject, signed in. */
+/**
+ * Step 2 (or the only step, for a player already signed in): approve (with a daily allowance for
+ * a published game) or reject, signed in.
+ */
 function DecisionForm({
   decision,
   info,
   signedIn,
+  numbered,
 }: {
   decision: Decision;
   info: CliLoginInfo;
   signedIn: NonNullable<Decision['signedIn']>;
+  /** Whether the wallet step came first on this page, so this one is "Step 2". */
+  numbered: boolean;
 }) {
   const { decide, decisionHeading, setSwitching, allowanceAsked, dailyLimit, setDailyLimit } =
     decision;
@@ -149,7 +163,7 @@ function DecisionForm({
       noValidate
     >
       <h2 id="cli-decision-heading" ref={decisionHeading} tabIndex={-1}>
-        Step 2: approve or reject
+        {numbered ? 'Step 2: approve or reject' : 'Approve or reject'}
       </h2>
       <p className="cli-login-account">
         Signed in

@@ -1,7 +1,7 @@
 import './account-menu.css';
 import { Avatar } from './avatar.js';
 import { lazy, Suspense, useId, useRef, useState } from 'react';
-import { Link } from '../router.js';
+import { Link, useLocation } from '../router.js';
 import { useSession } from '../session/session.js';
 import type { WalletChoice } from '../session/session.js';
 import { arcadeWalletKey, WalletError } from '../session/wallets.js';
@@ -231,6 +231,7 @@ export function ConnectDialog({ onDone }: { onDone: () => void }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [importing, setImporting] = useState(false);
+  const { path } = useLocation();
 
   const connect = async (choice: WalletChoice) => {
     setBusy(true);
@@ -252,7 +253,7 @@ export function ConnectDialog({ onDone }: { onDone: () => void }) {
   if (importing) return <ImportKeyDialog onDone={onDone} />;
   return (
     <Modal title="Connect a wallet" onCancel={onDone}>
-      <p>Sign in with a wallet to play for HST. Signing in is free and sends no transaction.</p>
+      <p>{signInPurpose(path)} Signing in is free and sends no transaction.</p>
       <WalletChooser
         busy={busy}
         onChoose={(choice) => void connect(choice)}
@@ -270,6 +271,13 @@ export function ConnectDialog({ onDone }: { onDone: () => void }) {
       </div>
     </Modal>
   );
+}
+
+/** What signing in is for on the page at `path`: a developer comes to the portal to work. */
+function signInPurpose(path: string): string {
+  return path === '/developer' || path.startsWith('/developer/')
+    ? 'Sign in with a wallet to register and manage your games: the wallet is your developer account.'
+    : 'Sign in with a wallet to play for HST.';
 }
 
 function ExportKeyDialog({ onDone }: { onDone: () => void }) {

@@ -277,8 +277,8 @@ function MessageLog({ log }: { log: readonly LogLine[] }) {
     <section aria-labelledby="demo-log-heading">
       <h2 id="demo-log-heading">Messages</h2>
       <div className="demo-log" role="region" aria-label="Message log" tabIndex={0}>
+        {log.length === 0 && <p className="muted">No messages yet.</p>}
         <ol aria-live="polite">
-          {log.length === 0 && <li>No messages yet.</li>}
           {log.map((line) => (
             <li key={line.id} data-direction={line.direction}>
               <strong>{DIRECTION_LABELS[line.direction]}</strong> <code>{line.type}</code>

@@ -441,6 +441,22 @@ describe.skipIf(!hasChromium)(
       }
     });
 
+    it('shows an empty message log as a line of text, not a numbered "1. No messages yet."', async () => {
+      const context = await browser.newContext({ viewport: VIEWPORT });
+      const page = await context.newPage();
+      try {
+        // A page that never speaks to the bridge: the log stays empty.
+        const silent = `${originOf(foreignSite)}/missing.html`;
+        await page.goto(`${server.urls['web']}/demo?game=${encodeURIComponent(silent)}`);
+        const log = page.getByRole('region', { name: 'Message log' });
+        await log.getByText('No messages yet.').waitFor();
+        expect(await log.locator('li').count()).toBe(0);
+        expect(await log.locator('p').textContent()).toBe('No messages yet.');
+      } finally {
+        await context.close();
+      }
+    });
+
     it('refuses a game URL that is not http or https', async () => {
       const context = await browser.newContext({ viewport: VIEWPORT });
       const page = await context.newPage();

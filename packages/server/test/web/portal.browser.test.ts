@@ -90,7 +90,16 @@ describe.skipIf(!hasChromium)(
         await page.getByRole('heading', { name: 'Developer portal', level: 1 }).waitFor();
         await checkPage(page, 'portal-signed-out');
         await main.getByRole('button', { name: 'Connect wallet' }).click();
-        await page.getByRole('dialog', { name: 'Connect a wallet' }).waitFor();
+        const connect = page.getByRole('dialog', { name: 'Connect a wallet' });
+        await connect.waitFor();
+        // The portal's dialog says what signing in is for here: not playing.
+        await connect
+          .getByText(
+            'Sign in with a wallet to register and manage your games: the wallet is your ' +
+              'developer account. Signing in is free and sends no transaction.',
+          )
+          .waitFor();
+        expect(await connect.textContent()).not.toContain('to play for HST');
         await page.getByRole('button', { name: 'Browser wallet' }).click();
 
         // The dashboard: no games yet; an API key shown once, then listed by its prefix.

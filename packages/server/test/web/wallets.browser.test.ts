@@ -252,8 +252,10 @@ describe.skipIf(!hasChromium)(
         await page.getByRole('heading', { name: 'Request rejected' }).waitFor();
         await expect(unwanted.token).rejects.toMatchObject({ code: 'access_denied' });
 
+        // Signed in already, the decision is the only step: no "Step 2" without a Step 1.
         await page.goto(prompt.url);
-        await page.getByRole('heading', { name: 'Step 2: approve or reject' }).waitFor();
+        await page.getByRole('heading', { name: 'Approve or reject', exact: true }).waitFor();
+        expect(await page.getByText('Step 1', { exact: false }).count()).toBe(0);
         expect(await page.getByTestId('cli-user-code').textContent()).toBe(prompt.userCode);
         expect(await page.getByTestId('cli-description').textContent()).toBe(markup);
         expect(await page.evaluate('window.__pwned')).toBeUndefined();

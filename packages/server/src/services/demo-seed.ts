@@ -123,11 +123,12 @@ export async function seedDemo(arcade: ArcadeServices): Promise<DemoSeed> {
     DEMO_DEVELOPER_WALLET,
   );
 
+  const [reactionGame, highLowGame, slideGame] = examplesServedBy(arcade);
   const { gameId, highLowGameId, slideGameId, client } = await arcade.db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [DEMO_SEED_LOCK_ID]);
-    const id = await ensureGame(tx, arcade, developer.id, REACTION_GAME);
-    const highLowId = await ensureGame(tx, arcade, developer.id, HIGH_LOW_GAME);
-    const slideId = await ensureGame(tx, arcade, developer.id, SLIDE_GAME);
+    const id = await ensureGame(tx, arcade, developer.id, reactionGame);
+    const highLowId = await ensureGame(tx, arcade, developer.id, highLowGame);
+    const slideId = await ensureGame(tx, arcade, developer.id, slideGame);
     // Another process may hold any of the games from an earlier seed.
     for (const changed of [id, highLowId, slideId]) await notifyGameChanged(tx, changed);
     // Made in the same locked transaction as the game, so two starts never make two clients.
@@ -191,16 +192,16 @@ export async function seedDemo(arcade: ArcadeServices): Promise<DemoSeed> {
   const lines = [
     `arcade ${arcade.record.id}`,
     `developer ${developer.id} (wallet ${DEMO_DEVELOPER_WALLET})`,
-    await gameLine(arcade, gameId, REACTION_GAME),
+    await gameLine(arcade, gameId, reactionGame),
     ...(client
       ? [
           `client id ${client.clientId}; its secret is in the data directory's ` +
             'demo-client.json (mode 0600), never in the log',
         ]
       : [`client already issued; for another: coinop admin client create --game ${gameId}`]),
-    await gameLine(arcade, highLowGameId, HIGH_LOW_GAME),
+    await gameLine(arcade, highLowGameId, highLowGame),
     `high-low: COINOP_GAME_ID=${highLowGameId} (its server makes its own client unless given one)`,
-    await gameLine(arcade, slideGameId, SLIDE_GAME),
+    await gameLine(arcade, slideGameId, slideGame),
     ...slideLines,
     ...funded.map(
       (p) =>
@@ -225,9 +226,39 @@ export async function seedDemo(arcade: ArcadeServices): Promise<DemoSeed> {
   };
 }
 
+/** The examples by the names `npm start` gives them in `--banner-game`. */
+const EXAMPLES: readonly (readonly [string, DemoGame])[] = [
+  ['reaction', REACTION_GAME],
+  ['high-low', HIGH_LOW_GAME],
+  ['slide', SLIDE_GAME],
+];
+
+/** Each example where this start says it is served (`--banner-game reaction=…`: npm start's). */
+function examplesServedBy(arcade: ArcadeServices): [DemoGame, DemoGame, DemoGame] {
+  const [reaction, highLow, slide] = EXAMPLES.map(([name, game]) => servedAt(arcade, name, game));
+  if (!reaction || !highLow || !slide) throw new TypeError('the demo has three example games');
+  return [reaction, highLow, slide];
+}
+
+/**
+ * The example game as served where `--banner-game <name>=<url>` says (the URLs `npm start` passes
+ * are the defaults), its cover beside it; where npm start serves it when no such flag names it.
+ */
+function servedAt(arcade: ArcadeServices, name: string, game: DemoGame): DemoGame {
+  const named = arcade.config.bannerGames.find((g) => g.name === name);
+  if (!named) return game;
+  const url = named.url.endsWith('/') ? named.url : `${named.url}/`;
+  return { ...game, url, coverUrl: `${url}cover.png` };
+}
+
+/** A local example's address, as a seed sets it: `http://127.0.0.1:<port>/`. */
+const SEEDED_URL = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d+\/$/;
+
 /**
  * Finds the developer's game by name or registers it. A game an older seed made without a URL,
- * cover or score unit gets the example's; one that has its own keeps it. High-Low's
+ * cover or score unit gets the example's; one that has its own keeps it, but one still at a
+ * local example address a seed set (its cover beside it) follows where this start serves the
+ * example, so an arcade started with other ports frames its own examples. High-Low's
  * terminal-only text of an older seed gives way to the one that says how to play in the browser.
  */
 async function ensureGame(
@@ -260,8 +291,13 @@ async function ensureGame(
   // The example declares its frame's shape (issue 31); a developer's own choice stays.
   if (found && (found.aspectRatio ?? null) === null && game.aspectRatio)
     update.aspectRatio = game.aspectRatio;
-  if (found?.url === '') update.url = game.url;
-  if (found?.coverUrl === '') update.coverUrl = game.coverUrl;
+  const seeded =
+    found !== null &&
+    SEEDED_URL.test(found.url) &&
+    found.coverUrl === `${found.url}cover.png` &&
+    found.url !== game.url;
+  if (found?.url === '' || seeded) update.url = game.url;
+  if (found?.coverUrl === '' || seeded) update.coverUrl = game.coverUrl;
   if (found?.scoreUnit === '') update.scoreUnit = game.scoreUnit;
   if (found?.description === HIGH_LOW_TERMINAL_ONLY_DESCRIPTION) {
     update.description = game.description;
@@ -275,7 +311,9 @@ async function gameLine(arcade: ArcadeServices, gameId: string, game: DemoGame):
   const tiers = (ref?.leaderboards ?? [])
     .map((b) => `${b.name} ${formatHst(b.costUnits)} HST (${b.id})`)
     .join(', ');
-  return `game "${game.name}" ${gameId} at ${game.url}, published; leaderboards: ${tiers}`;
+  // The URL the game has, which the arcade frames: the example's, or one its developer set.
+  const url = (await findGame(arcade.db, gameId))?.url ?? game.url;
+  return `game "${game.name}" ${gameId} at ${url}, published; leaderboards: ${tiers}`;
 }
 
 /**

@@ -33,7 +33,10 @@ export function useGame(gameId: string, roundIds: RefObject<Set<string>>) {
     [gameId, roundIds],
   );
 
+  // Which route reads the game depends on whether a wallet is signed in: wait until that is known.
+  const sessionKnown = session.state.status !== 'loading';
   useEffect(() => {
+    if (!sessionKnown) return;
     const abort = new AbortController();
     setGame(null);
     setError(null);
@@ -43,7 +46,7 @@ export function useGame(gameId: string, roundIds: RefObject<Set<string>>) {
       setError({ missing, message: (e as Error).message });
     });
     return () => abort.abort();
-  }, [load]);
+  }, [load, sessionKnown]);
 
   // Signing in on a "not found" page may reveal a preview: the developer's or a tester's game.
   const viewer = session.state.status === 'signed-in' ? session.state.player.playerId : null;

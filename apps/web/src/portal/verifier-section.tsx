@@ -29,9 +29,12 @@ export function VerifierSection({ game }: { game: DeveloperGame }) {
       else setError(`Could not load the verifier: ${errorText(e)}`);
     }
   }, [api, game.id]);
+  // The game says whether it has a verifier: one without is not asked for it (that is a 404).
+  const hasVerifier = game.verifierVersion !== null;
   useEffect(() => {
-    void reload();
-  }, [reload]);
+    if (hasVerifier) void reload();
+    else setCurrent(null);
+  }, [reload, hasVerifier]);
 
   const upload = async (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];

@@ -88,6 +88,8 @@ export interface DeveloperGame {
   readonly clients: readonly GameClient[];
   /** The rules the game's scores must meet; each tier may override them. */
   readonly scoreRules: ScoreRules;
+  /** The version of the game's current replay verifier; null when it has none. */
+  readonly verifierVersion?: number | null;
 }
 
 /**

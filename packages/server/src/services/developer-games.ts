@@ -26,6 +26,7 @@ import { walletOf } from '../credentials/api-keys.js';
 import { rotateClientSecret } from '../credentials/game-clients.js';
 import { createClient } from './admin.js';
 import { insertLeaderboard } from '../store/games.js';
+import { currentVerifierVersions } from '../store/game-verifiers.js';
 import type { ArcadeServices } from './arcade-services.js';
 import type { CoverCheck } from './cover-check.js';
 import {
@@ -45,6 +46,8 @@ export interface DeveloperGameView {
   readonly scoreRules: ScoreRules;
   /** The arcade operator's default payout hold, which a game without its own hold has. */
   readonly operatorPayoutHoldSeconds: number;
+  /** The current replay verifier's version; null when the game has none. */
+  readonly verifierVersion: number | null;
 }
 
 /** A request's optional change of score rules (issue 30). */
@@ -298,13 +301,14 @@ export class DeveloperPortal {
     return view;
   }
 
-  /** Tiers and clients of any number of games in two queries. */
+  /** Tiers, clients, rules and verifier versions of any number of games, a query each. */
   async #views(games: readonly GameRecord[]): Promise<DeveloperGameView[]> {
     const ids = games.map((g) => g.id);
-    const [tiers, clients, rules] = await Promise.all([
+    const [tiers, clients, rules, verifiers] = await Promise.all([
       liveTiersOf(this.#arcade.db, ids),
       clientsOf(this.#arcade.db, ids),
       gameRules(this.#arcade.db, ids),
+      currentVerifierVersions(this.#arcade.db, ids),
     ]);
     return games.map((game) => ({
       game,
@@ -312,6 +316,7 @@ export class DeveloperPortal {
       clients: clients.get(game.id) ?? [],
       scoreRules: rules.get(game.id) ?? NO_SCORE_RULES,
       operatorPayoutHoldSeconds: this.#arcade.config.payoutHoldSeconds,
+      verifierVersion: verifiers.get(game.id) ?? null,
     }));
   }
 

@@ -56,6 +56,20 @@ export async function latestVerifierVersion(
   return rows[0] ? toVersion(rows[0]) : null;
 }
 
+/** The current verifier version of each of the games that has one (its latest, not removed). */
+export async function currentVerifierVersions(
+  q: Queryable,
+  gameIds: readonly string[],
+): Promise<Map<string, number>> {
+  if (gameIds.length === 0) return new Map();
+  const rows = await q.query<{ game_id: string; version: number; removed_at: Date | null }>(
+    `SELECT DISTINCT ON (game_id) game_id, version, removed_at FROM game_verifiers
+     WHERE game_id = ANY($1::uuid[]) ORDER BY game_id, version DESC`,
+    [gameIds],
+  );
+  return new Map(rows.filter((r) => r.removed_at === null).map((r) => [r.game_id, r.version]));
+}
+
 /** One version's source; null when it does not exist. */
 export async function verifierSource(
   q: Queryable,

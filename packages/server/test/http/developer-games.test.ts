@@ -178,6 +178,7 @@ describe.each(storeVariants())('developer portal games on %s', (variant) => {
         aspectRatio: null,
         clients: [],
         scoreRules: { minScore: null, maxScore: null, minPlayMs: null, replay: 'off' },
+        verifierVersion: null,
       });
       expect((await call('GET', `/developer/games/${game.id}`)).json()).toEqual(game);
 

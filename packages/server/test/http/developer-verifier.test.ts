@@ -66,7 +66,20 @@ describe.each(storeVariants())('replay verifier routes on %s', (variant) => {
       payload: body,
     });
 
+  /** What the portal's game says of its verifier, so it need not ask GET …/verifier for a 404. */
+  const gameVerifierVersion = async () =>
+    (
+      await s.api.inject({
+        method: 'GET',
+        url: `/developer/games/${game.gameId}`,
+        headers: auth(),
+      })
+    ).json<{ verifierVersion: number | null }>().verifierVersion;
+
   it('stores each upload as the next version, current at once, and reads it back', async () => {
+    // The portal asked GET …/verifier on every load of the Integration tab, a 404 for a game
+    // without one: the game now says which version is current, null for none.
+    expect(await gameVerifierVersion()).toBeNull();
     const first = await upload(SUMMING);
     expect(first.statusCode).toBe(201);
     expect(first.json<Version>()).toEqual({
@@ -84,6 +97,7 @@ describe.each(storeVariants())('replay verifier routes on %s', (variant) => {
     const current = await read();
     expect(current.statusCode).toBe(200);
     expect(current.json()).toMatchObject({ version: 2, source: DOUBLING });
+    expect(await gameVerifierVersion()).toBe(2);
     // The score path's verifier runs the current version.
     const outcome = await s.api.arcade.verifiers.verify({
       gameId: game.gameId,
@@ -212,6 +226,7 @@ describe.each(storeVariants())('replay verifier routes on %s', (variant) => {
     expect(removed.statusCode).toBe(200);
     expect(removed.json()).toMatchObject({ version: 2, removedAt: s.clock.now().toISOString() });
     expect((await read()).json()).toMatchObject({ code: 'verifier_not_found' });
+    expect(await gameVerifierVersion()).toBeNull();
     expect((await check({ replay: '[]', score: 0 })).json()).toMatchObject({
       code: 'verifier_not_found',
     });
@@ -232,6 +247,7 @@ describe.each(storeVariants())('replay verifier routes on %s', (variant) => {
 
     expect((await upload(SUMMING)).json()).toMatchObject({ version: 3, removedAt: null });
     expect((await read()).json()).toMatchObject({ version: 3, source: SUMMING });
+    expect(await gameVerifierVersion()).toBe(3);
   });
 
   it('refuses to remove a verifier while the game or a live tier requires replays', async () => {

@@ -74,6 +74,11 @@ describe.skipIf(!hasChromium)(
       const page = await context.newPage();
       await injectWallet(page, developerKey);
       const main = page.getByRole('main');
+      // Every 404 the pages meet: each is a red line in the developer's console.
+      const notFound: string[] = [];
+      page.on('response', (response) => {
+        if (response.status() === 404) notFound.push(new URL(response.url()).pathname);
+      });
       try {
         await page.goto(`${web}/developer`);
         await main.getByRole('button', { name: 'Connect wallet' }).click();
@@ -84,6 +89,8 @@ describe.skipIf(!hasChromium)(
         await openGameSection(page, 'Integration');
         const section = main.getByRole('region', { name: 'Replay verifier' });
         await section.getByText('No verifier yet').waitFor();
+        // The game says it has none: the tab no longer asks GET …/verifier for a 404.
+        expect(notFound).toEqual([]);
 
         // A module that does not load: the arcade's reason, nothing stored.
         await section.getByLabel('Upload a verifier (.js)').setInputFiles({
@@ -124,6 +131,16 @@ describe.skipIf(!hasChromium)(
         await check.getByText('Refused (mismatch): the replay earns 6, not 4200.').waitFor();
         expect(await seriousViolations(page)).toEqual([]);
         await section.screenshot({ path: `${SCREENSHOT_DIR}portal-verifier.png` });
+
+        // The preview of the unpublished game: read and watched live with no failing request
+        // (it asked the catalog and the stream first, both 404, and its board never moved).
+        const stream = page.waitForResponse(
+          (response) => new URL(response.url()).pathname === '/api/player/events',
+        );
+        await page.goto(`${web}/games/${gameId}`);
+        await main.getByRole('heading', { name: 'Sum Up', level: 1 }).waitFor();
+        expect((await stream).status()).toBe(200);
+        expect(notFound).toEqual([]);
       } finally {
         await context.close();
       }

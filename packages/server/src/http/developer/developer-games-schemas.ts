@@ -132,6 +132,12 @@ export const DeveloperGameSchema = Type.Object(
     leaderboards: Type.Array(TierSchema, { description: 'Live tiers, in display order.' }),
     clients: Type.Array(ClientSchema, { description: 'Clients, live and revoked, oldest first.' }),
     scoreRules: ScoreRulesSchema,
+    verifierVersion: Type.Optional(
+      Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
+        description:
+          'The version of the current replay verifier (GET …/verifier); null when it has none.',
+      }),
+    ),
   },
   { description: 'A game of the signed-in developer, as the developer portal shows it.' },
 );
@@ -325,6 +331,7 @@ export function developerGameToWire({
   clients,
   scoreRules,
   operatorPayoutHoldSeconds,
+  verifierVersion,
 }: DeveloperGameView): DeveloperGameWire {
   return {
     id: game.id,
@@ -346,5 +353,6 @@ export function developerGameToWire({
     leaderboards: tiers.map(tierToWire),
     clients: clients.map(clientToWire),
     scoreRules,
+    verifierVersion,
   };
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { CoinopError } from '@coinop/core';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Security } from '../../listener/openapi.js';
 import { notificationToWire, parseLastEventId, serveLiveStream } from '../shared/live.js';
@@ -34,9 +35,10 @@ export function playerLiveRoutes(instance: FastifyInstance, context: PlayerRoute
           '(payouts with the play that caused them, prizes, deposits, refunds, and the ' +
           "operator's decisions on the publish requests of the player's own games), each with " +
           'an SSE id; with ' +
-          "`gameId`, that published game's `board`s too, so a tab needs one stream. " +
+          "`gameId`, that game's `board`s too (a published game, or one the player previews " +
+          'as its developer or an accepted tester), so a tab needs one stream. ' +
           "`Last-Event-ID` resumes: the notifications after it come first. Only this player's " +
-          'money is ever sent. 404 game_not_found for a game not published; 429 ' +
+          'money is ever sent. 404 game_not_found for a game the player may not see; 429 ' +
           'live_streams_per_player when the player holds 10 streams on this server; 503 ' +
           'live_streams_full when this server holds its most streams.',
         security: Security.playerToken,
@@ -53,6 +55,14 @@ export function playerLiveRoutes(instance: FastifyInstance, context: PlayerRoute
         gameId: request.query.gameId ?? null,
         player: { playerId, accountId },
         resumeAfter,
+        // A preview's board updates live for its developer and testers, as the game page shows
+        // them the game (GET /player/games/{gameId}).
+        assertWatchable: async (gameId) => {
+          const view = await context.service.visibleGame(gameId, playerId);
+          if (view.game.arcadeId !== arcade.record.id) {
+            throw new CoinopError('game_not_found', `game ${gameId} does not exist`);
+          }
+        },
       });
       return reply;
     },

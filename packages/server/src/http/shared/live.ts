@@ -68,6 +68,11 @@ export interface LiveStreamOptions {
   readonly player: { readonly playerId: string; readonly accountId: string } | null;
   /** Where the client's last stream stopped (`Last-Event-ID`); null for a fresh one. */
   readonly resumeAfter: NotificationPosition | null;
+  /**
+   * Refuses `gameId` (404) unless the stream may carry its boards: a published game by default;
+   * the player route lets a game's developer and accepted testers watch its preview too.
+   */
+  readonly assertWatchable?: ((gameId: string) => Promise<void>) | undefined;
 }
 
 /**
@@ -89,6 +94,7 @@ export async function serveLiveStream(
     );
   }
   const { gameId, player } = options;
+  const assertWatchable = options.assertWatchable ?? ((id) => assertGamePublic(arcade, id));
   const release = player === null ? () => undefined : hub.reserve(player.accountId);
   if (release === null) {
     throw new CoinopError(
@@ -100,7 +106,7 @@ export async function serveLiveStream(
   }
   let notices: PlayerNotices | null;
   try {
-    if (gameId !== null) await assertGamePublic(arcade, gameId);
+    if (gameId !== null) await assertWatchable(gameId);
     notices = player === null ? null : await PlayerNotices.open(arcade, player, options);
   } catch (error) {
     release();
@@ -116,8 +122,9 @@ export async function serveLiveStream(
     gameChanged: () => {
       if (gameId === null) return;
       arcade.reads.invalidate(gameId);
-      // An unpublished game leaves the stream; the client's reconnect gets its 404.
-      assertGamePublic(arcade, gameId).catch(() => stream.close());
+      // A game the stream may no longer carry (unpublished, say) leaves it; the client's
+      // reconnect gets its 404.
+      assertWatchable(gameId).catch(() => stream.close());
     },
     close: () => stream.close(),
   };

@@ -26,6 +26,15 @@ export type ApprovalDecision = 'rejected' | 'balance' | 'wallet';
 /** What the page tells the player about their score. */
 export type ScoreOutcome = Pick<ScoreResult, 'score' | 'leaderRank' | 'isWinner'>;
 
+/** A paid play the page opened for its game: open until scored or its time runs out. */
+export interface OpenedPlay {
+  id: string;
+  tierName: string;
+  costUnits: bigint;
+  /** When it ends unscored (server time); null when the page was not told (a wallet lock). */
+  expiresAt: string | null;
+}
+
 /** The page around the bridge: who plays, what they chose, and how to ask and tell them. */
 export interface ArcadeHost {
   game(): Pick<Game, 'id' | 'name'>;
@@ -48,6 +57,10 @@ export interface ArcadeHost {
   /** The chosen tier's current leaders, read afresh. */
   leaders(): Promise<BridgeLeader[]>;
   tell(message: string, tone: 'info' | 'error'): void;
+  /** The game got a paid play: the page asks before it is left while the play is open. */
+  playOpened(play: OpenedPlay): void;
+  /** The game scored a play: it is no longer open. */
+  playScored(playId: string): void;
   /** Money moved or a score landed: read the balance and leaders again. */
   changed(score?: ScoreOutcome): void;
   /**

@@ -50,6 +50,9 @@ export async function openPlay(
       signal: host.signal,
     });
     if (opened === null) return {};
+    if (opened.playId !== undefined) {
+      host.playOpened({ id: opened.playId, tierName: tier.name, costUnits, expiresAt: null });
+    }
     host.changed();
     return opened;
   }
@@ -70,6 +73,9 @@ export async function openPlay(
       leaderboardId: tier.id,
       ...signed,
     } satisfies ApprovedPlayRequest);
+    if (costUnits > 0n) {
+      host.playOpened({ id: play.id, tierName: tier.name, costUnits, expiresAt: play.expiresAt });
+    }
     host.changed();
     return play.seed === undefined ? { playId: play.id } : { playId: play.id, seed: play.seed };
   } catch (error) {
@@ -107,6 +113,7 @@ export async function submitScore(
       ...(replay === undefined ? {} : { replay }),
       ...signed,
     } satisfies ApprovedScoreRequest);
+    host.playScored(playId);
     host.changed({
       score: result.score,
       leaderRank: result.leaderRank,

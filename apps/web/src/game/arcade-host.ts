@@ -4,6 +4,7 @@ import type {
   ApprovalDecision,
   ApprovalPrompt,
   ArcadeHost,
+  OpenedPlay,
   ScoreOutcome,
 } from '../bridge/arcade-host.js';
 import type { LoginHost } from '../bridge/login-approval.js';
@@ -43,6 +44,8 @@ export interface ArcadeHostPage {
   setApproval: (pending: PendingApproval) => void;
   setNotice: (notice: GameNotice) => void;
   setCelebration: (score: ScoreOutcome | null) => void;
+  /** The play the game has now, or null once scored. */
+  setOpenPlay: (update: (play: OpenedPlay | null) => OpenedPlay | null) => void;
   countBoardRead: () => void;
   countRoundRead: () => void;
 }
@@ -92,6 +95,9 @@ export function createArcadeHost(
       if (tone === 'error' && roundOf(live.current.tierId)) live.current.tournaments.reload();
     },
     login: page.loginHost,
+    // A game has one play going: a new one means it left the last (a foul, say).
+    playOpened: (play) => page.setOpenPlay(() => play),
+    playScored: (playId) => page.setOpenPlay((play) => (play?.id === playId ? null : play)),
     boardRead: () => {
       clearTimeout(boardReadTimer);
       boardReadTimer = setTimeout(() => {

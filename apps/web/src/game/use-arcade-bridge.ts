@@ -3,7 +3,12 @@ import type { BridgeLeader, Game, Leader } from '@coinop/protocol';
 import { useArcadeSettings } from '../arcade-settings.js';
 import { avatarSource } from '../components/avatar.js';
 import { createArcadeHandlers } from '../bridge/arcade-handlers.js';
-import type { ApprovalDecision, ApprovalPrompt, ScoreOutcome } from '../bridge/arcade-host.js';
+import type {
+  ApprovalDecision,
+  ApprovalPrompt,
+  OpenedPlay,
+  ScoreOutcome,
+} from '../bridge/arcade-host.js';
 import { HostBridge } from '../bridge/host-bridge.js';
 import type { useLoginApproval } from '../bridge/login-approval.js';
 import type { WalletPlayProgress } from '../bridge/wallet-play-progress.js';
@@ -44,6 +49,15 @@ export function useArcadeBridge(page: ArcadeBridgePage) {
   const chain = settings.status === 'loaded' ? settings.settings.chain : null;
   const [approval, setApproval] = useState<PendingApproval | null>(null);
   const [walletPlay, setWalletPlay] = useState<WalletPlayProgress | null>(null);
+  // The paid play the game has now: leaving the page while it is open loses it.
+  const [openPlay, setOpenPlay] = useState<OpenedPlay | null>(null);
+  useEffect(() => {
+    if (openPlay === null || openPlay.expiresAt === null) return undefined;
+    // A timer's delay is a 32-bit count of milliseconds; a longer TTL is cut, not overflowed.
+    const inMs = Math.min(Date.parse(openPlay.expiresAt) - Date.now(), 2 ** 31 - 1);
+    const timer = setTimeout(() => setOpenPlay(null), inMs);
+    return () => clearTimeout(timer);
+  }, [openPlay]);
   // Each time the game reads its board: after a round, its server may have charged the player.
   const [boardReads, setBoardReads] = useState(0);
   const [roundReads, setRoundReads] = useState(0);
@@ -66,6 +80,7 @@ export function useArcadeBridge(page: ArcadeBridgePage) {
         setApproval,
         setNotice,
         setCelebration,
+        setOpenPlay,
         countBoardRead: () => setBoardReads((n) => n + 1),
         countRoundRead: () => setRoundReads((n) => n + 1),
       },
@@ -100,7 +115,7 @@ export function useArcadeBridge(page: ArcadeBridgePage) {
     if (pending) toast(approvalToast(pending.prompt, decision), 'info');
   };
 
-  return { approval, decide, walletPlay, boardReads, roundReads };
+  return { approval, decide, walletPlay, openPlay, boardReads, roundReads };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ActivityItem, ActivityPage } from '@coinop/protocol';
 import { formatHstUnits, hstUnits } from '../account/hst-amounts.js';
+import { playEndsText } from '../components/play-ends.js';
 import { scoreText } from '../components/score.js';
 import { ErrorAlert, When, errorText } from '../portal/parts.js';
 import { Link } from '../router.js';
@@ -58,6 +59,16 @@ function payoutText(payout: Extract<ActivityItem, { kind: 'payout' }>): string {
   }
 }
 
+/**
+ * An open play: when it ends, after which it settles without a score
+ * (docs/concepts/plays-and-settlement.md); its time may be up before the sweep settles it.
+ */
+function openPlayText(expiresAt: string): string {
+  return Date.parse(expiresAt) > Date.now()
+    ? `open, no score yet · ends at ${playEndsText(expiresAt)} if not scored`
+    : 'time ran out without a score · settling';
+}
+
 /** What a line says, and the HST it moved: + into the balance, − out of it. */
 function describe(item: ActivityItem, viewer: HistoryViewer): { what: string; amount: string } {
   switch (item.kind) {
@@ -66,7 +77,7 @@ function describe(item: ActivityItem, viewer: HistoryViewer): { what: string; am
         item.status === 'scored'
           ? `scored ${scoreText(item.score ?? '', item.scoreUnit)}, ranked #${item.rank ?? ''}`
           : item.status === 'open'
-            ? 'in progress'
+            ? openPlayText(item.expiresAt)
             : item.status === 'voided'
               ? 'voided, cost returned'
               : 'expired without a score';

@@ -11,12 +11,16 @@ import { GameAbout } from '../game/game-about.js';
 import { GameMissing } from '../game/game-missing.js';
 import { GameNoticeLine } from '../game/game-notice.js';
 import { LeadersPanel } from '../game/leaders-panel.js';
+import { OpenPlayNotice } from '../game/open-play-notice.js';
 import { TierPicker } from '../game/tier-picker.js';
 import { useArcadeBridge } from '../game/use-arcade-bridge.js';
 import { useGame } from '../game/use-game.js';
 import { useGameNotice } from '../game/use-game-notice.js';
+import { useLeaveGuard } from '../game/use-leave-guard.js';
+import { useLeftOpenPlays } from '../game/use-left-open-plays.js';
 import { useRoundChoice } from '../game/use-round-choice.js';
 import { WalletPlayCard } from '../game/wallet-play-card.js';
+import { leaveQuestion } from '../game/leave-question.js';
 import { PreviewBanner } from '../preview/preview-banner.js';
 import { useSession } from '../session/session.js';
 import {
@@ -57,6 +61,9 @@ export function GamePage({ gameId }: { gameId: string }) {
     setNotice,
     setCelebration,
   });
+  // A paid play the game has not scored is lost by leaving: ask first, and show plays left open.
+  useLeaveGuard(bridge.openPlay && leaveQuestion(bridge.openPlay));
+  const leftOpen = useLeftOpenPlays(gameId, bridge.openPlay?.id ?? null);
 
   /**
    * The player picks another tier: what was said about the last one (a score's rank) no longer
@@ -104,6 +111,7 @@ export function GamePage({ gameId }: { gameId: string }) {
             onChange={changeTier}
             onElapsed={tournaments.reload}
           />
+          <OpenPlayNotice plays={leftOpen} />
           {game.published && tier && <BoardPays game={game} tier={tier} />}
           <GameTournamentList tournaments={tournaments.tournaments} />
           <GameNoticeLine

@@ -94,6 +94,11 @@ export interface PlayActivity extends ActivityGame {
   /** The player's rank on the tier when the score was recorded; null until scored. */
   readonly rank: number | null;
   /**
+   * When the play's time to be scored ends (server time, the play TTL after it opened): an open
+   * play not scored by then settles without a score (docs/concepts/plays-and-settlement.md).
+   */
+  readonly expiresAt: string;
+  /**
    * What review made of the play's score (issue 30, docs/reference/review-queue.md): `voided`
    * (it left the board), `kept` (reviewed and approved), or `refused` (an attempt the arcade's
    * score rules refused; the reason is the refusal's message). Null when none.

@@ -54,6 +54,12 @@ const ActivityItemSchema = Type.Union([
         description:
           "The player's rank on the tier when the score was recorded; null until scored.",
       }),
+      expiresAt: Type.String({
+        format: 'date-time',
+        description:
+          "When the play's time to be scored ends: an open play not scored by then settles " +
+          'without a score, its cost paid out as a score would pay it.',
+      }),
       review: Type.Union(
         [
           Type.Object({
@@ -207,6 +213,7 @@ function toWire(item: StoredActivity): ActivityItem {
         score: item.score,
         scoreUnit: item.scoreUnit,
         rank: item.rank,
+        expiresAt: requireDate(item.expiresAt, 'a play line without its expiry').toISOString(),
         review: item.review,
       };
     case 'payout':
@@ -239,6 +246,12 @@ function toWire(item: StoredActivity): ActivityItem {
     case 'prize':
       return { kind: 'prize', ...common, amount, ...game, ...tier, place: item.rank ?? 0 };
   }
+}
+
+/** A column every line of its kind has: its absence is a bug in the read, not a 4xx. */
+function requireDate(value: Date | null, what: string): Date {
+  if (value === null) throw new TypeError(what);
+  return value;
 }
 
 /**

@@ -35,6 +35,9 @@ export interface OpenedPlay {
   expiresAt: string | null;
 }
 
+/** What the game is told, and the player shown, when a signed-out player's request is refused. */
+export const NOT_SIGNED_IN = 'Not signed in: connect a wallet in the arcade to play.';
+
 /** The page around the bridge: who plays, what they chose, and how to ask and tell them. */
 export interface ArcadeHost {
   game(): Pick<Game, 'id' | 'name'>;
@@ -42,6 +45,11 @@ export interface ArcadeHost {
   tier(): PlayableTier | undefined;
   /** The signed-in player with their spendable HST in base units, or null. */
   player(): { id: string; signer: WalletSigner | null; balanceUnits: bigint } | null;
+  /**
+   * Opens the wallet connect dialog for a signed-out player (the header's own); true once they
+   * are signed in, false when they closed it without connecting.
+   */
+  signIn(): Promise<boolean>;
   /** Shows the approval dialog; how the player answered. */
   ask(prompt: ApprovalPrompt): Promise<ApprovalDecision>;
   /** A JSON POST to `/api{path}` with the player's token. */

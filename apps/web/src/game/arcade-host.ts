@@ -40,6 +40,8 @@ export interface LivePage {
 export interface ArcadeHostPage {
   load: (signal?: AbortSignal) => Promise<Game>;
   loginHost: LoginHost;
+  /** Opens the wallet connect dialog; true once the player is signed in. */
+  signIn: () => Promise<boolean>;
   setWalletPlay: (progress: WalletPlayProgress) => void;
   setApproval: (pending: PendingApproval) => void;
   setNotice: (notice: GameNotice) => void;
@@ -81,6 +83,7 @@ export function createArcadeHost(
           }
         : null;
     },
+    signIn: page.signIn,
     chainWallet: () => chainWalletOf(live.current),
     walletProgress: page.setWalletPlay,
     signal,

@@ -18,6 +18,7 @@ import { useSession } from '../session/session.js';
 import type { useGameTournaments } from '../tournaments/game-tournaments.js';
 import { createArcadeHost, type PendingApproval } from './arcade-host.js';
 import type { GameNotice } from './use-game-notice.js';
+import { useSignInRequest } from './use-sign-in-request.js';
 
 /**
  * What the game page hands the bridge: the page's state and how to show what the game did (the
@@ -62,6 +63,8 @@ export function useArcadeBridge(page: ArcadeBridgePage) {
   const [boardReads, setBoardReads] = useState(0);
   const [roundReads, setRoundReads] = useState(0);
   const bridgeRef = useRef<HostBridge | null>(null);
+  const signInRequest = useSignInRequest();
+  const { signIn } = signInRequest;
 
   // The bridge lives as long as the game's URL; it reads everything else through refs, fresh.
   const live = useRef({ game, tierId, session, approval, chain, tournaments });
@@ -76,6 +79,7 @@ export function useArcadeBridge(page: ArcadeBridgePage) {
       {
         load,
         loginHost: loginApproval.host,
+        signIn,
         setWalletPlay,
         setApproval,
         setNotice,
@@ -98,7 +102,7 @@ export function useArcadeBridge(page: ArcadeBridgePage) {
       leaving.abort();
       bridge.close();
     };
-  }, [gameUrl, load, loginApproval.host, frameBox, setNotice, setCelebration]);
+  }, [gameUrl, load, loginApproval.host, signIn, frameBox, setNotice, setCelebration]);
 
   // The game hears of a new tier (bridge `tierChange`), if it asked to.
   useEffect(() => {
@@ -115,7 +119,17 @@ export function useArcadeBridge(page: ArcadeBridgePage) {
     if (pending) toast(approvalToast(pending.prompt, decision), 'info');
   };
 
-  return { approval, decide, walletPlay, openPlay, boardReads, roundReads };
+  return {
+    approval,
+    decide,
+    walletPlay,
+    openPlay,
+    boardReads,
+    roundReads,
+    /** A signed-out player's game asked to play or sign in: the connect dialog is open. */
+    connecting: signInRequest.asking,
+    connectClosed: signInRequest.closed,
+  };
 }
 
 /**

@@ -2,6 +2,7 @@ import { useId, useRef, type RefObject } from 'react';
 import type { Game } from '@coinop/protocol';
 import { AllowancePanel, ALLOWANCE_ANCHOR } from '../allowances/allowance-panel.js';
 import { useLoginApproval } from '../bridge/login-approval.js';
+import { ConnectDialog } from '../components/account-menu.js';
 import { ApprovalDialog } from '../components/approval-dialog.js';
 import { GameFrame } from '../components/game-frame.js';
 import '../components/discovery.css';
@@ -143,6 +144,7 @@ export function GamePage({ gameId }: { gameId: string }) {
         <ApprovalDialog prompt={bridge.approval.prompt} onDecide={bridge.decide} />
       )}
       {loginApproval.dialog}
+      {bridge.connecting && <ConnectDialog onDone={bridge.connectClosed} />}
     </div>
   );
 }

@@ -113,7 +113,7 @@ export function GamePage({ gameId }: { gameId: string }) {
             onElapsed={tournaments.reload}
           />
           <OpenPlayNotice plays={leftOpen} />
-          {game.published && tier && <BoardPays game={game} tier={tier} />}
+          {game.published && tier && <BoardPays game={game} tier={tier} playerId={playerId} />}
           <GameTournamentList tournaments={tournaments.tournaments} />
           <GameNoticeLine
             notice={notices.notice}

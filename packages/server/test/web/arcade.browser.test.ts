@@ -356,6 +356,13 @@ describe.skipIf(!hasChromium)(
         // The message about the signed-out player went with the sign-in, and its toast too.
         await expect.poll(() => page.getByTestId('arcade-notice').textContent()).toBe('');
         expect(await page.getByTestId('toasts').textContent()).not.toContain(notSignedIn);
+        // A new player has no HST: the dialog says where to get some.
+        expect(await approval.getByRole('alert').textContent()).toBe(
+          'Not enough HST: you have 0 HST. Add HST on your account page.',
+        );
+        const addHst = approval.getByRole('link', { name: 'Add HST on your account page' });
+        expect(await addHst.getAttribute('href')).toBe('/account');
+        await saveScreenshot(page, 'approval-not-enough-phone');
         await approval.getByRole('button', { name: 'Reject' }).click();
         await expectStatus(game, 'The play was not approved, so the game did not start.');
         expect(await count('FROM plays')).toBe(playsBefore);

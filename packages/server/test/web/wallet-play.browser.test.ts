@@ -295,7 +295,7 @@ describe.skipIf(!hasChromium)(
           expect(await fromWallet.isChecked()).toBe(false);
           expect(await fromWallet.isEnabled()).toBe(true);
           expect(await choice.textContent()).toContain(
-            `On chain: your wallet pays a network fee in ETH, and the game starts after ${CONFIRMATIONS} confirmations.`,
+            `On chain: your wallet pays a network fee in ETH, and the game starts after ${CONFIRMATIONS} blocks confirm it on the chain.`,
           );
           await checkPage(page, DESKTOP.width, 'wallet-play-dialog-1366');
           await page.setViewportSize(PHONE);

@@ -20,6 +20,7 @@ import { startServer, type RunningServer } from '../../src/main.js';
 import { mintHst, publish } from '../../src/services/admin.js';
 import { ensureDeveloper } from '../../src/store/developers.js';
 import { createPlayer } from '../../src/store/players.js';
+import { mintTo, tournamentWithRound } from '../fixtures/tournaments.js';
 
 const HST = 100_000_000n;
 
@@ -103,11 +104,46 @@ describe.skipIf(!hasChromium)(
         await expect
           .poll(() => page.getByTestId('toasts').textContent(), { timeout: 15_000 })
           .toContain(own);
-        await page.getByTestId('notifications-bell').click();
+        // The bell says how many are unread to a screen reader too.
+        const bell = page.getByTestId('notifications-bell');
+        expect(await bell.getAttribute('aria-label')).toBe('Notifications: 1 new');
+        await bell.click();
         const list = page.getByTestId('notifications-list');
         await expect.poll(() => list.textContent()).toContain(own);
         expect(await list.textContent()).not.toContain('played on your board');
         await checkAtBothSizes(page, 'own-play-payout');
+
+        // A player page of nobody had no way on; /tournaments was "Page not found" though the
+        // catalog lists the tournaments.
+        await page.goto(
+          `${server.urls['web']!}/players/0x0000000000000000000000000000000000000001`,
+        );
+        await page.getByText('No player has this address.').waitFor();
+        await page.getByRole('main').getByRole('link', { name: 'Back to the games' }).click();
+        await page.getByRole('heading', { name: 'Games', level: 1 }).waitFor();
+        await mintTo(
+          arcade.db,
+          arcade.record.mintAccountId,
+          developer.accountId,
+          10n * HST,
+          arcade.clock.now(),
+        );
+        await tournamentWithRound(arcade.db, {
+          gameId: game.id,
+          funderAccountId: developer.accountId,
+          name: 'Star Cup',
+          guaranteeUnits: 2n * HST,
+          payoutTable: { places: [10000] },
+          startsAt: new Date(arcade.clock.now().getTime() - 60_000),
+          durationSeconds: 3600,
+          now: arcade.clock.now(),
+        });
+        arcade.games.invalidate(game.id);
+        await page.goto(`${server.urls['web']!}/tournaments`);
+        const strip = page.getByRole('region', { name: 'Tournaments' });
+        await strip.waitFor();
+        expect(await strip.getByText('Star Cup').count()).toBeGreaterThan(0);
+        expect(await page.getByText('Page not found').count()).toBe(0);
       } finally {
         await context.close();
       }

@@ -97,10 +97,12 @@ export function App() {
     );
   }
   const gameMatch = /^\/games\/([^/]+)\/?$/.exec(path);
+  // The tournaments list is the catalog's Tournaments section.
+  const isTournaments = path === '/tournaments' || path === '/tournaments/';
   const tournamentMatch = /^\/tournaments\/([^/]+)\/?$/.exec(path);
   const developerMatch = /^\/developers\/([^/]+)\/?$/.exec(path);
   const section =
-    path === '/' || gameMatch || tournamentMatch || developerMatch
+    path === '/' || isTournaments || gameMatch || tournamentMatch || developerMatch
       ? 'games'
       : path.startsWith('/developer')
         ? 'developers'
@@ -109,6 +111,7 @@ export function App() {
   const playerMatch = /^\/players\/([^/]+)\/?$/.exec(path);
   let page;
   if (path === '/') page = <CatalogPage />;
+  else if (isTournaments) page = <CatalogPage tournaments />;
   else if (path === '/demo') page = <DemoPage />;
   else if (path === '/cli-login') page = <CliLoginPage search={search} />;
   else if (path === '/account' || path === '/account/') page = <AccountPage />;

@@ -134,9 +134,10 @@ async function signIn() {
   try {
     const login = await call('POST', '/api/logins');
     say(`Approve the sign-in in the arcade (code ${login.userCode}).`);
-    const { approved } = await game.approveLogin(login.requestorId, login.userCode);
+    const { approved, refusal } = await game.approveLogin(login.requestorId, login.userCode);
     if (!approved) {
-      say('Not signed in: the sign-in was not approved. Sign in to play.');
+      // The arcade may say why (its player is not signed in, say).
+      say(refusal ?? 'Not signed in: the sign-in was not approved. Sign in to play.');
       signInButton.disabled = false;
       return;
     }

@@ -119,10 +119,10 @@ async function startPlay() {
   playButton.disabled = true;
   say('Asking the arcade to approve the play…');
   try {
-    const { playId } = await game.play();
+    const { playId, refusal } = await game.play();
     if (!playId) {
-      // Rule 2: no playId, no game.
-      say('The play was not approved, so the game did not start.');
+      // Rule 2: no playId, no game. The arcade may say why (not signed in, say).
+      say(refusal ?? 'The play was not approved, so the game did not start.');
       round.reset();
       finishRound();
       return;

@@ -69,8 +69,8 @@ async function startPlay() {
   try {
     const reply = await game.play();
     if (!reply.playId) {
-      // Rule 2: no playId, no game.
-      say('The play was not approved, so the game did not start.');
+      // Rule 2: no playId, no game. The arcade may say why (not signed in, say).
+      say(reply.refusal ?? 'The play was not approved, so the game did not start.');
       enter('idle');
       return;
     }

@@ -276,7 +276,7 @@ export function parseBridgeReply(value: unknown): BridgeReply | undefined {
         if (txid !== undefined) play.txid = txid;
         // A malformed seed is left out rather than losing a paid play's reply.
         if (isSeed(data.seed)) play.seed = data.seed;
-      }
+      } else addRefusal(play, data.refusal);
       reply = { type: 'play', data: play };
       break;
     }
@@ -309,10 +309,12 @@ export function parseBridgeReply(value: unknown): BridgeReply | undefined {
       reply = { type: 'boardUpdate', data: { leaderboardId: data.leaderboardId, leaderboard } };
       break;
     }
-    case 'login':
+    case 'login': {
       if (typeof data.approved !== 'boolean') return undefined;
       reply = { type: 'login', data: { approved: data.approved } };
+      if (!data.approved) addRefusal(reply.data, data.refusal);
       break;
+    }
     case 'boardPage': {
       const page = readBoardPage(data);
       if (page === undefined) return undefined;
@@ -382,6 +384,12 @@ function isId(value: unknown): value is string {
 
 function isReplay(value: unknown): value is string {
   return typeof value === 'string' && value.length <= BRIDGE_REPLAY_MAX_LENGTH;
+}
+
+/** A refusal's words, if text: cut to an error message's length; anything else is left out. */
+function addRefusal(to: { refusal?: string }, value: unknown): void {
+  if (typeof value === 'string' && value !== '')
+    to.refusal = value.slice(0, BRIDGE_ERROR_MESSAGE_MAX_LENGTH);
 }
 
 /** A play's seed: 32 bytes as 64 lowercase hex characters. */

@@ -335,8 +335,9 @@ export interface BridgeLeader {
  * locked the play from their wallet on chain, it is the lock's transaction hash; a play paid from
  * the arcade balance has none. `seed` is a coinop addition (issue 30): 64 lowercase hex
  * characters (32 random bytes) the arcade drew when it opened the play, for the game to derive
- * all of the run's randomness from; an arcade without seeds sends none. Games that read only
- * `playId` are unaffected.
+ * all of the run's randomness from; an arcade without seeds sends none. `refusal` is a coinop
+ * addition: without `playId`, why no play was opened, in words for the game to show the player
+ * (so far: they are not signed in to the arcade). Games that read only `playId` are unaffected.
  *
  * @example
  * ```ts
@@ -344,6 +345,7 @@ export interface BridgeLeader {
  * const approved: ReceivePlayMessage = { playId: 'play-1', seed: '9f'.repeat(32) };
  * const lockedOnChain: ReceivePlayMessage = { playId: 'play-2', txid: '0x5e1f…' };
  * const rejected: ReceivePlayMessage = {};
+ * const signedOut: ReceivePlayMessage = { refusal: 'Not signed in: connect a wallet to play.' };
  * ```
  */
 export interface ReceivePlayMessage {
@@ -352,6 +354,8 @@ export interface ReceivePlayMessage {
   txid?: string;
   /** The play's seed: 64 lowercase hex characters, drawn by the arcade at the play's open. */
   seed?: string;
+  /** Without `playId`: why no play was opened, for the player to read; absent when not said. */
+  refusal?: string;
 }
 
 /**
@@ -436,16 +440,24 @@ export interface ReceiveTierChangeMessage {
 
 /**
  * Reply data of `login`: whether the player approved the login. Once `approved` is true the game
- * server's next poll of `GET {auth_url}/cli/{requestorId}` returns the player's game token.
+ * server's next poll of `GET {auth_url}/cli/{requestorId}` returns the player's game token. When
+ * not approved, `refusal` may say why in words for the player (so far: they are not signed in
+ * to the arcade).
  *
  * @example
  * ```ts
  * import type { ReceiveLoginMessage } from '@coinop/protocol';
  * const down: ReceiveLoginMessage = { approved: true };
+ * const signedOut: ReceiveLoginMessage = {
+ *   approved: false,
+ *   refusal: 'Not signed in: connect a wallet to play.',
+ * };
  * ```
  */
 export interface ReceiveLoginMessage {
   approved: boolean;
+  /** When not approved: why, for the player to read; absent when not said. */
+  refusal?: string;
 }
 
 /**

@@ -266,6 +266,32 @@ describe('parseBridgeReply', () => {
       { type: 'login', data: { approved: false, token: 'never-here' } },
       { type: 'login', data: { approved: false } },
     ],
+    // Why a signed-out player got no play or login, for the game to show; cut to length, and
+    // never beside a play or an approval.
+    [
+      { type: 'play', data: { refusal: 'Not signed in.' } },
+      { type: 'play', data: { refusal: 'Not signed in.' } },
+    ],
+    [
+      { type: 'play', data: { playId: 'p', refusal: 'Not signed in.' } },
+      { type: 'play', data: { playId: 'p' } },
+    ],
+    [
+      { type: 'play', data: { refusal: 42 } },
+      { type: 'play', data: {} },
+    ],
+    [
+      { type: 'play', data: { refusal: 'x'.repeat(600) } },
+      { type: 'play', data: { refusal: 'x'.repeat(500) } },
+    ],
+    [
+      { type: 'login', data: { approved: false, refusal: 'Not signed in.' } },
+      { type: 'login', data: { approved: false, refusal: 'Not signed in.' } },
+    ],
+    [
+      { type: 'login', data: { approved: true, refusal: 'Not signed in.' } },
+      { type: 'login', data: { approved: true } },
+    ],
   ])('reads %j', (message, expected) => {
     expect(parseBridgeReply(message)).toEqual(expected);
   });

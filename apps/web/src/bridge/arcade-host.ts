@@ -26,6 +26,18 @@ export type ApprovalDecision = 'rejected' | 'balance' | 'wallet';
 /** What the page tells the player about their score. */
 export type ScoreOutcome = Pick<ScoreResult, 'score' | 'leaderRank' | 'isWinner'>;
 
+/** A paid play the page opened for its game: open until scored or its time runs out. */
+export interface OpenedPlay {
+  id: string;
+  tierName: string;
+  costUnits: bigint;
+  /** When it ends unscored (server time); null when the page was not told (a wallet lock). */
+  expiresAt: string | null;
+}
+
+/** What the game is told, and the player shown, when a signed-out player's request is refused. */
+export const NOT_SIGNED_IN = 'Not signed in: connect a wallet in the arcade to play.';
+
 /** The page around the bridge: who plays, what they chose, and how to ask and tell them. */
 export interface ArcadeHost {
   game(): Pick<Game, 'id' | 'name'>;
@@ -33,6 +45,11 @@ export interface ArcadeHost {
   tier(): PlayableTier | undefined;
   /** The signed-in player with their spendable HST in base units, or null. */
   player(): { id: string; signer: WalletSigner | null; balanceUnits: bigint } | null;
+  /**
+   * Opens the wallet connect dialog for a signed-out player (the header's own); true once they
+   * are signed in, false when they closed it without connecting.
+   */
+  signIn(): Promise<boolean>;
   /** Shows the approval dialog; how the player answered. */
   ask(prompt: ApprovalPrompt): Promise<ApprovalDecision>;
   /** A JSON POST to `/api{path}` with the player's token. */
@@ -48,6 +65,10 @@ export interface ArcadeHost {
   /** The chosen tier's current leaders, read afresh. */
   leaders(): Promise<BridgeLeader[]>;
   tell(message: string, tone: 'info' | 'error'): void;
+  /** The game got a paid play: the page asks before it is left while the play is open. */
+  playOpened(play: OpenedPlay): void;
+  /** The game scored a play: it is no longer open. */
+  playScored(playId: string): void;
   /** Money moved or a score landed: read the balance and leaders again. */
   changed(score?: ScoreOutcome): void;
   /**

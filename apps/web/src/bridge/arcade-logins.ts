@@ -1,6 +1,6 @@
 import type { ReceiveLoginMessage } from '@coinop/protocol';
 import type { ArcadeConsent } from './arcade-consent.js';
-import type { ArcadeHost } from './arcade-host.js';
+import { NOT_SIGNED_IN, type ArcadeHost } from './arcade-host.js';
 
 /** A CLI login the game's server started (bridge `login`), of this game, approved by the player. */
 export async function approveLogin(
@@ -10,9 +10,10 @@ export async function approveLogin(
   userCode: string,
 ): Promise<ReceiveLoginMessage> {
   const game = host.game();
-  if (host.player() === null) {
-    host.tell(`Connect a wallet to sign in to ${game.name}.`, 'error');
-    return { approved: false };
+  // A signed-out player is asked to connect, as the header's Connect would; then the sign-in goes on.
+  if (host.player() === null && !(await host.signIn())) {
+    host.tell(NOT_SIGNED_IN, 'error');
+    return { approved: false, refusal: NOT_SIGNED_IN };
   }
   try {
     const info = await host.login.info(requestorId, userCode);

@@ -8,7 +8,7 @@ import type {
 } from '@coinop/protocol';
 import { ApiError } from '../api.js';
 import type { ArcadeConsent } from './arcade-consent.js';
-import type { ArcadeHost } from './arcade-host.js';
+import { NOT_SIGNED_IN, type ArcadeHost } from './arcade-host.js';
 import { randomUuid } from './demo-handlers.js';
 import type { ChainWalletOfPlayer } from './wallet-play-option.js';
 
@@ -21,12 +21,13 @@ export async function openPlay(
   consent: ArcadeConsent,
 ): Promise<ReceivePlayMessage> {
   const { sign, failed } = consent;
-  const player = host.player();
+  // A signed-out player is asked to connect, as the header's Connect would; then the play goes on.
+  const player = host.player() ?? ((await host.signIn()) ? host.player() : null);
   const tier = host.tier();
   const game = host.game();
   if (player === null) {
-    host.tell('Connect a wallet to play.', 'error');
-    return {};
+    host.tell(NOT_SIGNED_IN, 'error');
+    return { refusal: NOT_SIGNED_IN };
   }
   if (tier === undefined) return {};
   const { costUnits } = tier;
@@ -50,6 +51,9 @@ export async function openPlay(
       signal: host.signal,
     });
     if (opened === null) return {};
+    if (opened.playId !== undefined) {
+      host.playOpened({ id: opened.playId, tierName: tier.name, costUnits, expiresAt: null });
+    }
     host.changed();
     return opened;
   }
@@ -70,6 +74,9 @@ export async function openPlay(
       leaderboardId: tier.id,
       ...signed,
     } satisfies ApprovedPlayRequest);
+    if (costUnits > 0n) {
+      host.playOpened({ id: play.id, tierName: tier.name, costUnits, expiresAt: play.expiresAt });
+    }
     host.changed();
     return play.seed === undefined ? { playId: play.id } : { playId: play.id, seed: play.seed };
   } catch (error) {
@@ -107,6 +114,7 @@ export async function submitScore(
       ...(replay === undefined ? {} : { replay }),
       ...signed,
     } satisfies ApprovedScoreRequest);
+    host.playScored(playId);
     host.changed({
       score: result.score,
       leaderRank: result.leaderRank,

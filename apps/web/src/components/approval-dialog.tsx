@@ -4,6 +4,7 @@ import type { ApprovalDecision, ApprovalPrompt } from '../bridge/arcade-host.js'
 import type { WalletPlayOption } from '../bridge/wallet-play-option.js';
 import { Hst } from './hst.js';
 import { Modal } from './modal.js';
+import { Link } from '../router.js';
 
 /**
  * Asks the player to approve a play (lock a tier's cost) or a payment to the game's developer,
@@ -65,7 +66,12 @@ export function ApprovalDialog({
       </p>
       {!affordable && !fromWallet && (
         <p role="alert" className="error">
-          Not enough HST: you have {formatHstUnits(prompt.balanceUnits)}.
+          Not enough HST: you have {formatHstUnits(prompt.balanceUnits)}.{' '}
+          {/* The game hears "no" first: the page it asked from is left. */}
+          <Link href="/account" onClick={() => onDecide('rejected')}>
+            Add HST on your account page
+          </Link>
+          .
         </p>
       )}
       <div className="dialog-actions">
@@ -133,8 +139,10 @@ function PayFromChoice({
         />
         <label htmlFor={`${name}-wallet`}>Lock from my wallet</label>
         <p id={walletHint} className="hint">
-          On chain: your wallet pays a network fee in ETH, and the game starts after {confirmations}{' '}
-          {confirmations === 1 ? 'confirmation' : 'confirmations'}.
+          On chain: your wallet pays a network fee in ETH
+          {confirmations > 0 &&
+            `, and the game starts after ${confirmations} ${confirmations === 1 ? 'block confirms' : 'blocks confirm'} it on the chain`}
+          .
           {holdings !== null && (
             <>
               {' '}

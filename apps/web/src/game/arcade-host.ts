@@ -4,6 +4,7 @@ import type {
   ApprovalDecision,
   ApprovalPrompt,
   ArcadeHost,
+  OpenedPlay,
   ScoreOutcome,
 } from '../bridge/arcade-host.js';
 import type { LoginHost } from '../bridge/login-approval.js';
@@ -39,10 +40,14 @@ export interface LivePage {
 export interface ArcadeHostPage {
   load: (signal?: AbortSignal) => Promise<Game>;
   loginHost: LoginHost;
+  /** Opens the wallet connect dialog; true once the player is signed in. */
+  signIn: () => Promise<boolean>;
   setWalletPlay: (progress: WalletPlayProgress) => void;
   setApproval: (pending: PendingApproval) => void;
   setNotice: (notice: GameNotice) => void;
   setCelebration: (score: ScoreOutcome | null) => void;
+  /** The play the game has now, or null once scored. */
+  setOpenPlay: (update: (play: OpenedPlay | null) => OpenedPlay | null) => void;
   countBoardRead: () => void;
   countRoundRead: () => void;
 }
@@ -78,6 +83,7 @@ export function createArcadeHost(
           }
         : null;
     },
+    signIn: page.signIn,
     chainWallet: () => chainWalletOf(live.current),
     walletProgress: page.setWalletPlay,
     signal,
@@ -92,6 +98,9 @@ export function createArcadeHost(
       if (tone === 'error' && roundOf(live.current.tierId)) live.current.tournaments.reload();
     },
     login: page.loginHost,
+    // A game has one play going: a new one means it left the last (a foul, say).
+    playOpened: (play) => page.setOpenPlay(() => play),
+    playScored: (playId) => page.setOpenPlay((play) => (play?.id === playId ? null : play)),
     boardRead: () => {
       clearTimeout(boardReadTimer);
       boardReadTimer = setTimeout(() => {

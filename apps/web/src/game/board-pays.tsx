@@ -10,7 +10,16 @@ type Tier = Game['leaderboards'][number];
  * computes it with the settlement's own split for the board as it stands (its current leaders).
  * Read again when the leaders change, so the box says what the next play pays.
  */
-export function BoardPays({ game, tier }: { game: Game; tier: Tier }) {
+export function BoardPays({
+  game,
+  tier,
+  playerId,
+}: {
+  game: Game;
+  tier: Tier;
+  /** The signed-in player, marked "(you)" where they lead: their own play pays them back a share. */
+  playerId: string | null;
+}) {
   const [payout, setPayout] = useState<{ tier: TierPayout; leadersPercent: number } | null>(null);
   const [failed, setFailed] = useState(false);
   const leadersKey = tier.leaders.map((l) => l.playerId).join(',');
@@ -36,14 +45,27 @@ export function BoardPays({ game, tier }: { game: Game; tier: Tier }) {
       {failed && <p>The arcade could not say just now; the split is the same for every play.</p>}
       {!failed && payout === null && <p aria-live="polite">Reading the split…</p>}
       {payout !== null && (
-        <PayoutLines payout={payout.tier} leadersPercent={payout.leadersPercent} />
+        <PayoutLines
+          payout={payout.tier}
+          leadersPercent={payout.leadersPercent}
+          playerId={playerId}
+        />
       )}
     </section>
   );
 }
 
-function PayoutLines({ payout, leadersPercent }: { payout: TierPayout; leadersPercent: number }) {
+function PayoutLines({
+  payout,
+  leadersPercent,
+  playerId,
+}: {
+  payout: TierPayout;
+  leadersPercent: number;
+  playerId: string | null;
+}) {
   const leaders = payout.leaders.length;
+  const leading = playerId !== null && payout.leaders.some((l) => l.playerId === playerId);
   const leadersUnits = payout.leaders.reduce((sum, l) => sum + BigInt(l.units), 0n);
   const each = payout.leaders[0];
   return (
@@ -56,6 +78,9 @@ function PayoutLines({ payout, leadersPercent }: { payout: TierPayout; leadersPe
           <>
             <dt>
               {leaders === 1 ? 'The leader' : `The ${leaders} leaders`}
+              {leading && (
+                <span className="you">{leaders === 1 ? ' (you)' : ' (you among them)'}</span>
+              )}
               {leaders > 1 && (
                 <span className="each">
                   <Hst units={BigInt(each.units)} /> each

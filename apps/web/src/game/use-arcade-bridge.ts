@@ -3,7 +3,12 @@ import type { BridgeLeader, Game, Leader } from '@coinop/protocol';
 import { useArcadeSettings } from '../arcade-settings.js';
 import { avatarSource } from '../components/avatar.js';
 import { createArcadeHandlers } from '../bridge/arcade-handlers.js';
-import type { ApprovalDecision, ApprovalPrompt, ScoreOutcome } from '../bridge/arcade-host.js';
+import type {
+  ApprovalDecision,
+  ApprovalPrompt,
+  OpenedPlay,
+  ScoreOutcome,
+} from '../bridge/arcade-host.js';
 import { HostBridge } from '../bridge/host-bridge.js';
 import type { useLoginApproval } from '../bridge/login-approval.js';
 import type { WalletPlayProgress } from '../bridge/wallet-play-progress.js';
@@ -13,6 +18,7 @@ import { useSession } from '../session/session.js';
 import type { useGameTournaments } from '../tournaments/game-tournaments.js';
 import { createArcadeHost, type PendingApproval } from './arcade-host.js';
 import type { GameNotice } from './use-game-notice.js';
+import { useSignInRequest } from './use-sign-in-request.js';
 
 /**
  * What the game page hands the bridge: the page's state and how to show what the game did (the
@@ -44,10 +50,21 @@ export function useArcadeBridge(page: ArcadeBridgePage) {
   const chain = settings.status === 'loaded' ? settings.settings.chain : null;
   const [approval, setApproval] = useState<PendingApproval | null>(null);
   const [walletPlay, setWalletPlay] = useState<WalletPlayProgress | null>(null);
+  // The paid play the game has now: leaving the page while it is open loses it.
+  const [openPlay, setOpenPlay] = useState<OpenedPlay | null>(null);
+  useEffect(() => {
+    if (openPlay === null || openPlay.expiresAt === null) return undefined;
+    // A timer's delay is a 32-bit count of milliseconds; a longer TTL is cut, not overflowed.
+    const inMs = Math.min(Date.parse(openPlay.expiresAt) - Date.now(), 2 ** 31 - 1);
+    const timer = setTimeout(() => setOpenPlay(null), inMs);
+    return () => clearTimeout(timer);
+  }, [openPlay]);
   // Each time the game reads its board: after a round, its server may have charged the player.
   const [boardReads, setBoardReads] = useState(0);
   const [roundReads, setRoundReads] = useState(0);
   const bridgeRef = useRef<HostBridge | null>(null);
+  const signInRequest = useSignInRequest();
+  const { signIn } = signInRequest;
 
   // The bridge lives as long as the game's URL; it reads everything else through refs, fresh.
   const live = useRef({ game, tierId, session, approval, chain, tournaments });
@@ -62,10 +79,12 @@ export function useArcadeBridge(page: ArcadeBridgePage) {
       {
         load,
         loginHost: loginApproval.host,
+        signIn,
         setWalletPlay,
         setApproval,
         setNotice,
         setCelebration,
+        setOpenPlay,
         countBoardRead: () => setBoardReads((n) => n + 1),
         countRoundRead: () => setRoundReads((n) => n + 1),
       },
@@ -83,7 +102,7 @@ export function useArcadeBridge(page: ArcadeBridgePage) {
       leaving.abort();
       bridge.close();
     };
-  }, [gameUrl, load, loginApproval.host, frameBox, setNotice, setCelebration]);
+  }, [gameUrl, load, loginApproval.host, signIn, frameBox, setNotice, setCelebration]);
 
   // The game hears of a new tier (bridge `tierChange`), if it asked to.
   useEffect(() => {
@@ -100,7 +119,17 @@ export function useArcadeBridge(page: ArcadeBridgePage) {
     if (pending) toast(approvalToast(pending.prompt, decision), 'info');
   };
 
-  return { approval, decide, walletPlay, boardReads, roundReads };
+  return {
+    approval,
+    decide,
+    walletPlay,
+    openPlay,
+    boardReads,
+    roundReads,
+    /** A signed-out player's game asked to play or sign in: the connect dialog is open. */
+    connecting: signInRequest.asking,
+    connectClosed: signInRequest.closed,
+  };
 }
 
 /**

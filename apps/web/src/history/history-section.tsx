@@ -1,9 +1,11 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ActivityItem, ActivityPage } from '@coinop/protocol';
 import { formatHstUnits, hstUnits } from '../account/hst-amounts.js';
+import { playEndsText } from '../components/play-ends.js';
 import { scoreText } from '../components/score.js';
 import { ErrorAlert, When, errorText } from '../portal/parts.js';
 import { Link } from '../router.js';
+import { TxHash } from '../account/tx-hash.js';
 import './history.css';
 
 const PAGE_SIZE = 10;
@@ -58,15 +60,65 @@ function payoutText(payout: Extract<ActivityItem, { kind: 'payout' }>): string {
   }
 }
 
+/**
+ * An open play: when it ends, after which it settles without a score
+ * (docs/concepts/plays-and-settlement.md); its time may be up before the sweep settles it.
+ */
+function openPlayText(expiresAt: string): string {
+  return Date.parse(expiresAt) > Date.now()
+    ? `open, no score yet · ends at ${playEndsText(expiresAt)} if not scored`
+    : 'time ran out without a score · settling';
+}
+
+/** One line as the table shows it. */
+interface Line {
+  what: string;
+  /** The HST it moved: + into the balance, − out of it; or where it moved instead. */
+  amount: string;
+  /**
+   * A line that moved HST between the player's wallet and the vault on chain, not the arcade
+   * balance (a play locked from the wallet, a payout of one): never read as a balance move.
+   */
+  onChain: boolean;
+  /** Its chain transaction, if the line has one. */
+  txHash: string | null;
+}
+
 /** What a line says, and the HST it moved: + into the balance, − out of it. */
-function describe(item: ActivityItem, viewer: HistoryViewer): { what: string; amount: string } {
+function describe(item: ActivityItem, viewer: HistoryViewer): Line {
+  const line = describeBalance(item, viewer);
+  const wallet = `${WORDS[viewer].whose} wallet`;
+  if (item.kind === 'play' && item.paidFrom === 'wallet') {
+    return {
+      what: `${line.what} · locked from ${wallet} on chain`,
+      amount: `${hst(item.cost)} from ${wallet}`,
+      onChain: true,
+      txHash: item.txHash,
+    };
+  }
+  if (item.kind === 'payout' && item.paidTo === 'wallet') {
+    return {
+      what: `${line.what} · paid to ${wallet} on chain${item.txHash === null ? ', not sent yet' : ''}`,
+      amount: `${hst(item.amount)} to ${wallet}`,
+      onChain: true,
+      txHash: item.txHash,
+    };
+  }
+  return { ...line, onChain: false, txHash: null };
+}
+
+/** A line that moved the arcade balance: what it says, and + into it or − out of it. */
+function describeBalance(
+  item: ActivityItem,
+  viewer: HistoryViewer,
+): { what: string; amount: string } {
   switch (item.kind) {
     case 'play': {
       const result =
         item.status === 'scored'
           ? `scored ${scoreText(item.score ?? '', item.scoreUnit)}, ranked #${item.rank ?? ''}`
           : item.status === 'open'
-            ? 'in progress'
+            ? openPlayText(item.expiresAt)
             : item.status === 'voided'
               ? 'voided, cost returned'
               : 'expired without a score';
@@ -157,17 +209,26 @@ export function HistorySection({
             </thead>
             <tbody>
               {items.map((item) => {
-                const { what, amount } = describe(item, viewer);
+                const { what, amount, onChain, txHash } = describe(item, viewer);
                 return (
                   <tr
                     key={`${item.kind}-${item.id}`}
                     data-kind={item.kind}
                     data-status={item.kind === 'payout' ? item.status : undefined}
+                    data-on-chain={onChain || undefined}
                   >
                     <td>
                       <When iso={item.at} />
                     </td>
-                    <td>{what}</td>
+                    <td>
+                      {what}
+                      {onChain && txHash !== null && (
+                        <span className="history-tx">
+                          {' '}
+                          Transaction <TxHash hash={txHash} />
+                        </span>
+                      )}
+                    </td>
                     <td>
                       {'gameId' in item && item.gameId !== '' ? (
                         <Link href={`/games/${encodeURIComponent(item.gameId)}`}>

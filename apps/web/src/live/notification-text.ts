@@ -13,9 +13,15 @@ const ordinal = (n: number): string => {
 export function notificationText(n: PlayerNotification): string {
   const game = n.gameName ?? 'a game';
   if (n.kind === 'payout') {
-    const who = n.fromPlayerName ?? 'Someone';
-    const cause = `${who} played on your board in ${game}`;
     if (n.status === 'voided') return `A payout of ${n.amount} HST was voided: its score was.`;
+    // A leader playing on their own board gets back a share of their own cost: not income.
+    if (n.ownPlay) {
+      const back = `Your own play on your board in ${game}: ${n.amount} HST of its cost`;
+      return n.status === 'held'
+        ? `${back} comes back to you as a leader, held for review.`
+        : `${back} came back to you as a leader.`;
+    }
+    const cause = `${n.fromPlayerName ?? 'Someone'} played on your board in ${game}`;
     if (n.status === 'held') return `You won ${n.amount} HST, held for review: ${cause}`;
     return `You were paid ${n.amount} HST: ${cause}`;
   }

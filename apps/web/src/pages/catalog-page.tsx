@@ -19,7 +19,7 @@ function sortInUrl(): CatalogSort {
 }
 
 /** Published games as cards: sorted, searched by words, filtered by category chips. */
-export function CatalogPage() {
+export function CatalogPage({ tournaments = false }: { tournaments?: boolean }) {
   const [sort, setSortState] = useState<CatalogSort>(sortInUrl);
   const [search, setSearch] = useState('');
   const [category, setCategory] = useState('');
@@ -80,7 +80,7 @@ export function CatalogPage() {
           <p>Pick a game, pick a tier, and play for a place on its leaderboard.</p>
         </div>
       </div>
-      <TournamentStrip games={allGames} />
+      <TournamentStrip games={allGames} inView={tournaments} />
       <SortChoice sort={sort} setSort={setSort} />
       <CatalogFilters
         search={search}

@@ -2,6 +2,7 @@ import { useId, useRef, type RefObject } from 'react';
 import type { Game } from '@coinop/protocol';
 import { AllowancePanel, ALLOWANCE_ANCHOR } from '../allowances/allowance-panel.js';
 import { useLoginApproval } from '../bridge/login-approval.js';
+import { ConnectDialog } from '../components/account-menu.js';
 import { ApprovalDialog } from '../components/approval-dialog.js';
 import { GameFrame } from '../components/game-frame.js';
 import '../components/discovery.css';
@@ -11,12 +12,16 @@ import { GameAbout } from '../game/game-about.js';
 import { GameMissing } from '../game/game-missing.js';
 import { GameNoticeLine } from '../game/game-notice.js';
 import { LeadersPanel } from '../game/leaders-panel.js';
+import { OpenPlayNotice } from '../game/open-play-notice.js';
 import { TierPicker } from '../game/tier-picker.js';
 import { useArcadeBridge } from '../game/use-arcade-bridge.js';
 import { useGame } from '../game/use-game.js';
 import { useGameNotice } from '../game/use-game-notice.js';
+import { useLeaveGuard } from '../game/use-leave-guard.js';
+import { useLeftOpenPlays } from '../game/use-left-open-plays.js';
 import { useRoundChoice } from '../game/use-round-choice.js';
 import { WalletPlayCard } from '../game/wallet-play-card.js';
+import { leaveQuestion } from '../game/leave-question.js';
 import { PreviewBanner } from '../preview/preview-banner.js';
 import { useSession } from '../session/session.js';
 import {
@@ -57,6 +62,9 @@ export function GamePage({ gameId }: { gameId: string }) {
     setNotice,
     setCelebration,
   });
+  // A paid play the game has not scored is lost by leaving: ask first, and show plays left open.
+  useLeaveGuard(bridge.openPlay && leaveQuestion(bridge.openPlay));
+  const leftOpen = useLeftOpenPlays(gameId, bridge.openPlay?.id ?? null);
 
   /**
    * The player picks another tier: what was said about the last one (a score's rank) no longer
@@ -104,7 +112,8 @@ export function GamePage({ gameId }: { gameId: string }) {
             onChange={changeTier}
             onElapsed={tournaments.reload}
           />
-          {game.published && tier && <BoardPays game={game} tier={tier} />}
+          <OpenPlayNotice plays={leftOpen} />
+          {game.published && tier && <BoardPays game={game} tier={tier} playerId={playerId} />}
           <GameTournamentList tournaments={tournaments.tournaments} />
           <GameNoticeLine
             notice={notices.notice}
@@ -135,6 +144,7 @@ export function GamePage({ gameId }: { gameId: string }) {
         <ApprovalDialog prompt={bridge.approval.prompt} onDecide={bridge.decide} />
       )}
       {loginApproval.dialog}
+      {bridge.connecting && <ConnectDialog onDone={bridge.connectClosed} />}
     </div>
   );
 }

@@ -44,7 +44,14 @@ export function PlayerPage({ playerId }: { playerId: string }) {
       <section className="page player-page">
         <h1>Player</h1>
         {loaded.status === 'loading' && <p role="status">Loading…</p>}
-        {loaded.status === 'missing' && <p>No player has this address.</p>}
+        {loaded.status === 'missing' && (
+          <>
+            <p>No player has this address.</p>
+            <p>
+              <Link href="/">Back to the games</Link>
+            </p>
+          </>
+        )}
         {loaded.status === 'failed' && (
           <p role="alert" className="error">
             Could not load the player: {loaded.error}. Reload the page to try again.

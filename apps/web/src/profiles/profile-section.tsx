@@ -32,13 +32,13 @@ export function ProfileSection({
 }) {
   const session = useSession();
   const api = useMemo(() => profileApi(session.call), [session.call]);
-  const [name, setName] = useState(player.name);
+  const [name, setName] = useState(typedName(player.name));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
   // The name saved (here, or in another tab on refresh) is what the field starts from again.
-  useEffect(() => setName(player.name), [player.name]);
-  const changed = normalizeDisplayName(name) !== player.name;
+  useEffect(() => setName(typedName(player.name)), [player.name]);
+  const changed = normalizeDisplayName(name) !== typedName(player.name);
   const problem = changed ? checkDisplayName(name) : null;
 
   const run = async (work: () => Promise<string>) => {
@@ -96,7 +96,7 @@ export function ProfileSection({
           }
         />
         <form className="profile-name" onSubmit={saveName} noValidate>
-          <NameField name={name} problem={problem} onChange={setName} />
+          <NameField name={name} placeholder={player.name} problem={problem} onChange={setName} />
           <div className="form-actions">
             <button
               type="submit"
@@ -114,13 +114,24 @@ export function ProfileSection({
   );
 }
 
+/**
+ * What the name field starts from: the player's name, or nothing while they go by the arcade's
+ * default, their short address (`0xDa59…6651`), which the rules beneath forbid a typed name to
+ * look like; the field shows it as its placeholder instead.
+ */
+function typedName(saved: string): string {
+  return checkDisplayName(saved) === null ? saved : '';
+}
+
 /** The display name's input, with the rules, or the rule the name breaks, beneath it. */
 function NameField({
   name,
+  placeholder,
   problem,
   onChange,
 }: {
   name: string;
+  placeholder: string;
   problem: DisplayNameProblem | null;
   onChange: (name: string) => void;
 }) {
@@ -132,6 +143,7 @@ function NameField({
       <input
         id={nameId}
         value={name}
+        placeholder={placeholder}
         maxLength={DISPLAY_NAME_MAX_CHARS * 2}
         autoComplete="nickname"
         spellCheck={false}

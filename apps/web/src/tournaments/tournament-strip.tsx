@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { CatalogGame } from '@coinop/protocol';
 import { listTournaments, type Tournament } from './tournament-api.js';
 import { TournamentCard, tournamentPhase } from './tournament-card.js';
@@ -9,8 +9,16 @@ const CARDS_SHOWN = 6;
 /**
  * The catalog's "Tournaments" section: live and upcoming tournaments as cards, live first. Absent when there is none, so the catalog stays as it was.
  */
-export function TournamentStrip({ games }: { games: readonly CatalogGame[] }) {
+export function TournamentStrip({
+  games,
+  inView = false,
+}: {
+  games: readonly CatalogGame[];
+  /** Opened as `/tournaments`: the section is scrolled into view once it has cards. */
+  inView?: boolean;
+}) {
   const [tournaments, setTournaments] = useState<readonly Tournament[]>([]);
+  const section = useRef<HTMLElement>(null);
   const [reads, setReads] = useState(0);
   // A countdown reaching zero reads the list again: the round opened, or closed.
   const reload = useCallback(() => setReads((n) => n + 1), []);
@@ -25,10 +33,14 @@ export function TournamentStrip({ games }: { games: readonly CatalogGame[] }) {
     .filter((t) => tournamentPhase(t) !== 'ended')
     .sort(byUrgency)
     .slice(0, CARDS_SHOWN);
-  if (shown.length === 0) return null;
+  const hasCards = shown.length > 0;
+  useEffect(() => {
+    if (inView && hasCards) section.current?.scrollIntoView();
+  }, [inView, hasCards]);
+  if (!hasCards) return null;
   const coverOf = (gameId: string) => games.find((g) => g.id === gameId)?.coverUrl ?? '';
   return (
-    <section className="tournament-strip" aria-labelledby="tournaments-heading">
+    <section className="tournament-strip" aria-labelledby="tournaments-heading" ref={section}>
       <div className="strip-head">
         <h2 id="tournaments-heading">Tournaments</h2>
         <p>Play for a prize pool: the best scores when the clock runs out share it.</p>

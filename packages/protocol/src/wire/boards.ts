@@ -94,6 +94,18 @@ export interface PlayActivity extends ActivityGame {
   /** The player's rank on the tier when the score was recorded; null until scored. */
   readonly rank: number | null;
   /**
+   * When the play's time to be scored ends (server time, the play TTL after it opened): an open
+   * play not scored by then settles without a score (docs/concepts/plays-and-settlement.md).
+   */
+  readonly expiresAt: string;
+  /**
+   * Where the cost came from: `balance` (the arcade balance: it moved the balance) or `wallet`
+   * (locked from the player's wallet on chain: the arcade balance did not move).
+   */
+  readonly paidFrom: 'balance' | 'wallet';
+  /** A play locked from the wallet: the lock's transaction; null otherwise. */
+  readonly txHash: string | null;
+  /**
    * What review made of the play's score (issue 30, docs/reference/review-queue.md): `voided`
    * (it left the board), `kept` (reviewed and approved), or `refused` (an attempt the arcade's
    * score rules refused; the reason is the refusal's message). Null when none.
@@ -126,6 +138,13 @@ export interface PayoutActivity extends ActivityGame {
   readonly releaseAt: string | null;
   /** The reason given for the score void that reversed it; null otherwise. */
   readonly voidReason: string | null;
+  /**
+   * Where it goes: `balance` (the arcade balance) or `wallet` (a play locked on chain pays its
+   * leaders in the player's wallet, by the vault's settlement: the arcade balance does not move).
+   */
+  readonly paidTo: 'balance' | 'wallet';
+  /** Paid to the wallet: the vault's settlement transaction, once sent; null otherwise. */
+  readonly txHash: string | null;
 }
 
 /** HST the player paid a game's developer in the game (spec 4.10 hstTransfer). */

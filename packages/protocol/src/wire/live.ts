@@ -109,6 +109,11 @@ export interface PlayerNotification {
   /** A payout: the play that paid it, and who played it. */
   readonly playId: string | null;
   readonly fromPlayerName: string | null;
+  /**
+   * A payout: true when the play that paid it was the player's own (a leader playing on their own
+   * board is paid a share of their own cost); false otherwise, and for every other kind.
+   */
+  readonly ownPlay: boolean;
   /** A prize: the place the player finished in. */
   readonly rank: number | null;
   /** A declined publish request: the operator's reason. Null otherwise. */

@@ -34,6 +34,14 @@ export interface StoredActivity {
   readonly releaseAt: Date | null;
   /** Why the score void that reversed a held payout was made; null for any other line. */
   readonly voidReason: string | null;
+  /** When a play's time to score it ends (server time); null for any other line. */
+  readonly expiresAt: Date | null;
+  /**
+   * A play locked from the player's wallet on chain (its cost never left the arcade balance), or
+   * a payout sent to their wallet on chain (it never reaches the balance); `txHash` is then the
+   * lock's transaction, or the vault's settlement once sent.
+   */
+  readonly onChain: boolean;
 }
 
 /** What came of a play's score in review, with the reason the player reads. */
@@ -65,12 +73,14 @@ const activitySql = (afterCursor: boolean) => {
   WITH items AS (
     (SELECT 'play'::text AS kind, p.id, p.created_at AS at, p.cost_units AS amount, p.game_id,
             p.leaderboard_id, NULL::uuid AS play_id, p.status, s.score, s.leader_rank AS rank,
-            NULL::text AS tx_hash, NULL::text AS to_address,
+            cl.lock_tx_hash AS tx_hash, NULL::text AS to_address,
             CASE WHEN s.voided_at IS NOT NULL THEN 'voided' WHEN k.reason IS NOT NULL THEN 'kept'
                  WHEN s.id IS NULL AND f.reason IS NOT NULL THEN 'refused' END AS review,
             coalesce(s.void_reason, k.reason, f.reason) AS review_reason,
-            NULL::timestamptz AS release_at
+            NULL::timestamptz AS release_at, p.expires_at,
+            p.vault_account_id IS NOT NULL AS on_chain
      FROM plays p LEFT JOIN scores s ON s.play_id = p.id
+       LEFT JOIN chain_play_locks cl ON p.vault_account_id IS NOT NULL AND cl.play_id = p.id
        LEFT JOIN LATERAL (SELECT r.resolution_reason AS reason FROM score_reviews r
          WHERE r.score_id = s.id AND r.state = 'approved' ORDER BY r.resolved_at DESC LIMIT 1) k
          ON true
@@ -86,8 +96,10 @@ const activitySql = (afterCursor: boolean) => {
             CASE WHEN t.reason <> 'payout_leader' THEN NULL
                  WHEN t.kind = 'posted' OR st.kind = 'post_pending' THEN 'paid'
                  WHEN st.kind = 'void_pending' THEN 'voided' ELSE 'held' END,
-            NULL, tr.place, coalesce(d.tx_hash, cs.tx_hash), NULL, NULL, vs.void_reason,
-            CASE WHEN t.kind = 'pending' AND st.id IS NULL THEN pp.payouts_release_at END
+            NULL, tr.place, coalesce(d.tx_hash, cs.tx_hash, cl.settle_tx_hash), NULL, NULL,
+            vs.void_reason,
+            CASE WHEN t.kind = 'pending' AND st.id IS NULL THEN pp.payouts_release_at END, NULL,
+            cp.id IS NOT NULL
      FROM transfers t
        LEFT JOIN plays pp ON pp.id = t.play_id
        -- A held payout is posted or voided at most once (transfers_settle_once).
@@ -97,6 +109,15 @@ const activitySql = (afterCursor: boolean) => {
          WHERE st.kind = 'void_pending' AND s.leaderboard_id = pp.leaderboard_id
            AND s.voided_at = st.created_at
          ORDER BY s.id LIMIT 1) vs ON true
+       -- A payout of a play locked on chain, reserved for the payee's wallet (not voided: a payee
+       -- without a wallet keeps it in the ledger) and paid there by the vault's settleBatch.
+       LEFT JOIN LATERAL (SELECT c.id FROM transfers c
+         WHERE pp.vault_account_id IS NOT NULL AND c.play_id = t.play_id
+           AND c.reason = 'chain_payout' AND c.debit_account_id = $2
+           AND NOT EXISTS (SELECT 1 FROM transfers v
+             WHERE v.pending_id = c.id AND v.kind = 'void_pending')
+         LIMIT 1) cp ON true
+       LEFT JOIN chain_play_locks cl ON cp.id IS NOT NULL AND cl.play_id = t.play_id
        LEFT JOIN chain_deposits d ON d.transfer_id = t.id
        LEFT JOIN chain_surplus cs ON cs.transfer_id = t.id
        LEFT JOIN tournament_results tr ON tr.transfer_id = t.id
@@ -106,14 +127,14 @@ const activitySql = (afterCursor: boolean) => {
      ORDER BY t.created_at DESC, t.id DESC LIMIT $4)
     UNION ALL
     (SELECT 'payment', gp.transfer_id, gp.created_at, gp.amount_units, gp.game_id, NULL, NULL,
-            NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+            NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, false
      FROM game_purchases gp
      WHERE 'payment' = ANY($3::text[]) AND gp.player_id = $1
        ${cut('gp.created_at', 'gp.transfer_id')}
      ORDER BY gp.created_at DESC, gp.transfer_id DESC LIMIT $4)
     UNION ALL
     (SELECT 'withdrawal', w.id, w.requested_at, w.amount_units, NULL, NULL, NULL, w.status, NULL,
-            NULL, w.tx_hash, w.to_address, NULL, NULL, NULL
+            NULL, w.tx_hash, w.to_address, NULL, NULL, NULL, NULL, false
      FROM chain_withdrawals w
      WHERE 'withdrawal' = ANY($3::text[]) AND w.account_id = $2
        ${cut('w.requested_at', 'w.id')}
@@ -122,7 +143,7 @@ const activitySql = (afterCursor: boolean) => {
          i.amount::text AS amount, i.game_id, g.name AS game_name,
          coalesce(g.score_unit, '') AS score_unit, i.leaderboard_id,
          lb.name AS tier_name, i.play_id, i.status, i.score, i.rank, i.tx_hash, i.to_address,
-         i.review, i.review_reason, i.release_at
+         i.review, i.review_reason, i.release_at, i.expires_at, i.on_chain
   FROM (SELECT * FROM items ORDER BY at DESC, id DESC LIMIT $4) i
     LEFT JOIN games g ON g.id = i.game_id
     LEFT JOIN leaderboards lb ON lb.id = i.leaderboard_id
@@ -162,6 +183,8 @@ export async function playerActivity(
     review: PlayReview['outcome'] | null;
     review_reason: string | null;
     release_at: Date | null;
+    expires_at: Date | null;
+    on_chain: boolean;
   }>(
     activitySql(cursor !== null),
     cursor === null ? base : [...base, cursor.atMicros.toString(), cursor.id],
@@ -191,6 +214,8 @@ export async function playerActivity(
           : { outcome: r.review, reason: r.review_reason },
       releaseAt: r.release_at,
       voidReason: r.kind === 'payout' ? r.review_reason : null,
+      expiresAt: r.expires_at,
+      onChain: r.on_chain,
     })),
     more: rows.length > limit,
   };

@@ -17,6 +17,8 @@ export interface StoredNotification {
   readonly tierName: string | null;
   readonly playId: string | null;
   readonly fromPlayerName: string | null;
+  /** A payout of the player's own play (they lead the board they played on). */
+  readonly ownPlay: boolean;
   readonly rank: number | null;
   /** A declined publish request: the operator's reason. */
   readonly reason: string | null;
@@ -48,7 +50,8 @@ const notificationsSql = (since: boolean) => {
               WHEN t.kind = 'posted' OR st.kind = 'post_pending' THEN 'paid'
               WHEN st.kind = 'void_pending' THEN 'voided' ELSE 'held' END AS status,
          g.id AS game_id, g.name AS game_name, lb.name AS tier_name, t.play_id,
-         pl.name AS from_player_name, tr.place AS rank, NULL::text AS reason
+         pl.name AS from_player_name, coalesce(pl.account_id = $1, false) AS own_play,
+         tr.place AS rank, NULL::text AS reason
   FROM transfers t
     LEFT JOIN plays pp ON pp.id = t.play_id
     LEFT JOIN players pl ON pl.id = pp.player_id
@@ -63,7 +66,7 @@ const notificationsSql = (since: boolean) => {
   LIMIT $3)
   UNION ALL
   (SELECT 'refund', t.id, t.created_at, ${micros('t.created_at')}, t.amount::text, NULL,
-         g.id, g.name, coalesce(tn.name, lb.name), t.play_id, NULL, NULL, NULL
+         g.id, g.name, coalesce(tn.name, lb.name), t.play_id, NULL, false, NULL, NULL
   FROM transfers t
     JOIN plays pp ON pp.id = t.play_id
     JOIN leaderboards lb ON lb.id = pp.leaderboard_id
@@ -77,7 +80,7 @@ const notificationsSql = (since: boolean) => {
   UNION ALL
   (SELECT CASE r.state WHEN 'approved' THEN 'publish_approved' ELSE 'publish_declined' END,
          r.id, r.decided_at, ${micros('r.decided_at')}, '0', NULL,
-         g.id, g.name, NULL, NULL, NULL, NULL, r.decline_reason
+         g.id, g.name, NULL, NULL, NULL, false, NULL, r.decline_reason
   FROM players me
     JOIN developers d ON d.wallet = me.wallet
     JOIN games g ON g.developer_id = d.id
@@ -105,6 +108,7 @@ interface NotificationRow {
   tier_name: string | null;
   play_id: string | null;
   from_player_name: string | null;
+  own_play: boolean;
   rank: number | null;
   reason: string | null;
 }
@@ -151,6 +155,7 @@ function toNotification(r: NotificationRow): StoredNotification {
     tierName: r.tier_name,
     playId: r.play_id,
     fromPlayerName: r.from_player_name,
+    ownPlay: r.own_play,
     rank: r.rank,
     reason: r.reason,
   };

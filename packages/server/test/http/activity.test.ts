@@ -133,6 +133,10 @@ describe.each(storeVariants())("a player's activity on %s", (variant) => {
       rank: null,
       cost: '10',
     });
+    // When the open play's time runs out, for the history and the game page to say so.
+    expect(open.kind === 'play' && Date.parse(open.expiresAt) - Date.parse(open.at)).toBe(
+      s.config.playTtlSeconds * 1000,
+    );
     expect(lastScored).toMatchObject({
       kind: 'play',
       status: 'scored',

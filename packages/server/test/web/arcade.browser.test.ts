@@ -298,7 +298,7 @@ describe.skipIf(!hasChromium)(
       }
     });
 
-    it('a player who is not signed in is told to connect, and no play starts', async () => {
+    it('a signed-out player pressing Play is asked to connect; closing it tells the game why', async () => {
       const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
       const page = await context.newPage();
       try {
@@ -306,14 +306,21 @@ describe.skipIf(!hasChromium)(
         await page.goto(`${server.urls['web']!}/games/${gameId}`);
         const game = page.frameLocator('iframe.game-frame');
         await expectStatus(game, 'Ready. Press Play to start.');
+        // Play opens the header's connect dialog, where the player is looking (not a line above
+        // the game, off screen on a phone); closing it without connecting refuses the play, and
+        // the game hears why (the reply's `refusal`), not "the play was not approved".
         await game.getByRole('button', { name: 'Play' }).click();
-        await expectStatus(game, 'The play was not approved, so the game did not start.');
-        await expect
-          .poll(() => page.getByTestId('arcade-notice').textContent())
-          .toBe('Connect a wallet to play.');
+        const connect = page.getByRole('dialog', { name: 'Connect a wallet' });
+        await connect.waitFor();
+        expect(await seriousViolations(page)).toEqual([]);
+        await saveScreenshot(page, 'connect-dialog-phone');
+        await connect.getByRole('button', { name: 'Cancel' }).click();
+        const notSignedIn = 'Not signed in: connect a wallet in the arcade to play.';
+        await expectStatus(game, notSignedIn);
+        await expect.poll(() => page.getByTestId('arcade-notice').textContent()).toBe(notSignedIn);
         // On a phone that message is above the game, out of sight: a toast shows it too.
         const toasts = page.getByTestId('toasts');
-        expect(await toasts.textContent()).toContain('Connect a wallet to play.');
+        expect(await toasts.textContent()).toContain(notSignedIn);
         // At the top, under the header, full width: clear of the keyboard and the button pressed.
         const header = (await page.locator('.site-header').boundingBox())!;
         const home = (await toasts.boundingBox())!;
@@ -340,17 +347,25 @@ describe.skipIf(!hasChromium)(
         );
         expect(await seriousViolations(page)).toEqual([]);
 
-        // Connecting a wallet answers the prompt: it goes.
-        await page.getByRole('button', { name: 'Connect wallet' }).click();
-        await page.getByRole('dialog', { name: 'Connect a wallet' }).waitFor();
-        await saveScreenshot(page, 'connect-dialog-phone');
+        // Play again, and connect this time: the play goes on to its approval.
+        await game.getByRole('button', { name: 'Play' }).click();
+        await connect.waitFor();
         await page.getByRole('button', { name: 'Arcade wallet' }).click();
         await page.getByTestId('balance').waitFor();
+        const approval = await approvalDialog(page, 'Lock HST to play?');
+        // The message about the signed-out player went with the sign-in, and its toast too.
         await expect.poll(() => page.getByTestId('arcade-notice').textContent()).toBe('');
-        // And so does the toast that repeated it.
-        expect(await page.getByTestId('toasts').textContent()).not.toContain(
-          'Connect a wallet to play.',
+        expect(await page.getByTestId('toasts').textContent()).not.toContain(notSignedIn);
+        // A new player has no HST: the dialog says where to get some.
+        expect(await approval.getByRole('alert').textContent()).toBe(
+          'Not enough HST: you have 0 HST. Add HST on your account page.',
         );
+        const addHst = approval.getByRole('link', { name: 'Add HST on your account page' });
+        expect(await addHst.getAttribute('href')).toBe('/account');
+        await saveScreenshot(page, 'approval-not-enough-phone');
+        await approval.getByRole('button', { name: 'Reject' }).click();
+        await expectStatus(game, 'The play was not approved, so the game did not start.');
+        expect(await count('FROM plays')).toBe(playsBefore);
 
         // The account menu opens from the header's chip, on a phone too.
         await openAccountMenu(page);

@@ -279,13 +279,22 @@ describe.skipIf(!hasChromium)(
         try {
           await page.goto(`${server.urls['web']}/games/${highLowId}`);
           await page.getByRole('heading', { name: 'High-Low', level: 1 }).waitFor();
+          const game = page.frameLocator('iframe.game-frame');
+          await statusIs(game, 'Sign in with your arcade account to play.');
+          if (viewport === DESKTOP) {
+            // Signed out, the game's sign-in opens the arcade's connect dialog; closed without
+            // connecting, the game hears why ("Not signed in: the sign-in was not approved."
+            // before, when nobody had asked the player anything).
+            await game.getByRole('button', { name: 'Sign in with the arcade' }).click();
+            const connecting = page.getByRole('dialog', { name: 'Connect a wallet' });
+            await connecting.getByRole('button', { name: 'Cancel' }).click();
+            await statusIs(game, 'Not signed in: connect a wallet in the arcade to play.');
+          }
           await connect(page);
           const [player] = await db().query<{ id: string; name: string; account_id: string }>(
             'SELECT id, name, account_id FROM players WHERE wallet = $1',
             [account.address.toLowerCase()],
           );
-          const game = page.frameLocator('iframe.game-frame');
-          await statusIs(game, 'Sign in with your arcade account to play.');
 
           // The page's server starts a login for this game; the arcade asks the player.
           await game.getByRole('button', { name: 'Sign in with the arcade' }).click();

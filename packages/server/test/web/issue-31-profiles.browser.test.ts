@@ -135,8 +135,14 @@ describe.skipIf(!hasChromium)(
         try {
           const profile = page.getByRole('region', { name: 'Profile' });
           const field = profile.getByLabel('Display name');
-          await expect.poll(() => field.inputValue()).toMatch(/^0x[0-9a-fA-F]{4}…/);
+          // A player without a name goes by their short address: shown as the placeholder, not
+          // typed in the field right above the rule that no name may start with 0x.
+          await expect
+            .poll(() => field.getAttribute('placeholder'))
+            .toBe(`${wallet.slice(0, 6)}…${wallet.slice(-4)}`);
+          expect(await field.inputValue()).toBe('');
           const save = profile.getByRole('button', { name: 'Save name' });
+          expect(await save.isDisabled()).toBe(true);
 
           // The rules are told as the player types, before anything is sent.
           await field.fill('0xCafe');

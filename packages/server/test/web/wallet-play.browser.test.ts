@@ -295,7 +295,7 @@ describe.skipIf(!hasChromium)(
           expect(await fromWallet.isChecked()).toBe(false);
           expect(await fromWallet.isEnabled()).toBe(true);
           expect(await choice.textContent()).toContain(
-            `On chain: your wallet pays a network fee in ETH, and the game starts after ${CONFIRMATIONS} confirmations.`,
+            `On chain: your wallet pays a network fee in ETH, and the game starts after ${CONFIRMATIONS} blocks confirm it on the chain.`,
           );
           await checkPage(page, DESKTOP.width, 'wallet-play-dialog-1366');
           await page.setViewportSize(PHONE);
@@ -383,6 +383,40 @@ describe.skipIf(!hasChromium)(
           await expect.poll(() => balance.textContent()).toBe('5 HST');
           expect(await chain.admin.getTransactionCount({ address: wallet.address })).toBe(nonce);
           expect(await hstOf(wallet.address)).toBe(95n * HST);
+
+          // The history does not count the wallet's lock as HST out of the arcade balance (it
+          // said "−5 HST", and the leader's payout "+3.5 HST", though neither moved a balance):
+          // it says the cost came from the wallet, with the lock's transaction.
+          await page.setViewportSize(DESKTOP);
+          await page.goto(`${server.urls['web']!}/account`);
+          const plays = page.locator('.history-table tr[data-kind="play"]');
+          await expect.poll(() => plays.count(), { timeout: 15_000 }).toBe(2);
+          const cells = (row: number) => plays.nth(row).locator('td');
+          expect(await cells(0).nth(3).textContent()).toBe('−5 HST');
+          expect(await plays.nth(0).getAttribute('data-on-chain')).toBeNull();
+          expect(await cells(1).nth(1).textContent()).toBe(
+            `Played Standard: scored 42, ranked #2 · locked from your wallet on chain ` +
+              `Transaction ${hash.slice(0, 10)}…${hash.slice(-8)}${hash} Copy`,
+          );
+          expect(await cells(1).nth(3).textContent()).toBe('5 HST from your wallet');
+          expect(await plays.nth(1).getAttribute('data-on-chain')).toBe('true');
+          expect(await cells(1).locator('[data-tx-hash]').getAttribute('data-tx-hash')).toBe(hash);
+          await checkPage(page, DESKTOP.width, 'wallet-play-history-1366');
+          await page.setViewportSize(PHONE);
+          await checkPage(page, PHONE.width, 'wallet-play-history-360');
+          // The leader's payout of that play went to their wallet, by the vault's settlement.
+          const settled = (await findPlayLock(arcade.db, played.playId!))!.settleTxHash;
+          const leaderHistory = await fetch(
+            `${server.urls['api']!}/admin/players/${leaderWallet}/activity?kind=payout`,
+            { headers: { authorization: 'Bearer wallet-play-admin' } },
+          );
+          expect(leaderHistory.status).toBe(200);
+          const { items } = (await leaderHistory.json()) as { items: Record<string, unknown>[] };
+          expect(items.find((i) => i['playId'] === played.playId)).toMatchObject({
+            amount: '3.5',
+            paidTo: 'wallet',
+            txHash: settled,
+          });
         } finally {
           await context.close();
         }

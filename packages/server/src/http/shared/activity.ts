@@ -54,6 +54,20 @@ const ActivityItemSchema = Type.Union([
         description:
           "The player's rank on the tier when the score was recorded; null until scored.",
       }),
+      expiresAt: Type.String({
+        format: 'date-time',
+        description:
+          "When the play's time to be scored ends: an open play not scored by then settles " +
+          'without a score, its cost paid out as a score would pay it.',
+      }),
+      paidFrom: Type.Union([Type.Literal('balance'), Type.Literal('wallet')], {
+        description:
+          'balance: the cost left the arcade balance; wallet: it was locked from the ' +
+          "player's wallet on chain, and the arcade balance did not move.",
+      }),
+      txHash: Type.Union([Type.String(), Type.Null()], {
+        description: 'A play locked from the wallet: the lock transaction; null otherwise.',
+      }),
       review: Type.Union(
         [
           Type.Object({
@@ -97,6 +111,15 @@ const ActivityItemSchema = Type.Union([
       }),
       voidReason: Type.Union([Type.String(), Type.Null()], {
         description: 'The reason given for the score void that reversed it; null otherwise.',
+      }),
+      paidTo: Type.Union([Type.Literal('balance'), Type.Literal('wallet')], {
+        description:
+          "balance: credited to the arcade balance; wallet: a play locked on chain pays it to the player's " +
+          'wallet by the vault settlement, and the arcade balance does not move.',
+      }),
+      txHash: Type.Union([Type.String(), Type.Null()], {
+        description:
+          'Paid to the wallet: the vault settlement transaction, once sent; null otherwise.',
       }),
     },
     { description: "HST received as a leader when another player's play settled." },
@@ -207,6 +230,9 @@ function toWire(item: StoredActivity): ActivityItem {
         score: item.score,
         scoreUnit: item.scoreUnit,
         rank: item.rank,
+        expiresAt: requireDate(item.expiresAt, 'a play line without its expiry').toISOString(),
+        paidFrom: item.onChain ? 'wallet' : 'balance',
+        txHash: item.txHash,
         review: item.review,
       };
     case 'payout':
@@ -220,6 +246,8 @@ function toWire(item: StoredActivity): ActivityItem {
         status: item.status as 'paid',
         releaseAt: item.releaseAt?.toISOString() ?? null,
         voidReason: item.voidReason,
+        paidTo: item.onChain ? 'wallet' : 'balance',
+        txHash: item.txHash,
       };
     case 'payment':
       return { kind: 'payment', ...common, amount, ...game };
@@ -239,6 +267,12 @@ function toWire(item: StoredActivity): ActivityItem {
     case 'prize':
       return { kind: 'prize', ...common, amount, ...game, ...tier, place: item.rank ?? 0 };
   }
+}
+
+/** A column every line of its kind has: its absence is a bug in the read, not a 4xx. */
+function requireDate(value: Date | null, what: string): Date {
+  if (value === null) throw new TypeError(what);
+  return value;
 }
 
 /**

@@ -63,6 +63,11 @@ export const PlayerNotificationSchema = Type.Object({
   tierName: Type.Union([Type.String(), Type.Null()]),
   playId: Type.Union([Type.String(), Type.Null()]),
   fromPlayerName: Type.Union([Type.String(), Type.Null()]),
+  ownPlay: Type.Boolean({
+    description:
+      "A payout: whether the play that paid it was the player's own (a leader playing on their " +
+      'own board); false for every other kind.',
+  }),
   rank: Type.Union([Type.Integer(), Type.Null()]),
   reason: Type.Union([Type.String(), Type.Null()], {
     description: "A declined publish request: the operator's reason",

@@ -48,6 +48,7 @@ export function notificationToWire(n: StoredNotification): PlayerNotification {
     tierName: n.tierName,
     playId: n.playId,
     fromPlayerName: n.fromPlayerName,
+    ownPlay: n.ownPlay,
     rank: n.rank,
     reason: n.reason,
   };

@@ -1,10 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createTestDatabase, storeVariants, type StoreVariant } from '@coinop/testkit/db';
-import type { Db } from '../../src/store/db.js';
-import { knownMigrations } from '../../src/store/migrate.js';
-import { openPglite } from '../../src/store/pglite.js';
-import { openPostgres } from '../../src/store/postgres.js';
+import { migrateBefore, openEmptyDb, storeVariants } from '@coinop/testkit/db';
 import { ensureArcade } from '../../src/store/arcades.js';
 import { ensureDeveloper } from '../../src/store/developers.js';
 import { ManualClock, uuidIds } from '../../src/ids.js';
@@ -15,29 +11,11 @@ import { ManualClock, uuidIds } from '../../src/ids.js';
  * grandfathered (docs/concepts/consent.md, "Testers").
  */
 
-async function emptyDb(variant: StoreVariant): Promise<Db> {
-  if (variant === 'pglite') return openPglite(undefined);
-  const database = await createTestDatabase();
-  const db = await openPostgres(database.url, 2);
-  return {
-    ...db,
-    async close() {
-      await db.close();
-      await database.drop();
-    },
-  };
-}
-
 describe.each(storeVariants())('the tester invitations migration, on %s', (variant) => {
   it('migrates every named tester as an invitation not yet accepted', async () => {
-    const db = await emptyDb(variant);
+    const db = await openEmptyDb(variant);
     try {
-      const known = await knownMigrations();
-      const at = known.findIndex((m) => m.file.endsWith('_tester_invitations.sql'));
-      expect(at).toBeGreaterThan(0);
-      for (const migration of known.slice(0, at)) {
-        await db.transaction((tx) => tx.exec(migration.sql));
-      }
+      const migration = await migrateBefore(db, '_tester_invitations.sql');
       const named = new Date('2026-01-02T03:04:05.000Z');
       // The arcade and developer as the store makes them (021 changes neither table); the game
       // as a row of the schema before 021, since the store's games now carry later columns.
@@ -58,7 +36,7 @@ describe.each(storeVariants())('the tester invitations migration, on %s', (varia
         named,
       ]);
 
-      await db.transaction((tx) => tx.exec(known[at]!.sql));
+      await db.transaction((tx) => tx.exec(migration.sql));
 
       expect(
         await db.query(

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createTestDatabase, storeVariants, type StoreVariant } from '@coinop/testkit/db';
+import { createTestDatabase, openEmptyDb, storeVariants } from '@coinop/testkit/db';
 import type { Db } from '../../src/store/db.js';
+import { openPostgres } from '../../src/store/postgres.js';
 import {
   assertMigrated,
   checksumOf,
@@ -9,24 +10,8 @@ import {
   migrationState,
   MigrationError,
 } from '../../src/store/migrate.js';
-import { openPglite } from '../../src/store/pglite.js';
-import { openPostgres } from '../../src/store/postgres.js';
 
 /** Migrations by postgrator (issue 16): checksums, the old runner's record, refusals. */
-
-/** An empty database of the variant, dropped on close. */
-async function emptyDb(variant: StoreVariant): Promise<Db> {
-  if (variant === 'pglite') return openPglite(undefined);
-  const database = await createTestDatabase();
-  const db = await openPostgres(database.url, 4);
-  return {
-    ...db,
-    async close() {
-      await db.close();
-      await database.drop();
-    },
-  };
-}
 
 interface Recorded {
   version: string;
@@ -42,7 +27,7 @@ async function recorded(db: Db): Promise<Recorded[]> {
 
 describe.each(storeVariants())('migrations on %s', (variant) => {
   it('applies every migration once, each recorded with its file checksum', async () => {
-    const db = await emptyDb(variant);
+    const db = await openEmptyDb(variant);
     try {
       const known = await knownMigrations();
       expect(known.map((m) => m.file)).toContain('014_chain_play_locks.sql');
@@ -63,7 +48,7 @@ describe.each(storeVariants())('migrations on %s', (variant) => {
   });
 
   it('adopts a database the old runner migrated (schema_migrations), applying nothing again', async () => {
-    const db = await emptyDb(variant);
+    const db = await openEmptyDb(variant);
     try {
       const known = await knownMigrations();
       // What coinop before postgrator left: the schema, and the names of the files it ran.
@@ -98,7 +83,7 @@ describe.each(storeVariants())('migrations on %s', (variant) => {
   });
 
   it('refuses a migration changed after it was applied, naming the file', async () => {
-    const db = await emptyDb(variant);
+    const db = await openEmptyDb(variant);
     try {
       await migrate(db);
       const [m] = (await knownMigrations()).filter((k) => k.version === 3);
@@ -115,7 +100,7 @@ describe.each(storeVariants())('migrations on %s', (variant) => {
   });
 
   it('refuses a schema newer than the code, naming the unknown migrations', async () => {
-    const db = await emptyDb(variant);
+    const db = await openEmptyDb(variant);
     try {
       await migrate(db);
       await db.query(
@@ -133,7 +118,7 @@ describe.each(storeVariants())('migrations on %s', (variant) => {
   });
 
   it('without migrating, refuses a database with migrations pending, naming them', async () => {
-    const db = await emptyDb(variant);
+    const db = await openEmptyDb(variant);
     try {
       await migrate(db);
       // The last two this code knows, whichever they are.
@@ -146,7 +131,7 @@ describe.each(storeVariants())('migrations on %s', (variant) => {
         `the database lacks migrations ${before!.file}, ${last!.file}: run ` +
           'coinop migrate apply first (this process does not migrate: --no-migrate)',
       );
-      const empty = await emptyDb(variant);
+      const empty = await openEmptyDb(variant);
       try {
         await expect(assertMigrated(empty)).rejects.toThrow(/lacks migrations 001_initial.sql, /);
       } finally {

@@ -1,10 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createTestDatabase, storeVariants, type StoreVariant } from '@coinop/testkit/db';
-import type { Db } from '../../src/store/db.js';
-import { knownMigrations } from '../../src/store/migrate.js';
-import { openPglite } from '../../src/store/pglite.js';
-import { openPostgres } from '../../src/store/postgres.js';
+import { migrateBefore, openEmptyDb, storeVariants } from '@coinop/testkit/db';
 import { ensureArcade } from '../../src/store/arcades.js';
 import { ensureDeveloper } from '../../src/store/developers.js';
 import { ManualClock, uuidIds } from '../../src/ids.js';
@@ -16,29 +12,11 @@ import { ManualClock, uuidIds } from '../../src/ids.js';
  * later one gets " (n)", or its id's end where that is taken too. Retired tiers are left alone.
  */
 
-async function emptyDb(variant: StoreVariant): Promise<Db> {
-  if (variant === 'pglite') return openPglite(undefined);
-  const database = await createTestDatabase();
-  const db = await openPostgres(database.url, 2);
-  return {
-    ...db,
-    async close() {
-      await db.close();
-      await database.drop();
-    },
-  };
-}
-
 describe.each(storeVariants())('the tier names migration, on %s', (variant) => {
   it('renames the duplicates of live tiers, then refuses a new one', async () => {
-    const db = await emptyDb(variant);
+    const db = await openEmptyDb(variant);
     try {
-      const known = await knownMigrations();
-      const at = known.findIndex((m) => m.file.endsWith('_tier_names.sql'));
-      expect(at).toBeGreaterThan(0);
-      for (const migration of known.slice(0, at)) {
-        await db.transaction((tx) => tx.exec(migration.sql));
-      }
+      const migration = await migrateBefore(db, '_tier_names.sql');
       const now = new Date('2026-01-02T03:04:05.000Z');
       const clock = new ManualClock(now);
       const arcade = await ensureArcade(db, clock, uuidIds);
@@ -79,7 +57,7 @@ describe.each(storeVariants())('the tier names migration, on %s', (variant) => {
       await tier(game, id(6), 'Gold', 6);
       await tier(other, id(7), 'Bronze', 1);
 
-      await db.transaction((tx) => tx.exec(known[at]!.sql));
+      await db.transaction((tx) => tx.exec(migration.sql));
 
       expect(
         await db.query('SELECT id, name FROM leaderboards ORDER BY game_id = $1 DESC, id', [game]),

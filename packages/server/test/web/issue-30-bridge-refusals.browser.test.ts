@@ -271,8 +271,10 @@ describe.skipIf(!hasChromium)(
         // Whatever the earlier tests left on the board: the same once the API is back.
         const board = await readBoard();
         expect(board).toMatchObject({ ok: true, value: { leaderboard: expect.any(Array) } });
-        // The arcade's API unreachable: the page cannot load the board the game asks for.
+        // The arcade's API unreachable: the page cannot load the board the game asks for (a
+        // signed-in player's page reads the game from the player route, anyone's from the catalog).
         await page.route('**/catalog/games/**', (route) => route.abort());
+        await page.route('**/player/games/**', (route) => route.abort());
         const failed = await readBoard();
         expect(failed).toMatchObject({
           ok: false,
@@ -299,6 +301,7 @@ describe.skipIf(!hasChromium)(
         expect(received.slice(before).filter((m) => m.type === 'leaderboard')).toEqual([]);
 
         await page.unroute('**/catalog/games/**');
+        await page.unroute('**/player/games/**');
         expect(await readBoard()).toMatchObject({ ok: true, value: board.value });
       } finally {
         await context.close();

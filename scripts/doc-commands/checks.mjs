@@ -103,15 +103,17 @@ export function depositCredited(result, ctx) {
   check(deposit.accountId === ctx.value('PLAYER_ID'), `credited to ${deposit.accountId}`);
 }
 
-/** A player token (JWT) naming `playerId`. */
-export function checkPlayerToken(token, playerId) {
+/** A player token (JWT) naming `playerId`, and the game `gameId` when given. */
+export function checkPlayerToken(token, playerId, gameId) {
   const parts = token.trim().split('.');
   check(parts.length === 3, `not a JWT: ${token.slice(0, 80)}`);
   const claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8'));
-  check(
-    Object.values(claims).includes(playerId),
-    `the token names no player ${playerId}: ${JSON.stringify(claims)}`,
-  );
+  for (const id of gameId === undefined ? [playerId] : [playerId, gameId]) {
+    check(
+      Object.values(claims).includes(id),
+      `the token names no ${id}: ${JSON.stringify(claims)}`,
+    );
+  }
 }
 
 export function isAddress(text) {

@@ -54,6 +54,15 @@ async function approveCliLogin(ctx) {
   check(approved.status === 200, `approving the login: ${approved.status} ${approved.body}`);
 }
 
+/** A published demo game's id, for the guide's `<your game's id>` and `<gameId>`. */
+async function demoGameId(ctx) {
+  const catalog = await ctx.http('http://127.0.0.1:8080/catalog/games');
+  const id = catalog.json?.games?.[0]?.id;
+  check(id, `the demo arcade's catalog lists no game: ${catalog.status} ${catalog.body}`);
+  ctx.set('guideGameId', id);
+  return id;
+}
+
 /** The address the guide's `echo "open …"` printed leads to the web app's approval page. */
 async function loginPageOpens(result, ctx) {
   const url = /^open (\S+)$/m.exec(result.output)?.[1];
@@ -232,10 +241,12 @@ export const CLONE = [
     session: 'clone',
     needs: ['arcade'],
     commands: {
+      'GAME_ID=': { fill: { "<your game's id>": demoGameId } },
       'echo "open': { after: loginPageOpens },
       'until curl': { during: approveCliLogin, timeoutMs: MINUTE },
       'jq -r .access_token token.json': {
-        after: (result, ctx) => checkPlayerToken(result.output, ctx.value('cliLoginPlayer')),
+        after: (result, ctx) =>
+          checkPlayerToken(result.output, ctx.value('cliLoginPlayer'), ctx.value('guideGameId')),
       },
     },
   },
@@ -249,9 +260,13 @@ export const CLONE = [
         after: (result, ctx) => ctx.set('playerId', jsonOf(result.output).playerId),
       },
       'npx coinop admin player token': {
-        fill: { '<playerId>': (ctx) => ctx.value('playerId') },
+        fill: { '<playerId>': (ctx) => ctx.value('playerId'), '<gameId>': demoGameId },
         after: (result, ctx) =>
-          checkPlayerToken(jsonOf(result.output).access_token, ctx.value('playerId')),
+          checkPlayerToken(
+            jsonOf(result.output).access_token,
+            ctx.value('playerId'),
+            ctx.value('guideGameId'),
+          ),
       },
     },
   },

@@ -173,7 +173,7 @@ describe.each(storeVariants())('High-Low against a running coinop on %s', (varia
     );
 
     // The right claims, signed by a key the sign-in service never published.
-    const real = await mintPlayerToken(coinop, playerId);
+    const real = await mintPlayerToken(coinop, playerId, undefined, game.gameId);
     const claims = JSON.parse(Buffer.from(real.split('.')[1]!, 'base64url').toString()) as Record<
       string,
       unknown
@@ -189,7 +189,7 @@ describe.each(storeVariants())('High-Low against a running coinop on %s', (varia
       /\(player_token_bad_signature\)$/,
     );
 
-    const shortLived = await mintPlayerToken(coinop, playerId, 1);
+    const shortLived = await mintPlayerToken(coinop, playerId, 1, game.gameId);
     coinop.clock.advance(2000);
     await expect(gameServer(server.url, shortLived)('POST', '/api/games', body)).rejects.toThrow(
       /\(player_token_expired\)$/,
@@ -203,8 +203,14 @@ describe.each(storeVariants())('High-Low against a running coinop on %s', (varia
   it("keeps a player out of another player's game, and says when HST is short", async () => {
     const owner = await fundedPlayer(coinop, 5);
     const other = await fundedPlayer(coinop, 5);
-    const ownerCall = gameServer(server.url, await mintPlayerToken(coinop, owner.playerId));
-    const otherCall = gameServer(server.url, await mintPlayerToken(coinop, other.playerId));
+    const ownerCall = gameServer(
+      server.url,
+      await mintPlayerToken(coinop, owner.playerId, undefined, game.gameId),
+    );
+    const otherCall = gameServer(
+      server.url,
+      await mintPlayerToken(coinop, other.playerId, undefined, game.gameId),
+    );
     const started = await ownerCall('POST', '/api/games', { leaderboardId: game.tiers[0]!.id });
     expect(started).toMatchObject({ card: '7♣', streak: 0, over: false, cardsLeft: 6 });
     await expect(
@@ -221,7 +227,10 @@ describe.each(storeVariants())('High-Low against a running coinop on %s', (varia
   it('sends a player who has not allowed the game to charge them to where they can', async () => {
     const player = await fundedPlayer(coinop, 5);
     await allowGame(coinop, player, game.gameId, 0n); // revoked, as the player would
-    const call = gameServer(server.url, await mintPlayerToken(coinop, player.playerId));
+    const call = gameServer(
+      server.url,
+      await mintPlayerToken(coinop, player.playerId, undefined, game.gameId),
+    );
     await expect(call('POST', '/api/games', { leaderboardId: game.tiers[0]!.id })).rejects.toThrow(
       "you have not allowed this game to charge you, or today's allowance is spent. Allow it " +
         `at ${webAppUrl(coinop.config)}/games/${game.gameId}#allowance and play again`,
@@ -408,11 +417,13 @@ describe('the CLI login client', () => {
   });
 
   it('slows down when told to, then gets the token', async () => {
+    const game = await gameWithTiers(coinop);
     const player = await walletSignIn(coinop.auth, newWallet());
     const waits: number[] = [];
     let prompt: { url: string; userCode: string } | undefined;
     const token = await login({
       authUrl: coinop.authUrl,
+      gameId: game.gameId,
       onPrompt: (p) => {
         prompt = p;
       },
@@ -434,7 +445,7 @@ describe('the CLI login client', () => {
     });
     expect(waits).toEqual([waits[0], waits[0], waits[0]! + 5000]);
     const arcade = await Arcade.build({
-      ...sdkOptions(coinop, await gameWithTiers(coinop)),
+      ...sdkOptions(coinop, game),
       clock: { now: () => coinop.clock.now() },
     });
     expect(await arcade.validatePlayerToken(token)).toMatchObject({ playerId: player.playerId });

@@ -192,7 +192,8 @@ export class Arcade {
 
   /**
    * Checks a player token (spec 5.3): RS256 signature by a key the sign-in service publishes,
-   * `iss` equal to the issuer, `exp` in the future, a player id claim. Throws a
+   * `iss` equal to the issuer, `exp` in the future, a player id claim, and that the token is
+   * for this game (a login naming this game's id; another game's token is refused). Throws a
    * {@link PlayerTokenError} subclass naming the failed check, or {@link ArcadeNetworkError} when
    * the keys cannot be fetched.
    *
@@ -207,7 +208,7 @@ export class Arcade {
    * ```
    */
   validatePlayerToken(token: string | null | undefined): Promise<PlayerIdentity> {
-    return this.#players.validate(token);
+    return this.#players.validate(token, this.gameId);
   }
 
   /**

@@ -61,7 +61,8 @@ export class PlayerTokenVerifier {
     };
   }
 
-  async validate(token: string | null | undefined): Promise<PlayerIdentity> {
+  /** Validates `token` as a token for the game `gameId` (this server's game). */
+  async validate(token: string | null | undefined, gameId: string): Promise<PlayerIdentity> {
     if (token === undefined || token === null || typeof token !== 'string' || token.trim() === '') {
       throw new PlayerTokenMissingError('a player token is required (spec 5.3)');
     }
@@ -89,7 +90,7 @@ export class PlayerTokenVerifier {
           'player sign in through the CLI login',
       );
     }
-    const claim = (name: keyof PlayerIdentity) => {
+    const claim = (name: keyof PlayerIdentity | 'gameId') => {
       const value = payload[`https://${claimsNamespace}/${name}`];
       return typeof value === 'string' ? value : null;
     };
@@ -98,6 +99,18 @@ export class PlayerTokenVerifier {
       throw new PlayerTokenClaimsError(
         `player token has no player id in claim https://${claimsNamespace}/playerId; is ` +
           `claimsNamespace the arcade's --claims-namespace?`,
+      );
+    }
+    // A game token names the game whose login the player approved: another game's token would
+    // let that game's operator spend what the player allowed this one.
+    const tokenGame = claim('gameId');
+    if (audience !== undefined && tokenGame !== gameId) {
+      throw new PlayerTokenClaimsError(
+        tokenGame === null
+          ? 'player token names no game: have the player sign in through a login naming this ' +
+              `game (gameId ${gameId} on POST {auth_url}/cli)`
+          : `player token is for game ${tokenGame}, not this game (${gameId}): a token the ` +
+              'player gave another game cannot spend what they allowed this one',
       );
     }
     return { playerId, displayName: claim('displayName'), picture: claim('picture') };

@@ -51,7 +51,7 @@ describe.each(storeVariants())('Arcade against a running coinop on %s', (variant
   });
 
   it('plays and scores for a signed-in player, charging the tier once', async () => {
-    const session = await gameSignIn(coinop.auth, newWallet());
+    const session = await gameSignIn(coinop.auth, newWallet(), game.gameId);
     const player = await arcade.validatePlayerToken(session.access_token);
     const details = await arcade.playerDetails(player.playerId);
     expect(player).toEqual({

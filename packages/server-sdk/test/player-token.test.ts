@@ -32,10 +32,12 @@ describe.each(storeVariants())('validatePlayerToken against a running coinop on 
   let options: ArcadeOptions;
   let arcade: Arcade;
   let issuer: string;
+  let gameId: string;
 
   beforeAll(async () => {
     coinop = await startCoinop(variant);
     const game = await gameWithTiers(coinop);
+    gameId = game.gameId;
     // The SDK reads the server's clock, so expiry is a step of the clock, not a wait.
     options = { ...sdkOptions(coinop, game), clock: coinop.clock };
     arcade = await Arcade.build(options);
@@ -58,14 +60,14 @@ describe.each(storeVariants())('validatePlayerToken against a running coinop on 
   it('returns the player of a token from the CLI login, fetching the keys once', async () => {
     const fresh = await Arcade.build(options);
     const wallet = newWallet();
-    const session = await gameSignIn(coinop.auth, wallet);
+    const session = await gameSignIn(coinop.auth, wallet, gameId);
     const before = count(coinop.authLog, 'GET', JWKS_PATH);
     const player = await fresh.validatePlayerToken(session.access_token);
     const { name } = await fresh.playerDetails(session.playerId);
     expect(player).toEqual({ playerId: session.playerId, displayName: name, picture: null });
     expect(decodeJwt(session.access_token).iss).toBe(issuer);
 
-    const again = await gameSignIn(coinop.auth, wallet);
+    const again = await gameSignIn(coinop.auth, wallet, gameId);
     expect((await fresh.validatePlayerToken(again.access_token)).playerId).toBe(session.playerId);
     expect(count(coinop.authLog, 'GET', JWKS_PATH)).toBe(before + 1);
   });
@@ -81,8 +83,39 @@ describe.each(storeVariants())('validatePlayerToken against a running coinop on 
     );
   });
 
+  // A token the player gave one game must not let that game's operator spend, at another game's
+  // server, what the player allowed that other game (security review, 2026-11-29).
+  it("refuses another game's token and a token of no game, naming the game", async () => {
+    const other = await gameWithTiers(coinop);
+    const wallet = newWallet();
+    const ofOther = await gameSignIn(coinop.auth, wallet, other.gameId);
+    expect(decodeJwt(ofOther.access_token)[`https://${coinop.config.claimsNamespace}/gameId`]).toBe(
+      other.gameId,
+    );
+    const error = await refusal(ofOther.access_token);
+    expect(error).toBeInstanceOf(PlayerTokenClaimsError);
+    expect(error.message).toBe(
+      `player token is for game ${other.gameId}, not this game (${gameId}): a token the player ` +
+        'gave another game cannot spend what they allowed this one',
+    );
+    const otherArcade = await Arcade.build({ ...sdkOptions(coinop, other), clock: coinop.clock });
+    expect((await otherArcade.validatePlayerToken(ofOther.access_token)).playerId).toBe(
+      ofOther.playerId,
+    );
+
+    const ofNoGame = await gameSignIn(coinop.auth, wallet);
+    const unbound = await refusal(ofNoGame.access_token);
+    expect(unbound).toBeInstanceOf(PlayerTokenClaimsError);
+    expect(unbound.message).toBe(
+      'player token names no game: have the player sign in through a login naming this game ' +
+        `(gameId ${gameId} on POST {auth_url}/cli)`,
+    );
+    const minted = await mintPlayerToken(coinop, ofOther.playerId, undefined, other.gameId);
+    expect((await refusal(minted)).message).toContain(`is for game ${other.gameId}`);
+  });
+
   it('accepts the issuer given as host:port or as the full iss', async () => {
-    const session = await gameSignIn(coinop.auth, newWallet());
+    const session = await gameSignIn(coinop.auth, newWallet(), gameId);
     for (const given of [coinop.config.authIssuer, issuer]) {
       const explicit = await Arcade.build({ ...options, issuer: given });
       expect((await explicit.validatePlayerToken(session.access_token)).playerId).toBe(
@@ -116,7 +149,7 @@ describe.each(storeVariants())('validatePlayerToken against a running coinop on 
 
   it('refuses an expired token, valid until its ttl has passed', async () => {
     const { playerId } = await fundedPlayer(coinop, 0);
-    const token = await mintPlayerToken(coinop, playerId, 1);
+    const token = await mintPlayerToken(coinop, playerId, 1, gameId);
     expect((await arcade.validatePlayerToken(token)).playerId).toBe(playerId);
     coinop.clock.advance(2_000);
     const error = await refusal(token);
@@ -129,7 +162,7 @@ describe.each(storeVariants())('validatePlayerToken against a running coinop on 
   });
 
   it('refuses a token of another issuer', async () => {
-    const session = await gameSignIn(coinop.auth, newWallet());
+    const session = await gameSignIn(coinop.auth, newWallet(), gameId);
     const elsewhere = await Arcade.build({ ...options, issuer: 'auth.other.example' });
     const error = await refusal(session.access_token, elsewhere);
     expect(error).toBeInstanceOf(PlayerTokenIssuerError);
@@ -140,7 +173,7 @@ describe.each(storeVariants())('validatePlayerToken against a running coinop on 
   });
 
   it('refuses a bad signature, an unpublished key and another algorithm', async () => {
-    const session = await gameSignIn(coinop.auth, newWallet());
+    const session = await gameSignIn(coinop.auth, newWallet(), gameId);
     const [header, payload, signature] = session.access_token.split('.');
     const flipped = signature!.startsWith('A')
       ? `B${signature!.slice(1)}`
@@ -176,7 +209,7 @@ describe.each(storeVariants())('validatePlayerToken against a running coinop on 
   });
 
   it('refuses a token without the player claim of the namespace', async () => {
-    const session = await gameSignIn(coinop.auth, newWallet());
+    const session = await gameSignIn(coinop.auth, newWallet(), gameId);
     const otherNamespace = await Arcade.build({ ...options, claimsNamespace: 'other.example' });
     const error = await refusal(session.access_token, otherNamespace);
     expect(error).toBeInstanceOf(PlayerTokenClaimsError);
@@ -190,7 +223,7 @@ describe.each(storeVariants())('validatePlayerToken against a running coinop on 
 
   it('validates a token of a rotated-in key at once, from the keys it already fetched', async () => {
     const fresh = await Arcade.build(options);
-    const before = await gameSignIn(coinop.auth, newWallet());
+    const before = await gameSignIn(coinop.auth, newWallet(), gameId);
     await fresh.validatePlayerToken(before.access_token);
     const fetches = count(coinop.authLog, 'GET', JWKS_PATH);
     const rotated = await coinop.app.inject({
@@ -199,7 +232,7 @@ describe.each(storeVariants())('validatePlayerToken against a running coinop on 
       headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
     });
     expect(rotated.statusCode).toBe(200);
-    const after = await gameSignIn(coinop.auth, newWallet());
+    const after = await gameSignIn(coinop.auth, newWallet(), gameId);
     expect(decodeProtectedHeader(after.access_token).kid).toBe(rotated.json().kid);
 
     // The new key was published as the next key before it signed, so no refetch (and no jose
@@ -210,7 +243,7 @@ describe.each(storeVariants())('validatePlayerToken against a running coinop on 
   });
 
   it('throws ArcadeNetworkError when the sign-in service cannot be reached', async () => {
-    const session = await gameSignIn(coinop.auth, newWallet());
+    const session = await gameSignIn(coinop.auth, newWallet(), gameId);
     const authUrl = `http://127.0.0.1:${await freePort()}`;
     const offline = await Arcade.build({ ...options, authUrl, issuer: coinop.config.authIssuer });
     const error = await refusal(session.access_token, offline);

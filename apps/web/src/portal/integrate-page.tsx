@@ -81,7 +81,7 @@ export function IntegratePage({ gameId }: { gameId: string }) {
       <IdsSection game={game} urls={urls} credentialsPage={credentialsPage} />
       <ServerSection game={game} urls={urls} />
       <ClientSection game={game} origin={origin} />
-      <CliSection authUrl={urls.authUrl} />
+      <CliSection authUrl={urls.authUrl} gameId={gameId} />
     </section>
   );
 }
@@ -235,17 +235,19 @@ function ClientSection({ game, origin }: { game: DeveloperGame; origin: string }
 }
 
 /** Desktop and terminal games: the CLI login. */
-function CliSection({ authUrl }: { authUrl: string }) {
-  const cliCode = cliSnippet(authUrl);
+function CliSection({ authUrl, gameId }: { authUrl: string; gameId: string }) {
+  const cliCode = cliSnippet(authUrl, gameId);
   return (
     <section className="portal-section" aria-labelledby="cli-heading">
       <h2 id="cli-heading">Desktop and terminal games: the CLI login</h2>
       <p>
         A game outside the browser signs its player in through the sign-in service: it starts a
         login, the player approves it in a browser with their wallet, and the game polls until it
-        gets the player token, which its server validates as above. The steps, with the answers to
-        expect while polling and a check of the token without the SDK, are in the guide{' '}
-        <code>docs/guides/cli-login.md</code> of the coinop repository.
+        gets the player token, which its server validates as above. The login names this game, so
+        the token is for this game&apos;s server only: the SDK refuses a token of another game or of
+        a login that named none. The steps, with the answers to expect while polling and a check of
+        the token without the SDK, are in the guide <code>docs/guides/cli-login.md</code> of the
+        coinop repository.
       </p>
       <CodeBlock label="CLI login from a shell" code={cliCode} />
     </section>

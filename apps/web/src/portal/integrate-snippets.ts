@@ -124,10 +124,10 @@ extraLifeButton.onclick = async () => {
 }
 
 /** Signing a player in from a shell, through the sign-in service's CLI login. */
-export function cliSnippet(authUrl: string): string {
+export function cliSnippet(authUrl: string, gameId: string): string {
   const cliCode = `AUTH_URL=${authUrl}
 START=$(curl -s -X POST "$AUTH_URL/cli" -H 'content-type: application/json' \\
-  -d "{\\"description\\": \\"$(hostname)\\"}")
+  -d "{\\"description\\": \\"$(hostname)\\", \\"gameId\\": \\"${gameId}\\"}")
 echo "open $AUTH_URL$(echo "$START" | jq -r .browserUrl)"
 ID=$(echo "$START" | jq -r .requestorId); TOKEN=$(echo "$START" | jq -r .token)
 until curl -sf "$AUTH_URL/cli/$ID" -H "authorization: Bearer $TOKEN" > token.json; do sleep 5; done

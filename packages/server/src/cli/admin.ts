@@ -155,11 +155,18 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
     options: [
       { flags: '--player <id|wallet>', description: 'player id or wallet address', required: true },
       { flags: '--ttl <seconds>', description: 'lifetime (default: --player-token-ttl)' },
+      {
+        flags: '--game <id>',
+        description: "the game whose server it is for (game servers refuse other games' tokens)",
+      },
     ],
     request: (v) => ({
       method: 'POST',
       path: `/admin/players/${id(v['player'])}/token`,
-      body: v['ttl'] === undefined ? {} : { ttl: numberOrText(v['ttl']) },
+      body: {
+        ...(v['ttl'] === undefined ? {} : { ttl: numberOrText(v['ttl']) }),
+        ...(v['game'] === undefined ? {} : { gameId: v['game'] }),
+      },
     }),
   },
   {

@@ -12,7 +12,7 @@ export function issuerUrl(authIssuer: string): string {
 export function claimName(claimsNamespace: string, name: PlayerClaim): string {
   return `https://${claimsNamespace}/${name}`;
 }
-export type PlayerClaim = 'playerId' | 'displayName' | 'picture';
+export type PlayerClaim = 'playerId' | 'displayName' | 'picture' | 'gameId';
 
 /**
  * Who a player token is for (`aud`), so each token does one job. A *game* token is what a
@@ -65,12 +65,20 @@ export class PlayerTokens {
     return this.#settings.ttlSeconds;
   }
 
-  /** A game token for the player living `ttlSeconds` (the configured lifetime by default). */
+  /**
+   * A game token for the player living `ttlSeconds` (the configured lifetime by default), bound
+   * to `gameId` when the login named its game: a game server checks that claim, so a token the
+   * player gave one game cannot be replayed at another game's server to spend what the player
+   * allowed that other game.
+   */
   async issue(
     player: PlayerTokenSubject,
     ttlSeconds = this.#settings.ttlSeconds,
+    gameId: string | null = null,
   ): Promise<{ accessToken: string; expiresInSeconds: number }> {
-    const accessToken = await this.#sign(player, TokenAudiences.game, ttlSeconds, {});
+    const game =
+      gameId === null ? {} : { [claimName(this.#settings.claimsNamespace, 'gameId')]: gameId };
+    const accessToken = await this.#sign(player, TokenAudiences.game, ttlSeconds, game);
     return { accessToken, expiresInSeconds: ttlSeconds };
   }
 
@@ -97,7 +105,7 @@ export class PlayerTokens {
     player: PlayerTokenSubject,
     audience: TokenAudience,
     ttlSeconds: number,
-    extra: Record<string, number>,
+    extra: Record<string, string | number>,
   ): Promise<string> {
     const { authIssuer, claimsNamespace } = this.#settings;
     const { kid, key } = await this.#keys.signingKey(ttlSeconds);

@@ -127,7 +127,7 @@ export async function pollCliLogin(
         error: new CoinopError('expired_token', `login request ${requestorId} has expired`),
       };
     const outcome = pollOutcome(login, now, deps.pollIntervalSeconds);
-    if (outcome.kind === 'collect') return { playerId: login.playerId };
+    if (outcome.kind === 'collect') return { playerId: login.playerId, gameId: login.gameId };
     if (login.status === 'pending') await recordCliLoginPoll(tx, requestorId, now);
     return { error: outcome.error };
   });
@@ -136,7 +136,7 @@ export async function pollCliLogin(
     throw new TypeError(`approved login ${requestorId} has no player`);
   const player = await findPlayer(deps.db, decision.playerId);
   if (!player) throw new TypeError(`approved login ${requestorId} names no player`);
-  const { accessToken } = await deps.tokens.issue(player);
+  const { accessToken } = await deps.tokens.issue(player, undefined, decision.gameId);
   if ((await collectCliLogin(deps.db, requestorId, now)) === null) {
     throw new CoinopError(
       'expired_token',

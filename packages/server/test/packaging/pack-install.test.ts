@@ -328,7 +328,15 @@ describe('coinop from its packages, installed outside the workspace', () => {
         `0x${'5e'.repeat(20)}`,
       );
       await coinop('admin', 'hst', 'mint', '--account', String(playerId), '--amount', '20');
-      const token = await coinop('admin', 'player', 'token', '--player', String(playerId));
+      const token = await coinop(
+        'admin',
+        'player',
+        'token',
+        '--player',
+        String(playerId),
+        '--game',
+        game!.id,
+      );
 
       await writeFile(join(project, 'game-server.mjs'), GAME_SERVER);
       const gameServer = spawn(process.execPath, ['game-server.mjs'], {

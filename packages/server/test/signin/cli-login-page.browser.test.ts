@@ -14,9 +14,6 @@ import {
   renderCliLoginPage,
 } from '../../src/signin/pages/cli-login.js';
 import type { Db } from '../../src/store/db.js';
-import { insertGame, publishGame } from '../../src/store/games.js';
-import { ensureArcade } from '../../src/store/arcades.js';
-import { ensureDeveloper } from '../../src/store/developers.js';
 import { findPlayerByWallet } from '../../src/store/players.js';
 import {
   hasChromium,
@@ -26,6 +23,7 @@ import {
   seriousViolations,
 } from '@coinop/testkit/browser';
 import { openTestDb } from '@coinop/testkit/db';
+import { publishedGame } from '@coinop/testkit/arcade';
 import { injectWallet, walletCalls } from '@coinop/testkit/eip1193';
 
 // Phone width: the page is opened from a QR code or a link on a phone as often as on a desktop.
@@ -37,37 +35,6 @@ interface TestSignin {
   claimsNamespace: string;
   close(): Promise<void>;
 }
-
-/** A published game of a fresh developer, straight into storage; returns its id. */
-async function publishedGame(db: Db, name: string): Promise<string> {
-  const arcade = await ensureArcade(db, systemClock, uuidIds);
-  const developer = await ensureDeveloper(db, systemClock, uuidIds, newWalletAddress());
-  const game = await db.transaction((tx) =>
-    insertGame(
-      tx,
-      systemClock,
-      uuidIds,
-      arcade.id,
-      {
-        developerId: developer.id,
-        name,
-        description: 'Call the next card.',
-        category: 'Cards',
-        developerInfo: '',
-        tagLine: '',
-        url: 'https://high-low.example',
-        coverUrl: 'https://high-low.example/cover.png',
-        scoreDisplay: 'NORMAL',
-        prodDomain: null,
-      },
-      [{ name: 'Bronze', costUnits: 100_000_000n, leadersMax: 10 }],
-    ),
-  );
-  await publishGame(db, systemClock, game.id);
-  return game.id;
-}
-
-const newWalletAddress = () => privateKeyToAccount(generatePrivateKey()).address;
 
 /** A port free right now, so the EIP-4361 domain can name the address the browser opens. */
 async function freePort(): Promise<number> {

@@ -13,6 +13,7 @@ import { testSecretBox } from '@coinop/testkit/secrets';
 import { validatePlayerToken } from '../../src/credentials/validate-player-token.js';
 import type { Db } from '../../src/store/db.js';
 import { openTestDb } from '@coinop/testkit/db';
+import { publishedGame } from '@coinop/testkit/arcade';
 import { decide, gameSignIn, newWallet, walletSignIn } from '@coinop/testkit/signin';
 
 const GUIDE = new URL('../../../../docs/guides/cli-login.md', import.meta.url);
@@ -108,13 +109,20 @@ describe('the CLI login guide’s client, run as written', () => {
     expect(valid.playerId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('has a jose check that gives a game token’s player id and refuses a web session', async () => {
+  it('has a jose check that gives a game token’s player id and refuses a web session and another game’s token', async () => {
+    const gameId = await publishedGame(db, 'High-Low');
+    const otherGameId = await publishedGame(db, 'Reaction');
     const script = join(dir, 'verify.mjs');
     await writeFile(script, await guideVerifier());
     const run = (token: string) =>
       new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
         // The test's arcade signs as its configured issuer, not the host:port it listens on.
-        const env = { ...process.env, AUTH_URL: url, AUTH_ISSUER: config.authIssuer };
+        const env = {
+          ...process.env,
+          AUTH_URL: url,
+          AUTH_ISSUER: config.authIssuer,
+          GAME_ID: gameId,
+        };
         const child = spawn(process.execPath, [script, token], { env });
         let stdout = '';
         let stderr = '';
@@ -123,11 +131,17 @@ describe('the CLI login guide’s client, run as written', () => {
         child.on('close', (code) => resolve({ code, stdout, stderr }));
       });
     const wallet = newWallet();
-    const game = await gameSignIn(auth, wallet);
+    const game = await gameSignIn(auth, wallet, gameId);
     const ran = await run(game.access_token);
     expect(ran.stderr).toBe('');
     expect(ran.code).toBe(0);
     expect(ran.stdout.trim()).toBe(game.playerId);
+
+    // A token the player gave another game is not a token for this one.
+    const ofOther = await gameSignIn(auth, wallet, otherGameId);
+    const elsewhere = await run(ofOther.access_token);
+    expect(elsewhere.code).not.toBe(0);
+    expect(elsewhere.stderr).toContain(`the token is for game ${otherGameId}, not ${gameId}`);
 
     const web = await walletSignIn(auth, wallet);
     const refused = await run(web.access_token);

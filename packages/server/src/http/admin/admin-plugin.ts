@@ -123,6 +123,7 @@ export async function adminPlugin(
       const minted = await mintTokenOfPlayer(arcade, signin, {
         playerId: player.id,
         ttlSeconds: request.body.ttl,
+        gameId: request.body.gameId ?? null,
         maxTtlSeconds: app.config.playerTokenTtlMaxSeconds,
       });
       reply.code(201);

@@ -153,6 +153,11 @@ export const PlayerTokenBody = Type.Object(
         description: 'Lifetime in seconds (default --player-token-ttl; at most 30 days)',
       }),
     ),
+    gameId: Type.Optional(
+      Uuid(
+        'The game whose server the token is for (its gameId claim); a game server refuses a token of another game or of none',
+      ),
+    ),
   },
   { additionalProperties: false },
 );

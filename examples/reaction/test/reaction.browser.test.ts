@@ -106,7 +106,7 @@ describe.skipIf(!hasChromium)(
         await expect
           .poll(() => page.getByTestId('demo-score').textContent())
           .toBe(
-            `Submitted score ${reactionMs} ms on Practice: your best there, ranked #${rank} on the mock board.`,
+            `Submitted score ${reactionMs.toLocaleString('en-US')} ms on Practice: your best there, ranked #${rank} on the mock board.`,
           );
 
         await frame.getByRole('button', { name: 'Gold theme — 1 HST' }).click();

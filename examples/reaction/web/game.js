@@ -179,7 +179,7 @@ async function buyGold() {
   buyButton.disabled = true;
   say(`Asking you to pay ${GOLD_THEME_COST_HST} HST for the gold theme…`);
   try {
-    const { txid } = await game.hstTransfer(GOLD_THEME_COST_HST);
+    const { txid, refusal } = await game.hstTransfer(GOLD_THEME_COST_HST);
     if (txid) {
       // Rule 3: provision only what was paid for.
       gold = true;
@@ -189,7 +189,8 @@ async function buyGold() {
       draw(label());
       return;
     }
-    say('The payment was not made, so the gold theme was not applied.');
+    // The arcade may say why (not signed in, say).
+    say(refusal ?? 'The payment was not made, so the gold theme was not applied.');
   } catch (error) {
     say(`The arcade did not answer the payment request (${errorText(error)}).`);
   }

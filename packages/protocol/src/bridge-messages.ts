@@ -276,7 +276,7 @@ export function parseBridgeReply(value: unknown): BridgeReply | undefined {
         if (txid !== undefined) play.txid = txid;
         // A malformed seed is left out rather than losing a paid play's reply.
         if (isSeed(data.seed)) play.seed = data.seed;
-      } else addRefusal(play, data.refusal);
+      } else withRefusal(play, data);
       reply = { type: 'play', data: play };
       break;
     }
@@ -294,7 +294,7 @@ export function parseBridgeReply(value: unknown): BridgeReply | undefined {
     case 'hstTransfer': {
       const txid = readOptionalId(data.txid);
       if (txid === false) return undefined;
-      reply = { type: value.type, data: txid === undefined ? {} : { txid } };
+      reply = { type: value.type, data: txid === undefined ? withRefusal({}, data) : { txid } };
       break;
     }
     case 'tierChange': {
@@ -312,7 +312,7 @@ export function parseBridgeReply(value: unknown): BridgeReply | undefined {
     case 'login': {
       if (typeof data.approved !== 'boolean') return undefined;
       reply = { type: 'login', data: { approved: data.approved } };
-      if (!data.approved) addRefusal(reply.data, data.refusal);
+      if (!data.approved) withRefusal(reply.data, data);
       break;
     }
     case 'boardPage': {
@@ -386,10 +386,14 @@ function isReplay(value: unknown): value is string {
   return typeof value === 'string' && value.length <= BRIDGE_REPLAY_MAX_LENGTH;
 }
 
-/** A refusal's words, if text: cut to an error message's length; anything else is left out. */
-function addRefusal(to: { refusal?: string }, value: unknown): void {
-  if (typeof value === 'string' && value !== '')
-    to.refusal = value.slice(0, BRIDGE_ERROR_MESSAGE_MAX_LENGTH);
+/**
+ * `to` with the reply's refusal, if text: cut to an error message's length; anything else (an
+ * empty string too) is left out. Written small: it is in the game SDK's bundle.
+ */
+function withRefusal<T extends { refusal?: string }>(to: T, { refusal }: { refusal?: unknown }): T {
+  if (typeof refusal === 'string' && refusal)
+    to.refusal = refusal.slice(0, BRIDGE_ERROR_MESSAGE_MAX_LENGTH);
+  return to;
 }
 
 /** A play's seed: 32 bytes as 64 lowercase hex characters. */

@@ -388,17 +388,22 @@ export interface ReceiveLeaderboardMessage {
 
 /**
  * Reply data of `transferHst`/`hstTransfer`. `txid` is absent when the player rejected the
- * payment: nothing is to be provisioned (spec 4.10 rule 3, 7.2).
+ * payment: nothing is to be provisioned (spec 4.10 rule 3, 7.2). `refusal` is a coinop addition:
+ * without `txid`, why nothing was paid, in words for the game to show the player (so far: they
+ * are not signed in to the arcade).
  *
  * @example
  * ```ts
  * import type { ReceiveHstTransferMessage } from '@coinop/protocol';
  * const paid: ReceiveHstTransferMessage = { txid: 'tx-1' };
  * const rejected: ReceiveHstTransferMessage = {};
+ * const signedOut: ReceiveHstTransferMessage = { refusal: 'Not signed in: connect a wallet.' };
  * ```
  */
 export interface ReceiveHstTransferMessage {
   txid?: string;
+  /** Without `txid`: why nothing was paid, for the player to read; absent when not said. */
+  refusal?: string;
 }
 
 /**

@@ -292,6 +292,19 @@ describe('parseBridgeReply', () => {
       { type: 'login', data: { approved: true, refusal: 'Not signed in.' } },
       { type: 'login', data: { approved: true } },
     ],
+    // A payment refused for the same reason says so too; never beside a txid.
+    [
+      { type: 'hstTransfer', data: { refusal: 'Not signed in.' }, requestId: 'r.5' },
+      { type: 'hstTransfer', data: { refusal: 'Not signed in.' }, requestId: 'r.5' },
+    ],
+    [
+      { type: 'transferHst', data: { txid: 'tx-1', refusal: 'Not signed in.' } },
+      { type: 'transferHst', data: { txid: 'tx-1' } },
+    ],
+    [
+      { type: 'hstTransfer', data: { refusal: ['Not signed in.'] } },
+      { type: 'hstTransfer', data: {} },
+    ],
   ])('reads %j', (message, expected) => {
     expect(parseBridgeReply(message)).toEqual(expected);
   });

@@ -38,13 +38,32 @@ export interface OpenedPlay {
 /** What the game is told, and the player shown, when a signed-out player's request is refused. */
 export const NOT_SIGNED_IN = 'Not signed in: connect a wallet in the arcade to play.';
 
+/**
+ * The player a game's play, payment or sign-in is for. A signed-out player is asked to connect
+ * first, as the header's Connect would, and the request goes on once they have; null when they
+ * closed the dialog without connecting: they are told `NOT_SIGNED_IN`, which the caller answers
+ * the game with as its `refusal`.
+ */
+export async function signedInPlayer(host: ArcadeHost): Promise<ArcadePlayer | null> {
+  const player = host.player() ?? ((await host.signIn()) ? host.player() : null);
+  if (player === null) host.tell(NOT_SIGNED_IN, 'error');
+  return player;
+}
+
+/** The signed-in player as the bridge knows them: their spendable HST in base units. */
+export interface ArcadePlayer {
+  id: string;
+  signer: WalletSigner | null;
+  balanceUnits: bigint;
+}
+
 /** The page around the bridge: who plays, what they chose, and how to ask and tell them. */
 export interface ArcadeHost {
   game(): Pick<Game, 'id' | 'name'>;
   /** The tier (or tournament round) chosen on the page, its cost exact. */
   tier(): PlayableTier | undefined;
   /** The signed-in player with their spendable HST in base units, or null. */
-  player(): { id: string; signer: WalletSigner | null; balanceUnits: bigint } | null;
+  player(): ArcadePlayer | null;
   /**
    * Opens the wallet connect dialog for a signed-out player (the header's own); true once they
    * are signed in, false when they closed it without connecting.

@@ -1,6 +1,6 @@
 import type { ReceiveLoginMessage } from '@coinop/protocol';
 import type { ArcadeConsent } from './arcade-consent.js';
-import { NOT_SIGNED_IN, type ArcadeHost } from './arcade-host.js';
+import { NOT_SIGNED_IN, signedInPlayer, type ArcadeHost } from './arcade-host.js';
 
 /** A CLI login the game's server started (bridge `login`), of this game, approved by the player. */
 export async function approveLogin(
@@ -10,11 +10,7 @@ export async function approveLogin(
   userCode: string,
 ): Promise<ReceiveLoginMessage> {
   const game = host.game();
-  // A signed-out player is asked to connect, as the header's Connect would; then the sign-in goes on.
-  if (host.player() === null && !(await host.signIn())) {
-    host.tell(NOT_SIGNED_IN, 'error');
-    return { approved: false, refusal: NOT_SIGNED_IN };
-  }
+  if ((await signedInPlayer(host)) === null) return { approved: false, refusal: NOT_SIGNED_IN };
   try {
     const info = await host.login.info(requestorId, userCode);
     // A game may only sign the player in to itself: its login must name it.

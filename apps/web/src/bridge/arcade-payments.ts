@@ -6,7 +6,7 @@ import {
   type ReceiveHstTransferMessage,
 } from '@coinop/protocol';
 import type { ArcadeConsent } from './arcade-consent.js';
-import type { ArcadeHost } from './arcade-host.js';
+import { NOT_SIGNED_IN, signedInPlayer, type ArcadeHost } from './arcade-host.js';
 import { randomUuid } from './demo-handlers.js';
 
 /** A payment the game asks for (bridge `hstTransfer`): approved, signed, paid from the balance. */
@@ -16,12 +16,9 @@ export async function payHst(
   amount: number,
 ): Promise<ReceiveHstTransferMessage> {
   const { sign, failed } = consent;
-  const player = host.player();
+  const player = await signedInPlayer(host);
+  if (player === null) return { refusal: NOT_SIGNED_IN };
   const game = host.game();
-  if (player === null) {
-    host.tell('Connect a wallet to pay.', 'error');
-    return {};
-  }
   // The game names a number of HST (spec 4.10); it is read once, exactly as the arcade reads
   // it, and from then on the player sees, signs and pays these base units.
   const asked = readHst(amount);

@@ -8,7 +8,7 @@ import type {
 } from '@coinop/protocol';
 import { ApiError } from '../api.js';
 import type { ArcadeConsent } from './arcade-consent.js';
-import { NOT_SIGNED_IN, type ArcadeHost } from './arcade-host.js';
+import { NOT_SIGNED_IN, signedInPlayer, type ArcadeHost } from './arcade-host.js';
 import { randomUuid } from './demo-handlers.js';
 import type { ChainWalletOfPlayer } from './wallet-play-option.js';
 
@@ -21,14 +21,10 @@ export async function openPlay(
   consent: ArcadeConsent,
 ): Promise<ReceivePlayMessage> {
   const { sign, failed } = consent;
-  // A signed-out player is asked to connect, as the header's Connect would; then the play goes on.
-  const player = host.player() ?? ((await host.signIn()) ? host.player() : null);
+  const player = await signedInPlayer(host);
+  if (player === null) return { refusal: NOT_SIGNED_IN };
   const tier = host.tier();
   const game = host.game();
-  if (player === null) {
-    host.tell(NOT_SIGNED_IN, 'error');
-    return { refusal: NOT_SIGNED_IN };
-  }
   if (tier === undefined) return {};
   const { costUnits } = tier;
   const walletPlay = await prepareWalletPlay(host.chainWallet(), costUnits);

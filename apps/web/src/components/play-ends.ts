@@ -11,7 +11,10 @@ export function playEndsText(iso: string, now: Date = new Date()): string {
   return `${at.toLocaleDateString(undefined, { weekday: 'short', day: 'numeric', month: 'short' })}, ${time}`;
 }
 
+/** Where an open play's cost goes when it ends unscored. */
+export const UNSCORED_COST_GOES =
+  'its cost is paid out to the leaders the board had when it began, the game’s developer and ' +
+  'the arcade, and nothing comes back to you.';
+
 /** What happens to an open play's cost when it ends unscored. */
-export const UNSCORED_PLAY_SETTLES =
-  'If it has no score by then, it ends without one: its cost is paid out to the leaders the ' +
-  'board had when it began, the game’s developer and the arcade, and nothing comes back to you.';
+export const UNSCORED_PLAY_SETTLES = `If it has no score by then, it ends without one: ${UNSCORED_COST_GOES}`;

@@ -1,4 +1,5 @@
 import type { ScoreRules } from '@coinop/protocol';
+import { groupedNumber, scoreText } from '../components/score.js';
 
 /**
  * The rules in force on the chosen tier, in one short line for the player (issue 30): "Scores
@@ -12,15 +13,14 @@ export function ScoreRulesLine({ rules, unit }: { rules: ScoreRules | undefined;
 
 /** The line's text; empty when no rule is set. */
 export function scoreRulesText(rules: ScoreRules, unit: string): string {
-  const withUnit = (n: number) => (unit === '' ? String(n) : `${n} ${unit}`);
   const parts: string[] = [];
   const { minScore, maxScore, minPlayMs } = rules;
   if (minScore !== null && maxScore !== null) {
-    parts.push(`Scores between ${withUnit(minScore)} and ${withUnit(maxScore)}`);
+    parts.push(`Scores between ${scoreText(minScore, unit)} and ${scoreText(maxScore, unit)}`);
   } else if (maxScore !== null) {
-    parts.push(`Scores up to ${withUnit(maxScore)}`);
+    parts.push(`Scores up to ${scoreText(maxScore, unit)}`);
   } else if (minScore !== null) {
-    parts.push(`Scores from ${withUnit(minScore)}`);
+    parts.push(`Scores from ${scoreText(minScore, unit)}`);
   }
   if (minPlayMs !== null && minPlayMs > 0) parts.push(`a run takes at least ${seconds(minPlayMs)}`);
   if (rules.replay === 'required') parts.push('replays verified');
@@ -28,7 +28,7 @@ export function scoreRulesText(rules: ScoreRules, unit: string): string {
   return line.charAt(0).toUpperCase() + line.slice(1);
 }
 
-/** 10000 → "10 s", 2500 → "2.5 s", 400 → "0.4 s". */
+/** 10000 → "10 s", 2500 → "2.5 s", 400 → "0.4 s", 3600000 → "3,600 s". */
 function seconds(ms: number): string {
-  return `${Number((ms / 1000).toFixed(3))} s`;
+  return `${groupedNumber(Number((ms / 1000).toFixed(3)))} s`;
 }

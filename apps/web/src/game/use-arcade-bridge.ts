@@ -126,7 +126,7 @@ export function useArcadeBridge(page: ArcadeBridgePage) {
     openPlay,
     boardReads,
     roundReads,
-    /** A signed-out player's game asked to play or sign in: the connect dialog is open. */
+    /** A signed-out player's game asked to play, pay or sign in: the connect dialog is open. */
     connecting: signInRequest.asking,
     connectClosed: signInRequest.closed,
   };

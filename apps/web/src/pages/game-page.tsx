@@ -62,8 +62,9 @@ export function GamePage({ gameId }: { gameId: string }) {
     setNotice,
     setCelebration,
   });
-  // A paid play the game has not scored is lost by leaving: ask first, and show plays left open.
-  useLeaveGuard(bridge.openPlay && leaveQuestion(bridge.openPlay));
+  // A paid play the game has not scored, or one a wallet lock is still opening, is lost by
+  // leaving: ask first, and show plays left open.
+  useLeaveGuard(leaveQuestion(bridge.openPlay, bridge.walletPlay));
   const leftOpen = useLeftOpenPlays(gameId, bridge.openPlay?.id ?? null);
 
   /**

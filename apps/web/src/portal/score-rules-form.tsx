@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { ScoreRules, TierScoreRules } from '@coinop/protocol';
+import { groupedNumber } from '../components/score.js';
 import { ErrorAlert, Status, errorText } from './parts.js';
 
 /** The form's text fields: empty means no rule (a game) or inherit (a tier). */
@@ -63,7 +64,11 @@ export function ScoreRulesForm({
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
   const hint = (value: number | null, unit = '') =>
-    inherited === undefined ? 'none' : value === null ? 'none (game)' : `${value}${unit} (game)`;
+    inherited === undefined
+      ? 'none'
+      : value === null
+        ? 'none (game)'
+        : `${groupedNumber(value)}${unit} (game)`;
   const field = (key: keyof RuleTexts, text: string, placeholder: string, step = 'any') => (
     <div className="field">
       <label htmlFor={`${id}-${key}`}>{text}</label>

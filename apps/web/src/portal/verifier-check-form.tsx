@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
+import { groupedNumber, msText } from '../components/score.js';
 import { ErrorAlert, errorText, usePortalApi } from './parts.js';
 import type { VerifierCheck } from './portal-api.js';
 
@@ -89,9 +90,11 @@ export function VerifierCheckForm({ gameId }: { gameId: string }) {
 function CheckResult({ result: r }: { result: VerifierCheck }) {
   return (
     <p role="status" className={r.ok ? 'notice' : 'error'}>
-      {r.ok ? `Accepted: the replay earns ${r.computed}.` : `Refused (${r.reason}): ${r.detail}.`}{' '}
+      {r.ok
+        ? `Accepted: the replay earns ${groupedNumber(r.computed ?? '')}.`
+        : `Refused (${r.reason}): ${r.detail}.`}{' '}
       <span className="muted">
-        Version {r.version}, seed {r.seed.slice(0, 12)}…, {r.durationMs} ms.
+        Version {r.version}, seed {r.seed.slice(0, 12)}…, {msText(r.durationMs)}.
       </span>
     </p>
   );

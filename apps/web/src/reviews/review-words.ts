@@ -1,6 +1,6 @@
 import { countText } from '../components/count-text.js';
 import type { ReviewItem } from '@coinop/protocol';
-import { scoreText } from '../components/score.js';
+import { groupedNumber, msText, scoreText } from '../components/score.js';
 
 /** What the queue calls each kind of item, as a reviewer reads it. */
 export const KIND_LABELS: Record<string, string> = {
@@ -27,12 +27,12 @@ export const REPORT_LABELS: Record<string, string> = {
   other: 'something else',
 };
 
-/** A duration in ms as a person reads it: "850 ms", "12.4 s", "3 min 20 s". */
+/** A duration in ms as a person reads it: "850 ms", "12.4 s", "3 min 20 s", "1,440 min 0 s". */
 export function durationText(ms: number): string {
-  if (ms < 1000) return `${ms} ms`;
+  if (ms < 1000) return msText(ms);
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
   const seconds = Math.round(ms / 1000);
-  return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+  return `${groupedNumber(Math.floor(seconds / 60))} min ${seconds % 60} s`;
 }
 
 /** Why the item is in the queue, in one line. */

@@ -9,6 +9,7 @@ import { refuseRoundedNumbers } from './json-numbers.js';
 import { logDestination, LOG_REDACT } from './log-destination.js';
 import { refuseOnOverload } from './overload.js';
 import { sendSecurityHeaders } from './security-headers.js';
+import { PATTERN_TEXT_KEY } from './string-patterns.js';
 import { refuseUnstorableText } from './text-rule.js';
 
 /** Which listener an app is, and what it shares with the process's other listeners. */
@@ -66,14 +67,16 @@ export function createFastify(config: Config, listener: ListenerOptions): Fastif
     // Routes are matched exactly as the spec writes them; a trailing slash is the same route.
     routerOptions: { ignoreTrailingSlash: true },
     // Never coerce: a body's "12" is not the number 12, and unknown fields are refused, not dropped.
-    // `verbose` gives a failure its schema, whose description says what an unusual pattern wants
-    // (listener/validation-messages.ts); it costs nothing until a request fails.
+    // `verbose` gives a failure its schema, which says in words what its pattern wants (or whose
+    // description does: listener/validation-messages.ts); it costs nothing until a request fails.
+    // The words are an annotation Ajv's strict mode is told of, so it checks nothing.
     ajv: {
       customOptions: {
         removeAdditional: false,
         coerceTypes: false,
         allErrors: false,
         verbose: true,
+        keywords: [PATTERN_TEXT_KEY],
       },
     },
     // Whose X-Forwarded-For to believe is the operator's call (nobody's by default): anyone on

@@ -1,3 +1,5 @@
+import { PATTERN_TEXT_KEY } from './string-patterns.js';
+
 /**
  * What a schema failure says after the field's path, as a person would write it: "is required",
  * "must not be blank", "must be one of: NORMAL, REVERSE", rather than Ajv's own wording
@@ -10,32 +12,12 @@ export interface SchemaFailure {
   readonly keyword: string;
   readonly params: Record<string, unknown>;
   readonly message?: string | undefined;
-  /** The schema holding the failed keyword (Ajv's `verbose` option): its `description`. */
+  /**
+   * The schema holding the failed keyword (Ajv's `verbose` option): a pattern's words
+   * (string-patterns.ts), or its `description`.
+   */
   readonly parentSchema?: unknown;
 }
-
-/**
- * The patterns the API's schemas use, each as what it asks for. A pattern not listed is described
- * by its schema's `description`, or, lacking one, quoted.
- */
-const PATTERN_TEXTS: Readonly<Record<string, string>> = {
-  '\\S': 'must not be blank',
-  '^0x[0-9a-fA-F]{40}$': 'must be a wallet address: 0x followed by 40 hex digits',
-  '^0x[0-9a-fA-F]{64}$': 'must be a transaction hash: 0x followed by 64 hex digits',
-  '^[0-9a-f]{64}$': 'must be 64 lower-case hex digits',
-  '^0x[0-9a-fA-F]{64}:[0-9]{1,9}$':
-    'must be a transaction hash (0x followed by 64 hex digits), a colon and a log index',
-  '^[0-9]+$': 'must be a whole number written in digits',
-  '^\\d+(\\.\\d{1,8})?$': 'must be an amount of HST in digits, with at most 8 decimals',
-  '^[0-9]+(\\.[0-9]{1,8})?$': 'must be an amount of HST in digits, with at most 8 decimals',
-  '^-?\\d+(\\.\\d{1,8})?$':
-    'must be an amount of HST in digits, with at most 8 decimals, and may start with -',
-  '^(100|[1-9][0-9]?)$': 'must be a whole number from 1 to 100',
-  '^(50|[1-4]?[0-9])$': 'must be a whole number from 0 to 50',
-  '^(50|[1-4][0-9]|[1-9])$': 'must be a whole number from 1 to 50',
-  '^(90|[1-8][0-9]|[1-9])$': 'must be a whole number from 1 to 90',
-  '^(500|[1-4][0-9]{2}|[1-9][0-9]?)$': 'must be a whole number from 1 to 500',
-};
 
 const FORMAT_TEXTS: Readonly<Record<string, string>> = {
   uuid: 'must be a UUID',
@@ -109,17 +91,23 @@ export function validationText(failure: SchemaFailure): string {
   }
 }
 
+/**
+ * A pattern as its schema words it (string-patterns.ts); else as the schema's description says what
+ * the value is; else quoted.
+ */
 function patternText(pattern: string, parentSchema: unknown): string {
-  const known = PATTERN_TEXTS[pattern];
-  if (known !== undefined) return known;
-  const description =
-    typeof parentSchema === 'object' && parentSchema !== null && 'description' in parentSchema
-      ? parentSchema.description
-      : undefined;
-  if (typeof description === 'string' && description !== '') {
-    return `is not valid: it must be ${lowerFirst(description)}`;
-  }
+  const words = schemaText(parentSchema, PATTERN_TEXT_KEY);
+  if (words !== undefined) return words;
+  const description = schemaText(parentSchema, 'description');
+  if (description !== undefined) return `is not valid: it must be ${lowerFirst(description)}`;
   return `must match the pattern ${pattern}`;
+}
+
+/** A text annotation of the failed schema, if it has one. */
+function schemaText(schema: unknown, key: string): string | undefined {
+  if (typeof schema !== 'object' || schema === null) return undefined;
+  const text: unknown = (schema as Record<string, unknown>)[key];
+  return typeof text === 'string' && text !== '' ? text : undefined;
 }
 
 function listed(values: unknown): string {

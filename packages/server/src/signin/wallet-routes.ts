@@ -17,11 +17,12 @@ import {
   type WalletSignInDeps,
 } from './wallet-sign-in.js';
 import { perClientAddress } from '../listener/rate-limit.js';
+import { Patterns } from '../listener/string-patterns.js';
 
 const ChallengeBody = Type.Object(
   {
     address: Type.String({
-      pattern: '^0x[0-9a-fA-F]{40}$',
+      ...Patterns.walletAddress,
       description: 'Wallet address: 0x and 40 hex digits (EIP-55 checksum checked if mixed case)',
     }),
   },

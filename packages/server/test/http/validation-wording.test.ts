@@ -6,7 +6,10 @@ import { uuidIds } from '../../src/ids.js';
 import { buildTestApi, TEST_ADMIN_TOKEN, type TestApi } from '@coinop/testkit/app';
 import { storeVariants } from '@coinop/testkit/db';
 import { gameWithTiers, writeToken, type GameFixture } from '@coinop/testkit/arcade';
+import { routesOf } from '../../src/listener/fastify.js';
+import { PATTERN_TEXT_KEY, Patterns } from '../../src/listener/string-patterns.js';
 import { validationText } from '../../src/listener/validation-messages.js';
+import { buildTestSignin } from '@coinop/testkit/signin';
 
 /**
  * Schema failures reached API clients in Ajv's own words: "leaderboardId must have required
@@ -134,7 +137,15 @@ describe('validationText', () => {
       { keyword: 'maximum', params: { limit: 100, comparison: '<=' } },
       'must be at most 100',
     ],
-    ['blank', { keyword: 'pattern', params: { pattern: '\\S' } }, 'must not be blank'],
+    [
+      'a pattern worded on its schema',
+      {
+        keyword: 'pattern',
+        params: { pattern: '\\S' },
+        parentSchema: { type: 'string', ...Patterns.notBlank, description: 'Tier name' },
+      },
+      'must not be blank',
+    ],
     [
       'a pattern described by its schema',
       {
@@ -152,5 +163,41 @@ describe('validationText', () => {
     ['uuid', { keyword: 'format', params: { format: 'uuid' } }, 'must be a UUID'],
   ])('%s', (_what, failure, text) => {
     expect(validationText(failure)).toBe(text);
+  });
+});
+
+/**
+ * A pattern's words were kept in a table of regular expressions apart from the schemas, which
+ * could drift from them; they now ride on each schema (listener/string-patterns.ts). A schema
+ * writing a shared pattern by hand would lose them and answer "is not valid: it must be …" from
+ * its description: every schema of the API and of the sign-in service carries them.
+ */
+describe('shared string patterns', () => {
+  it("keep their words in every route's schema", async () => {
+    const words = new Map<string, string>(
+      Object.values(Patterns).map((p) => [p.pattern, p[PATTERN_TEXT_KEY]]),
+    );
+    const apps = await buildTestSignin(storeVariants()[0]!);
+    try {
+      let worded = 0;
+      const missing: string[] = [];
+      const visit = (node: unknown, where: string): void => {
+        if (typeof node !== 'object' || node === null) return;
+        const schema = node as Record<string, unknown>;
+        const expected = typeof schema['pattern'] === 'string' && words.get(schema['pattern']);
+        if (expected) {
+          if (schema[PATTERN_TEXT_KEY] === expected) worded += 1;
+          else missing.push(`${where}: ${String(schema['pattern'])}`);
+        }
+        for (const [key, value] of Object.entries(schema)) visit(value, `${where}.${key}`);
+      };
+      for (const app of [apps.api, apps.auth]) {
+        for (const route of routesOf(app)) visit(route.schema, `${route.method} ${route.url}`);
+      }
+      expect(missing).toEqual([]);
+      expect(worded).toBeGreaterThan(40);
+    } finally {
+      await apps.close();
+    }
   });
 });

@@ -194,15 +194,17 @@ describe.skipIf(!hasChromium)(
           /^(\d+) ms/.exec((await game.locator('#status').textContent())!)![1],
         );
 
-        // The score is on the board, the player sees the rank, the HST moved.
+        // The score is on the board, the player sees the rank, the HST moved. The arcade groups
+        // a score's thousands (1,234 ms); the game writes its own digits.
+        const shownMs = reactionMs.toLocaleString('en-US');
         const notice = page.getByTestId('arcade-notice');
         await expect
           .poll(() => notice.textContent())
-          .toBe(`Your score ${reactionMs} ms ranks #1: you made the leaderboard!`);
+          .toBe(`Your score ${shownMs} ms ranks #1: you made the leaderboard!`);
         const leaders = page.getByRole('region', { name: 'Leaders: Gold' });
         await expect
           .poll(() => leaders.locator('li').first().textContent())
-          .toBe(`${player.name}${reactionMs} ms`);
+          .toBe(`${player.name}${shownMs} ms`);
         // Leading the board is celebrated beside it.
         expect(await page.locator('.celebration strong').textContent()).toBe('Top of the board!');
         await saveScreenshot(page, 'game-page-scored');
@@ -284,7 +286,7 @@ describe.skipIf(!hasChromium)(
         await page.getByRole('radio', { name: new RegExp(`^${tiers[1]!.name} `) }).check();
         await expect
           .poll(() => leaders.locator('li').first().textContent())
-          .toBe(`${player.name}${reactionMs} ms`);
+          .toBe(`${player.name}${shownMs} ms`);
 
         // The session and the balance survive a reload.
         await page.reload();
@@ -378,6 +380,44 @@ describe.skipIf(!hasChromium)(
         );
         expect(await seriousViolations(page)).toEqual([]);
         await saveScreenshot(page, 'game-page-phone');
+      } finally {
+        await context.close();
+      }
+    });
+
+    it("a signed-out player's payment asks them to connect, as Play does; closing it tells the game why", async () => {
+      const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+      const page = await context.newPage();
+      try {
+        const purchasesBefore = await count('FROM game_purchases');
+        await page.goto(`${server.urls['web']!}/games/${gameId}`);
+        const game = page.frameLocator('iframe.game-frame');
+        await expectStatus(game, 'Ready. Press Play to start.');
+        // The gold theme asks for a payment. Signed out, the page said "Connect a wallet to pay."
+        // above the game and the game heard only "not paid"; now the header's connect dialog
+        // opens, and closing it answers the game with the reason (the reply's `refusal`).
+        const buy = game.getByRole('button', { name: 'Gold theme — 1 HST' });
+        await buy.click();
+        const connect = page.getByRole('dialog', { name: 'Connect a wallet' });
+        await connect.waitFor();
+        await connect.getByRole('button', { name: 'Cancel' }).click();
+        const notSignedIn = 'Not signed in: connect a wallet in the arcade to play.';
+        await expectStatus(game, notSignedIn);
+        await expect.poll(() => page.getByTestId('arcade-notice').textContent()).toBe(notSignedIn);
+        // Beside the game on a laptop, in sight: said once, with no toast.
+        expect(await page.getByTestId('toasts').textContent()).not.toContain(notSignedIn);
+        await saveScreenshot(page, 'payment-signed-out');
+
+        // Again, connecting this time: the payment goes on to its approval.
+        await buy.click();
+        await connect.waitFor();
+        await page.getByRole('button', { name: 'Arcade wallet' }).click();
+        await page.getByTestId('balance').waitFor();
+        const approval = await approvalDialog(page, 'Pay the developer?');
+        await expect.poll(() => page.getByTestId('arcade-notice').textContent()).toBe('');
+        await approval.getByRole('button', { name: 'Reject' }).click();
+        await expectStatus(game, 'The payment was not made, so the gold theme was not applied.');
+        expect(await count('FROM game_purchases')).toBe(purchasesBefore);
       } finally {
         await context.close();
       }

@@ -191,6 +191,8 @@ describe.skipIf(!hasChromium)(
           await expect.poll(() => rows.count()).toBe(20);
           expect(await rows.first().textContent()).toContain('#1');
           expect(await rows.first().textContent()).toContain('Ada 1');
+          // Its score, 1000, grouped in thousands as every score is.
+          expect(await rows.first().locator('.board-score').textContent()).toBe('1,000');
           await page.getByRole('button', { name: 'Load more' }).click();
           await expect.poll(() => rows.count()).toBe(40);
           await page.getByRole('button', { name: 'Load more' }).click();

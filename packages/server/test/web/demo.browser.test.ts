@@ -320,7 +320,7 @@ describe.skipIf(!hasChromium)(
           // Lower is better: the mock leaders lowest first, on the page and in the game.
           await expect
             .poll(() => demoBoard.allTextContents())
-            .toEqual(['Linus1800 ms', 'Grace3100 ms', 'Ada4200 ms']);
+            .toEqual(['Linus1,800 ms', 'Grace3,100 ms', 'Ada4,200 ms']);
           await expect.poll(() => game.locator('#tier').textContent()).toBe('Practice (1 HST)');
           await expect
             .poll(() => gameBoard.allTextContents())
@@ -332,24 +332,26 @@ describe.skipIf(!hasChromium)(
           await expect
             .poll(() => page.getByTestId('demo-score').textContent())
             .toBe(
-              'Submitted score 2500 ms on Practice: your best there, ranked #2 on the mock board.',
+              'Submitted score 2,500 ms on Practice: your best there, ranked #2 on the mock board.',
             );
           expect(await demoBoard.allTextContents()).toEqual([
-            'Linus1800 ms',
-            'You (demo)2500 ms',
-            'Grace3100 ms',
-            'Ada4200 ms',
+            'Linus1,800 ms',
+            'You (demo)2,500 ms',
+            'Grace3,100 ms',
+            'Ada4,200 ms',
           ]);
           await expect
             .poll(() => gameBoard.allTextContents())
             .toEqual(['Linus 1800', 'You (demo) 2500', 'Grace 3100', 'Ada 4200']);
-          // A worse score does not replace the best.
-          await game.getByLabel('Score').fill('5000');
+          // A worse score does not replace the best. The largest whole number a JSON number holds
+          // exactly keeps every digit, grouped in thousands.
+          await game.getByLabel('Score').fill('9007199254740991');
           await game.getByRole('button', { name: 'Play and score' }).click();
           await expect
             .poll(() => page.getByTestId('demo-score').textContent())
             .toBe(
-              'Submitted score 5000 ms on Practice: not better than your best there, which ranks #2.',
+              'Submitted score 9,007,199,254,740,991 ms on Practice: not better than your best ' +
+                'there, which ranks #2.',
             );
           // The screenshot shows the lower-is-better board with the demo player on it.
           await saveScreenshot(page, name);
@@ -362,10 +364,10 @@ describe.skipIf(!hasChromium)(
             .toEqual(['Grace 7500', 'Margaret 9900']);
           // Higher is better again: the page's board turns round.
           await page.getByLabel('Score order').selectOption('NORMAL');
-          expect(await demoBoard.allTextContents()).toEqual(['Margaret9900 ms', 'Grace7500 ms']);
+          expect(await demoBoard.allTextContents()).toEqual(['Margaret9,900 ms', 'Grace7,500 ms']);
           // The unit is the page's setting too: cleared, the scores are bare numbers.
           await page.getByLabel(/^Score unit/).fill('');
-          expect(await demoBoard.allTextContents()).toEqual(['Margaret9900', 'Grace7500']);
+          expect(await demoBoard.allTextContents()).toEqual(['Margaret9,900', 'Grace7,500']);
           await page.getByLabel(/^Score unit/).fill('ms');
 
           expect(await seriousViolations(page)).toEqual([]);

@@ -163,10 +163,10 @@ describe.skipIf(!hasChromium)(
         await panel
           .getByText('Payouts are held 24 h for review before they can be spent.')
           .waitFor();
-        await panel.getByText('Scores up to 5000 · a run takes at least 10 s').waitFor();
+        await panel.getByText('Scores up to 5,000 · a run takes at least 10 s').waitFor();
         await panel.screenshot({ path: `${SCREENSHOT_DIR}game-payout-hold.png` });
         await panel.getByLabel(/Gold/).check();
-        await panel.getByText('Scores up to 5000 · a run takes at least 10 s').waitFor();
+        await panel.getByText('Scores up to 5,000 · a run takes at least 10 s').waitFor();
         expect(await panel.getByText(/Payouts are held/).count()).toBe(0);
         expect(await seriousViolations(page)).toEqual([]);
       } finally {
@@ -211,7 +211,7 @@ describe.skipIf(!hasChromium)(
           const panel = main.getByRole('region', { name: 'Slide: score rules and payout hold' });
           await panel
             .getByText(
-              'Payouts held 24 h (game’s own). Score rules of the game: Scores up to 5000 · a ' +
+              'Payouts held 24 h (game’s own). Score rules of the game: Scores up to 5,000 · a ' +
                 'run takes at least 10 s.',
             )
             .waitFor();
@@ -229,7 +229,7 @@ describe.skipIf(!hasChromium)(
           expect(await tier('Gold').getByRole('cell').allTextContents()).toEqual([
             '5 HST',
             'paid at once (tier’s own)',
-            'Scores up to 5000 · a run takes at least 10 s',
+            'Scores up to 5,000 · a run takes at least 10 s',
           ]);
           await saveScreenshot(page, `console-game-settings${suffix}`);
           if (viewport === PHONE) expect(await horizontalOverflow(page)).toBe(false);

@@ -147,10 +147,17 @@ describe.skipIf(!hasChromium)(
         await expect.poll(() => cards.count()).toBe(2);
         const outlier = cards.filter({ hasText: 'Outlier' });
         await outlier
-          .getByText('Far beyond the other players: their median is 1388.5 pts over 22 players')
+          .getByText('Far beyond the other players: their median is 1,388.5 pts over 22 players')
           .waitFor();
         await outlier.getByRole('button', { name: 'Evidence and decision' }).click();
         await outlier.getByText('23 players · median').waitFor();
+        // Scores are grouped in thousands: the tier's best is the outlier's 99,999.
+        expect(await outlier.getByText('23 players · median').textContent()).toMatch(
+          /^23 players · median [\d,.]+ pts · MAD [\d,.]+ pts · best 99,999 pts$/,
+        );
+        expect(await outlier.locator('.review-scores strong').first().textContent()).toBe(
+          '99,999 pts',
+        );
         await checkAtBothSizes(consolePage, 'admin-reviews');
 
         const reported = cards.filter({ hasText: 'Reported' });

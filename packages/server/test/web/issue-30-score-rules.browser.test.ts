@@ -128,7 +128,7 @@ describe.skipIf(!hasChromium)(
         await section.getByText('Overrides for “Bronze”').click();
         const bronze = section.getByRole('form', { name: 'Score rules of “Bronze”' });
         expect(await bronze.getByLabel('Highest possible score').getAttribute('placeholder')).toBe(
-          '5000 (game)',
+          '5,000 (game)',
         );
         await bronze.getByLabel('Highest possible score').fill('100');
         await bronze.getByRole('button', { name: 'Save score rules' }).click();
@@ -158,7 +158,7 @@ describe.skipIf(!hasChromium)(
         await panel.getByLabel(/Bronze/).check();
         await panel.getByText('Scores between 0 and 100 · a run takes at least 10 s').waitFor();
         await panel.getByLabel(/Gold/).check();
-        await panel.getByText('Scores between 0 and 5000 · a run takes at least 10 s').waitFor();
+        await panel.getByText('Scores between 0 and 5,000 · a run takes at least 10 s').waitFor();
         await panel.screenshot({ path: `${SCREENSHOT_DIR}game-score-rules.png` });
       } finally {
         await context.close();

@@ -266,7 +266,7 @@ describe.skipIf(!hasChromium)(
         const playLine = history.locator('tr[data-kind="play"]');
         await expect
           .poll(() => playLine.locator('td').nth(1).textContent())
-          .toMatch(/^Played Bronze: scored \d+ ms, ranked #1$/);
+          .toMatch(/^Played Bronze: scored [\d,]+ ms, ranked #1$/);
         expect(await playLine.locator('td').nth(2).textContent()).toBe('Quick Draw');
         expect(await history.locator('tr[data-kind="grant"] td').nth(3).textContent()).toBe(
           '+100 HST',

@@ -516,7 +516,7 @@ describe.skipIf(!hasChromium)(
         await expect
           .poll(() => notice.textContent(), { timeout: 15_000 })
           .toMatch(
-            /^Your score \d+ ms ranks #\d+ in Spring Cup\. Prizes are paid when the round ends\.$/,
+            /^Your score [\d,]+ ms ranks #\d+ in Spring Cup\. Prizes are paid when the round ends\.$/,
           );
         const plays = await server.api.arcade.db.query<{ cost_units: bigint; status: string }>(
           `SELECT cost_units, status FROM plays WHERE player_id = $1 AND leaderboard_id = $2

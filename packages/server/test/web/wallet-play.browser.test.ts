@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { arcadeVaultAbi, hstAbi, uuidToBytes16 } from '@coinop/contracts';
-import type { Browser, FrameLocator, Page } from 'playwright-core';
+import type { Browser, Dialog, FrameLocator, Page } from 'playwright-core';
 import { getAddress, parseEther, type Address, type Hash } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -253,6 +253,15 @@ describe.skipIf(!hasChromium)(
       return text === '' ? null : (JSON.parse(text) as Record<string, string>);
     };
 
+    /** The next dialog the page opens, answered: accepted (leave) or dismissed (stay). */
+    function nextDialog(page: Page, accept: boolean): Promise<Dialog> {
+      return new Promise((resolve) => {
+        page.once('dialog', (dialog) => {
+          void (accept ? dialog.accept() : dialog.dismiss()).then(() => resolve(dialog));
+        });
+      });
+    }
+
     /** No serious axe violations, and nothing wider than the viewport. */
     async function checkPage(page: Page, width: number, screenshot: string) {
       await saveScreenshot(page, screenshot);
@@ -320,6 +329,25 @@ describe.skipIf(!hasChromium)(
           // Not open before its confirmations: the game is still waiting for its answer.
           expect(await reply(game, 'play-reply')).toBeNull();
           await checkPage(page, PHONE.width, 'wallet-play-confirming-360');
+          // Leaving now loses the play the lock opens (it asked nothing): a link of the app asks
+          // first, saying why, and staying keeps following the lock; a reload asks too.
+          const linkAsked = nextDialog(page, false);
+          await page
+            .getByRole('navigation', { name: 'Main' })
+            .getByRole('link', { name: 'Games' })
+            .click();
+          expect((await linkAsked).message()).toBe(
+            'Leave the game? Your lock of 5 HST from your wallet is still waiting for the chain, ' +
+              'and the game cannot start its play once you leave. The arcade opens the play all ' +
+              'the same once the lock is confirmed; when its time runs out without a score, its ' +
+              'cost is paid out to the leaders the board had when it began, the game’s developer ' +
+              'and the arcade, and nothing comes back to you.',
+          );
+          expect(new URL(page.url()).pathname).toBe(`/games/${gameId}`);
+          const reloadAsked = nextDialog(page, false);
+          void page.reload().catch(() => undefined);
+          expect((await reloadAsked).type()).toBe('beforeunload');
+          expect(await step.getAttribute('data-step')).toBe('confirming');
           await mining(() =>
             expect.poll(() => step.getAttribute('data-step'), { timeout: 60_000 }).toBe('opened'),
           );

@@ -2,6 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { HaltCauses } from '../../chain/halts.js';
 import { SurplusStatuses } from '../../chain/surplus-actions.js';
 import { Uuid } from '../shared/schemas.js';
+import { Patterns } from '../../listener/string-patterns.js';
 
 /**
  * Schemas of the admin API's halts and surplus (docs/reference/admin-api.md#halts-and-surplus):
@@ -12,12 +13,12 @@ import { Uuid } from '../shared/schemas.js';
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const ExactHst = (description: string) =>
   Type.String({
-    pattern: '^\\d+(\\.\\d{1,8})?$',
+    ...Patterns.hstAmount,
     description: `${description}, in HST as an exact decimal string`,
   });
 const SignedExactHst = (description: string) =>
   Type.String({
-    pattern: '^-?\\d+(\\.\\d{1,8})?$',
+    ...Patterns.signedHstAmount,
     description: `${description}, in HST as an exact, signed decimal string`,
   });
 const Time = Type.String({ format: 'date-time' });
@@ -105,7 +106,7 @@ export const ResumeBody = Type.Object(
     ),
     acceptShortfall: Type.Optional(
       Type.String({
-        pattern: '^\\d+(\\.\\d{1,8})?$',
+        ...Patterns.hstAmount,
         description:
           'A shortfall covered outside the vault, in HST: exactly what the reconciliation finds',
       }),
@@ -116,7 +117,7 @@ export const ResumeBody = Type.Object(
 
 export const HaltsQuery = Type.Object({
   limit: Type.Optional(
-    Type.String({ pattern: '^(100|[1-9][0-9]?)$', description: 'How many: 1 to 100 (default 20)' }),
+    Type.String({ ...Patterns.from1To100, description: 'How many: 1 to 100 (default 20)' }),
   ),
 });
 export const Halts = Type.Object({ halts: Type.Array(Halt) });
@@ -142,7 +143,7 @@ export const SurplusQuery = Type.Object({
   status: Type.Optional(Type.Union(SurplusStatuses.map((s) => Type.Literal(s)))),
   limit: Type.Optional(
     Type.String({
-      pattern: '^(500|[1-4][0-9]{2}|[1-9][0-9]?)$',
+      ...Patterns.from1To500,
       description: 'How many, newest first: 1 to 500 (default 100)',
     }),
   ),
@@ -151,7 +152,7 @@ export const SurplusList = Type.Object({ surplus: Type.Array(Surplus) });
 
 export const SurplusParams = Type.Object({
   surplus: Type.String({
-    pattern: '^0x[0-9a-fA-F]{64}:[0-9]{1,9}$',
+    ...Patterns.txLog,
     description: 'The surplus: its transaction hash and log index, <txHash>:<logIndex>',
   }),
 });

@@ -23,6 +23,7 @@ import {
 } from './admin-schemas.js';
 import { Security } from '../../listener/openapi.js';
 import { pageOfWithdrawals, WithdrawalList, WithdrawalsQuery } from '../shared/withdrawals.js';
+import { Patterns } from '../../listener/string-patterns.js';
 
 /** How many play locks a listing shows without `limit`. */
 const PLAY_LOCKS_PAGE_DEFAULT = 20;
@@ -30,7 +31,7 @@ const PlayLocksQuery = Type.Object({
   state: Type.Optional(Type.Union(PlayLockStates.map((s) => Type.Literal(s)))),
   limit: Type.Optional(
     Type.String({
-      pattern: '^(100|[1-9][0-9]?)$',
+      ...Patterns.from1To100,
       description: `How many: 1 to ${PLAY_LOCKS_PAGE_MAX} (default ${PLAY_LOCKS_PAGE_DEFAULT})`,
     }),
   ),

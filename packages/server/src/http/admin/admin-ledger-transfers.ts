@@ -21,6 +21,7 @@ import type { SchemaMatches } from '../../listener/wire-check.js';
 import { Uuid } from '../shared/schemas.js';
 import { PlayerRef, TAGS } from './admin-schemas.js';
 import { parseInstantMicros } from './instants.js';
+import { Patterns } from '../../listener/string-patterns.js';
 
 const PAGE_MAX = 100;
 const PAGE_DEFAULT = 50;
@@ -35,7 +36,7 @@ const TransfersQuery = Type.Object({
   // Query values arrive as text, and the API never coerces types.
   limit: Type.Optional(
     Type.String({
-      pattern: '^(100|[1-9][0-9]?)$',
+      ...Patterns.from1To100,
       description: `Transfers per page, 1 to ${PAGE_MAX} (default ${PAGE_DEFAULT})`,
     }),
   ),
@@ -84,7 +85,7 @@ const Transfer = Type.Object({
   debit: Account,
   credit: Account,
   amount: Type.String({
-    pattern: '^\\d+(\\.\\d{1,8})?$',
+    ...Patterns.hstAmount,
     description: 'HST, as an exact decimal string ("0" for a pending transfer settled in full)',
   }),
   playId: Type.Union([Uuid('The play it belongs to'), Type.Null()]),

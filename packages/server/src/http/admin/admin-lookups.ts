@@ -24,6 +24,7 @@ import {
 } from '../shared/activity.js';
 import { Security } from '../../listener/openapi.js';
 import { Uuid } from '../shared/schemas.js';
+import { Patterns } from '../../listener/string-patterns.js';
 
 /**
  * The operator's look-ups: every game with where it stands, every developer, one player by id or
@@ -35,7 +36,7 @@ export const PageQuery = (what: string) =>
   Type.Object({
     limit: Type.Optional(
       Type.String({
-        pattern: '^(100|[1-9][0-9]?)$',
+        ...Patterns.from1To100,
         description: `How many ${what}, newest first: 1 to ${ADMIN_PAGE_MAX} (default ${ADMIN_PAGE_DEFAULT})`,
       }),
     ),

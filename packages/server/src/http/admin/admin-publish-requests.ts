@@ -12,6 +12,7 @@ import {
 } from '../shared/publish-request-schemas.js';
 import { TAGS as ADMIN_TAGS } from './admin-schemas.js';
 import { ADMIN_PAGE_DEFAULT, ADMIN_PAGE_MAX } from './admin-lookups.js';
+import { Patterns } from '../../listener/string-patterns.js';
 
 const RequestParams = Type.Object({ requestId: Uuid('The publish request') });
 const DeclineBody = Type.Object(
@@ -19,7 +20,7 @@ const DeclineBody = Type.Object(
     reason: Type.String({
       minLength: 1,
       maxLength: PUBLISH_TEXT_MAX,
-      pattern: '\\S',
+      ...Patterns.notBlank,
       description: 'Why, as the developer will read it in the portal',
     }),
   },
@@ -35,7 +36,7 @@ const QueueQuery = Type.Object({
   all: Type.Optional(Type.Literal('true', { description: 'Every state (overrides `state`)' })),
   limit: Type.Optional(
     Type.String({
-      pattern: '^(100|[1-9][0-9]?)$',
+      ...Patterns.from1To100,
       description: `How many, oldest first: 1 to ${ADMIN_PAGE_MAX} (default ${ADMIN_PAGE_DEFAULT})`,
     }),
   ),

@@ -6,11 +6,12 @@ import type { SchemaMatches } from '../../listener/wire-check.js';
 import { ChainHaltStatus } from './admin-chain-halt-schemas.js';
 import { ApiTags } from '../../listener/openapi.js';
 import { MAX_COST_HST, Uuid } from '../shared/schemas.js';
+import { Patterns } from '../../listener/string-patterns.js';
 
 export const TAGS = [ApiTags.admin];
 
 export const Wallet = Type.String({
-  pattern: '^0x[0-9a-fA-F]{40}$',
+  ...Patterns.walletAddress,
   description: 'Wallet address: 0x followed by 40 hex digits (stored lower-case)',
 });
 
@@ -22,7 +23,7 @@ export const HstAmount = Type.Union([Type.Number(), Type.String()], {
 /** HST in an answer: an exact decimal string from base units (`formatHst`), never a JSON number. */
 export const ExactHst = (description: string) =>
   Type.String({
-    pattern: '^\\d+(\\.\\d{1,8})?$',
+    ...Patterns.hstAmount,
     description: `${description}, in HST as an exact decimal string (may pass what a JSON number holds)`,
   });
 
@@ -63,7 +64,7 @@ export const CreatePlayerBody = Type.Object(
       Type.String({
         minLength: 1,
         maxLength: 100,
-        pattern: '\\S',
+        ...Patterns.notBlank,
         description: 'Display name; generated if absent',
       }),
     ),
@@ -123,7 +124,12 @@ export const PublishedGame = Type.Object({
 export const CreateLeaderboardBody = Type.Object(
   {
     gameId: Uuid('The game the tier belongs to'),
-    name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'Tier name' }),
+    name: Type.String({
+      minLength: 1,
+      maxLength: 100,
+      ...Patterns.notBlank,
+      description: 'Tier name',
+    }),
     cost: Type.Integer({
       minimum: 0,
       maximum: MAX_COST_HST,
@@ -167,14 +173,14 @@ export const PlayerTokenMinted = Type.Object({
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const TxHash = Type.String({
-  pattern: '^0x[0-9a-fA-F]{64}$',
+  ...Patterns.txHash,
   description: 'Transaction hash: 0x and 64 hex digits',
 });
 const Address = Type.String({ description: 'Checksummed address' });
 
 const SignedExactHst = (description: string) =>
   Type.String({
-    pattern: '^-?\\d+(\\.\\d{1,8})?$',
+    ...Patterns.signedHstAmount,
     description: `${description}, in HST as an exact, signed decimal string`,
   });
 
@@ -371,7 +377,7 @@ export const DepositsQuery = Type.Object({
   status: Type.Optional(Type.Union([Type.Literal('held'), Type.Literal('credited')])),
   limit: Type.Optional(
     Type.String({
-      pattern: '^(500|[1-4][0-9]{2}|[1-9][0-9]?)$',
+      ...Patterns.from1To500,
       description: 'How many, newest first: 1 to 500 (default 100)',
     }),
   ),
@@ -380,7 +386,7 @@ export const Deposits = Type.Object({ deposits: Type.Array(Deposit) });
 
 export const DepositParams = Type.Object({
   deposit: Type.String({
-    pattern: '^0x[0-9a-fA-F]{64}:[0-9]{1,9}$',
+    ...Patterns.txLog,
     description: 'The deposit: its transaction hash and log index, <txHash>:<logIndex>',
   }),
 });

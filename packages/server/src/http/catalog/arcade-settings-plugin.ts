@@ -7,9 +7,9 @@ import { ChainAdmin } from '../../services/chain-admin.js';
 import { isDevelopmentArcade } from '../../config.js';
 import type { SchemaMatches } from '../../listener/wire-check.js';
 import { ApiTags, Security } from '../../listener/openapi.js';
+import { Patterns } from '../../listener/string-patterns.js';
 
-const Address = (description: string) =>
-  Type.String({ pattern: '^0x[0-9a-fA-F]{40}$', description });
+const Address = (description: string) => Type.String({ ...Patterns.walletAddress, description });
 
 const ChainSettingsSchema = Type.Object(
   {

@@ -8,9 +8,10 @@ import type { SchemaMatches } from '../../listener/wire-check.js';
 import { Uuid } from '../shared/schemas.js';
 import { catalogScreenshotRoutes } from './catalog-screenshots.js';
 import { CatalogGameSchema, catalogGameToWire } from './catalog-schemas.js';
+import { Patterns } from '../../listener/string-patterns.js';
 
 const ShareSchema = Type.Object({
-  units: Type.String({ pattern: '^[0-9]+$', description: 'Base units (1 HST = 10^8), decimal' }),
+  units: Type.String({ ...Patterns.digits, description: 'Base units (1 HST = 10^8), decimal' }),
   amount: Type.String({ description: 'The same as exact HST text, e.g. "0.7"' }),
 });
 const TierPayoutSchema = Type.Object({

@@ -5,6 +5,7 @@ import type { ListedGame } from '../../services/catalog-discovery.js';
 import type { SchemaMatches } from '../../listener/wire-check.js';
 import { LeaderboardSchema, Uuid } from '../shared/schemas.js';
 import { leaderboardToWire } from '../shared/wire.js';
+import { Patterns } from '../../listener/string-patterns.js';
 
 /** The catalog's shapes: a listed game, as the catalog and a developer's page answer it. */
 
@@ -35,7 +36,7 @@ export const CatalogGameSchema = Type.Object(
       description: "HST those plays paid into the game's boards, as an exact decimal: its pool.",
     }),
     poolThisWeekUnits: Type.String({
-      pattern: '^[0-9]+$',
+      ...Patterns.digits,
       description: 'The same in base units (1 HST = 10^8), a decimal string.',
     }),
   },

@@ -37,6 +37,7 @@ import {
   TierScoreRulesBody,
   TierScoreRulesSchema,
 } from './score-rules-schemas.js';
+import { Patterns } from '../../listener/string-patterns.js';
 
 export const TAGS = ['developer'];
 
@@ -196,7 +197,7 @@ export const UpdateBody = Type.Object(
 export const tierName = Type.String({
   minLength: 1,
   maxLength: 100,
-  pattern: '\\S',
+  ...Patterns.notBlank,
   description: 'Name',
 });
 export const tierCost = Type.Integer({

@@ -5,6 +5,7 @@ import type {
   VerifierView,
 } from '../../services/game-verifiers.js';
 import { Uuid } from '../shared/schemas.js';
+import { Patterns } from '../../listener/string-patterns.js';
 
 /** Wire shapes of a game's replay verifier (docs/reference/verifier.md). */
 
@@ -18,7 +19,7 @@ export const VerifierVersionSchema = Type.Object(
     gameId: Uuid('The game.'),
     version: Type.Integer({ minimum: 1, description: 'Counts the game’s uploads from 1.' }),
     sha256: Type.String({
-      pattern: '^[0-9a-f]{64}$',
+      ...Patterns.hex32Bytes,
       description: 'SHA-256 of the module’s UTF-8 bytes, to tell a build apart.',
     }),
     sizeBytes: Type.Integer({ description: 'The module’s size in UTF-8 bytes (at most 256 KiB).' }),
@@ -46,7 +47,7 @@ export const CheckBody = Type.Object(
     ),
     seed: Type.Optional(
       Type.String({
-        pattern: '^[0-9a-f]{64}$',
+        ...Patterns.hex32Bytes,
         description: 'The play’s seed, 64 lowercase hex digits; a fresh random one when absent.',
       }),
     ),

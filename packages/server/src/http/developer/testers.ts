@@ -7,11 +7,12 @@ import { Uuid } from '../shared/schemas.js';
 import type { Authenticate } from '../shared/authenticate.js';
 import { TesterListSchema, TesterSchema, testerToWire } from '../shared/tester-schemas.js';
 import { GameParams } from './developer-games-schemas.js';
+import { Patterns } from '../../listener/string-patterns.js';
 
 const TesterParams = Type.Object({
   gameId: Uuid('The game.'),
   wallet: Type.String({
-    pattern: '^0x[0-9a-fA-F]{40}$',
+    ...Patterns.walletAddress,
     description: 'Wallet address: 0x and 40 hex digits.',
   }),
 });

@@ -11,6 +11,7 @@ import {
   PayoutsPageSchema,
   TopScoreSchema,
 } from './game-server-schemas.js';
+import { Patterns } from '../../listener/string-patterns.js';
 
 /**
  * A tier's leaders, its board and a player's best score on it. Registered in the game server
@@ -115,7 +116,7 @@ export function payoutRoutes(instance: FastifyInstance): void {
           // Query values arrive as text, and the API never coerces types (a body's "12" is not 12).
           limit: Type.Optional(
             Type.String({
-              pattern: '^(100|[1-9][0-9]?)$',
+              ...Patterns.from1To100,
               description: `page size, 1 to ${PAYOUTS_PAGE_MAX} (default ${PAYOUTS_PAGE_MAX})`,
             }),
           ),

@@ -13,6 +13,7 @@ import {
 import { ApiTags } from '../../listener/openapi.js';
 import { ReplayField, Uuid } from '../shared/schemas.js';
 import type { SchemaMatches } from '../../listener/wire-check.js';
+import { Patterns } from '../../listener/string-patterns.js';
 
 /** The wire shapes of the player plugin's own routes (profile, deposits, faucet, approved plays). */
 
@@ -117,7 +118,7 @@ const PlayerDepositSchema = Type.Object({
 });
 export const PlayerDepositListSchema = Type.Object({ deposits: Type.Array(PlayerDepositSchema) });
 export const TxHashParams = Type.Object({
-  txHash: Type.String({ pattern: '^0x[0-9a-fA-F]{64}$', description: 'the transaction hash' }),
+  txHash: Type.String({ ...Patterns.txHash, description: 'the transaction hash' }),
 });
 
 declare const _playerMe: SchemaMatches<typeof PlayerMe, PlayerProfile>;

@@ -14,6 +14,7 @@ import { activityCursor, parseActivityCursor } from './cursors.js';
 import { ApiTags, Security } from '../../listener/openapi.js';
 import { Uuid } from './schemas.js';
 import type { SchemaMatches } from '../../listener/wire-check.js';
+import { Patterns } from '../../listener/string-patterns.js';
 
 export const ACTIVITY_PAGE_MAX = 100;
 const ACTIVITY_PAGE_DEFAULT = 25;
@@ -197,7 +198,7 @@ export const ActivityQuery = Type.Object({
   // Query values arrive as text, and the API never coerces types.
   limit: Type.Optional(
     Type.String({
-      pattern: '^(100|[1-9][0-9]?)$',
+      ...Patterns.from1To100,
       description: `lines per page, 1 to ${ACTIVITY_PAGE_MAX} (default ${ACTIVITY_PAGE_DEFAULT})`,
     }),
   ),

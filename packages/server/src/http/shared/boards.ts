@@ -6,6 +6,7 @@ import type { GameReads, RankedBest } from '../../services/game-reads.js';
 import { boardCursor, parseBoardCursor } from './cursors.js';
 import { Uuid } from './schemas.js';
 import type { SchemaMatches } from '../../listener/wire-check.js';
+import { Patterns } from '../../listener/string-patterns.js';
 
 /** The largest page of a board, and the most players around one. */
 export const BOARD_PAGE_MAX = 100;
@@ -50,7 +51,7 @@ declare const _boardAround: SchemaMatches<typeof BoardAroundSchema, BoardAround>
 const PageQuery = Type.Object({
   limit: Type.Optional(
     Type.String({
-      pattern: '^(100|[1-9][0-9]?)$',
+      ...Patterns.from1To100,
       description: `rows per page, 1 to ${BOARD_PAGE_MAX} (default 25)`,
     }),
   ),
@@ -61,7 +62,7 @@ const PageQuery = Type.Object({
 const AroundQuery = Type.Object({
   count: Type.Optional(
     Type.String({
-      pattern: '^(50|[1-4]?[0-9])$',
+      ...Patterns.from0To50,
       description: `players to show above and below, 0 to ${BOARD_AROUND_MAX} (default 5)`,
     }),
   ),

@@ -8,6 +8,7 @@ import type { ChainPlayView } from '../../chain/chain-play-requests.js';
 import { PlayLockStates } from '../../services/chain-admin.js';
 import type { PlayerArcade } from '../../services/player-arcade.js';
 import { Uuid } from './schemas.js';
+import { Patterns } from '../../listener/string-patterns.js';
 
 export const ChainPlaySchema = Type.Object(
   {
@@ -49,7 +50,7 @@ export const ChainPlaySchema = Type.Object(
         expiresAt: Type.String({ format: 'date-time' }),
         seed: Type.Optional(
           Type.String({
-            pattern: '^[0-9a-f]{64}$',
+            ...Patterns.hex32Bytes,
             description: 'The play’s seed (issue 30), for the game; absent before seeds',
           }),
         ),

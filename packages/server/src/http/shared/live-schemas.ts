@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { NotificationKinds } from '@coinop/protocol';
 import { Uuid } from './schemas.js';
+import { Patterns } from '../../listener/string-patterns.js';
 
 /** The 200 of a live stream in the API document: Server-Sent Events, never JSON. */
 export const EventStreamResponse = {
@@ -39,7 +40,7 @@ export const NotificationsQuery = Type.Object(
     // Query values arrive as text, and the API never coerces types.
     limit: Type.Optional(
       Type.String({
-        pattern: '^(50|[1-4][0-9]|[1-9])$',
+        ...Patterns.from1To50,
         description: `How many, newest first: 1 to ${NOTIFICATIONS_LIST_MAX} (default ${NOTIFICATIONS_LIST_DEFAULT})`,
       }),
     ),

@@ -14,6 +14,7 @@ import {
 } from '../../services/score-reviews.js';
 import type { SchemaMatches } from '../../listener/wire-check.js';
 import { Uuid } from './schemas.js';
+import { Patterns } from '../../listener/string-patterns.js';
 
 /** The review queue's wire shapes, for the operator's and the developer's routes. */
 
@@ -160,7 +161,7 @@ export const ResolveBody = Type.Object(
     reason: Type.String({
       minLength: 1,
       maxLength: RESOLUTION_REASON_MAX,
-      pattern: '\\S',
+      ...Patterns.notBlank,
       description: 'Why, as the player reads it in their history (1–500 characters)',
     }),
   },
@@ -183,7 +184,7 @@ export const QueueQuery = Type.Object({
   ),
   limit: Type.Optional(
     Type.String({
-      pattern: '^(100|[1-9][0-9]?)$',
+      ...Patterns.from1To100,
       description: `How many, newest first: 1 to ${REVIEW_PAGE_MAX} (default ${REVIEW_PAGE_DEFAULT})`,
     }),
   ),

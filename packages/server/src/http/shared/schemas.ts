@@ -10,6 +10,7 @@ import {
 import type { ScoreDisplay } from '@coinop/core';
 import { GAME_FIELD_LIMITS } from '../../services/registration.js';
 import type { SchemaMatches } from '../../listener/wire-check.js';
+import { Patterns } from '../../listener/string-patterns.js';
 
 /** Wire schemas shared by the game server routes; field names are the spec's. */
 
@@ -125,7 +126,7 @@ export const PlaySchema = Type.Object(
     expiresAt: Type.String({ format: 'date-time', description: 'when an unscored play expires' }),
     seed: Type.Optional(
       Type.String({
-        pattern: '^[0-9a-f]{64}$',
+        ...Patterns.hex32Bytes,
         description:
           '32 random bytes (64 lowercase hex) drawn when the play opened, for the game to derive ' +
           'its randomness from and its verifier to replay the run (issue 30); absent for a play ' +

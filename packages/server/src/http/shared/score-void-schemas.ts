@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { formatHst } from '@coinop/core';
 import type { VoidOutcome } from '../../services/score-voids.js';
 import { Uuid } from './schemas.js';
+import { Patterns } from '../../listener/string-patterns.js';
 
 /** The body and answer of a score's void, for the operator and the game's developer alike. */
 
@@ -10,7 +11,7 @@ export const VoidScoreBody = Type.Object(
     reason: Type.String({
       minLength: 1,
       maxLength: 500,
-      pattern: '\\S',
+      ...Patterns.notBlank,
       description:
         'Why the score is voided, 1 to 500 characters; the player reads it in their history.',
     }),

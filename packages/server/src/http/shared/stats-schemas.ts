@@ -3,6 +3,7 @@ import type { ArcadeDailyStats, DeveloperDailyStats } from '@coinop/protocol';
 import type { SchemaMatches } from '../../listener/wire-check.js';
 import { DAILY_STATS_DAYS_DEFAULT, DAILY_STATS_DAYS_MAX } from '../../services/daily-stats.js';
 import { Uuid } from './schemas.js';
+import { Patterns } from '../../listener/string-patterns.js';
 
 /**
  * The charts' window: the last `days` UTC days, today included. Query values arrive as text and
@@ -10,7 +11,7 @@ import { Uuid } from './schemas.js';
  */
 const days = Type.Optional(
   Type.String({
-    pattern: '^(90|[1-8][0-9]|[1-9])$',
+    ...Patterns.from1To90,
     description:
       `How many UTC days, today included: 1 to ${DAILY_STATS_DAYS_MAX}, ` +
       `default ${DAILY_STATS_DAYS_DEFAULT}.`,
@@ -23,7 +24,7 @@ export const daysOf = (query: { days?: string }): number =>
 
 const Day = Type.String({ format: 'date', description: 'A UTC day, YYYY-MM-DD' });
 const Hst = (description: string) =>
-  Type.String({ pattern: '^[0-9]+(\\.[0-9]{1,8})?$', description: `${description}, exact HST` });
+  Type.String({ ...Patterns.hstAmount, description: `${description}, exact HST` });
 
 const Window = {
   days: Type.Integer({ description: 'How many UTC days the window holds' }),

@@ -9,6 +9,7 @@ import type {
 } from '@coinop/protocol';
 import type { SchemaMatches } from '../../listener/wire-check.js';
 import { Uuid } from './schemas.js';
+import { Patterns } from '../../listener/string-patterns.js';
 
 /**
  * The wire shapes of the tournament routes (docs/reference/tournaments.md), which five audiences
@@ -201,7 +202,7 @@ export const ArcadeGameParams = Type.Object({
 export const RoundsQuery = Type.Object({
   limit: Type.Optional(
     Type.String({
-      pattern: '^(100|[1-9][0-9]?)$',
+      ...Patterns.from1To100,
       description: `rounds per page, 1 to ${ROUNDS_PAGE_MAX} (default ${ROUNDS_PAGE_DEFAULT})`,
     }),
   ),

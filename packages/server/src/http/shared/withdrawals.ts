@@ -16,6 +16,7 @@ import type {
 } from '@coinop/protocol';
 import type { SchemaMatches } from '../../listener/wire-check.js';
 import { Uuid } from './schemas.js';
+import { Patterns } from '../../listener/string-patterns.js';
 
 /** How many withdrawals a listing shows without `limit`. */
 const WITHDRAWALS_PAGE_DEFAULT = 20;
@@ -57,7 +58,7 @@ export const WithdrawalsQuery = Type.Object({
   status: Type.Optional(Type.Union(WithdrawalStatuses.map((s) => Type.Literal(s)))),
   limit: Type.Optional(
     Type.String({
-      pattern: '^(100|[1-9][0-9]?)$',
+      ...Patterns.from1To100,
       description: `How many, newest first: 1 to ${WITHDRAWALS_PAGE_MAX} (default ${WITHDRAWALS_PAGE_DEFAULT})`,
     }),
   ),

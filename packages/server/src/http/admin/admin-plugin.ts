@@ -7,6 +7,7 @@ import { playerTokenServices } from '../../credentials/player-token-services.js'
 import { Security } from '../../listener/openapi.js';
 import { mintTokenOfPlayer, requirePlayer } from '../../services/admin.js';
 import { bearerToken } from '../../listener/bearer.js';
+import { perClientFailures } from '../../listener/rate-limit.js';
 import { adminAccountRoutes, adminHstRoutes } from './admin-accounts.js';
 import { adminGameRoutes, adminLeaderboardRoutes } from './admin-games.js';
 import { adminGameSettingsRoutes } from './admin-game-settings.js';
@@ -38,8 +39,13 @@ export async function adminPlugin(
   options: { adminToken: string },
 ): Promise<void> {
   const tokenHash = hashSecret(options.adminToken);
+  const failures = perClientFailures(
+    app,
+    app.config.rateLimits['admin-failures'],
+    'failed admin authentications',
+  );
   // Encapsulated: the hook guards only the routes of this plugin.
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     const presented = bearerToken(request);
     if (presented === null) {
       throw new CoinopError(
@@ -47,8 +53,17 @@ export async function adminPlugin(
         'the admin API needs an Authorization: Bearer <admin token> header',
       );
     }
+    // Before comparing: an address that failed too often gets no more guesses this minute.
+    const refusal = await failures.refusal(request, reply);
+    if (refusal) throw refusal;
     // Hashing both sides gives equal lengths, so the comparison is constant-time.
     if (!timingSafeEqual(hashSecret(presented), tokenHash)) {
+      const { address, count } = await failures.failed(request);
+      // The address, never the token: at most the limit's count a minute for each address.
+      request.log.warn(
+        { clientAddress: address, failuresThisMinute: count },
+        `failed admin authentication from ${address}: the bearer token is not the admin token`,
+      );
       throw new CoinopError('invalid_admin_token', 'the bearer token is not the admin token');
     }
   });

@@ -1,7 +1,8 @@
 // The operator, with coinop installed from its packages outside the repository: the install,
 // `coinop serve` on the embedded database and on Postgres, migrations, `db copy`, the secrets
 // key, and chain mode's deployment (on an Anvil standing in for the real network).
-import { existsSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { check, jsonOf } from './context.mjs';
@@ -70,6 +71,17 @@ async function startChain(ctx) {
   check(funded.json?.result === null, `anvil_setBalance: ${funded.body}`);
   ctx.set('DEPLOYER_KEY', deployer);
   ctx.set('chainDir', ctx.freshDir('chain'));
+  withSecretsKey(join(ctx.value('chainDir'), 'etc/coinop'));
+}
+
+/**
+ * `dir` (an /etc/coinop of the docs) made, holding the secrets key secrets.md has the operator
+ * make first: `operator-key generate|import` seal with it and never make one themselves.
+ */
+function withSecretsKey(dir) {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  writeFileSync(join(dir, 'secrets-key'), randomBytes(32).toString('hex'), { mode: 0o600 });
+  return dir;
 }
 
 export const OPERATOR = [
@@ -314,11 +326,11 @@ export const OPERATOR = [
     commands: {
       // Two ways to make the key file, each on a machine of its own.
       'coinop admin chain operator-key generate': {
-        fill: { '/etc/coinop': (ctx) => ctx.freshPath('etc-coinop') },
+        fill: { '/etc/coinop': (ctx) => withSecretsKey(ctx.freshPath('etc-coinop')) },
         after: (result) => check(isAddress(jsonOf(result.output).address ?? ''), result.output),
       },
       'printf \'%s\' "$KEY"': {
-        fill: { '/etc/coinop': (ctx) => ctx.freshPath('etc-coinop') },
+        fill: { '/etc/coinop': (ctx) => withSecretsKey(ctx.freshPath('etc-coinop')) },
         after(result, ctx) {
           const { address } = jsonOf(result.output);
           check(address === ctx.value('importedAddress'), `imported ${address}`);

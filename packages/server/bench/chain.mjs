@@ -1,7 +1,8 @@
 // A local chain for the bench: Anvil from the npm registry with the arcade's contracts deployed,
 // and a way to fund wallets with HST and deposit it into the vault.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import {
@@ -106,10 +107,16 @@ export async function startChain() {
 
 /**
  * Seals `key` into `<dataDir>/operator.key` with `coinop admin chain operator-key import` (the
- * data directory's secrets key, which `coinop serve --data-dir` uses), and returns the file.
+ * data directory's secrets key, which `coinop serve --data-dir` uses, made here before the first
+ * serve: the command never makes one), and returns the file.
  */
 export async function sealOperatorKey(cliPath, dataDir, key) {
   const out = join(dataDir, 'operator.key');
+  const secretsKey = join(dataDir, 'secrets-key');
+  if (!existsSync(secretsKey)) {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    writeFileSync(secretsKey, randomBytes(32).toString('hex'), { mode: 0o600 });
+  }
   const child = spawn(
     process.execPath,
     [cliPath, 'admin', 'chain', 'operator-key', 'import', '--out', out, '--data-dir', dataDir],

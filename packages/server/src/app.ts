@@ -43,7 +43,15 @@ export async function buildApi(config: Config, deps: ApiDeps): Promise<FastifyIn
 
   app.decorate('config', config);
   const arcade = new ArcadeServices(config, deps);
-  await arcade.bootstrap();
+  try {
+    await arcade.bootstrap();
+  } catch (error) {
+    // What bootstrap started (LISTEN connections, the live feed) would keep the process alive
+    // after a refused start (an operator key that does not open), so it stops here.
+    await arcade.stop().catch(() => undefined);
+    await app.close();
+    throw error;
+  }
   app.addHook('onClose', () => arcade.stop());
   closeUnansweredOnClose(app);
   // Live streams never end by themselves, and closing waits for every response to end.

@@ -61,6 +61,9 @@ export const DEFAULTS = {
     // Per developer: each check holds a sandbox thread for up to --verifier-time-limit-ms, which
     // scores share; a person testing a verifier runs one every few seconds.
     'verifier-checks': 60,
+    // Per client address: failed admin authentications. The operator mistypes a token a few
+    // times; a guesser gets 10 a minute at most, against a token of 128 bits or more.
+    'admin-failures': 10,
   },
   dataDir: './.coinop',
   databasePoolSize: 20, // Enough for 50 concurrent clients without starving Postgres' 100 slots.

@@ -368,6 +368,7 @@ export const RATE_LIMITS = [
   'profile',
   'registration',
   'verifier-checks',
+  'admin-failures',
 ] as const;
 export type RateLimitName = (typeof RATE_LIMITS)[number];
 /** Requests a minute for each group; 0 turns a group's limit off. */

@@ -193,6 +193,9 @@ export interface Config {
   readonly verifier: VerifierLimits;
 }
 
+/** 32 characters: 128 bits as hex (`openssl rand -hex 32` gives 256); the generated one is longer. */
+export const ADMIN_TOKEN_LENGTH_MIN = 32;
+
 export const LOG_FORMATS = ['json', 'pretty'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
@@ -289,7 +292,7 @@ export function loadConfig(
     migrate: !bool('noMigrate'),
     tlsCertPath,
     tlsKeyPath,
-    adminToken: text('adminToken'),
+    adminToken: parseAdminToken(text('adminToken')),
     secretsKeyFile: secretsKeyFile === null ? null : resolve(secretsKeyFile),
     secretsKey,
     allowPrivateUrls: bool('allowPrivateUrls'),
@@ -322,6 +325,19 @@ export function loadConfig(
     overload: overloadLimits(reader),
     verifier: verifierLimits(reader),
   });
+}
+
+/**
+ * The admin token (it mints HST), when given: at least ADMIN_TOKEN_LENGTH_MIN characters, so a
+ * guesser held to the `admin-failures` rate limit never finds it (review-ops 3).
+ */
+function parseAdminToken(token: string | null): string | null {
+  if (token === null || token.length >= ADMIN_TOKEN_LENGTH_MIN) return token;
+  throw new ConfigError(
+    `${describe('adminToken')} must be at least ${ADMIN_TOKEN_LENGTH_MIN} characters (it can ` +
+      `mint HST), got ${token.length}: make one with openssl rand -hex 32, or leave it out to ` +
+      'have coinop generate one into <data-dir>/admin-token',
+  );
 }
 
 /** The secrets key, from its file or from the environment (not both); nulls when neither. */

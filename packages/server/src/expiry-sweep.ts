@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { logLoopFailure } from './listener/database-outages.js';
+import { logLoopFailure, logLoopSuccess } from './listener/database-outages.js';
 import { repeatEvery } from './repeat-every.js';
 
 /** The API's chores the sweep runs (`ArcadeServices`). */
@@ -30,6 +30,7 @@ export function startExpirySweep(
       .settleExpiredPlays()
       .then(
         (settled) => {
+          logLoopSuccess(log);
           if (settled > 0) log.info(`settled ${settled} expired plays`);
         },
         (error: unknown) => logLoopFailure(log, error, 'expiry sweep failed'),
@@ -37,6 +38,7 @@ export function startExpirySweep(
       .then(() => arcade.pruneBoardMoves())
       .then(
         (pruned) => {
+          logLoopSuccess(log);
           if (pruned > 0) log.debug(`pruned ${pruned} board moves`);
         },
         (error: unknown) => logLoopFailure(log, error, 'pruning board moves failed'),
@@ -44,6 +46,7 @@ export function startExpirySweep(
       .then(() => arcade.flagOutlierScores())
       .then(
         (flagged) => {
+          logLoopSuccess(log);
           if (flagged > 0) log.info(`flagged ${flagged} outlier scores for review`);
         },
         (error: unknown) => logLoopFailure(log, error, 'the outlier check failed'),

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { logLoopFailure } from './listener/database-outages.js';
+import { logLoopFailure, logLoopSuccess } from './listener/database-outages.js';
 import { repeatEvery } from './repeat-every.js';
 
 /**
@@ -16,6 +16,7 @@ export function startReleaseSweep(
   return repeatEvery(intervalMs, () =>
     arcade.releaseHeldPayouts().then(
       (released) => {
+        logLoopSuccess(log);
         if (released > 0) log.info(`released the held payouts of ${released} plays`);
       },
       (error: unknown) => logLoopFailure(log, error, 'payout release sweep failed'),

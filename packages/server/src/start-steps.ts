@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { withDevChain, type Config, type DevChainConfig } from './config.js';
+import { FLAG_ENV, withDevChain, type Config, type DevChainConfig } from './config.js';
 import type { SecretBox } from './credentials/secret-box.js';
 import { ANVIL_CHAIN_ID } from './dev-chain/anvil.js';
 import {
@@ -57,7 +57,7 @@ export async function openDatabaseStep(config: Config, log: StartLog): Promise<D
     log,
     'database',
     creating ? `creating ${database} (on the first start only)` : `opening ${database}`,
-    () => openDatabase(config),
+    () => openNamingDatabase(config),
     () => `${creating ? 'created' : 'opened'} ${database}`,
     { announceNow: creating },
   );
@@ -73,6 +73,26 @@ export async function migrateStep(db: Db, config: Config, log: StartLog): Promis
     () => migrate(db),
     (applied) => (applied.length === 0 ? 'up to date' : `applied ${applied.length} migrations`),
   );
+}
+
+/**
+ * `openDatabase`, its Postgres failure naming the server and the flag (review-ops 13): the
+ * driver's own words (`connect ECONNREFUSED 127.0.0.1:1`) say neither.
+ */
+async function openNamingDatabase(config: Config): Promise<Db> {
+  try {
+    return await openDatabase(config);
+  } catch (error) {
+    if (config.databaseUrl === null) throw error;
+    const url = URL.canParse(config.databaseUrl) ? new URL(config.databaseUrl) : null;
+    // The host, port and database only: the URL may carry a password.
+    const where = url ? ` at ${url.host}${url.pathname}` : '';
+    throw new Error(
+      `cannot open the database${where} (${FLAG_ENV.databaseUrl.join(' / ')}): ` +
+        `${(error as Error).message}`,
+      { cause: error },
+    );
+  }
 }
 
 /** What the database step names: the embedded one's directory, or Postgres without secrets. */

@@ -252,12 +252,19 @@ export async function chainProgress(
   withdrawalsQueued: number;
   withdrawalsSent: number;
   halted: boolean | null;
+  headSeenAt: Date | null;
 }> {
   const checkpoint = watcher?.key
     ? await readCheckpoint(q, watcher.key)
     : ((await checkpointsOfVault(q, chain.vaultAddress))[0] ?? null);
   if (!checkpoint) {
-    return { lagBlocks: null, withdrawalsQueued: 0, withdrawalsSent: 0, halted: null };
+    return {
+      lagBlocks: null,
+      withdrawalsQueued: 0,
+      withdrawalsSent: 0,
+      halted: null,
+      headSeenAt: null,
+    };
   }
   const totals = await withdrawalTotals(q, checkpoint);
   const halt = await openHaltOf(q, checkpoint);
@@ -269,5 +276,6 @@ export async function chainProgress(
     withdrawalsQueued: totals.queued.count,
     withdrawalsSent: totals.sent.count,
     halted: halt !== null,
+    headSeenAt: checkpoint.headSeenAt,
   };
 }

@@ -64,9 +64,15 @@ interface Options {
 
 async function boxOf(options: Options): Promise<SecretBox> {
   const { loadConfig } = await import('../config.js');
-  const { loadSecretsKey } = await import('../credentials/secrets-key.js');
+  const { loadSecretsKey, SecretsKeyError } = await import('../credentials/secrets-key.js');
   const config = loadConfig({ secretsKeyFile: options.secretsKeyFile, dataDir: options.dataDir });
-  return (await loadSecretsKey(config)).box;
+  try {
+    // Never a new secrets key: the file would be sealed under a key no server has (review-ops 6).
+    return (await loadSecretsKey(config, { generate: false })).box;
+  } catch (error) {
+    if (error instanceof SecretsKeyError) throw new CliError(error.message, ExitCodes.usage);
+    throw error;
+  }
 }
 
 async function sealed(write: () => Promise<`0x${string}`>): Promise<`0x${string}`> {

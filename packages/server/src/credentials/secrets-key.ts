@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { createFileOnce } from '../data-dir-files.js';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { ENV_ONLY, FLAG_ENV, type Config } from '../config.js';
 import type { SecretsUnreadableError } from './sealed-secrets.js';
@@ -38,9 +38,13 @@ export class SecretsKeyError extends Error {
  * The secrets key from COINOP_SECRETS_KEY, from --secrets-key-file, or from
  * `<dataDir>/secrets-key`, generated there (mode 0600) on first start. The file appears whole or
  * not at all (written aside, then hard-linked into place), so processes starting together share
- * one key and none reads half of it.
+ * one key and none reads half of it. With `generate: false` (local tools that seal something for
+ * a server elsewhere) a missing key is refused instead: a key made here would not be the server's.
  */
-export async function loadSecretsKey(config: Config): Promise<SecretsKey> {
+export async function loadSecretsKey(
+  config: Config,
+  { generate = true }: { generate?: boolean } = {},
+): Promise<SecretsKey> {
   if (config.secretsKey !== null) {
     return {
       box: boxOf(config.secretsKey, ENV_ONLY.secretsKey),
@@ -54,6 +58,12 @@ export async function loadSecretsKey(config: Config): Promise<SecretsKey> {
   }
   const path = join(config.dataDir, SECRETS_KEY_FILE);
   if (await exists(path)) return readKeyFile(path, 'data-dir', path);
+  if (!generate) {
+    throw new SecretsKeyError(
+      `no secrets key: give the one coinop serve uses, ${GIVE_KEY} (${resolve(path)} does not ` +
+        `exist, and this command never makes one); ${DOCS}`,
+    );
+  }
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   const fresh = randomBytes(SECRETS_KEY_BYTES);
   if (await createFileOnce(path, `${fresh.toString('hex')}\n`)) {

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
 import type { Redis } from 'ioredis';
 import { CoinopError } from '@coinop/core';
@@ -87,5 +87,47 @@ export function perKey(
   return {
     rateLimit: { max: perMinute, timeWindow: MINUTE_MS, hook: 'preHandler', keyGenerator: keyOf },
     rateLimitSubject: subject,
+  };
+}
+
+/** What `perClientFailures` counts with: a refusal to throw before trying, and a failure. */
+export interface FailureLimit {
+  /** The 429 `rate_limited` to throw (Retry-After set) once the address failed too often; null otherwise. */
+  refusal(request: FastifyRequest, reply: FastifyReply): Promise<CoinopError | null>;
+  /** Counts one failure of the request's client address; answers that address and the count. */
+  failed(request: FastifyRequest): Promise<{ address: string; count: number }>;
+}
+
+/**
+ * Limits each client address to `perMinute` failures a minute (failed admin authentications),
+ * with the listener's @fastify/rate-limit store (Redis when given): successes are never counted,
+ * and a refused request is not tried at all, so a guesser gets `perMinute` guesses a minute.
+ * 0 turns the limit off (failures are still counted, for the log).
+ */
+export function perClientFailures(
+  app: FastifyInstance,
+  perMinute: number,
+  what: string,
+): FailureLimit {
+  // With the limit off, the count still says how many failures the log has seen.
+  const max = perMinute === 0 ? Number.MAX_SAFE_INTEGER : perMinute;
+  const limiter = app.createRateLimit({ max, timeWindow: MINUTE_MS });
+  return {
+    async refusal(request, reply) {
+      if (perMinute === 0) return null;
+      const limit = await limiter(request, { increment: false });
+      if (limit.isAllowed || limit.remaining > 0) return null;
+      reply.header('retry-after', limit.ttlInSeconds);
+      return new CoinopError(
+        'rate_limited',
+        `too many ${what} from this address: at most ${perMinute} a minute; retry in ` +
+          `${limit.ttlInSeconds} s`,
+        { details: { retryAfterMs: limit.ttl } },
+      );
+    },
+    async failed(request) {
+      const limit = await limiter(request);
+      return { address: limit.key, count: limit.isAllowed ? 0 : max - limit.remaining };
+    },
   };
 }

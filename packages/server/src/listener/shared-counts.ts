@@ -14,6 +14,14 @@ import { Redis } from 'ioredis';
 type Counted = { current: number; ttl: number };
 type Callback = (error: Error | null, result?: Counted) => void;
 
+/**
+ * A store that can also read a count without adding to it (`{ increment: false }`), as both of
+ * @fastify/rate-limit's stores can; its type does not say so yet.
+ */
+type ReadingStore = FastifyRateLimitStore & {
+  read(key: string, callback: Callback, timeWindow: number, max: number): void;
+};
+
 /** Redis answers within this or the count is taken here: a limit must not stall a request. */
 const COMMAND_TIMEOUT_MS = 250;
 const CONNECT_TIMEOUT_MS = 2000;
@@ -78,8 +86,8 @@ export function sharedCountStore(redis: Redis, log: FastifyBaseLogger): FastifyR
   const outage: Outage = { down: false };
   return class {
     readonly #fallback = new FallbackStore(
-      new RedisStore(false, false, redis, KEY_PREFIX),
-      new LocalStore(false, false),
+      new RedisStore(false, false, redis, KEY_PREFIX) as ReadingStore,
+      new LocalStore(false, false) as ReadingStore,
       outage,
       log,
     );
@@ -88,24 +96,23 @@ export function sharedCountStore(redis: Redis, log: FastifyBaseLogger): FastifyR
       this.#fallback.incr(key, callback, timeWindow, max);
     }
 
+    read(key: string, callback: Callback, timeWindow: number, max: number): void {
+      this.#fallback.read(key, callback, timeWindow, max);
+    }
+
     child(routeOptions: Parameters<FastifyRateLimitStore['child']>[0]): FastifyRateLimitStore {
       return this.#fallback.child(routeOptions);
     }
   };
 }
 
-class FallbackStore implements FastifyRateLimitStore {
-  readonly #shared: FastifyRateLimitStore;
-  readonly #local: FastifyRateLimitStore;
+class FallbackStore implements ReadingStore {
+  readonly #shared: ReadingStore;
+  readonly #local: ReadingStore;
   readonly #outage: Outage;
   readonly #log: FastifyBaseLogger;
 
-  constructor(
-    shared: FastifyRateLimitStore,
-    local: FastifyRateLimitStore,
-    outage: Outage,
-    log: FastifyBaseLogger,
-  ) {
+  constructor(shared: ReadingStore, local: ReadingStore, outage: Outage, log: FastifyBaseLogger) {
     this.#shared = shared;
     this.#local = local;
     this.#outage = outage;
@@ -113,7 +120,22 @@ class FallbackStore implements FastifyRateLimitStore {
   }
 
   incr(key: string, callback: Callback, timeWindow: number, max: number): void {
-    this.#shared.incr(
+    this.#counted('incr', key, callback, timeWindow, max);
+  }
+
+  read(key: string, callback: Callback, timeWindow: number, max: number): void {
+    this.#counted('read', key, callback, timeWindow, max);
+  }
+
+  /** `method` on Redis, or on this process's counts while Redis does not answer. */
+  #counted(
+    method: 'incr' | 'read',
+    key: string,
+    callback: Callback,
+    timeWindow: number,
+    max: number,
+  ): void {
+    this.#shared[method](
       key,
       (error, result) => {
         if (error === null && result !== undefined) {
@@ -132,7 +154,7 @@ class FallbackStore implements FastifyRateLimitStore {
               'process counts rate limits alone until it does',
           );
         }
-        this.#local.incr(key, callback, timeWindow, max);
+        this.#local[method](key, callback, timeWindow, max);
       },
       timeWindow,
       max,
@@ -141,8 +163,8 @@ class FallbackStore implements FastifyRateLimitStore {
 
   child(routeOptions: Parameters<FastifyRateLimitStore['child']>[0]): FastifyRateLimitStore {
     return new FallbackStore(
-      this.#shared.child(routeOptions),
-      this.#local.child(routeOptions),
+      this.#shared.child(routeOptions) as ReadingStore,
+      this.#local.child(routeOptions) as ReadingStore,
       this.#outage,
       this.#log,
     );

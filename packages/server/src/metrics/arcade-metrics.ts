@@ -53,6 +53,11 @@ export interface ChainProgress {
   readonly withdrawalsSent: number;
   /** No HST leaves the vault: its senders are halted (issue 27); null before the vault is read. */
   readonly halted: boolean | null;
+  /**
+   * When a watcher round last got the chain's head (any process's); null before. It stops moving
+   * while the RPC cannot be reached, when the lag, computed from that head, stays as it was.
+   */
+  readonly headSeenAt: Date | null;
 }
 
 /** What a route's outcome is called in a label: its success word, or the error code. */
@@ -338,6 +343,21 @@ export class ArcadeMetrics {
       async collect() {
         const progress = await chain.get();
         if (progress && progress.halted !== null) this.set({ vault }, progress.halted ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'coinop_chain_watcher_head_age_seconds',
+      help: "Seconds since the deposit watcher last got the chain's head: grows while the RPC fails",
+      labelNames: ['vault'],
+      registers,
+      // The freshest reading of any worker is the watcher's, not a sum.
+      aggregator: 'min',
+      async collect() {
+        const progress = await chain.get();
+        // Counted at the scrape, not at the cached read, so it grows between reads too.
+        if (progress && progress.headSeenAt !== null) {
+          this.set({ vault }, Math.max(0, (Date.now() - progress.headSeenAt.getTime()) / 1000));
+        }
       },
     });
   }

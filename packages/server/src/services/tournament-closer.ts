@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ArcadeMetrics } from '../metrics/arcade-metrics.js';
 import type { Db } from '../store/db.js';
 import { databaseUnavailableIn } from '../store/errors.js';
-import { logLoopFailure } from '../listener/database-outages.js';
+import { logLoopFailure, logLoopSuccess } from '../listener/database-outages.js';
 import {
   closeRound,
   dueRounds,
@@ -179,6 +179,7 @@ export class TournamentCloser {
       let delayMs = CLOSER_POLL_MS;
       try {
         const { leftDue } = await this.closeDue(log);
+        logLoopSuccess(log);
         if (!leftDue) {
           // Wake at the next round's end, or look again within the poll interval for rounds
           // another process opens meanwhile.

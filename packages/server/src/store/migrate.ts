@@ -148,7 +148,7 @@ export function assertRunnable(state: MigrationState, { pendingToo = false } = {
   if (pendingToo && (state.pending.length > 0 || state.legacy)) {
     const what =
       state.pending.length > 0
-        ? `lacks migrations ${state.pending.map((m) => m.file).join(', ')}`
+        ? `lacks ${migrationRange(state.pending.map((m) => m.file))}`
         : 'has its migrations recorded by an older coinop, to adopt';
     throw new MigrationError(
       `the database ${what}: run coinop migrate apply first (this process does not migrate: ` +
@@ -282,4 +282,10 @@ async function tableExists(db: Queryable, table: string): Promise<boolean> {
     table,
   ]);
   return row?.found === true;
+}
+
+/** Pending migrations for a message: one by name, more by count with the first and the last. */
+function migrationRange(files: string[]): string {
+  if (files.length === 1) return `migration ${files[0]}`;
+  return `${files.length} migrations, ${files[0]} to ${files[files.length - 1]}`;
 }

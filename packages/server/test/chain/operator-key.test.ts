@@ -115,6 +115,30 @@ describe('the operator key file', () => {
     expect((await stat(out)).mode & 0o777).toBe(0o600);
   });
 
+  // Operator review, finding 6: run as chain.md showed it (no --secrets-key-file), generate made
+  // ./.coinop/secrets-key and sealed the key with it, so the real server could not open the file.
+  it('refuses to run without a secrets key, making none, and names --secrets-key-file', async () => {
+    const cwd = await mkdtemp(join(dir, 'cwd-'));
+    const out = join(cwd, 'operator.key');
+    const run = await runCli(
+      ['admin', 'chain', 'operator-key', 'generate', '--out', out],
+      cleanEnv(),
+      undefined,
+      undefined,
+      cwd,
+    );
+    const defaultKey = join(cwd, '.coinop', 'secrets-key');
+    expect(run.stderr).toBe(
+      'coinop: no secrets key: give the one coinop serve uses, --secrets-key-file ' +
+        `(COINOP_SECRETS_KEY_FILE) or COINOP_SECRETS_KEY (${defaultKey} does not exist, and ` +
+        'this command never makes one); see docs/operating/secrets.md\n',
+    );
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    await expect(stat(defaultKey)).rejects.toThrow(/ENOENT/);
+    await expect(stat(out)).rejects.toThrow(/ENOENT/);
+  });
+
   it('refuses a bad key, and a file another secrets key sealed, naming the file only', async () => {
     const bad = await runCli(
       [

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { uuidToBytes16 } from '@coinop/contracts';
 import { availableUnits } from '@coinop/core';
-import { buildTestApi, type TestApi } from '@coinop/testkit/app';
+import { buildTestApi, TEST_ADMIN_TOKEN, type TestApi } from '@coinop/testkit/app';
 import { fundedPlayer } from '@coinop/testkit/arcade';
 import { storeVariants } from '@coinop/testkit/db';
 import { expectLedgerBalanced } from '@coinop/testkit/invariants';
@@ -258,7 +258,7 @@ describe('a deposit watcher whose chain goes away', () => {
       const status = await api.app.inject({
         method: 'GET',
         url: '/admin/chain',
-        headers: { authorization: 'Bearer test-admin-token' },
+        headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
       });
       expect(status.json()).toMatchObject({
         enabled: true,

@@ -23,23 +23,34 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   return { ...env, ...extra };
 }
 
-/** Runs `node dist/cli/main.js …args` to the end and collects its output; `input` is its stdin. */
+/**
+ * Runs `node dist/cli/main.js …args` to the end and collects its output; `input` is its stdin.
+ * With `timeoutMs`, a command still running then is killed (its `code` is null); `cwd` is its
+ * working directory (this process's by default).
+ */
 export function runCli(
   args: string[],
   env: NodeJS.ProcessEnv = cleanEnv(),
   input?: string,
+  timeoutMs?: number,
+  cwd?: string,
 ): Promise<CliRun> {
   if (!existsSync(CLI_PATH)) {
     return Promise.reject(new Error(`${CLI_PATH} is missing: run npm run build first`));
   }
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI_PATH, ...args], { env, stdio: 'pipe' });
+    const child = spawn(process.execPath, [CLI_PATH, ...args], { env, stdio: 'pipe', cwd });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer =
+      timeoutMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
     if (input !== undefined) child.stdin.end(input);
   });
 }

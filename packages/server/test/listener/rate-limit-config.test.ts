@@ -14,6 +14,7 @@ describe('rate-limit and several-process settings in config', () => {
       profile: 10,
       registration: 30,
       'verifier-checks': 60,
+      'admin-failures': 10,
     });
     expect(config.redisUrl).toBeNull();
     expect(config.gameCacheTtlMs).toBe(1000);
@@ -37,7 +38,7 @@ describe('rate-limit and several-process settings in config', () => {
   it.each([
     [
       { rateLimits: 'faucets=5' },
-      /--rate-limit \(COINOP_RATE_LIMITS\) takes name=requests-a-minute with a name among signin, token, plays, player-plays, faucet, profile, registration, verifier-checks \(0 turns it off\), got faucets=5$/,
+      /--rate-limit \(COINOP_RATE_LIMITS\) takes name=requests-a-minute with a name among signin, token, plays, player-plays, faucet, profile, registration, verifier-checks, admin-failures \(0 turns it off\), got faucets=5$/,
     ],
     [{ rateLimits: 'faucet=-1' }, /got faucet=-1$/],
     [{ rateLimits: 'faucet=1.5' }, /got faucet=1\.5$/],

@@ -41,8 +41,9 @@ describe('chain metrics', () => {
     });
     try {
       const scrape = async () => (await metrics.render()).body;
-      // Before the watcher has read anything there is no lag to report.
+      // Before the watcher has read anything there is no lag to report, nor a head's age.
       expect(await scrape()).not.toMatch(/^coinop_chain_watcher_lag_blocks\{/m);
+      expect(await scrape()).not.toMatch(/^coinop_chain_watcher_head_age_seconds\{/m);
 
       const api: TestApi = { app, db, clock, config, close: async () => undefined };
       const player = await fundedPlayer(api, 0);
@@ -58,6 +59,16 @@ describe('chain metrics', () => {
           new RegExp(`^coinop_chain_watcher_lag_blocks\\{vault="${vault.vault}"\\} (\\S+)$`, 'm'),
         ),
       ).toBe(3);
+      // The round just got the head (review-ops 7): its age is the few seconds waited above.
+      const headAge = sample(
+        text,
+        new RegExp(
+          `^coinop_chain_watcher_head_age_seconds\\{vault="${vault.vault}"\\} (\\S+)$`,
+          'm',
+        ),
+      );
+      expect(headAge).toBeGreaterThanOrEqual(0);
+      expect(headAge).toBeLessThan(60);
       expect(sample(text, /^coinop_chain_withdrawals\{state="queued"\} (\S+)$/m)).toBe(0);
       expect(sample(text, /^coinop_chain_withdrawals\{state="sent"\} (\S+)$/m)).toBe(0);
       expect(

@@ -7,6 +7,7 @@ import { playerTokenServices } from '../../credentials/player-token-services.js'
 import { Security } from '../../listener/openapi.js';
 import { mintTokenOfPlayer, requirePlayer } from '../../services/admin.js';
 import { bearerToken } from '../../listener/bearer.js';
+import { perClientFailures } from '../../listener/rate-limit.js';
 import { adminAccountRoutes, adminHstRoutes } from './admin-accounts.js';
 import { adminGameRoutes, adminLeaderboardRoutes } from './admin-games.js';
 import { adminGameSettingsRoutes } from './admin-game-settings.js';
@@ -37,21 +38,8 @@ export async function adminPlugin(
   app: FastifyInstance,
   options: { adminToken: string },
 ): Promise<void> {
-  const tokenHash = hashSecret(options.adminToken);
   // Encapsulated: the hook guards only the routes of this plugin.
-  app.addHook('onRequest', async (request) => {
-    const presented = bearerToken(request);
-    if (presented === null) {
-      throw new CoinopError(
-        'missing_bearer_token',
-        'the admin API needs an Authorization: Bearer <admin token> header',
-      );
-    }
-    // Hashing both sides gives equal lengths, so the comparison is constant-time.
-    if (!timingSafeEqual(hashSecret(presented), tokenHash)) {
-      throw new CoinopError('invalid_admin_token', 'the bearer token is not the admin token');
-    }
-  });
+  requireAdminToken(app, options.adminToken);
 
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const arcade = app.arcade;
@@ -130,4 +118,39 @@ export async function adminPlugin(
       return minted;
     },
   );
+}
+
+/**
+ * Answers every request of `app` without the admin token 401; logs each wrong token with the
+ * client address, and refuses an address that failed too often (rate limit `admin-failures`).
+ */
+function requireAdminToken(app: FastifyInstance, adminToken: string): void {
+  const tokenHash = hashSecret(adminToken);
+  const failures = perClientFailures(
+    app,
+    app.config.rateLimits['admin-failures'],
+    'failed admin authentications',
+  );
+  app.addHook('onRequest', async (request, reply) => {
+    const presented = bearerToken(request);
+    if (presented === null) {
+      throw new CoinopError(
+        'missing_bearer_token',
+        'the admin API needs an Authorization: Bearer <admin token> header',
+      );
+    }
+    // Before comparing: an address that failed too often gets no more guesses this minute.
+    const refusal = await failures.refusal(request, reply);
+    if (refusal) throw refusal;
+    // Hashing both sides gives equal lengths, so the comparison is constant-time.
+    if (!timingSafeEqual(hashSecret(presented), tokenHash)) {
+      const { address, count } = await failures.failed(request);
+      // The address, never the token: at most the limit's count a minute for each address.
+      request.log.warn(
+        { clientAddress: address, failuresThisMinute: count },
+        `failed admin authentication from ${address}: the bearer token is not the admin token`,
+      );
+      throw new CoinopError('invalid_admin_token', 'the bearer token is not the admin token');
+    }
+  });
 }

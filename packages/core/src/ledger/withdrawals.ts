@@ -122,7 +122,7 @@ export interface WithdrawalBatchPlan<W> {
 /**
  * Takes the next batch from the front of `queue` (oldest first): at most `batchMax`, within
  * `budgetUnits` (what the vault's daily limit leaves). A withdrawal above `maxWithdrawalUnits`
- * is set aside as refused; the first that does not fit the budget ends the batch and holds the
+ * (the most one withdrawal may be: `oneWithdrawalLimitUnits`) is set aside as refused; the first that does not fit the budget ends the batch and holds the
  * ones after it, so the queue is paid in order. Pure: the sender writes what it decides.
  */
 export function nextWithdrawalBatch<W extends { readonly amountUnits: Units }>(

@@ -113,6 +113,7 @@ export const ErrorCodes = {
   // Client-side play: wallet approvals and the development faucet
   invalid_approval_signature: 'Approval not signed by the player',
   play_of_another_player: 'Play of another player',
+  play_scored_by_game_server: 'Play scored by its game server',
   faucet_disabled: 'Faucet disabled',
   faucet_limit_reached: 'Faucet limit reached',
   // Consent to charges

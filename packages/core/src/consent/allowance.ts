@@ -88,7 +88,7 @@ export function chargeRefusal(
     case 'suspended':
       return new CoinopError(
         'game_suspended',
-        `game ${gameId} is suspended by the arcade operator and takes no plays`,
+        `game ${gameId} is suspended by the arcade operator and takes no plays or payments`,
         { details: { gameId } },
       );
     case 'not_tester':

@@ -13,8 +13,8 @@ import type { AccountKind, TransferRequest } from './types.js';
 export const WITHDRAWAL_ACCOUNT_KINDS: readonly AccountKind[] = ['player', 'developer'];
 
 /**
- * Checks a withdrawal's amount before anything is reserved: more than 0, and at most the vault's
- * `maxWithdrawal` (null when it is not known). Throws `invalid_amount` or
+ * Checks a withdrawal's amount before anything is reserved: more than 0, and at most what the
+ * vault pays in one withdrawal (`oneWithdrawalLimitUnits`; null when it is not known). Throws `invalid_amount` or
  * `withdrawal_above_limit`, naming the field `amount`.
  */
 export function checkWithdrawalAmount(amountUnits: Units, maxWithdrawalUnits: Units | null): void {
@@ -37,6 +37,16 @@ export function checkWithdrawalAmount(amountUnits: Units, maxWithdrawalUnits: Un
       },
     );
   }
+}
+
+/**
+ * The most the vault pays in one withdrawal: its `maxWithdrawal`, capped by its
+ * `dailyWithdrawalLimit`. The contract accepts a `maxWithdrawal` above the daily limit, but a
+ * withdrawal above the daily limit fits no day, and the queue, paid in order, would wait behind it
+ * for ever (security review, finding 6); so it is refused like one above `maxWithdrawal`.
+ */
+export function oneWithdrawalLimitUnits(maxWithdrawalUnits: Units, dailyLimitUnits: Units): Units {
+  return maxWithdrawalUnits < dailyLimitUnits ? maxWithdrawalUnits : dailyLimitUnits;
 }
 
 /** Whether an account of `kind` may withdraw. */
@@ -112,7 +122,7 @@ export interface WithdrawalBatchPlan<W> {
 /**
  * Takes the next batch from the front of `queue` (oldest first): at most `batchMax`, within
  * `budgetUnits` (what the vault's daily limit leaves). A withdrawal above `maxWithdrawalUnits`
- * is set aside as refused; the first that does not fit the budget ends the batch and holds the
+ * (the most one withdrawal may be: `oneWithdrawalLimitUnits`) is set aside as refused; the first that does not fit the budget ends the batch and holds the
  * ones after it, so the queue is paid in order. Pure: the sender writes what it decides.
  */
 export function nextWithdrawalBatch<W extends { readonly amountUnits: Units }>(

@@ -86,6 +86,40 @@ export function voidLockTransfer(
 }
 
 /**
+ * Who opened a play: its player (a client-side play: their signed play approval, or their wallet's
+ * lock on chain) or its game's server (with the game's write token).
+ */
+export type PlayOpener = 'player' | 'game_server';
+
+/**
+ * Why the player may not score this play with their own signed score, or null if they may: it is
+ * another player's, or its game's server opened it. A server-side game's score is its server's
+ * (docs/concepts/score-integrity.md, "Who can lie about a score"); were the player's signature
+ * enough, they could post any score for a run the server is still judging.
+ */
+export function playerScoreRefusal(
+  play: Pick<Play, 'id' | 'playerId'> & { readonly openedBy: PlayOpener },
+  playerId: string,
+): CoinopError | null {
+  if (play.playerId !== playerId) {
+    return new CoinopError(
+      'play_of_another_player',
+      `play ${play.id} belongs to another player; a player scores only their own plays`,
+      { details: { field: 'playId', playId: play.id } },
+    );
+  }
+  if (play.openedBy !== 'player') {
+    return new CoinopError(
+      'play_scored_by_game_server',
+      `play ${play.id} was opened by its game's server, which submits its score; ` +
+        'a player scores only the plays they opened themselves',
+      { details: { field: 'playId', playId: play.id } },
+    );
+  }
+  return null;
+}
+
+/**
  * Rejects a score for a play that cannot take one: already scored, expired (by status or by the
  * clock), or submitted for another tier than the one played.
  */

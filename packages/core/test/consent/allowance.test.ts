@@ -155,7 +155,7 @@ describe('chargeRefusal', () => {
     [
       'suspended',
       'game_suspended',
-      'game g1 is suspended by the arcade operator and takes no plays',
+      'game g1 is suspended by the arcade operator and takes no plays or payments',
     ],
     [
       'not_tester',

@@ -5,6 +5,7 @@ import {
   createTransfers,
   mayWithdraw,
   nextWithdrawalBatch,
+  oneWithdrawalLimitUnits,
   withdrawalReserveTransfer,
   withdrawalSettleTransfer,
   type Account,
@@ -41,6 +42,17 @@ describe('withdrawal amounts', () => {
   ])('takes %s units (max %s)', (units, max) => {
     expect(() => checkWithdrawalAmount(units, max)).not.toThrow();
   });
+
+  it.each([
+    [1_000n * HST, 10_000n * HST, 1_000n * HST],
+    [1_000n * HST, 350n * HST, 350n * HST],
+    [350n * HST, 350n * HST, 350n * HST],
+  ])(
+    'pays at most min(maxWithdrawal %s, daily limit %s) = %s in one withdrawal',
+    (max, daily, one) => {
+      expect(oneWithdrawalLimitUnits(max, daily)).toBe(one);
+    },
+  );
 
   it('lets players and developers withdraw, no other account', () => {
     expect(

@@ -122,6 +122,8 @@ export async function recordPlayLocks(
         requestHash: null,
         // Drawn as the lock opens the play: the seed is committed no earlier than the play.
         seed: drawPlaySeed(),
+        // The player's wallet locked it: a client-side play, scored by its player.
+        openedBy: 'player',
       },
       view.leadersMax,
     );

@@ -2,6 +2,7 @@ import { arcadeVaultAbi } from '@coinop/contracts';
 import {
   CoinopError,
   checkWithdrawalAmount,
+  oneWithdrawalLimitUnits,
   mayWithdraw,
   parseHst,
   withdrawalReserveTransfer,
@@ -28,7 +29,7 @@ import { createChainClient } from './rpc.js';
  * (withdrawals.ts) pays it later.
  */
 
-/** How long the vault's `maxWithdrawal` is trusted: the admin changes it rarely. */
+/** How long the vault's limits are trusted: the admin changes them rarely. */
 const LIMIT_CACHE_MS = 60_000;
 /** Idempotency keys are a client's ids: short text. */
 export const IDEMPOTENCY_KEY_MAX_CHARS = 200;
@@ -161,8 +162,10 @@ export class WithdrawalRequests {
   }
 
   /**
-   * The vault's `maxWithdrawal`, read at most once a minute; null when the chain does not answer
-   * (the request is taken, and the sender refuses it later if it is over the limit).
+   * The most the vault pays in one withdrawal: its `maxWithdrawal`, or its `dailyWithdrawalLimit`
+   * where that is lower (a withdrawal above the day's limit would never fit a day, and the queue,
+   * paid in order, would wait behind it for ever). Read at most once a minute; null when the chain
+   * does not answer (the request is taken, and the sender refuses it later if it is over).
    */
   async maxWithdrawalUnits(): Promise<bigint | null> {
     const chain = this.#requireChain();
@@ -173,11 +176,10 @@ export class WithdrawalRequests {
       return this.#maxWithdrawal.units;
     }
     try {
-      const units = await client.readContract({
-        address: chain.vaultAddress,
-        abi: arcadeVaultAbi,
-        functionName: 'maxWithdrawal',
-      });
+      const read = (functionName: 'maxWithdrawal' | 'dailyWithdrawalLimit') =>
+        client.readContract({ address: chain.vaultAddress, abi: arcadeVaultAbi, functionName });
+      const [max, daily] = await Promise.all([read('maxWithdrawal'), read('dailyWithdrawalLimit')]);
+      const units = oneWithdrawalLimitUnits(max, daily);
       this.#maxWithdrawal = { units, readAt: now };
       return units;
     } catch {

@@ -1,5 +1,11 @@
 import { arcadeVaultAbi, bytes16ToUuid, uuidToBytes16 } from '@coinop/contracts';
-import { formatHst, nextWithdrawalBatch, type Clock, type Ids } from '@coinop/core';
+import {
+  formatHst,
+  nextWithdrawalBatch,
+  oneWithdrawalLimitUnits,
+  type Clock,
+  type Ids,
+} from '@coinop/core';
 import {
   encodeFunctionData,
   getAddress,
@@ -106,16 +112,19 @@ export class WithdrawalQueueSender {
     let waiting: string | null = null;
     while (rest.length > 0) {
       const plan = nextWithdrawalBatch(rest, {
-        maxWithdrawalUnits: maxWithdrawal,
+        maxWithdrawalUnits: oneWithdrawalLimitUnits(maxWithdrawal, dailyLimit),
         budgetUnits: budget,
         batchMax,
       });
       for (const over of plan.overMax) {
-        // The limit was lowered after the request was taken: refused for good.
+        // A limit was lowered after the request was taken: refused for good. One above the
+        // daily limit would never fit a day, and would hold every later withdrawal for ever.
         await this.#fail(
           checkpoint,
           over,
-          `over the vault's maxWithdrawal of ${formatHst(maxWithdrawal)} HST`,
+          over.amountUnits > maxWithdrawal
+            ? `over the vault's maxWithdrawal of ${formatHst(maxWithdrawal)} HST`
+            : `over the vault's dailyWithdrawalLimit of ${formatHst(dailyLimit)} HST`,
         );
         failed += 1;
       }

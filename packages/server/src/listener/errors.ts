@@ -92,6 +92,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   login_request_decided: 409,
   invalid_approval_signature: 403,
   play_of_another_player: 403,
+  play_scored_by_game_server: 403,
   faucet_disabled: 403,
   faucet_limit_reached: 409,
   consent_required: 403,

@@ -207,8 +207,18 @@ export const OPERATION_PROBLEMS: Readonly<Record<string, readonly ErrorCode[]>> 
   playerSetAvatar: ['avatar_invalid'],
   getCatalogPlayerAvatar: ['avatar_not_found'],
   playerOpenPlay: [...PLAY_REFUSALS, 'invalid_approval_signature'],
-  playerSubmitScore: [...SCORE_REFUSALS, 'play_of_another_player', 'invalid_approval_signature'],
-  playerCreatePurchase: ['insufficient_funds', 'invalid_approval_signature', 'consent_required'],
+  playerSubmitScore: [
+    ...SCORE_REFUSALS,
+    'play_of_another_player',
+    'play_scored_by_game_server',
+    'invalid_approval_signature',
+  ],
+  playerCreatePurchase: [
+    'insufficient_funds',
+    'invalid_approval_signature',
+    'consent_required',
+    'game_suspended',
+  ],
   verifyWalletSignIn: [
     'invalid_siwe_message',
     'wrong_domain',

@@ -171,6 +171,8 @@ export class PlayOpening {
       idempotencyKey: input.idempotencyKey,
       requestHash,
       seed: drawPlaySeed(),
+      // A play the player signed is theirs to score; any other, its game server's.
+      openedBy: input.approval === undefined ? 'game_server' : 'player',
     };
   }
 

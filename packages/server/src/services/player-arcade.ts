@@ -1,7 +1,10 @@
 import {
   CoinopError,
+  allowanceDay,
   assertConsentFrom,
   availableUnits,
+  chargeRefusal,
+  chargeVerdict,
   playerActor,
   wholeHstToUnits,
   type Leaderboard,
@@ -16,13 +19,15 @@ import {
 } from '@coinop/protocol';
 import { getAddress, type Hex } from 'viem';
 import { findApproval, insertApproval, insertPurchase } from '../store/approvals.js';
+import { consentFacts } from '../store/consent.js';
+import type { Queryable } from '../store/db.js';
 import { applyTransfers } from '../store/ledger.js';
 import type { StoredPlay } from '../store/plays.js';
 import { findPlayer, type PlayerRecord } from '../store/players.js';
 import type { DevChainFunds } from '../dev-chain/dev-chain-funds.js';
 import type { WalletVerifier } from '../credentials/wallet-signature.js';
 import type { ChainPlayView } from '../chain/chain-play-requests.js';
-import type { ArcadeServices } from './arcade-services.js';
+import { playPolicy, type ArcadeServices } from './arcade-services.js';
 import type { GameView } from './game-reads.js';
 import { mintHst } from './admin.js';
 import type { ScoreOutcome, SignedApproval } from './plays.js';
@@ -174,6 +179,7 @@ export class PlayerArcade {
         if (earlier?.message !== approval.message) throw nonceReused(input.nonce, 'payment');
         return { transferId: earlier.subjectId, replayed: true };
       }
+      await this.#assertMayCharge(tx, view.game.id, playerId, input.amountUnits, now);
       await applyTransfers(
         tx,
         [
@@ -199,6 +205,34 @@ export class PlayerArcade {
       });
       return { transferId, replayed: false };
     });
+  }
+
+  /**
+   * Refuses, in the payment's own transaction, a payment the game may not take: the rule a signed
+   * play follows (`chargeVerdict`, the signature being the consent), so a suspended game takes
+   * nothing (`403 game_suspended`). The game's row stays locked until the payment commits, so a
+   * suspension cannot slip in between.
+   */
+  async #assertMayCharge(
+    tx: Queryable,
+    gameId: string,
+    playerId: string,
+    amountUnits: Units,
+    now: Date,
+  ): Promise<void> {
+    const facts = await consentFacts(tx, gameId, playerId, allowanceDay(now), { lockGame: true });
+    if (facts === null) throw new TypeError(`game ${gameId} or player ${playerId} vanished`);
+    const verdict = chargeVerdict(facts, amountUnits, this.#arcade.config.defaultAllowanceUnits, {
+      signed: true,
+    });
+    if (!verdict.ok) {
+      throw chargeRefusal(verdict, {
+        gameId,
+        playerId,
+        costUnits: amountUnits,
+        grantUrl: playPolicy(this.#arcade.config).grantUrl(gameId),
+      });
+    }
   }
 
   /**

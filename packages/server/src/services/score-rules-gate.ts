@@ -3,6 +3,7 @@ import {
   checkScoreRules,
   effectiveScoreRules,
   hasScoreRules,
+  playerScoreRefusal,
   type Clock,
   type GameRef,
   type Ids,
@@ -109,7 +110,8 @@ export class ScoreRulesGate {
       (await findPlay(this.#deps.db, input.gameId, input.playId));
     if (play === null || play.gameId !== input.gameId || play.status !== 'open') return null;
     if (play.expiresAt.getTime() <= this.#deps.clock.now().getTime()) return null;
-    if (input.approval !== undefined && input.approval.playerId !== play.playerId) return null;
+    if (input.approval !== undefined && playerScoreRefusal(play, input.approval.playerId) !== null)
+      return null;
     return play;
   }
 

@@ -4,6 +4,7 @@ import {
   assertScorable,
   decideScoreBatch,
   leaderboardOf,
+  playerScoreRefusal,
   rankKey,
   SettlementBatch,
   type GameRef,
@@ -393,12 +394,9 @@ export class Scoring {
       );
     }
     const { play } = standing.scoring;
-    if (input.approval !== undefined && input.approval.playerId !== play.playerId) {
-      throw new CoinopError(
-        'play_of_another_player',
-        `play ${play.id} belongs to another player; a player scores only their own plays`,
-        { details: { field: 'playId', playId: play.id } },
-      );
+    if (input.approval !== undefined) {
+      const refusal = playerScoreRefusal(play, input.approval.playerId);
+      if (refusal !== null) throw refusal;
     }
     if (play.status === 'scored' && input.idempotencyKey !== null) {
       const earlier = await findScoreByPlay(q, play.id);

@@ -104,11 +104,12 @@ export async function insertChainPlay(
   await tx.query(
     `INSERT INTO plays (id, arcade_id, game_id, developer_id, leaderboard_id, player_id,
                         cost_units, lock_transfer_id, vault_account_id, leader_player_ids, status,
-                        idempotency_key, request_hash, expires_at, created_at, updated_at, seed)
+                        idempotency_key, request_hash, expires_at, created_at, updated_at, seed,
+                        opened_by)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9,
              ARRAY(SELECT player_id FROM leaders WHERE leaderboard_id = $5
                    ORDER BY ${boardOrder()} LIMIT $10),
-             'open', NULL, NULL, $11, $12, $12, $13)`,
+             'open', NULL, NULL, $11, $12, $12, $13, $14)`,
     [
       play.id,
       play.arcadeId,
@@ -123,6 +124,7 @@ export async function insertChainPlay(
       play.expiresAt,
       play.createdAt,
       play.seed,
+      play.openedBy,
     ],
   );
 }

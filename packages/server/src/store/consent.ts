@@ -93,13 +93,16 @@ export async function allowancesOf(
 
 /**
  * What `chargeVerdict` needs to decide whether the game may charge the player on `day`; null when
- * the game or the player does not exist.
+ * the game or the player does not exist. With `lockGame`, the game's row is locked for share until
+ * the transaction `q` ends: a suspension (an update of that row) then either committed before and
+ * is seen, or waits for the transaction.
  */
 export async function consentFacts(
   q: Queryable,
   gameId: string,
   playerId: string,
   day: string,
+  options: { readonly lockGame: boolean } = { lockGame: false },
 ): Promise<ConsentFacts | null> {
   const [row] = await q.query<{
     suspended: boolean;
@@ -115,7 +118,7 @@ export async function consentFacts(
      FROM games g JOIN developers d ON d.id = g.developer_id
        JOIN players pl ON pl.id = $2
        LEFT JOIN allowances al ON al.player_id = pl.id AND al.game_id = g.id
-     WHERE g.id = $1`,
+     WHERE g.id = $1${options.lockGame ? ' FOR SHARE OF g' : ''}`,
     [gameId, playerId, day],
   );
   if (!row) return null;

@@ -184,12 +184,14 @@ const OPEN_PAID_PLAYS_SQL = `WITH input AS (
      ), play AS (
        INSERT INTO plays (id, arcade_id, game_id, developer_id, leaderboard_id, player_id,
                           cost_units, lock_transfer_id, leader_player_ids, status,
-                          idempotency_key, request_hash, expires_at, created_at, updated_at, seed)
+                          idempotency_key, request_hash, expires_at, created_at, updated_at, seed,
+                          opened_by)
        SELECT i.play_id, i.arcade, i.game, i.developer, i.board, i.player_id, i.cost, i.lock_id,
               ARRAY(SELECT player_id FROM leaders WHERE leaderboard_id = i.board
                     ORDER BY ${boardOrder()} LIMIT i.leaders_max),
               'open', i.idempotency_key, i.request_hash, i.expires_at, i.created_at, i.created_at,
-              i.seed
+              -- A play its player signed is a client-side play; any other, its game server's.
+              i.seed, CASE WHEN i.signed THEN 'player' ELSE 'game_server' END
        FROM input i JOIN debit d ON d.n = i.n
        RETURNING id, leader_player_ids
      )
@@ -282,11 +284,12 @@ async function openFreePlayStatement(
      ), play AS (
        INSERT INTO plays (id, arcade_id, game_id, developer_id, leaderboard_id, player_id,
                           cost_units, lock_transfer_id, leader_player_ids, status,
-                          idempotency_key, request_hash, expires_at, created_at, updated_at, seed)
+                          idempotency_key, request_hash, expires_at, created_at, updated_at, seed,
+                          opened_by)
        SELECT $1, $2, $3, $4, $5, p.id, 0, NULL,
               ARRAY(SELECT player_id FROM leaders WHERE leaderboard_id = $5
                     ORDER BY ${boardOrder()} LIMIT $6),
-              'open', $7, $8, $9, $10, $10, $12
+              'open', $7, $8, $9, $10, $10, $12, $13
        FROM players p, tier, consent WHERE p.id = $11 AND tier.current AND consent.refusal IS NULL
        RETURNING leader_player_ids
      )
@@ -307,6 +310,7 @@ async function openFreePlayStatement(
       play.createdAt,
       play.playerId,
       play.seed,
+      play.openedBy,
     ],
     'play_path_open_free',
   );

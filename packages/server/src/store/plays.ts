@@ -1,4 +1,4 @@
-import type { Play, PlayStatus } from '@coinop/core';
+import type { Play, PlayOpener, PlayStatus } from '@coinop/core';
 import type { Queryable } from './db.js';
 
 export interface PlayRow {
@@ -19,6 +19,7 @@ export interface PlayRow {
   created_at: Date;
   updated_at: Date;
   seed: string | null;
+  opened_by: PlayOpener;
 }
 
 export interface StoredPlay extends Play {
@@ -26,6 +27,8 @@ export interface StoredPlay extends Play {
   readonly requestHash: string | null;
   /** 64 lowercase hex characters drawn at the open (issue 30); null for plays opened before. */
   readonly seed: string | null;
+  /** Who opened the play, and so who may score it (038_play_opened_by.sql). */
+  readonly openedBy: PlayOpener;
 }
 
 const PLAY_COLUMN_NAMES = [
@@ -46,6 +49,7 @@ const PLAY_COLUMN_NAMES = [
   'created_at',
   'updated_at',
   'seed',
+  'opened_by',
 ];
 const PLAY_COLUMNS = PLAY_COLUMN_NAMES.join(', ');
 /** The play columns qualified by the alias `p`, for joins. */
@@ -70,6 +74,7 @@ export function toPlay(r: PlayRow): StoredPlay {
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     seed: r.seed,
+    openedBy: r.opened_by,
   };
 }
 

@@ -1,3 +1,4 @@
+import { arcadeVaultAbi } from '@coinop/contracts';
 import { TEST_ADMIN_TOKEN } from '@coinop/testkit/app';
 import { storeVariants } from '@coinop/testkit/db';
 import { expectLedgerBalanced } from '@coinop/testkit/invariants';
@@ -51,6 +52,7 @@ describe.each(storeVariants())('withdrawals over HTTP on %s', (variant) => {
       player,
       headers: { authorization: `Bearer ${session.access_token}` },
       playerWallet,
+      vault: vault.vault,
     };
   }
 
@@ -213,6 +215,37 @@ describe.each(storeVariants())('withdrawals over HTTP on %s', (variant) => {
     expect(await unitsOf(player.accountId)).toBe(100n * HST);
     expect(await s.db.query('SELECT id FROM chain_withdrawals')).toEqual([]);
     expect(await s.db.query("SELECT id FROM transfers WHERE reason = 'withdrawal'")).toEqual([]);
+  });
+
+  it("refuses a withdrawal above the vault's daily limit, which no day could pay (finding 6)", async () => {
+    // What broke: the contract takes a maxWithdrawal above the daily limit, and a withdrawal
+    // between the two was queued; it fitted no day, and the queue, paid in order, waited behind
+    // it for ever. It is now refused at once, like one above maxWithdrawal.
+    const { s, player, headers, vault } = await arcade(500n);
+    const hash = await chain.admin.writeContract({
+      address: vault,
+      abi: arcadeVaultAbi,
+      functionName: 'setLimits',
+      args: [1_000n * HST, 350n * HST],
+    });
+    await chain.admin.waitForTransactionReceipt({ hash });
+    const withdraw = (amount: string) =>
+      s.api.inject({
+        method: 'POST',
+        url: '/player/withdrawals',
+        headers,
+        payload: { amount, to: wallet() },
+      });
+    const refused = await withdraw('400');
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json()).toMatchObject({
+      code: 'withdrawal_above_limit',
+      message: 'amount 400 HST is more than the vault pays in one withdrawal (350 HST)',
+      details: { field: 'amount', amount: '400', maxWithdrawal: '350' },
+    });
+    expect(await unitsOf(player.accountId)).toBe(500n * HST);
+    expect((await withdraw('350')).statusCode).toBe(202);
+    expect(await unitsOf(player.accountId)).toBe(150n * HST);
   });
 
   it('answers a retry with the same Idempotency-Key with the same withdrawal, reserved once', async () => {

@@ -168,6 +168,33 @@ describe.each(storeVariants())('withdrawals on %s', (variant) => {
     expect(await walletHst(toSmall)).toBe(4n * HST);
   });
 
+  it('releases a queued withdrawal above a daily limit lowered since, and pays the one behind it', async () => {
+    // What broke (security review, finding 6): the queue is paid in order, and a withdrawal above
+    // the daily limit fits no day, so it held every later withdrawal for ever. It now fails for
+    // good, its HST spendable again, like one above a lowered maxWithdrawal.
+    const { vault, player, sender } = await arcadeWithDeposit(10n * HST);
+    const big = await request(player.accountId, '6', freshWallet());
+    const to = freshWallet();
+    const small = await request(player.accountId, '3', to);
+    const hash = await chain.admin.writeContract({
+      address: vault,
+      abi: arcadeVaultAbi,
+      functionName: 'setLimits',
+      args: [1_000n * HST, 5n * HST],
+    });
+    await chain.admin.waitForTransactionReceipt({ hash });
+    expect(await sender.runOnce()).toMatchObject({ failed: 1, sent: 1 });
+    expect(await findWithdrawal(api!.db, big.withdrawal.id)).toMatchObject({
+      status: 'failed',
+      lastError: expect.stringMatching(/over the vault's dailyWithdrawalLimit of 5 HST/),
+    });
+    expect(await unitsOf(player.accountId)).toBe(7n * HST);
+    await chain.mine(CONFIRMATIONS);
+    await sender.runOnce();
+    expect(await statusOf(small.withdrawal.id)).toBe('paid');
+    expect(await walletHst(to)).toBe(3n * HST);
+  });
+
   it('keeps withdrawals queued while the vault is paused, and pays them after', async () => {
     const { vault, player, sender } = await arcadeWithDeposit(10n * HST);
     const to = freshWallet();

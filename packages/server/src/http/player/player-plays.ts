@@ -99,8 +99,10 @@ export function playerPlayRoutes(instance: FastifyInstance, context: PlayerRoute
         tags: TAGS,
         summary: 'Score a client-side play (spec 4.10 submitScore())',
         description:
-          'Scores one of the signed-in player’s own plays (403 `play_of_another_player` ' +
-          'otherwise) and settles it like a game server’s score.' +
+          'Scores one of the signed-in player’s own client-side plays (403 ' +
+          '`play_of_another_player` for another player’s; 403 `play_scored_by_game_server` for ' +
+          'a play a game’s server opened, which only that server scores) and settles it like a ' +
+          'game server’s score.' +
           signedNote,
         security: Security.playerToken,
         params: GameParams,
@@ -134,7 +136,8 @@ export function playerPurchaseRoutes(instance: FastifyInstance, context: PlayerR
         summary: 'Pay the game’s developer (spec 4.10 hstTransfer())',
         description:
           'One posted transfer of `amount` HST from the player to the developer; `txid` is its ' +
-          'id. 402 `insufficient_funds` when the player cannot spend it.' +
+          'id. 402 `insufficient_funds` when the player cannot spend it; 403 `game_suspended` ' +
+          'when the operator suspended the game.' +
           signedNote,
         security: Security.playerToken,
         params: GameParams,

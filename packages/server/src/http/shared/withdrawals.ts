@@ -159,7 +159,8 @@ export function withdrawalRoutes(app: FastifyInstance, options: WithdrawalRouteO
           'releases it if the vault refuses it. 202 with the withdrawal. 400 invalid_amount ' +
           '(0, negative, more than 8 decimals) or validation_failed naming `to`; 402 ' +
           'insufficient_funds with the available and required amounts; 422 ' +
-          "withdrawal_above_limit (the vault's maxWithdrawal); 409 chain_mode_off; 422 " +
+          "withdrawal_above_limit (the vault's maxWithdrawal, or its daily limit where lower); " +
+          '409 chain_mode_off; 422 ' +
           'idempotency_key_reused. Nothing is reserved when refused.',
         headers: IdempotencyHeaders,
         body: WithdrawalBody,

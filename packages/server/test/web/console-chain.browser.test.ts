@@ -14,7 +14,13 @@ import {
 } from '@coinop/testkit/browser';
 import { testConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/main.js';
-import { chainConfigFor, HST, startArcadeChain, type ArcadeChain } from '../fixtures/chain.js';
+import {
+  chainConfigFor,
+  HST,
+  sealOperatorKey,
+  startArcadeChain,
+  type ArcadeChain,
+} from '../fixtures/chain.js';
 
 /**
  * Issue 27 in the operator console, in headless Chromium against a real Anvil (PGlite): while no
@@ -60,6 +66,8 @@ describe.skipIf(!hasChromium)(
       chain = await startArcadeChain();
       const vault = await chain.newVault();
       dataDir = await mkdtemp(join(tmpdir(), 'coinop-console-chain-'));
+      // With the operator key, so that HST does leave once the operator resumes.
+      const keyFile = await sealOperatorKey(chain, dataDir);
       server = await startServer(
         testConfig({
           apiPort: 0,
@@ -69,6 +77,7 @@ describe.skipIf(!hasChromium)(
             confirmations: 0,
             pollIntervalMs: 100,
             reconcileIntervalMs: 0,
+            operatorKeyFile: keyFile,
           }),
         }),
       );
@@ -78,7 +87,8 @@ describe.skipIf(!hasChromium)(
       });
       playerId = player.playerId;
       await chain.deposit(vault.vault, chain.players[0]!, playerId, 10n * HST);
-      // One base unit sent straight to the vault, then 5 HST minted in the ledger: a shortfall.
+      // One base unit sent straight to the vault, then 5 HST paid out of it outside coinop (the
+      // operator key used by hand): a shortfall.
       const hash = await chain.players[1]!.writeContract({
         address: chain.hst,
         abi: hstAbi,
@@ -91,7 +101,7 @@ describe.skipIf(!hasChromium)(
         const { surplus } = await admin<{ surplus: unknown[] }>('GET', '/admin/chain/surplus');
         return surplus.length === 1;
       });
-      await admin('POST', '/admin/hst/mints', { accountId: playerId, amount: '5' });
+      await chain.payOutsideCoinop(vault.vault, chain.admin.account.address, 5n * HST);
       await until('the watcher halts on the shortfall', async () => {
         const status = await admin<{ state: string }>('GET', '/admin/chain');
         return status.state === 'halted';
@@ -175,6 +185,22 @@ describe.skipIf(!hasChromium)(
           .getByText('The treasury sends the 5 HST minted by mistake tomorrow.')
           .waitFor();
         await saveScreenshot(page, 'console-chain-resumed');
+        expect(await seriousViolations(page)).toEqual([]);
+
+        // Operator review, finding 1: the Ledger screen offered Mint in chain mode, and the
+        // mint opened a shortfall withdrawals paid out of. It says why not and what to do.
+        await page.goto(`${web}/admin/ledger`);
+        await main.getByRole('heading', { name: 'Ledger', level: 1 }).waitFor();
+        await main.getByTestId('no-mint').waitFor();
+        expect(await main.getByTestId('no-mint').textContent()).toBe(
+          "No minting in chain mode: the ledger's HST is the vault's, and a mint would be HST no " +
+            "token backs, which withdrawals could pay out of other players' HST. To give an " +
+            'account HST, deposit into the vault for it, or send HST to the vault with a plain ' +
+            'ERC-20 transfer and credit that surplus to the account on the Chain screen ' +
+            '(coinop admin chain credit-surplus 0xTXHASH:LOG --account …).',
+        );
+        expect(await main.getByRole('button', { name: 'Mint' }).count()).toBe(0);
+        await saveScreenshot(page, 'console-chain-ledger-no-mint');
         expect(await seriousViolations(page)).toEqual([]);
       } finally {
         await context.close();

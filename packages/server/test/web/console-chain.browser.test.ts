@@ -221,5 +221,82 @@ describe.skipIf(!hasChromium)(
         expect.objectContaining({ txHash: dustKey.split(':')[0], status: 'credited' }),
       ]);
     });
+
+    // Operator review, finding 2: the verdict said "Sending" whenever there was no halt, on a
+    // server without an operator key and with the chain's RPC gone, while nothing could leave.
+    it('says nothing is sent without an operator key, and that the watcher fails without the RPC', async () => {
+      const lonely = await startArcadeChain();
+      const lonelyDir = await mkdtemp(join(tmpdir(), 'coinop-console-chain-nokey-'));
+      let keyless: RunningServer | null = null;
+      let lonelyStopped = false;
+      const context = await browser.newContext({ viewport: DESKTOP });
+      const page = await context.newPage();
+      const main = page.getByRole('main');
+      try {
+        keyless = await startServer(
+          testConfig({
+            apiPort: 0,
+            dataDir: lonelyDir,
+            adminToken: ADMIN_TOKEN,
+            chain: chainConfigFor(lonely, await lonely.newVault(), {
+              confirmations: 0,
+              pollIntervalMs: 100,
+              retryMaxMs: 200,
+              rpcTimeoutMs: 1_000,
+            }),
+          }),
+        );
+        const statusOf = async () => {
+          const res = await keyless!.api.inject({
+            method: 'GET',
+            url: '/admin/chain',
+            headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+          });
+          return res.json<{ state: string; lastError: { message: string } | null }>();
+        };
+        await until('the watcher runs', async () => (await statusOf()).state === 'running');
+        const web = keyless.urls['web']!;
+        await page.goto(`${web}/admin/chain`);
+        await page.getByLabel('Admin token').fill(ADMIN_TOKEN);
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        const verdict = main.getByTestId('chain-verdict');
+        await verdict.waitFor();
+        expect(await verdict.textContent()).toBe(
+          'Waiting: this server has no operator key (--chain-operator-key-file), so withdrawals, ' +
+            'settlements and refunds are queued, not sent. Start the sending process with the key.',
+        );
+        expect(await verdict.getAttribute('class')).toBe('admin-verdict bad');
+        await saveScreenshot(page, 'console-chain-no-operator-key');
+
+        // The RPC goes away: the watcher fails, and the console says so, naming the error.
+        await lonely.stop();
+        lonelyStopped = true;
+        await until('the watcher fails', async () => (await statusOf()).state === 'failing');
+        const { lastError } = await statusOf();
+        await page.reload();
+        await verdict.waitFor();
+        expect(await verdict.textContent()).toBe(
+          `Failing: the chain watcher cannot read the chain (last error: ${lastError!.message}). ` +
+            'Deposits are not credited, and withdrawals, settlements and refunds do not leave ' +
+            'the vault while it fails; it keeps trying.',
+        );
+        await saveScreenshot(page, 'console-chain-failing');
+        expect(await seriousViolations(page)).toEqual([]);
+        // Every other screen says it too.
+        await page.goto(`${web}/admin/games`);
+        await main.getByRole('heading', { name: 'Games', level: 1 }).waitFor();
+        const banner = main.getByRole('alert').filter({ hasText: 'The chain watcher is failing' });
+        await banner.waitFor();
+        expect(await banner.textContent()).toMatch(
+          /^The chain watcher is failing: .+\. Deposits are not credited, and withdrawals, settlements and refunds do not leave the vault while it fails\. Review$/,
+        );
+        await saveScreenshot(page, 'console-chain-failing-banner');
+      } finally {
+        await context.close();
+        await keyless?.close();
+        if (!lonelyStopped) await lonely.stop();
+        await rm(lonelyDir, { recursive: true, force: true });
+      }
+    }, 120_000);
   },
 );

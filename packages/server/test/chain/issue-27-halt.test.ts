@@ -238,7 +238,12 @@ describe.each(storeVariants())(
       expect(await sender.runOnce()).toMatchObject({ sent: 1, waiting: null });
       await chain.mine(CONFIRMATIONS);
       expect(await sender.runOnce()).toMatchObject({ posted: 1 });
-      expect(await findWithdrawal(api.db, withdrawal.id)).toMatchObject({ status: 'paid' });
+      // Paid: the halt it waited for is over, and no error stays on it (operator review,
+      // finding 11).
+      expect(await findWithdrawal(api.db, withdrawal.id)).toMatchObject({
+        status: 'paid',
+        lastError: null,
+      });
       expect(await sender.runOnce()).toMatchObject({ sent: 0, posted: 0 });
       expect(await hstOf(to)).toBe(100n * HST);
       expect(await isPaid(vault, withdrawal.id)).toBe(true);

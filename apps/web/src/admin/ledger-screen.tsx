@@ -55,7 +55,21 @@ export function LedgerScreen({ api }: { api: AdminApi }) {
               {audit.balanced
                 ? 'Balanced: debits equal credits, no account below zero.'
                 : 'NOT balanced: stop and investigate (docs/concepts/ledger.md).'}
+              {/* Balanced says nothing of the vault (operator review, finding 9). */}
+              {audit.chainMode && (
+                <>
+                  {' '}
+                  This is the ledger alone: whether the vault holds what the ledger owes is the
+                  Chain screen&apos;s reconciliation (coinop admin hst audit --chain).
+                </>
+              )}
             </p>
+            {audit.chainMode && audit.minted !== '0' && (
+              <p className="admin-verdict bad" data-testid="audit-minted">
+                {audit.minted} HST was minted in the ledger: in chain mode no token backs it, a
+                shortfall (docs/operating/chain.md).
+              </p>
+            )}
             <dl className="admin-facts">
               <dt>Minted (net)</dt>
               <dd>

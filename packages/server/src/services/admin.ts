@@ -197,6 +197,11 @@ export interface AuditReport {
   minted: string;
   vaultHeld: string;
   balanced: boolean;
+  /**
+   * In chain mode only (always true there): this audit is of the ledger alone unless `chain` is
+   * asked for, and HST minted is a shortfall no token backs.
+   */
+  chainMode?: true;
   /** With `chain`: the vault on chain against the ledger, at one block. */
   chain?: ChainReconciliationWire;
 }
@@ -228,6 +233,7 @@ export async function auditHst(
     minted: formatHst(audit.minted),
     vaultHeld: formatHst(audit.vaultHeld),
     balanced: audit.balanced,
+    ...(chainConfig ? { chainMode: true as const } : {}),
     ...(chain ? { chain } : {}),
   };
 }

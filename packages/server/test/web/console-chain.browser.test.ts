@@ -14,6 +14,7 @@ import {
 } from '@coinop/testkit/browser';
 import { testConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/main.js';
+import { mintHst } from '../../src/services/admin.js';
 import {
   chainConfigFor,
   HST,
@@ -291,6 +292,26 @@ describe.skipIf(!hasChromium)(
           /^The chain watcher is failing: .+\. Deposits are not credited, and withdrawals, settlements and refunds do not leave the vault while it fails\. Review$/,
         );
         await saveScreenshot(page, 'console-chain-failing-banner');
+
+        // Operator review, finding 9: the Ledger said "Balanced" while the vault was short. In
+        // chain mode it says the audit is the ledger's alone, and minted HST (here from before
+        // chain mode; the operator's mint is refused in it) is a red line of its own.
+        await mintHst(keyless.api.arcade, { id: 'arcade', amountUnits: 2n * HST });
+        await page.goto(`${web}/admin/ledger`);
+        await main.getByTestId('audit-verdict').waitFor();
+        expect(await main.getByTestId('audit-verdict').textContent()).toBe(
+          'Balanced: debits equal credits, no account below zero. This is the ledger alone: ' +
+            "whether the vault holds what the ledger owes is the Chain screen's reconciliation " +
+            '(coinop admin hst audit --chain).',
+        );
+        const minted = main.getByTestId('audit-minted');
+        expect(await minted.textContent()).toBe(
+          '2 HST was minted in the ledger: in chain mode no token backs it, a shortfall ' +
+            '(docs/operating/chain.md).',
+        );
+        expect(await minted.getAttribute('class')).toBe('admin-verdict bad');
+        await saveScreenshot(page, 'console-chain-ledger-minted');
+        expect(await seriousViolations(page)).toEqual([]);
       } finally {
         await context.close();
         await keyless?.close();

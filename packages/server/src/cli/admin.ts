@@ -205,7 +205,7 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
   },
   {
     words: ['hst', 'mint'],
-    description: 'mint HST into an account',
+    description: 'mint HST into an account (ledger mode only: refused in chain mode)',
     options: [
       { flags: ACCOUNT_FLAG, description: ACCOUNT_HELP, required: true },
       {

@@ -79,6 +79,7 @@ export const ErrorCodes = {
   deposit_already_credited: 'Deposit already credited',
   // Chain withdrawals
   chain_mode_off: 'Chain mode is off',
+  mint_refused_in_chain_mode: 'Minting refused in chain mode',
   chain_not_ready: 'The chain has not answered yet',
   withdrawal_not_found: 'Withdrawal not found',
   withdrawal_above_limit: 'Withdrawal above the vault limit',

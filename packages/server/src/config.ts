@@ -355,14 +355,21 @@ function secretsKeyOf(
   return { secretsKeyFile, secretsKey };
 }
 
+/**
+ * Why nothing mints HST in the ledger in chain mode, said by both refusals: the faucet's here, at
+ * start, and the operator's mint's (`mintHstAsOperator`).
+ */
+export const CHAIN_MODE_MINTS_NOTHING =
+  "in chain mode the ledger's HST is in the vault, and a mint in the ledger would be HST no " +
+  'token backs';
+
 /** Chain mode's settings (null: off); a faucet has no place in it. */
 function chainModeOf(rpcUrl: string | null, { text, int }: FlagReader): ChainConfig | null {
   const chain = chainConfig(rpcUrl, { text, int });
   if (chain && text('faucetHst') !== null && text('faucetHst') !== '0') {
     throw new ConfigError(
-      `${describe('faucetHst')} is for a dev arcade: in chain mode the ledger's HST is in the ` +
-        `vault, and a faucet would mint HST no token backs (${describe('devChain')} has one ` +
-        'that mints test HST on its chain)',
+      `${describe('faucetHst')} is for a dev arcade: ${CHAIN_MODE_MINTS_NOTHING} ` +
+        `(${describe('devChain')} has a faucet that mints test HST on its chain)`,
     );
   }
   return chain;

@@ -3,6 +3,7 @@ import type { ChainHalt, ChainStatus, ChainSurplus } from '@coinop/protocol';
 import type { AdminApi } from './admin-api.js';
 import { Outcome, When, errorText } from './parts.js';
 import { SurplusPanel } from './surplus-panel.js';
+import { chainVerdict } from './chain-verdict.js';
 import { checksummed } from '../components/address.js';
 
 /** How often the screen reads the status again while a resume waits for the watcher. */
@@ -45,6 +46,7 @@ export function ChainScreen({ api }: { api: AdminApi }) {
   }, [reload]);
   // A resume waits for the watcher to read the chain again: follow it until HST may leave.
   const resuming = Boolean(status?.halt?.resume);
+  const verdict = status?.enabled ? chainVerdict(status) : null;
   useEffect(() => {
     if (!resuming) return;
     const timer = setInterval(() => void reload(), RESUMING_POLL_MS);
@@ -68,8 +70,11 @@ export function ChainScreen({ api }: { api: AdminApi }) {
           {status.halt ? (
             <HaltPanel api={api} status={status} halt={status.halt} onResumed={reload} />
           ) : (
-            <p className="admin-verdict ok" data-testid="chain-verdict">
-              Sending: withdrawals, settlements and refunds leave the vault as they come.
+            <p
+              className={verdict?.kind === 'sending' ? 'admin-verdict ok' : 'admin-verdict bad'}
+              data-testid="chain-verdict"
+            >
+              {verdict?.text}
               {status.reconciliation && status.reconciliation.acceptedShortfall !== '0' && (
                 <>
                   {' '}

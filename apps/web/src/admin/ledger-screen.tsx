@@ -2,9 +2,11 @@ import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { formatHstUnits, hstUnits } from '../account/hst-amounts.js';
 import type { HstAudit } from '@coinop/protocol';
 import { checksummed } from '../components/address.js';
+import { Link } from '../router.js';
 import type { AdminApi } from './admin-api.js';
 import { Hst, Outcome, errorText } from './parts.js';
 import { TransfersPanel } from './ledger-transfers.js';
+import { useChainMode } from './use-chain-mode.js';
 
 /** As the API takes it: whole HST with at most 8 decimals, typed as text so no digit is lost. */
 const HST_TEXT = /^\d+(\.\d{1,8})?$/;
@@ -12,9 +14,11 @@ const HST_TEXT = /^\d+(\.\d{1,8})?$/;
 /**
  * The ledger: the audit of every account (does it balance?), every transfer with filters (issue
  * 31), a balance look-up, and minting HST into an account — the only way HST comes into
- * existence, so it asks first.
+ * existence, so it asks first. In chain mode the server refuses a mint, so the screen says how
+ * HST reaches an account there instead.
  */
 export function LedgerScreen({ api }: { api: AdminApi }) {
+  const chainMode = useChainMode(api);
   const [audit, setAudit] = useState<HstAudit | null>(null);
   const [auditError, setAuditError] = useState<string | null>(null);
   // Bumped by a mint, so the transfer list shows it.
@@ -51,7 +55,21 @@ export function LedgerScreen({ api }: { api: AdminApi }) {
               {audit.balanced
                 ? 'Balanced: debits equal credits, no account below zero.'
                 : 'NOT balanced: stop and investigate (docs/concepts/ledger.md).'}
+              {/* Balanced says nothing of the vault (operator review, finding 9). */}
+              {audit.chainMode && (
+                <>
+                  {' '}
+                  This is the ledger alone: whether the vault holds what the ledger owes is the
+                  Chain screen&apos;s reconciliation (coinop admin hst audit --chain).
+                </>
+              )}
             </p>
+            {audit.chainMode && audit.minted !== '0' && (
+              <p className="admin-verdict bad" data-testid="audit-minted">
+                {audit.minted} HST was minted in the ledger: in chain mode no token backs it, a
+                shortfall (docs/operating/chain.md).
+              </p>
+            )}
             <dl className="admin-facts">
               <dt>Minted (net)</dt>
               <dd>
@@ -85,13 +103,16 @@ export function LedgerScreen({ api }: { api: AdminApi }) {
         )}
       </section>
       <TransfersPanel api={api} refresh={minted} />
-      <MintPanel
-        api={api}
-        onMinted={async () => {
-          setMinted((n) => n + 1);
-          await reloadAudit();
-        }}
-      />
+      {chainMode === false && (
+        <MintPanel
+          api={api}
+          onMinted={async () => {
+            setMinted((n) => n + 1);
+            await reloadAudit();
+          }}
+        />
+      )}
+      {chainMode === true && <NoMintInChainMode />}
       <BalancePanel api={api} />
     </>
   );
@@ -165,6 +186,23 @@ function MintPanel({ api, onMinted }: { api: AdminApi; onMinted: () => Promise<v
         </button>
       </form>
       <Outcome text={outcome?.text ?? null} tone={outcome?.tone ?? 'ok'} />
+    </section>
+  );
+}
+
+/** In place of the mint in chain mode: why there is none, and how HST reaches an account. */
+function NoMintInChainMode() {
+  return (
+    <section aria-labelledby="mint-heading" className="admin-panel">
+      <h2 id="mint-heading">Mint HST</h2>
+      <p data-testid="no-mint">
+        No minting in chain mode: the ledger&apos;s HST is the vault&apos;s, and a mint would be HST
+        no token backs, which withdrawals could pay out of other players&apos; HST. To give an
+        account HST, deposit into the vault for it, or send HST to the vault with a plain ERC-20
+        transfer and credit that surplus to the account on the{' '}
+        <Link href="/admin/chain">Chain</Link> screen (
+        <code>coinop admin chain credit-surplus 0xTXHASH:LOG --account …</code>).
+      </p>
     </section>
   );
 }

@@ -7,7 +7,9 @@ import { checksummed } from '../components/address.js';
 
 /**
  * Players or developers, newest first, searched by id, wallet or (players) name, with their
- * balances. A player's name opens their screen: balances and history.
+ * balances. A player's name opens their screen: balances and history. "Balance" is what the
+ * account can spend, whatever brought it in (a developer's takes deposits too); "Reserved" is every
+ * pending debit, open plays and withdrawals not yet paid alike (operator review, finding 4).
  */
 export function PeopleScreen({ api, kind }: { api: AdminApi; kind: 'players' | 'developers' }) {
   const inputId = useId();
@@ -64,8 +66,8 @@ export function PeopleScreen({ api, kind }: { api: AdminApi; kind: 'players' | '
               <tr>
                 <th scope="col">{players ? 'Name' : 'Developer'}</th>
                 <th scope="col">Wallet</th>
-                <th scope="col">{players ? 'Balance' : 'Earnings'}</th>
-                <th scope="col">{players ? 'In open plays' : 'Reserved'}</th>
+                <th scope="col">Balance</th>
+                <th scope="col">Reserved</th>
                 {!players && <th scope="col">Games</th>}
                 <th scope="col">Since</th>
               </tr>
@@ -86,10 +88,10 @@ export function PeopleScreen({ api, kind }: { api: AdminApi; kind: 'players' | '
                     <td className="admin-mono" data-label="Wallet">
                       {p.wallet === null ? '—' : checksummed(p.wallet)}
                     </td>
-                    <td data-label={players ? 'Balance' : 'Earnings'}>
+                    <td data-label="Balance">
                       <Hst amount={p.balance} />
                     </td>
-                    <td data-label={players ? 'In open plays' : 'Reserved'}>
+                    <td data-label="Reserved">
                       <Hst amount={p.pending} />
                     </td>
                     {'games' in p && <td data-label="Games">{p.games}</td>}

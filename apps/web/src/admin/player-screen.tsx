@@ -55,7 +55,8 @@ export function PlayerScreen({ api, player }: { api: AdminApi; player: string })
             <dd>
               <Hst amount={profile.balance} />
             </dd>
-            <dt>In open plays</dt>
+            {/* Every pending debit: open plays and withdrawals not yet paid. */}
+            <dt>Reserved</dt>
             <dd>
               <Hst amount={profile.pending} />
             </dd>

@@ -8,6 +8,7 @@ import type { AdminApi } from './admin-api.js';
 import { Outcome } from './parts.js';
 import { TournamentRow } from './tournament-row.js';
 import { useAdminTournaments, usePickerGames } from './use-admin-tournaments.js';
+import { useChainMode } from './use-chain-mode.js';
 import '../tournaments/tournaments.css';
 import './tournaments-screen.css';
 
@@ -15,6 +16,14 @@ import './tournaments-screen.css';
 const FUNDER = {
   balance: "the arcade's balance",
   topUp: "mint HST into the arcade's account on the Ledger screen first",
+};
+
+/** In chain mode a mint is refused: the arcade's HST, like anyone's, comes from the vault. */
+const CHAIN_FUNDER = {
+  balance: "the arcade's balance",
+  topUp:
+    "put HST in the vault for the arcade's account first: a deposit for it, or HST sent to the " +
+    'vault and credited to it as surplus on the Chain screen (--account arcade)',
 };
 
 /**
@@ -151,6 +160,7 @@ function CreateTournamentPanel({
   onCreated: () => Promise<void>;
 }) {
   const [created, setCreated] = useState<string | null>(null);
+  const chainMode = useChainMode(api);
   const loadBalance = useCallback(
     async () => formatHst(hstUnits((await api.balance('arcade')).balance)),
     [api],
@@ -178,7 +188,7 @@ function CreateTournamentPanel({
           game={{ choices }}
           create={api.createTournament}
           loadBalance={loadBalance}
-          funder={FUNDER}
+          funder={chainMode === true ? CHAIN_FUNDER : FUNDER}
           confirmCreate={(gameId, body) => confirmGuarantee(choices, gameId, body)}
           onCreated={async (made) => {
             setCreated(`Tournament ${made.name} created for ${made.gameName}.`);

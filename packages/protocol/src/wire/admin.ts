@@ -307,6 +307,11 @@ export interface HstAudit {
   readonly vaultHeld: string;
   /** Debits equal credits, no account below zero, and the balances agree with the transfers. */
   readonly balanced: boolean;
+  /**
+   * Present in chain mode only: the audit is of the ledger alone unless `?chain=true`, and
+   * minted HST is a shortfall no token backs.
+   */
+  readonly chainMode?: true;
   /** With `?chain=true`: the vault reconciled with the ledger. */
   readonly chain?: ChainReconciliation;
 }

@@ -18,6 +18,8 @@ export interface AdminCommand {
    * printed), or null. For scripts and monitoring that go by the exit code.
    */
   readonly failsWhen?: (answer: unknown) => string | null;
+  /** Warnings for stderr (`coinop: <note>` each, after the answer) that do not fail the command. */
+  readonly notes?: (answer: unknown) => readonly string[];
 }
 
 export const id = (value: string | undefined) => encodeURIComponent(value ?? '');

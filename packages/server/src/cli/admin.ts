@@ -44,6 +44,26 @@ function auditFailure(answer: unknown): string | null {
   return problems.length === 0 ? null : problems.join('\ncoinop: ');
 }
 
+/**
+ * In chain mode, what the plain `hst audit` does not say (operator review, finding 9): it audits
+ * the ledger alone, so it is "balanced" while the vault is short; and minted HST is a shortfall.
+ */
+function auditNotes(answer: unknown): string[] {
+  const audit = answer as { chainMode?: unknown; minted?: unknown; chain?: unknown };
+  if (audit.chainMode !== true || audit.chain !== undefined) return [];
+  const notes = [
+    'chain mode: this audits the ledger alone; coinop admin hst audit --chain reconciles the ' +
+      'vault with it (docs/operating/chain.md)',
+  ];
+  if (audit.minted !== '0') {
+    notes.push(
+      `${String(audit.minted)} HST was minted in the ledger: in chain mode no token backs it, ` +
+        'a shortfall (docs/operating/chain.md)',
+    );
+  }
+  return notes;
+}
+
 /** What each group of admin commands is about, for `coinop admin --help`. */
 const ADMIN_GROUPS: Readonly<Record<string, string>> = {
   developer: 'game developers: create one and issue it an API key, list them',
@@ -192,7 +212,7 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
   },
   {
     words: ['hst', 'mint'],
-    description: 'mint HST into an account',
+    description: 'mint HST into an account (ledger mode only: refused in chain mode)',
     options: [
       { flags: ACCOUNT_FLAG, description: ACCOUNT_HELP, required: true },
       {
@@ -240,6 +260,7 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
           : '/admin/hst/audit',
     }),
     failsWhen: auditFailure,
+    notes: auditNotes,
   },
   ...LEDGER_COMMANDS,
   ...GAME_COMMANDS,
@@ -287,6 +308,7 @@ Examples:
       const conn = await connect(values);
       const body = await callAdmin(conn, spec.request(values));
       process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
+      for (const note of spec.notes?.(body) ?? []) process.stderr.write(`coinop: ${note}\n`);
       const failure = spec.failsWhen?.(body) ?? null;
       if (failure !== null) throw new CliError(failure, ExitCodes.failure);
     });

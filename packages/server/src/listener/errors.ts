@@ -61,6 +61,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   deposit_not_found: 404,
   deposit_already_credited: 409,
   chain_mode_off: 409,
+  mint_refused_in_chain_mode: 409,
   chain_not_ready: 503,
   withdrawal_not_found: 404,
   withdrawal_above_limit: 422,

@@ -37,6 +37,7 @@ import { approvePendingRequestOfGame } from '../store/publish-requests.js';
 import type { ArcadeServices } from './arcade-services.js';
 import { reconcileChainVault, type ChainReconciliationWire } from '../chain/reconciliation.js';
 import { mintPlayerToken } from '../credentials/admin-player-tokens.js';
+import { CHAIN_MODE_MINTS_NOTHING } from '../config.js';
 
 export { GameStates } from '../store/admin.js';
 export type { AdminDeveloperRecord, AdminGameRecord } from '../store/admin.js';
@@ -77,8 +78,31 @@ export async function registerPlayer(
 }
 
 /**
+ * The operator's mint (`POST /admin/hst/mints`): refused in chain mode, where the ledger's HST is
+ * the vault's. A mint there is a shortfall the watcher halts on only at its next reconciliation,
+ * up to a minute later, while withdrawals go on paying out of other players' HST.
+ */
+export async function mintHstAsOperator(
+  arcade: ArcadeServices,
+  input: { id: string; amountUnits: Units; transferId?: string | undefined },
+): Promise<{ transferId: string; accountId: string; balanceUnits: Units }> {
+  if (arcade.config.chain) {
+    throw new CoinopError(
+      'mint_refused_in_chain_mode',
+      `mint refused: ${CHAIN_MODE_MINTS_NOTHING}. Put HST in the vault for the account instead: ` +
+        'a deposit into the vault for it, or an ERC-20 transfer to the vault (recorded as ' +
+        'surplus) credited with coinop admin chain credit-surplus 0xTXHASH:LOG --account ' +
+        `${input.id}`,
+    );
+  }
+  return mintHst(arcade, input);
+}
+
+/**
  * Mints `amountUnits` into the account of `id` (an account, player, developer or arcade id) as
  * one posted transfer from the mint. `transferId` makes a retry a no-op, as for any transfer.
+ * Callers keep it out of chain mode: the operator's through `mintHstAsOperator`, the faucet and
+ * the demo seed by their config.
  */
 export async function mintHst(
   arcade: ArcadeServices,
@@ -173,6 +197,11 @@ export interface AuditReport {
   minted: string;
   vaultHeld: string;
   balanced: boolean;
+  /**
+   * In chain mode only (always true there): this audit is of the ledger alone unless `chain` is
+   * asked for, and HST minted is a shortfall no token backs.
+   */
+  chainMode?: true;
   /** With `chain`: the vault on chain against the ledger, at one block. */
   chain?: ChainReconciliationWire;
 }
@@ -204,6 +233,7 @@ export async function auditHst(
     minted: formatHst(audit.minted),
     vaultHeld: formatHst(audit.vaultHeld),
     balanced: audit.balanced,
+    ...(chainConfig ? { chainMode: true as const } : {}),
     ...(chain ? { chain } : {}),
   };
 }

@@ -185,7 +185,12 @@ export async function lockWithdrawal(tx: Queryable, id: string): Promise<Withdra
   return rows[0] ? toRecord(rows[0]) : null;
 }
 
-/** Paid or failed: the reservation was posted or voided in the same transaction. */
+/**
+ * Paid or failed: the reservation was posted or voided in the same transaction. A paid withdrawal
+ * keeps only the error given with it: what made it wait (a halt, a pause) is over, and a support
+ * person reading a paid withdrawal with an error would chase a non-problem (operator review,
+ * finding 11). A failed one keeps its last error when none is given.
+ */
 export async function markSettled(
   tx: Queryable,
   id: string,
@@ -195,7 +200,9 @@ export async function markSettled(
 ): Promise<void> {
   await tx.query(
     `UPDATE chain_withdrawals
-     SET status = $2, last_error = COALESCE($3, last_error), settled_at = $4, updated_at = $4
+     SET status = $2,
+         last_error = CASE WHEN $2 = 'paid' THEN $3 ELSE COALESCE($3, last_error) END,
+         settled_at = $4, updated_at = $4
      WHERE id = $1`,
     [id, status, lastError, now],
   );

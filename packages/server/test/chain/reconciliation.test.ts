@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { depositTransfer, withdrawalReserveTransfer, withdrawalSettleTransfer } from '@coinop/core';
 import { ensureCheckpoint } from '../../src/store/chain-checkpoints.js';
 import { applyTransfers } from '../../src/store/ledger.js';
+import { mintHst } from '../../src/services/admin.js';
 import type { ChainConfig } from '../../src/config.js';
 import { runCli } from '../cli/run-cli.js';
 import {
@@ -466,9 +467,22 @@ describe.each(storeVariants())('audit --chain on %s', (variant) => {
     });
     expect(counts(surplus.json.chain.explained)).toMatchObject({ unsolicited_surplus: 1 });
 
-    // HST minted in the ledger in chain mode: owed, backed by nothing.
-    const minted = await cli('admin', 'hst', 'mint', '--account', player.playerId, '--amount', '5');
-    expect(minted.code).toBe(0);
+    // The operator's mint is refused in chain mode, and mints nothing.
+    const refused = await cli(
+      'admin',
+      'hst',
+      'mint',
+      '--account',
+      player.playerId,
+      '--amount',
+      '5',
+    );
+    expect(refused).toMatchObject({ code: 1, stdout: '' });
+    expect(refused.stderr).toContain('mint refused: in chain mode');
+    expect((await cli('admin', 'hst', 'audit', '--chain')).code).toBe(0);
+    // HST minted in the ledger all the same (before chain mode was on, or by a coinop that
+    // allowed it): owed, backed by nothing.
+    await mintHst(api.app.arcade, { id: player.playerId, amountUnits: 5n * HST });
     const short = await cli('admin', 'hst', 'audit', '--chain');
     expect(short.code).toBe(1);
     expect(short.json).toMatchObject({
@@ -495,8 +509,20 @@ describe.each(storeVariants())('audit --chain on %s', (variant) => {
         'owes it and the vault does not back it\n',
     );
 
-    // Without --chain the ledger alone is audited: it balances.
-    expect(await cli('admin', 'hst', 'audit')).toMatchObject({ code: 0, stderr: '' });
+    // Without --chain the ledger alone is audited: it balances, and says so, and that in chain
+    // mode the minted HST is a shortfall (operator review, finding 9).
+    const plain = await cli('admin', 'hst', 'audit');
+    expect(plain).toMatchObject({
+      code: 0,
+      json: { balanced: true, minted: '5', chainMode: true },
+    });
+    expect(plain.json.chain).toBeUndefined();
+    expect(plain.stderr).toBe(
+      'coinop: chain mode: this audits the ledger alone; coinop admin hst audit --chain ' +
+        'reconciles the vault with it (docs/operating/chain.md)\n' +
+        'coinop: 5 HST was minted in the ledger: in chain mode no token backs it, a shortfall ' +
+        '(docs/operating/chain.md)\n',
+    );
   });
 
   it('does not reconcile when the chain no longer has the block the watcher recorded', async () => {
@@ -526,7 +552,9 @@ describe.each(storeVariants())('audit --chain on %s', (variant) => {
     ]);
   });
 
-  it('reports a minted amount alone as exactly that shortfall', async () => {
+  // Operator review, finding 1: a mint in chain mode was accepted, and withdrawals paid the HST
+  // no token backed out of the vault for up to a minute, until the watcher's reconciliation.
+  it('refuses the operator mint in chain mode (409 mint_refused_in_chain_mode): nothing minted', async () => {
     const { api, vault, watcher } = await arcadeOnNewVault();
     const player = await fundedPlayer(api, 0);
     await chain.deposit(vault, chain.players[0]!, player.accountId, 10n * HST);
@@ -536,9 +564,36 @@ describe.each(storeVariants())('audit --chain on %s', (variant) => {
       method: 'POST',
       url: '/admin/hst/mints',
       headers: admin,
-      payload: { accountId: player.accountId, amount: '0.00000003' },
+      payload: { accountId: player.accountId, amount: '5' },
     });
-    expect(res.statusCode).toBe(201);
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({
+      code: 'mint_refused_in_chain_mode',
+      title: 'Minting refused in chain mode',
+      message:
+        "mint refused: in chain mode the ledger's HST is in the vault, and a mint in the ledger " +
+        'would be HST no token backs. Put HST in the vault for the account instead: a deposit ' +
+        'into the vault for it, or an ERC-20 transfer to the vault (recorded as surplus) ' +
+        'credited with coinop admin chain credit-surplus 0xTXHASH:LOG --account ' +
+        player.accountId,
+    });
+    const balance = await api.app.inject({
+      method: 'GET',
+      url: `/admin/hst/balances/${player.accountId}`,
+      headers: admin,
+    });
+    expect(balance.json()).toMatchObject({ balance: '10', pending: '0' });
+    expect(await reconcile()).toMatchObject({ minted: '0', unexplained: '0', reconciled: true });
+  });
+
+  it('reports a minted amount alone as exactly that shortfall', async () => {
+    const { api, vault, watcher } = await arcadeOnNewVault();
+    const player = await fundedPlayer(api, 0);
+    await chain.deposit(vault, chain.players[0]!, player.accountId, 10n * HST);
+    await chain.mine(CONFIRMATIONS);
+    await watcher.runOnce();
+    // Minted in the ledger before chain mode was on (the operator's mint is refused in it).
+    await mintHst(api.app.arcade, { id: player.accountId, amountUnits: 3n });
     const report = await reconcile();
     expect(report).toMatchObject({
       vaultBalance: '10',

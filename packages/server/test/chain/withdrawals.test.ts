@@ -215,7 +215,11 @@ describe.each(storeVariants())('withdrawals on %s', (variant) => {
     expect(await sender.runOnce()).toMatchObject({ sent: 1 });
     await chain.mine(CONFIRMATIONS);
     await sender.runOnce();
-    expect(await statusOf(withdrawal.id)).toBe('paid');
+    // Paid, with the pause it waited for no longer its error (operator review, finding 11).
+    expect(await findWithdrawal(api!.db, withdrawal.id)).toMatchObject({
+      status: 'paid',
+      lastError: null,
+    });
     expect(await walletHst(to)).toBe(3n * HST);
   });
 

@@ -14,7 +14,14 @@ import {
 } from '@coinop/testkit/browser';
 import { testConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/main.js';
-import { chainConfigFor, HST, startArcadeChain, type ArcadeChain } from '../fixtures/chain.js';
+import { mintHst } from '../../src/services/admin.js';
+import {
+  chainConfigFor,
+  HST,
+  sealOperatorKey,
+  startArcadeChain,
+  type ArcadeChain,
+} from '../fixtures/chain.js';
 
 /**
  * Issue 27 in the operator console, in headless Chromium against a real Anvil (PGlite): while no
@@ -60,6 +67,8 @@ describe.skipIf(!hasChromium)(
       chain = await startArcadeChain();
       const vault = await chain.newVault();
       dataDir = await mkdtemp(join(tmpdir(), 'coinop-console-chain-'));
+      // With the operator key, so that HST does leave once the operator resumes.
+      const keyFile = await sealOperatorKey(chain, dataDir);
       server = await startServer(
         testConfig({
           apiPort: 0,
@@ -69,6 +78,7 @@ describe.skipIf(!hasChromium)(
             confirmations: 0,
             pollIntervalMs: 100,
             reconcileIntervalMs: 0,
+            operatorKeyFile: keyFile,
           }),
         }),
       );
@@ -78,7 +88,8 @@ describe.skipIf(!hasChromium)(
       });
       playerId = player.playerId;
       await chain.deposit(vault.vault, chain.players[0]!, playerId, 10n * HST);
-      // One base unit sent straight to the vault, then 5 HST minted in the ledger: a shortfall.
+      // One base unit sent straight to the vault, then 5 HST paid out of it outside coinop (the
+      // operator key used by hand): a shortfall.
       const hash = await chain.players[1]!.writeContract({
         address: chain.hst,
         abi: hstAbi,
@@ -91,7 +102,7 @@ describe.skipIf(!hasChromium)(
         const { surplus } = await admin<{ surplus: unknown[] }>('GET', '/admin/chain/surplus');
         return surplus.length === 1;
       });
-      await admin('POST', '/admin/hst/mints', { accountId: playerId, amount: '5' });
+      await chain.payOutsideCoinop(vault.vault, chain.admin.account.address, 5n * HST);
       await until('the watcher halts on the shortfall', async () => {
         const status = await admin<{ state: string }>('GET', '/admin/chain');
         return status.state === 'halted';
@@ -176,6 +187,22 @@ describe.skipIf(!hasChromium)(
           .waitFor();
         await saveScreenshot(page, 'console-chain-resumed');
         expect(await seriousViolations(page)).toEqual([]);
+
+        // Operator review, finding 1: the Ledger screen offered Mint in chain mode, and the
+        // mint opened a shortfall withdrawals paid out of. It says why not and what to do.
+        await page.goto(`${web}/admin/ledger`);
+        await main.getByRole('heading', { name: 'Ledger', level: 1 }).waitFor();
+        await main.getByTestId('no-mint').waitFor();
+        expect(await main.getByTestId('no-mint').textContent()).toBe(
+          "No minting in chain mode: the ledger's HST is the vault's, and a mint would be HST no " +
+            "token backs, which withdrawals could pay out of other players' HST. To give an " +
+            'account HST, deposit into the vault for it, or send HST to the vault with a plain ' +
+            'ERC-20 transfer and credit that surplus to the account on the Chain screen ' +
+            '(coinop admin chain credit-surplus 0xTXHASH:LOG --account …).',
+        );
+        expect(await main.getByRole('button', { name: 'Mint' }).count()).toBe(0);
+        await saveScreenshot(page, 'console-chain-ledger-no-mint');
+        expect(await seriousViolations(page)).toEqual([]);
       } finally {
         await context.close();
       }
@@ -195,5 +222,102 @@ describe.skipIf(!hasChromium)(
         expect.objectContaining({ txHash: dustKey.split(':')[0], status: 'credited' }),
       ]);
     });
+
+    // Operator review, finding 2: the verdict said "Sending" whenever there was no halt, on a
+    // server without an operator key and with the chain's RPC gone, while nothing could leave.
+    it('says nothing is sent without an operator key, and that the watcher fails without the RPC', async () => {
+      const lonely = await startArcadeChain();
+      const lonelyDir = await mkdtemp(join(tmpdir(), 'coinop-console-chain-nokey-'));
+      let keyless: RunningServer | null = null;
+      let lonelyStopped = false;
+      const context = await browser.newContext({ viewport: DESKTOP });
+      const page = await context.newPage();
+      const main = page.getByRole('main');
+      try {
+        keyless = await startServer(
+          testConfig({
+            apiPort: 0,
+            dataDir: lonelyDir,
+            adminToken: ADMIN_TOKEN,
+            chain: chainConfigFor(lonely, await lonely.newVault(), {
+              confirmations: 0,
+              pollIntervalMs: 100,
+              retryMaxMs: 200,
+              rpcTimeoutMs: 1_000,
+            }),
+          }),
+        );
+        const statusOf = async () => {
+          const res = await keyless!.api.inject({
+            method: 'GET',
+            url: '/admin/chain',
+            headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+          });
+          return res.json<{ state: string; lastError: { message: string } | null }>();
+        };
+        await until('the watcher runs', async () => (await statusOf()).state === 'running');
+        const web = keyless.urls['web']!;
+        await page.goto(`${web}/admin/chain`);
+        await page.getByLabel('Admin token').fill(ADMIN_TOKEN);
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        const verdict = main.getByTestId('chain-verdict');
+        await verdict.waitFor();
+        expect(await verdict.textContent()).toBe(
+          'Waiting: this server has no operator key (--chain-operator-key-file), so withdrawals, ' +
+            'settlements and refunds are queued, not sent. Start the sending process with the key.',
+        );
+        expect(await verdict.getAttribute('class')).toBe('admin-verdict bad');
+        await saveScreenshot(page, 'console-chain-no-operator-key');
+
+        // The RPC goes away: the watcher fails, and the console says so, naming the error.
+        await lonely.stop();
+        lonelyStopped = true;
+        await until('the watcher fails', async () => (await statusOf()).state === 'failing');
+        const { lastError } = await statusOf();
+        await page.reload();
+        await verdict.waitFor();
+        expect(await verdict.textContent()).toBe(
+          `Failing: the chain watcher cannot read the chain (last error: ${lastError!.message}). ` +
+            'Deposits are not credited, and withdrawals, settlements and refunds do not leave ' +
+            'the vault while it fails; it keeps trying.',
+        );
+        await saveScreenshot(page, 'console-chain-failing');
+        expect(await seriousViolations(page)).toEqual([]);
+        // Every other screen says it too.
+        await page.goto(`${web}/admin/games`);
+        await main.getByRole('heading', { name: 'Games', level: 1 }).waitFor();
+        const banner = main.getByRole('alert').filter({ hasText: 'The chain watcher is failing' });
+        await banner.waitFor();
+        expect(await banner.textContent()).toMatch(
+          /^The chain watcher is failing: .+\. Deposits are not credited, and withdrawals, settlements and refunds do not leave the vault while it fails\. Review$/,
+        );
+        await saveScreenshot(page, 'console-chain-failing-banner');
+
+        // Operator review, finding 9: the Ledger said "Balanced" while the vault was short. In
+        // chain mode it says the audit is the ledger's alone, and minted HST (here from before
+        // chain mode; the operator's mint is refused in it) is a red line of its own.
+        await mintHst(keyless.api.arcade, { id: 'arcade', amountUnits: 2n * HST });
+        await page.goto(`${web}/admin/ledger`);
+        await main.getByTestId('audit-verdict').waitFor();
+        expect(await main.getByTestId('audit-verdict').textContent()).toBe(
+          'Balanced: debits equal credits, no account below zero. This is the ledger alone: ' +
+            "whether the vault holds what the ledger owes is the Chain screen's reconciliation " +
+            '(coinop admin hst audit --chain).',
+        );
+        const minted = main.getByTestId('audit-minted');
+        expect(await minted.textContent()).toBe(
+          '2 HST was minted in the ledger: in chain mode no token backs it, a shortfall ' +
+            '(docs/operating/chain.md).',
+        );
+        expect(await minted.getAttribute('class')).toBe('admin-verdict bad');
+        await saveScreenshot(page, 'console-chain-ledger-minted');
+        expect(await seriousViolations(page)).toEqual([]);
+      } finally {
+        await context.close();
+        await keyless?.close();
+        if (!lonelyStopped) await lonely.stop();
+        await rm(lonelyDir, { recursive: true, force: true });
+      }
+    }, 120_000);
   },
 );

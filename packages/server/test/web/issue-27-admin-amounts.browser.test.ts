@@ -89,13 +89,13 @@ describe.skipIf(!hasChromium)(
         await op.getByRole('button', { name: 'Search' }).click();
         const row = op.getByRole('row').filter({ hasText: playerId });
         await expect.poll(() => row.locator('td[data-label="Balance"]').textContent()).toBe(SHOWN);
-        expect(await row.locator('td[data-label="In open plays"]').textContent()).toBe('0 HST');
+        expect(await row.locator('td[data-label="Reserved"]').textContent()).toBe('0 HST');
         await checkAtBothSizes(op, 'admin-amounts-players');
 
         await row.getByRole('link', { name: 'Whale' }).click();
         await op.waitForURL(`${web}/admin/players/${playerId}`);
         await expect.poll(() => fact(op, 'Balance').textContent()).toBe(SHOWN);
-        expect(await fact(op, 'In open plays').textContent()).toBe('0 HST');
+        expect(await fact(op, 'Reserved').textContent()).toBe('0 HST');
         await checkAtBothSizes(op, 'admin-amounts-player');
 
         await nav('Developers');
@@ -103,7 +103,7 @@ describe.skipIf(!hasChromium)(
         await expect.poll(() => op.getByTestId('route-announcer').textContent()).toBe('Developers');
         const developer = op.getByRole('row').filter({ hasText: developerId });
         await expect
-          .poll(() => developer.locator('td[data-label="Earnings"]').textContent())
+          .poll(() => developer.locator('td[data-label="Balance"]').textContent())
           .toBe(SHOWN);
 
         // The audit's sums pass 2^53 units first: two largest mints, to the unit.

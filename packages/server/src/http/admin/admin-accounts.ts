@@ -7,7 +7,7 @@ import {
   auditHst,
   createClient,
   createDeveloper,
-  mintHst,
+  mintHstAsOperator,
   registerPlayer,
 } from '../../services/admin.js';
 import {
@@ -109,7 +109,9 @@ export function adminHstRoutes(instance: FastifyInstance): void {
         security: Security.adminToken,
         summary: 'Mint HST into an account',
         description:
-          'A posted transfer from the mint account. The only way HST comes into existence.',
+          'A posted transfer from the mint account: the only way HST comes into existence in ' +
+          'the ledger. Refused in chain mode (409 mint_refused_in_chain_mode), where HST comes ' +
+          'only from the vault: a deposit, or surplus credited to an account.',
         body: MintBody,
         response: { 201: Minted },
       },
@@ -117,7 +119,7 @@ export function adminHstRoutes(instance: FastifyInstance): void {
     async (request, reply) => {
       const { accountId, amount, transferId } = request.body;
       const amountUnits = parseHst(amount, 'amount');
-      const minted = await mintHst(arcade, { id: accountId, amountUnits, transferId });
+      const minted = await mintHstAsOperator(arcade, { id: accountId, amountUnits, transferId });
       reply.code(201);
       return { transferId: minted.transferId, balance: formatHst(minted.balanceUnits) };
     },

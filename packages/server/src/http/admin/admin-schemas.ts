@@ -252,6 +252,13 @@ export const Audit = Type.Object({
     description:
       'Debits equal credits (posted and pending), no account below zero, and the balances agree with the transfers',
   }),
+  chainMode: Type.Optional(
+    Type.Literal(true, {
+      description:
+        'Present in chain mode only: the audit is of the ledger alone unless chain=true, and ' +
+        'minted HST is a shortfall no token backs',
+    }),
+  ),
   chain: Type.Optional(ChainReconciliation),
 });
 declare const _audit: SchemaMatches<typeof Audit, HstAudit>;

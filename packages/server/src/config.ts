@@ -329,7 +329,7 @@ export function loadConfig(
 
 /**
  * The admin token (it mints HST), when given: at least ADMIN_TOKEN_LENGTH_MIN characters, so a
- * guesser held to the `admin-failures` rate limit never finds it (review-ops 3).
+ * guesser held to the `admin-failures` rate limit never finds it.
  */
 function parseAdminToken(token: string | null): string | null {
   if (token === null || token.length >= ADMIN_TOKEN_LENGTH_MIN) return token;

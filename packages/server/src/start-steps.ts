@@ -76,7 +76,7 @@ export async function migrateStep(db: Db, config: Config, log: StartLog): Promis
 }
 
 /**
- * `openDatabase`, its Postgres failure naming the server and the flag (review-ops 13): the
+ * `openDatabase`, its Postgres failure naming the server and the flag: the
  * driver's own words (`connect ECONNREFUSED 127.0.0.1:1`) say neither.
  */
 async function openNamingDatabase(config: Config): Promise<Db> {

@@ -45,7 +45,7 @@ function auditFailure(answer: unknown): string | null {
 }
 
 /**
- * In chain mode, what the plain `hst audit` does not say (operator review, finding 9): it audits
+ * In chain mode, what the plain `hst audit` does not say: it audits
  * the ledger alone, so it is "balanced" while the vault is short; and minted HST is a shortfall.
  */
 function auditNotes(answer: unknown): string[] {

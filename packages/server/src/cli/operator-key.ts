@@ -67,7 +67,7 @@ async function boxOf(options: Options): Promise<SecretBox> {
   const { loadSecretsKey, SecretsKeyError } = await import('../credentials/secrets-key.js');
   const config = loadConfig({ secretsKeyFile: options.secretsKeyFile, dataDir: options.dataDir });
   try {
-    // Never a new secrets key: the file would be sealed under a key no server has (review-ops 6).
+    // Never a new secrets key: the file would be sealed under a key no server has.
     return (await loadSecretsKey(config, { generate: false })).box;
   } catch (error) {
     if (error instanceof SecretsKeyError) throw new CliError(error.message, ExitCodes.usage);

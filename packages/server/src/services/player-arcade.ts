@@ -29,7 +29,7 @@ import type { WalletVerifier } from '../credentials/wallet-signature.js';
 import type { ChainPlayView } from '../chain/chain-play-requests.js';
 import { playPolicy, type ArcadeServices } from './arcade-services.js';
 import type { GameView } from './game-reads.js';
-import { mintHst } from './admin.js';
+import { mintHst } from './admin-hst.js';
 import type { ScoreOutcome, SignedApproval } from './plays.js';
 
 /** A client-side request as the arcade web app sends it: the fields, a nonce and the signature. */

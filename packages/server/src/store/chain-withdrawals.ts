@@ -188,8 +188,8 @@ export async function lockWithdrawal(tx: Queryable, id: string): Promise<Withdra
 /**
  * Paid or failed: the reservation was posted or voided in the same transaction. A paid withdrawal
  * keeps only the error given with it: what made it wait (a halt, a pause) is over, and a support
- * person reading a paid withdrawal with an error would chase a non-problem (operator review,
- * finding 11). A failed one keeps its last error when none is given.
+ * person reading a paid withdrawal with an error would chase a non-problem. A failed one keeps
+ * its last error when none is given.
  */
 export async function markSettled(
   tx: Queryable,

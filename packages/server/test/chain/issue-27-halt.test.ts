@@ -238,8 +238,7 @@ describe.each(storeVariants())(
       expect(await sender.runOnce()).toMatchObject({ sent: 1, waiting: null });
       await chain.mine(CONFIRMATIONS);
       expect(await sender.runOnce()).toMatchObject({ posted: 1 });
-      // Paid: the halt it waited for is over, and no error stays on it (operator review,
-      // finding 11).
+      // Paid: the halt it waited for is over, and no error stays on it.
       expect(await findWithdrawal(api.db, withdrawal.id)).toMatchObject({
         status: 'paid',
         lastError: null,

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { depositTransfer, withdrawalReserveTransfer, withdrawalSettleTransfer } from '@coinop/core';
 import { ensureCheckpoint } from '../../src/store/chain-checkpoints.js';
 import { applyTransfers } from '../../src/store/ledger.js';
-import { mintHst } from '../../src/services/admin.js';
+import { mintHst } from '../../src/services/admin-hst.js';
 import type { ChainConfig } from '../../src/config.js';
 import { runCli } from '../cli/run-cli.js';
 import {
@@ -510,7 +510,7 @@ describe.each(storeVariants())('audit --chain on %s', (variant) => {
     );
 
     // Without --chain the ledger alone is audited: it balances, and says so, and that in chain
-    // mode the minted HST is a shortfall (operator review, finding 9).
+    // mode the minted HST is a shortfall.
     const plain = await cli('admin', 'hst', 'audit');
     expect(plain).toMatchObject({
       code: 0,

@@ -215,7 +215,7 @@ describe.each(storeVariants())('withdrawals on %s', (variant) => {
     expect(await sender.runOnce()).toMatchObject({ sent: 1 });
     await chain.mine(CONFIRMATIONS);
     await sender.runOnce();
-    // Paid, with the pause it waited for no longer its error (operator review, finding 11).
+    // Paid, with the pause it waited for no longer its error.
     expect(await findWithdrawal(api!.db, withdrawal.id)).toMatchObject({
       status: 'paid',
       lastError: null,

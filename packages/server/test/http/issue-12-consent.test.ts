@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { wholeHstToUnits } from '@coinop/core';
 import { webAppUrl } from '../../src/config.js';
-import { mintHst } from '../../src/services/admin.js';
+import { mintHst } from '../../src/services/admin-hst.js';
 import { findGame } from '../../src/store/games.js';
 import { storeVariants } from '@coinop/testkit/db';
 import { balanceOf, gameWithTiers, writeToken, type GameFixture } from '@coinop/testkit/arcade';

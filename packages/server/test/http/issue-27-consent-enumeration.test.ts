@@ -15,7 +15,7 @@ import {
   requestChainPlay,
 } from '../fixtures/chain-plays.js';
 import { routesOf, type ListedRoute } from '../../src/listener/fastify.js';
-import { mintHst } from '../../src/services/admin.js';
+import { mintHst } from '../../src/services/admin-hst.js';
 import { buildWeb } from '../../src/web/app.js';
 import { storeVariants } from '@coinop/testkit/db';
 import { balanceOf, gameWithTiers, writeToken, type GameFixture } from '@coinop/testkit/arcade';

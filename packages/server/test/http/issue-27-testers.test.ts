@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { wholeHstToUnits } from '@coinop/core';
-import { mintHst } from '../../src/services/admin.js';
+import { mintHst } from '../../src/services/admin-hst.js';
 import { storeVariants } from '@coinop/testkit/db';
 import { balanceOf, gameWithTiers, writeToken, type GameFixture } from '@coinop/testkit/arcade';
 import type { TestApi } from '@coinop/testkit/app';

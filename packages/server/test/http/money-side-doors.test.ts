@@ -11,7 +11,7 @@ import {
 } from '@coinop/testkit/arcade';
 import { expectLedgerBalanced } from '@coinop/testkit/invariants';
 import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coinop/testkit/signin';
-import { mintHst } from '../../src/services/admin.js';
+import { mintHst } from '../../src/services/admin-hst.js';
 import { chainConfigFor, startArcadeChain, type ArcadeChain } from '../fixtures/chain.js';
 
 const HST = 100_000_000n;

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Tournament, TournamentEntry } from '@coinop/protocol';
 import { wholeHstToUnits } from '@coinop/core';
-import { createDeveloper, mintHst } from '../../src/services/admin.js';
+import { createDeveloper } from '../../src/services/admin.js';
+import { mintHst } from '../../src/services/admin-hst.js';
 import { storeVariants } from '@coinop/testkit/db';
 import { gameWithTiers, writeToken, type GameFixture } from '@coinop/testkit/arcade';
 import { expectLedgerBalanced } from '@coinop/testkit/invariants';

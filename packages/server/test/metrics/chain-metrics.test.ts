@@ -59,7 +59,7 @@ describe('chain metrics', () => {
           new RegExp(`^coinop_chain_watcher_lag_blocks\\{vault="${vault.vault}"\\} (\\S+)$`, 'm'),
         ),
       ).toBe(3);
-      // The round just got the head (review-ops 7): its age is the few seconds waited above.
+      // The round just got the head: its age is the few seconds waited above.
       const headAge = sample(
         text,
         new RegExp(

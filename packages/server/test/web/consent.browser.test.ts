@@ -9,7 +9,8 @@ import { wholeHstToUnits } from '@coinop/core';
 import { testConfig } from '../../src/config.js';
 import { uuidIds } from '../../src/ids.js';
 import { startServer, type RunningServer } from '../../src/main.js';
-import { mintHst, publish } from '../../src/services/admin.js';
+import { publish } from '../../src/services/admin.js';
+import { mintHst } from '../../src/services/admin-hst.js';
 import { createGameClient } from '../../src/credentials/game-clients.js';
 import { ensureDeveloper } from '../../src/store/developers.js';
 import {

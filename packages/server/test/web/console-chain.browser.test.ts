@@ -14,7 +14,7 @@ import {
 } from '@coinop/testkit/browser';
 import { testConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/main.js';
-import { mintHst } from '../../src/services/admin.js';
+import { mintHst } from '../../src/services/admin-hst.js';
 import {
   chainConfigFor,
   HST,

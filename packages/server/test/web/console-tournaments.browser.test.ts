@@ -17,7 +17,8 @@ import {
 import { registerGame } from '@coinop/testkit/arcade';
 import { testConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/main.js';
-import { mintHst, publish } from '../../src/services/admin.js';
+import { publish } from '../../src/services/admin.js';
+import { mintHst } from '../../src/services/admin-hst.js';
 import { seedEntrants, tournamentWithRound } from '../fixtures/tournaments.js';
 
 /**

@@ -19,7 +19,8 @@ import { registerGame } from '@coinop/testkit/arcade';
 import { testConfig } from '../../src/config.js';
 import { uuidIds } from '../../src/ids.js';
 import { startServer, type RunningServer } from '../../src/main.js';
-import { mintHst, publish } from '../../src/services/admin.js';
+import { publish } from '../../src/services/admin.js';
+import { mintHst } from '../../src/services/admin-hst.js';
 import { ensureDeveloper } from '../../src/store/developers.js';
 import { createPlayer } from '../../src/store/players.js';
 

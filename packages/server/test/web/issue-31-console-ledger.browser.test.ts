@@ -21,7 +21,8 @@ import { registerGame } from '@coinop/testkit/arcade';
 import { testConfig } from '../../src/config.js';
 import { uuidIds } from '../../src/ids.js';
 import { startServer, type RunningServer } from '../../src/main.js';
-import { createDeveloper, mintHst, publish } from '../../src/services/admin.js';
+import { createDeveloper, publish } from '../../src/services/admin.js';
+import { mintHst } from '../../src/services/admin-hst.js';
 import { createPlayer } from '../../src/store/players.js';
 
 /**

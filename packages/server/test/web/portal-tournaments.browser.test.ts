@@ -22,7 +22,8 @@ import { registerGame } from '@coinop/testkit/arcade';
 import { injectWallet } from '@coinop/testkit/eip1193';
 import { testConfig } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/main.js';
-import { mintHst, publish } from '../../src/services/admin.js';
+import { publish } from '../../src/services/admin.js';
+import { mintHst } from '../../src/services/admin-hst.js';
 
 /**
  * Issue 18 in the developer portal, in headless Chromium (PGlite): a developer creates a

@@ -2,14 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { formatHst, parseHst } from '@coinop/core';
 import { Security } from '../../listener/openapi.js';
-import {
-  accountBalance,
-  auditHst,
-  createClient,
-  createDeveloper,
-  mintHstAsOperator,
-  registerPlayer,
-} from '../../services/admin.js';
+import { createClient, createDeveloper, registerPlayer } from '../../services/admin.js';
+import { accountBalance, auditHst, mintHstAsOperator } from '../../services/admin-hst.js';
 import {
   TAGS,
   CreateDeveloperBody,

@@ -27,7 +27,7 @@ interface LogRecord {
   [field: string]: unknown;
 }
 
-describe('the admin token (review-ops 3)', () => {
+describe('the admin token', () => {
   it.each(['abc', 'x'.repeat(31)])('refuses a token of %s characters at start', (token) => {
     expect(() => loadConfig({ adminToken: token }, {})).toThrow(ConfigError);
     expect(() => loadConfig({}, { COINOP_ADMIN_TOKEN: token })).toThrow(

@@ -10,7 +10,7 @@ import { cleanEnv, runCli } from './run-cli.js';
  * and still never the password.
  */
 
-describe('serve with a database it cannot reach (review-ops 13)', () => {
+describe('serve with a database it cannot reach', () => {
   let dataDir: string;
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'coinop-no-database-'));

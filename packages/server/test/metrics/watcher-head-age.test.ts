@@ -18,7 +18,7 @@ function ageOf(text: string): number | undefined {
   return found ? Number(found[1]) : undefined;
 }
 
-describe('coinop_chain_watcher_head_age_seconds (review-ops 7)', () => {
+describe('coinop_chain_watcher_head_age_seconds', () => {
   it('is absent before the watcher got a head', async () => {
     const metrics = new ArcadeMetrics();
     const progress: ChainProgress = {

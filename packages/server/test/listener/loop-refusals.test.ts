@@ -40,7 +40,7 @@ async function waitForCalls(calls: () => number, count: number): Promise<void> {
   }
 }
 
-describe('background loops while the database refuses statements (review-ops 8)', () => {
+describe('background loops while the database refuses statements', () => {
   it('the release sweep warns once for 20 cancelled rounds, then says it got through', async () => {
     const { log, records } = capturedLog();
     let calls = 0;

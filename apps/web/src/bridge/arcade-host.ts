@@ -36,7 +36,7 @@ export interface OpenedPlay {
 }
 
 /** What the game is told, and the player shown, when a signed-out player's request is refused. */
-export const NOT_SIGNED_IN = 'Not signed in: connect a wallet in the arcade to play.';
+export const NOT_SIGNED_IN = 'Not signed in: connect a wallet in the arcade first.';
 
 /**
  * The player a game's play, payment or sign-in is for. A signed-out player is asked to connect

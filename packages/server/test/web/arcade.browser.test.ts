@@ -317,7 +317,7 @@ describe.skipIf(!hasChromium)(
         expect(await seriousViolations(page)).toEqual([]);
         await saveScreenshot(page, 'connect-dialog-phone');
         await connect.getByRole('button', { name: 'Cancel' }).click();
-        const notSignedIn = 'Not signed in: connect a wallet in the arcade to play.';
+        const notSignedIn = 'Not signed in: connect a wallet in the arcade first.';
         await expectStatus(game, notSignedIn);
         await expect.poll(() => page.getByTestId('arcade-notice').textContent()).toBe(notSignedIn);
         // On a phone that message is above the game, out of sight: a toast shows it too.
@@ -401,7 +401,7 @@ describe.skipIf(!hasChromium)(
         const connect = page.getByRole('dialog', { name: 'Connect a wallet' });
         await connect.waitFor();
         await connect.getByRole('button', { name: 'Cancel' }).click();
-        const notSignedIn = 'Not signed in: connect a wallet in the arcade to play.';
+        const notSignedIn = 'Not signed in: connect a wallet in the arcade first.';
         await expectStatus(game, notSignedIn);
         await expect.poll(() => page.getByTestId('arcade-notice').textContent()).toBe(notSignedIn);
         // Beside the game on a laptop, in sight: said once, with no toast.

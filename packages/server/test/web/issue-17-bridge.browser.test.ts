@@ -288,7 +288,7 @@ describe.skipIf(!hasChromium)(
             await game.getByRole('button', { name: 'Sign in with the arcade' }).click();
             const connecting = page.getByRole('dialog', { name: 'Connect a wallet' });
             await connecting.getByRole('button', { name: 'Cancel' }).click();
-            await statusIs(game, 'Not signed in: connect a wallet in the arcade to play.');
+            await statusIs(game, 'Not signed in: connect a wallet in the arcade first.');
           }
           await connect(page);
           const [player] = await db().query<{ id: string; name: string; account_id: string }>(

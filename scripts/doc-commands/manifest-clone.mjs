@@ -54,7 +54,7 @@ async function approveCliLogin(ctx) {
   check(approved.status === 200, `approving the login: ${approved.status} ${approved.body}`);
 }
 
-/** A published demo game's id, for the guide's `<your game's id>` and `<gameId>`. */
+/** A published demo game's id, for the guide's `<gameId>`. */
 async function demoGameId(ctx) {
   const catalog = await ctx.http('http://127.0.0.1:8080/catalog/games');
   const id = catalog.json?.games?.[0]?.id;
@@ -241,7 +241,7 @@ export const CLONE = [
     session: 'clone',
     needs: ['arcade'],
     commands: {
-      'GAME_ID=': { fill: { "<your game's id>": demoGameId } },
+      'GAME_ID=': { fill: { '<gameId>': demoGameId } },
       'echo "open': { after: loginPageOpens },
       'until curl': { during: approveCliLogin, timeoutMs: MINUTE },
       'jq -r .access_token token.json': {

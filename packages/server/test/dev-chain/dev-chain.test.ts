@@ -206,6 +206,7 @@ describe('coinop serve --demo --dev-chain', () => {
       minted: '0',
       vaultHeld: '2100',
       balanced: true,
+      chainMode: true,
     });
     expect(
       await client.readContract({

@@ -14,7 +14,8 @@ import { openPostgres } from '../dist/store/postgres.js';
 import { migrate } from '../dist/store/migrate.js';
 import { createPlayer } from '../dist/store/players.js';
 import { insertGame } from '../dist/store/games.js';
-import { createDeveloper, mintHst, publish } from '../dist/services/admin.js';
+import { createDeveloper, publish } from '../dist/services/admin.js';
+import { mintHst } from '../dist/services/admin-hst.js';
 
 const [target = 'pglite', pairsArg = '300'] = process.argv.slice(2);
 const pairs = Number(pairsArg);

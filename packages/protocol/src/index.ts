@@ -1,5 +1,6 @@
 export * from './errors.js';
 export * from './money.js';
+export * from './grouped-number.js';
 export * from './payouts.js';
 export * from './bridge.js';
 export * from './bridge-messages.js';

@@ -1,5 +1,6 @@
 import type { ScoreRules } from '@coinop/protocol';
-import { groupedNumber, scoreText } from '../components/score.js';
+import { groupedNumber } from '@coinop/protocol';
+import { scoreText } from '../components/score.js';
 
 /**
  * The rules in force on the chosen tier, in one short line for the player (issue 30): "Scores

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { ScoreRules, TierScoreRules } from '@coinop/protocol';
-import { groupedNumber } from '../components/score.js';
+import { groupedNumber } from '@coinop/protocol';
 import { ErrorAlert, Status, errorText } from './parts.js';
 
 /** The form's text fields: empty means no rule (a game) or inherit (a tier). */

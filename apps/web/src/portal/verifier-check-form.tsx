@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
-import { groupedNumber, msText } from '../components/score.js';
+import { groupedNumber } from '@coinop/protocol';
+import { msText } from '../components/score.js';
 import { ErrorAlert, errorText, usePortalApi } from './parts.js';
 import type { VerifierCheck } from './portal-api.js';
 

@@ -1,3 +1,4 @@
+import { groupedNumber } from '@coinop/protocol';
 import { CoinopError } from '../errors.js';
 
 /**
@@ -84,21 +85,21 @@ export function checkScoreRules(rules: ScoreRules, attempt: ScoreAttempt): Score
   if (rules.minScore !== null && score < rules.minScore) {
     return {
       code: 'score_out_of_bounds',
-      message: `score ${score} is below this tier's lowest possible score, ${rules.minScore}`,
+      message: `score ${groupedNumber(score)} is below this tier's lowest possible score, ${groupedNumber(rules.minScore)}`,
     };
   }
   if (rules.maxScore !== null && score > rules.maxScore) {
     return {
       code: 'score_out_of_bounds',
-      message: `score ${score} is above this tier's highest possible score, ${rules.maxScore}`,
+      message: `score ${groupedNumber(score)} is above this tier's highest possible score, ${groupedNumber(rules.maxScore)}`,
     };
   }
   if (rules.minPlayMs !== null && playMs < rules.minPlayMs) {
     return {
       code: 'score_too_fast',
       message:
-        `the score came ${playMs} ms after the play opened; ` +
-        `a run of this tier takes at least ${rules.minPlayMs} ms`,
+        `the score came ${groupedNumber(playMs)} ms after the play opened; ` +
+        `a run of this tier takes at least ${groupedNumber(rules.minPlayMs)} ms`,
     };
   }
   if (rules.replay === 'required' && !attempt.hasReplay) {

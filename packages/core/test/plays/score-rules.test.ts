@@ -44,7 +44,7 @@ describe('checkScoreRules', () => {
       {
         code: 'score_too_fast',
         message:
-          'the score came 9999 ms after the play opened; a run of this tier takes at least 10000 ms',
+          'the score came 9,999 ms after the play opened; a run of this tier takes at least 10,000 ms',
       },
     ],
     [rules({ replay: 'required' }), attempt(1, 0, true), null],

@@ -112,7 +112,7 @@ describe.each(storeVariants())('score rules and seeds (issue 30) on %s', (varian
     const before = await Promise.all([alice, bob].map((p) => balanceOf(api, p.accountId)));
 
     for (const [value, message] of [
-      [5000.5, "score 5000.5 is above this tier's highest possible score, 5000"],
+      [5000.5, "score 5,000.5 is above this tier's highest possible score, 5,000"],
       [9.99, "score 9.99 is below this tier's lowest possible score, 10"],
     ] as const) {
       const res = await score(opened.id, value, { replay: 'evidence' });
@@ -136,7 +136,7 @@ describe.each(storeVariants())('score rules and seeds (issue 30) on %s', (varian
       ],
     );
     expect(refusals[0]!.detail).toBe(
-      "score 5000.5 is above this tier's highest possible score, 5000",
+      "score 5,000.5 is above this tier's highest possible score, 5,000",
     );
 
     // The same play then scores what it earned, and pays as any score does.
@@ -162,7 +162,7 @@ describe.each(storeVariants())('score rules and seeds (issue 30) on %s', (varian
     expect(early.json()).toMatchObject({
       code: 'score_too_fast',
       message:
-        'the score came 9999 ms after the play opened; a run of this tier takes at least 10000 ms',
+        'the score came 9,999 ms after the play opened; a run of this tier takes at least 10,000 ms',
     });
     expect((await refusalsOfPlay(api.db, opened.id)).map((r) => [r.reason, r.playMs])).toEqual([
       ['score_too_fast', 9999],

@@ -136,7 +136,7 @@ describe.skipIf(!hasChromium)(
         });
         expect(tooFast.message).toMatch(
           new RegExp(
-            `^the score came \\d+ ms after the play opened; a run of this tier takes at least ${MIN_PLAY_MS} ms$`,
+            `^the score came [\\d,]+ ms after the play opened; a run of this tier takes at least 8,000 ms$`,
           ),
         );
         await expectPromptAfterRefusal(tooFast, playId, 1);
@@ -146,14 +146,14 @@ describe.skipIf(!hasChromium)(
           ok: false,
           code: 'score_out_of_bounds',
           status: 422,
-          message: "score 9000 is above this tier's highest possible score, 5000",
+          message: "score 9,000 is above this tier's highest possible score, 5,000",
         });
         await expectPromptAfterRefusal(tooHigh, playId, 2);
         // What the game shows its player, in its own frame, beside the arcade's notice.
         await frame
           .getByText(
-            "The arcade refused this score: score 9000 is above this tier's highest possible " +
-              'score, 5000. Your play is still open: play on and submit again.',
+            "The arcade refused this score: score 9,000 is above this tier's highest possible " +
+              'score, 5,000. Your play is still open: play on and submit again.',
           )
           .waitFor();
         await saveScreenshot(page, 'game-score-refused-bridge');
@@ -237,8 +237,8 @@ describe.skipIf(!hasChromium)(
         await expect
           .poll(() => page.getByTestId('arcade-notice').textContent())
           .toBe(
-            "The arcade refused this score: score 9000 is above this tier's highest possible " +
-              'score, 5000. Your play stays open for a score within the game’s rules.',
+            "The arcade refused this score: score 9,000 is above this tier's highest possible " +
+              'score, 5,000. Your play stays open for a score within the game’s rules.',
           );
         const refusals = await arcade.db.query<{ reason: string }>(
           'SELECT reason FROM score_refusals WHERE play_id = $1',

@@ -204,8 +204,8 @@ describe.skipIf(!hasChromium)(
         await expect
           .poll(() => page.getByTestId('arcade-notice').textContent())
           .toBe(
-            "The arcade refused this score: score 9000 is above this tier's highest possible " +
-              'score, 5000. Your play stays open for a score within the game’s rules.',
+            "The arcade refused this score: score 9,000 is above this tier's highest possible " +
+              'score, 5,000. Your play stays open for a score within the game’s rules.',
           );
         await saveScreenshot(page, 'game-score-refused');
         const [refusal] = await arcade.db.query<{ reason: string; replay: string }>(
@@ -219,7 +219,9 @@ describe.skipIf(!hasChromium)(
         // The game is told at once through the bridge (an error reply), not left to time out.
         await expect
           .poll(() => result.textContent())
-          .toBe("BridgeRequestError: score 9000 is above this tier's highest possible score, 5000");
+          .toBe(
+            "BridgeRequestError: score 9,000 is above this tier's highest possible score, 5,000",
+          );
 
         // The honest score of the same play is taken.
         await game.getByLabel('Score').fill('1200');

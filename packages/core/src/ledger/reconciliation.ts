@@ -56,8 +56,9 @@ export function reconcileVault(input: VaultReconciliationInput): VaultReconcilia
   const minted = input.mintedUnits;
   if (minted !== 0n) {
     findings.push(
-      `${formatHst(minted)} HST was minted in the ledger (coinop admin hst mint, the faucet): ` +
-        'the ledger owes it and the vault does not back it',
+      `${formatHst(minted)} HST was minted in the ledger (before chain mode, which refuses the ` +
+        'mint and the faucet): the ledger owes it and the vault does not back it; back it with a ' +
+        'plain HST transfer to the vault, then cover the shortfall with it (docs/operating/chain.md)',
     );
   }
   const rest = unexplainedUnits + minted;

@@ -60,8 +60,9 @@ describe('reconciling a vault with the ledger', () => {
       minted: 12n * HST,
       unexplained: -12n * HST,
       findings: [
-        '12 HST was minted in the ledger (coinop admin hst mint, the faucet): the ledger owes it ' +
-          'and the vault does not back it',
+        '12 HST was minted in the ledger (before chain mode, which refuses the mint and the ' +
+          'faucet): the ledger owes it and the vault does not back it; back it with a plain HST ' +
+          'transfer to the vault, then cover the shortfall with it (docs/operating/chain.md)',
       ],
     },
     {
@@ -71,8 +72,9 @@ describe('reconciling a vault with the ledger', () => {
       minted: 12n * HST,
       unexplained: -12n * HST - 50_000_000n,
       findings: [
-        '12 HST was minted in the ledger (coinop admin hst mint, the faucet): the ledger owes it ' +
-          'and the vault does not back it',
+        '12 HST was minted in the ledger (before chain mode, which refuses the mint and the ' +
+          'faucet): the ledger owes it and the vault does not back it; back it with a plain HST ' +
+          'transfer to the vault, then cover the shortfall with it (docs/operating/chain.md)',
         'the vault holds 0.5 HST less than the ledger accounts for',
       ],
     },

@@ -496,8 +496,9 @@ describe.each(storeVariants())('audit --chain on %s', (variant) => {
         unexplained: '-5',
         reconciled: false,
         findings: [
-          '5 HST was minted in the ledger (coinop admin hst mint, the faucet): the ledger owes ' +
-            'it and the vault does not back it',
+          '5 HST was minted in the ledger (before chain mode, which refuses the mint and the ' +
+            'faucet): the ledger owes it and the vault does not back it; back it with a plain ' +
+            'HST transfer to the vault, then cover the shortfall with it (docs/operating/chain.md)',
         ],
       },
     });
@@ -505,8 +506,9 @@ describe.each(storeVariants())('audit --chain on %s', (variant) => {
     expect(short.stderr).toBe(
       'coinop: the vault does not reconcile with the ledger: -5 HST unexplained ' +
         '(docs/operating/chain.md)\n' +
-        'coinop: 5 HST was minted in the ledger (coinop admin hst mint, the faucet): the ledger ' +
-        'owes it and the vault does not back it\n',
+        'coinop: 5 HST was minted in the ledger (before chain mode, which refuses the mint and ' +
+        'the faucet): the ledger owes it and the vault does not back it; back it with a plain ' +
+        'HST transfer to the vault, then cover the shortfall with it (docs/operating/chain.md)\n',
     );
 
     // Without --chain the ledger alone is audited: it balances, and says so, and that in chain
@@ -602,8 +604,9 @@ describe.each(storeVariants())('audit --chain on %s', (variant) => {
       unexplained: '-0.00000003',
       reconciled: false,
       findings: [
-        '0.00000003 HST was minted in the ledger (coinop admin hst mint, the faucet): the ledger ' +
-          'owes it and the vault does not back it',
+        '0.00000003 HST was minted in the ledger (before chain mode, which refuses the mint and ' +
+          'the faucet): the ledger owes it and the vault does not back it; back it with a plain ' +
+          'HST transfer to the vault, then cover the shortfall with it (docs/operating/chain.md)',
       ],
     });
   });

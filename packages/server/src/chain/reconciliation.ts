@@ -201,6 +201,7 @@ export async function reconcileAtCheckpoint(
     liabilities: lines.liabilities,
     explained: lines.explained,
     mintedUnits: lines.minted,
+    coveredUnits: read.snapshot.covered.units,
   });
   const findings = checkpointFindings(read, lines.withdrawalsPending);
   const wire = reconciliationWire(read, lines, result, findings);

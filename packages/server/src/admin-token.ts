@@ -33,7 +33,24 @@ export async function loadAdminToken(config: Config): Promise<AdminToken> {
   return { token, source: 'file', path, mode: (await stat(path)).mode & 0o777 };
 }
 
-/** The admin token file is missing something a start needs: the message names the file. */
+/**
+ * Refuses a start whose `<dataDir>/admin-token` holds a bad token, before the start creates
+ * anything (the database, the secrets key): a refused start leaves no files behind.
+ */
+export async function checkAdminTokenFile(config: Config): Promise<void> {
+  if (config.adminToken !== null || !config.services.includes('api')) return;
+  const path = join(config.dataDir, ADMIN_TOKEN_FILE);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  checkFileToken(path, text);
+}
+
+/** The admin token file holds no usable token: the message names the file. */
 export class AdminTokenError extends Error {
   override readonly name = 'AdminTokenError';
 }

@@ -20,7 +20,7 @@ import {
   seedDemoStep,
   startDevChainStep,
 } from './start-steps.js';
-import type { AdminToken } from './admin-token.js';
+import { checkAdminTokenFile, type AdminToken } from './admin-token.js';
 import { logDatabaseOutages } from './listener/database-outages.js';
 import { listenQuietly, serveMetrics, startWebListener, type Listener } from './start-listeners.js';
 import { buildServices, loadSecrets, logStartNotes, startArcadeWork } from './start-services.js';
@@ -82,6 +82,7 @@ export async function startServer(
 ): Promise<RunningServer> {
   // Before anything opens: --dev-chain without Anvil installed says how to add it, at once.
   if (config.devChain) anvilBinary();
+  await checkAdminTokenFile(config);
   // Every worker of a cluster migrates, but only the one that logs the banner tells each step.
   const log = createStartLog(config, logDestination, { quiet: !banner });
   const db = database ?? (await openDatabaseStep(config, log));

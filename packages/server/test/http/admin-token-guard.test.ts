@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -74,6 +74,8 @@ describe('the admin token', () => {
         'mint HST): write one made with openssl rand -hex 32 into it, or delete the file to have ' +
         'coinop generate one\n',
     );
+    // Refused before anything is created: no secrets key or database left behind, abandoned.
+    expect(await readdir(dataDir)).toEqual(['admin-token']);
   });
 
   describe('failed admin authentications', () => {

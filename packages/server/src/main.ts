@@ -68,7 +68,9 @@ export interface StartOptions {
  * Opens storage, applies migrations (with `--no-migrate`, checks that none is pending), loads the
  * shared secrets, builds each listener's app and listens. Everything opened is closed again if a
  * later step fails. Rejects with a SecretsKeyError, naming the flag, when the secrets key does not
- * open the stored secrets, and with a MigrationError when the schema is not this code's.
+ * open the stored secrets, with an AdminTokenError (before anything is created) when
+ * `<dataDir>/admin-token` holds a bad token, and with a MigrationError when the schema is not
+ * this code's.
  */
 export async function startServer(
   config: Config,

@@ -3,6 +3,7 @@ import { type SplitRule } from '@coinop/core';
 import {
   chainConfig,
   devChainConfig,
+  parseChainRpcUrl,
   type ChainConfig,
   type DevChainConfig,
   type DevChainSettings,
@@ -13,14 +14,11 @@ import {
   ConfigError,
   TEST_HOOK_ENV,
   ENV_ONLY,
-  RATE_LIMITS,
   describe,
   parseAuthIssuer,
-  parseChainRpcUrl,
   parseClaimsNamespace,
   parseDefaultAllowance,
   parsePublicUrl,
-  parseRateLimits,
   parseRedisUrl,
   parseSecretsKey,
   parseServices,
@@ -29,21 +27,19 @@ import {
   parseWebOrigins,
   parseBannerGames,
   type BannerGame,
-  type RateLimits,
   type Service,
 } from './config-values.js';
+import { parseRateLimits, RATE_LIMITS, type RateLimits } from './config-rate-limits.js';
 
 export {
   ConfigError,
   ENV_ONLY,
   FLAG_ENV,
-  RATE_LIMITS,
   SERVICES,
   TEST_HOOK_ENV,
-  type RateLimitName,
-  type RateLimits,
   type Service,
 } from './config-values.js';
+export { RATE_LIMITS, type RateLimitName, type RateLimits } from './config-rate-limits.js';
 export type { ChainConfig, DevChainConfig, DevChainSettings } from './config-chain.js';
 export { DEFAULTS } from './config-defaults.js';
 export type { ConfigInput } from './config-flags.js';
@@ -499,6 +495,10 @@ function parseTestPauseMs(value: string | undefined, name: string): number {
  */
 const TEST_RATE_LIMIT = 10_000_000;
 
+/**
+ * A config for tests and embedding: defaults, in-memory database, overrides applied. The
+ * sign-in and web listeners pick free ports, so tests never contend for 8081 or 8082.
+ */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return Object.freeze({
     ...loadConfig({}, {}, false),

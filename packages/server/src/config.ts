@@ -38,13 +38,8 @@ export {
 export { RATE_LIMITS, type RateLimitName, type RateLimits } from './config-rate-limits.js';
 export type { ChainConfig, DevChainConfig, DevChainSettings } from './config-chain.js';
 export { DEFAULTS } from './config-defaults.js';
-export {
-  LOG_FORMATS,
-  type Config,
-  type LogFormat,
-  type OverloadLimits,
-  type VerifierLimits,
-} from './config-settings.js';
+// The Config and its parts, as config.ts has always exported them.
+export * from './config-settings.js';
 import {
   LOG_FORMATS,
   type Config,

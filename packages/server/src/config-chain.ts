@@ -1,13 +1,8 @@
 import { join, resolve } from 'node:path';
 import { DEFAULTS } from './config-defaults.js';
 import type { FlagReader } from './config-flags.js';
-import {
-  ConfigError,
-  describe,
-  parseBlockNumber,
-  parseChainRpcUrl,
-  parseContractAddress,
-} from './config-values.js';
+import { getAddress, isAddress } from 'viem';
+import { ConfigError, describe, type FLAG_ENV } from './config-values.js';
 
 /** Chain mode's settings (`--chain-*`) and the dev chain's (`--dev-chain`), read and checked. */
 
@@ -168,4 +163,49 @@ export function devChainConfig(
     confirmations: DEFAULTS.devChainConfirmations,
     pollIntervalMs: DEFAULTS.devChainPollMs,
   };
+}
+
+/**
+ * A contract address: 0x and 40 hex digits, not the zero address; mixed case must be its EIP-55
+ * checksum, so a mistyped address is caught here rather than watched forever. Checksummed.
+ */
+export function parseContractAddress(key: keyof typeof FLAG_ENV, value: string): `0x${string}` {
+  if (!isAddress(value, { strict: false })) {
+    throw new ConfigError(`${describe(key)} must be 0x and 40 hex digits, got ${value}`);
+  }
+  const mixedCase =
+    value.slice(2) !== value.slice(2).toLowerCase() &&
+    value.slice(2) !== value.slice(2).toUpperCase();
+  if (mixedCase && !isAddress(value, { strict: true })) {
+    throw new ConfigError(
+      `${describe(key)} has mixed case that is not its EIP-55 checksum (a typo?), got ${value}`,
+    );
+  }
+  if (/^0x0{40}$/i.test(value)) {
+    throw new ConfigError(`${describe(key)} must not be the zero address`);
+  }
+  return getAddress(value);
+}
+
+/** A block number: a whole number written out in decimal. */
+export function parseBlockNumber(key: keyof typeof FLAG_ENV, value: string): bigint {
+  if (!/^\d{1,19}$/.test(value) || BigInt(value) > MAX_BLOCK_NUMBER) {
+    throw new ConfigError(
+      `${describe(key)} must be a block number (a whole number from 0 to ${MAX_BLOCK_NUMBER}), got ${value}`,
+    );
+  }
+  return BigInt(value);
+}
+/** What Postgres' bigint holds, where block numbers are stored. */
+const MAX_BLOCK_NUMBER = 2n ** 63n - 1n;
+
+export function parseChainRpcUrl(
+  value: string | null,
+  key: 'chainRpcUrl' | 'chainPublicRpcUrl' = 'chainRpcUrl',
+): string | null {
+  if (value === null) return null;
+  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) {
+    throw new ConfigError(`${describe(key)} must be an http(s) URL, got ${value}`);
+  }
+  return value;
 }

@@ -6,7 +6,6 @@ import {
   wholeHstToUnits,
   type SplitRule,
 } from '@coinop/core';
-import { getAddress, isAddress } from 'viem';
 import { decodeSecretsKey } from './config-secrets-key.js';
 
 /**
@@ -303,103 +302,6 @@ export function parseDefaultAllowance(value: string | null, fallbackHst: number)
       `${describe('defaultAllowance')} must be HST a day (0 requires consent) or unlimited, got ${value}`,
     );
   }
-}
-
-/**
- * A contract address: 0x and 40 hex digits, not the zero address; mixed case must be its EIP-55
- * checksum, so a mistyped address is caught here rather than watched forever. Checksummed.
- */
-export function parseContractAddress(key: keyof typeof FLAG_ENV, value: string): `0x${string}` {
-  if (!isAddress(value, { strict: false })) {
-    throw new ConfigError(`${describe(key)} must be 0x and 40 hex digits, got ${value}`);
-  }
-  const mixedCase =
-    value.slice(2) !== value.slice(2).toLowerCase() &&
-    value.slice(2) !== value.slice(2).toUpperCase();
-  if (mixedCase && !isAddress(value, { strict: true })) {
-    throw new ConfigError(
-      `${describe(key)} has mixed case that is not its EIP-55 checksum (a typo?), got ${value}`,
-    );
-  }
-  if (/^0x0{40}$/i.test(value)) {
-    throw new ConfigError(`${describe(key)} must not be the zero address`);
-  }
-  return getAddress(value);
-}
-
-/** A block number: a whole number written out in decimal. */
-export function parseBlockNumber(key: keyof typeof FLAG_ENV, value: string): bigint {
-  if (!/^\d{1,19}$/.test(value) || BigInt(value) > MAX_BLOCK_NUMBER) {
-    throw new ConfigError(
-      `${describe(key)} must be a block number (a whole number from 0 to ${MAX_BLOCK_NUMBER}), got ${value}`,
-    );
-  }
-  return BigInt(value);
-}
-/** What Postgres' bigint holds, where block numbers are stored. */
-const MAX_BLOCK_NUMBER = 2n ** 63n - 1n;
-
-export function parseChainRpcUrl(
-  value: string | null,
-  key: 'chainRpcUrl' | 'chainPublicRpcUrl' = 'chainRpcUrl',
-): string | null {
-  if (value === null) return null;
-  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) {
-    throw new ConfigError(`${describe(key)} must be an http(s) URL, got ${value}`);
-  }
-  return value;
-}
-
-/**
- * A config for tests and embedding: defaults, in-memory database, overrides applied. The
- * sign-in and web listeners pick free ports, so tests never contend for 8081 or 8082.
- */
-
-/**
- * The rate-limited groups of routes (docs/reference/rate-limits.md), each counted per minute
- * for one key: a client address, a game client, a player or a developer.
- */
-export const RATE_LIMITS = [
-  'signin',
-  'token',
-  'plays',
-  'player-plays',
-  'faucet',
-  'profile',
-  'registration',
-  'verifier-checks',
-  'admin-failures',
-] as const;
-export type RateLimitName = (typeof RATE_LIMITS)[number];
-/** Requests a minute for each group; 0 turns a group's limit off. */
-export type RateLimits = Readonly<Record<RateLimitName, number>>;
-
-/** The most any limit may be set to: beyond it a limit is better turned off (0). */
-const RATE_LIMIT_MAX = 100_000_000;
-
-/** `name=n` pairs, comma-separated, over the defaults: `--rate-limit faucet=5,token=120`. */
-export function parseRateLimits(value: string | null, defaults: RateLimits): RateLimits {
-  const limits: Record<RateLimitName, number> = { ...defaults };
-  if (value === null) return limits;
-  for (const part of value.split(',').map((p) => p.trim())) {
-    const match = /^([a-z-]+)=(\d+)$/.exec(part);
-    const name = match?.[1] as RateLimitName | undefined;
-    if (!match || name === undefined || !RATE_LIMITS.includes(name)) {
-      throw new ConfigError(
-        `${describe('rateLimits')} takes name=requests-a-minute with a name among ` +
-          `${RATE_LIMITS.join(', ')} (0 turns it off), got ${part === '' ? 'nothing' : part}`,
-      );
-    }
-    const perMinute = Number(match[2]);
-    if (perMinute > RATE_LIMIT_MAX) {
-      throw new ConfigError(
-        `${describe('rateLimits')}: ${name} must be at most ${RATE_LIMIT_MAX} a minute (0 turns ` +
-          `it off), got ${perMinute}`,
-      );
-    }
-    limits[name] = perMinute;
-  }
-  return limits;
 }
 
 /** A redis:// or rediss:// URL; checked at start so a typo does not silently turn sharing off. */

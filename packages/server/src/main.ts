@@ -20,7 +20,7 @@ import {
   seedDemoStep,
   startDevChainStep,
 } from './start-steps.js';
-import type { AdminToken } from './admin-token.js';
+import { checkAdminTokenFile, type AdminToken } from './admin-token.js';
 import { logDatabaseOutages } from './listener/database-outages.js';
 import { listenQuietly, serveMetrics, startWebListener, type Listener } from './start-listeners.js';
 import { buildServices, loadSecrets, logStartNotes, startArcadeWork } from './start-services.js';
@@ -68,7 +68,9 @@ export interface StartOptions {
  * Opens storage, applies migrations (with `--no-migrate`, checks that none is pending), loads the
  * shared secrets, builds each listener's app and listens. Everything opened is closed again if a
  * later step fails. Rejects with a SecretsKeyError, naming the flag, when the secrets key does not
- * open the stored secrets, and with a MigrationError when the schema is not this code's.
+ * open the stored secrets, with an AdminTokenError (before anything is created) when
+ * `<dataDir>/admin-token` holds a bad token, and with a MigrationError when the schema is not
+ * this code's.
  */
 export async function startServer(
   config: Config,
@@ -82,6 +84,7 @@ export async function startServer(
 ): Promise<RunningServer> {
   // Before anything opens: --dev-chain without Anvil installed says how to add it, at once.
   if (config.devChain) anvilBinary();
+  await checkAdminTokenFile(config);
   // Every worker of a cluster migrates, but only the one that logs the banner tells each step.
   const log = createStartLog(config, logDestination, { quiet: !banner });
   const db = database ?? (await openDatabaseStep(config, log));

@@ -6,6 +6,7 @@ import { buildApi } from './app.js';
 import { redactRpcUrl } from './chain/rpc.js';
 import type { Config } from './config.js';
 import {
+  discardGeneratedKey,
   isSecretsKeyBesideData,
   loadSecretsKey,
   refusal,
@@ -72,6 +73,8 @@ export async function loadSecrets(
     try {
       sealedCount = await sealStoredSecrets(db, secrets.box);
     } catch (error) {
+      // Sealing is one database transaction: refused, nothing is sealed under a generated key.
+      await discardGeneratedKey(secrets);
       if (error instanceof SecretsUnreadableError) throw refusal(secrets, error);
       throw error;
     }

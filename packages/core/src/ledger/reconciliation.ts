@@ -27,6 +27,11 @@ export interface VaultReconciliationInput {
   readonly explained: readonly ReconciliationLine[];
   /** Ledger-only HST: the mint account's net debits. Part of the liabilities, backed by nothing. */
   readonly mintedUnits: Units;
+  /**
+   * Surplus an operator used to cover a shortfall: in the vault, on no line, backing HST the ledger
+   * owes. Counted against the minted HST first, the one shortfall the ledger knows the size of.
+   */
+  readonly coveredUnits?: Units;
 }
 
 export interface VaultReconciliation {
@@ -52,12 +57,21 @@ export function reconcileVault(input: VaultReconciliationInput): VaultReconcilia
   const unexplainedUnits = input.vaultBalanceUnits - expectedUnits;
   const findings: string[] = [];
   // Minted HST is counted in the liabilities and never reaches the vault: it is a shortfall of
-  // its own size, said apart from whatever else is off so the operator sees each cause.
-  const minted = input.mintedUnits;
+  // its own size, less what covered surplus backs, said apart from whatever else is off so the
+  // operator sees each cause.
+  const covered = min(input.coveredUnits ?? 0n, input.mintedUnits);
+  const minted = input.mintedUnits - covered;
   if (minted !== 0n) {
+    const how =
+      covered === 0n
+        ? 'HST was minted in the ledger (before chain mode, which refuses the mint and the faucet)'
+        : `HST was minted in the ledger and is not covered (${formatHst(input.mintedUnits)} ` +
+          `minted, ${formatHst(covered)} covered with surplus; chain mode refuses the mint and ` +
+          'the faucet)';
     findings.push(
-      `${formatHst(minted)} HST was minted in the ledger (coinop admin hst mint, the faucet): ` +
-        'the ledger owes it and the vault does not back it',
+      `${formatHst(minted)} ${how}: the ledger owes it and the vault does not back it; back it ` +
+        'with a plain HST transfer to the vault, then cover the shortfall with it ' +
+        '(docs/operating/chain.md)',
     );
   }
   const rest = unexplainedUnits + minted;
@@ -126,3 +140,5 @@ export function decideResume(input: {
     { details },
   );
 }
+
+const min = (a: Units, b: Units): Units => (a < b ? a : b);

@@ -9,7 +9,7 @@ import {
   type TransactionReceipt,
 } from 'viem';
 import type { VaultKey } from '../store/chain-checkpoints.js';
-import { highestNonce, type BatchRecord } from '../store/chain-withdrawals.js';
+import { highestNonce, type BatchRecord } from '../store/chain-batches.js';
 import type { Queryable } from '../store/db.js';
 
 /**

@@ -22,14 +22,14 @@ import {
   type ChainPayout,
   type DueLock,
 } from '../store/chain-play-locks.js';
+import { BatchRaced } from '../store/chain-withdrawals.js';
 import {
-  BatchRaced,
   insertOperatorBatch,
   lockSentBatch,
   sentBatches,
   settleBatchRecord,
   type BatchRecord,
-} from '../store/chain-withdrawals.js';
+} from '../store/chain-batches.js';
 import type { Db } from '../store/db.js';
 import { SendingHalted, type HaltRecord } from '../store/chain-halts.js';
 import { haltWaiting } from './halts.js';

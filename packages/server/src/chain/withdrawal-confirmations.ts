@@ -5,14 +5,16 @@ import type { ChainConfig } from '../config.js';
 import type { Checkpoint } from '../store/chain-checkpoints.js';
 import {
   lockBatchWithdrawals,
-  lockSentBatch,
   markSettled,
   requeueWithdrawal,
+  type WithdrawalRecord,
+} from '../store/chain-withdrawals.js';
+import {
+  lockSentBatch,
   sentBatches,
   settleBatchRecord,
   type BatchRecord,
-  type WithdrawalRecord,
-} from '../store/chain-withdrawals.js';
+} from '../store/chain-batches.js';
 import type { Db, Queryable } from '../store/db.js';
 import { applyTransfers } from '../store/ledger.js';
 import { batchFate } from './operator-tx.js';

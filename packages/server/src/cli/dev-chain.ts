@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { callAdmin, connect, DEFAULT_SERVER } from './admin-client.js';
 import { CliError, ExitCodes } from './cli-error.js';
 
 /**
@@ -21,10 +22,25 @@ export function addDevChainCommands(program: Command): void {
       '--from <address>',
       "the wallet: one of Anvil's accounts, which Anvil signs for",
     )
-    .requiredOption('--account <id>', 'the player, developer or ledger account id to credit')
+    .requiredOption(
+      '--account <id|wallet>',
+      "the player, developer or ledger account id to credit, or a player's wallet address " +
+        '(looked up through the admin API at --server)',
+    )
     .requiredOption('--amount <hst>', 'HST, at most 8 decimals')
     .addOption(
       new Option('--data-dir <dir>', 'where serve keeps the dev chain').env('COINOP_DATA_DIR'),
+    )
+    .addOption(
+      new Option(
+        '--server <url>',
+        `arcade API URL, to look up a wallet's player (default ${DEFAULT_SERVER})`,
+      ).env('COINOP_SERVER'),
+    )
+    .addOption(
+      new Option('--admin-token <token>', 'admin token (default: <data-dir>/admin-token)').env(
+        'COINOP_ADMIN_TOKEN',
+      ),
     )
     .addOption(
       new Option('--dev-chain-port <port>', "the dev chain's port (default 8545)").env(
@@ -42,6 +58,40 @@ interface DepositOptions {
   amount: string;
   dataDir?: string;
   devChainPort?: string;
+  server?: string;
+  adminToken?: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The id `--account` names: a UUID as given, or the id of the player whose wallet it is, asked of
+ * the running arcade's admin API (the dev chain knows no players).
+ */
+async function resolveAccount(options: DepositOptions): Promise<string> {
+  const { isAddress } = await import('viem');
+  if (UUID.test(options.account)) return options.account;
+  if (!isAddress(options.account, { strict: false })) {
+    throw new CliError(
+      `--account must be a coinop id (a UUID) or a player's wallet address, got ${options.account}`,
+      ExitCodes.usage,
+    );
+  }
+  const conn = await connect(options);
+  try {
+    const player = (await callAdmin(conn, {
+      method: 'GET',
+      path: `/admin/players/${options.account}`,
+    })) as { playerId: string };
+    // The player's id, as a wallet's deposit names it (the vault credits a player by either).
+    return player.playerId;
+  } catch (error) {
+    if (!(error instanceof CliError)) throw error;
+    throw new CliError(
+      `--account ${options.account}: ${error.message} at ${conn.server}`,
+      ExitCodes.failure,
+    );
+  }
 }
 
 async function deposit(options: DepositOptions) {
@@ -51,12 +101,6 @@ async function deposit(options: DepositOptions) {
   if (!isAddress(options.from, { strict: false })) {
     throw new CliError(`--from must be a wallet address, got ${options.from}`, ExitCodes.usage);
   }
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(options.account)) {
-    throw new CliError(
-      `--account must be a coinop id (a UUID), got ${options.account}`,
-      ExitCodes.usage,
-    );
-  }
   let units: bigint;
   try {
     units = parseHst(options.amount, '--amount');
@@ -64,6 +108,7 @@ async function deposit(options: DepositOptions) {
     throw new CliError((error as Error).message, ExitCodes.usage);
   }
   if (units === 0n) throw new CliError('--amount must be more than 0', ExitCodes.usage);
+  const account = await resolveAccount(options);
   const config = loadConfig({
     dataDir: options.dataDir,
     devChain: true,
@@ -90,8 +135,8 @@ async function deposit(options: DepositOptions) {
         ExitCodes.failure,
       );
     }
-    const txHash = await funds.depositFrom(from, options.account, units);
-    return { txHash, from, account: options.account, amount: options.amount };
+    const txHash = await funds.depositFrom(from, account, units);
+    return { txHash, from, account, amount: options.amount };
   } catch (error) {
     if (error instanceof DevChainError) throw new CliError(error.message, ExitCodes.failure);
     throw error;

@@ -38,6 +38,7 @@ async function runServe(flags: ConfigInput): Promise<void> {
   const { DevChainError } = await import('../dev-chain/dev-chain.js');
   const { AnvilError } = await import('../dev-chain/anvil.js');
   const { MigrationError } = await import('../store/migrate.js');
+  const { AdminTokenError } = await import('../admin-token.js');
   let server;
   try {
     // In a cluster only the first worker seeds the demo arcade; the others join it.
@@ -47,8 +48,11 @@ async function runServe(flags: ConfigInput): Promise<void> {
       banner: worker?.seeds ?? true,
     });
   } catch (error) {
-    // The operator's key does not fit the database: a setting to fix, like a bad flag.
-    if (error instanceof SecretsKeyError) throw new CliError(error.message, ExitCodes.usage);
+    // The operator's key does not fit the database, or the admin token file's token is too
+    // short: a setting to fix, like a bad flag.
+    if (error instanceof SecretsKeyError || error instanceof AdminTokenError) {
+      throw new CliError(error.message, ExitCodes.usage);
+    }
     if (error instanceof OperatorKeyError) {
       const flag = config.devChain ? `${config.devChain.dir}/operator.key` : FLAG_ENV_OPERATOR_KEY;
       throw new CliError(`${flag}: ${error.message}`, ExitCodes.usage);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, stat } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { createFileOnce } from '../data-dir-files.js';
 import { join, resolve } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
@@ -122,35 +122,52 @@ function describeKey(key: SecretsKey): string {
     case 'data-dir':
       return `the key in ${key.path} (${key.box.keyId})`;
     case 'generated':
-      return `the key generated just now in ${key.path} (${key.box.keyId}), as none was given`;
+      return `the key generated just now (${key.box.keyId}), as none was given`;
   }
 }
 
 /** Why start-up stops when the stored secrets do not open, and what the operator should do. */
 export function refusal(key: SecretsKey, error: SecretsUnreadableError): SecretsKeyError {
+  return new SecretsKeyError(refusalReason(key, error) + removalNote(key));
+}
+
+function refusalReason(key: SecretsKey, error: SecretsUnreadableError): string {
   // `signing_key:<kid>` reads as "signing key <kid>".
   const [kind = '', id = ''] = error.row.split(':', 2);
   const what = `${kind.replace(/_/g, ' ')} ${id}`;
   switch (error.reason) {
     case 'wrong_key':
-      return new SecretsKeyError(
+      return (
         `the secrets in the database are sealed under key ${error.keyId}, not under ` +
-          `${describeKey(key)}: give the key they were sealed with in ${GIVE_KEY} (${DOCS})`,
+        `${describeKey(key)}: give the key they were sealed with in ${GIVE_KEY} (${DOCS})`
       );
     case 'tampered':
     case 'malformed':
-      return new SecretsKeyError(
+      return (
         `the ${what} in the database does not open under ${describeKey(key)}: it was altered ` +
-          `or copied from another row; restore the database from a backup (${DOCS})`,
+        `or copied from another row; restore the database from a backup (${DOCS})`
       );
     case 'unknown_version':
-      return new SecretsKeyError(
+      return (
         `the ${what} in the database is sealed in a format this coinop does not read: run the ` +
-          `coinop version that wrote it, or a newer one (${DOCS})`,
+        `coinop version that wrote it, or a newer one (${DOCS})`
       );
     case 'plaintext':
-      return new SecretsKeyError(`${error.message} (${DOCS})`);
+      return `${error.message} (${DOCS})`;
   }
+}
+
+/** What a refused start says of a key it generated: `discardGeneratedKey` removes it. */
+function removalNote(key: SecretsKey): string {
+  return key.source === 'generated' ? `; the key generated in ${key.path} is removed again` : '';
+}
+
+/**
+ * Removes the key this start generated when the start is refused before the key sealed anything:
+ * left behind, the next start would take it for the operator's.
+ */
+export async function discardGeneratedKey(key: SecretsKey): Promise<void> {
+  if (key.source === 'generated' && key.path !== null) await rm(key.path, { force: true });
 }
 
 /** Whether the key is a file in the data directory, beside the database it protects. */

@@ -18,7 +18,7 @@ import type { SecretBox } from '../credentials/secret-box.js';
 import { generateOperatorKeyFile, readOperatorKey } from '../chain/operator-key.js';
 import type { Queryable } from '../store/db.js';
 import { readCheckpoint } from '../store/chain-checkpoints.js';
-import { lastMinedBatch } from '../store/chain-withdrawals.js';
+import { lastMinedBatch } from '../store/chain-batches.js';
 import { ANVIL_CHAIN_ID, startPersistentAnvil } from './anvil.js';
 
 /**

@@ -14,18 +14,25 @@ import { ApiTags, Security } from './openapi.js';
 
 /** How `/readyz` names a schema a newer coinop migrated (still ready: see below). */
 const NEWER_SCHEMA = 'newer than this code (a newer coinop migrated it; replace this process)';
+/**
+ * What the web listener's `/readyz` says of the database it has not: it stays ready while it
+ * answers, since its pages need none and a shared database's outage would otherwise take every
+ * web listener out of rotation at once (docs/operating/deploy.md).
+ */
+const NOT_CHECKED =
+  "not checked: the web listener has none (probe the API's and the sign-in service's /readyz)";
 
 const Health = Type.Object({ status: Type.Literal('ok') });
 const Readiness = Type.Object({
   status: Type.Union([Type.Literal('ready'), Type.Literal('not_ready')]),
   checks: Type.Object({
     database: Type.Union([Type.Literal('ok'), Type.String()], {
-      description: '`ok`, or why the database is not usable',
+      description: '`ok`, or why the database is not usable; on the web listener, `not checked: …`',
     }),
     migrations: Type.Union([Type.Literal('current'), Type.String()], {
       description:
         '`current`; or which migrations are missing or changed (not ready); or, still ready, ' +
-        'which a newer coinop applied',
+        'which a newer coinop applied; on the web listener, `not checked`',
     }),
     load: Type.Optional(
       Type.String({
@@ -39,7 +46,7 @@ const Readiness = Type.Object({
 
 /**
  * Registers both routes on a listener. `db` null: a listener without a database of its own (the
- * web listener, which serves files and forwards), ready as soon as it answers.
+ * web listener, which serves files and forwards), ready while it answers and is not overloaded.
  */
 export async function healthRoutes(app: FastifyInstance, db: Db | null): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -71,8 +78,8 @@ export async function healthRoutes(app: FastifyInstance, db: Db | null): Promise
       },
     },
     async (_request, reply) => {
-      let database = 'ok';
-      let migrations = 'current';
+      let database = db === null ? NOT_CHECKED : 'ok';
+      let migrations = db === null ? 'not checked' : 'current';
       if (db !== null) {
         try {
           const state = await migrationState(db, known);
@@ -94,7 +101,7 @@ export async function healthRoutes(app: FastifyInstance, db: Db | null): Promise
       }
       const load = app.hasDecorator('overload') ? app.overload() : null;
       const schemaServes = migrations === 'current' || migrations.startsWith(NEWER_SCHEMA);
-      const ready = database === 'ok' && schemaServes && load === null;
+      const ready = (db === null || (database === 'ok' && schemaServes)) && load === null;
       reply.code(ready ? 200 : 503);
       return {
         status: ready ? ('ready' as const) : ('not_ready' as const),

@@ -7,16 +7,14 @@ import {
   type CounterConfiguration,
 } from 'prom-client';
 import type { PoolStats } from '../store/db.js';
+import { CachedSource } from './cached-source.js';
 
 /**
  * The process's Prometheus metrics (docs/operating/metrics.md), one registry per process. What
  * the play and score path records is a counter increment or a histogram observation, never I/O;
  * what costs a query (ledger totals, the chain watcher's lag) is read when Prometheus scrapes,
- * through a source registered here, and cached for `SLOW_SOURCE_TTL_MS`.
+ * through a source registered here, and cached for `SLOW_SOURCE_TTL_MS` (cached-source.ts).
  */
-
-/** A scrape every few seconds reads the ledger at most this often. */
-export const SLOW_SOURCE_TTL_MS = 5_000;
 
 /** Request latency buckets (seconds): the play path answers in milliseconds, pages in tens. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -370,38 +368,4 @@ export class ArcadeMetrics {
 
 function counter<L extends string>(config: CounterConfiguration<L>): Counter<L> {
   return new Counter(config);
-}
-
-/**
- * A value read at most once every `SLOW_SOURCE_TTL_MS`; concurrent scrapes share one read. A
- * failed read leaves the gauge out of that scrape (Prometheus shows a gap) rather than fail it.
- */
-class CachedSource<T> {
-  readonly #read: () => Promise<T>;
-  #value: T | null = null;
-  #readAt = 0;
-  #reading: Promise<T | null> | null = null;
-
-  constructor(read: () => Promise<T>) {
-    this.#read = read;
-  }
-
-  get(): Promise<T | null> {
-    if (this.#value !== null && Date.now() - this.#readAt < SLOW_SOURCE_TTL_MS) {
-      return Promise.resolve(this.#value);
-    }
-    this.#reading ??= this.#read().then(
-      (value) => {
-        this.#value = value;
-        this.#readAt = Date.now();
-        this.#reading = null;
-        return value;
-      },
-      () => {
-        this.#reading = null;
-        return null;
-      },
-    );
-    return this.#reading;
-  }
 }

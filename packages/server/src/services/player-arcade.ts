@@ -2,34 +2,25 @@ import {
   CoinopError,
   allowanceDay,
   assertConsentFrom,
-  availableUnits,
   chargeRefusal,
   chargeVerdict,
   playerActor,
-  wholeHstToUnits,
   type Leaderboard,
   type Units,
 } from '@coinop/core';
-import {
-  approvalMessage,
-  formatHst,
-  type ApprovalFields,
-  type FaucetGrant,
-  type WalletFaucetGrant,
-} from '@coinop/protocol';
-import { getAddress, type Hex } from 'viem';
+import { approvalMessage, type ApprovalFields, type FaucetGrant } from '@coinop/protocol';
+import type { Hex } from 'viem';
 import { findApproval, insertApproval, insertPurchase } from '../store/approvals.js';
 import { consentFacts } from '../store/consent.js';
 import type { Queryable } from '../store/db.js';
 import { applyTransfers } from '../store/ledger.js';
 import type { StoredPlay } from '../store/plays.js';
-import { findPlayer, type PlayerRecord } from '../store/players.js';
-import type { DevChainFunds } from '../dev-chain/dev-chain-funds.js';
+import type { PlayerRecord } from '../store/players.js';
 import type { WalletVerifier } from '../credentials/wallet-signature.js';
 import type { ChainPlayView } from '../chain/chain-play-requests.js';
 import { playPolicy, type ArcadeServices } from './arcade-services.js';
 import type { GameView } from './game-reads.js';
-import { mintHst } from './admin-hst.js';
+import { PlayerFaucet } from './player-faucet.js';
 import type { ScoreOutcome, SignedApproval } from './plays.js';
 
 /** A client-side request as the arcade web app sends it: the fields, a nonce and the signature. */
@@ -37,9 +28,6 @@ export interface Signed {
   readonly nonce: string;
   readonly signature: string;
 }
-
-/** The faucet stops granting once a player holds this many grants' worth. */
-export const FAUCET_CEILING_GRANTS = 10n;
 
 /**
  * Client-side play (spec 1.4 client style, 4.10): what the arcade web app does for the signed-in
@@ -50,12 +38,12 @@ export const FAUCET_CEILING_GRANTS = 10n;
 export class PlayerArcade {
   readonly #arcade: ArcadeServices;
   readonly #wallets: WalletVerifier;
-  /** The wallet grant in progress, which the next waits for. */
-  #walletGrants: Promise<unknown> = Promise.resolve();
+  readonly #faucet: PlayerFaucet;
 
   constructor(arcade: ArcadeServices, wallets: WalletVerifier) {
     this.#arcade = arcade;
     this.#wallets = wallets;
+    this.#faucet = new PlayerFaucet(arcade);
   }
 
   /** Locks the tier's cost for a play of a published game, or of one the player previews. */
@@ -235,75 +223,9 @@ export class PlayerArcade {
     }
   }
 
-  /**
-   * Grants test HST in a development arcade, up to a ceiling: to the arcade balance, or on a dev
-   * chain to the player's wallet (with a little ETH for gas), from which the player deposits it.
-   */
-  async faucet(playerId: string): Promise<FaucetGrant> {
-    const { faucetHst } = this.#arcade.config;
-    if (faucetHst === 0) {
-      throw new CoinopError('faucet_disabled', 'this arcade has no faucet: it is not a dev arcade');
-    }
-    const grant = wholeHstToUnits(faucetHst);
-    const ceiling = grant * FAUCET_CEILING_GRANTS;
-    const funds = this.#arcade.devChainFunds;
-    if (funds) {
-      // One grant at a time in this process (a dev chain has one): the ceiling check and the
-      // mint then cannot interleave with another grant's.
-      const granted = this.#walletGrants.then(() =>
-        this.#walletFaucet(funds, playerId, grant, ceiling),
-      );
-      this.#walletGrants = granted.catch(() => undefined);
-      return granted;
-    }
-    // Checked with the player's account locked, so concurrent calls cannot all pass it.
-    const minted = await mintHst(this.#arcade, { id: playerId, amountUnits: grant }, (account) => {
-      const balance = availableUnits(account);
-      if (balance >= ceiling) {
-        throw new CoinopError(
-          'faucet_limit_reached',
-          `the faucet tops up players holding less than ${formatHst(ceiling)} HST; you hold ${formatHst(balance)}`,
-        );
-      }
-    });
-    return {
-      destination: 'ledger',
-      transferId: minted.transferId,
-      balance: formatHst(minted.balanceUnits),
-    };
-  }
-
-  async #walletFaucet(
-    funds: DevChainFunds,
-    playerId: string,
-    grant: Units,
-    ceiling: Units,
-  ): Promise<WalletFaucetGrant> {
-    const player = await findPlayer(this.#arcade.db, playerId);
-    if (!player?.wallet) {
-      throw new CoinopError(
-        'faucet_disabled',
-        `the faucet sends test HST to the player's wallet, and player ${playerId} has none`,
-      );
-    }
-    const wallet = getAddress(player.wallet);
-    const held = await funds.walletHst(wallet);
-    if (held >= ceiling) {
-      throw new CoinopError(
-        'faucet_limit_reached',
-        `the faucet tops up wallets holding less than ${formatHst(ceiling)} HST; ` +
-          `${wallet} holds ${formatHst(held)}`,
-      );
-    }
-    const txHash = await funds.mint(wallet, grant);
-    await funds.topUpGas(wallet);
-    return {
-      destination: 'wallet',
-      wallet,
-      txHash,
-      amount: formatHst(grant),
-      walletBalance: formatHst(await funds.walletHst(wallet)),
-    };
+  /** Grants test HST in a development arcade, up to a ceiling (player-faucet.ts). */
+  faucet(playerId: string): Promise<FaucetGrant> {
+    return this.#faucet.grant(playerId);
   }
 
   /**

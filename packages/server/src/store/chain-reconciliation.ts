@@ -49,6 +49,8 @@ export interface VaultLedgerSnapshot {
   readonly held: { readonly count: number; readonly units: bigint };
   /** Unsolicited surplus recorded (transfers to the vault without deposit), settled by nobody. */
   readonly surplus: { readonly count: number; readonly units: bigint };
+  /** Surplus an operator used to cover a shortfall: in the vault, backing what the ledger owes. */
+  readonly covered: { readonly count: number; readonly units: bigint };
   /** Withdrawals of this vault reserved and not settled (queued or sent), as its table says. */
   readonly reserved: { readonly count: number; readonly units: bigint };
   /** Withdrawals sent: the vault may have paid them at the block before they are posted. */
@@ -112,6 +114,7 @@ export async function readVaultLedgerSnapshot(
       vault,
       held,
       surplus,
+      covered,
       reserved,
       sent,
       paidMaybeAfter,
@@ -129,6 +132,7 @@ export async function readVaultLedgerSnapshot(
         ),
       () => countAndSum(tx, 'chain_deposits', "status = 'held'", key),
       () => countAndSum(tx, 'chain_surplus', "status = 'unsolicited'", key),
+      () => countAndSum(tx, 'chain_surplus', "status = 'covered'", key),
       () => countAndSum(tx, 'chain_withdrawals', "status IN ('queued', 'sent')", key),
       () =>
         withdrawalsToCheck(
@@ -155,6 +159,7 @@ export async function readVaultLedgerSnapshot(
       vault,
       held,
       surplus,
+      covered,
       reserved,
       sent,
       paidMaybeAfter,

@@ -1,6 +1,8 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { describeChainError, redactRpcUrl } from '../../src/chain/rpc.js';
+import { createChainClient, describeChainError, redactRpcUrl } from '../../src/chain/rpc.js';
 
 const VAULT = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
 
@@ -139,8 +141,55 @@ describe('the RPC URL in logs and the admin API', () => {
     );
     const line = describeChainError(error, url);
     expect(line).toBe(
-      'request to https://mainnet.example.io/… failed; provider says key … is over quota (…)',
+      'request to https://mainnet.example.io/… failed; provider says key … is over quota (…) ' +
+        'at RPC mainnet.example.io:443',
     );
     expect(describeChainError('x'.repeat(2000), url)).toHaveLength(500);
+  });
+});
+
+// Operator review: a dead Anvil was logged as "HTTP request failed. (fetch failed)": no host, no
+// cause. The line names the RPC's host and port (never its user, path or query) and the cause.
+describe('a chain error names the RPC and the cause', () => {
+  const KEY = '0123456789abcdef0123';
+  const rpcUrl = (port: number) => `http://user:pw@127.0.0.1:${port}/v3/${KEY}?token=${KEY}`;
+  const chainCall = async (url: string, rpcTimeoutMs = 5_000) => {
+    const client = createChainClient({ rpcUrl: url, rpcTimeoutMs } as Parameters<
+      typeof createChainClient
+    >[0]);
+    return client.getChainId().then(
+      () => expect.unreachable('the call succeeded'),
+      (error: unknown) => describeChainError(error, url),
+    );
+  };
+  const listening = async (server: Server) => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return (server.address() as AddressInfo).port;
+  };
+
+  it('nothing listening: the host and port, and ECONNREFUSED', async () => {
+    const server = createServer();
+    const port = await listening(server);
+    await new Promise((resolve) => server.close(resolve));
+    const line = await chainCall(rpcUrl(port));
+    expect(line).toMatch(
+      new RegExp(`^HTTP request failed\\. .* at RPC 127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\)$`),
+    );
+    for (const secret of ['user', 'pw', KEY]) expect(line).not.toContain(secret);
+  });
+
+  it('no answer in time: the host and port, and the timeout', async () => {
+    const server = createServer(() => undefined);
+    const port = await listening(server);
+    try {
+      const line = await chainCall(rpcUrl(port), 200);
+      expect(line).toMatch(
+        new RegExp(`took too long.* at RPC 127\\.0\\.0\\.1:${port} \\(timed out\\)$`),
+      );
+      expect(line).not.toContain(KEY);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

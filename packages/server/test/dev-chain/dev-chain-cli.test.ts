@@ -2,6 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testConfig } from '../../src/config.js';
+import { startServer, type RunningServer } from '../../src/main.js';
 import { runCli } from '../cli/run-cli.js';
 
 /**
@@ -32,7 +34,10 @@ const deposit = (flags: Record<string, string>) =>
 describe('coinop dev-chain deposit', () => {
   it.each([
     [{ from: 'nope' }, 'coinop: --from must be a wallet address, got nope\n'],
-    [{ account: 'player-1' }, 'coinop: --account must be a coinop id (a UUID), got player-1\n'],
+    [
+      { account: 'player-1' },
+      "coinop: --account must be a coinop id (a UUID) or a player's wallet address, got player-1\n",
+    ],
     [{ amount: '0' }, 'coinop: --amount must be more than 0\n'],
     [{ amount: '1.123456789' }, 'coinop: --amount'],
     [{ amount: '-1' }, 'coinop: --amount must not be negative, got -1\n'],
@@ -51,5 +56,45 @@ describe('coinop dev-chain deposit', () => {
       `coinop: no dev chain in ${join(dataDir, 'dev-chain')}: ` +
         `${join(dataDir, 'dev-chain', 'deployment.json')} is missing (start coinop serve --dev-chain)\n`,
     );
+  });
+});
+
+// Operator review: --account took only a UUID, though an operator knows a player by wallet.
+describe('coinop dev-chain deposit --account <wallet>', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer(testConfig({ apiPort: 0, dataDir }));
+  });
+  afterAll(() => server?.close());
+
+  const withServer = (account: string) =>
+    deposit({ account, server: server.url, 'data-dir': dataDir });
+
+  it('exits 1 naming the wallet when no player has it', async () => {
+    const unknown = `0x${'5'.repeat(40)}`;
+    const run = await withServer(unknown);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      `coinop: --account ${unknown}: no player has wallet ${unknown} at ${server.url}\n`,
+    );
+  });
+
+  it("resolves a player's wallet through the admin API, then looks for the dev chain", async () => {
+    const created = await runCli([
+      'admin',
+      'player',
+      'create',
+      '--wallet',
+      WALLET,
+      '--server',
+      server.url,
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(created.code, created.stderr).toBe(0);
+    const run = await withServer(WALLET.toLowerCase());
+    // Past the wallet: the data directory has no dev chain, and that is what stops it.
+    expect(run.stderr).toMatch(/^coinop: no dev chain in /);
+    expect(run.code).toBe(1);
   });
 });

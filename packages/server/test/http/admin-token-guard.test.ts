@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -52,6 +53,29 @@ describe('the admin token', () => {
         'HST), got 3: make one with openssl rand -hex 32, or leave it out to have coinop ' +
         'generate one into <data-dir>/admin-token\n',
     );
+  });
+
+  // Operator review: a short token hand-written into <data-dir>/admin-token was used as given.
+  it('coinop serve with a short token in <data-dir>/admin-token exits 2 naming the file', async () => {
+    const dataDir = join(tmpdir(), `coinop-admin-token-${randomBytes(6).toString('hex')}`);
+    await mkdir(dataDir, { recursive: true });
+    const file = join(dataDir, 'admin-token');
+    await writeFile(file, 'abc\n', { mode: 0o600 });
+    const ports = ['--api-port', '0', '--auth-port', '0', '--web-port', '0'];
+    const run = await runCli(
+      ['serve', ...ports, '--data-dir', dataDir],
+      cleanEnv(),
+      undefined,
+      30_000,
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      `coinop: ${file} holds an admin token of 3 characters: it must be at least 32 (it can ` +
+        'mint HST): write one made with openssl rand -hex 32 into it, or delete the file to have ' +
+        'coinop generate one\n',
+    );
+    // Refused before anything is created: no secrets key or database left behind, abandoned.
+    expect(await readdir(dataDir)).toEqual(['admin-token']);
   });
 
   describe('failed admin authentications', () => {

@@ -44,11 +44,13 @@ import type {
 import type {
   Audit,
   Balance,
-  ChainReconciliation as ChainReconciliationSchema,
-  ChainStatus as ChainStatusSchema,
   KeysRotated as KeysRotatedSchema,
   Minted,
 } from '../../src/http/admin/admin-schemas.js';
+import type {
+  ChainReconciliation as ChainReconciliationSchema,
+  ChainStatus as ChainStatusSchema,
+} from '../../src/http/admin/admin-chain-schemas.js';
 import type {
   QueueSchema,
   QueuedRequestSchema,

@@ -310,6 +310,13 @@ describe.each(storeVariants())('issue 27: a database that cannot be reached (%s)
       expect((await call(url(listener, '/healthz'))).status, listener).toBe(200);
     }
     expect((await call(url('web', '/'))).status).toBe(200);
+    // The web listener stays in a load balancer's rotation: its pages need no database, and
+    // what it forwards answers 503 itself (docs/operating/deploy.md).
+    const webReady = await call(url('web', '/readyz'));
+    expect(webReady.status).toBe(200);
+    expect(webReady.body).toMatchObject({
+      checks: { database: expect.stringMatching(/^not checked/) },
+    });
     const ready = await call(url('api', '/readyz'));
     expect(ready.status).toBe(503);
     expect(ready.body).toMatchObject({

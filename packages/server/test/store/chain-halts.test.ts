@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock, uuidIds } from '../../src/ids.js';
 import { ensureCheckpoint, type Checkpoint } from '../../src/store/chain-checkpoints.js';
 import { openHalt, openHaltOf, recordResume, SendingHalted } from '../../src/store/chain-halts.js';
-import { insertOperatorBatch, type NewBatch } from '../../src/store/chain-withdrawals.js';
+import { insertOperatorBatch, type NewBatch } from '../../src/store/chain-batches.js';
 import type { Db } from '../../src/store/db.js';
 
 /**

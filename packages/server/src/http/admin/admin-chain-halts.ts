@@ -18,7 +18,8 @@ import {
   SurplusQuery,
   SweepSurplusBody,
 } from './admin-chain-halt-schemas.js';
-import { ChainReconciliation, TAGS } from './admin-schemas.js';
+import { TAGS } from './admin-schemas.js';
+import { ChainReconciliation } from './admin-chain-schemas.js';
 import { Security } from '../../listener/openapi.js';
 
 /** How many halts and surplus transfers a listing shows without `limit`. */

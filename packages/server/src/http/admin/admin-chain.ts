@@ -12,6 +12,7 @@ import { AccountReads } from '../../services/account-reads.js';
 import { ChainPlaySchema, chainPlayToWire } from '../shared/chain-plays.js';
 import { Uuid } from '../shared/schemas.js';
 import { depositToWire } from '../../chain/status.js';
+import { TAGS } from './admin-schemas.js';
 import {
   ChainStatus,
   CreditHeldBody,
@@ -19,8 +20,7 @@ import {
   DepositParams,
   Deposits,
   DepositsQuery,
-  TAGS,
-} from './admin-schemas.js';
+} from './admin-chain-schemas.js';
 import { Security } from '../../listener/openapi.js';
 import { pageOfWithdrawals, WithdrawalList, WithdrawalsQuery } from '../shared/withdrawals.js';
 import { Patterns } from '../../listener/string-patterns.js';

@@ -8,7 +8,8 @@ import { Security } from '../../listener/openapi.js';
 import type { SchemaMatches } from '../../listener/wire-check.js';
 import { Uuid } from '../shared/schemas.js';
 import { ScoreRulesSchema, TierScoreRulesSchema } from '../developer/score-rules-schemas.js';
-import { ExactHst, GameParams, TAGS } from './admin-schemas.js';
+import { GameParams, TAGS } from './admin-schemas.js';
+import { ExactHst } from './admin-field-schemas.js';
 
 const Seconds = (description: string) => Type.Integer({ minimum: 0, description });
 const OwnSeconds = (description: string) =>

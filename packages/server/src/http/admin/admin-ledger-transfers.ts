@@ -19,7 +19,8 @@ import { parseTransferCursor, transferCursor } from '../shared/cursors.js';
 import { Security } from '../../listener/openapi.js';
 import type { SchemaMatches } from '../../listener/wire-check.js';
 import { Uuid } from '../shared/schemas.js';
-import { PlayerRef, TAGS } from './admin-schemas.js';
+import { TAGS } from './admin-schemas.js';
+import { PlayerRef } from './admin-field-schemas.js';
 import { parseInstantMicros } from './instants.js';
 import { Patterns } from '../../listener/string-patterns.js';
 

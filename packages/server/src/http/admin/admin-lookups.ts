@@ -15,7 +15,8 @@ import {
 import { AccountReads } from '../../services/account-reads.js';
 import type { AdminDeveloper as AdminDeveloperWire, AdminPlayer } from '@coinop/protocol';
 import type { SchemaMatches } from '../../listener/wire-check.js';
-import { ExactHst, PlayerRef, TAGS } from './admin-schemas.js';
+import { TAGS } from './admin-schemas.js';
+import { ExactHst, PlayerRef } from './admin-field-schemas.js';
 import {
   ACTIVITY_DESCRIPTION,
   ActivityPageSchema,

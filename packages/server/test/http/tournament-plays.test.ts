@@ -201,7 +201,8 @@ describe.each(storeVariants())('tournament plays on %s', (variant) => {
       code: 'tournament_closed',
       details: { field: 'leaderboardId', endsAt: round.endsAt },
     });
-    // Past its own expiry too, the sweeper does not settle it: the close voids it.
+    // Its expiry is the round's end (clipped); past it, the sweeper leaves it to the close, which
+    // settles it as an expired play.
     api.clock.advance(3600_000);
     await api.app.arcade.settleExpiredPlays();
     const [row] = await api.db.query<{ status: string }>('SELECT status FROM plays WHERE id = $1', [

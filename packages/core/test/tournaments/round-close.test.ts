@@ -99,10 +99,22 @@ describe('openPlayAtClose', () => {
   });
   const round = { roundId: 'round', developerAccountId: 'dev', arcadeAccountId: 'arcade' };
   const ended = (p: Play) => {
-    const { status, transfers } = openPlayAtClose(p, 'player-acct', round, DEFAULT_SPLIT_RULE, ids());
+    const { status, transfers } = openPlayAtClose(
+      p,
+      'player-acct',
+      round,
+      DEFAULT_SPLIT_RULE,
+      ids(),
+    );
     return {
       status,
-      moved: transfers.map((t) => [t.kind, t.debitAccountId, t.creditAccountId, t.amount, t.reason]),
+      moved: transfers.map((t) => [
+        t.kind,
+        t.debitAccountId,
+        t.creditAccountId,
+        t.amount,
+        t.reason,
+      ]),
     };
   };
 

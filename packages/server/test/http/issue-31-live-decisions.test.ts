@@ -111,9 +111,10 @@ describe.each(storeVariants())('refunds and publish decisions, live, on %s', (va
       [alice.playerId],
     );
     expect(account).toEqual({ posted: '850000000', pending: '0' });
-    const [played] = await s.db.query<{ status: string }>('SELECT status FROM plays WHERE id = $1', [
-      alicesPlay,
-    ]);
+    const [played] = await s.db.query<{ status: string }>(
+      'SELECT status FROM plays WHERE id = $1',
+      [alicesPlay],
+    );
     expect(played?.status).toBe('expired');
 
     // Her menu lists no refund (an hour passed: alice signs in again).
@@ -125,9 +126,9 @@ describe.each(storeVariants())('refunds and publish decisions, live, on %s', (va
     });
     expect(list.statusCode, list.body).toBe(200);
     expect(
-      list.json<{ notifications: PlayerNotification[] }>().notifications.filter(
-        (n) => n.kind === 'refund',
-      ),
+      list
+        .json<{ notifications: PlayerNotification[] }>()
+        .notifications.filter((n) => n.kind === 'refund'),
     ).toEqual([]);
   });
 

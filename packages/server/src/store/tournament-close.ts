@@ -97,9 +97,9 @@ interface RoundRow {
  * ("Closing") states: locks it (skipping it when another process holds its close), settles its
  * open plays as expired plays, reads its final standings and its pool, pays the pool out in one
  * linked batch, records the results, marks it closed, and opens a season's next round or ends
- * the tournament. Lock order: the round, its open plays, its board, then the accounts (the score
- * path locks a play before its board and its board before the accounts it pays, so the two never
- * wait on each other in a cycle).
+ * the tournament. Lock order: the round, its open plays, its board (the score path locks a play
+ * before its board, so the two never wait on each other in a cycle), and only then the accounts
+ * the settlement and the payout move, in id order as every ledger write locks them.
  */
 export async function closeRound(
   tx: Queryable,

@@ -307,6 +307,54 @@ describe.each(storeVariants())('closing tournament rounds on %s', (variant) => {
     await expectLedgerBalanced(api.db);
   });
 
+  it('settles alike an unswept play that expired within the round and one whose expiry outlives the round', async () => {
+    // A round of two hours: a play opened at its start expires (TTL) an hour before the end but
+    // the sweep has not run; another was opened before expiries were clipped to the round's end
+    // (its expiry is past the end). The close settles both, as the sweep would have.
+    const t = await round({
+      entryFeeUnits: FEE,
+      durationSeconds: 7200,
+      payoutTable: { places: [10000] },
+    });
+    const ann = await fundedPlayer(api, 10, 'Ann');
+    const bob = await fundedPlayer(api, 10, 'Bob');
+    const unswept = await play(bob.playerId, t.roundId);
+    const unclipped = await play(bob.playerId, t.roundId);
+    await api.db.query('UPDATE plays SET expires_at = $2 WHERE id = $1', [
+      unclipped,
+      new Date(t.endsAt.getTime() + HOUR_MS),
+    ]);
+    api.clock.advance(HOUR_MS + 60_000);
+    await score(await play(ann.playerId, t.roundId), t.roundId, 9);
+    const before = {
+      ann: await postedBalance(api.db, ann.accountId),
+      bob: await postedBalance(api.db, bob.accountId),
+      developer: await postedBalance(api.db, game.developerAccountId),
+      arcade: await postedBalance(api.db, game.arcadeAccountId),
+    };
+    api.clock.advance(t.endsAt.getTime() - api.clock.now().getTime());
+    const { closed } = await closeDue();
+    expect(closed.find((c) => c.roundId === t.roundId)).toMatchObject({
+      poolUnits: 3n * 140_000_000n,
+      expiredPlays: 2,
+      voidedPlays: 0,
+    });
+    expect(await postedBalance(api.db, ann.accountId)).toBe(before.ann + 420_000_000n);
+    expect(await postedBalance(api.db, bob.accountId)).toBe(before.bob - 2n * FEE);
+    expect(await postedBalance(api.db, game.developerAccountId)).toBe(
+      before.developer + 2n * 40_000_000n,
+    );
+    expect(await postedBalance(api.db, game.arcadeAccountId)).toBe(
+      before.arcade + 2n * 20_000_000n,
+    );
+    const statuses = await api.db.query<{ status: string }>(
+      'SELECT status FROM plays WHERE id = ANY($1::uuid[])',
+      [[unswept, unclipped]],
+    );
+    expect(statuses.map((r) => r.status)).toEqual(['expired', 'expired']);
+    await expectLedgerBalanced(api.db);
+  });
+
   it('renormalizes over the places that exist and gives the remainder to the arcade', async () => {
     const t = await round({ payoutTable: { places: [5000, 3000, 2000] } });
     const ann = await fundedPlayer(api, 10, 'Ann');

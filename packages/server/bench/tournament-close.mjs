@@ -4,6 +4,7 @@
 // closer runs it. Reports the close's time and its payout batch's size.
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { DEFAULT_SPLIT_RULE } from '@coinop/core';
 import { applyTransfers, auditLedger } from '../dist/store/ledger.js';
 import { closeRound } from '../dist/store/tournament-close.js';
 import { openRound } from '../dist/store/tournament-rounds.js';
@@ -88,6 +89,7 @@ export async function closeBench(db, { entrants, log }) {
     closeRound(tx, roundId, {
       now: clock.now(),
       arcadeAccountId: arcade.accountId,
+      splitRule: DEFAULT_SPLIT_RULE,
       nextId: () => uuidIds.next(),
     }),
   );

@@ -59,7 +59,7 @@ export function ApprovalDialog({
         {prompt.kind === 'purchase'
           ? 'The HST goes to the game’s developer for what the game offers. Your wallet signs the payment.'
           : prompt.tournament
-            ? 'The entry fee is locked for this play. When you score, most of it goes into the tournament’s prize pool, paid to the best scores when the round ends, and the rest to the developer and the arcade. A play not scored by the end is refunded. Your wallet signs the approval.'
+            ? 'The entry fee is locked for this play. When you score, most of it goes into the tournament’s prize pool, paid to the best scores when the round ends, and the rest to the developer and the arcade. A play not scored by the end is paid out the same way, not refunded. Your wallet signs the approval.'
             : fromWallet
               ? 'Your wallet signs once and sends one transaction locking the cost in the arcade’s vault. It pays the leaders, the developer and the arcade when you score, or when the play runs out.'
               : 'The cost is locked for this play and pays the leaders, the developer and the arcade when you score. Your wallet signs the approval.'}

@@ -15,7 +15,7 @@ export function tournamentRefusal(error: unknown): string | null {
     case 'tournament_not_started':
       return 'This tournament round has not started yet. Nothing was charged: try again when it opens.';
     case 'tournament_closed':
-      return 'This tournament round has ended. A new play is not charged, and a play that had not scored by the end is refunded.';
+      return 'This tournament round has ended. A new play is not charged; a play that had not scored by the end counts as played, not refunded.';
     case 'tournament_chain_play_refused':
       return 'A tournament play is paid from your arcade balance, not locked from your wallet. Nothing was charged.';
     default:

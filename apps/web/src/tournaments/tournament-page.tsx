@@ -204,7 +204,7 @@ function RoundPanels({
             {tournament.scoreDisplay === 'REVERSE' ? 'Lowest' : 'Highest'} score wins. The pool is
             paid when the round ends.
           </li>
-          <li>A play that has not scored by the end is refunded.</li>
+          <li>A play that has not scored by the end counts as played: its fee is not refunded.</li>
         </ul>
       </section>
       <section className="standings" aria-labelledby="standings-heading">

@@ -1,5 +1,8 @@
 import type { TransferRequest } from '../ledger/types.js';
+import type { Play } from '../model.js';
 import type { Units } from '../money.js';
+import { settlementTransfers, voidLockTransfer } from '../plays/lifecycle.js';
+import type { SplitRule } from '../settlement/split.js';
 import { dividePool, type PayoutTable } from './payout-table.js';
 
 /** A player in a round's final standings, best first (the board's total order). */
@@ -91,4 +94,49 @@ export function roundPayout(close: RoundClose, nextId: () => string): RoundPayou
   });
   pay(close.arcadeAccountId, remainder, 'tournament_remainder');
   return { transfers, results };
+}
+
+/** What ending a round's open play at its close needs of the round. */
+export interface ClosingRound {
+  /** The round's id, which is its pool account's id. */
+  readonly roundId: string;
+  /** The round's game's developer's account and its arcade's account: they take their parts. */
+  readonly developerAccountId: string;
+  readonly arcadeAccountId: string;
+}
+
+/**
+ * How the close ends a play still open on the round (docs/concepts/tournaments.md, "Closing"):
+ * settled as an expired round play is, by the same split (`settlementTransfers` with the round's
+ * pool: the leaders' part into the pool, the developer's and the arcade's paid at once), and
+ * `expired`. A play not scored by the end costs what an expired play costs; were it refunded, a
+ * player could leave every bad run unscored and pay only for the runs they submit.
+ *
+ * A play locked on chain is voided instead (its lock back to the vault's account): its payout
+ * is paid on chain by the vault's settlement, which the close cannot wait for. A round refuses
+ * such plays (`tournament_chain_play_refused`), so none is expected; should one exist, nobody is
+ * paid from an on-chain lock the close could not settle.
+ */
+export function openPlayAtClose(
+  play: Play,
+  playerAccountId: string,
+  round: ClosingRound,
+  rule: SplitRule,
+  nextId: () => string,
+): { readonly status: 'expired' | 'voided'; readonly transfers: readonly TransferRequest[] } {
+  if (play.vaultAccountId !== null) {
+    const transfer = voidLockTransfer(play, playerAccountId, nextId());
+    return { status: 'voided', transfers: transfer === null ? [] : [transfer] };
+  }
+  const transfers = settlementTransfers(
+    play,
+    // The leaders of the moment are ignored on a round: the leaders' part goes to the pool.
+    [],
+    playerAccountId,
+    round,
+    rule,
+    nextId,
+    round.roundId,
+  );
+  return { status: 'expired', transfers };
 }

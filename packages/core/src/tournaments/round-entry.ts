@@ -72,13 +72,31 @@ export function attemptsExhausted(roundId: string, maxAttempts: number): CoinopE
 }
 
 /**
+ * When a play opened at `now` on `board` expires: `ttlSeconds` later, but on a tournament round
+ * never after the round's end (docs/concepts/tournaments.md, "Fees and the pool"). The close
+ * settles a play still open as an expired play, so its expiry tells the game the last moment it
+ * can score.
+ */
+export function playExpiresAt(
+  board: Pick<Leaderboard, 'round'>,
+  now: Date,
+  ttlSeconds: number,
+): Date {
+  const ttlEnd = now.getTime() + ttlSeconds * 1000;
+  const end = board.round?.endsAt.getTime() ?? ttlEnd;
+  return new Date(Math.min(ttlEnd, end));
+}
+
+/**
  * Refuses a score on a round that ended while its play was open (`tournament_closed`): the play
- * is voided at the close. A play that expired before the end is left to the play's own rules.
+ * is left to the close, which settles it as an expired play. Its expiry is the round's end (or
+ * later, for a play opened before expiries were clipped). A play that expired before the end is
+ * left to the play's own rules.
  */
 export function assertRoundTakesScore(play: Play, round: RoundRules, now: Date): void {
   if (play.status !== 'open') return;
   const end = round.endsAt.getTime();
-  if (now.getTime() >= end && play.expiresAt.getTime() > end) {
+  if (now.getTime() >= end && play.expiresAt.getTime() >= end) {
     throw roundClosed(play.leaderboardId, round.endsAt);
   }
 }

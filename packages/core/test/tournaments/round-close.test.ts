@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { roundPayout, type RoundClose } from '../../src/tournaments/round-close.js';
+import { DEFAULT_SPLIT_RULE, type Play } from '../../src/index.js';
+import {
+  openPlayAtClose,
+  roundPayout,
+  type RoundClose,
+} from '../../src/tournaments/round-close.js';
 
 function ids() {
   let n = 0;
@@ -71,5 +76,73 @@ describe('roundPayout', () => {
     expect(() => roundPayout({ ...base, standings: base.standings.slice(0, 2) }, ids())).toThrow(
       /pays 3 places but only 2 standings/,
     );
+  });
+});
+
+describe('openPlayAtClose', () => {
+  const play = (over: Partial<Play> = {}): Play => ({
+    id: 'play',
+    arcadeId: 'arcade-id',
+    gameId: 'game',
+    developerId: 'dev-id',
+    leaderboardId: 'round',
+    playerId: 'player',
+    costUnits: 200_000_000n,
+    lockTransferId: 'lock',
+    vaultAccountId: null,
+    leaderPlayerIds: ['leader'],
+    status: 'open',
+    expiresAt: new Date('2026-03-01T11:00:00Z'),
+    createdAt: new Date('2026-03-01T10:30:00Z'),
+    updatedAt: new Date('2026-03-01T10:30:00Z'),
+    ...over,
+  });
+  const round = { roundId: 'round', developerAccountId: 'dev', arcadeAccountId: 'arcade' };
+  const ended = (p: Play) => {
+    const { status, transfers } = openPlayAtClose(
+      p,
+      'player-acct',
+      round,
+      DEFAULT_SPLIT_RULE,
+      ids(),
+    );
+    return {
+      status,
+      moved: transfers.map((t) => [
+        t.kind,
+        t.debitAccountId,
+        t.creditAccountId,
+        t.amount,
+        t.reason,
+      ]),
+    };
+  };
+
+  it('settles a ledger play as an expired round play: the leaders’ part into the pool', () => {
+    // The same split as the expiry sweep's for a round play (settlementTransfers with the pool):
+    // 70% to the round's pool (never to the leaders of the moment), 20% developer, 10% arcade.
+    expect(ended(play())).toEqual({
+      status: 'expired',
+      moved: [
+        ['post_pending', 'player-acct', 'play', 200_000_000n, 'play_settle'],
+        ['posted', 'play', 'round', 140_000_000n, 'tournament_pool'],
+        ['posted', 'play', 'dev', 40_000_000n, 'payout_developer'],
+        ['posted', 'play', 'arcade', 20_000_000n, 'payout_arcade'],
+      ],
+    });
+  });
+
+  it('expires a free play, which locked nothing, moving nothing', () => {
+    expect(ended(play({ costUnits: 0n, lockTransferId: null }))).toEqual({
+      status: 'expired',
+      moved: [],
+    });
+  });
+
+  it('voids a play locked on chain (which a round refuses): its payout could not be paid at the close', () => {
+    expect(ended(play({ vaultAccountId: 'vault' }))).toEqual({
+      status: 'voided',
+      moved: [['void_pending', 'vault', 'play', 200_000_000n, 'play_void']],
+    });
   });
 });

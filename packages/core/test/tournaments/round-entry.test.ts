@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   assertRoundOpen,
   assertRoundTakesScore,
+  playExpiresAt,
   roundBoardName,
   roundNamed,
   roundStatus,
@@ -71,6 +72,13 @@ describe('assertRoundTakesScore', () => {
       expect.objectContaining({ code: 'tournament_closed' }),
     );
   });
+  it('refuses a score at or after the end of a play whose expiry was clipped to the end', () => {
+    // A round play's expiry is its round's end at the latest (playExpiresAt): at the end it is
+    // the round that refuses the score, not the play's expiry.
+    expect(() => assertRoundTakesScore(play('11:00:00'), round, at('11:00:00'))).toThrow(
+      expect.objectContaining({ code: 'tournament_closed' }),
+    );
+  });
   it('leaves a play that expired within the round, or is not open, to the play rules', () => {
     expect(() => assertRoundTakesScore(play('10:30:00'), round, at('11:10:00'))).not.toThrow();
     expect(() =>
@@ -113,5 +121,24 @@ describe('roundNamed', () => {
   });
   it('names a round’s board after its tournament and number', () => {
     expect(roundBoardName('Weekly Cup', 3)).toBe('Weekly Cup #3');
+  });
+});
+
+describe('playExpiresAt', () => {
+  const rules = { tournamentId: 't', number: 1, ...window, maxEntrants: null, maxAttempts: null };
+  const ttl = 3600;
+  it.each<[string, string | null, string]>([
+    // A tier's play: the play TTL from now, whatever the time.
+    ['a tier', null, '11:50:00'],
+    // A round with more than the TTL left: the TTL.
+    ['a round, its end past the TTL', '12:00:00', '11:50:00'],
+    // A round ending within the TTL: its end, to the millisecond.
+    ['a round with 10 min left', '11:00:00', '11:00:00'],
+    ['a round ending exactly at the TTL', '11:50:00', '11:50:00'],
+    ['a round with 1 ms left', '10:50:00.001', '10:50:00.001'],
+  ])('on %s', (_, endsAt, expected) => {
+    const now = at('10:50:00');
+    const board = { round: endsAt === null ? undefined : { ...rules, endsAt: at(endsAt) } };
+    expect(playExpiresAt(board, now, ttl)).toEqual(at(expected));
   });
 });

@@ -147,7 +147,9 @@ export interface Play {
   readonly status: PlayStatus;
   /**
    * When an unscored play expires: its cost then settles as a score's would, to the leaders of
-   * its snapshot, the developer and the arcade (docs/concepts/plays-and-settlement.md).
+   * its snapshot, the developer and the arcade (docs/concepts/plays-and-settlement.md). On a
+   * tournament round it is the round's end at the latest: the leaders' part then goes to the
+   * round's pool (docs/concepts/tournaments.md).
    */
   readonly expiresAt: string;
   /**

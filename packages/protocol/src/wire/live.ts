@@ -61,7 +61,7 @@ export interface LiveBalance {
 /**
  * What a notification tells: `payout`, a leader's share of someone's play on the player's board;
  * `prize`, a tournament round's prize; `deposit`, HST credited from the chain; `refund`, a play's
- * cost given back (a round's unscored entry at its close, a suspended game's open play);
+ * cost given back (a suspended game's open play, a tournament round's entry among them);
  * `publish_approved` and `publish_declined`, the operator's decision on a publish request of the
  * player's game (the player's wallet is the game's developer).
  *

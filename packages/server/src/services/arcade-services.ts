@@ -206,6 +206,7 @@ export class ArcadeServices {
       clock: deps.clock,
       ids: deps.ids,
       arcadeAccountId: () => this.record.accountId,
+      splitRule: config.splitRule,
       metrics,
       gameChanged: (gameId) => {
         this.games.invalidate(gameId);

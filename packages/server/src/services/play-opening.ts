@@ -6,6 +6,7 @@ import {
   availableUnits,
   chargeRefusal,
   playerActor,
+  playExpiresAt,
   type GameRef,
   type Leaderboard,
 } from '@coinop/core';
@@ -165,7 +166,8 @@ export class PlayOpening {
       vaultAccountId: null,
       leaderPlayerIds: [],
       status: 'open',
-      expiresAt: new Date(now.getTime() + this.#deps.policy.playTtlSeconds * 1000),
+      // On a round, never past the round's end: the close settles a play still open then.
+      expiresAt: playExpiresAt(board, now, this.#deps.policy.playTtlSeconds),
       createdAt: now,
       updatedAt: now,
       idempotencyKey: input.idempotencyKey,

@@ -1,4 +1,4 @@
-import type { Clock, Ids } from '@coinop/core';
+import type { Clock, Ids, SplitRule } from '@coinop/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ArcadeMetrics } from '../metrics/arcade-metrics.js';
 import type { Db } from '../store/db.js';
@@ -28,6 +28,8 @@ export interface TournamentCloserDeps {
   readonly ids: Ids;
   /** The arcade's account, known once the arcade has started. */
   readonly arcadeAccountId: () => string;
+  /** The split of a play's fee: a round's plays still open at its close are settled by it. */
+  readonly splitRule: SplitRule;
   readonly metrics: ArcadeMetrics | null;
   /** Called after a close commits: this process's caches forget the game's rounds. */
   readonly gameChanged: (gameId: string) => void;
@@ -107,6 +109,7 @@ export class TournamentCloser {
         closeRound(tx, roundId, {
           now,
           arcadeAccountId: this.#deps.arcadeAccountId(),
+          splitRule: this.#deps.splitRule,
           nextId: () => ids.next(),
           beforeCommit:
             closePauseMs > 0
@@ -137,11 +140,13 @@ export class TournamentCloser {
             poolUnits: round.poolUnits.toString(),
             paidPlaces: round.paidPlaces,
             payoutTransfers: round.payoutTransfers,
+            expiredPlays: round.expiredPlays,
             voidedPlays: round.voidedPlays,
             nextRoundId: round.next?.roundId ?? null,
             ms,
           },
           `closed tournament round ${round.roundId} (#${round.number}): ${round.entrants} entrants, ` +
+            `${round.expiredPlays} unscored plays settled as expired, ` +
             `pool ${round.poolUnits} units paid to ${round.paidPlaces} places in ${ms} ms`,
         );
         if (round.next && !round.next.guaranteeFunded) {

@@ -34,10 +34,11 @@ const sinceClause = (column: string) =>
 /**
  * One account's notifications, each with the play, player, tier and game that explain it, in one
  * statement however many rows: its credits, down `transfers_by_credit_account` (credit account,
- * time, id); its refunds (a play's lock voided back to it: a round's unscored entry at the close,
- * a suspended game's open play), down `transfers_refunds_by_account` (migration 036); and, when
- * the player's wallet is a developer's, the operator's decisions on that developer's publish
- * requests. Each part is ordered and limited on its own, so each reads only what it may return.
+ * time, id); its refunds (a play's lock voided back to it: a suspended game's open play, a
+ * round's entry among them; a round's close settles an unscored entry, it refunds none), down
+ * `transfers_refunds_by_account` (migration 036); and, when the player's wallet is a developer's,
+ * the operator's decisions on that developer's publish requests. Each part is ordered and limited
+ * on its own, so each reads only what it may return.
  */
 const notificationsSql = (since: boolean) => {
   const order = since ? 'ASC' : 'DESC';

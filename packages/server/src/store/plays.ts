@@ -121,8 +121,9 @@ export async function setPlayStatus(
 /**
  * Open plays past their expiry, oldest first, locked; rows another process is already settling
  * are skipped, so several API processes can sweep at once. A tournament round's play still open
- * when its round ended is left to the round's close, which voids it
- * (docs/concepts/tournaments.md, "Fees and the pool").
+ * when its round ended (its expiry is the round's end, or later for a play opened before expiries
+ * were clipped) is left to the round's close, which settles it the same way in its own
+ * transaction (docs/concepts/tournaments.md, "Fees and the pool").
  */
 export async function lockExpiredPlays(
   tx: Queryable,

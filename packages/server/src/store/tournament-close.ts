@@ -1,13 +1,13 @@
 import {
   nextRound,
+  openPlayAtClose,
   paidPlaces,
   roundBoardName,
   roundPayout,
-  voidLockTransfer,
   type PayoutTable,
   type RoundPayout,
+  type SplitRule,
   type Standing,
-  type TransferRequest,
 } from '@coinop/core';
 import { AdvisoryLocks } from './advisory-locks.js';
 import { notifyGameChanged } from './cache-notices.js';
@@ -23,6 +23,8 @@ export interface CloseContext {
   readonly now: Date;
   /** The arcade's account: it takes the remainder of the pool's division. */
   readonly arcadeAccountId: string;
+  /** How a play's fee is split: the close settles the round's open plays by it. */
+  readonly splitRule: SplitRule;
   readonly nextId: () => string;
   /**
    * Runs last inside the close's transaction, before it commits. Only the crash tests use it
@@ -46,7 +48,12 @@ export interface ClosedRound {
   readonly paidPlaces: number;
   /** Transfers in the payout's linked batch. */
   readonly payoutTransfers: number;
-  /** Open plays voided, their fee back to their players. */
+  /** Open plays settled as expired plays (their fee split, the leaders' part into the pool). */
+  readonly expiredPlays: number;
+  /**
+   * Open plays voided, their fee back: only plays locked on chain, which the close cannot settle
+   * and a round refuses (`openPlayAtClose`); 0 in practice.
+   */
   readonly voidedPlays: number;
   /** The season's next round, opened by this close; null when the tournament ended. */
   readonly next: {
@@ -82,15 +89,17 @@ interface RoundRow {
   recurrence: string | null;
   stopped_at: Date | null;
   developer_account_id: string;
+  arcade_account_id: string;
 }
 
 /**
  * Closes round `roundId` inside `tx` (a transaction), as docs/concepts/tournaments.md
- * ("Closing") states: locks it (skipping it when another process holds its close), voids its
- * open plays, reads its final standings and its pool, pays the pool out in one linked batch,
- * records the results, marks it closed, and opens a season's next round or ends the tournament.
- * Lock order: the round, its open plays, its board (the score path locks a play before its
- * board, so the two never wait on each other in a cycle).
+ * ("Closing") states: locks it (skipping it when another process holds its close), settles its
+ * open plays as expired plays, reads its final standings and its pool, pays the pool out in one
+ * linked batch, records the results, marks it closed, and opens a season's next round or ends
+ * the tournament. Lock order: the round, its open plays, its board (the score path locks a play
+ * before its board, so the two never wait on each other in a cycle), and only then the accounts
+ * the settlement and the payout move, in id order as every ledger write locks them.
  */
 export async function closeRound(
   tx: Queryable,
@@ -100,16 +109,17 @@ export async function closeRound(
   const round = await lockRoundToClose(tx, roundId, ctx.now);
   if (typeof round === 'string') return { closed: false, reason: round };
 
-  const refunded: string[] = [];
-  let voidedPlays = await voidOpenPlays(tx, roundId, ctx, refunded);
+  await lockOpenPlays(tx, roundId);
   // Plays opened meanwhile hold a key-share lock on the board until they commit: wait for them,
-  // then void those too. A play opened after this waits for the close to commit.
+  // then lock those too. A play opened after this waits for the close to commit. Nothing is
+  // settled before the board is locked, so no account is locked before it.
   await tx.query(
     'SELECT 1 FROM leaderboards WHERE id = $1 FOR UPDATE',
     [roundId],
     'tournament_close_lock_board',
   );
-  voidedPlays += await voidOpenPlays(tx, roundId, ctx, refunded);
+  // Settled before the pool is read: their leaders' parts are in the pool the close pays.
+  const ended = await endOpenPlays(tx, await lockOpenPlays(tx, roundId), round, ctx);
 
   const table = round.payout_table;
   const { rankedPlayers, standings } = await readFinalStandings(tx, roundId, table);
@@ -141,9 +151,10 @@ export async function closeRound(
   const next = await openNextRound(tx, round, ctx);
   // Every process's game cache drops the closed round's board and learns the next one.
   await notifyGameChanged(tx, round.game_id);
-  // Its final standings, each winner's prize and each refund reach their live streams at commit.
+  // Its final standings, each winner's prize and each ended play's player (a settled or voided
+  // lock) reach their live streams at commit.
   const prizes = payout.transfers.filter((t) => t.reason === 'tournament_prize');
-  const accounts = [...prizes.map((t) => t.creditAccountId), ...refunded];
+  const accounts = [...prizes.map((t) => t.creditAccountId), ...ended.playerAccountIds];
   await notifyLive(tx, { boards: [roundId], accounts });
   const closed: ClosedRound = {
     roundId,
@@ -155,7 +166,8 @@ export async function closeRound(
     poolUnits,
     paidPlaces: payout.results.length,
     payoutTransfers: payout.transfers.length,
-    voidedPlays,
+    expiredPlays: ended.expired,
+    voidedPlays: ended.voided,
     next,
   };
   await ctx.beforeCommit?.(closed);
@@ -186,9 +198,10 @@ async function lockRoundToClose(
             t.game_id, t.name, t.entry_fee_units::text AS entry_fee_units,
             t.guarantee_units::text AS tournament_guarantee_units, t.funder_account_id,
             t.payout_table, t.starts_at, t.duration_seconds, t.recurrence, t.stopped_at,
-            d.account_id AS developer_account_id
+            d.account_id AS developer_account_id, a.account_id AS arcade_account_id
      FROM tournament_rounds r JOIN tournaments t ON t.id = r.tournament_id
        JOIN games g ON g.id = t.game_id JOIN developers d ON d.id = g.developer_id
+       JOIN arcades a ON a.id = g.arcade_id
      WHERE r.id = $1 FOR UPDATE OF r`,
     [roundId],
     'tournament_close_lock_round',
@@ -249,36 +262,59 @@ async function recordResults(
   );
 }
 
-/**
- * Voids the round's open plays in one batch (fee back to each player, nobody paid), as a game's
- * suspension does, adding the accounts refunded to `refunded`. An open play whose time ran out but
- * that the expiry sweep has not settled yet is open too: voided like the others.
- */
-async function voidOpenPlays(
-  tx: Queryable,
-  roundId: string,
-  ctx: CloseContext,
-  refunded: string[],
-): Promise<number> {
-  const rows = await tx.query<PlayRow & { player_account_id: string }>(
+type OpenPlayRow = PlayRow & { player_account_id: string };
+
+/** The round's open plays, locked (`FOR UPDATE`), with their players' accounts. */
+function lockOpenPlays(tx: Queryable, roundId: string): Promise<OpenPlayRow[]> {
+  return tx.query<OpenPlayRow>(
     `SELECT ${PLAY_COLUMNS_OF_P}, pl.account_id AS player_account_id
      FROM plays p JOIN players pl ON pl.id = p.player_id
      WHERE p.leaderboard_id = $1 AND p.status = 'open' ORDER BY p.id FOR UPDATE OF p`,
     [roundId],
     'tournament_close_open_plays',
   );
-  if (rows.length === 0) return 0;
-  const transfers = rows
-    .map((r) => voidLockTransfer(toPlay(r), r.player_account_id, ctx.nextId()))
-    .filter((t): t is TransferRequest => t !== null);
-  await applyTransfers(tx, transfers, ctx.now);
-  refunded.push(...transfers.map((t) => t.debitAccountId));
-  await tx.query(
-    `UPDATE plays SET status = 'voided', updated_at = $2 WHERE id = ANY($1::uuid[])`,
-    [rows.map((r) => r.id), ctx.now],
-    'tournament_close_void_plays',
+}
+
+/**
+ * Ends the round's open plays in one batch, as `openPlayAtClose` decides: each settled as an
+ * expired round play is by the expiry sweep (its fee split, the leaders' part into the round's
+ * pool) and marked `expired`; one locked on chain voided. An open play whose time ran out within
+ * the round but that the sweep has not settled yet ends the same way, so what a play costs does
+ * not depend on when the sweep last ran.
+ */
+async function endOpenPlays(
+  tx: Queryable,
+  rows: readonly OpenPlayRow[],
+  round: RoundRow,
+  ctx: CloseContext,
+): Promise<{ expired: number; voided: number; playerAccountIds: string[] }> {
+  const closing = {
+    roundId: round.id,
+    developerAccountId: round.developer_account_id,
+    arcadeAccountId: round.arcade_account_id,
+  };
+  const ended = rows.map((r) => ({
+    id: r.id,
+    ...openPlayAtClose(toPlay(r), r.player_account_id, closing, ctx.splitRule, ctx.nextId),
+  }));
+  if (ended.length === 0) return { expired: 0, voided: 0, playerAccountIds: [] };
+  await applyTransfers(
+    tx,
+    ended.flatMap((e) => e.transfers),
+    ctx.now,
   );
-  return rows.length;
+  await tx.query(
+    `UPDATE plays p SET status = e.status, updated_at = $3
+     FROM unnest($1::uuid[], $2::text[]) AS e(id, status) WHERE p.id = e.id`,
+    [ended.map((e) => e.id), ended.map((e) => e.status), ctx.now],
+    'tournament_close_end_plays',
+  );
+  const expired = ended.filter((e) => e.status === 'expired').length;
+  return {
+    expired,
+    voided: ended.length - expired,
+    playerAccountIds: [...new Set(rows.map((r) => r.player_account_id))],
+  };
 }
 
 /**

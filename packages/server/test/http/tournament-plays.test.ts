@@ -201,7 +201,8 @@ describe.each(storeVariants())('tournament plays on %s', (variant) => {
       code: 'tournament_closed',
       details: { field: 'leaderboardId', endsAt: round.endsAt },
     });
-    // Past its own expiry too, the sweeper does not settle it: the close voids it.
+    // Its expiry is the round's end (clipped); past it, the sweeper leaves it to the close, which
+    // settles it as an expired play.
     api.clock.advance(3600_000);
     await api.app.arcade.settleExpiredPlays();
     const [row] = await api.db.query<{ status: string }>('SELECT status FROM plays WHERE id = $1', [
@@ -210,6 +211,43 @@ describe.each(storeVariants())('tournament plays on %s', (variant) => {
     expect(row?.status).toBe('open');
     expect((await balanceOf(api, accountId)).pending).toBe(2n * HST);
     expect((await balanceOf(api, round.id)).creditsPosted).toBe(10n * HST);
+  });
+
+  it('clips a round play’s expiry to the round’s end, and tells the game', async () => {
+    // With the play TTL (an hour) past the round's end, a play left unscored expired at the
+    // close: its expiry is the round's end, exactly, as the play's answer says.
+    const t = await create({ name: 'Clipped', durationSeconds: 3 * 3600 });
+    const round = t.currentRound!;
+    const { playerId } = await fundedPlayer(api, 10);
+    // Two hours and fifty minutes in: 10 minutes left, less than the TTL.
+    api.clock.advance(60_000 + 3 * 3600_000 - 600_000);
+    const late = await play(playerId, round.id);
+    expect(late.statusCode, late.body).toBe(200);
+    expect(late.json()).toMatchObject({ expiresAt: round.endsAt });
+    const [row] = await api.db.query<{ expires_at: Date }>(
+      'SELECT expires_at FROM plays WHERE id = $1',
+      [late.json().id],
+    );
+    expect(row?.expires_at.toISOString()).toBe(round.endsAt);
+    // A play on a tier keeps the full TTL.
+    const tier = await play(playerId, game.tiers[0]!.id);
+    expect(tier.statusCode, tier.body).toBe(200);
+    expect(tier.json().expiresAt).toBe(
+      new Date(api.clock.now().getTime() + api.config.playTtlSeconds * 1000).toISOString(),
+    );
+  });
+
+  it('keeps the full TTL for a round play opened with more than the TTL left', async () => {
+    const t = await create({ name: 'Unclipped', durationSeconds: 3 * 3600 });
+    const round = t.currentRound!;
+    const { playerId } = await fundedPlayer(api, 10);
+    api.clock.advance(60_000);
+    const early = await play(playerId, t.id);
+    expect(early.statusCode, early.body).toBe(200);
+    expect(early.json().expiresAt).toBe(
+      new Date(api.clock.now().getTime() + api.config.playTtlSeconds * 1000).toISOString(),
+    );
+    expect(early.json().leaderboardId).toBe(round.id);
   });
 
   it('refuses the attempt after the last and the entrant after the last (409, nothing charged)', async () => {

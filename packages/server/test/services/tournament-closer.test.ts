@@ -107,7 +107,7 @@ describe.each(storeVariants())('closing tournament rounds on %s', (variant) => {
     await api.close();
   });
 
-  it('pays the worked example to the unit, voids the open play and freezes the standings', async () => {
+  it('pays the worked example to the unit, settles the open play and freezes the standings', async () => {
     const t = await round({
       entryFeeUnits: FEE,
       guaranteeUnits: GUARANTEE,
@@ -117,7 +117,7 @@ describe.each(storeVariants())('closing tournament rounds on %s', (variant) => {
     const ann = await fundedPlayer(api, 100, 'Ann');
     const bob = await fundedPlayer(api, 100, 'Bob');
     const cyd = await fundedPlayer(api, 100, 'Cyd');
-    // Seven plays by three players; six scored, Cyd's second never.
+    // Seven plays by three players; six scored, Cyd's second never: the close settles it.
     for (const [player, value] of [
       [ann, 120],
       [bob, 200],
@@ -155,40 +155,43 @@ describe.each(storeVariants())('closing tournament rounds on %s', (variant) => {
       expect.objectContaining({
         roundId: t.roundId,
         rankedPlayers: 3,
-        poolUnits: 1_840_000_000n,
+        // P = 1,840,000,000 + the leaders' part of Cyd's unscored play, 140,000,000.
+        poolUnits: 1_980_000_000n,
         paidPlaces: 3,
         payoutTransfers: 3,
-        voidedPlays: 1,
+        expiredPlays: 1,
+        voidedPlays: 0,
         next: null,
       }),
     ]);
 
-    expect(await postedBalance(api.db, ann.accountId)).toBe(before.ann + 920_000_000n);
-    expect(await postedBalance(api.db, bob.accountId)).toBe(before.bob + 552_000_000n);
-    // Cyd's open play is voided: the fee was only locked, so the posted balance gains the prize
-    // alone and nothing is pending any more.
-    expect(await postedBalance(api.db, cyd.accountId)).toBe(before.cyd + 368_000_000n);
+    expect(await postedBalance(api.db, ann.accountId)).toBe(before.ann + 990_000_000n);
+    expect(await postedBalance(api.db, bob.accountId)).toBe(before.bob + 594_000_000n);
+    // Cyd's open play is settled as an expired play: its locked fee is posted (not given back)
+    // and Cyd gains the third prize; nothing is pending any more.
+    expect(await postedBalance(api.db, cyd.accountId)).toBe(before.cyd - FEE + 396_000_000n);
     const cydAfter = await api.db.query<{ debits_pending: string }>(
       'SELECT debits_pending::text AS debits_pending FROM accounts WHERE id = $1',
       [cyd.accountId],
     );
     expect(cydAfter[0]!.debits_pending).toBe('0');
-    expect(await postedBalance(api.db, game.arcadeAccountId)).toBe(before.arcade);
+    // The arcade's part of Cyd's fee (10%); the pool divides with no remainder.
+    expect(await postedBalance(api.db, game.arcadeAccountId)).toBe(before.arcade + 20_000_000n);
     expect(await postedBalance(api.db, t.roundId)).toBe(0n);
 
-    const [voided] = await api.db.query<{ status: string }>(
+    const [expired] = await api.db.query<{ status: string }>(
       'SELECT status FROM plays WHERE id = $1',
       [open],
     );
-    expect(voided?.status).toBe('voided');
+    expect(expired?.status).toBe('expired');
     expect(await results(t.roundId)).toEqual([
-      { place: 1, player_id: ann.playerId, score: 310, prize_units: '920000000' },
-      { place: 2, player_id: bob.playerId, score: 200, prize_units: '552000000' },
-      { place: 3, player_id: cyd.playerId, score: 100, prize_units: '368000000' },
+      { place: 1, player_id: ann.playerId, score: 310, prize_units: '990000000' },
+      { place: 2, player_id: bob.playerId, score: 200, prize_units: '594000000' },
+      { place: 3, player_id: cyd.playerId, score: 100, prize_units: '396000000' },
     ]);
     expect(await roundRow(t.roundId)).toEqual({
       status: 'closed',
-      pool_units: '1840000000',
+      pool_units: '1980000000',
       closed_at: api.clock.now(),
     });
     const [tournament] = await api.db.query<{ stopped_at: Date | null }>(
@@ -197,10 +200,10 @@ describe.each(storeVariants())('closing tournament rounds on %s', (variant) => {
     );
     expect(tournament?.stopped_at).toEqual(api.clock.now());
 
-    // Standings frozen: a score for the voided play is refused and the board stays as it was.
+    // Standings frozen: a score for the settled play is refused and the board stays as it was.
     const late = await post('score', { playId: open, leaderboardId: t.roundId, score: 999 });
     expect(late.statusCode).toBe(409);
-    expect(late.json()).toMatchObject({ code: 'play_not_open', details: { playId: open } });
+    expect(late.json()).toMatchObject({ code: 'play_expired', details: { playId: open } });
     const leaders = await api.app.inject({
       method: 'GET',
       url: `${base()}/leaders/${t.roundId}`,
@@ -222,11 +225,133 @@ describe.each(storeVariants())('closing tournament rounds on %s', (variant) => {
       closeRound(tx, t.roundId, {
         now: api.clock.now(),
         arcadeAccountId: game.arcadeAccountId,
+        splitRule: api.config.splitRule,
         nextId: () => uuidIds.next(),
       }),
     );
     expect(again).toEqual({ closed: false, reason: 'already_closed' });
     expect(await results(t.roundId)).toHaveLength(3);
+    await expectLedgerBalanced(api.db);
+  });
+
+  it('settles a play still open at the close as an expired play: no refund, its leaders’ part paid out', async () => {
+    // The free roll this closes: a player who left a bad run unscored got its fee back at the
+    // close. Now an unscored play costs what an expired one does, and its leaders' part is in
+    // the pool the close pays.
+    const t = await round({ entryFeeUnits: FEE, payoutTable: { places: [10000] } });
+    const ann = await fundedPlayer(api, 10, 'Ann');
+    const bob = await fundedPlayer(api, 10, 'Bob');
+    await score(await play(ann.playerId, t.roundId), t.roundId, 50);
+    const unscored = await play(bob.playerId, t.roundId);
+    const pending = async (accountId: string) =>
+      (
+        await api.db.query<{ debits_pending: string }>(
+          'SELECT debits_pending::text AS debits_pending FROM accounts WHERE id = $1',
+          [accountId],
+        )
+      )[0]!.debits_pending;
+    expect(await pending(bob.accountId)).toBe(FEE.toString());
+    const before = {
+      ann: await postedBalance(api.db, ann.accountId),
+      bob: await postedBalance(api.db, bob.accountId),
+      developer: await postedBalance(api.db, game.developerAccountId),
+      arcade: await postedBalance(api.db, game.arcadeAccountId),
+    };
+    // Ann's scored play put 70% of 2 HST in the pool.
+    expect(await postedBalance(api.db, t.roundId)).toBe(140_000_000n);
+
+    api.clock.advance(HOUR_MS);
+    const { closed } = await closeDue();
+    expect(closed.find((c) => c.roundId === t.roundId)).toMatchObject({
+      rankedPlayers: 1,
+      // P = 140,000,000 (Ann's play) + 140,000,000 (Bob's, settled by the close).
+      poolUnits: 280_000_000n,
+      paidPlaces: 1,
+      expiredPlays: 1,
+      voidedPlays: 0,
+    });
+    // Ann wins the whole pool, Bob's leaders' part included.
+    expect(await postedBalance(api.db, ann.accountId)).toBe(before.ann + 280_000_000n);
+    // Bob is not refunded: his locked fee is posted and split.
+    expect(await postedBalance(api.db, bob.accountId)).toBe(before.bob - FEE);
+    expect(await pending(bob.accountId)).toBe('0');
+    expect(await postedBalance(api.db, game.developerAccountId)).toBe(
+      before.developer + 40_000_000n,
+    );
+    expect(await postedBalance(api.db, game.arcadeAccountId)).toBe(before.arcade + 20_000_000n);
+    expect(await postedBalance(api.db, t.roundId)).toBe(0n);
+    expect(await results(t.roundId)).toEqual([
+      { place: 1, player_id: ann.playerId, score: 50, prize_units: '280000000' },
+    ]);
+    // Settled as the expiry sweep settles a round play: the same transfers, and `expired`.
+    const [row] = await api.db.query<{ status: string }>('SELECT status FROM plays WHERE id = $1', [
+      unscored,
+    ]);
+    expect(row?.status).toBe('expired');
+    const moved = await api.db.query<{ reason: string; credit: string; amount: string }>(
+      `SELECT reason, credit_account_id AS credit, amount::text AS amount FROM transfers
+       WHERE play_id = $1 ORDER BY reason`,
+      [unscored],
+    );
+    expect(moved).toEqual([
+      { reason: 'payout_arcade', credit: game.arcadeAccountId, amount: '20000000' },
+      { reason: 'payout_developer', credit: game.developerAccountId, amount: '40000000' },
+      { reason: 'play_lock', credit: unscored, amount: FEE.toString() },
+      { reason: 'play_settle', credit: unscored, amount: FEE.toString() },
+      { reason: 'tournament_pool', credit: t.roundId, amount: '140000000' },
+    ]);
+    // A score after the close is refused; the play stays settled.
+    const late = await post('score', { playId: unscored, leaderboardId: t.roundId, score: 999 });
+    expect(late.statusCode).toBe(409);
+    expect(late.json()).toMatchObject({ code: 'play_expired', details: { playId: unscored } });
+    await expectLedgerBalanced(api.db);
+  });
+
+  it('settles alike an unswept play that expired within the round and one whose expiry outlives the round', async () => {
+    // A round of two hours: a play opened at its start expires (TTL) an hour before the end but
+    // the sweep has not run; another was opened before expiries were clipped to the round's end
+    // (its expiry is past the end). The close settles both, as the sweep would have.
+    const t = await round({
+      entryFeeUnits: FEE,
+      durationSeconds: 7200,
+      payoutTable: { places: [10000] },
+    });
+    const ann = await fundedPlayer(api, 10, 'Ann');
+    const bob = await fundedPlayer(api, 10, 'Bob');
+    const unswept = await play(bob.playerId, t.roundId);
+    const unclipped = await play(bob.playerId, t.roundId);
+    await api.db.query('UPDATE plays SET expires_at = $2 WHERE id = $1', [
+      unclipped,
+      new Date(t.endsAt.getTime() + HOUR_MS),
+    ]);
+    api.clock.advance(HOUR_MS + 60_000);
+    await score(await play(ann.playerId, t.roundId), t.roundId, 9);
+    const before = {
+      ann: await postedBalance(api.db, ann.accountId),
+      bob: await postedBalance(api.db, bob.accountId),
+      developer: await postedBalance(api.db, game.developerAccountId),
+      arcade: await postedBalance(api.db, game.arcadeAccountId),
+    };
+    api.clock.advance(t.endsAt.getTime() - api.clock.now().getTime());
+    const { closed } = await closeDue();
+    expect(closed.find((c) => c.roundId === t.roundId)).toMatchObject({
+      poolUnits: 3n * 140_000_000n,
+      expiredPlays: 2,
+      voidedPlays: 0,
+    });
+    expect(await postedBalance(api.db, ann.accountId)).toBe(before.ann + 420_000_000n);
+    expect(await postedBalance(api.db, bob.accountId)).toBe(before.bob - 2n * FEE);
+    expect(await postedBalance(api.db, game.developerAccountId)).toBe(
+      before.developer + 2n * 40_000_000n,
+    );
+    expect(await postedBalance(api.db, game.arcadeAccountId)).toBe(
+      before.arcade + 2n * 20_000_000n,
+    );
+    const statuses = await api.db.query<{ status: string }>(
+      'SELECT status FROM plays WHERE id = ANY($1::uuid[])',
+      [[unswept, unclipped]],
+    );
+    expect(statuses.map((r) => r.status)).toEqual(['expired', 'expired']);
     await expectLedgerBalanced(api.db);
   });
 
@@ -281,6 +406,7 @@ describe.each(storeVariants())('closing tournament rounds on %s', (variant) => {
         closeRound(tx, t.roundId, {
           now: t.endsAt,
           arcadeAccountId: game.arcadeAccountId,
+          splitRule: api.config.splitRule,
           nextId: () => uuidIds.next(),
         }),
       ),
@@ -294,11 +420,12 @@ describe.each(storeVariants())('closing tournament rounds on %s', (variant) => {
     );
     const statusOf = new Map(statuses.map((r) => [r.id, r.status]));
     answers.forEach((answer, i) => {
-      // Counted (its play scored before the close voided it), or refused (voided first).
+      // Counted (its play scored before the close settled it), or refused (settled first, as an
+      // expired play).
       if (answer.statusCode === 200) expect(statusOf.get(plays[i]!)).toBe('scored');
       else {
-        expect(answer.json()).toMatchObject({ code: 'play_not_open' });
-        expect(statusOf.get(plays[i]!)).toBe('voided');
+        expect(answer.json()).toMatchObject({ code: 'play_expired' });
+        expect(statusOf.get(plays[i]!)).toBe('expired');
       }
     });
     const scored = plays
@@ -346,6 +473,7 @@ describe.each(storeVariants())('closing tournament rounds on %s', (variant) => {
       payoutTable: { topPercent: 10 },
     });
     const player = await fundedPlayer(api, 10, 'Nobody');
+    // Never scored: the close settles it, its leaders' part (140,000,000) into the pool.
     const open = await play(player.playerId, t.roundId);
     // The leaders' part of two settled fees, as the pool would hold it.
     await fillPoolTo(api.db, mint(), t.roundId, GUARANTEE + 280_000_000n, api.clock.now());
@@ -359,17 +487,25 @@ describe.each(storeVariants())('closing tournament rounds on %s', (variant) => {
         rankedPlayers: 0,
         paidPlaces: 0,
         payoutTransfers: 2,
-        voidedPlays: 1,
+        poolUnits: GUARANTEE + 420_000_000n,
+        expiredPlays: 1,
+        voidedPlays: 0,
       }),
     ]);
-    expect(await postedBalance(api.db, game.arcadeAccountId)).toBe(arcade + GUARANTEE);
-    expect(await postedBalance(api.db, game.developerAccountId)).toBe(developer + 280_000_000n);
-    expect(await postedBalance(api.db, player.accountId)).toBe(playerBefore);
+    // The guarantee back to its funder (the arcade), which also takes 10% of the unscored fee.
+    expect(await postedBalance(api.db, game.arcadeAccountId)).toBe(
+      arcade + GUARANTEE + 20_000_000n,
+    );
+    // The developer: the pool's fees (280,000,000 + 140,000,000) and 20% of the unscored fee.
+    expect(await postedBalance(api.db, game.developerAccountId)).toBe(
+      developer + 420_000_000n + 40_000_000n,
+    );
+    expect(await postedBalance(api.db, player.accountId)).toBe(playerBefore - FEE);
     expect(await results(t.roundId)).toEqual([]);
     const [row] = await api.db.query<{ status: string }>('SELECT status FROM plays WHERE id = $1', [
       open,
     ]);
-    expect(row?.status).toBe('voided');
+    expect(row?.status).toBe('expired');
   });
 
   it("opens a season's next round at once, with its guarantee, or without it when the funder is short", async () => {
@@ -455,6 +591,7 @@ describe.each(storeVariants())('closing tournament rounds on %s', (variant) => {
         clock: api.clock,
         ids: uuidIds,
         arcadeAccountId: () => game.arcadeAccountId,
+        splitRule: api.config.splitRule,
         metrics,
         gameChanged: (gameId) => changedGames.push(gameId),
         closePauseMs: 0,

@@ -252,17 +252,16 @@ describe.skipIf(!hasChromium)(
       ['desktop', DESKTOP],
       ['phone', PHONE],
     ] as const)(
-      "tells an entrant who never scored that the round's close refunded their entry (%s)",
+      "tells an entrant that the operator's suspension of the game refunded their entry (%s)",
       async (name, viewport) => {
+        // A round's close no longer refunds an unscored entry (it settles it as an expired play);
+        // a suspended game's open plays, a round's entries among them, are still refunded.
         const gameName = name === 'desktop' ? 'Rocket Run' : 'Pixel Pond';
-        const { player, tournament } = await arcadeWith(gameName);
+        const { gameId, player, tournament } = await arcadeWith(gameName);
         const key = generatePrivateKey();
         const morgan = await player('Morgan', privateKeyToAccount(key).address.toLowerCase());
-        // The round ends in a few seconds; Morgan enters (1.5 HST) and never scores.
-        const { playRound, enter } = await tournament({
-          entryFeeUnits: 150_000_000n,
-          endsInMs: 6_000,
-        });
+        // Morgan enters the round (1.5 HST) and has not scored yet.
+        const { playRound, enter } = await tournament({ entryFeeUnits: 150_000_000n });
         await enter(morgan);
         await playRound(await player('Ada'), 300);
         const { context, page } = await openSignedIn(browser, {
@@ -274,16 +273,10 @@ describe.skipIf(!hasChromium)(
           const balance = page.getByTestId('balance');
           await expect.poll(() => balance.textContent()).toContain('8.5');
           await page.getByRole('heading', { level: 1 }).first().waitFor();
-          // The round ends; its close (the server's own, or this one) voids Morgan's entry.
-          await expect
-            .poll(
-              async () => {
-                await server.api.arcade.closer.closeDue(server.api.log);
-                return balance.textContent();
-              },
-              { timeout: 20_000, interval: 1000 },
-            )
-            .toContain('10');
+          // The operator suspends the game: Morgan's open entry is voided, its fee back.
+          await page.waitForTimeout(500);
+          expect(await server.api.arcade.consent.suspend(gameId)).toEqual({ voidedPlays: 1 });
+          await expect.poll(() => balance.textContent(), { timeout: 15_000 }).toContain('10');
           const unread = page.getByTestId('notifications-unread');
           await expect.poll(() => unread.textContent(), { timeout: 15_000 }).toBe('1');
           await page.getByTestId('notifications-bell').click();

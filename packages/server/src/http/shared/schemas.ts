@@ -123,7 +123,12 @@ export const PlaySchema = Type.Object(
       Type.Literal('expired'),
       Type.Literal('voided'),
     ]),
-    expiresAt: Type.String({ format: 'date-time', description: 'when an unscored play expires' }),
+    expiresAt: Type.String({
+      format: 'date-time',
+      description:
+        'when an unscored play expires (and settles without a score); on a tournament round, ' +
+        "the round's end at the latest",
+    }),
     seed: Type.Optional(
       Type.String({
         ...Patterns.hex32Bytes,

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildTestApi, type TestApi } from '@coinop/testkit/app';
+import { buildTestApi, TEST_ADMIN_TOKEN, type TestApi } from '@coinop/testkit/app';
+import type { ActivityItem, ActivityPage } from '@coinop/protocol';
 import { storeVariants } from '@coinop/testkit/db';
 import { fundedPlayer, gameWithTiers, writeToken, type GameFixture } from '@coinop/testkit/arcade';
 import { expectLedgerBalanced } from '@coinop/testkit/invariants';
@@ -64,6 +65,17 @@ describe.each(storeVariants())('the leaders part nobody can claim, on %s', (vari
     return res.json();
   }
 
+  /** The player's history lines of what came back to them, as the operator's read answers. */
+  async function returnedLines(playerId: string): Promise<readonly ActivityItem[]> {
+    const res = await api.app.inject({
+      method: 'GET',
+      url: `/admin/players/${playerId}/activity?kind=returned`,
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<ActivityPage>().items;
+  }
+
   /** Posted and held (pending credit) balances of an account, in base units. */
   async function balances(accountId: string) {
     const a = await findAccount(api.db, accountId);
@@ -114,6 +126,25 @@ describe.each(storeVariants())('the leaders part nobody can claim, on %s', (vari
     expect(returned.map((r) => [r.credit_account_id, r.amount])).toEqual(
       players.map((p) => [p.accountId, (7n * HST).toString()]).sort(),
     );
+    // Each entrant's history says so: a line of the round, with no play of its own.
+    const roundName = (
+      await api.db.query<{ name: string }>('SELECT name FROM leaderboards WHERE id = $1', [
+        t.roundId,
+      ])
+    )[0]!.name;
+    for (const p of players)
+      expect(await returnedLines(p.playerId)).toEqual([
+        expect.objectContaining({
+          kind: 'returned',
+          amount: '7',
+          gameId: game.gameId,
+          leaderboardId: t.roundId,
+          tierName: roundName,
+          playId: null,
+          status: 'paid',
+          paidTo: 'balance',
+        }),
+      ]);
   });
 
   it("returns a held play's leaders' part to its player when the developer voids the leader", async () => {
@@ -153,6 +184,15 @@ describe.each(storeVariants())('the leaders part nobody can claim, on %s', (vari
       { reason: 'payout_leader', n: '2' },
       { reason: 'payout_returned', n: '1' },
     ]);
+    // Pat's history shows the 7 HST coming back, held as the play's other shares are.
+    const [back] = await returnedLines(player.playerId);
+    expect(back).toMatchObject({
+      kind: 'returned',
+      amount: '7',
+      status: 'held',
+      tierName: 'Tier 1',
+    });
+    expect(back?.kind === 'returned' && back.releaseAt).toEqual(expect.any(String));
   });
 
   it("pays the first play on an empty tier's leaders' part back to its player", async () => {

@@ -157,8 +157,9 @@ describe.each(storeVariants())('High-Low against a running coinop on %s', (varia
       expect.objectContaining({ playerId: player.playerId, score: 3 }),
     ]);
     expect((await arcade.playById(final.playId)).status).toBe('scored');
+    // 20 - 1, and the leaders' 0.7 back: nobody led the tier when the play began.
     expect(await balanceOf(coinop, player.accountId)).toMatchObject({
-      available: 19n * UNITS,
+      available: 1_970_000_000n,
       pending: 0n,
     });
     const after = await balanceOf(coinop, game.developerAccountId);

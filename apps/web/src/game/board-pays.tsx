@@ -92,6 +92,14 @@ function PayoutLines({
             </dd>
           </>
         )}
+        {leaders === 0 && BigInt(payout.returned.units) > 0n && (
+          <>
+            <dt>Back to you</dt>
+            <dd>
+              <Hst units={BigInt(payout.returned.units)} />
+            </dd>
+          </>
+        )}
         <dt>The developer</dt>
         <dd>
           <Hst units={BigInt(payout.developer.units)} />
@@ -104,9 +112,9 @@ function PayoutLines({
       <p className="note">
         {leadersPercent}% of every play is shared equally by the board&apos;s top{' '}
         {payout.leadersMax} when the play begins
-        {leaders === 0 ? ': no one leads yet, so that part goes to the developer' : ''}. Full, the
-        board pays each leader <Hst units={BigInt(payout.fullBoardLeaderShare.units)} /> a play;
-        what a split leaves over goes to the arcade.
+        {leaders === 0 ? ': no one leads yet, so that part comes back to you' : ''}. Full, the board
+        pays each leader <Hst units={BigInt(payout.fullBoardLeaderShare.units)} /> a play; what a
+        split leaves over goes to the arcade.
       </p>
     </>
   );

@@ -47,7 +47,7 @@ function reviewText(review: Extract<ActivityItem, { kind: 'play' }>['review']): 
  * its hold ends, or voided with the reason of the score void that reversed it (the play's new
  * payouts are lines of their own).
  */
-function payoutText(payout: Extract<ActivityItem, { kind: 'payout' }>): string {
+function payoutText(payout: Extract<ActivityItem, { kind: 'payout' | 'returned' }>): string {
   switch (payout.status) {
     case 'held':
       return payout.releaseAt === null
@@ -61,6 +61,16 @@ function payoutText(payout: Extract<ActivityItem, { kind: 'payout' }>): string {
 }
 
 /**
+ * Why the leaders' part of what the player paid came back: nobody led the tier when their play
+ * began (or every leader's score was voided within the hold), or nobody ranked in the round.
+ */
+function returnedText(item: Extract<ActivityItem, { kind: 'returned' }>): string {
+  return item.playId === null
+    ? `Pool share returned from ${item.tierName}: nobody ranked in the round`
+    : `Leaders' share returned from ${item.tierName}: no leader to pay`;
+}
+
+/**
  * An open play: when it ends, after which it settles without a score
  * (docs/concepts/plays-and-settlement.md); its time may be up before the sweep settles it.
  */
@@ -68,6 +78,11 @@ function openPlayText(expiresAt: string): string {
   return Date.parse(expiresAt) > Date.now()
     ? `open, no score yet · ends at ${playEndsText(expiresAt)} if not scored`
     : 'time ran out without a score · settling';
+}
+
+/** Where a payout or a returned part stands, for the row's `data-status`. */
+function payoutStatus(item: ActivityItem): string | undefined {
+  return item.kind === 'payout' || item.kind === 'returned' ? item.status : undefined;
 }
 
 /** One line as the table shows it. */
@@ -96,7 +111,7 @@ function describe(item: ActivityItem, viewer: HistoryViewer): Line {
       txHash: item.txHash,
     };
   }
-  if (item.kind === 'payout' && item.paidTo === 'wallet') {
+  if ((item.kind === 'payout' || item.kind === 'returned') && item.paidTo === 'wallet') {
     return {
       what: `${line.what} · paid to ${wallet} on chain${item.txHash === null ? ', not sent yet' : ''}`,
       amount: `${hst(item.amount)} to ${wallet}`,
@@ -130,6 +145,11 @@ function describeBalance(
     case 'payout':
       return {
         what: `Leader payout from ${item.tierName}${payoutText(item)}`,
+        amount: `+${hst(item.amount)}`,
+      };
+    case 'returned':
+      return {
+        what: `${returnedText(item)}${payoutText(item)}`,
         amount: `+${hst(item.amount)}`,
       };
     case 'payment':
@@ -214,7 +234,7 @@ export function HistorySection({
                   <tr
                     key={`${item.kind}-${item.id}`}
                     data-kind={item.kind}
-                    data-status={item.kind === 'payout' ? item.status : undefined}
+                    data-status={payoutStatus(item)}
                     data-on-chain={onChain || undefined}
                   >
                     <td>

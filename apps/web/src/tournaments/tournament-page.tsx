@@ -205,6 +205,9 @@ function RoundPanels({
             paid when the round ends.
           </li>
           <li>A play that has not scored by the end counts as played: its fee is not refunded.</li>
+          <li>
+            If nobody has a score at the end, each player gets back what they paid into the pool.
+          </li>
         </ul>
       </section>
       <section className="standings" aria-labelledby="standings-heading">

@@ -200,8 +200,7 @@ export function settlementTransfers(
   const shares = splitCost(
     play.costUnits,
     leaderPartAccountIds(leaderAccountIds, poolAccountId),
-    game.developerAccountId,
-    game.arcadeAccountId,
+    { playerAccountId, ...game },
     rule,
   );
   for (const share of shares) {

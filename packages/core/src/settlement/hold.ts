@@ -37,6 +37,13 @@ export function payoutsReleaseAt(
   return new Date(now.getTime() + holdSeconds * 1000);
 }
 
+const PAYOUT_REASONS = {
+  leader: 'payout_leader',
+  player: 'payout_returned',
+  developer: 'payout_developer',
+  arcade: 'payout_arcade',
+} as const satisfies Record<Share['role'], TransferRequest['reason']>;
+
 /** One share of a settled play as a transfer from its escrow: posted, or pending when held. */
 export function payoutTransfer(
   playId: string,
@@ -51,12 +58,7 @@ export function payoutTransfer(
     creditAccountId: share.accountId,
     amount: share.amount,
     pendingId: null,
-    reason:
-      share.role === 'leader'
-        ? 'payout_leader'
-        : share.role === 'developer'
-          ? 'payout_developer'
-          : 'payout_arcade',
+    reason: PAYOUT_REASONS[share.role],
     playId,
   };
 }

@@ -58,6 +58,8 @@ export interface HeldPlay {
   readonly held: readonly HeldPayout[];
   /** Accounts of the corrected leaders (`leadersAt` without the voided scores), best first. */
   readonly leaderAccountIds: readonly string[];
+  /** The play's player: the leaders' part comes back to them when no leader is left. */
+  readonly playerAccountId: string;
   readonly developerAccountId: string;
   readonly arcadeAccountId: string;
 }
@@ -77,13 +79,7 @@ export function resettleHeldPlay(
   const heldSum = held.reduce((sum, t) => sum + t.amount, 0n);
   if (heldSum !== play.costUnits)
     throw new TypeError(`play ${play.id} holds ${heldSum} of its cost ${play.costUnits}`);
-  const shares = splitCost(
-    play.costUnits,
-    input.leaderAccountIds,
-    input.developerAccountId,
-    input.arcadeAccountId,
-    rule,
-  );
+  const shares = splitCost(play.costUnits, input.leaderAccountIds, input, rule);
   const key = (accountId: string, amount: bigint, reason: string) =>
     `${accountId}:${amount}:${reason}`;
   const before = held.map((t) => key(t.creditAccountId, t.amount, t.reason)).sort();

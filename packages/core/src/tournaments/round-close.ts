@@ -12,6 +12,12 @@ export interface Standing {
   readonly score: number;
 }
 
+/** What one entrant paid into a round's pool: the leaders' part of their settled plays. */
+export interface PoolEntry {
+  readonly accountId: string;
+  readonly amount: Units;
+}
+
 export interface RoundClose {
   /** The round's id, which is its pool account's id. */
   readonly roundId: string;
@@ -23,9 +29,13 @@ export interface RoundClose {
   readonly rankedPlayers: number;
   /** The leading standings, at least as many as the table pays (more are ignored). */
   readonly standings: readonly Standing[];
+  /**
+   * What each entrant paid into the pool (`tournament_pool`), in a fixed order; read only when
+   * nobody is ranked, when each entrant's part goes back to them.
+   */
+  readonly entries: readonly PoolEntry[];
   readonly table: PayoutTable;
   readonly arcadeAccountId: string;
-  readonly developerAccountId: string;
   readonly funderAccountId: string;
 }
 
@@ -45,7 +55,10 @@ export interface RoundPayout {
 /**
  * The transfers that empty a closing round's pool (docs/concepts/tournaments.md, "Closing"): each
  * paid place its prize, the remainder to the arcade; with nobody ranked, the guarantee back to
- * its funder and the rest to the developer. They always sum to `pool`, leaving the pool at 0.
+ * its funder and each entrant's part back to them, never to the developer (who may void scores,
+ * so would decide that nobody ranks). What is left after that (the pool held less than the
+ * entries and guarantee say, which the ledger never does) goes to the arcade. They always sum
+ * to `pool`, leaving the pool at 0.
  */
 export function roundPayout(close: RoundClose, nextId: () => string): RoundPayout {
   const transfers: TransferRequest[] = [];
@@ -70,7 +83,13 @@ export function roundPayout(close: RoundClose, nextId: () => string): RoundPayou
   if (close.rankedPlayers === 0) {
     const refund = close.guarantee < close.pool ? close.guarantee : close.pool;
     pay(close.funderAccountId, refund, 'tournament_refund');
-    pay(close.developerAccountId, close.pool - refund, 'tournament_unclaimed');
+    let left = close.pool - refund;
+    for (const entry of close.entries) {
+      const amount = entry.amount < left ? entry.amount : left;
+      pay(entry.accountId, amount, 'tournament_returned');
+      left -= amount;
+    }
+    pay(close.arcadeAccountId, left, 'tournament_remainder');
     return { transfers, results };
   }
 

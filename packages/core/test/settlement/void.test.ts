@@ -111,6 +111,7 @@ describe('resettleHeldPlay', () => {
   const base = {
     play: { id: 'play', costUnits: 100n },
     held,
+    playerAccountId: 'payer',
     developerAccountId: 'dev',
     arcadeAccountId: 'arcade',
   };
@@ -136,17 +137,43 @@ describe('resettleHeldPlay', () => {
     expect(transfers.every((t) => t.debitAccountId === 'play' && t.playId === 'play')).toBe(true);
   });
 
-  it('changes the remainder when the number of leaders changes (all shares re-settled)', () => {
+  it("returns the leaders' part to the play's player when no leader is left, not to the developer", () => {
+    // Security review finding 3: the developer decides a void, so it must not be paid by one.
     const transfers = resettleHeldPlay(
       { ...base, leaderAccountIds: [] },
       DEFAULT_SPLIT_RULE,
       ids(),
     );
     expect(
+      transfers
+        .filter((t) => t.kind === 'pending')
+        .map((t) => [t.creditAccountId, t.amount, t.reason]),
+    ).toEqual([
+      ['payer', 70n, 'payout_returned'],
+      ['dev', 20n, 'payout_developer'],
+      ['arcade', 10n, 'payout_arcade'],
+    ]);
+    const voided = transfers.filter((t) => t.kind === 'void_pending').map((t) => t.pendingId);
+    expect(voided).toEqual(['h1', 'h2', 'h3', 'h4']);
+    // Balanced: the new held payouts take from the escrow exactly what the voided ones held.
+    const newHeld = transfers.filter((t) => t.kind === 'pending');
+    expect(newHeld.reduce((sum, t) => sum + t.amount, 0n)).toBe(100n);
+  });
+
+  it('changes the remainder when the number of leaders changes (all shares re-settled)', () => {
+    const transfers = resettleHeldPlay(
+      { ...base, leaderAccountIds: ['a', 'b', 'c'] },
+      DEFAULT_SPLIT_RULE,
+      ids(),
+    );
+    expect(
       transfers.filter((t) => t.kind === 'pending').map((t) => [t.creditAccountId, t.amount]),
     ).toEqual([
-      ['dev', 90n],
-      ['arcade', 10n],
+      ['a', 23n],
+      ['b', 23n],
+      ['c', 23n],
+      ['dev', 20n],
+      ['arcade', 11n],
     ]);
   });
 

@@ -21,9 +21,9 @@ const base: RoundClose = {
     { playerId: 'p2', accountId: 'a2', score: 800 },
     { playerId: 'p3', accountId: 'a3', score: 700 },
   ],
+  entries: [],
   table: { places: [5000, 3000, 2000] },
   arcadeAccountId: 'arcade',
-  developerAccountId: 'dev',
   funderAccountId: 'funder',
 };
 
@@ -53,13 +53,46 @@ describe('roundPayout', () => {
     expect(payout.transfers.reduce((a, t) => a + t.amount, 0n)).toBe(1_000_000_001n);
   });
 
-  it('returns the guarantee and gives the fees to the developer when nobody ranked', () => {
-    const payout = roundPayout({ ...base, rankedPlayers: 0, standings: [] }, ids());
+  it("returns the guarantee and each entrant's part of the pool when nobody ranked", () => {
+    // Security review finding 3: a developer who voids every score must not be paid the pool.
+    const entries = [
+      { accountId: 'a1', amount: 700_000_000n },
+      { accountId: 'a2', amount: 140_000_000n },
+    ];
+    const payout = roundPayout({ ...base, rankedPlayers: 0, standings: [], entries }, ids());
     expect(moved(payout)).toEqual([
       ['round', 'funder', 1_000_000_000n, 'tournament_refund'],
-      ['round', 'dev', 840_000_000n, 'tournament_unclaimed'],
+      ['round', 'a1', 700_000_000n, 'tournament_returned'],
+      ['round', 'a2', 140_000_000n, 'tournament_returned'],
     ]);
+    expect(payout.transfers.some((t) => t.creditAccountId === 'dev')).toBe(false);
     expect(payout.results).toEqual([]);
+  });
+
+  it('ignores the entries when somebody ranked: the pool goes to the places', () => {
+    const entries = [{ accountId: 'a9', amount: 840_000_000n }];
+    expect(moved(roundPayout({ ...base, entries }, ids()))).toEqual(
+      moved(roundPayout(base, ids())),
+    );
+  });
+
+  it('sums to the pool when it holds more or less than guarantee and entries say', () => {
+    const nobody = { ...base, rankedPlayers: 0, standings: [] };
+    const entries = [
+      { accountId: 'a1', amount: 30n },
+      { accountId: 'a2', amount: 30n },
+    ];
+    expect(moved(roundPayout({ ...nobody, pool: 150n, guarantee: 100n, entries }, ids()))).toEqual([
+      ['round', 'funder', 100n, 'tournament_refund'],
+      ['round', 'a1', 30n, 'tournament_returned'],
+      ['round', 'a2', 20n, 'tournament_returned'],
+    ]);
+    expect(moved(roundPayout({ ...nobody, pool: 170n, guarantee: 100n, entries }, ids()))).toEqual([
+      ['round', 'funder', 100n, 'tournament_refund'],
+      ['round', 'a1', 30n, 'tournament_returned'],
+      ['round', 'a2', 30n, 'tournament_returned'],
+      ['round', 'arcade', 10n, 'tournament_remainder'],
+    ]);
   });
 
   it('pays nothing for places whose prize rounds to 0, and moves nothing from an empty pool', () => {

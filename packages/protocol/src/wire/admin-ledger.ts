@@ -59,8 +59,19 @@ export const LedgerTransferReasons = [
   'tournament_remainder',
   /** A round nobody ranked on: its guarantee back to whoever put it in. */
   'tournament_refund',
-  /** A round nobody ranked on: the fees' part of its pool to the developer. */
+  /**
+   * A round nobody ranked on: the fees' part of its pool to the developer. No longer written
+   * (a developer may void scores, so it would decide who is paid; see `tournament_returned`);
+   * listed for the transfers recorded before.
+   */
   'tournament_unclaimed',
+  /**
+   * The leaders' part of a play no leader could claim (nobody led the board when it began, or
+   * every leader's score was voided), back to the player who paid it.
+   */
+  'payout_returned',
+  /** A round nobody ranked on: each entrant's part of its pool back to them. */
+  'tournament_returned',
 ] as const;
 export type LedgerTransferReason = (typeof LedgerTransferReasons)[number];
 

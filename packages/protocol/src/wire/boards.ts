@@ -62,6 +62,7 @@ export interface BoardAround {
 export const ActivityKinds = [
   'play',
   'payout',
+  'returned',
   'payment',
   'deposit',
   'withdrawal',
@@ -147,6 +148,30 @@ export interface PayoutActivity extends ActivityGame {
   readonly txHash: string | null;
 }
 
+/**
+ * The leaders' part of what the player paid, back to them because no leader could claim it
+ * (docs/concepts/plays-and-settlement.md): their play on a board nobody led (or whose every
+ * leader's score was voided within the hold), or their entries in a round that closed with
+ * nobody ranked. Its statuses and where it goes read as a payout's.
+ */
+export interface ReturnedActivity extends ActivityGame {
+  readonly kind: 'returned';
+  /** The transfer id. */
+  readonly id: string;
+  readonly at: string;
+  readonly amount: string;
+  /** The tier, or the round's board. */
+  readonly leaderboardId: string;
+  readonly tierName: string;
+  /** The play whose leaders' part it is; null for a round's entries returned at its close. */
+  readonly playId: string | null;
+  readonly status: 'paid' | 'held' | 'voided';
+  readonly releaseAt: string | null;
+  readonly voidReason: string | null;
+  readonly paidTo: 'balance' | 'wallet';
+  readonly txHash: string | null;
+}
+
 /** HST the player paid a game's developer in the game (spec 4.10 hstTransfer). */
 export interface PaymentActivity extends ActivityGame {
   readonly kind: 'payment';
@@ -206,6 +231,7 @@ export interface PrizeActivity extends ActivityGame {
 export type ActivityItem =
   | PlayActivity
   | PayoutActivity
+  | ReturnedActivity
   | PaymentActivity
   | DepositActivity
   | WithdrawalActivity

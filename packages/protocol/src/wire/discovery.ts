@@ -40,6 +40,8 @@ export interface TierPayout {
   readonly leadersMax: number;
   /** The board's current leaders in rank order, with what each gets from a play begun now. */
   readonly leaders: readonly (PayoutShare & { readonly playerId: string })[];
+  /** The leaders' part back to the player who pays when nobody leads yet; 0 otherwise. */
+  readonly returned: PayoutShare;
   readonly developer: PayoutShare;
   readonly arcade: PayoutShare;
   /** Each leader's share were the board full (`leadersMax` leaders). */

@@ -37,15 +37,21 @@ export interface ListedGame extends CatalogGame {
 export interface TierPayoutView {
   readonly board: Leaderboard;
   readonly leaders: readonly { readonly playerId: string; readonly units: Units }[];
+  /** The leaders' part back to the player who pays, when nobody leads; else 0. */
+  readonly returnedUnits: Units;
   readonly developerUnits: Units;
   readonly arcadeUnits: Units;
   readonly fullBoardLeaderUnits: Units;
 }
 
 const NO_ACTIVITY: GameActivity = { plays: 0, paidUnits: 0n };
-// Stand-ins for the developer's and the arcade's accounts: the split only tells them apart.
-const DEVELOPER = 'developer';
-const ARCADE = 'arcade';
+// Stand-ins for the paying player's, the developer's and the arcade's accounts: the split only
+// tells them apart.
+const PAYEES = {
+  playerAccountId: 'player',
+  developerAccountId: 'developer',
+  arcadeAccountId: 'arcade',
+};
 
 /**
  * The catalog's discovery reads (issue 31): games sorted by their week, a developer's page, and
@@ -120,24 +126,24 @@ export class CatalogDiscovery {
     const view = await this.publishedGame(arcadeId, gameId);
     return view.leaderboards.map((board) => {
       const leaderIds = (view.leaders.get(board.id) ?? []).map((l) => l.playerId);
-      const shares = splitCost(board.costUnits, leaderIds, DEVELOPER, ARCADE, this.#splitRule);
-      const unitsOf = (accountId: string) =>
-        shares.find((s) => s.accountId === accountId)?.amount ?? 0n;
+      const shares = splitCost(board.costUnits, leaderIds, PAYEES, this.#splitRule);
+      const unitsOf = (role: 'player' | 'developer' | 'arcade') =>
+        shares.find((s) => s.role === role)?.amount ?? 0n;
       const fullBoard = splitCost(
         board.costUnits,
         Array.from({ length: board.leadersMax }, (_, i) => `leader-${i}`),
-        DEVELOPER,
-        ARCADE,
+        PAYEES,
         this.#splitRule,
       );
       return {
         board,
         leaders: [...new Set(leaderIds)].map((playerId) => ({
           playerId,
-          units: unitsOf(playerId),
+          units: shares.find((s) => s.role === 'leader' && s.accountId === playerId)?.amount ?? 0n,
         })),
-        developerUnits: unitsOf(DEVELOPER),
-        arcadeUnits: unitsOf(ARCADE),
+        returnedUnits: unitsOf('player'),
+        developerUnits: unitsOf('developer'),
+        arcadeUnits: unitsOf('arcade'),
         fullBoardLeaderUnits: fullBoard.find((s) => s.role === 'leader')?.amount ?? 0n,
       };
     });

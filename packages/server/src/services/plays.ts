@@ -193,9 +193,10 @@ export class PlayService {
     }
     await applyTransfers(tx, transfers, now);
     await holdPayouts(tx, held);
-    // Delivered at commit: the leaders paid by expired plays see it live.
+    // Delivered at commit: the leaders paid by expired plays, and the players paid back the
+    // leaders' part of a play nobody led, see it live.
     const paid = transfers
-      .filter((t) => t.reason === 'payout_leader')
+      .filter((t) => t.reason === 'payout_leader' || t.reason === 'payout_returned')
       .map((t) => t.creditAccountId);
     await notifyLive(tx, { boards: [], accounts: paid });
   }

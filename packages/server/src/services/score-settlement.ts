@@ -48,8 +48,10 @@ export function decideSettlement(
     transfers,
     settlementSnapshot(
       [{ play, playerAccountId: locked.playerAccountId }],
+      // The player too: with no leaders, the leaders' part comes back to them.
       [
         ...leaderPartAccountIds(locked.leaderAccountIds, poolAccountId),
+        locked.playerAccountId,
         game.developerAccountId,
         game.arcadeAccountId,
       ],

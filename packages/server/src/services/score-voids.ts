@@ -250,8 +250,12 @@ export class ScoreVoids {
       tx,
       heldPlays.map((p) => p.id),
     );
+    // The plays' own players too: a play left with no leader pays its leaders' part back to them.
     const accounts = await playerAccounts(tx, [
-      ...new Set(heldPlays.flatMap((p) => leadersOf.get(p.id) ?? []).map((s) => s.playerId)),
+      ...new Set([
+        ...heldPlays.flatMap((p) => leadersOf.get(p.id) ?? []).map((s) => s.playerId),
+        ...heldPlays.map((p) => p.playerId),
+      ]),
     ]);
     const transfers: TransferRequest[] = [];
     const resettledPlayIds: string[] = [];
@@ -278,16 +282,18 @@ function resettlementOf(
   game: GameRef,
   { rule, nextId }: { rule: SplitRule; nextId: () => string },
 ): TransferRequest[] {
-  const leaderAccountIds = leaders.map((l) => {
-    const account = accounts.get(l.playerId);
-    if (account === undefined) throw new TypeError(`leader ${l.playerId} has no account`);
+  const accountOf = (playerId: string) => {
+    const account = accounts.get(playerId);
+    if (account === undefined) throw new TypeError(`player ${playerId} has no account`);
     return account;
-  });
+  };
+  const leaderAccountIds = leaders.map((l) => accountOf(l.playerId));
   return resettleHeldPlay(
     {
       play: { id: play.id, costUnits: play.costUnits },
       held: held.filter((t) => t.playId === play.id),
       leaderAccountIds,
+      playerAccountId: accountOf(play.playerId),
       developerAccountId: game.developerAccountId,
       arcadeAccountId: game.arcadeAccountId,
     },

@@ -453,7 +453,11 @@ interface Touched {
 function touchedBy(ready: readonly ReadyScore[], decision: BatchDecision, touched: Touched): void {
   for (const s of ready) touched.boards.push(s.board.id);
   for (const t of decision.ledger.transfers) {
-    if (t.reason === 'payout_leader' || t.reason === 'payout_developer') {
+    if (
+      t.reason === 'payout_leader' ||
+      t.reason === 'payout_developer' ||
+      t.reason === 'payout_returned'
+    ) {
       touched.accounts.push(t.creditAccountId);
     }
   }

@@ -52,11 +52,12 @@ export interface PlayReview {
 }
 
 /** The ledger reasons of the transfers credited to a player that their activity lists. */
-const CREDIT_REASONS: Partial<Record<ActivityKind, string>> = {
-  payout: 'payout_leader',
-  deposit: 'deposit',
-  grant: 'mint',
-  prize: 'tournament_prize',
+const CREDIT_REASONS: Partial<Record<ActivityKind, readonly string[]>> = {
+  payout: ['payout_leader'],
+  returned: ['payout_returned', 'tournament_returned'],
+  deposit: ['deposit'],
+  grant: ['mint'],
+  prize: ['tournament_prize'],
 };
 
 const after = (at: string, id: string) => `AND (${at}, ${id}) <
@@ -90,10 +91,11 @@ const activitySql = (afterCursor: boolean) => {
      ORDER BY p.created_at DESC, p.id DESC LIMIT $4)
     UNION ALL
     (SELECT CASE t.reason WHEN 'payout_leader' THEN 'payout' WHEN 'deposit' THEN 'deposit'
-                 WHEN 'tournament_prize' THEN 'prize' ELSE 'grant' END,
+                 WHEN 'tournament_prize' THEN 'prize' WHEN 'mint' THEN 'grant'
+                 ELSE 'returned' END,
             t.id, t.created_at, t.amount, coalesce(pp.game_id, rb.game_id),
-            coalesce(pp.leaderboard_id, tr.round_id), t.play_id,
-            CASE WHEN t.reason <> 'payout_leader' THEN NULL
+            coalesce(pp.leaderboard_id, rb.id), t.play_id,
+            CASE WHEN t.reason IN ('deposit', 'mint', 'tournament_prize') THEN NULL
                  WHEN t.kind = 'posted' OR st.kind = 'post_pending' THEN 'paid'
                  WHEN st.kind = 'void_pending' THEN 'voided' ELSE 'held' END,
             NULL, tr.place, coalesce(d.tx_hash, cs.tx_hash, cl.settle_tx_hash), NULL, NULL,
@@ -121,7 +123,10 @@ const activitySql = (afterCursor: boolean) => {
        LEFT JOIN chain_deposits d ON d.transfer_id = t.id
        LEFT JOIN chain_surplus cs ON cs.transfer_id = t.id
        LEFT JOIN tournament_results tr ON tr.transfer_id = t.id
-       LEFT JOIN leaderboards rb ON rb.id = tr.round_id
+       -- A round's board: a prize's result names it; an entry returned at the close comes from
+       -- the round's pool account, whose id is the round's.
+       LEFT JOIN leaderboards rb ON rb.id = coalesce(tr.round_id,
+         CASE WHEN t.reason = 'tournament_returned' THEN t.debit_account_id END)
      WHERE t.credit_account_id = $2 AND t.reason = ANY($5::text[])
        ${cut('t.created_at', 't.id')}
      ORDER BY t.created_at DESC, t.id DESC LIMIT $4)

@@ -239,6 +239,7 @@ export async function bumpBoard(
 /** A play a void may correct: still open, or settled with its payouts held. */
 export interface PlayLedBy {
   readonly id: string;
+  readonly playerId: string;
   readonly costUnits: bigint;
   readonly createdAt: Date;
   /** True when it is settled and its payouts are held; false when it is still open. */
@@ -259,12 +260,13 @@ export async function lockPlaysLedBy(
 ): Promise<PlayLedBy[]> {
   const rows = await tx.query<{
     id: string;
+    player_id: string;
     cost_units: bigint;
     created_at: Date;
     status: string;
     payouts_release_at: Date | null;
   }>(
-    `SELECT id, cost_units, created_at, status, payouts_release_at FROM plays
+    `SELECT id, player_id, cost_units, created_at, status, payouts_release_at FROM plays
      WHERE leaderboard_id = $1 AND $2::uuid = ANY(leader_player_ids)
        AND (status = 'open' OR payouts_release_at > $3)
      ORDER BY id FOR UPDATE`,
@@ -275,6 +277,7 @@ export async function lockPlaysLedBy(
     .filter((r) => r.status === 'open' || (r.payouts_release_at?.getTime() ?? 0) > now.getTime())
     .map((r) => ({
       id: r.id,
+      playerId: r.player_id,
       costUnits: BigInt(r.cost_units),
       createdAt: r.created_at,
       isHeld: r.status !== 'open',

@@ -5,6 +5,7 @@ import {
   roundBoardName,
   roundPayout,
   type PayoutTable,
+  type PoolEntry,
   type RoundPayout,
   type SplitRule,
   type Standing,
@@ -127,6 +128,9 @@ export async function closeRound(
   const pool = await lockAccount(tx, roundId);
   if (!pool) throw new TypeError(`round ${roundId} has no pool account`);
   const poolUnits = pool.creditsPosted - pool.debitsPosted;
+  // With nobody ranked, each entrant's part of the pool goes back to them (finding 3 of the
+  // security review: never to the developer, who may void every score).
+  const entries = rankedPlayers === 0 ? await readPoolEntries(tx, roundId) : [];
   const payout = roundPayout(
     {
       roundId,
@@ -138,9 +142,9 @@ export async function closeRound(
         accountId: s.account_id,
         score: s.score,
       })),
+      entries,
       table,
       arcadeAccountId: ctx.arcadeAccountId,
-      developerAccountId: round.developer_account_id,
       funderAccountId: round.funder_account_id,
     },
     ctx.nextId,
@@ -151,9 +155,11 @@ export async function closeRound(
   const next = await openNextRound(tx, round, ctx);
   // Every process's game cache drops the closed round's board and learns the next one.
   await notifyGameChanged(tx, round.game_id);
-  // Its final standings, each winner's prize and each ended play's player (a settled or voided
-  // lock) reach their live streams at commit.
-  const prizes = payout.transfers.filter((t) => t.reason === 'tournament_prize');
+  // Its final standings, each winner's prize or returned entry and each ended play's player (a
+  // settled or voided lock) reach their live streams at commit.
+  const prizes = payout.transfers.filter(
+    (t) => t.reason === 'tournament_prize' || t.reason === 'tournament_returned',
+  );
   const accounts = [...prizes.map((t) => t.creditAccountId), ...ended.playerAccountIds];
   await notifyLive(tx, { boards: [roundId], accounts });
   const closed: ClosedRound = {
@@ -230,6 +236,22 @@ async function readFinalStandings(tx: Queryable, roundId: string, table: PayoutT
     'tournament_close_standings',
   );
   return { rankedPlayers, standings };
+}
+
+/**
+ * What each entrant paid into the round's pool (the leaders' part of each settled play), by
+ * account in id order. Read down the pool's credits (`transfers_by_credit_account`).
+ */
+async function readPoolEntries(tx: Queryable, roundId: string): Promise<PoolEntry[]> {
+  const rows = await tx.query<{ account_id: string; amount: string }>(
+    `SELECT pl.account_id, sum(t.amount)::text AS amount
+     FROM transfers t JOIN plays p ON p.id = t.play_id JOIN players pl ON pl.id = p.player_id
+     WHERE t.credit_account_id = $1 AND t.reason = 'tournament_pool' AND t.kind = 'posted'
+     GROUP BY pl.account_id ORDER BY pl.account_id`,
+    [roundId],
+    'tournament_close_pool_entries',
+  );
+  return rows.map((r) => ({ accountId: r.account_id, amount: BigInt(r.amount) }));
 }
 
 /** Records the round's results (each paid place) and marks it closed with its pool. */

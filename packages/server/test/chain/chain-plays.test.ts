@@ -1,5 +1,6 @@
 import { arcadeVaultAbi, hstAbi, uuidToBytes16 } from '@coinop/contracts';
 import { availableUnits, lockedUnits } from '@coinop/core';
+import type { ActivityPage } from '@coinop/protocol';
 import { buildTestApi, TEST_ADMIN_TOKEN, type TestApi } from '@coinop/testkit/app';
 import { fundedPlayer, gameWithTiers } from '@coinop/testkit/arcade';
 import { storeVariants } from '@coinop/testkit/db';
@@ -44,7 +45,7 @@ describe.each(storeVariants())('plays locked on chain on %s', (variant) => {
    * A fresh arcade on a fresh vault: a published game whose developer's wallet is Anvil player 2,
    * a leader (player 1's wallet) who scored 100 on the tier, and player 0's wallet signed up.
    */
-  async function arcade(overrides: Partial<ChainConfig> = {}) {
+  async function arcade(overrides: Partial<ChainConfig> = {}, costs = [Number(COST_HST)]) {
     const vault = await chain.newVault();
     const config = chainConfigFor(chain, vault, { confirmations: 0, ...overrides });
     api = await buildTestApi(variant, { chain: config });
@@ -52,7 +53,7 @@ describe.each(storeVariants())('plays locked on chain on %s', (variant) => {
     await watcher.runOnce();
     const [p0, p1, p2] = chain.players.map((p) => p.account.address);
     const game = await gameWithTiers(api, {
-      costs: [Number(COST_HST)],
+      costs,
       developerWallet: p2!.toLowerCase(),
     });
     const tier = game.tiers[0]!;
@@ -124,8 +125,8 @@ describe.each(storeVariants())('plays locked on chain on %s', (variant) => {
     return hash;
   }
 
-  async function request(a: Awaited<ReturnType<typeof arcade>>) {
-    const board = (await a.api.app.arcade.games.get(a.game.gameId)).leaderboards[0]!;
+  async function request(a: Awaited<ReturnType<typeof arcade>>, tierIndex = 0) {
+    const board = (await a.api.app.arcade.games.get(a.game.gameId)).leaderboards[tierIndex]!;
     const view = await a.api.app.arcade.chainPlays.request({
       playerId: a.player.playerId,
       gameId: a.game.gameId,
@@ -291,6 +292,57 @@ describe.each(storeVariants())('plays locked on chain on %s', (variant) => {
     // Another round pays nothing twice.
     expect((await a.sender.runOnce()).plays).toMatchObject({ sent: 0, settled: 0 });
     expect((await hstOf(p1!)) - before.p1).toBe(leaderShare);
+  });
+
+  it("pays a play's leaders' part back to the player's wallet when nobody led its tier", async () => {
+    // A second tier nobody has played: the leader of the fixture leads only the first.
+    const a = await arcade({}, [Number(COST_HST), Number(COST_HST)]);
+    const empty = a.game.tiers[1]!;
+    const [p0, , p2] = chain.players.map((p) => p.account.address);
+    const playId = await request(a, 1);
+    const before = { p0: await hstOf(p0!), p2: await hstOf(p2!), vault: await hstOf(a.vault) };
+    await lock(a.vault, 0, playId, COST_HST * HST);
+    expect(await a.watcher.runOnce()).toMatchObject({ playsOpened: 1 });
+    await a.api.app.arcade.plays.score({
+      gameId: a.game.gameId,
+      playId,
+      leaderboardId: empty.id,
+      score: 7,
+      idempotencyKey: null,
+    });
+    // Nobody to lead: the leaders' 3.5 HST goes back to the player, reserved for their wallet
+    // as a leader's share is; 1 to the developer's wallet; 0.5 kept in the vault.
+    expect(await audit(a)).toEqual({ locks: '0', payouts: '4.5', toRefund: '0', inFlight: '0' });
+    const { second } = await settleAll(a.sender);
+    expect(second).toMatchObject({ settled: 1, refunded: 0 });
+    expect((await hstOf(p0!)) - before.p0).toBe(-COST_HST * HST + (COST_HST * HST * 70n) / 100n);
+    expect((await hstOf(p2!)) - before.p2).toBe((COST_HST * HST * 20n) / 100n);
+    expect((await hstOf(a.vault)) - before.vault).toBe((COST_HST * HST * 10n) / 100n);
+    expect(await audit(a)).toEqual({ locks: '0', payouts: '0', toRefund: '0', inFlight: '0' });
+
+    // The player's history: the play from the wallet, and the part back to the wallet, with the
+    // vault's settlement transaction.
+    const lines = await a.api.app.inject({
+      method: 'GET',
+      url: `/admin/players/${a.player.playerId}/activity`,
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+    });
+    const settled = (await findPlayLock(a.api.db, playId))!;
+    expect(
+      lines.json<ActivityPage>().items.map((i) => [i.kind, i.kind === 'returned' && i]),
+    ).toEqual([
+      [
+        'returned',
+        expect.objectContaining({
+          amount: '3.5',
+          playId,
+          status: 'paid',
+          paidTo: 'wallet',
+          txHash: settled.settleTxHash,
+        }),
+      ],
+      ['play', false],
+    ]);
   });
 
   it('refunds a lock nobody requested, and one of the wrong amount, to the wallet', async () => {

@@ -278,10 +278,11 @@ describe.each(storeVariants())('audit --chain on %s', (variant) => {
       idempotencyKey: null,
     });
     report = await reconcile();
-    // The split's cuts (the default rule, one player on the board) moved out of the escrow.
+    // The split's cuts (the default rule, nobody on the board before this play) moved out of the
+    // escrow: the leaders' 2.1 back to the player, 0.6 to the developer, 0.3 to the arcade.
     expect(amounts(report.liabilities)).toEqual({
-      players: '7',
-      developers: '2.7',
+      players: '9.1',
+      developers: '0.6',
       arcade: '0.3',
       open_plays: '0',
       withdrawals_pending: '0',

@@ -96,7 +96,8 @@ describe.each(storeVariants())(
       expect(payouts.events).toHaveLength(1);
       expect((await haste.play.find(play2.id)).id).toBe(play2.id);
       expect((await haste.play.transaction(play2.id)).status).toBe('posted');
-      expect((await balanceOf(api, first.accountId)).available).toBe(17n * 100_000_000n);
+      // 20 - 10, 7 back from their own play (nobody led yet) and 7 as the leader of play2.
+      expect((await balanceOf(api, first.accountId)).available).toBe(24n * 100_000_000n);
     });
 
     it('surfaces our error message through the SDK', async () => {

@@ -119,10 +119,33 @@ describe.each(storeVariants())("a player's activity on %s", (variant) => {
     const count = (kind: string) => items.filter((i) => i.kind === kind).length;
     // The leader's share of each settled play: the rival's two and this player's own five
     // (they lead the board, so their own later plays pay them too).
-    expect([count('play'), count('payout'), count('payment'), count('grant')]).toEqual([
-      7, 7, 1, 1,
-    ]);
-    expect(items.length).toBe(16);
+    // The first play found the board empty: nobody to pay as a leader, so its leaders' part (70%
+    // of 10 HST) came back to this player as a line of its own.
+    expect([
+      count('play'),
+      count('payout'),
+      count('returned'),
+      count('payment'),
+      count('grant'),
+    ]).toEqual([7, 7, 1, 1, 1]);
+    expect(items.length).toBe(17);
+    const firstPlay = items.filter((i) => i.kind === 'play').at(-1)!;
+    expect(items.find((i) => i.kind === 'returned')).toEqual({
+      kind: 'returned',
+      id: expect.any(String),
+      at: expect.any(String),
+      amount: '7',
+      gameId: game.gameId,
+      gameName: expect.any(String),
+      leaderboardId: game.tiers[0]!.id,
+      tierName: game.tiers[0]!.name,
+      playId: firstPlay.id,
+      status: 'paid',
+      releaseAt: null,
+      voidReason: null,
+      paidTo: 'balance',
+      txHash: null,
+    });
     const [payment, open] = items as [ActivityItem, ActivityItem];
     const lastScored = items.find((i) => i.kind === 'play' && i.status === 'scored');
     expect(payment).toMatchObject({ kind: 'payment', amount: '1.5', gameId: game.gameId });
@@ -161,6 +184,8 @@ describe.each(storeVariants())("a player's activity on %s", (variant) => {
   it('filters by kind', async () => {
     const only = (await walk(2, '&kind=payout,grant')).flatMap((p) => p.items);
     expect(only.map((i) => i.kind)).toEqual([...Array<string>(7).fill('payout'), 'grant']);
+    const returned = (await walk(2, '&kind=returned')).flatMap((p) => p.items);
+    expect(returned.map((i) => i.kind === 'returned' && i.amount)).toEqual(['7']);
     const plays = (await walk(100, '&kind=play')).flatMap((p) => p.items);
     expect(plays).toHaveLength(7);
   });

@@ -833,7 +833,8 @@ describe.each(storeVariants())('admin API on %s', (variant) => {
       });
       expect(scored.statusCode).toBe(200);
       const after = await get(`/admin/players/${player.playerId}`);
-      expect(after.json()).toMatchObject({ balance: '2', pending: '0' });
+      // 3 - 1, and 0.7 back: nobody led the tier when the play began.
+      expect(after.json()).toMatchObject({ balance: '2.7', pending: '0' });
     });
 
     it('pages newest first with limit and before', async () => {

@@ -491,8 +491,9 @@ describe.each(storeVariants())('developer portal games on %s', (variant) => {
       // Open plays on the retired tier still settle, the early one at its old cost.
       const scored = await server.score(early.id, stakes.id, 42);
       expect(scored.statusCode).toBe(200);
+      // Nobody led the tier when the early play began: its leaders' 7 HST come back to alice.
       expect(await balanceOf(testApi(), alice.accountId)).toMatchObject({
-        available: 70n * HST,
+        available: 77n * HST,
         pending: 20n * HST,
       });
       const leaders = await s.api.inject({
@@ -666,7 +667,8 @@ describe.each(storeVariants())('developer portal games on %s', (variant) => {
         recentPlays: [],
       });
 
-      // Alice plays first: no leaders yet, so the developer gets 20% + the leaders' 70% of 10.
+      // Alice plays first: no leaders yet, so the leaders' 70% goes back to her and the developer
+      // gets 20% of 10.
       const p1 = (await server.play(alice.playerId, stakes.id)).json<{ id: string }>();
       expect((await server.score(p1.id, stakes.id, 100)).statusCode).toBe(200);
       s.clock.advance(1000);
@@ -685,7 +687,7 @@ describe.each(storeVariants())('developer portal games on %s', (variant) => {
       expect(res.json()).toEqual({
         plays: { total: 3, open: 1, scored: 2, expired: 0, voided: 0 },
         scores: 2,
-        hstEarned: '13.5',
+        hstEarned: '6.5',
         recentPlays: [
           {
             playId: p3.id,

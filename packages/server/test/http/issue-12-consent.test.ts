@@ -182,7 +182,8 @@ describe.each(storeVariants())('consent to charges on %s', (variant) => {
     expect(played.statusCode).toBe(200);
     expect((await server.score(played.json().id, 42)).statusCode).toBe(200);
     expect((await server.play(stranger.playerId)).json().code).toBe('player_not_tester');
-    expect((await server.details(tester.playerId)).json()).toMatchObject({ balance: 15 });
+    // 20 - 5, and 3.5 back: nobody led the tier when the play began.
+    expect((await server.details(tester.playerId)).json()).toMatchObject({ balance: 18.5 });
 
     // Another developer cannot see or change the game's testers.
     const other = await player();

@@ -18,7 +18,7 @@ import type { ArcadeDailyStats, DeveloperDailyStats } from '@coinop/protocol';
  * plays, volume, active players and payouts per UTC day. Days with nothing are listed as zeros,
  * a play one second before midnight counts on its own day, and only the developer's own games
  * are charted. The split is the default: leaders 70 %, developer 20 %, arcade 10 %; a play with
- * no leaders gives the leaders' part to the developer.
+ * no leaders gives the leaders' part back to its player, not to the developer.
  */
 
 const DAY_MS = 86_400_000;
@@ -59,12 +59,13 @@ describe.each(storeVariants())('daily stats on %s', (variant) => {
     const now = s.clock.now().getTime();
     s.clock.advance(Math.ceil(now / DAY_MS) * DAY_MS + DAY_MS - 1000 - now);
     const day1 = s.clock.now();
-    // No leaders yet: the developer gets 20 % + 70 % of 10 = 9.
+    // No leaders yet: the developer gets 20 % of 10 = 2 (the leaders' 7 go back to the player).
     await play(tens, 100);
     s.clock.advance(2000);
     // Alice leads: the developer gets 2, Alice 7.
     await play(tens, 50);
-    // No leaders: 0.9 to the developer; then 0.2, and 0.7 to the first player.
+    // No leaders: 0.2 to the developer (0.7 back to the player); then 0.2, and 0.7 to the first
+    // player.
     await play(ones, 10);
     await play(ones, 5);
     // Another developer's game: in the arcade's chart, not in this developer's.
@@ -92,13 +93,13 @@ describe.each(storeVariants())('daily stats on %s', (variant) => {
     expect(Object.keys(byGame).sort()).toEqual([tens.gameId, ones.gameId].sort());
     expect(byGame[tens.gameId]).toEqual([
       { day: days[0], plays: 0, hstEarned: '0' },
-      { day: days[1], plays: 1, hstEarned: '9' },
+      { day: days[1], plays: 1, hstEarned: '2' },
       { day: days[2], plays: 1, hstEarned: '2' },
     ]);
     expect(byGame[ones.gameId]).toEqual([
       { day: days[0], plays: 0, hstEarned: '0' },
       { day: days[1], plays: 0, hstEarned: '0' },
-      { day: days[2], plays: 2, hstEarned: '1.1' },
+      { day: days[2], plays: 2, hstEarned: '0.4' },
     ]);
     // Sorted by name, as the portal lists them.
     const names = stats.games.map((g) => g.name);
@@ -113,10 +114,10 @@ describe.each(storeVariants())('daily stats on %s', (variant) => {
     const series = stats.games[0]!.days;
     expect(series).toHaveLength(30);
     expect(series.at(-1)).toEqual({ day: days[2], plays: 1, hstEarned: '2' });
-    expect(series.at(-2)).toEqual({ day: days[1], plays: 1, hstEarned: '9' });
+    expect(series.at(-2)).toEqual({ day: days[1], plays: 1, hstEarned: '2' });
     expect(series.slice(0, -2).every((d) => d.plays === 0 && d.hstEarned === '0')).toBe(true);
     const own = await get(`/developer/games/${tens.gameId}/stats`);
-    expect(own.body.hstEarned).toBe('11');
+    expect(own.body.hstEarned).toBe('4');
     expect(own.body.plays).toMatchObject({ total: 2 });
   });
 
@@ -131,7 +132,7 @@ describe.each(storeVariants())('daily stats on %s', (variant) => {
         {
           gameId: ones.gameId,
           name: expect.any(String),
-          days: [{ day: days[2], plays: 2, hstEarned: '1.1' }],
+          days: [{ day: days[2], plays: 2, hstEarned: '0.4' }],
         },
       ],
     });
@@ -221,8 +222,8 @@ describe.each(storeVariants())('daily stats with a payout hold on %s', (variant)
     });
     expect((developer.json() as DeveloperDailyStats).games[0]?.days).toEqual([
       { day: days[0], plays: 2, hstEarned: '0' },
-      // 9 from the first play (no leaders), 2 from the second.
-      { day: days[1], plays: 0, hstEarned: '11' },
+      // 2 from each play (the first's leaders' part went back to its player: no leaders).
+      { day: days[1], plays: 0, hstEarned: '4' },
     ]);
     const arcade = await s.api.inject({
       method: 'GET',

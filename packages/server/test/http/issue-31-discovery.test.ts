@@ -173,6 +173,7 @@ describe.each(storeVariants())('discovery on %s', (variant) => {
             playerId,
             ...unit('23333333', '0.23333333'),
           })),
+          returned: unit('0', '0'),
           developer: unit('20000000', '0.2'),
           arcade: unit('10000001', '0.10000001'),
           fullBoardLeaderShare: unit('23333333', '0.23333333'),
@@ -182,9 +183,10 @@ describe.each(storeVariants())('discovery on %s', (variant) => {
           name: 'Tier 2',
           cost: unit('1000000000', '10'),
           leadersMax: 3,
-          // No leaders yet: their part goes to the developer.
+          // No leaders yet: their part goes back to the player who pays, never to the developer.
           leaders: [],
-          developer: unit('900000000', '9'),
+          returned: unit('700000000', '7'),
+          developer: unit('200000000', '2'),
           arcade: unit('100000000', '1'),
           fullBoardLeaderShare: unit('233333333', '2.33333333'),
         },

@@ -93,10 +93,11 @@ describe.each(storeVariants())('live updates on %s', (variant) => {
     const stream = await open(`${base}/player/events?gameId=${game.gameId}`, auth);
     expect(stream.status, stream.body).toBe(200);
     expect(stream.contentType).toBe('text/event-stream; charset=utf-8');
-    // First what it follows as it stands: the board, and alice's balance (10 - 1).
+    // First what it follows as it stands: the board, and alice's balance (10 - 1, and 0.7 back:
+    // nobody led the board when she played).
     const first = await stream.next(isBalance);
     expect(first.data).toEqual({
-      balance: '9',
+      balance: '9.7',
       pending: '0',
       pendingPayouts: '0',
       pendingPayoutsReleaseAt: null,
@@ -117,7 +118,7 @@ describe.each(storeVariants())('live updates on %s', (variant) => {
     } satisfies Partial<PlayerNotification>);
     expect(paid.id).toBe((paid.data as PlayerNotification).id);
     expect((await stream.next((e) => isBalance(e) && e !== first)).data).toMatchObject({
-      balance: '9.7',
+      balance: '10.4',
     });
     const board = (await stream.next(boardWith('bob'))).data as LiveBoard;
     expect(board.leaderboardId).toBe(game.tiers[0]!.id);

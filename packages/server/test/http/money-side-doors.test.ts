@@ -104,8 +104,9 @@ describe.each(storeVariants())('money side doors on %s', (variant) => {
     }
     // Settled once: the player's lock posted, 90% to the developer (the board was empty), 10%
     // to the arcade.
-    expect(await balanceOf(api, dev.accountId)).toMatchObject({ available: 0n, pending: 0n });
-    expect((await balanceOf(api, game.developerAccountId)).creditsPosted).toBe(9n * HST);
+    // Settled once: nobody led the tier, so the leaders' 7 HST came back to the player once.
+    expect(await balanceOf(api, dev.accountId)).toMatchObject({ available: 7n * HST, pending: 0n });
+    expect((await balanceOf(api, game.developerAccountId)).creditsPosted).toBe(2n * HST);
     expect((await balanceOf(api, game.arcadeAccountId)).creditsPosted).toBe(1n * HST);
     const scores = await s.db.query<{ n: string }>(
       'SELECT count(*) AS n FROM scores WHERE play_id = $1',
@@ -150,8 +151,8 @@ describe.each(storeVariants())('money side doors on %s', (variant) => {
     });
     expect((await attackerServer.get(`${own}/play/${playId}`)).statusCode).toBe(404);
     expect((await victimServer.score(playId, 5)).statusCode).toBe(200);
-    expect(await balanceOf(api, dev.accountId)).toMatchObject({ available: 0n, pending: 0n });
-    expect((await balanceOf(api, victimGame.developerAccountId)).creditsPosted).toBe(9n * HST);
+    expect(await balanceOf(api, dev.accountId)).toMatchObject({ available: 7n * HST, pending: 0n });
+    expect((await balanceOf(api, victimGame.developerAccountId)).creditsPosted).toBe(2n * HST);
     expect((await balanceOf(api, attacker.developerAccountId)).creditsPosted).toBe(0n);
   });
 

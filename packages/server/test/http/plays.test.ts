@@ -100,7 +100,7 @@ describe.each(storeVariants())('plays and scores on %s', (variant) => {
     });
   });
 
-  it('settles a score on an empty board: 90% developer, 10% arcade', async () => {
+  it("settles a score on an empty board: the leaders' 70% back to the player, 20% developer, 10% arcade", async () => {
     const alice = await fundedPlayer(api, 10);
     const opened = (await play(alice.playerId)).json();
     const res = await score(opened.id, 420);
@@ -120,8 +120,13 @@ describe.each(storeVariants())('plays and scores on %s', (variant) => {
     expect(image.headers['content-type']).toBe('image/svg+xml');
     expect(image.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(image.body).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg".*<\/svg>$/);
-    expect(await balanceOf(api, alice.accountId)).toMatchObject({ available: 0n, pending: 0n });
-    expect((await balanceOf(api, game.developerAccountId)).creditsPosted).toBe(9n * HST);
+    // Nobody led when the play began: the leaders' part comes back to alice, never to the
+    // developer (security review, finding 3).
+    expect(await balanceOf(api, alice.accountId)).toMatchObject({
+      available: 7n * HST,
+      pending: 0n,
+    });
+    expect((await balanceOf(api, game.developerAccountId)).creditsPosted).toBe(2n * HST);
     expect((await balanceOf(api, game.arcadeAccountId)).creditsPosted).toBe(1n * HST);
     const escrow = await balanceOf(api, opened.id);
     expect(escrow).toMatchObject({ available: 0n, creditsPosted: 10n * HST });
@@ -226,8 +231,13 @@ describe.each(storeVariants())('plays and scores on %s', (variant) => {
       p.id,
     ]);
     expect(row?.status).toBe('expired');
-    expect(await balanceOf(api, alice.accountId)).toMatchObject({ available: 0n, pending: 0n });
-    expect((await balanceOf(api, game.developerAccountId)).creditsPosted).toBe(9n * HST);
+    // Nobody led when the play began: the leaders' part comes back to alice, never to the
+    // developer (security review, finding 3).
+    expect(await balanceOf(api, alice.accountId)).toMatchObject({
+      available: 7n * HST,
+      pending: 0n,
+    });
+    expect((await balanceOf(api, game.developerAccountId)).creditsPosted).toBe(2n * HST);
     expect(await api.app.arcade.settleExpiredPlays()).toBe(0);
   });
 

@@ -154,11 +154,12 @@ describe.each(storeVariants())('game server reads on %s', (variant) => {
     const res = await get(`/players/${leader.playerId}/details`);
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    // 100 − 10 (own play) + 7 + 3.5 payouts; nothing locked.
+    // 100 − 10 (own play) + 7 back (its board was empty: nobody led it) + 7 + 3.5 payouts;
+    // nothing locked.
     expect(body).toMatchObject({
       id: leader.playerId,
       name: 'Lea',
-      balance: 100.5,
+      balance: 107.5,
       pending: 0,
       currency: 'HST',
     });

@@ -369,9 +369,11 @@ describe('coinop from its packages, installed outside the workspace', () => {
       expect(result).toMatchObject({ score: 4242, isWinner: true });
       expect(result.leaders).toContainEqual(expect.objectContaining({ playerId, score: 4242 }));
 
-      // The play cost the tier exactly, and nothing is left locked.
+      // The play cost the tier exactly (1 HST), less its leaders' 0.7 HST back (nobody led the
+      // board before it), and nothing is left locked.
+      expect(tier.cost).toBe(1);
       const balance = await coinop('admin', 'hst', 'balance', '--account', String(playerId));
-      expect(balance).toMatchObject({ balance: String(20 - tier.cost), pending: '0' });
+      expect(balance).toMatchObject({ balance: '19.7', pending: '0' });
       const audit = await coinop('admin', 'hst', 'audit');
       expect(audit).toMatchObject({ balanced: true });
     });

@@ -145,16 +145,24 @@ describe.skipIf(!hasChromium)(
             .toContain('Played One HST: scored 130, ranked #1');
           await history.getByRole('button', { name: 'Load more' }).click();
           // 14 plays, 12 leader payouts (the player leads the tier from their first score on),
-          // 1 free play and the grant of their first HST: 28 lines.
+          // the leaders' part of their first scored play back (nobody led the tier yet), 1 free
+          // play and the grant of their first HST: 29 lines.
           await expect.poll(() => rows.count()).toBe(20);
           await history.getByRole('button', { name: 'Load more' }).click();
-          await expect.poll(() => rows.count()).toBe(28);
+          await expect.poll(() => rows.count()).toBe(29);
           await expect(history.getByRole('button', { name: 'Load more' }).count()).resolves.toBe(0);
           await expect
             .poll(() => history.textContent())
             .toContain('That is everything since you joined.');
           const texts = await rows.allTextContents();
           expect(texts.filter((t) => t.includes('Leader payout'))).toHaveLength(12);
+          expect(
+            texts.filter(
+              (t) =>
+                t.includes("Leaders' share returned from One HST: no leader to pay") &&
+                t.includes('+0.7 HST'),
+            ),
+          ).toHaveLength(1);
           expect(texts.filter((t) => t.includes('Played One HST'))).toHaveLength(MY_PLAYS);
           expect(texts.at(-1)).toContain('+50 HST');
           expect(texts.some((t) => t.includes('Played Free play: scored 510, ranked #26'))).toBe(

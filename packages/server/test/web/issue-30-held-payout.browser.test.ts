@@ -82,6 +82,8 @@ describe.skipIf(!hasChromium)(
         name: 'Morgan',
       });
       await mintHst(arcade, { id: me.id, amountUnits: 10n * HST });
+      // Morgan's first play finds the board empty: its leaders' part, 0.7 HST, comes back to
+      // Morgan, held a day as the play's other shares are.
       await play(me.id, 900);
       // Three plays by others while Morgan leads (each also leads after their own score): to
       // Morgan 0.7, then 0.35, then 0.23333333 HST, held a day: 1.28333333 in all.
@@ -92,7 +94,8 @@ describe.skipIf(!hasChromium)(
       }
       // A cheater's play pays Morgan 0.175; Di's play pays the cheater, Morgan and the others
       // 0.14 each, until the operator voids the cheat: Di's play is settled again, its 0.14 to
-      // Morgan voided and 0.175 held instead. In all 1.63333333 HST held.
+      // Morgan voided and 0.175 held instead. In all 1.63333333 HST held as a leader, and 0.7
+      // returned: 2.33333333.
       const cheater = await createPlayer(arcade.db, arcade.clock, uuidIds, {
         wallet: null,
         name: 'Xi',
@@ -129,12 +132,16 @@ describe.skipIf(!hasChromium)(
         });
         try {
           const pending = page.getByTestId('pending-payouts');
-          await expect.poll(() => pending.textContent()).toContain('1.63333333 HST');
+          await expect.poll(() => pending.textContent()).toContain('2.33333333 HST');
           expect(await pending.textContent()).toContain('Available from');
           // The history: each held payout says until when; the voided one why, struck through.
           const held = page.locator('tr[data-kind="payout"][data-status="held"]');
           await expect.poll(() => held.count()).toBe(5);
           expect(await held.first().textContent()).toMatch(/held until .+0\.175 HST/);
+          const returned = page.locator('tr[data-kind="returned"][data-status="held"]');
+          expect(await returned.textContent()).toMatch(
+            /Leaders' share returned from One HST: no leader to pay · held until .+\+0\.7 HST/,
+          );
           const voided = page.locator('tr[data-kind="payout"][data-status="voided"]');
           expect(await voided.count()).toBe(1);
           expect(await voided.textContent()).toContain(
@@ -146,7 +153,7 @@ describe.skipIf(!hasChromium)(
               `getComputedStyle(document.querySelector('tr[data-status="voided"] .history-amount')).textDecorationLine`,
             ),
           ).toBe('line-through');
-          // 10 HST minted, 1 spent on a play: the held 1.63333333 is not in it.
+          // 10 HST minted, 1 spent on a play: the held 2.33333333 is not in it.
           expect(await page.getByTestId('available').textContent()).toContain('9');
           expect(await page.getByTestId('available').textContent()).not.toContain('11.1');
           await saveScreenshot(page, `issue-30-held-payout-${name}`);

@@ -247,7 +247,8 @@ describe.skipIf(!hasChromium)(
         await row.getByRole('button', { name: 'Resume Quick Draw' }).click();
         await row.getByText('published', { exact: true }).waitFor();
 
-        // The player who previewed, found by name: 99 HST after one play's lock settled.
+        // The player who previewed, found by name: 99.7 HST after their one play settled (a board
+        // nobody led: its leaders' 0.7 HST came back to them).
         await op
           .getByRole('navigation', { name: 'Console' })
           .getByRole('link', { name: 'Players' })
@@ -255,7 +256,7 @@ describe.skipIf(!hasChromium)(
         await op.getByLabel('Search by id, wallet or name').fill(player!.name);
         await op.getByRole('button', { name: 'Search' }).click();
         const playerRow = op.getByRole('row').filter({ hasText: player!.id });
-        await playerRow.getByText('99 HST').waitFor();
+        await playerRow.getByText('99.7 HST').waitFor();
         await checkAtBothSizes(op, 'admin-players');
 
         // Their screen: balances and their history, the preview's play with its score in ms.
@@ -271,6 +272,9 @@ describe.skipIf(!hasChromium)(
         expect(await history.locator('tr[data-kind="grant"] td').nth(3).textContent()).toBe(
           '+100 HST',
         );
+        expect(await history.locator('tr[data-kind="returned"] td').nth(3).textContent()).toBe(
+          '+0.7 HST',
+        );
         await history.getByText('That is everything since they joined.').waitFor();
         await checkAtBothSizes(op, 'admin-player');
 
@@ -281,7 +285,7 @@ describe.skipIf(!hasChromium)(
         await op.getByRole('row').filter({ hasText: developerKey.address }).waitFor();
         await checkAtBothSizes(op, 'admin-developers');
 
-        // The ledger balances; a mint of 12.5 HST moves the player's balance to 111.5 HST.
+        // The ledger balances; a mint of 12.5 HST moves the player's balance to 112.2 HST.
         await op
           .getByRole('navigation', { name: 'Console' })
           .getByRole('link', { name: 'Ledger' })
@@ -293,7 +297,7 @@ describe.skipIf(!hasChromium)(
         await op.getByLabel('Amount (HST)').fill('12.5');
         await op.getByRole('button', { name: 'Mint', exact: true }).click();
         await op
-          .getByText(`Minted 12.5 HST into ${player!.id}: its balance is now 111.5 HST.`)
+          .getByText(`Minted 12.5 HST into ${player!.id}: its balance is now 112.2 HST.`)
           .waitFor();
         await expect
           .poll(() => op.getByTestId('audit-verdict').textContent())

@@ -23,6 +23,9 @@ const TierPayoutSchema = Type.Object({
     description:
       "The board's leaders now, in rank order, with what each gets from a play begun now",
   }),
+  returned: Type.Object(ShareSchema.properties, {
+    description: "The leaders' part back to the player who pays when nobody leads yet; 0 otherwise",
+  }),
   developer: ShareSchema,
   arcade: ShareSchema,
   fullBoardLeaderShare: ShareSchema,
@@ -71,7 +74,8 @@ export function catalogDiscoveryRoutes(instance: FastifyInstance): void {
         summary: 'How each tier of a published game pays: who gets what of one play, in HST',
         description:
           "Computed by the settlement's own split (the operator's --split) for the board as it " +
-          'stands now: a play begun now pays these leaders, the developer and the arcade. The ' +
+          'stands now: a play begun now pays these leaders, the developer and the arcade; on a ' +
+          "board nobody leads yet, the leaders' part goes back to the player (`returned`). The " +
           'remainder of integer division goes to the arcade, so the shares sum to the cost.',
         params: Type.Object({ gameId: Uuid('the game') }),
         response: { 200: GamePayoutsSchema },
@@ -87,6 +91,7 @@ export function catalogDiscoveryRoutes(instance: FastifyInstance): void {
           cost: share(t.board.costUnits),
           leadersMax: t.board.leadersMax,
           leaders: t.leaders.map((l) => ({ playerId: l.playerId, ...share(l.units) })),
+          returned: share(t.returnedUnits),
           developer: share(t.developerUnits),
           arcade: share(t.arcadeUnits),
           fullBoardLeaderShare: share(t.fullBoardLeaderUnits),

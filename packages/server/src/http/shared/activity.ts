@@ -21,7 +21,8 @@ const ACTIVITY_PAGE_DEFAULT = 25;
 
 /** What the activity routes answer, for their OpenAPI descriptions. */
 export const ACTIVITY_DESCRIPTION =
-  'Plays (with their scores), payouts received as a leader (paid, held or voided), payments to games, deposits, ' +
+  "Plays (with their scores), payouts received as a leader (paid, held or voided), leaders' parts " +
+  'returned when no leader could claim them, payments to games, deposits, ' +
   'withdrawals and faucet or operator grants, merged newest first in one list, a page at a ' +
   'time: pass `nextCursor` back as `cursor` for older lines. 400 `validation_failed` naming ' +
   '`cursor`, `limit` or `kind` when one is not valid.';
@@ -31,6 +32,30 @@ const Hst = (description: string) =>
 const At = Type.String({ format: 'date-time' });
 const GameFields = { gameId: Uuid('The game.'), gameName: Type.String() };
 const TierFields = { leaderboardId: Uuid('The tier.'), tierName: Type.String() };
+
+/** What a payout and a returned part share: where it stands and where it goes. */
+const PayoutFields = {
+  status: Type.Union([Type.Literal('paid'), Type.Literal('held'), Type.Literal('voided')], {
+    description:
+      'paid (spendable), held (pending until releaseAt: the payout hold), or voided ' +
+      '(reversed by the void of a score on the board within the hold; the play was settled ' +
+      'again, each new payout a line of its own).',
+  }),
+  releaseAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'When a held payout becomes spendable; null otherwise.',
+  }),
+  voidReason: Type.Union([Type.String(), Type.Null()], {
+    description: 'The reason given for the score void that reversed it; null otherwise.',
+  }),
+  paidTo: Type.Union([Type.Literal('balance'), Type.Literal('wallet')], {
+    description:
+      "balance: credited to the arcade balance; wallet: a play locked on chain pays it to the player's " +
+      'wallet by the vault settlement, and the arcade balance does not move.',
+  }),
+  txHash: Type.Union([Type.String(), Type.Null()], {
+    description: 'Paid to the wallet: the vault settlement transaction, once sent; null otherwise.',
+  }),
+};
 
 const ActivityItemSchema = Type.Union([
   Type.Object(
@@ -101,29 +126,29 @@ const ActivityItemSchema = Type.Union([
       ...GameFields,
       ...TierFields,
       playId: Uuid('The play whose cost paid it.'),
-      status: Type.Union([Type.Literal('paid'), Type.Literal('held'), Type.Literal('voided')], {
-        description:
-          'paid (spendable), held (pending until releaseAt: the payout hold), or voided ' +
-          '(reversed by the void of a score on the board within the hold; the play was settled ' +
-          'again, each new payout a line of its own).',
-      }),
-      releaseAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
-        description: 'When a held payout becomes spendable; null otherwise.',
-      }),
-      voidReason: Type.Union([Type.String(), Type.Null()], {
-        description: 'The reason given for the score void that reversed it; null otherwise.',
-      }),
-      paidTo: Type.Union([Type.Literal('balance'), Type.Literal('wallet')], {
-        description:
-          "balance: credited to the arcade balance; wallet: a play locked on chain pays it to the player's " +
-          'wallet by the vault settlement, and the arcade balance does not move.',
-      }),
-      txHash: Type.Union([Type.String(), Type.Null()], {
-        description:
-          'Paid to the wallet: the vault settlement transaction, once sent; null otherwise.',
-      }),
+      ...PayoutFields,
     },
     { description: "HST received as a leader when another player's play settled." },
+  ),
+  Type.Object(
+    {
+      kind: Type.Literal('returned'),
+      id: Uuid('The transfer.'),
+      at: At,
+      amount: Hst('Returned'),
+      ...GameFields,
+      ...TierFields,
+      playId: Type.Union([Uuid("The play whose leaders' part it is."), Type.Null()], {
+        description: "null for a round's entries returned at its close.",
+      }),
+      ...PayoutFields,
+    },
+    {
+      description:
+        "The leaders' part of what the player paid, back to them because no leader could claim " +
+        'it: their play on a board nobody led, or their entries in a round that closed with ' +
+        "nobody ranked. Its status and paidTo read as a payout's.",
+    },
   ),
   Type.Object(
     {
@@ -243,12 +268,18 @@ function toWire(item: StoredActivity): ActivityItem {
         amount,
         ...game,
         ...tier,
+        ...payoutOf(item),
         playId: item.playId ?? '',
-        status: item.status as 'paid',
-        releaseAt: item.releaseAt?.toISOString() ?? null,
-        voidReason: item.voidReason,
-        paidTo: item.onChain ? 'wallet' : 'balance',
-        txHash: item.txHash,
+      };
+    case 'returned':
+      return {
+        kind: 'returned',
+        ...common,
+        amount,
+        ...game,
+        ...tier,
+        ...payoutOf(item),
+        playId: item.playId,
       };
     case 'payment':
       return { kind: 'payment', ...common, amount, ...game };
@@ -268,6 +299,17 @@ function toWire(item: StoredActivity): ActivityItem {
     case 'prize':
       return { kind: 'prize', ...common, amount, ...game, ...tier, place: item.rank ?? 0 };
   }
+}
+
+/** Where a payout (or a returned part, which reads as one) stands, and where it goes. */
+function payoutOf(item: StoredActivity) {
+  return {
+    status: item.status as 'paid',
+    releaseAt: item.releaseAt?.toISOString() ?? null,
+    voidReason: item.voidReason,
+    paidTo: item.onChain ? ('wallet' as const) : ('balance' as const),
+    txHash: item.txHash,
+  };
 }
 
 /** A column every line of its kind has: its absence is a bug in the read, not a 4xx. */

@@ -242,12 +242,13 @@ describe.skipIf(!hasChromium)(
         expect(await items.nth(1).textContent()).toBe(
           '1 score waits for your review. Open Reviews',
         );
-        // The one play: the developer's share and, with no leaders when it began, the leaders'
-        // (docs/concepts/plays-and-settlement.md); the arcade keeps the rest of the 1 HST.
+        // The one play: the developer's share only. With no leaders when it began, the leaders'
+        // part went back to its player (docs/concepts/plays-and-settlement.md); the arcade keeps
+        // its 10%.
         const glance = main.getByRole('region', { name: 'At a glance' });
         await expect
           .poll(() => glance.getByRole('definition').allTextContents())
-          .toEqual(['Tier 1 (1 HST per play), Tier 2 (5 HST per play)', '1', '0.9 HST', '1 live']);
+          .toEqual(['Tier 1 (1 HST per play), Tier 2 (5 HST per play)', '1', '0.2 HST', '1 live']);
         expect(await current(page)).toEqual(['Overview=page']);
         expect(await page.title()).toBe(`${gameName} · coinop arcade`);
         await checkAtBothSizes(page, 'portal-sections-overview');
@@ -317,13 +318,13 @@ describe.skipIf(!hasChromium)(
           expect(box!.x + box!.width).toBeLessThanOrEqual(PHONE.width);
         }
         // The chart loads after the section: the screenshot waits until it draws today's one play
-        // (1 HST, no leaders yet, so 0.9 HST to the developer), not "Loading the chart…".
+        // (1 HST, 0.2 HST of it to the developer), not "Loading the chart…".
         const stats = main.getByRole('region', { name: 'Plays and earnings' });
         const figure = stats.getByRole('figure', { name: /plays and HST earned per day/ });
         await figure.locator('.recharts-bar-rectangle').last().hover();
         expect(await figure.locator('.chart-tip li').allTextContents()).toEqual([
           'Plays: 1',
-          'HST earned: 0.9 HST',
+          'HST earned: 0.2 HST',
         ]);
         await page.mouse.move(0, 0);
         await figure.locator('.chart-tip').waitFor({ state: 'detached' });

@@ -64,41 +64,40 @@ function apiQuery(filters: TransferFilters): Record<string, string | null> {
 
 /**
  * The list for the URL's filters: its first page whenever they (or `refresh`, bumped after a
- * mint) change, `older()` for the next keyset page. An answer for filters no longer shown is
- * dropped.
+ * mint) change, `older()` for the next keyset page. Only the latest load's answer is kept: one
+ * for filters no longer shown, or a first page asked before a mint's refresh, is dropped.
  */
 export function useLedgerTransfers(api: AdminApi, search: string, refresh: number) {
   const [transfers, setTransfers] = useState<readonly LedgerTransfer[] | null>(null);
   const [next, setNext] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const shown = useRef(search);
+  const latest = useRef(0);
 
   const load = useCallback(
     async (cursor: string | null) => {
-      const asked = search;
+      const asked = (latest.current += 1);
       setBusy(true);
       try {
-        const page = await api.ledgerTransfers(apiQuery(filtersOf(asked)), cursor);
-        if (shown.current !== asked) return;
+        const page = await api.ledgerTransfers(apiQuery(filtersOf(search)), cursor);
+        if (latest.current !== asked) return;
         setTransfers((current) => [...(cursor === null ? [] : (current ?? [])), ...page.transfers]);
         setNext(page.nextCursor);
         setError(null);
       } catch (e) {
-        if (shown.current === asked) setError(errorText(e));
+        if (latest.current === asked) setError(errorText(e));
       } finally {
-        if (shown.current === asked) setBusy(false);
+        if (latest.current === asked) setBusy(false);
       }
     },
     [api, search],
   );
 
   useEffect(() => {
-    shown.current = search;
     setTransfers(null);
     setNext(null);
     void load(null);
-  }, [load, search, refresh]);
+  }, [load, refresh]);
 
   const older = () => (next === null ? Promise.resolve() : load(next));
   return { transfers, next, error, busy, older };

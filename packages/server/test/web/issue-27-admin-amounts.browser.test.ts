@@ -115,8 +115,9 @@ describe.skipIf(!hasChromium)(
         expect(await fact(op, 'Posted credits').textContent()).toBe('1,999,999,999.99999998 HST');
 
         // One more unit through the console's mint: the answer and the audit move by exactly it.
-        await op.getByLabel('Account, player, developer id or wallet').first().fill(WALLET);
-        await op.getByLabel('Amount (HST)').fill('0.00000001');
+        const mintForm = op.getByRole('region', { name: 'Mint HST' });
+        await mintForm.getByLabel('Account, player, developer id or wallet').fill(WALLET);
+        await mintForm.getByLabel('Amount (HST)').fill('0.00000001');
         await op.getByRole('button', { name: 'Mint', exact: true }).click();
         await op
           .getByText(`Minted 0.00000001 HST into ${WALLET}: its balance is now 1,000,000,000 HST.`)

@@ -293,8 +293,9 @@ describe.skipIf(!hasChromium)(
         await expect
           .poll(() => op.getByTestId('audit-verdict').textContent())
           .toBe('Balanced: debits equal credits, no account below zero.');
-        await op.getByLabel('Account, player, developer id or wallet').first().fill(player!.id);
-        await op.getByLabel('Amount (HST)').fill('12.5');
+        const mintForm = op.getByRole('region', { name: 'Mint HST' });
+        await mintForm.getByLabel('Account, player, developer id or wallet').fill(player!.id);
+        await mintForm.getByLabel('Amount (HST)').fill('12.5');
         await op.getByRole('button', { name: 'Mint', exact: true }).click();
         await op
           .getByText(`Minted 12.5 HST into ${player!.id}: its balance is now 112.2 HST.`)

@@ -1,6 +1,7 @@
 export * from './errors.js';
 export * from './money.js';
 export * from './grouped-number.js';
+export * from './count-text.js';
 export * from './payouts.js';
 export * from './bridge.js';
 export * from './bridge-messages.js';

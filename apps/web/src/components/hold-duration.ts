@@ -1,4 +1,4 @@
-import { countText } from './count-text.js';
+import { countText } from '@coinop/protocol';
 
 /**
  * A payout hold in words a person reads at a glance (issue 30): 86400 → "24 h", 600 → "10 min",

@@ -1,6 +1,5 @@
-import { countText } from '../components/count-text.js';
 import { useEffect, useState } from 'react';
-import type { ReviewDetail, ReviewItem } from '@coinop/protocol';
+import { countText, type ReviewDetail, type ReviewItem } from '@coinop/protocol';
 import { scoreText } from '../components/score.js';
 import { ReplayPanel } from './replay-panel.js';
 import { ResolveForm } from './resolve-form.js';

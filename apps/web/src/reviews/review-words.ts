@@ -1,6 +1,4 @@
-import { countText } from '../components/count-text.js';
-import type { ReviewItem } from '@coinop/protocol';
-import { groupedNumber } from '@coinop/protocol';
+import { countText, groupedNumber, type ReviewItem } from '@coinop/protocol';
 import { msText, scoreText } from '../components/score.js';
 
 /** What the queue calls each kind of item, as a reviewer reads it. */

@@ -1,3 +1,4 @@
+import { countText } from '@coinop/protocol';
 import { PATTERN_TEXT_KEY } from './string-patterns.js';
 
 /**
@@ -115,7 +116,7 @@ function listed(values: unknown): string {
 }
 
 function count(limit: unknown, noun: string): string {
-  return `${String(limit)} ${noun}${limit === 1 ? '' : 's'}`;
+  return countText(Number(limit), noun);
 }
 
 function lowerFirst(text: string): string {

@@ -1,4 +1,5 @@
 import type { Clock, Ids, SplitRule } from '@coinop/core';
+import { countText } from '@coinop/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ArcadeMetrics } from '../metrics/arcade-metrics.js';
 import type { Db } from '../store/db.js';
@@ -145,9 +146,10 @@ export class TournamentCloser {
             nextRoundId: round.next?.roundId ?? null,
             ms,
           },
-          `closed tournament round ${round.roundId} (#${round.number}): ${round.entrants} entrants, ` +
-            `${round.expiredPlays} unscored plays settled as expired, ` +
-            `pool ${round.poolUnits} units paid to ${round.paidPlaces} places in ${ms} ms`,
+          `closed tournament round ${round.roundId} (#${round.number}): ` +
+            `${countText(round.entrants, 'entrant')}, ` +
+            `${countText(round.expiredPlays, 'unscored play')} settled as expired, ` +
+            `pool ${round.poolUnits} units paid to ${countText(round.paidPlaces, 'place')} in ${ms} ms`,
         );
         if (round.next && !round.next.guaranteeFunded) {
           log.warn(

@@ -5,17 +5,19 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { wholeHstToUnits } from '@coinop/core';
 import { createTestDatabase, storeVariants } from '@coinop/testkit/db';
 import { within } from '@coinop/testkit/poll';
-import { testConfig } from '../../src/config.js';
+import { testConfig, type Config } from '../../src/config.js';
 import { systemClock, uuidIds } from '../../src/ids.js';
-import { openDatabase } from '../../src/main.js';
+import { openDatabase, startServer } from '../../src/main.js';
 import { ensureArcade } from '../../src/store/arcades.js';
 import type { Db } from '../../src/store/db.js';
 import { ensureDeveloper } from '../../src/store/developers.js';
-import { insertGame } from '../../src/store/games.js';
+import { insertGame, publishGame } from '../../src/store/games.js';
 import { auditLedger } from '../../src/store/ledger.js';
 import { migrate } from '../../src/store/migrate.js';
+import { createPlayer } from '../../src/store/players.js';
 import {
   fillPoolTo,
+  mintTo,
   postedBalance,
   seedEntrants,
   tournamentWithRound,
@@ -30,6 +32,9 @@ import { cleanEnv, serve, type ServeChild } from './run-cli.js';
  */
 
 const ENTRANTS = 60;
+/** A round play's entry fee, 1 HST, and its leaders' part (70%) that settling it puts in the pool. */
+const FEE = 100_000_000n;
+const LEADERS_PART = 70_000_000n;
 /** Paid to 21 places (the top 34% of 60) and 5 units of remainder. */
 const POOL = 1_000_000_013n;
 const PAUSE_ENV = 'COINOP_TEST_CLOSE_PAUSE_MS';
@@ -45,7 +50,20 @@ interface Seeded {
 }
 
 /** A game, a round that ended a minute ago with ENTRANTS ranked players, and its pool at POOL. */
-async function seedDueRound(db: Db): Promise<Seeded> {
+function seedDueRound(db: Db): Promise<Seeded> {
+  return seedRound(db, { endsInMs: -60_000, entryFeeUnits: 0n, poolUnits: POOL });
+}
+
+/**
+ * A game (published, so a player may open a play on its round), a round that ends `endsInMs`
+ * from now with ENTRANTS ranked players and that entry fee, and its pool at `poolUnits`.
+ */
+async function seedRound(
+  db: Db,
+  options: { endsInMs: number; entryFeeUnits: bigint; poolUnits: bigint },
+): Promise<
+  Seeded & { gameId: string; mintAccountId: string; developerAccountId: string; endsAt: Date }
+> {
   await migrate(db);
   const clock = systemClock;
   const arcade = await ensureArcade(db, clock, uuidIds);
@@ -77,13 +95,23 @@ async function seedDueRound(db: Db): Promise<Seeded> {
     gameId: game.id,
     funderAccountId: developer.accountId,
     payoutTable: { topPercent: 34 },
-    startsAt: new Date(now.getTime() - 3_660_000),
+    startsAt: new Date(now.getTime() + options.endsInMs - 3_600_000),
     durationSeconds: 3600,
+    entryFeeUnits: options.entryFeeUnits,
     now,
   });
+  await db.transaction((tx) => publishGame(tx, clock, game.id));
   const players = await seedEntrants(db, t.roundId, ENTRANTS, now);
-  await fillPoolTo(db, arcade.mintAccountId, t.roundId, POOL, now);
-  return { roundId: t.roundId, tournamentId: t.tournamentId, players };
+  await fillPoolTo(db, arcade.mintAccountId, t.roundId, options.poolUnits, now);
+  return {
+    roundId: t.roundId,
+    tournamentId: t.tournamentId,
+    players,
+    gameId: game.id,
+    mintAccountId: arcade.mintAccountId,
+    developerAccountId: developer.accountId,
+    endsAt: t.endsAt,
+  };
 }
 
 /** The round closed exactly once: its results, its prizes' transfers, the pool at 0, audit balanced. */
@@ -143,20 +171,23 @@ describe.each(storeVariants())('a round closed by coinop serve on %s', (variant)
     for (const cleanup of cleanups.reverse()) await cleanup();
   });
 
-  /** A store for `coinop serve`: its flags, and a way to open it here while no server runs. */
-  async function store(): Promise<{ flags: string[]; open(): Promise<Db> }> {
+  /**
+   * A store for `coinop serve`: its flags, the same store as an in-process server's config, and
+   * a way to open it here while no server runs.
+   */
+  async function store(): Promise<{ flags: string[]; config: Config; open(): Promise<Db> }> {
     const dataDir = await mkdtemp(join(tmpdir(), 'coinop-close-crash-'));
     cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
     const base = ['--api-port', '0', '--auth-port', '0', '--data-dir', dataDir];
-    if (variant === 'pglite') {
-      return { flags: base, open: () => openDatabase(testConfig({ dataDir })) };
+    let flags = base;
+    let config = testConfig({ apiPort: 0, dataDir });
+    if (variant === 'postgres') {
+      const database = await createTestDatabase();
+      cleanups.push(() => database.drop());
+      flags = [...base, '--database-url', database.url];
+      config = testConfig({ apiPort: 0, dataDir, databaseUrl: database.url });
     }
-    const database = await createTestDatabase();
-    cleanups.push(() => database.drop());
-    return {
-      flags: [...base, '--database-url', database.url],
-      open: () => openDatabase(testConfig({ dataDir, databaseUrl: database.url })),
-    };
+    return { flags, config, open: () => openDatabase(config) };
   }
 
   it('closes once after a SIGKILL in the middle of the close', async () => {
@@ -181,6 +212,77 @@ describe.each(storeVariants())('a round closed by coinop serve on %s', (variant)
     db = await open();
     try {
       await expectClosedOnce(db, seeded);
+    } finally {
+      await db.close();
+    }
+  }, 180_000);
+
+  it('settles a play left open at the end once, after a SIGKILL in the middle of the close', async () => {
+    const { flags, config, open } = await store();
+    // A round with a 1 HST entry fee that ends in a few seconds: time to open a play on it.
+    const seeding = await open();
+    const seeded = await seedRound(seeding, {
+      endsInMs: 8_000,
+      entryFeeUnits: FEE,
+      // The close adds the open play's leaders' part, so it pays POOL as the other test does.
+      poolUnits: POOL - LEADERS_PART,
+    });
+    await seeding.close();
+    const inProcess = await startServer(config, { seedDemo: false, banner: false });
+    const { arcade } = inProcess.api;
+    const player = await createPlayer(arcade.db, arcade.clock, uuidIds, {
+      wallet: null,
+      name: 'Cyd',
+    });
+    await mintTo(arcade.db, seeded.mintAccountId, player.accountId, 5n * FEE, arcade.clock.now());
+    const play = await arcade.plays.open({
+      gameId: seeded.gameId,
+      playerId: player.id,
+      leaderboardId: seeded.roundId,
+      idempotencyKey: null,
+    });
+    // Its expiry is the round's end: the sweep leaves it to the close.
+    expect(play.expiresAt).toEqual(seeded.endsAt);
+    await inProcess.close();
+    await within(30_000, async () => Date.now() > seeded.endsAt.getTime() + 500);
+
+    let server = await serve(flags, cleanEnv({ [PAUSE_ENV]: '120000' }));
+    cleanups.push(async () => void server.child.kill('SIGKILL'));
+    await within(30_000, async () => matching(server, PAUSED).length > 0);
+    server.child.kill('SIGKILL');
+    expect(await server.exited).toBe(null);
+
+    server = await serve(flags);
+    await within(30_000, async () => matching(server, CLOSED).length > 0);
+    expect(server.messages.filter((m) => CLOSED.test(m))).toEqual([
+      // Its entrants are those who played in it: the seeded bests were loaded, not played.
+      expect.stringMatching(
+        /: 1 entrant, 1 unscored play settled as expired, pool 1000000013 units paid to 21 places /,
+      ),
+    ]);
+    await stop(server);
+
+    const db = await open();
+    try {
+      await expectClosedOnce(db, seeded);
+      const [row] = await db.query<{ status: string }>('SELECT status FROM plays WHERE id = $1', [
+        play.id,
+      ]);
+      expect(row?.status).toBe('expired');
+      // Settled once: the lock, then its fee split as an expired play's (70% to the pool).
+      const moves = await db.query<{ reason: string; kind: string; amount: string }>(
+        `SELECT reason, kind, amount::text AS amount FROM transfers WHERE play_id = $1
+         ORDER BY created_at, reason`,
+        [play.id],
+      );
+      expect(moves).toEqual([
+        { reason: 'play_lock', kind: 'pending', amount: FEE.toString() },
+        { reason: 'payout_arcade', kind: 'posted', amount: '10000000' },
+        { reason: 'payout_developer', kind: 'posted', amount: '20000000' },
+        { reason: 'play_settle', kind: 'post_pending', amount: FEE.toString() },
+        { reason: 'tournament_pool', kind: 'posted', amount: LEADERS_PART.toString() },
+      ]);
+      expect(await postedBalance(db, player.accountId)).toBe(4n * FEE);
     } finally {
       await db.close();
     }

@@ -42,8 +42,8 @@ export function checkWithdrawalAmount(amountUnits: Units, maxWithdrawalUnits: Un
 /**
  * The most the vault pays in one withdrawal: its `maxWithdrawal`, capped by its
  * `dailyWithdrawalLimit`. The contract accepts a `maxWithdrawal` above the daily limit, but a
- * withdrawal above the daily limit fits no day, and the queue, paid in order, would wait behind it
- * for ever (security review, finding 6); so it is refused like one above `maxWithdrawal`.
+ * withdrawal above the daily limit fits no day, and would wait for ever (security review, finding
+ * 6); so it is refused like one above `maxWithdrawal`.
  */
 export function oneWithdrawalLimitUnits(maxWithdrawalUnits: Units, dailyLimitUnits: Units): Units {
   return maxWithdrawalUnits < dailyLimitUnits ? maxWithdrawalUnits : dailyLimitUnits;
@@ -113,17 +113,22 @@ export interface WithdrawalBatchPlan<W> {
   readonly batch: W[];
   /** Above the vault's `maxWithdrawal` (lowered after they were taken): refused for good. */
   readonly overMax: W[];
-  /** Not looked at yet, or waiting for today's limit: the rest of the queue, in order. */
+  /** Above what today's limit leaves: they wait for the next day, first in line then. */
+  readonly held: W[];
+  /** Not looked at yet (the batch is full): the rest of the queue, in order. */
   readonly rest: W[];
   /** What today's limit leaves once the batch is paid. */
   readonly budgetUnits: Units;
 }
 
 /**
- * Takes the next batch from the front of `queue` (oldest first): at most `batchMax`, within
- * `budgetUnits` (what the vault's daily limit leaves). A withdrawal above `maxWithdrawalUnits`
- * (the most one withdrawal may be: `oneWithdrawalLimitUnits`) is set aside as refused; the first that does not fit the budget ends the batch and holds the
- * ones after it, so the queue is paid in order. Pure: the sender writes what it decides.
+ * Takes the next batch from `queue` (oldest first): at most `batchMax`, within `budgetUnits`
+ * (what the vault's daily limit leaves). A withdrawal above `maxWithdrawalUnits` (the most one
+ * withdrawal may be: `oneWithdrawalLimitUnits`) is set aside as refused. One that does not fit
+ * what today leaves is held, and the ones after it that fit are paid (security review, finding
+ * 6: one large request must not hold everybody's for a day). It waits a day at most: it fits a
+ * whole day's limit, and at the day's turn it is the oldest in the queue, so it goes first.
+ * Pure: the sender writes what it decides.
  */
 export function nextWithdrawalBatch<W extends { readonly amountUnits: Units }>(
   queue: readonly W[],
@@ -135,17 +140,19 @@ export function nextWithdrawalBatch<W extends { readonly amountUnits: Units }>(
 ): WithdrawalBatchPlan<W> {
   const batch: W[] = [];
   const overMax: W[] = [];
+  const held: W[] = [];
   let budgetUnits = limits.budgetUnits;
   let taken = 0;
   for (; taken < queue.length && batch.length < limits.batchMax; taken++) {
     const next = queue[taken] as W;
     if (next.amountUnits > limits.maxWithdrawalUnits) {
       overMax.push(next);
-      continue;
+    } else if (next.amountUnits > budgetUnits) {
+      held.push(next);
+    } else {
+      budgetUnits -= next.amountUnits;
+      batch.push(next);
     }
-    if (next.amountUnits > budgetUnits) break;
-    budgetUnits -= next.amountUnits;
-    batch.push(next);
   }
-  return { batch, overMax, rest: queue.slice(taken), budgetUnits };
+  return { batch, overMax, held, rest: queue.slice(taken), budgetUnits };
 }

@@ -128,17 +128,20 @@ describe('the next batch of queued withdrawals', () => {
   const ids = (ws: readonly { id: string }[]) => ws.map((w) => w.id);
 
   it.each([
-    // [amounts, max, budget, batchMax, batch, overMax, rest, budget left]
-    [[1n, 2n, 3n], 10n, 100n, 10, ['w0', 'w1', 'w2'], [], [], 94n],
-    [[1n, 2n, 3n], 10n, 100n, 2, ['w0', 'w1'], [], ['w2'], 97n],
-    [[5n, 20n, 3n], 10n, 100n, 10, ['w0', 'w2'], ['w1'], [], 92n],
-    [[5n, 6n, 1n], 10n, 10n, 10, ['w0'], [], ['w1', 'w2'], 5n],
-    [[11n, 6n], 10n, 5n, 10, [], ['w0'], ['w1'], 5n],
-    [[1n, 2n, 20n], 10n, 100n, 2, ['w0', 'w1'], [], ['w2'], 97n],
-    [[], 10n, 100n, 10, [], [], [], 100n],
+    // [amounts, max, budget, batchMax, batch, overMax, held, rest, budget left]
+    [[1n, 2n, 3n], 10n, 100n, 10, ['w0', 'w1', 'w2'], [], [], [], 94n],
+    [[1n, 2n, 3n], 10n, 100n, 2, ['w0', 'w1'], [], [], ['w2'], 97n],
+    [[5n, 20n, 3n], 10n, 100n, 10, ['w0', 'w2'], ['w1'], [], [], 92n],
+    // The 6 does not fit what is left after the 5: it waits, the 1 behind it is paid.
+    [[5n, 6n, 1n], 10n, 10n, 10, ['w0', 'w2'], [], ['w1'], [], 4n],
+    [[11n, 6n], 10n, 5n, 10, [], ['w0'], ['w1'], [], 5n],
+    // Held ones do not count toward the batch's size.
+    [[9n, 9n, 1n, 1n, 1n], 10n, 3n, 2, ['w2', 'w3'], [], ['w0', 'w1'], ['w4'], 1n],
+    [[1n, 2n, 20n], 10n, 100n, 2, ['w0', 'w1'], [], [], ['w2'], 97n],
+    [[], 10n, 100n, 10, [], [], [], [], 100n],
   ] as const)(
     'queue %s within max %s, budget %s, %s a batch',
-    (amounts, max, budget, batchMax, batch, overMax, rest, left) => {
+    (amounts, max, budget, batchMax, batch, overMax, held, rest, left) => {
       const plan = nextWithdrawalBatch(queue(...amounts), {
         maxWithdrawalUnits: max,
         budgetUnits: budget,
@@ -146,6 +149,7 @@ describe('the next batch of queued withdrawals', () => {
       });
       expect(ids(plan.batch)).toEqual(batch);
       expect(ids(plan.overMax)).toEqual(overMax);
+      expect(ids(plan.held)).toEqual(held);
       expect(ids(plan.rest)).toEqual(rest);
       expect(plan.budgetUnits).toBe(left);
     },

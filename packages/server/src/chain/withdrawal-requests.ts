@@ -163,8 +163,7 @@ export class WithdrawalRequests {
 
   /**
    * The most the vault pays in one withdrawal: its `maxWithdrawal`, or its `dailyWithdrawalLimit`
-   * where that is lower (a withdrawal above the day's limit would never fit a day, and the queue,
-   * paid in order, would wait behind it for ever). Read at most once a minute; null when the chain
+   * where that is lower (a withdrawal above the day's limit would never fit a day). Read at most once a minute; null when the chain
    * does not answer (the request is taken, and the sender refuses it later if it is over).
    */
   async maxWithdrawalUnits(): Promise<bigint | null> {

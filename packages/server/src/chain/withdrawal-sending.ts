@@ -97,10 +97,11 @@ export class WithdrawalQueueSender {
     const queue = await queuedWithdrawals(this.#db, checkpoint, batchMax * BATCHES_PER_ROUND_MAX);
     if (queue.length === 0) return { sent, failed, waiting: null };
     const [maxWithdrawal, dailyLimit, withdrawnToday, paused] = await this.#readVaultLimits();
-    const waitWith = async (why: string) => {
+    /** Notes on each withdrawal that waits (the whole queue by default) why it waits. */
+    const waitWith = async (why: string, waiting: readonly { id: string }[] = queue) => {
       await noteQueuedError(
         this.#db,
-        queue.map((w) => w.id),
+        waiting.map((w) => w.id),
         why,
         this.#clock.now(),
       );
@@ -109,7 +110,8 @@ export class WithdrawalQueueSender {
     if (paused) return waitWith(WAIT_REFUSALS.EnforcedPause);
     let budget = dailyLimit - withdrawnToday - unminedUnits;
     let rest = [...queue];
-    let waiting: string | null = null;
+    // Above what today's limit leaves: they wait for the next day, the ones behind them go on.
+    let held: typeof queue = [];
     while (rest.length > 0) {
       const plan = nextWithdrawalBatch(rest, {
         maxWithdrawalUnits: oneWithdrawalLimitUnits(maxWithdrawal, dailyLimit),
@@ -118,7 +120,7 @@ export class WithdrawalQueueSender {
       });
       for (const over of plan.overMax) {
         // A limit was lowered after the request was taken: refused for good. One above the
-        // daily limit would never fit a day, and would hold every later withdrawal for ever.
+        // daily limit would never fit a day.
         await this.#fail(
           checkpoint,
           over,
@@ -129,40 +131,30 @@ export class WithdrawalQueueSender {
         failed += 1;
       }
       const { batch } = plan;
+      held = [...held, ...plan.held];
       budget = plan.budgetUnits;
       rest = plan.rest;
-      if (batch.length === 0) {
-        // Oldest first: a withdrawal that does not fit today's limit holds the ones after it.
-        waiting = WAIT_REFUSALS.DailyWithdrawalLimitExceeded;
-        await noteQueuedError(
-          this.#db,
-          rest.map((w) => w.id),
-          waiting,
-          this.#clock.now(),
-        );
-        break;
-      }
+      if (batch.length === 0) break;
       const outcome = await this.#sendBatch(checkpoint, operator, batch);
       if (outcome.kind === 'sent') {
         sent += batch.length;
       } else if (outcome.kind === 'refused') {
         await this.#fail(checkpoint, outcome.withdrawal, outcome.why);
         failed += 1;
-        // The others go back to the front of the queue and are tried again at once.
-        rest = [...batch.filter((w) => w.id !== outcome.withdrawal.id), ...rest];
+        // The others, and those held against the budget they took, are tried again at once,
+        // in the queue's order.
+        const again = new Set(
+          [...held, ...batch, ...rest].filter((w) => w.id !== outcome.withdrawal.id),
+        );
+        rest = queue.filter((w) => again.has(w));
+        held = [];
         budget += batch.reduce((sum, w) => sum + w.amountUnits, 0n);
       } else {
-        waiting = outcome.why;
-        await noteQueuedError(
-          this.#db,
-          [...batch, ...rest].map((w) => w.id),
-          waiting,
-          this.#clock.now(),
-        );
-        break;
+        return waitWith(outcome.why, [...held, ...batch, ...rest]);
       }
     }
-    return { sent, failed, waiting };
+    if (held.length > 0) return waitWith(WAIT_REFUSALS.DailyWithdrawalLimitExceeded, held);
+    return { sent, failed, waiting: null };
   }
 
   /** The vault's limits as they stand: `maxWithdrawal`, the daily limit, today's total, paused. */

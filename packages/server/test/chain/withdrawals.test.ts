@@ -12,6 +12,7 @@ import type { ChainConfig } from '../../src/config.js';
 import { findWithdrawal } from '../../src/store/chain-withdrawals.js';
 import { findAccount } from '../../src/store/ledger.js';
 import { chainConfigFor, HST, startArcadeChain, type ArcadeChain } from '../fixtures/chain.js';
+import { moveChainTime } from '../fixtures/chain-plays.js';
 
 /**
  * Withdrawals on a real Anvil, on every store: reserved when requested, paid by the sender in
@@ -67,6 +68,16 @@ describe.each(storeVariants())('withdrawals on %s', (variant) => {
 
   const unitsOf = async (accountId: string) =>
     availableUnits((await findAccount(api!.db, accountId))!);
+  /** The vault's admin sets its limits: one withdrawal's most, and a UTC day's. */
+  const setLimitsOf = async (vault: Address, maxWithdrawal: bigint, dailyLimit: bigint) => {
+    const hash = await chain.admin.writeContract({
+      address: vault,
+      abi: arcadeVaultAbi,
+      functionName: 'setLimits',
+      args: [maxWithdrawal, dailyLimit],
+    });
+    await chain.admin.waitForTransactionReceipt({ hash });
+  };
   const freshWallet = (): Address => privateKeyToAccount(generatePrivateKey()).address;
   const walletHst = (wallet: Address) =>
     chain.admin.readContract({
@@ -176,13 +187,7 @@ describe.each(storeVariants())('withdrawals on %s', (variant) => {
     const big = await request(player.accountId, '6', freshWallet());
     const to = freshWallet();
     const small = await request(player.accountId, '3', to);
-    const hash = await chain.admin.writeContract({
-      address: vault,
-      abi: arcadeVaultAbi,
-      functionName: 'setLimits',
-      args: [1_000n * HST, 5n * HST],
-    });
-    await chain.admin.waitForTransactionReceipt({ hash });
+    await setLimitsOf(vault, 1_000n * HST, 5n * HST);
     expect(await sender.runOnce()).toMatchObject({ failed: 1, sent: 1 });
     expect(await findWithdrawal(api!.db, big.withdrawal.id)).toMatchObject({
       status: 'failed',
@@ -193,6 +198,45 @@ describe.each(storeVariants())('withdrawals on %s', (variant) => {
     await sender.runOnce();
     expect(await statusOf(small.withdrawal.id)).toBe('paid');
     expect(await walletHst(to)).toBe(3n * HST);
+  });
+
+  it('pays the withdrawals behind one that waits for the next day, and that one the next day', async () => {
+    // What broke (security review, finding 6): the queue was paid in order, so one request above
+    // what today's limit left held every later one, small ones included, until the next day.
+    const { vault, player, sender } = await arcadeWithDeposit(10n * HST);
+    await setLimitsOf(vault, 1_000n * HST, 5n * HST);
+    const first = await request(player.accountId, '2', freshWallet());
+    expect(await sender.runOnce()).toMatchObject({ sent: 1, waiting: null });
+    // 3 HST left today: the 4 waits, the 1 behind it goes.
+    const bigTo = freshWallet();
+    const big = await request(player.accountId, '4', bigTo);
+    const smallTo = freshWallet();
+    const small = await request(player.accountId, '1', smallTo);
+    expect(await sender.runOnce()).toMatchObject({
+      sent: 1,
+      failed: 0,
+      waiting: "today's withdrawal limit of the vault is reached",
+    });
+    expect(await findWithdrawal(api!.db, big.withdrawal.id)).toMatchObject({
+      status: 'queued',
+      lastError: "today's withdrawal limit of the vault is reached",
+    });
+    await chain.mine(CONFIRMATIONS);
+    await sender.runOnce();
+    expect(await statusOf(first.withdrawal.id)).toBe('paid');
+    expect(await statusOf(small.withdrawal.id)).toBe('paid');
+    expect(await walletHst(smallTo)).toBe(1n * HST);
+    expect(await statusOf(big.withdrawal.id)).toBe('queued');
+    expect(await walletHst(bigTo)).toBe(0n);
+
+    // The next day on the chain: it is first in line, and fits the whole day's limit.
+    await moveChainTime(chain, 86_400);
+    expect(await sender.runOnce()).toMatchObject({ sent: 1, waiting: null });
+    await chain.mine(CONFIRMATIONS);
+    await sender.runOnce();
+    expect(await statusOf(big.withdrawal.id)).toBe('paid');
+    expect(await walletHst(bigTo)).toBe(4n * HST);
+    expect(await unitsOf(player.accountId)).toBe(3n * HST);
   });
 
   it('keeps withdrawals queued while the vault is paused, and pays them after', async () => {

@@ -113,7 +113,10 @@ export interface WithdrawalBatchPlan<W> {
   readonly batch: W[];
   /** Above the vault's `maxWithdrawal` (lowered after they were taken): refused for good. */
   readonly overMax: W[];
-  /** Above what today's limit leaves: they wait for the next day, first in line then. */
+  /**
+   * Waiting for the next day: each one above what today's limit leaves, and once one requested
+   * before today waits, everything behind it too.
+   */
   readonly held: W[];
   /** Not looked at yet (the batch is full): the rest of the queue, in order. */
   readonly rest: W[];
@@ -121,23 +124,31 @@ export interface WithdrawalBatchPlan<W> {
   readonly budgetUnits: Units;
 }
 
+/** A day as the vault counts its withdrawals (`block.timestamp / 1 days`): UTC, from midnight. */
+const DAY_MS = 86_400_000;
+
 /**
  * Takes the next batch from `queue` (oldest first): at most `batchMax`, within `budgetUnits`
- * (what the vault's daily limit leaves). A withdrawal above `maxWithdrawalUnits` (the most one
- * withdrawal may be: `oneWithdrawalLimitUnits`) is set aside as refused. One that does not fit
- * what today leaves is held, and the ones after it that fit are paid (security review, finding
- * 6: one large request must not hold everybody's for a day). It waits a day at most: it fits a
- * whole day's limit, and at the day's turn it is the oldest in the queue, so it goes first.
- * Pure: the sender writes what it decides.
+ * (what the vault's daily limit leaves on the day of `now`). A withdrawal above
+ * `maxWithdrawalUnits` (the most one withdrawal may be: `oneWithdrawalLimitUnits`) is set aside
+ * as refused. One requested today that does not fit what today leaves is held, and the ones
+ * after it that fit are paid (security review, finding 6: one large request must not hold
+ * everybody's for a day). One requested before today that does not fit holds everything behind
+ * it, so that nothing sent meanwhile keeps it from the next day's limit: it waits two days at
+ * most, since it fits a whole day's limit. Pure: the sender writes what it decides.
  */
-export function nextWithdrawalBatch<W extends { readonly amountUnits: Units }>(
+export function nextWithdrawalBatch<
+  W extends { readonly amountUnits: Units; readonly requestedAt: Date },
+>(
   queue: readonly W[],
   limits: {
     readonly maxWithdrawalUnits: Units;
     readonly budgetUnits: Units;
     readonly batchMax: number;
+    readonly now: Date;
   },
 ): WithdrawalBatchPlan<W> {
+  const todayStartsAt = Math.floor(limits.now.getTime() / DAY_MS) * DAY_MS;
   const batch: W[] = [];
   const overMax: W[] = [];
   const held: W[] = [];
@@ -148,6 +159,11 @@ export function nextWithdrawalBatch<W extends { readonly amountUnits: Units }>(
     if (next.amountUnits > limits.maxWithdrawalUnits) {
       overMax.push(next);
     } else if (next.amountUnits > budgetUnits) {
+      if (next.requestedAt.getTime() < todayStartsAt) {
+        held.push(...queue.slice(taken));
+        taken = queue.length;
+        break;
+      }
       held.push(next);
     } else {
       budgetUnits -= next.amountUnits;

@@ -123,8 +123,11 @@ describe('withdrawal transfers', () => {
 });
 
 describe('the next batch of queued withdrawals', () => {
+  const NOW = new Date('2026-11-29T15:00:00Z');
+  const TODAY = new Date('2026-11-29T00:00:00Z');
+  const YESTERDAY = new Date('2026-11-28T23:59:59.999Z');
   const queue = (...amounts: bigint[]) =>
-    amounts.map((amountUnits, n) => ({ id: `w${n}`, amountUnits }));
+    amounts.map((amountUnits, n) => ({ id: `w${n}`, amountUnits, requestedAt: TODAY }));
   const ids = (ws: readonly { id: string }[]) => ws.map((w) => w.id);
 
   it.each([
@@ -146,6 +149,7 @@ describe('the next batch of queued withdrawals', () => {
         maxWithdrawalUnits: max,
         budgetUnits: budget,
         batchMax,
+        now: NOW,
       });
       expect(ids(plan.batch)).toEqual(batch);
       expect(ids(plan.overMax)).toEqual(overMax);
@@ -154,4 +158,41 @@ describe('the next batch of queued withdrawals', () => {
       expect(plan.budgetUnits).toBe(left);
     },
   );
+
+  it('holds everything behind one requested before today that still does not fit', () => {
+    // Requested yesterday, 6 against the 5 today leaves: the 1 behind it waits too, so that
+    // nothing sent today takes from the day the 6 fits.
+    const [old, small] = queue(6n, 1n);
+    const plan = nextWithdrawalBatch([{ ...old!, requestedAt: YESTERDAY }, small!], {
+      maxWithdrawalUnits: 10n,
+      budgetUnits: 5n,
+      batchMax: 10,
+      now: NOW,
+    });
+    expect(ids(plan.batch)).toEqual([]);
+    expect(ids(plan.held)).toEqual(['w0', 'w1']);
+    expect(ids(plan.rest)).toEqual([]);
+    expect(plan.budgetUnits).toBe(5n);
+    // Requested today at midnight, the same two: the 6 waits alone.
+    const today = nextWithdrawalBatch(queue(6n, 1n), {
+      maxWithdrawalUnits: 10n,
+      budgetUnits: 5n,
+      batchMax: 10,
+      now: NOW,
+    });
+    expect(ids(today.batch)).toEqual(['w1']);
+    expect(ids(today.held)).toEqual(['w0']);
+  });
+
+  it('pays one requested before today that fits, and goes on behind it', () => {
+    const [old, small] = queue(4n, 1n);
+    const plan = nextWithdrawalBatch([{ ...old!, requestedAt: YESTERDAY }, small!], {
+      maxWithdrawalUnits: 10n,
+      budgetUnits: 5n,
+      batchMax: 10,
+      now: NOW,
+    });
+    expect(ids(plan.batch)).toEqual(['w0', 'w1']);
+    expect(plan.budgetUnits).toBe(0n);
+  });
 });

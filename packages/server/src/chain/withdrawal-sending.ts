@@ -110,13 +110,14 @@ export class WithdrawalQueueSender {
     if (paused) return waitWith(WAIT_REFUSALS.EnforcedPause);
     let budget = dailyLimit - withdrawnToday - unminedUnits;
     let rest = [...queue];
-    // Above what today's limit leaves: they wait for the next day, the ones behind them go on.
+    // Waiting for the next day's limit (`nextWithdrawalBatch` says which).
     let held: typeof queue = [];
     while (rest.length > 0) {
       const plan = nextWithdrawalBatch(rest, {
         maxWithdrawalUnits: oneWithdrawalLimitUnits(maxWithdrawal, dailyLimit),
         budgetUnits: budget,
         batchMax,
+        now: this.#clock.now(),
       });
       for (const over of plan.overMax) {
         // A limit was lowered after the request was taken: refused for good. One above the

@@ -118,10 +118,12 @@ async function deposit(options: DepositOptions) {
   if (!devChain) throw new TypeError('loadConfig dropped --dev-chain');
   const { DevChainFunds } = await import('../dev-chain/dev-chain-funds.js');
   const { readDevChainDeployment, DevChainError } = await import('../dev-chain/dev-chain.js');
+  const { describeChainError } = await import('../chain/rpc.js');
+  const rpcUrl = `http://${devChain.host}:${devChain.port}`;
   try {
     const deployment = await readDevChainDeployment(devChain.dir);
     const funds = new DevChainFunds({
-      rpcUrl: `http://${devChain.host}:${devChain.port}`,
+      rpcUrl,
       vaultAddress: deployment.vault,
       startBlock: BigInt(deployment.vaultBlockNumber),
       devChainMinter: deployment.admin,
@@ -139,6 +141,12 @@ async function deposit(options: DepositOptions) {
     return { txHash, from, account, amount: options.amount };
   } catch (error) {
     if (error instanceof DevChainError) throw new CliError(error.message, ExitCodes.failure);
-    throw error;
+    if (error instanceof CliError) throw error;
+    // Anvil stopped (or another port): one line naming the RPC and the cause, not viem's dump.
+    throw new CliError(
+      `the dev chain did not answer: ${describeChainError(error, rpcUrl)} ` +
+        '(is coinop serve --dev-chain running?)',
+      ExitCodes.failure,
+    );
   }
 }

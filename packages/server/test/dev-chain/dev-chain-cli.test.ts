@@ -1,4 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +20,15 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'coinop-dev-chain-cli-'));
 });
 afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+/** A port nothing listens on: one the system gave a listener that is closed again. */
+async function closedPort(): Promise<number> {
+  const listener = createServer();
+  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+  const { port } = listener.address() as { port: number };
+  await new Promise((resolve) => listener.close(resolve));
+  return port;
+}
 
 const deposit = (flags: Record<string, string>) =>
   runCli([
@@ -47,6 +57,37 @@ describe('coinop dev-chain deposit', () => {
     expect(run.stdout).toBe('');
     expect(run.stderr.startsWith(message)).toBe(true);
     expect(run.stderr.split('\n')).toHaveLength(2);
+  });
+
+  it('exits 1 with one line naming the RPC when the dev chain does not answer', async () => {
+    // A dev chain deployed once, then stopped: its deployment.json stays, nothing listens.
+    const stopped = await mkdtemp(join(tmpdir(), 'coinop-dev-chain-stopped-'));
+    try {
+      await mkdir(join(stopped, 'dev-chain'));
+      await writeFile(
+        join(stopped, 'dev-chain', 'deployment.json'),
+        JSON.stringify({
+          chainId: 31337,
+          hst: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+          vault: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512',
+          vaultBlockNumber: '2',
+          admin: WALLET,
+          operator: WALLET,
+        }),
+      );
+      const port = await closedPort();
+      const run = await deposit({ 'data-dir': stopped, 'dev-chain-port': String(port) });
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(
+        new RegExp(
+          `^coinop: the dev chain did not answer: .* at RPC 127\\.0\\.0\\.1:${port} ` +
+            `\\(ECONNREFUSED\\) \\(is coinop serve --dev-chain running\\?\\)\\n$`,
+        ),
+      );
+    } finally {
+      await rm(stopped, { recursive: true, force: true });
+    }
   });
 
   it('exits 1 naming the file when the data directory has no dev chain', async () => {

@@ -3,6 +3,7 @@ import type { TestingInvitation } from '@coinop/protocol';
 import { ErrorAlert } from '../portal/parts.js';
 import { InvitationActions } from './invitation-actions.js';
 import { Inviter } from './inviter.js';
+import { playCostText } from './play-cost.js';
 import { useInvitations } from './testing-api.js';
 
 /**
@@ -38,7 +39,8 @@ export function InvitationNotice({
       </p>
       <p className="notice-card">
         <strong>Accepting lets its server charge you</strong> for plays at any of its prices,
-        without a daily allowance, until you leave (Account → Testing) or the game is published.
+        without a daily allowance, until you leave (Account → Testing) or the game is published.{' '}
+        {playCostText(invitation)}
       </p>
       <div className="row-actions">
         <InvitationActions

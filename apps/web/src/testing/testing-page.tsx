@@ -7,6 +7,7 @@ import { Link } from '../router.js';
 import { useSession } from '../session/session.js';
 import { InvitationActions } from './invitation-actions.js';
 import { Inviter } from './inviter.js';
+import { playCostText } from './play-cost.js';
 import { testingApi } from './testing-api.js';
 
 /**
@@ -115,6 +116,7 @@ function InvitationFacts({ invitation }: { invitation: TestingInvitation }) {
       <p className="muted">
         Invited by <Inviter invitation={invitation} />, <When iso={invitation.invitedAt} />
       </p>
+      {!published && <p className="play-cost">{playCostText(invitation)}</p>}
       {invitation.answeredAt !== null && (
         <p className="muted">
           {STATE_TEXT[state]} <When iso={invitation.answeredAt} />

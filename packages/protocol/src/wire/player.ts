@@ -271,6 +271,13 @@ export interface TestingInvitation {
   readonly developerWallet: string;
   /** The developer wallet's name in the arcade; null when it never signed in to play. */
   readonly developerName: string | null;
+  /**
+   * The most one play of the game costs now (its highest tier, or an open round's entry fee),
+   * HST as a decimal string written from base units; null when it has no board. A tester may be
+   * charged that for each play, without a daily allowance; the developer may change prices or
+   * add tiers.
+   */
+  readonly highestPlayCost: string | null;
   readonly state: TesterState;
   readonly invitedAt: string;
   /** When the player last answered; null while the invitation waits. */

@@ -124,11 +124,19 @@ export interface InvitationRecord extends TesterRecord {
   readonly developerWallet: string;
   /** The name of the developer's wallet as a player of the arcade; null when it never signed in. */
   readonly developerName: string | null;
+  /**
+   * The most one play of the game costs now: its highest tier still offered, or an open round's
+   * entry fee if higher. Null when it has no board. A tester may be charged that without a limit.
+   */
+  readonly highestPlayCostUnits: bigint | null;
 }
 
 const INVITATION_SELECT = `SELECT gt.game_id, gt.wallet, gt.state, gt.invited_at, gt.answered_at,
     g.name AS game_name, g.published_at IS NOT NULL AS published,
-    d.wallet AS developer_wallet, dp.name AS developer_name
+    d.wallet AS developer_wallet, dp.name AS developer_name,
+    (SELECT max(l.cost_units) FROM leaderboards l LEFT JOIN tournament_rounds r ON r.id = l.id
+     WHERE l.game_id = g.id AND l.retired_at IS NULL AND (r.id IS NULL OR r.status <> 'closed')
+    )::text AS highest_play_cost_units
   FROM game_testers gt JOIN games g ON g.id = gt.game_id
     JOIN developers d ON d.id = g.developer_id
     LEFT JOIN players dp ON dp.wallet = d.wallet`;
@@ -138,6 +146,7 @@ type InvitationRow = TesterRow & {
   published: boolean;
   developer_wallet: string;
   developer_name: string | null;
+  highest_play_cost_units: string | null;
 };
 
 const toInvitation = (r: InvitationRow): InvitationRecord => ({
@@ -146,6 +155,8 @@ const toInvitation = (r: InvitationRow): InvitationRecord => ({
   published: r.published,
   developerWallet: r.developer_wallet,
   developerName: r.developer_name,
+  highestPlayCostUnits:
+    r.highest_play_cost_units === null ? null : BigInt(r.highest_play_cost_units),
 });
 
 /** Every invitation of the wallet: the waiting ones first, then the newest. */

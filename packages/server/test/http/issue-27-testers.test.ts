@@ -133,6 +133,19 @@ describe.each(storeVariants())('testers are invitations the player accepts, on %
         details: { gameId: game.gameId, playerId: victim.playerId },
       });
     }
+    // The invitation names the dearest play as it stands: the new tier, until it is retired.
+    const dearest = async () =>
+      (await as(victim, 'GET', '/player/testing')).json<{
+        invitations: { highestPlayCost: string | null }[];
+      }>().invitations[0]!.highestPlayCost;
+    expect(await dearest()).toBe('500');
+    const retired = await as(
+      developer,
+      'DELETE',
+      `/developer/games/${game.gameId}/leaderboards/${tier.json().id}`,
+    );
+    expect(retired.statusCode, retired.body).toBe(200);
+    expect(await dearest()).toBe('1');
     // Nor may the invited wallet preview the game.
     const preview = await as(victim, 'GET', `/player/games/${game.gameId}`);
     expect(preview.json()).toMatchObject({ code: 'game_not_found' });
@@ -162,6 +175,8 @@ describe.each(storeVariants())('testers are invitations the player accepts, on %
       developerWallet,
       // Named from the wallet, checksummed as the web app writes addresses (issue 28).
       developerName: `${developer.wallet.address.slice(0, 6)}…${developer.wallet.address.slice(-4)}`,
+      // Its tiers cost 1 HST and nothing: the most a tester may pay for one play now.
+      highestPlayCost: '1',
       state: 'invited',
       invitedAt: s.clock.now().toISOString(),
       answeredAt: null,

@@ -473,6 +473,10 @@ describe.skipIf(!hasChromium)(
           })
           .waitFor();
         expect(await notice.textContent()).toContain(developer.address);
+        // What accepting lets it charge: its one tier's 1 HST a play, as it stands.
+        expect(await notice.textContent()).toContain(
+          'A play costs up to 1 HST now; its developer may raise that.',
+        );
         expect(await main.getByText('Game not found').count()).toBe(0);
         expect(await seriousViolations(page)).toEqual([]);
         await saveScreenshot(page, 'testing-invitation-game-page');
@@ -483,6 +487,9 @@ describe.skipIf(!hasChromium)(
         const waiting = main.getByRole('list', { name: 'Waiting for your answer' });
         await waiting.getByText('Night Shift', { exact: true }).waitFor();
         expect(await waiting.textContent()).toContain(`Invited by ${developer.address}`);
+        expect(await waiting.textContent()).toContain(
+          'A play costs up to 1 HST now; its developer may raise that.',
+        );
         expect(await seriousViolations(page)).toEqual([]);
         await saveScreenshot(page, 'testing-invitations');
 

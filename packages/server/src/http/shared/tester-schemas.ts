@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { formatHst } from '@coinop/core';
 import type {
   Tester,
   TesterList,
@@ -48,6 +49,12 @@ export const InvitationSchema = Type.Object(
     developerName: Type.Union([Type.String(), Type.Null()], {
       description: "The developer wallet's name in the arcade; null if it never signed in.",
     }),
+    highestPlayCost: Type.Union([Type.String(), Type.Null()], {
+      description:
+        "The most one play of the game costs now (its highest tier, or an open round's entry " +
+        'fee), HST as a decimal string; null when it has no board. A tester may be charged that ' +
+        'for each play without a daily allowance; the developer may change prices or add tiers.',
+    }),
     state: TesterStateSchema,
     invitedAt: Type.String({ format: 'date-time' }),
     answeredAt,
@@ -74,6 +81,7 @@ export const invitationToWire = (i: InvitationRecord): TestingInvitation => ({
   published: i.published,
   developerWallet: i.developerWallet,
   developerName: i.developerName,
+  highestPlayCost: i.highestPlayCostUnits === null ? null : formatHst(i.highestPlayCostUnits),
   state: i.state,
   invitedAt: i.invitedAt.toISOString(),
   answeredAt: i.answeredAt?.toISOString() ?? null,

@@ -16,6 +16,7 @@ import type {
   ChainSurplusList,
   HstAudit,
   HstMinted,
+  KeysRevoked,
   KeysRotated,
   LedgerTransferPage,
   PublishQueue,
@@ -120,6 +121,7 @@ export function adminApi(token: string) {
       call<HstMinted>('/hst/mints', { accountId, amount }),
     balance: (accountId: string) => call<AccountBalance>(`/hst/balances/${id(accountId)}`),
     rotateKeys: () => call<KeysRotated>('/keys/rotate', {}),
+    revokeKeys: () => call<KeysRevoked>('/keys/revoke', {}),
 
     chainStatus: () => call<ChainStatus>('/chain'),
     chainHalts: async () => (await call<ChainHaltList>('/chain/halts?limit=20')).halts,

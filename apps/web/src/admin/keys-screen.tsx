@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import type { AdminApi } from './admin-api.js';
+import { countText } from '@coinop/protocol';
 import { Outcome, errorText } from './parts.js';
 
 /**
- * The keys that sign players' sessions: rotate them (a suspected leak, or routine). Sessions
- * signed with the retired key stay valid until they expire; new ones use the new key.
+ * The keys that sign players' sessions: rotate them (routine: sessions signed with the retired
+ * key stay valid until they expire), or revoke every one after a leak (every session ends).
  */
 export function KeysScreen({ api }: { api: AdminApi }) {
   const [busy, setBusy] = useState(false);
@@ -31,6 +32,32 @@ export function KeysScreen({ api }: { api: AdminApi }) {
     }
   };
 
+  const revoke = async () => {
+    if (
+      !window.confirm(
+        'Revoke every signing key? Every player is signed out at once and game servers refuse ' +
+          'the tokens they hold: do this after a leak only.',
+      )
+    ) {
+      return;
+    }
+    setBusy(true);
+    setOutcome(null);
+    try {
+      const revoked = await api.revokeKeys();
+      setOutcome({
+        text:
+          `Revoked ${countText(revoked.revokedKids.length, 'key')}: new key ${revoked.kid} ` +
+          'signs from now on, and every session signed before is refused.',
+        tone: 'ok',
+      });
+    } catch (e) {
+      setOutcome({ text: `Could not revoke the keys: ${errorText(e)}`, tone: 'error' });
+    } finally {
+      setBusy(false);
+    }
+  };
+
   return (
     <section aria-labelledby="keys-heading">
       <h1 id="keys-heading">Sign-in keys</h1>
@@ -41,6 +68,14 @@ export function KeysScreen({ api }: { api: AdminApi }) {
       </p>
       <button type="button" className="primary" disabled={busy} onClick={() => void rotate()}>
         Rotate the signing key
+      </button>
+      <p>
+        A rotation does not stop whoever holds a leaked key: its sessions keep working. After a
+        leak, revoke every key instead: every player is signed out at once, and game servers refuse
+        the tokens they hold once their cached keys expire.
+      </p>
+      <button type="button" className="danger" disabled={busy} onClick={() => void revoke()}>
+        Revoke every signing key
       </button>
       <Outcome text={outcome?.text ?? null} tone={outcome?.tone ?? 'ok'} />
     </section>

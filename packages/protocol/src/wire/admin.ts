@@ -237,6 +237,22 @@ export interface KeysRotated {
 }
 
 /**
+ * The signing keys after a revocation (`POST /admin/keys/revoke`, after a leak).
+ *
+ * @example
+ * ```ts
+ * import type { KeysRevoked } from '@coinop/protocol';
+ * const said = (keys: KeysRevoked) => `${keys.revokedKids.length} keys revoked`;
+ * ```
+ */
+export interface KeysRevoked {
+  /** The new signing key, which signs from now on. */
+  readonly kid: string;
+  /** Every key deleted: no token any of them signed validates any more. */
+  readonly revokedKids: readonly string[];
+}
+
+/**
  * One line of a reconciliation: an amount the ledger owes, or why the vault holds more or less.
  *
  * @example

@@ -211,6 +211,14 @@ export const ADMIN_COMMANDS: readonly AdminCommand[] = [
     request: () => ({ method: 'POST', path: '/admin/keys/rotate' }),
   },
   {
+    words: ['keys', 'revoke'],
+    description:
+      'after a leak: delete every player-token signing key and sign with a new one; every ' +
+      'player token issued before stops working, and players sign in again',
+    options: [],
+    request: () => ({ method: 'POST', path: '/admin/keys/revoke' }),
+  },
+  {
     words: ['hst', 'mint'],
     description: 'mint HST into an account (ledger mode only: refused in chain mode)',
     options: [

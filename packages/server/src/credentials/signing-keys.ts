@@ -16,6 +16,7 @@ import type { Db } from '../store/db.js';
 import { openStored, signingKeyContext } from './sealed-secrets.js';
 import {
   activateSigningKey,
+  deleteAllSigningKeys,
   deleteUnpublishedSigningKeys,
   findActiveSigningKey,
   findNextSigningKey,
@@ -94,6 +95,25 @@ export class SigningKeys {
   /** Retires the active key now and starts signing with a new one (`coinop admin keys rotate`). */
   async rotate(): Promise<{ kid: string; retiredKid: string | null }> {
     return this.#replace(true);
+  }
+
+  /**
+   * After a leak: deletes every key (the active one, the next one, which may have leaked with
+   * it, and the retired ones still published) and signs with a new one from now on, a new next
+   * key published beside it. Every player token signed before stops validating here at once, and
+   * at game servers once their JWKS cache expires: players sign in again.
+   */
+  async revokeAll(): Promise<{ kid: string; revokedKids: string[] }> {
+    return this.#db.transaction(async (tx) => {
+      await lockSigningKeys(tx);
+      const now = this.#clock.now();
+      const revokedKids = await deleteAllSigningKeys(tx);
+      const fresh = await generateSigningKey(this.#secrets, this.#policy.tokenTtlSeconds, now);
+      await insertSigningKey(tx, fresh, now);
+      const next = await generateSigningKey(this.#secrets, this.#policy.tokenTtlSeconds, now);
+      await insertSigningKey(tx, next, null);
+      return { kid: fresh.kid, revokedKids };
+    });
   }
 
   /** The public keys verifiers need: the active one, the next one, and retired ones in use. */

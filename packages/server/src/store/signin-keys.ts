@@ -148,3 +148,9 @@ export async function deleteUnpublishedSigningKeys(
   );
   return rows.length;
 }
+
+/** Deletes every key, active, next and retired alike (a revocation); returns their kids. */
+export async function deleteAllSigningKeys(q: Queryable): Promise<string[]> {
+  const rows = await q.query<{ kid: string }>('DELETE FROM signing_keys RETURNING kid');
+  return rows.map((r) => r.kid).sort();
+}

@@ -15,6 +15,7 @@ import { storeVariants } from '@coinop/testkit/db';
 import { TEST_ADMIN_TOKEN } from '@coinop/testkit/app';
 import {
   buildTestSignin,
+  gameSignIn,
   newWallet,
   portOf,
   walletSignIn,
@@ -195,6 +196,53 @@ describe.each(storeVariants())('player tokens and JWKS on %s', (variant) => {
     expect((await validatePlayerToken(next.access_token, check())).playerId).toBe(next.playerId);
     // The retired key still verifies the tokens it signed a moment ago.
     expect((await validatePlayerToken(same.access_token, check())).playerId).toBe(same.playerId);
+  });
+
+  it('revokes every key after a leak: the tokens issued before are refused at once', async () => {
+    const before = await walletSignIn(s.auth, newWallet());
+    // A rotation first: a retired key still published, as it would be after one.
+    await admin('/admin/keys/rotate');
+    const published = (await jwks()).keys.map((k) => k.kid).sort();
+    expect(published.length).toBeGreaterThanOrEqual(3);
+    // Only the admin token revokes: no credential, a player's web session or game token, or a
+    // wrong admin token, is refused.
+    const gameToken = await gameSignIn(s.auth, newWallet());
+    for (const headers of [
+      {},
+      { authorization: `Bearer ${before.access_token}` },
+      { authorization: `Bearer ${gameToken.access_token}` },
+      { authorization: `Bearer ${TEST_ADMIN_TOKEN}x` },
+    ]) {
+      const res = await s.api.inject({ method: 'POST', url: '/admin/keys/revoke', headers });
+      expect(res.statusCode).toBe(401);
+    }
+    expect((await jwks()).keys.map((k) => k.kid).sort()).toEqual(published);
+
+    const revoked = await admin('/admin/keys/revoke');
+    expect(revoked.statusCode, revoked.body).toBe(200);
+    const { kid, revokedKids } = revoked.json<{ kid: string; revokedKids: string[] }>();
+    // The active key, the next one and every retired one, published or not.
+    expect(revokedKids).toEqual(expect.arrayContaining(published));
+    expect(revokedKids).not.toContain(kid);
+    const after = (await jwks()).keys.map((k) => k.kid);
+    expect(after).toHaveLength(2);
+    expect(after[0]).toBe(kid);
+    expect(after.filter((k) => revokedKids.includes(k))).toEqual([]);
+    expect(await refusal(before.access_token)).toMatchObject({
+      code: 'invalid_player_token',
+      reason: 'unknown_kid',
+    });
+    // The arcade's own routes refuse the old web session too.
+    const mine = await s.api.inject({
+      method: 'GET',
+      url: '/player/allowances',
+      headers: { authorization: `Bearer ${before.access_token}` },
+    });
+    expect(mine.statusCode).toBe(401);
+    // A new sign-in is signed by the new key, and works.
+    const fresh = await walletSignIn(s.auth, newWallet());
+    expect(decodeProtectedHeader(fresh.access_token).kid).toBe(kid);
+    expect((await validatePlayerToken(fresh.access_token, check())).playerId).toBe(fresh.playerId);
   });
 
   describe('refuses forged and broken tokens with invalid_player_token', () => {

@@ -74,6 +74,22 @@ describe('coinop serve with the sign-in listener (PGlite on disk)', () => {
     expect(protectedHeader.kid).toBe(JSON.parse(rotated.stdout).kid);
     expect(payload.exp! - payload.iat!).toBe(120);
 
+    // After a leak: every key goes, and with it every token signed before.
+    const revoked = await runCli(['admin', 'keys', 'revoke', ...admin]);
+    expect(revoked).toMatchObject({ code: 0, stderr: '' });
+    const { kid: newKid, revokedKids } = JSON.parse(revoked.stdout) as {
+      kid: string;
+      revokedKids: string[];
+    };
+    expect(revokedKids).toEqual(expect.arrayContaining([kid, protectedHeader.kid]));
+    expect(revokedKids).not.toContain(newKid);
+    for (const token of [session.access_token, access_token]) {
+      await expect(verify(token, authUrl)).rejects.toThrow('no applicable key found');
+    }
+    const again = await signIn(authUrl);
+    expect(decodeProtectedHeader(again.access_token).kid).toBe(newKid);
+    expect((await verify(again.access_token, authUrl)).payload.sub).toBe(again.playerId);
+
     const missing = await runCli(['admin', 'player', 'token', ...admin]);
     expect(missing.code).toBe(2);
     await server.close();

@@ -316,6 +316,16 @@ describe.skipIf(!hasChromium)(
         await op.getByRole('button', { name: 'Rotate the signing key' }).click();
         await op.getByText(`${before!.kid} is retired`, { exact: false }).waitFor();
         await checkAtBothSizes(op, 'admin-keys');
+        // After a leak, every key goes: the new active one and its next are all that remain.
+        await op.getByRole('button', { name: 'Revoke every signing key' }).click();
+        await op.getByText('every session signed before is refused', { exact: false }).waitFor();
+        const left = await arcade.db.query<{ kid: string; active: boolean }>(
+          `SELECT kid, activated_at IS NOT NULL AS active FROM signing_keys ORDER BY 2 DESC`,
+        );
+        expect(left.map((k) => k.active)).toEqual([true, false]);
+        await op
+          .getByText(new RegExp(`^Revoked \\d+ keys: new key ${left[0]!.kid} signs from now on`))
+          .waitFor();
 
         // Signing out forgets the token: the console asks for it again.
         await op.getByRole('button', { name: 'Sign out' }).click();

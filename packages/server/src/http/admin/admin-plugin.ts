@@ -1,11 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { timingSafeEqual } from 'node:crypto';
 import { CoinopError } from '@coinop/core';
 import { hashSecret } from '../../credentials/secrets.js';
-import { playerTokenServices } from '../../credentials/player-token-services.js';
 import { Security } from '../../listener/openapi.js';
-import { mintTokenOfPlayer, requirePlayer } from '../../services/admin.js';
 import { bearerToken } from '../../listener/bearer.js';
 import { perClientFailures } from '../../listener/rate-limit.js';
 import { adminAccountRoutes, adminHstRoutes } from './admin-accounts.js';
@@ -25,13 +22,8 @@ import { adminScoreVoidRoutes } from './admin-score-voids.js';
 import { adminProfileRoutes } from './admin-profiles.js';
 import { adminLedgerTransferRoutes } from './admin-ledger-transfers.js';
 import { adminStatsRoutes } from './admin-stats.js';
-import {
-  TAGS,
-  KeysRotated,
-  PlayerParams,
-  PlayerTokenBody,
-  PlayerTokenMinted,
-} from './admin-schemas.js';
+import { adminSigningKeyRoutes } from './admin-signing-keys.js';
+import { TAGS } from './admin-schemas.js';
 
 /** The operator API behind `coinop admin`, guarded by the admin bearer token. */
 export async function adminPlugin(
@@ -41,34 +33,14 @@ export async function adminPlugin(
   // Encapsulated: the hook guards only the routes of this plugin.
   requireAdminToken(app, options.adminToken);
 
-  const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const arcade = app.arcade;
-  const signin = playerTokenServices(app.config, arcade);
-
   adminAccountRoutes(app);
   adminHstRoutes(app);
   adminStatsRoutes(app);
   adminGameRoutes(app);
   adminGameSettingsRoutes(app);
   adminLeaderboardRoutes(app);
-
-  r.post(
-    '/admin/keys/rotate',
-    {
-      schema: {
-        operationId: 'adminRotateSigningKey',
-        tags: TAGS,
-        security: Security.adminToken,
-        summary: 'Rotate the player-token signing key',
-        description:
-          'Retires the active signing key and signs with a new one from now on. The retired key ' +
-          'stays in the JWKS until every token it signed has expired.',
-        response: { 200: KeysRotated },
-      },
-    },
-    async () => signin.keys.rotate(),
-  );
-
+  adminSigningKeyRoutes(app);
   adminChainRoutes(app);
   adminChainDepositRoutes(app);
   adminChainHaltRoutes(app);
@@ -89,35 +61,6 @@ export async function adminPlugin(
   adminScoreVoidRoutes(app);
   adminProfileRoutes(app);
   adminLedgerTransferRoutes(app);
-
-  r.post(
-    '/admin/players/:playerId/token',
-    {
-      schema: {
-        operationId: 'adminMintPlayerToken',
-        tags: TAGS,
-        security: Security.adminToken,
-        summary: 'Mint a player token',
-        description:
-          'A player token as the sign-in service issues, for testing a game server without a ' +
-          'browser.',
-        params: PlayerParams,
-        body: PlayerTokenBody,
-        response: { 201: PlayerTokenMinted },
-      },
-    },
-    async (request, reply) => {
-      const player = await requirePlayer(arcade, request.params.playerId);
-      const minted = await mintTokenOfPlayer(arcade, signin, {
-        playerId: player.id,
-        ttlSeconds: request.body.ttl,
-        gameId: request.body.gameId ?? null,
-        maxTtlSeconds: app.config.playerTokenTtlMaxSeconds,
-      });
-      reply.code(201);
-      return minted;
-    },
-  );
 }
 
 /**

@@ -114,6 +114,12 @@ export const KeysRotated = Type.Object({
     description: 'The key it replaced; published until its last token has expired',
   }),
 });
+export const KeysRevoked = Type.Object({
+  kid: Type.String({ description: 'The new signing key, which signs from now on' }),
+  revokedKids: Type.Array(Type.String(), {
+    description: 'Every key deleted: no token any of them signed validates any more',
+  }),
+});
 /** A player by id or wallet; the path keeps its name `playerId` for the clients it has. */
 export const PlayerParams = Type.Object({ playerId: PlayerRef });
 export const PlayerTokenBody = Type.Object(

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import type { AdminApi } from './admin-api.js';
 import { countText } from '@coinop/protocol';
+import type { AdminApi } from './admin-api.js';
 import { Outcome, errorText } from './parts.js';
 
 /**
@@ -11,52 +11,48 @@ export function KeysScreen({ api }: { api: AdminApi }) {
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<{ text: string; tone: 'ok' | 'error' } | null>(null);
 
-  const rotate = async () => {
-    if (!window.confirm('Rotate the sign-in signing key now?')) return;
+  /** Asks first; then runs the change and says what came of it. */
+  const act = async (question: string, change: () => Promise<string>, failed: string) => {
+    if (!window.confirm(question)) return;
     setBusy(true);
     setOutcome(null);
     try {
-      const rotated = await api.rotateKeys();
-      setOutcome({
-        text:
-          `Rotated: new key ${rotated.kid} signs from now on` +
-          (rotated.retiredKid === null
-            ? '.'
-            : `; ${rotated.retiredKid} is retired and stays published until its last session expires.`),
-        tone: 'ok',
-      });
+      setOutcome({ text: await change(), tone: 'ok' });
     } catch (e) {
-      setOutcome({ text: `Could not rotate the keys: ${errorText(e)}`, tone: 'error' });
+      setOutcome({ text: `${failed}: ${errorText(e)}`, tone: 'error' });
     } finally {
       setBusy(false);
     }
   };
 
-  const revoke = async () => {
-    if (
-      !window.confirm(
-        'Revoke every signing key? Every player is signed out at once and game servers refuse ' +
-          'the tokens they hold: do this after a leak only.',
-      )
-    ) {
-      return;
-    }
-    setBusy(true);
-    setOutcome(null);
-    try {
-      const revoked = await api.revokeKeys();
-      setOutcome({
-        text:
+  const rotate = () =>
+    act(
+      'Rotate the sign-in signing key now?',
+      async () => {
+        const rotated = await api.rotateKeys();
+        return (
+          `Rotated: new key ${rotated.kid} signs from now on` +
+          (rotated.retiredKid === null
+            ? '.'
+            : `; ${rotated.retiredKid} is retired and stays published until its last session expires.`)
+        );
+      },
+      'Could not rotate the keys',
+    );
+
+  const revoke = () =>
+    act(
+      'Revoke every signing key? Every player is signed out at once and game servers refuse ' +
+        'the tokens they hold: do this after a leak only.',
+      async () => {
+        const revoked = await api.revokeKeys();
+        return (
           `Revoked ${countText(revoked.revokedKids.length, 'key')}: new key ${revoked.kid} ` +
-          'signs from now on, and every session signed before is refused.',
-        tone: 'ok',
-      });
-    } catch (e) {
-      setOutcome({ text: `Could not revoke the keys: ${errorText(e)}`, tone: 'error' });
-    } finally {
-      setBusy(false);
-    }
-  };
+          'signs from now on, and every session signed before is refused.'
+        );
+      },
+      'Could not revoke the keys',
+    );
 
   return (
     <section aria-labelledby="keys-heading">

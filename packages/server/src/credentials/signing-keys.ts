@@ -94,7 +94,8 @@ export class SigningKeys {
 
   /** Retires the active key now and starts signing with a new one (`coinop admin keys rotate`). */
   async rotate(): Promise<{ kid: string; retiredKid: string | null }> {
-    return this.#replace(true);
+    const { kid, retiredKid } = await this.#replace(true);
+    return { kid, retiredKid };
   }
 
   /**
@@ -104,16 +105,8 @@ export class SigningKeys {
    * at game servers once their JWKS cache expires: players sign in again.
    */
   async revokeAll(): Promise<{ kid: string; revokedKids: string[] }> {
-    return this.#db.transaction(async (tx) => {
-      await lockSigningKeys(tx);
-      const now = this.#clock.now();
-      const revokedKids = await deleteAllSigningKeys(tx);
-      const fresh = await generateSigningKey(this.#secrets, this.#policy.tokenTtlSeconds, now);
-      await insertSigningKey(tx, fresh, now);
-      const next = await generateSigningKey(this.#secrets, this.#policy.tokenTtlSeconds, now);
-      await insertSigningKey(tx, next, null);
-      return { kid: fresh.kid, revokedKids };
-    });
+    const { kid, revokedKids } = await this.#replace(true, { revokeAll: true });
+    return { kid, revokedKids };
   }
 
   /** The public keys verifiers need: the active one, the next one, and retired ones in use. */
@@ -169,12 +162,18 @@ export class SigningKeys {
    * Under the lock: when `force`, or when no key is active or the active one is due, retires it
    * and activates the published next key (or a new one when there is none); then makes sure a
    * next key is published. Leaves a fresh active key alone (another process got there first).
-   * Also deletes retired keys that no live token can name.
+   * Also deletes retired keys that no live token can name. With `revokeAll`, deletes every key
+   * first, so the new active key is a fresh one and so is the next.
    */
-  async #replace(force: boolean): Promise<{ kid: string; retiredKid: string | null }> {
+  async #replace(
+    force: boolean,
+    { revokeAll = false } = {},
+  ): Promise<{ kid: string; retiredKid: string | null; revokedKids: string[] }> {
     return this.#db.transaction(async (tx) => {
       await lockSigningKeys(tx);
       const now = this.#clock.now();
+      // A revocation leaves no key at all: what follows makes a new active and next key.
+      const revokedKids = revokeAll ? await deleteAllSigningKeys(tx) : [];
       const current = await findActiveSigningKey(tx);
       let kid = current?.kid ?? null;
       let retiredKid: string | null = null;
@@ -199,7 +198,7 @@ export class SigningKeys {
       }
       await deleteUnpublishedSigningKeys(tx, now, KEY_RETIREMENT_GRACE_SECONDS);
       if (kid === null) throw new TypeError('no active signing key after rotation');
-      return { kid, retiredKid };
+      return { kid, retiredKid, revokedKids };
     });
   }
 

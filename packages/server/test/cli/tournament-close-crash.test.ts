@@ -219,17 +219,16 @@ describe.each(storeVariants())('a round closed by coinop serve on %s', (variant)
 
   it('settles a play left open at the end once, after a SIGKILL in the middle of the close', async () => {
     const { flags, config, open } = await store();
-    // A round with a 1 HST entry fee that ends in a few seconds: time to open a play on it.
-    const seeding = await open();
-    const seeded = await seedRound(seeding, {
-      endsInMs: 8_000,
+    const inProcess = await startServer(config, { seedDemo: false, banner: false });
+    const { arcade } = inProcess.api;
+    // A round with a 1 HST entry fee that ends in a few seconds: time to open a play on it. Seeded
+    // once the server is up, so a slow start on a busy machine does not eat that time.
+    const seeded = await seedRound(arcade.db, {
+      endsInMs: 6_000,
       entryFeeUnits: FEE,
       // The close adds the open play's leaders' part, so it pays POOL as the other test does.
       poolUnits: POOL - LEADERS_PART,
     });
-    await seeding.close();
-    const inProcess = await startServer(config, { seedDemo: false, banner: false });
-    const { arcade } = inProcess.api;
     const player = await createPlayer(arcade.db, arcade.clock, uuidIds, {
       wallet: null,
       name: 'Cyd',

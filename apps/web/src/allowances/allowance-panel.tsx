@@ -132,8 +132,8 @@ function AllowanceForm({
           onChange={(e) => setLimit(e.target.value)}
         />
         <p id={hintId} className="hint">
-          The most this game may lock from you per day; the day starts at 00:00 UTC. 0 allows
-          nothing.
+          The most this game may lock from you per day; the day starts at 00:00 UTC. 0 allows only
+          free plays.
         </p>
       </div>
       <div className="form-actions">

@@ -122,25 +122,22 @@ export function GamePage({ gameId }: { gameId: string }) {
             noticeRef={notices.noticeRef}
           />
           {bridge.walletPlay !== null && <WalletPlayCard progress={bridge.walletPlay} />}
-          {game.published && (
-            <p className="panel-links">
-              <a href={`#${ALLOWANCE_ANCHOR}`}>What this game may charge you a day</a>
-            </p>
-          )}
+          <p className="panel-links">
+            <a href={`#${ALLOWANCE_ANCHOR}`}>What this game may charge you a day</a>
+          </p>
         </section>
         <GameStage game={game} frameBox={frameBox} />
         {tier && <LeadersPanel game={game} tier={tier} playerId={playerId} />}
         {chosenRound && <RoundLeaders open={chosenRound} me={playerId} reads={bridge.roundReads} />}
       </div>
       <GameAbout game={game} />
-      {game.published && (
-        <AllowancePanel
-          key={loginApproval.approvals}
-          gameId={game.id}
-          gameName={game.name}
-          charged={bridge.boardReads}
-        />
-      )}
+      {/* In preview too: its server's plays of its developer and testers count against it. */}
+      <AllowancePanel
+        key={loginApproval.approvals}
+        gameId={game.id}
+        gameName={game.name}
+        charged={bridge.boardReads}
+      />
       {bridge.approval && (
         <ApprovalDialog prompt={bridge.approval.prompt} onDecide={bridge.decide} />
       )}

@@ -87,9 +87,10 @@ export function TestersSection({ game }: { game: DeveloperGame }) {
       <h2 id="testers-heading">Testers</h2>
       <p className="muted">
         Before the operator publishes this game, its server can charge only your own wallet and the
-        testers who accepted your invitation; nobody else. Invite a player by their wallet: they
-        accept in the arcade, signed in with that wallet (Account → Testing), and may leave at any
-        time.
+        testers who accepted your invitation; nobody else, and each only within the daily allowance
+        they gave the game (yours is on the game&apos;s page in the arcade). Invite a player by
+        their wallet: they accept in the arcade, signed in with that wallet (Account → Testing),
+        naming their daily limit, and may leave at any time.
         {game.published &&
           ' The game is published: every player now decides what it may charge them with their own daily allowance, so testers no longer matter.'}
       </p>

@@ -3,7 +3,7 @@ import type { TestingInvitation } from '@coinop/protocol';
 import { ErrorAlert } from '../portal/parts.js';
 import { InvitationActions } from './invitation-actions.js';
 import { Inviter } from './inviter.js';
-import { playCostText } from './play-cost.js';
+import { chargeText } from './play-cost.js';
 import { useInvitations } from './testing-api.js';
 
 /**
@@ -38,20 +38,18 @@ export function InvitationNotice({
           : `You ${state === 'left' ? 'left' : 'declined'}: it cannot charge you. You may still accept.`}
       </p>
       <p className="notice-card">
-        <strong>Accepting lets its server charge you</strong> for plays at any of its prices,
-        without a daily allowance, until you leave (Account → Testing) or the game is published.{' '}
-        {playCostText(invitation)}
+        <strong>Accepting lets its server charge you</strong> for plays, up to the daily limit you
+        choose below. You can change it on this page once you accept, or leave (Account → Testing).{' '}
+        {chargeText(invitation)}
       </p>
-      <div className="row-actions">
-        <InvitationActions
-          invitation={invitation}
-          onAnswered={(next) => {
-            setAnswered(next);
-            if (next.state === 'accepted') onAccepted();
-          }}
-          onError={setError}
-        />
-      </div>
+      <InvitationActions
+        invitation={invitation}
+        onAnswered={(next) => {
+          setAnswered(next);
+          if (next.state === 'accepted') onAccepted();
+        }}
+        onError={setError}
+      />
       <ErrorAlert error={error} />
     </section>
   );

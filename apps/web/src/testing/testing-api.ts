@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
-import type { TestingInvitation, TestingInvitationList } from '@coinop/protocol';
+import type { AllowanceRequest, TestingInvitation, TestingInvitationList } from '@coinop/protocol';
 import { useSession, type Session } from '../session/session.js';
 
 /**
  * The signed-in player's invitations to test games (`/api/player/testing`,
- * docs/concepts/consent.md, "Testers"): accepting lets the unpublished game charge them.
+ * docs/concepts/consent.md, "Testers"): accepting lets the unpublished game charge them, within
+ * the daily limit they choose with it.
  */
 
 type Call = Session['call'];
@@ -22,9 +23,16 @@ export function testingApi(call: Call) {
   };
   return {
     list: async () => (await call<TestingInvitationList>('/player/testing')).invitations,
-    accept: async (gameId: string) =>
-      changed(await call<TestingInvitation>(one(gameId), undefined, 'PUT')),
-    /** Declines a waiting invitation, or leaves once accepted. */
+    /** `dailyLimit` as the player typed it (HST): it becomes their allowance for the game. */
+    accept: async (gameId: string, dailyLimit: string) =>
+      changed(
+        await call<TestingInvitation>(
+          one(gameId),
+          { dailyLimit } satisfies AllowanceRequest,
+          'PUT',
+        ),
+      ),
+    /** Declines a waiting invitation, or leaves once accepted (which revokes the allowance). */
     decline: async (gameId: string) =>
       changed(await call<TestingInvitation>(one(gameId), undefined, 'DELETE')),
   };

@@ -7,7 +7,7 @@ import { Link } from '../router.js';
 import { useSession } from '../session/session.js';
 import { InvitationActions } from './invitation-actions.js';
 import { Inviter } from './inviter.js';
-import { playCostText } from './play-cost.js';
+import { chargeText, dailyLimitText } from './play-cost.js';
 import { testingApi } from './testing-api.js';
 
 /**
@@ -62,9 +62,7 @@ export function TestingPage() {
           {items.map((invitation) => (
             <li key={invitation.gameId} className="portal-card invitation">
               <InvitationFacts invitation={invitation} />
-              <div className="row-actions">
-                <InvitationActions invitation={invitation} onAnswered={answered} onError={failed} />
-              </div>
+              <InvitationActions invitation={invitation} onAnswered={answered} onError={failed} />
             </li>
           ))}
         </ul>
@@ -79,9 +77,9 @@ export function TestingPage() {
         invitation alone changes nothing: the game cannot charge you or see your balance.
       </p>
       <p className="notice-card">
-        <strong>Accepting lets the game’s server charge you</strong> for plays at any of its prices,
-        without a daily allowance, until you leave or the game is published. Accept only games whose
-        developer you know. You can leave at any time.
+        <strong>Accepting lets the game’s server charge you</strong> for plays, up to the daily
+        limit you choose. Accept only games whose developer you know. You can change the limit on
+        the game’s page, or leave at any time: leaving sets it to 0.
       </p>
       {state.status === 'loading' && <p role="status">Loading…</p>}
       {state.status === 'signed-out' && <p>Connect a wallet to see your invitations.</p>}
@@ -116,7 +114,7 @@ function InvitationFacts({ invitation }: { invitation: TestingInvitation }) {
       <p className="muted">
         Invited by <Inviter invitation={invitation} />, <When iso={invitation.invitedAt} />
       </p>
-      {!published && <p className="play-cost">{playCostText(invitation)}</p>}
+      {!published && <p className="play-cost">{chargeText(invitation)}</p>}
       {invitation.answeredAt !== null && (
         <p className="muted">
           {STATE_TEXT[state]} <When iso={invitation.answeredAt} />
@@ -125,6 +123,7 @@ function InvitationFacts({ invitation }: { invitation: TestingInvitation }) {
       {published && (
         <p className="muted">
           Published: every player now sets what it may charge them, so testing no longer matters.
+          {state === 'accepted' && ` ${dailyLimitText(invitation)}`}
         </p>
       )}
     </div>
@@ -138,10 +137,11 @@ const STATE_TEXT: Record<TestingInvitation['state'], string> = {
   left: 'Left',
 };
 
-function answerText({ gameName, state }: TestingInvitation): string {
+function answerText(invitation: TestingInvitation): string {
+  const { gameName, state } = invitation;
   switch (state) {
     case 'accepted':
-      return `You test ${gameName}: its server may now charge you for plays.`;
+      return `You test ${gameName}. ${dailyLimitText(invitation)}`;
     case 'declined':
       return `Declined: ${gameName} cannot charge you.`;
     case 'left':

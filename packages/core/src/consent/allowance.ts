@@ -44,10 +44,10 @@ export function dailyLimit(facts: ConsentFacts, defaultAllowance: DefaultAllowan
 
 /**
  * Whether the game may lock `costUnits` from the player now. A suspended game charges no one. An
- * unpublished game reaches only insiders (its developer and accepted testers), who need no
- * allowance: they are trying the game before it goes live. A published game charges within the
- * player's daily allowance; a play the player approved with a wallet signature (`signed`) carries
- * its own consent and is not counted against it.
+ * unpublished game reaches only insiders (its developer and accepted testers). Every game charges
+ * within the player's daily allowance, published or not: accepting an invitation says what a
+ * tester allows a day, and the developer may raise prices after it. A play the player approved
+ * with a wallet signature (`signed`) carries its own consent and is not counted against it.
  */
 export function chargeVerdict(
   facts: ConsentFacts,
@@ -56,7 +56,7 @@ export function chargeVerdict(
   options: { readonly signed: boolean } = { signed: false },
 ): ChargeVerdict {
   if (facts.suspended) return { ok: false, reason: 'suspended' };
-  if (!facts.published) return facts.insider ? { ok: true } : { ok: false, reason: 'not_tester' };
+  if (!facts.published && !facts.insider) return { ok: false, reason: 'not_tester' };
   if (options.signed) return { ok: true };
   const limit = dailyLimit(facts, defaultAllowance);
   if (limit === null || facts.spentTodayUnits + costUnits <= limit) return { ok: true };

@@ -47,14 +47,15 @@ export const CHARGE_GRANTS = {
   },
   accepted_invitation: {
     description:
-      "the player accepted the developer's invitation to test an unpublished game " +
-      '(PUT /player/testing/{gameId}); declining or leaving takes it back',
+      "the player accepted the developer's invitation to test an unpublished game, naming the " +
+      'daily allowance it may charge (PUT /player/testing/{gameId}); declining or leaving takes ' +
+      'it back',
     from: ['player_session'],
   },
   developer_wallet: {
     description:
       "the player is the game's developer: their wallet registered the game, so it may charge " +
-      'that wallet before it is published',
+      'that wallet before it is published, within the allowance that wallet gives it',
     from: ['player_session', 'player_api_key'],
   },
   signed_approval: {
@@ -141,8 +142,12 @@ function describeActor(actor: ConsentActor): string {
 /** Where a tester invitation stands (docs/concepts/consent.md, "Testers"). */
 export type InvitationState = 'invited' | 'accepted' | 'declined' | 'left';
 
-/** The player's answer to an invitation: accept, or decline (leaving, once accepted). */
-export type InvitationAnswer = 'accept' | 'decline';
+/**
+ * The player's answer to an invitation: accept, naming the daily allowance (base units) the
+ * game may charge them, or decline (leaving, once accepted).
+ */
+export type InvitationAnswer =
+  { readonly accept: true; readonly dailyUnits: bigint } | { readonly accept: false };
 
 /**
  * The state an invitation moves to on the player's answer. Accepting makes the player a tester
@@ -153,10 +158,24 @@ export function answeredInvitation(
   current: InvitationState,
   answer: InvitationAnswer,
 ): InvitationState {
-  if (answer === 'accept') return 'accepted';
+  if (answer.accept) return 'accepted';
   if (current === 'accepted') return 'left';
   if (current === 'invited') return 'declined';
   return current;
+}
+
+/**
+ * The player's allowance for the game after their answer, or null to leave it as it is.
+ * Accepting sets the amount it names (the developer may raise prices later: the allowance is
+ * what bounds a tester's day); leaving revokes it (0), so a game published later does not charge
+ * a player who stopped testing it; declining a waiting invitation changes nothing.
+ */
+export function answeredAllowance(
+  current: InvitationState,
+  answer: InvitationAnswer,
+): bigint | null {
+  if (answer.accept) return answer.dailyUnits;
+  return current === 'accepted' ? 0n : null;
 }
 
 /** Only an accepted invitation is consent: the others let the game charge the player nothing. */

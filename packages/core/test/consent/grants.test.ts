@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   CHARGE_GRANTS,
   CoinopError,
+  answeredAllowance,
   answeredInvitation,
   assertConsentFrom,
   isTester,
@@ -9,6 +10,7 @@ import {
   type ChargeGrant,
   type ConsentActor,
   type ConsentCredential,
+  type InvitationAnswer,
   type InvitationState,
 } from '../../src/index.js';
 
@@ -109,7 +111,20 @@ describe('tester invitations', () => {
     ['left', 'accept', 'accepted'],
     ['left', 'decline', 'left'],
   ])('%s, answered %s, is %s', (state, answer, next) => {
-    expect(answeredInvitation(state, answer)).toBe(next);
+    const answered = answer === 'accept' ? { accept: true, dailyUnits: 5n } : { accept: false };
+    expect(answeredInvitation(state, answered as InvitationAnswer)).toBe(next);
+  });
+
+  it.each<[string, InvitationState, InvitationAnswer, bigint | null]>([
+    ['accepting sets the amount named', 'invited', { accept: true, dailyUnits: 3n }, 3n],
+    ['accepting after leaving sets it, 0 too', 'left', { accept: true, dailyUnits: 0n }, 0n],
+    ['accepting again sets it anew', 'accepted', { accept: true, dailyUnits: 7n }, 7n],
+    ['leaving revokes it', 'accepted', { accept: false }, 0n],
+    ['declining a waiting invitation leaves it', 'invited', { accept: false }, null],
+    ['declining again leaves it', 'declined', { accept: false }, null],
+    ['saying no after leaving leaves it', 'left', { accept: false }, null],
+  ])('%s', (_, state, answer, allowance) => {
+    expect(answeredAllowance(state, answer)).toBe(allowance);
   });
 
   it('makes only an accepted invitation a tester', () => {

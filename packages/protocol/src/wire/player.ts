@@ -273,11 +273,17 @@ export interface TestingInvitation {
   readonly developerName: string | null;
   /**
    * The most one play of the game costs now (its highest tier, or an open round's entry fee),
-   * HST as a decimal string written from base units; null when it has no board. A tester may be
-   * charged that for each play, without a daily allowance; the developer may change prices or
-   * add tiers.
+   * HST as a decimal string written from base units; null when it has no board. The developer
+   * may change prices or add tiers; a tester's daily allowance (`dailyLimit`) bounds what all
+   * plays together may lock a day.
    */
   readonly highestPlayCost: string | null;
+  /**
+   * The daily allowance the player chose for the game (HST, a decimal string written from base
+   * units; "0" once revoked): accepting sets it, the game's page changes it. Null when they chose
+   * none: the operator's default applies. Its server's plays, published or not, count against it.
+   */
+  readonly dailyLimit: string | null;
   readonly state: TesterState;
   readonly invitedAt: string;
   /** When the player last answered; null while the invitation waits. */

@@ -124,13 +124,13 @@ export class ConsentService {
   }
 
   /**
-   * Whether the game may charge the player at all: not suspended, and an insider of an
-   * unpublished game or a player whose daily limit for a published one is above zero.
+   * Whether the game may charge the player at all: not suspended, published or the player an
+   * insider, and the player's daily limit for it above zero.
    */
   async reaches(gameId: string, playerId: string): Promise<boolean> {
     const facts = await this.facts(gameId, playerId);
     if (facts === null || facts.suspended) return false;
-    if (!facts.published) return facts.insider;
+    if (!facts.published && !facts.insider) return false;
     const limit = dailyLimit(facts, this.#defaultAllowanceUnits);
     return limit === null || limit > 0n;
   }

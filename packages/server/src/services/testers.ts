@@ -1,5 +1,7 @@
 import {
   CoinopError,
+  allowanceDay,
+  answeredAllowance,
   answeredInvitation,
   assertConsentFrom,
   type Clock,
@@ -7,6 +9,7 @@ import {
   type InvitationAnswer,
 } from '@coinop/core';
 import type { Db } from '../store/db.js';
+import { setAllowance } from '../store/consent.js';
 import { findPlayer, normalizeWallet } from '../store/players.js';
 import {
   answerInvitation,
@@ -24,9 +27,10 @@ const WALLET = /^0x[0-9a-f]{40}$/;
 
 /**
  * Testers of unpublished games (docs/concepts/consent.md, "Testers"): the developer invites a
- * wallet, which is no consent; the player with that wallet accepts, signed in as themself, and
- * may decline or leave at any time. Accepting and leaving change a grant, so they go through the
- * consent rule (`assertConsentFrom`); inviting and withdrawing do not make any charge possible.
+ * wallet, which is no consent; the player with that wallet accepts with a daily allowance,
+ * signed in as themself, and may decline or leave at any time. Accepting and leaving change
+ * grants (the invitation and the allowance), so they go through the consent rule
+ * (`assertConsentFrom`); inviting and withdrawing do not make any charge possible.
  */
 export class TesterService {
   readonly #db: Db;
@@ -67,8 +71,9 @@ export class TesterService {
 
   /**
    * The player's answer to their invitation to test the game: accepting makes them a tester the
-   * game may charge; declining (or, once accepted, leaving) takes that back from the next play.
-   * Only the player may answer, with their own session (`consent_requires_player`).
+   * game may charge within the daily allowance they name (set with it, in one transaction);
+   * declining takes that back from the next play, and leaving revokes the allowance too. Only
+   * the player may answer, with their own session (`consent_requires_player`).
    */
   async answer(
     actor: ConsentActor,
@@ -76,6 +81,7 @@ export class TesterService {
     answer: InvitationAnswer,
   ): Promise<InvitationRecord> {
     assertConsentFrom({ kind: 'accepted_invitation', ...grant }, actor);
+    assertConsentFrom({ kind: 'allowance', ...grant }, actor);
     const wallet = await this.#walletOf(grant.playerId);
     const notFound = new CoinopError(
       'tester_invitation_not_found',
@@ -88,7 +94,12 @@ export class TesterService {
       if (!invitation) return null;
       const state = answeredInvitation(invitation.state, answer);
       if (state === 'invited') throw new TypeError('an answer never leaves an invitation waiting');
-      return answerInvitation(tx, { gameId: grant.gameId, wallet, state, now: this.#clock.now() });
+      const now = this.#clock.now();
+      const dailyUnits = answeredAllowance(invitation.state, answer);
+      if (dailyUnits !== null) {
+        await setAllowance(tx, { ...grant, dailyUnits, day: allowanceDay(now), now });
+      }
+      return answerInvitation(tx, { gameId: grant.gameId, wallet, state, now });
     });
     const invitation = answered && (await findInvitation(this.#db, grant.gameId, wallet));
     if (!invitation) throw notFound;

@@ -59,13 +59,12 @@ function tierAsPriced(board: string, cost: string, leadersMax: string): string {
  * default allowance (bigint, null for unlimited).
  */
 function consentOf(input: string, defaultUnits: string, day: string): string {
-  return `SELECT i.n, g.published_at IS NOT NULL AS published,
-            COALESCE(al.daily_units, ${defaultUnits}) AS limit_units,
+  return `SELECT i.n, COALESCE(al.daily_units, ${defaultUnits}) AS limit_units,
             CASE WHEN al.day = ${day} THEN al.spent_units ELSE 0 END AS spent_today,
             CASE
               WHEN g.suspended_at IS NOT NULL THEN 'suspended'
-              WHEN g.published_at IS NULL THEN
-                CASE WHEN ${insiderSql('g', 'd', 'pl.wallet')} THEN NULL ELSE 'not_tester' END
+              WHEN g.published_at IS NULL AND ${insiderSql('g', 'd', 'pl.wallet')} IS NOT TRUE
+                THEN 'not_tester'
               WHEN i.signed OR COALESCE(al.daily_units, ${defaultUnits}) IS NULL THEN NULL
               WHEN (CASE WHEN al.day = ${day} THEN al.spent_units ELSE 0 END) + i.cost
                    <= COALESCE(al.daily_units, ${defaultUnits}) THEN NULL
@@ -162,7 +161,7 @@ const OPEN_PAID_PLAYS_SQL = `WITH input AS (
        INSERT INTO allowances AS al (player_id, game_id, day, spent_units, limit_units, updated_at)
        SELECT i.player_id, i.game, $16::date, i.cost, c.limit_units, i.created_at
        FROM input i JOIN debit d ON d.n = i.n JOIN consent c ON c.n = i.n
-       WHERE c.published AND NOT i.signed AND c.limit_units IS NOT NULL
+       WHERE NOT i.signed AND c.limit_units IS NOT NULL
        ON CONFLICT (player_id, game_id) DO UPDATE SET
          spent_units = CASE WHEN al.day = EXCLUDED.day THEN al.spent_units ELSE 0 END
                        + EXCLUDED.spent_units,

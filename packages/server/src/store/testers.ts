@@ -126,9 +126,11 @@ export interface InvitationRecord extends TesterRecord {
   readonly developerName: string | null;
   /**
    * The most one play of the game costs now: its highest tier still offered, or an open round's
-   * entry fee if higher. Null when it has no board. A tester may be charged that without a limit.
+   * entry fee if higher. Null when it has no board.
    */
   readonly highestPlayCostUnits: bigint | null;
+  /** The daily allowance the player chose for the game (0 once revoked); null: none chosen. */
+  readonly dailyUnits: bigint | null;
 }
 
 const INVITATION_SELECT = `SELECT gt.game_id, gt.wallet, gt.state, gt.invited_at, gt.answered_at,
@@ -136,7 +138,9 @@ const INVITATION_SELECT = `SELECT gt.game_id, gt.wallet, gt.state, gt.invited_at
     d.wallet AS developer_wallet, dp.name AS developer_name,
     (SELECT max(l.cost_units) FROM leaderboards l LEFT JOIN tournament_rounds r ON r.id = l.id
      WHERE l.game_id = g.id AND l.retired_at IS NULL AND (r.id IS NULL OR r.status <> 'closed')
-    )::text AS highest_play_cost_units
+    )::text AS highest_play_cost_units,
+    (SELECT al.daily_units FROM allowances al JOIN players tp ON tp.id = al.player_id
+     WHERE tp.wallet = gt.wallet AND al.game_id = gt.game_id)::text AS daily_units
   FROM game_testers gt JOIN games g ON g.id = gt.game_id
     JOIN developers d ON d.id = g.developer_id
     LEFT JOIN players dp ON dp.wallet = d.wallet`;
@@ -147,6 +151,7 @@ type InvitationRow = TesterRow & {
   developer_wallet: string;
   developer_name: string | null;
   highest_play_cost_units: string | null;
+  daily_units: string | null;
 };
 
 const toInvitation = (r: InvitationRow): InvitationRecord => ({
@@ -157,6 +162,7 @@ const toInvitation = (r: InvitationRow): InvitationRecord => ({
   developerName: r.developer_name,
   highestPlayCostUnits:
     r.highest_play_cost_units === null ? null : BigInt(r.highest_play_cost_units),
+  dailyUnits: r.daily_units === null ? null : BigInt(r.daily_units),
 });
 
 /** Every invitation of the wallet: the waiting ones first, then the newest. */

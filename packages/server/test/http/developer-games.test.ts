@@ -453,7 +453,7 @@ describe.each(storeVariants())('developer portal games on %s', (variant) => {
       const alice = await fundedPlayer(testApi(), 100, 'Alice');
       // The game is not published: it may charge only the testers who accepted its invitation.
       await call('PUT', `/developer/games/${game.id}/testers/${alice.wallet}`);
-      await joinAsTester(testApi(), { gameId: game.id }, alice);
+      await joinAsTester(testApi(), { gameId: game.id }, alice, 100n * HST);
       // A play opened before the cost changes settles at the cost it locked.
       const early = (await server.play(alice.playerId, stakes.id)).json<{ id: string }>();
 
@@ -656,7 +656,7 @@ describe.each(storeVariants())('developer portal games on %s', (variant) => {
       const bob = await fundedPlayer(testApi(), 50, 'Bob');
       for (const tester of [alice, bob]) {
         await call('PUT', `/developer/games/${game.id}/testers/${tester.wallet}`);
-        await joinAsTester(testApi(), { gameId: game.id }, tester);
+        await joinAsTester(testApi(), { gameId: game.id }, tester, 50n * HST);
       }
 
       const empty = (await call('GET', `/developer/games/${game.id}/stats`)).json();

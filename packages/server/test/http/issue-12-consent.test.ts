@@ -145,7 +145,7 @@ describe.each(storeVariants())('consent to charges on %s', (variant) => {
     expect((await server.details(victim.playerId)).statusCode).toBe(404);
   });
 
-  it("lets an unpublished game charge its developer's own wallet and the testers who accept", async () => {
+  it("lets an unpublished game charge its developer's own wallet and the testers who accept, within their allowances", async () => {
     const devWallet = newWallet();
     const developer = await player(20, devWallet);
     const game = await gameWithTiers(api, {
@@ -157,6 +157,10 @@ describe.each(storeVariants())('consent to charges on %s', (variant) => {
     const tester = await player(20);
     const stranger = await player(20);
 
+    // Before publication too, every server-to-server play counts against an allowance: the
+    // developer's own wallet allows its game nothing until it says otherwise (default 0 here).
+    expect((await server.play(developer.playerId)).json().code).toBe('consent_required');
+    expect((await allow(developer, game.gameId, 10)).statusCode).toBe(200);
     expect((await server.play(developer.playerId)).statusCode).toBe(200);
     expect((await server.play(tester.playerId)).json().code).toBe('player_not_tester');
 
@@ -176,13 +180,26 @@ describe.each(storeVariants())('consent to charges on %s', (variant) => {
     ]);
     // Issue 27: the invitation is no consent until the tester accepts it themself.
     expect((await server.play(tester.playerId)).json().code).toBe('player_not_tester');
-    expect((await as(tester, 'PUT', `/player/testing/${game.gameId}`)).statusCode).toBe(200);
+    const accepted = await as(tester, 'PUT', `/player/testing/${game.gameId}`, {
+      dailyLimit: '5',
+    });
+    expect(accepted.statusCode).toBe(200);
+    expect(accepted.json()).toMatchObject({ state: 'accepted', dailyLimit: '5' });
 
     const played = await server.play(tester.playerId);
     expect(played.statusCode).toBe(200);
     expect((await server.score(played.json().id, 42)).statusCode).toBe(200);
     expect((await server.play(stranger.playerId)).json().code).toBe('player_not_tester');
     // 20 - 5, and 3.5 back: nobody led the tier when the play began.
+    expect((await server.details(tester.playerId)).json()).toMatchObject({ balance: 18.5 });
+    // The 5 HST the tester allowed a day are spent: a second play waits for tomorrow, or for
+    // them to allow more, whatever the developer's prices.
+    const second = await server.play(tester.playerId);
+    expect(second.statusCode).toBe(403);
+    expect(second.json()).toMatchObject({
+      code: 'consent_required',
+      details: { dailyLimit: '5', spentToday: '5', cost: '5' },
+    });
     expect((await server.details(tester.playerId)).json()).toMatchObject({ balance: 18.5 });
 
     // Another developer cannot see or change the game's testers.

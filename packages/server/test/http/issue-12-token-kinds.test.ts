@@ -358,7 +358,11 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
     {
       // No invitation for this wallet: the session gets through to the lookup (404).
       name: 'player: PUT /player/testing/{g}',
-      send: onApi('PUT', () => `/player/testing/${game.gameId}`),
+      send: onApi(
+        'PUT',
+        () => `/player/testing/${game.gameId}`,
+        () => ({ dailyLimit: '2' }),
+      ),
       accepts: ['web session'],
     },
     {

@@ -601,20 +601,25 @@ describe.each(storeVariants())('nobody consents for a player but the player, on 
         `/developer/games/${hidden.gameId}/testers/${victim.wallet.address}`,
       );
       await expectRefused(server.play(board), 'player_not_tester');
-      expect((await as(victim, 'PUT', `/player/testing/${hidden.gameId}`)).json().state).toBe(
-        'accepted',
-      );
+      const accepted = await as(victim, 'PUT', `/player/testing/${hidden.gameId}`, {
+        dailyLimit: '1',
+      });
+      expect(accepted.json()).toMatchObject({ state: 'accepted', dailyLimit: '1' });
       expect((await server.play(board)).statusCode).toBe(200);
       expect((await server.details()).statusCode).toBe(200);
-      expect((await as(victim, 'DELETE', `/player/testing/${hidden.gameId}`)).json().state).toBe(
-        'left',
-      );
+      // The acceptance bounds the day: the developer's game may not take a second HST.
+      await expectRefused(server.play(board), 'consent_required');
+      const left = await as(victim, 'DELETE', `/player/testing/${hidden.gameId}`);
+      expect(left.json()).toMatchObject({ state: 'left', dailyLimit: '0' });
       await expectRefused(server.play(board), 'player_not_tester');
     },
     developer_wallet: async () => {
       const server = await attackerServer(hidden);
       const board = await cheapTier(hidden);
-      // The attacker's own wallet registered the game: it charges the attacker, nobody else.
+      // The attacker's own wallet registered the game: it charges the attacker, nobody else, and
+      // within the allowance the attacker gave it, as any game.
+      await expectRefused(server.play(board, attacker.playerId), 'consent_required');
+      await as(attacker, 'PUT', `/player/allowances/${hidden.gameId}`, { dailyLimit: '1' });
       expect((await server.play(board, attacker.playerId)).statusCode).toBe(200);
     },
     signed_approval: async () => {

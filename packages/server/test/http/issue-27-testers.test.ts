@@ -177,6 +177,8 @@ describe.each(storeVariants())('testers are invitations the player accepts, on %
       developerName: `${developer.wallet.address.slice(0, 6)}…${developer.wallet.address.slice(-4)}`,
       // Its tiers cost 1 HST and nothing: the most a tester may pay for one play now.
       highestPlayCost: '1',
+      // No allowance chosen yet: the operator's default would apply.
+      dailyLimit: null,
       state: 'invited',
       invitedAt: s.clock.now().toISOString(),
       answeredAt: null,
@@ -184,12 +186,21 @@ describe.each(storeVariants())('testers are invitations the player accepts, on %
     expect(listed.json()).toEqual({ invitations: [waiting] });
 
     s.clock.advance(60_000);
-    const accepted = await as(tester, 'PUT', `/player/testing/${game.gameId}`);
+    const accepted = await as(tester, 'PUT', `/player/testing/${game.gameId}`, {
+      dailyLimit: '1.5',
+    });
     expect(accepted.statusCode).toBe(200);
     expect(accepted.json()).toEqual({
       ...waiting,
+      dailyLimit: '1.5',
       state: 'accepted',
       answeredAt: s.clock.now().toISOString(),
+    });
+    // The acceptance is the player's allowance for the game, as its page shows it.
+    expect((await as(tester, 'GET', `/player/allowances/${game.gameId}`)).json()).toMatchObject({
+      source: 'player',
+      dailyLimit: '1.5',
+      spentToday: '0',
     });
     expect(await testersOf(developer, game)).toEqual([
       expect.objectContaining({ state: 'accepted', answeredAt: s.clock.now().toISOString() }),
@@ -202,15 +213,26 @@ describe.each(storeVariants())('testers are invitations the player accepts, on %
     // 20 - 1, and 0.7 back: nobody led the tier when the play began.
     expect((await server.details(tester.playerId)).json()).toMatchObject({ balance: 19.7 });
     expect((await as(tester, 'GET', `/player/games/${game.gameId}`)).statusCode).toBe(200);
+    // 1 of the 1.5 HST allowed today is spent: another 1 HST play is refused, a free one is not.
+    expect((await server.play(tester.playerId, paid)).json()).toMatchObject({
+      code: 'consent_required',
+      details: { dailyLimit: '1.5', spentToday: '1', cost: '1' },
+    });
+    expect((await server.play(tester.playerId, free)).statusCode).toBe(200);
 
-    // Accepting again changes nothing, not even the date.
+    // Accepting again sets the allowance anew; the invitation keeps its first answer's date.
     s.clock.advance(60_000);
-    const again = await as(tester, 'PUT', `/player/testing/${game.gameId}`);
-    expect(again.json()).toEqual(accepted.json());
+    const again = await as(tester, 'PUT', `/player/testing/${game.gameId}`, { dailyLimit: 2 });
+    expect(again.json()).toEqual({ ...accepted.json(), dailyLimit: '2' });
 
     const left = await as(tester, 'DELETE', `/player/testing/${game.gameId}`);
     expect(left.statusCode).toBe(200);
-    expect(left.json()).toMatchObject({ state: 'left', answeredAt: s.clock.now().toISOString() });
+    // Leaving revokes the allowance too: should the game be published, it still charges nothing.
+    expect(left.json()).toMatchObject({
+      state: 'left',
+      dailyLimit: '0',
+      answeredAt: s.clock.now().toISOString(),
+    });
     for (const leaderboardId of [paid, free]) {
       expect((await server.play(tester.playerId, leaderboardId)).json()).toMatchObject({
         code: 'player_not_tester',
@@ -221,11 +243,12 @@ describe.each(storeVariants())('testers are invitations the player accepts, on %
     expect(await testersOf(developer, game)).toEqual([expect.objectContaining({ state: 'left' })]);
     expect(await balanceOf(api, tester.accountId)).toMatchObject({ available: 1_970_000_000n });
 
-    // A player who left may change their mind while the invitation stands.
-    expect((await as(tester, 'PUT', `/player/testing/${game.gameId}`)).json().state).toBe(
-      'accepted',
-    );
+    // A player who left may change their mind while the invitation stands; today's spending
+    // stays counted (1 of 2).
+    const back = await as(tester, 'PUT', `/player/testing/${game.gameId}`, { dailyLimit: '2' });
+    expect(back.json()).toMatchObject({ state: 'accepted', dailyLimit: '2' });
     expect((await server.play(tester.playerId, paid)).statusCode).toBe(200);
+    expect((await server.play(tester.playerId, paid)).json().code).toBe('consent_required');
   });
 
   it("keeps a player's no: inviting again does not overrule it; a withdrawn invitation is gone", async () => {
@@ -250,7 +273,7 @@ describe.each(storeVariants())('testers are invitations the player accepts, on %
     );
     expect(withdrawn.statusCode).toBe(204);
     expect((await as(player1, 'GET', '/player/testing')).json()).toEqual({ invitations: [] });
-    const gone = await as(player1, 'PUT', `/player/testing/${game.gameId}`);
+    const gone = await as(player1, 'PUT', `/player/testing/${game.gameId}`, { dailyLimit: '1' });
     expect(gone.statusCode).toBe(404);
     expect(gone.json()).toMatchObject({
       code: 'tester_invitation_not_found',
@@ -268,7 +291,7 @@ describe.each(storeVariants())('testers are invitations the player accepts, on %
 
     // Another player, and the developer themself, have no invitation to answer.
     for (const who of [stranger, developer]) {
-      const res = await as(who, 'PUT', `/player/testing/${game.gameId}`);
+      const res = await as(who, 'PUT', `/player/testing/${game.gameId}`, { dailyLimit: '1' });
       expect(res.statusCode).toBe(404);
       expect(res.json()).toMatchObject({ code: 'tester_invitation_not_found' });
       expect((await as(who, 'DELETE', `/player/testing/${game.gameId}`)).statusCode).toBe(404);
@@ -288,12 +311,14 @@ describe.each(storeVariants())('testers are invitations the player accepts, on %
       ['/player/testing/00000000-0000-0000-0000-00000000000g', 'gameId'],
     ] as const) {
       for (const method of ['PUT', 'DELETE'] as const) {
-        const res = await as(who, method, url);
+        const res = await as(who, method, url, method === 'PUT' ? { dailyLimit: '1' } : undefined);
         expect(res.statusCode, `${method} ${url}`).toBe(400);
         expect(res.json()).toMatchObject({ code: 'validation_failed', details: { field } });
       }
     }
-    const unknown = await as(who, 'PUT', '/player/testing/00000000-0000-4000-8000-000000000000');
+    const unknown = await as(who, 'PUT', '/player/testing/00000000-0000-4000-8000-000000000000', {
+      dailyLimit: '1',
+    });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toMatchObject({ code: 'tester_invitation_not_found' });
     const badWallet = await as(developer, 'PUT', `/developer/games/${game.gameId}/testers/0x12`);
@@ -302,6 +327,33 @@ describe.each(storeVariants())('testers are invitations the player accepts, on %
       code: 'validation_failed',
       details: { field: 'wallet' },
     });
+    // Accepting names a daily allowance, well formed; a bad one accepts nothing.
+    const invitee = await player(5);
+    await invite(developer, game, invitee);
+    for (const [body, code] of [
+      [undefined, 'validation_failed'],
+      [{}, 'validation_failed'],
+      [{ dailyLimit: '-1' }, 'invalid_amount'],
+      [{ dailyLimit: '0.000000001' }, 'invalid_amount'],
+      [{ dailyLimit: 'lots' }, 'invalid_amount'],
+      [{ dailyLimit: '1', more: true }, 'validation_failed'],
+    ] as const) {
+      const res = await as(invitee, 'PUT', `/player/testing/${game.gameId}`, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json(), JSON.stringify(body)).toMatchObject({ code });
+      expect(res.json().message, JSON.stringify(body)).toMatch(/dailyLimit|body|more/);
+    }
+    expect((await as(invitee, 'GET', `/player/allowances/${game.gameId}`)).json()).toMatchObject({
+      source: 'default',
+    });
+    expect(await testersOf(developer, game)).toEqual([
+      expect.objectContaining({ state: 'invited' }),
+    ]);
+    await as(
+      developer,
+      'DELETE',
+      `/developer/games/${game.gameId}/testers/${invitee.wallet.address}`,
+    );
     // No credential, or a stale one, is a 401.
     const anonymous = await s.api.inject({ method: 'GET', url: '/player/testing' });
     expect(anonymous.statusCode).toBe(401);

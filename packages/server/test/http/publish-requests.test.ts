@@ -60,7 +60,9 @@ describe.each(storeVariants())('preview and publish requests, on %s', (variant) 
     // Issue 27: an invitation shows nothing until the tester accepts it.
     const invited = await send('GET', `/player/games/${game.gameId}`, tester);
     expect(invited.json()).toMatchObject({ code: 'game_not_found' });
-    const accepted = await send('PUT', `/player/testing/${game.gameId}`, tester);
+    const accepted = await send('PUT', `/player/testing/${game.gameId}`, tester, {
+      dailyLimit: '1',
+    });
     expect(accepted.json()).toMatchObject({ gameId: game.gameId, state: 'accepted' });
 
     for (const who of [developer, tester]) {

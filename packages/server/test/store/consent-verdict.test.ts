@@ -48,10 +48,13 @@ describe.each(storeVariants())('the play statement applies chargeVerdict, on %s'
     const wallet = relation === 'developer' ? game.developerWallet : nextWallet();
     const player = await fundedPlayer(api, 100, relation, wallet);
     const { testers } = api.app.arcade;
+    // Accepting sets an allowance of 1 HST; the table's own allowance, when it has one, follows.
+    const accept: InvitationAnswer = { accept: true, dailyUnits: wholeHstToUnits(1) };
+    const decline: InvitationAnswer = { accept: false };
     const answers: Partial<Record<typeof relation, InvitationAnswer[]>> = {
-      accepted: ['accept'],
-      declined: ['decline'],
-      left: ['accept', 'decline'],
+      accepted: [accept],
+      declined: [decline],
+      left: [accept, decline],
     };
     if (relation !== 'developer' && relation !== 'stranger') {
       await testers.invite(game.gameId, wallet);

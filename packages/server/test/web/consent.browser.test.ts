@@ -33,8 +33,9 @@ import { injectWallet } from '@coinop/testkit/eip1193';
  * Consent to charges in the web app (docs/concepts/consent.md): a player whose game server was
  * refused follows the refusal's grantUrl to the game's page, sets a daily allowance, sees it spent,
  * revokes it there and on the account's allowances page; a developer invites a tester of an
- * unpublished game on the portal, and the player accepts (then is charged), leaves (then is
- * refused) on the account's Testing page (issue 27). Every choice is checked where it is stored.
+ * unpublished game on the portal, and the player accepts with a daily limit (then is charged
+ * within it), leaves (then is refused) on the account's Testing page (issue 27). Every choice is
+ * checked where it is stored.
  */
 describe.skipIf(!hasChromium)(
   `consent to charges in headless Chromium${hasChromium ? '' : ` (${NO_CHROMIUM_REASON})`}`,
@@ -374,7 +375,7 @@ describe.skipIf(!hasChromium)(
       }
     });
 
-    it('a developer invites a tester on the portal; the player accepts, is charged, leaves and is refused again', async () => {
+    it('a developer invites a tester on the portal; the player accepts with a 3 HST daily limit, is charged within it, leaves and is refused again', async () => {
       const web = server.urls['web']!;
       const devContext = await browser.newContext({ viewport: DESKTOP });
       const devPage = await devContext.newPage();
@@ -403,7 +404,7 @@ describe.skipIf(!hasChromium)(
         await portal.getByRole('heading', { name: 'Night Shift', level: 1 }).waitFor();
         await testers
           .getByText(
-            'Before the operator publishes this game, its server can charge only your own wallet and the testers who accepted your invitation; nobody else.',
+            'Before the operator publishes this game, its server can charge only your own wallet and the testers who accepted your invitation; nobody else, and each only within the daily allowance they gave the game',
             { exact: false },
           )
           .waitFor();
@@ -473,10 +474,14 @@ describe.skipIf(!hasChromium)(
           })
           .waitFor();
         expect(await notice.textContent()).toContain(developer.address);
-        // What accepting lets it charge: its one tier's 1 HST a play, as it stands.
+        // What accepting lets it charge: its one tier's 1 HST a play, as it stands, within the
+        // daily limit the player types; nothing is typed for them.
         expect(await notice.textContent()).toContain(
-          'A play costs up to 1 HST now; its developer may raise that.',
+          'A play costs up to 1 HST now; its developer may raise that. Your daily limit bounds what all its plays may lock a day.',
         );
+        const noticeLimit = notice.getByLabel('Daily limit for Night Shift (HST)');
+        expect(await noticeLimit.inputValue()).toBe('');
+        expect(await noticeLimit.getAttribute('placeholder')).toBe('e.g. 1');
         expect(await main.getByText('Game not found').count()).toBe(0);
         expect(await seriousViolations(page)).toEqual([]);
         await saveScreenshot(page, 'testing-invitation-game-page');
@@ -493,24 +498,97 @@ describe.skipIf(!hasChromium)(
         expect(await seriousViolations(page)).toEqual([]);
         await saveScreenshot(page, 'testing-invitations');
 
-        await waiting
-          .getByRole('button', { name: 'Accept the invitation to test Night Shift' })
-          .click();
+        // Accept needs a daily limit the arcade takes: without one, the page says so and sends
+        // nothing, and the invitation still waits.
+        const answers: string[] = [];
+        page.on('request', (request) => {
+          if (request.url().includes('/player/testing/')) {
+            answers.push(`${request.method()} ${request.postData() ?? ''}`);
+          }
+        });
+        const limitField = waiting.getByLabel('Daily limit for Night Shift (HST)');
+        const accept = waiting.getByRole('button', {
+          name: 'Accept the invitation to test Night Shift',
+        });
+        await accept.click();
+        await expect
+          .poll(() => waiting.getByRole('alert').textContent())
+          .toBe('Choose a daily limit in HST to accept, such as 5; 0 allows only free plays.');
+        expect(await limitField.getAttribute('aria-invalid')).toBe('true');
+        await limitField.fill('1.123456789');
+        await accept.click();
+        await expect
+          .poll(() => waiting.getByRole('alert').textContent())
+          .toBe(
+            'Enter the daily limit in HST as a number such as 10 or 2.5, with at most 8 decimals.',
+          );
+        expect(await seriousViolations(page)).toEqual([]);
+        await saveScreenshot(page, 'testing-invitation-limit-refused');
+        expect(answers).toEqual([]);
+        const token = await sessionToken(page);
+        expect((await apiCall(token, 'GET', '/player/testing')).body).toMatchObject({
+          invitations: [{ gameId: nightShift.id, state: 'invited', dailyLimit: null }],
+        });
+        expect(await allowanceUnits(player.id, nightShift.id)).toBe(0n);
+
+        // 3 HST a day: sent as typed, stored as the player's allowance for the game.
+        await limitField.fill('3');
+        await accept.click();
         await expect
           .poll(() => main.getByRole('status').first().textContent())
-          .toBe('You test Night Shift: its server may now charge you for plays.');
+          .toBe('You test Night Shift. It may charge you up to 3 HST a day.');
+        expect(answers).toEqual(['PUT {"dailyLimit":"3"}']);
         const testing = main.getByRole('list', { name: 'Games you test' });
         await testing.getByRole('link', { name: 'Night Shift' }).waitFor();
+        expect(await testing.getByRole('listitem').textContent()).toContain(
+          'A play costs up to 1 HST now; its developer may raise that. It may charge you up to 3 HST a day.',
+        );
+        expect(await main.getByRole('alert').count()).toBe(0);
         await expect.poll(() => page.getByTestId('invitation-count').count()).toBe(0);
+        expect(await allowanceUnits(player.id, nightShift.id)).toBe(wholeHstToUnits(3));
+        await saveScreenshot(page, 'testing-accepted');
 
-        // Now the game's server may charge them, and they may open its preview.
-        const charged = await serverPlay(nightShift, player.id);
-        expect(charged.status).toBe(200);
+        // Now the game's server may charge them three 1 HST plays a day, no more.
+        for (let play = 1; play <= 3; play++) {
+          expect((await serverPlay(nightShift, player.id)).status).toBe(200);
+        }
+        expect(await serverPlay(nightShift, player.id)).toMatchObject({
+          status: 403,
+          body: { code: 'consent_required' },
+        });
+
+        // They may open its preview, which shows the allowance and what it spent today.
         await testing.getByRole('link', { name: 'Night Shift' }).click();
         await main.getByRole('heading', { name: 'Night Shift', level: 1 }).waitFor();
         await main
           .getByText('Only its developer and testers can open this game', { exact: false })
           .waitFor();
+        const panel = main.getByRole('region', { name: 'What this game may charge you' });
+        await expect
+          .poll(() => panel.getByTestId('allowance-summary').textContent(), { timeout: 15_000 })
+          .toBe('This game may charge you up to 3 HST a day.');
+        expect(await panel.locator('dl').textContent()).toBe(
+          'Spent today3 HSTRemaining today0 HST',
+        );
+        expect(await panel.getByLabel('Daily limit (HST)').inputValue()).toBe('3');
+        expect(
+          await main.getByRole('link', { name: 'What this game may charge you a day' }).count(),
+        ).toBe(1);
+        // The three plays its server opened are left open: one line each, what they become once.
+        const openPlays = main.getByTestId('open-play-notice');
+        await expect
+          .poll(() => openPlays.getByRole('listitem').allTextContents(), { timeout: 15_000 })
+          .toEqual([
+            expect.stringMatching(/^Standard, 1 HST, ends at /),
+            expect.stringMatching(/^Standard, 1 HST, ends at /),
+            expect.stringMatching(/^Standard, 1 HST, ends at /),
+          ]);
+        expect(await openPlays.locator('strong').textContent()).toBe(
+          'You have 3 open plays on this game:',
+        );
+        expect(await seriousViolations(page)).toEqual([]);
+        await panel.scrollIntoViewIfNeeded();
+        await saveScreenshot(page, 'testing-preview-allowance');
 
         await devPage.reload();
         await testers
@@ -534,8 +612,10 @@ describe.skipIf(!hasChromium)(
         expect((await serverPlay(nightShift, player.id)).body).toMatchObject({
           code: 'player_not_tester',
         });
+        // Leaving revoked the allowance too.
+        expect(await allowanceUnits(player.id, nightShift.id)).toBe(0n);
         expect(await server.api.arcade.reads.playerDetails(player.id)).toMatchObject({
-          balanceUnits: wholeHstToUnits(4),
+          balanceUnits: wholeHstToUnits(2),
         });
 
         // On a phone, the page reads as well.
@@ -548,13 +628,16 @@ describe.skipIf(!hasChromium)(
         expect(await seriousViolations(page)).toEqual([]);
         await saveScreenshot(page, 'testing-invitations-phone');
 
-        // They change their mind on the game's page: accepting there opens the preview.
+        // They change their mind on the game's page: accepting there, with a new limit, opens
+        // the preview.
         await page.setViewportSize(DESKTOP);
         await page.goto(`${web}/games/${nightShift.id}`);
         const again = main.getByRole('region', { name: 'Invitation to test Night Shift' });
         await again
           .getByText('You left: it cannot charge you. You may still accept.', { exact: false })
           .waitFor();
+        expect(await again.getByLabel('Daily limit for Night Shift (HST)').inputValue()).toBe('');
+        await again.getByLabel('Daily limit for Night Shift (HST)').fill('2.5');
         await again
           .getByRole('button', { name: 'Accept the invitation to test Night Shift' })
           .click();
@@ -562,6 +645,10 @@ describe.skipIf(!hasChromium)(
         await main
           .getByText('Only its developer and testers can open this game', { exact: false })
           .waitFor();
+        await expect
+          .poll(() => panel.getByTestId('allowance-summary').textContent(), { timeout: 15_000 })
+          .toBe('This game may charge you up to 2.5 HST a day.');
+        expect(await allowanceUnits(player.id, nightShift.id)).toBe(250_000_000n);
 
         // The developer withdraws the other invitation.
         await devPage.reload();

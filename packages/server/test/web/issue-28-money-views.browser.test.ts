@@ -306,6 +306,7 @@ describe.skipIf(!hasChromium)(
               Array.from(document.images).every((i) => i.complete)
             );
           });
+          if (name === 'testing' || name === 'invited-game') await acceptAsksLimit(page);
           if (name === 'portal') await chartDrawsToday(page, 'Plays and earnings per day');
           if (name === 'portal-game-stats') await chartDrawsToday(page, 'Plays and earnings');
           if (name === 'cli-login') {
@@ -413,6 +414,21 @@ describe.skipIf(!hasChromium)(
       await page.mouse.move(0, 0);
       await figure.locator('.chart-tip').waitFor({ state: 'detached' });
       expect(await figure.getByText('Loading the chart…').count()).toBe(0);
+    }
+
+    /**
+     * The invitation to test the long-named game: its price with every decimal, and Accept asking
+     * for a daily limit, the field left empty for the player, the price only as an example.
+     */
+    async function acceptAsksLimit(page: Page) {
+      const main = page.getByRole('main');
+      expect(await main.textContent()).toContain(
+        'A play costs up to 1.23456789 HST now; its developer may raise that. Your daily limit bounds what all its plays may lock a day.',
+      );
+      const limit = main.getByLabel(`Daily limit for ${LONG.testGame} (HST)`);
+      expect(await limit.inputValue()).toBe('');
+      expect(await limit.getAttribute('placeholder')).toBe('e.g. 1.23456789');
+      expect(await limit.isVisible()).toBe(true);
     }
 
     /** The page, screenshot saved first, is no wider than a phone; names what sticks out. */

@@ -84,9 +84,9 @@ export function playerDetailRoutes(instance: FastifyInstance): void {
         summary: "A player's profile and HST balance",
         description:
           'Only for a player the game may charge: one whose allowance for it is above zero ' +
-          '(their own or the operator default), or, before the game is published, its ' +
-          "developer's wallet and the testers who accepted its invitation (an invitation alone " +
-          'is not consent). Anyone else answers 404 player_not_found.',
+          '(their own or the operator default) and, before the game is published, who is its ' +
+          "developer's wallet or a tester who accepted its invitation (an invitation alone is " +
+          'not consent). Anyone else answers 404 player_not_found.',
         security: Security.writeToken,
         params: Type.Object({ playerId: Uuid('the player') }),
         response: { 200: PlayerDetailsSchema },
@@ -94,8 +94,8 @@ export function playerDetailRoutes(instance: FastifyInstance): void {
     },
     async (request) => {
       const { playerId } = request.params;
-      // Only a player the token's game may charge: one who allowed it, or an accepted tester
-      // of an unpublished game. Anyone else reads as unknown.
+      // Only a player the token's game may charge: one who allowed it (and, before it is
+      // published, an insider). Anyone else reads as unknown.
       const gameId = request.writeToken?.gameId;
       if (gameId === undefined || !(await arcade.consent.reaches(gameId, playerId))) {
         throw new CoinopError('player_not_found', `player ${playerId} does not exist`, {

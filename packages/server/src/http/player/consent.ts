@@ -59,7 +59,7 @@ function allowanceToWire(a: AllowanceView): AllowanceWire {
 }
 
 export const GameParams = Type.Object({ gameId: Uuid('The game.') });
-const GrantBody = Type.Object(
+export const GrantBody = Type.Object(
   {
     dailyLimit: Type.Union([Type.Number(), Type.String()], {
       description:

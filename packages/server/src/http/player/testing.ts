@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { playerActor, type InvitationAnswer } from '@coinop/core';
+import { parseDailyLimit, playerActor, type InvitationAnswer } from '@coinop/core';
 import { ApiTags, Security } from '../../listener/openapi.js';
 import type { Authenticate } from '../shared/authenticate.js';
 import {
@@ -8,7 +8,7 @@ import {
   InvitationSchema,
   invitationToWire,
 } from '../shared/tester-schemas.js';
-import { GameParams } from './consent.js';
+import { GameParams, GrantBody } from './consent.js';
 
 const playerNote =
   ' Only the signed-in player answers their own invitations (the web session of the invited ' +
@@ -22,12 +22,19 @@ export function playerTestingRoutes(app: FastifyInstance, authenticate: Authenti
   const { testers } = app.arcade;
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const tags = [ApiTags.player];
-  /** The signed-in player's own answer: their session is the only credential it takes. */
-  const answer = async (request: FastifyRequest, gameId: string, choice: InvitationAnswer) => {
+  /**
+   * The signed-in player's own answer: their session is the only credential it takes. `choice`
+   * reads the body once the session is checked, so a stranger hears 401 first.
+   */
+  const answer = async (
+    request: FastifyRequest,
+    gameId: string,
+    choice: () => InvitationAnswer,
+  ) => {
     const { playerId } = await authenticate(request);
     const grant = { playerId, gameId };
     return invitationToWire(
-      await testers.answer(playerActor(playerId, 'player_session'), grant, choice),
+      await testers.answer(playerActor(playerId, 'player_session'), grant, choice()),
     );
   };
 
@@ -55,16 +62,24 @@ export function playerTestingRoutes(app: FastifyInstance, authenticate: Authenti
         operationId: 'playerAcceptTestingInvitation',
         tags,
         security: Security.playerToken,
-        summary: 'Accept an invitation to test a game',
+        summary: 'Accept an invitation to test a game, with a daily allowance',
         description:
           'Makes the player a tester: before the game is published, its server may charge them ' +
-          'and they may preview it in the arcade, from the next play. Accepting again, or after ' +
-          `declining or leaving, is allowed while the invitation stands.${playerNote}`,
+          'within the daily allowance named in the body (set as their allowance for the game, ' +
+          'in the same transaction; 0 allows free plays only), and they may preview it in the ' +
+          'arcade, from the next play. Accepting again, or after declining or leaving, is ' +
+          `allowed while the invitation stands, and sets the allowance again. 400 invalid_amount ` +
+          `for a bad amount.${playerNote}`,
         params: GameParams,
+        body: GrantBody,
         response: { 200: InvitationSchema },
       },
     },
-    (request) => answer(request, request.params.gameId, 'accept'),
+    (request) =>
+      answer(request, request.params.gameId, () => ({
+        accept: true,
+        dailyUnits: parseDailyLimit(request.body.dailyLimit, 'dailyLimit'),
+      })),
   );
 
   r.delete(
@@ -77,11 +92,12 @@ export function playerTestingRoutes(app: FastifyInstance, authenticate: Authenti
         summary: 'Decline an invitation to test a game, or stop testing it',
         description:
           'A waiting invitation becomes declined, an accepted one left: the unpublished game can ' +
-          `no longer charge the player (403 player_not_tester), from the next play.${playerNote}`,
+          'no longer charge the player (403 player_not_tester), from the next play. Leaving also ' +
+          `revokes the player's allowance for the game (0).${playerNote}`,
         params: GameParams,
         response: { 200: InvitationSchema },
       },
     },
-    (request) => answer(request, request.params.gameId, 'decline'),
+    (request) => answer(request, request.params.gameId, () => ({ accept: false })),
   );
 }

@@ -52,8 +52,13 @@ export const InvitationSchema = Type.Object(
     highestPlayCost: Type.Union([Type.String(), Type.Null()], {
       description:
         "The most one play of the game costs now (its highest tier, or an open round's entry " +
-        'fee), HST as a decimal string; null when it has no board. A tester may be charged that ' +
-        'for each play without a daily allowance; the developer may change prices or add tiers.',
+        'fee), HST as a decimal string; null when it has no board. The developer may change ' +
+        "prices or add tiers; the tester's daily allowance (dailyLimit) bounds what plays lock.",
+    }),
+    dailyLimit: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'The daily allowance the player chose for the game, HST as a decimal string ("0" once ' +
+        "revoked); accepting sets it. Null: none chosen, the operator's default applies.",
     }),
     state: TesterStateSchema,
     invitedAt: Type.String({ format: 'date-time' }),
@@ -82,6 +87,7 @@ export const invitationToWire = (i: InvitationRecord): TestingInvitation => ({
   developerWallet: i.developerWallet,
   developerName: i.developerName,
   highestPlayCost: i.highestPlayCostUnits === null ? null : formatHst(i.highestPlayCostUnits),
+  dailyLimit: i.dailyUnits === null ? null : formatHst(i.dailyUnits),
   state: i.state,
   invitedAt: i.invitedAt.toISOString(),
   answeredAt: i.answeredAt?.toISOString() ?? null,

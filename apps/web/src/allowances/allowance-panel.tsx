@@ -3,6 +3,7 @@ import type { Allowance } from '@coinop/protocol';
 import { ErrorAlert, Status } from '../portal/parts.js';
 import { Hst } from '../components/hst.js';
 import { allowsNothing, describeAllowance } from './allowances-api.js';
+import { DailyLimitInput } from './daily-limit-input.js';
 import { useAllowance, useAllowanceEdits } from './use-allowance.js';
 
 /** The element id a refused play's `grantUrl` points at (`/games/{gameId}#allowance`). */
@@ -120,13 +121,9 @@ function AllowanceForm({
     >
       <div className="field">
         <label htmlFor={inputId}>Daily limit (HST)</label>
-        <input
+        <DailyLimitInput
           id={inputId}
-          ref={limitInput}
-          type="number"
-          min={0}
-          step="any"
-          inputMode="decimal"
+          inputRef={limitInput}
           aria-describedby={hintId}
           value={limit}
           onChange={(e) => setLimit(e.target.value)}

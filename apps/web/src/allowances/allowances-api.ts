@@ -4,8 +4,9 @@ import type { Session } from '../session/session.js';
 
 /**
  * A player's daily allowances (`/api/player/allowances`, docs/concepts/consent.md): what each
- * published game's server may lock from the player per UTC day. Amounts are HST, as exact decimal
- * strings: read into base units (`hstUnits`) and written back by the protocol's formatter.
+ * game's server may lock from the player per UTC day, before publication too. Amounts are HST, as
+ * exact decimal strings: read into base units (`hstUnits`) and written back by the protocol's
+ * formatter.
  */
 
 type Call = Session['call'];

@@ -3,6 +3,7 @@ import { useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import type { TestingInvitation } from '@coinop/protocol';
 import { hstUnits } from '../account/hst-amounts.js';
 import { HST_AMOUNT } from '../allowances/allowances-api.js';
+import { DailyLimitInput } from '../allowances/daily-limit-input.js';
 import { errorText } from '../portal/parts.js';
 import { useSession } from '../session/session.js';
 import { testingApi } from './testing-api.js';
@@ -115,13 +116,9 @@ function AcceptForm({
         The most it may lock from you per UTC day. 0 allows only free plays.
       </p>
       <div className="accept-row">
-        <input
+        <DailyLimitInput
           id={inputId}
-          ref={input}
-          type="number"
-          min={0}
-          step="any"
-          inputMode="decimal"
+          inputRef={input}
           placeholder={suggestion(highestPlayCost)}
           aria-describedby={problem === null ? hintId : `${hintId} ${problemId}`}
           aria-invalid={problem !== null}

@@ -78,10 +78,14 @@ export class ConsentService {
     return stored.map((a) => this.#view(a));
   }
 
-  /** The player's allowance for one game, chosen or default; the game must exist. */
+  /**
+   * The player's allowance for one game, chosen or default; the game must exist and, unpublished,
+   * have the player as an insider.
+   */
   async allowance(playerId: string, gameId: string): Promise<AllowanceView> {
     const game = await findGame(this.#db, gameId);
     if (!game) throw gameNotFound(gameId);
+    await this.#assertSeen(gameId, playerId);
     const stored = await findAllowance(this.#db, playerId, gameId, this.#today());
     return this.#view(
       stored ?? {
@@ -106,6 +110,7 @@ export class ConsentService {
     assertConsentFrom({ kind: 'allowance', ...grant }, actor);
     const { playerId, gameId } = grant;
     await this.#games.get(gameId);
+    await this.#assertSeen(gameId, playerId);
     const now = this.#clock.now();
     const stored = await setAllowance(this.#db, {
       playerId,
@@ -175,6 +180,15 @@ export class ConsentService {
       await notifyGameChanged(tx, gameId);
     });
     this.#games.invalidate(gameId);
+  }
+
+  /**
+   * An unpublished game is unknown to everyone but its insiders, here as on its page: its name
+   * and the player's allowance for it answer 404 to anyone else.
+   */
+  async #assertSeen(gameId: string, playerId: string): Promise<void> {
+    const facts = await this.facts(gameId, playerId);
+    if (facts === null || (!facts.published && !facts.insider)) throw gameNotFound(gameId);
   }
 
   #view(a: StoredAllowance): AllowanceView {

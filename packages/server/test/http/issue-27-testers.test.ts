@@ -301,6 +301,34 @@ describe.each(storeVariants())('testers are invitations the player accepts, on %
     ]);
     expect((await server.play(invitee.playerId, game.tiers[0]!.id)).statusCode).toBe(403);
     expect((await server.play(stranger.playerId, game.tiers[0]!.id)).statusCode).toBe(403);
+
+    // Nor do the allowance routes tell them the unpublished game's name, or take a limit for it.
+    const allowance = `/player/allowances/${game.gameId}`;
+    // The developer is an insider: their own allowance names the game.
+    const name: string = (await as(developer, 'GET', allowance)).json().gameName;
+    expect(name).toMatch(/^Game /);
+    for (const who of [stranger, invitee]) {
+      for (const res of [
+        await as(who, 'GET', allowance),
+        await as(who, 'PUT', allowance, { dailyLimit: '5' }),
+        await as(who, 'DELETE', allowance),
+      ]) {
+        expect(res.statusCode).toBe(404);
+        expect(res.json()).toMatchObject({
+          code: 'game_not_found',
+          message: `game ${game.gameId} does not exist`,
+        });
+        expect(res.body).not.toContain(name);
+      }
+    }
+    const list = await as(invitee, 'GET', '/player/allowances');
+    expect(list.json().allowances).toEqual([]);
+    // Once they accept, the game's page (and its allowance) are theirs to see.
+    await as(invitee, 'PUT', `/player/testing/${game.gameId}`, { dailyLimit: '5' });
+    expect((await as(invitee, 'GET', allowance)).json()).toMatchObject({
+      gameName: name,
+      dailyLimit: '5',
+    });
   });
 
   it('refuses bad input with a 4xx naming the problem, and changes nothing', async () => {
@@ -343,9 +371,7 @@ describe.each(storeVariants())('testers are invitations the player accepts, on %
       expect(res.json(), JSON.stringify(body)).toMatchObject({ code });
       expect(res.json().message, JSON.stringify(body)).toMatch(/dailyLimit|body|more/);
     }
-    expect((await as(invitee, 'GET', `/player/allowances/${game.gameId}`)).json()).toMatchObject({
-      source: 'default',
-    });
+    expect((await as(invitee, 'GET', '/player/allowances')).json().allowances).toEqual([]);
     expect(await testersOf(developer, game)).toEqual([
       expect.objectContaining({ state: 'invited' }),
     ]);

@@ -148,8 +148,11 @@ describe.skipIf(!hasChromium)(
       });
     };
 
-    const allowanceUnits = async (playerId: string, gameId: string) =>
-      (await server.api.arcade.consent.allowance(playerId, gameId)).dailyLimitUnits;
+    /** The daily limit in force as stored, whatever the player may see of the game. */
+    const allowanceUnits = async (playerId: string, gameId: string) => {
+      const { consent } = server.api.arcade;
+      return (await consent.facts(gameId, playerId))?.dailyUnits ?? consent.defaultAllowanceUnits;
+    };
 
     async function connectBrowserWallet(page: Page, scope = page.getByRole('banner')) {
       await scope.getByRole('button', { name: 'Connect wallet' }).click();

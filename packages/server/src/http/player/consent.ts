@@ -83,8 +83,9 @@ declare const _allowanceList: SchemaMatches<typeof AllowanceListSchema, Allowanc
 declare const _grantBody: SchemaMatches<typeof GrantBody, AllowanceRequest>;
 
 const consentNote =
-  ' Server-to-server plays of a published game count against it; plays the player approves ' +
-  'with a wallet signature in the arcade carry their own consent and do not.';
+  " Server-to-server plays of the game count against it, before publication too (a tester's " +
+  'acceptance sets it); plays the player approves with a wallet signature in the arcade carry ' +
+  'their own consent and do not.';
 
 /**
  * A player's allowances: what each game may charge them a day (docs/concepts/consent.md).
@@ -125,7 +126,9 @@ export function allowanceRoutes(app: FastifyInstance, authenticate: Authenticate
         tags,
         security: Security.playerToken,
         summary: 'My allowance for one game',
-        description: '404 game_not_found for an unknown game.',
+        description:
+          '404 game_not_found for an unknown game, or an unpublished one the player is neither ' +
+          'the developer nor an accepted tester of.',
         params: GameParams,
         response: { 200: AllowanceSchema },
       },
@@ -146,7 +149,8 @@ export function allowanceRoutes(app: FastifyInstance, authenticate: Authenticate
         summary: 'Allow a game to charge me up to an amount a day',
         description:
           'Sets the daily allowance; it applies from the next play. What plays locked today stays ' +
-          `counted. 400 invalid_amount for a bad amount.${consentNote}`,
+          'counted. 400 invalid_amount for a bad amount; 404 game_not_found for an unknown game, ' +
+          `or an unpublished one the player is not an insider of.${consentNote}`,
         params: GameParams,
         body: GrantBody,
         response: { 200: AllowanceSchema },

@@ -42,6 +42,11 @@ export function dailyLimit(facts: ConsentFacts, defaultAllowance: DefaultAllowan
   return facts.dailyUnits ?? defaultAllowance;
 }
 
+/** Whether the game is open to the player at all: published, or the player one of its insiders. */
+export function gameReaches(facts: ConsentFacts): boolean {
+  return facts.published || facts.insider;
+}
+
 /**
  * Whether the game may lock `costUnits` from the player now. A suspended game charges no one. An
  * unpublished game reaches only insiders (its developer and accepted testers). Every game charges
@@ -56,7 +61,7 @@ export function chargeVerdict(
   options: { readonly signed: boolean } = { signed: false },
 ): ChargeVerdict {
   if (facts.suspended) return { ok: false, reason: 'suspended' };
-  if (!facts.published && !facts.insider) return { ok: false, reason: 'not_tester' };
+  if (!gameReaches(facts)) return { ok: false, reason: 'not_tester' };
   if (options.signed) return { ok: true };
   const limit = dailyLimit(facts, defaultAllowance);
   if (limit === null || facts.spentTodayUnits + costUnits <= limit) return { ok: true };

@@ -4,6 +4,7 @@ import {
   assertConsentFrom,
   chargeVerdict,
   dailyLimit,
+  gameReaches,
   voidLockTransfer,
   type Clock,
   type ConsentActor,
@@ -109,7 +110,6 @@ export class ConsentService {
   ): Promise<AllowanceView> {
     assertConsentFrom({ kind: 'allowance', ...grant }, actor);
     const { playerId, gameId } = grant;
-    await this.#games.get(gameId);
     await this.#assertSeen(gameId, playerId);
     const now = this.#clock.now();
     const stored = await setAllowance(this.#db, {
@@ -135,7 +135,7 @@ export class ConsentService {
   async reaches(gameId: string, playerId: string): Promise<boolean> {
     const facts = await this.facts(gameId, playerId);
     if (facts === null || facts.suspended) return false;
-    if (!facts.published && !facts.insider) return false;
+    if (!gameReaches(facts)) return false;
     const limit = dailyLimit(facts, this.#defaultAllowanceUnits);
     return limit === null || limit > 0n;
   }
@@ -188,7 +188,7 @@ export class ConsentService {
    */
   async #assertSeen(gameId: string, playerId: string): Promise<void> {
     const facts = await this.facts(gameId, playerId);
-    if (facts === null || (!facts.published && !facts.insider)) throw gameNotFound(gameId);
+    if (facts === null || !gameReaches(facts)) throw gameNotFound(gameId);
   }
 
   #view(a: StoredAllowance): AllowanceView {

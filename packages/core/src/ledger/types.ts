@@ -52,6 +52,26 @@ export interface TransferRequest {
   readonly playId: string | null;
 }
 
+/**
+ * Credits that reach a payee through someone else's play or round (a leader's share, the
+ * developer's, a share returned, a prize, a returned entry): the payee did nothing, so whoever
+ * watches their balance live must be told.
+ */
+const UNPROMPTED_CREDITS: ReadonlySet<TransferReason> = new Set<TransferReason>([
+  'payout_leader',
+  'payout_developer',
+  'payout_returned',
+  'tournament_prize',
+  'tournament_returned',
+]);
+
+/** The accounts `transfers` credit unprompted (`UNPROMPTED_CREDITS`), for their live streams. */
+export function unpromptedPayees(
+  transfers: readonly Pick<TransferRequest, 'reason' | 'creditAccountId'>[],
+): string[] {
+  return transfers.filter((t) => UNPROMPTED_CREDITS.has(t.reason)).map((t) => t.creditAccountId);
+}
+
 /** A stored transfer. Immutable once written. */
 export interface Transfer extends TransferRequest {
   readonly createdAt: Date;

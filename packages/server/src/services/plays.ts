@@ -23,7 +23,7 @@ import {
   setPlayStatus,
   type StoredPlay,
 } from '../store/plays.js';
-import { CoinopError } from '@coinop/core';
+import { CoinopError, unpromptedPayees } from '@coinop/core';
 import type { ArcadeMetrics } from '../metrics/arcade-metrics.js';
 import type { GameCache } from './game-cache.js';
 import { PlayOpening } from './play-opening.js';
@@ -193,12 +193,9 @@ export class PlayService {
     }
     await applyTransfers(tx, transfers, now);
     await holdPayouts(tx, held);
-    // Delivered at commit: the leaders paid by expired plays, and the players paid back the
-    // leaders' part of a play nobody led, see it live.
-    const paid = transfers
-      .filter((t) => t.reason === 'payout_leader' || t.reason === 'payout_returned')
-      .map((t) => t.creditAccountId);
-    await notifyLive(tx, { boards: [], accounts: paid });
+    // Delivered at commit: the leaders and developers paid by expired plays, and the players
+    // paid back the leaders' part of a play nobody led, see it live.
+    await notifyLive(tx, { boards: [], accounts: unpromptedPayees(transfers) });
   }
 
   /**

@@ -10,6 +10,7 @@ import {
   type GameRef,
   type Leaderboard,
   type PlacedScore,
+  unpromptedPayees,
 } from '@coinop/core';
 import type { Queryable } from '../store/db.js';
 import { WriteRaced } from '../store/errors.js';
@@ -452,15 +453,7 @@ interface Touched {
  */
 function touchedBy(ready: readonly ReadyScore[], decision: BatchDecision, touched: Touched): void {
   for (const s of ready) touched.boards.push(s.board.id);
-  for (const t of decision.ledger.transfers) {
-    if (
-      t.reason === 'payout_leader' ||
-      t.reason === 'payout_developer' ||
-      t.reason === 'payout_returned'
-    ) {
-      touched.accounts.push(t.creditAccountId);
-    }
-  }
+  touched.accounts.push(...unpromptedPayees(decision.ledger.transfers));
 }
 
 /** A batched score that passed every rule, with what deciding it needs. */

@@ -9,6 +9,7 @@ import {
   type RoundPayout,
   type SplitRule,
   type Standing,
+  unpromptedPayees,
 } from '@coinop/core';
 import { AdvisoryLocks } from './advisory-locks.js';
 import { notifyGameChanged } from './cache-notices.js';
@@ -157,10 +158,7 @@ export async function closeRound(
   await notifyGameChanged(tx, round.game_id);
   // Its final standings, each winner's prize or returned entry and each ended play's player (a
   // settled or voided lock) reach their live streams at commit.
-  const prizes = payout.transfers.filter(
-    (t) => t.reason === 'tournament_prize' || t.reason === 'tournament_returned',
-  );
-  const accounts = [...prizes.map((t) => t.creditAccountId), ...ended.playerAccountIds];
+  const accounts = [...unpromptedPayees(payout.transfers), ...ended.playerAccountIds];
   await notifyLive(tx, { boards: [roundId], accounts });
   const closed: ClosedRound = {
     roundId,

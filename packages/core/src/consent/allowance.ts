@@ -48,6 +48,19 @@ export function gameReaches(facts: ConsentFacts): boolean {
 }
 
 /**
+ * Whether the player may see their allowance for the game, or set it to `dailyUnits`: always
+ * for a game that reaches them (`gameReaches`). For one that no longer does (unpublished since,
+ * or they were removed from its testers) only an allowance they already hold, which they may
+ * always see, lower or revoke: what they gave must never be out of their reach while it could
+ * charge them again once the game is published. Raising it waits until the game reaches them.
+ */
+export function allowanceWithinReach(facts: ConsentFacts, dailyUnits?: Units): boolean {
+  if (gameReaches(facts)) return true;
+  if (facts.dailyUnits === null) return false;
+  return dailyUnits === undefined || dailyUnits <= facts.dailyUnits;
+}
+
+/**
  * Whether the game may lock `costUnits` from the player now. A suspended game charges no one. An
  * unpublished game reaches only insiders (its developer and accepted testers). Every game charges
  * within the player's daily allowance, published or not: accepting an invitation says what a

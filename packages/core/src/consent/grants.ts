@@ -178,6 +178,17 @@ export function answeredAllowance(
   return current === 'accepted' ? 0n : null;
 }
 
+/**
+ * The player's allowance for the game after its developer removed them from its testers, or
+ * null to leave it as it is. On an unpublished game an accepted tester's allowance is revoked
+ * (0), as leaving revokes it: the game no longer reaches them, and a limit they can no longer use
+ * must not lie in wait to charge them once the game is published. On a published game it stays:
+ * the game reaches them as it reaches every player, and the limit is theirs to change.
+ */
+export function removedAllowance(current: InvitationState, published: boolean): bigint | null {
+  return current === 'accepted' && !published ? 0n : null;
+}
+
 /** Only an accepted invitation is consent: the others let the game charge the player nothing. */
 export function isTester(state: InvitationState): boolean {
   return state === 'accepted';

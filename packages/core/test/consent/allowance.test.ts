@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   allowanceDay,
+  allowanceWithinReach,
   chargeRefusal,
   chargeVerdict,
   dailyLimit,
@@ -189,5 +190,33 @@ describe('chargeRefusal', () => {
   ] as const)('%s is %s', (reason, code, message) => {
     const error = chargeRefusal({ ok: false, reason }, charge);
     expect([error.code, error.message]).toEqual([code, message]);
+  });
+});
+
+describe('allowanceWithinReach', () => {
+  const away = { published: false, insider: false };
+  it.each<[string, Partial<ConsentFacts>, bigint | undefined, boolean]>([
+    ['a published game, any change', {}, 100n * HST, true],
+    [
+      'an insider of an unpublished game, any change',
+      { published: false, insider: true },
+      9n,
+      true,
+    ],
+    ['out of reach, nothing held: not even a look', { ...away }, undefined, false],
+    ['out of reach, nothing held: no revocation to make', { ...away }, 0n, false],
+    ['out of reach, 5 HST held: a look', { ...away, dailyUnits: 5n * HST }, undefined, true],
+    ['out of reach, 5 HST held: revoked', { ...away, dailyUnits: 5n * HST }, 0n, true],
+    ['out of reach, 5 HST held: lowered', { ...away, dailyUnits: 5n * HST }, 3n * HST, true],
+    ['out of reach, 5 HST held: kept', { ...away, dailyUnits: 5n * HST }, 5n * HST, true],
+    [
+      'out of reach, 5 HST held: raised by a unit',
+      { ...away, dailyUnits: 5n * HST },
+      5n * HST + 1n,
+      false,
+    ],
+    ['out of reach, 0 held: revoked again', { ...away, dailyUnits: 0n }, 0n, true],
+  ])('%s', (_, over, change, within) => {
+    expect(allowanceWithinReach(facts(over), change)).toBe(within);
   });
 });

@@ -3,6 +3,7 @@ import {
   CHARGE_GRANTS,
   CoinopError,
   answeredAllowance,
+  removedAllowance,
   answeredInvitation,
   assertConsentFrom,
   isTester,
@@ -126,6 +127,19 @@ describe('tester invitations', () => {
   ])('%s', (_, state, answer, allowance) => {
     expect(answeredAllowance(state, answer)).toBe(allowance);
   });
+
+  it.each<[InvitationState, boolean, bigint | null]>([
+    ['accepted', false, 0n],
+    ['accepted', true, null],
+    ['invited', false, null],
+    ['declined', false, null],
+    ['left', false, null],
+  ])(
+    'removing a tester whose invitation is %s (published: %s) sets the allowance to %s',
+    (state, published, allowance) => {
+      expect(removedAllowance(state, published)).toBe(allowance);
+    },
+  );
 
   it('makes only an accepted invitation a tester', () => {
     const states: InvitationState[] = ['invited', 'accepted', 'declined', 'left'];

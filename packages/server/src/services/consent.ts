@@ -1,6 +1,7 @@
 import {
   CoinopError,
   allowanceDay,
+  allowanceWithinReach,
   assertConsentFrom,
   chargeVerdict,
   dailyLimit,
@@ -86,7 +87,7 @@ export class ConsentService {
   async allowance(playerId: string, gameId: string): Promise<AllowanceView> {
     const game = await findGame(this.#db, gameId);
     if (!game) throw gameNotFound(gameId);
-    await this.#assertSeen(gameId, playerId);
+    await this.#assertWithinReach(gameId, playerId);
     const stored = await findAllowance(this.#db, playerId, gameId, this.#today());
     return this.#view(
       stored ?? {
@@ -110,7 +111,7 @@ export class ConsentService {
   ): Promise<AllowanceView> {
     assertConsentFrom({ kind: 'allowance', ...grant }, actor);
     const { playerId, gameId } = grant;
-    await this.#assertSeen(gameId, playerId);
+    await this.#assertWithinReach(gameId, playerId, dailyUnits);
     const now = this.#clock.now();
     const stored = await setAllowance(this.#db, {
       playerId,
@@ -184,11 +185,12 @@ export class ConsentService {
 
   /**
    * An unpublished game is unknown to everyone but its insiders, here as on its page: its name
-   * and the player's allowance for it answer 404 to anyone else.
+   * and the player's allowance for it answer 404 to anyone else, except an allowance the player
+   * already holds, which they may always see, lower and revoke (`allowanceWithinReach`).
    */
-  async #assertSeen(gameId: string, playerId: string): Promise<void> {
+  async #assertWithinReach(gameId: string, playerId: string, dailyUnits?: bigint): Promise<void> {
     const facts = await this.facts(gameId, playerId);
-    if (facts === null || !gameReaches(facts)) throw gameNotFound(gameId);
+    if (facts === null || !allowanceWithinReach(facts, dailyUnits)) throw gameNotFound(gameId);
   }
 
   #view(a: StoredAllowance): AllowanceView {

@@ -4,13 +4,15 @@ import {
   answeredAllowance,
   answeredInvitation,
   assertConsentFrom,
+  removedAllowance,
   type Clock,
   type ConsentActor,
   type InvitationAnswer,
 } from '@coinop/core';
 import type { Db } from '../store/db.js';
 import { setAllowance } from '../store/consent.js';
-import { findPlayer, normalizeWallet } from '../store/players.js';
+import { findGame } from '../store/games.js';
+import { findPlayer, findPlayerByWallet, normalizeWallet } from '../store/players.js';
 import {
   answerInvitation,
   findInvitation,
@@ -51,10 +53,32 @@ export class TesterService {
     return inviteTester(this.#db, gameId, testerWallet(wallet), this.#clock.now());
   }
 
-  /** Withdraws the invitation or removes the tester, whatever the player answered. */
+  /**
+   * Withdraws the invitation or removes the tester, whatever the player answered. A tester of an
+   * unpublished game loses the allowance they accepted with, as leaving would (`removedAllowance`),
+   * in the same transaction.
+   */
   async remove(gameId: string, wallet: string): Promise<void> {
     const normalized = testerWallet(wallet);
-    if (!(await removeTester(this.#db, gameId, normalized))) {
+    const removed = await this.#db.transaction(async (tx) => {
+      const invitation = await findTester(tx, gameId, normalized, true);
+      if (!invitation || !(await removeTester(tx, gameId, normalized))) return false;
+      const game = await findGame(tx, gameId);
+      const dailyUnits = removedAllowance(invitation.state, game?.publishedAt != null);
+      const player = dailyUnits === null ? null : await findPlayerByWallet(tx, normalized);
+      if (player !== null && dailyUnits !== null) {
+        const now = this.#clock.now();
+        await setAllowance(tx, {
+          playerId: player.id,
+          gameId,
+          dailyUnits,
+          day: allowanceDay(now),
+          now,
+        });
+      }
+      return true;
+    });
+    if (!removed) {
       throw new CoinopError(
         'tester_not_found',
         `wallet ${normalized} is not invited to test game ${gameId}`,

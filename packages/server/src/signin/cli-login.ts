@@ -1,5 +1,6 @@
 import {
   allowanceDay,
+  allowanceWithinReach,
   assertConsentFrom,
   CoinopError,
   type Clock,
@@ -7,7 +8,7 @@ import {
   type Ids,
   type Units,
 } from '@coinop/core';
-import { setAllowance } from '../store/consent.js';
+import { consentFacts, setAllowance } from '../store/consent.js';
 import type { Db, Queryable } from '../store/db.js';
 import { findGame } from '../store/games.js';
 import { findPlayer } from '../store/players.js';
@@ -196,8 +197,9 @@ export async function decideCliLoginRequest(
       { details: { field: 'dailyLimit' } },
     );
   }
-  if (approve && dailyUnits !== null) {
+  if (approve && dailyUnits !== null && login.gameId !== null) {
     assertConsentFrom({ kind: 'login_allowance', playerId, gameId: login.gameId }, input.actor);
+    await assertAllowanceWithinReach(deps.db, login.gameId, playerId, dailyUnits, deps.clock.now());
   }
   if (approve && !(await findPlayer(deps.db, playerId))) {
     throw new CoinopError('player_not_found', `player ${playerId} of the token does not exist`);
@@ -237,6 +239,26 @@ export async function decideCliLoginRequest(
     throw new TypeError(`login ${requestorId} could not be decided`);
   }
   return { status: wanted, grantedDailyUnits: approve ? dailyUnits : null };
+}
+
+/**
+ * A login's allowance is set as `PUT /player/allowances/{gameId}` sets it: an unpublished game
+ * the player is no insider of takes none (the same 404 as there), so a login cannot give what
+ * the game's page would refuse.
+ */
+async function assertAllowanceWithinReach(
+  db: Db,
+  gameId: string,
+  playerId: string,
+  dailyUnits: Units,
+  now: Date,
+): Promise<void> {
+  const facts = await consentFacts(db, gameId, playerId, allowanceDay(now));
+  if (facts === null || !allowanceWithinReach(facts, dailyUnits)) {
+    throw new CoinopError('game_not_found', `game ${gameId} does not exist`, {
+      details: { gameId },
+    });
+  }
 }
 
 async function loginGame(db: Db, gameId: string): Promise<CliLoginGame> {

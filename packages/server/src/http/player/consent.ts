@@ -128,7 +128,7 @@ export function allowanceRoutes(app: FastifyInstance, authenticate: Authenticate
         summary: 'My allowance for one game',
         description:
           '404 game_not_found for an unknown game, or an unpublished one the player is neither ' +
-          'the developer nor an accepted tester of.',
+          'the developer nor an accepted tester of and holds no allowance for.',
         params: GameParams,
         response: { 200: AllowanceSchema },
       },
@@ -150,7 +150,8 @@ export function allowanceRoutes(app: FastifyInstance, authenticate: Authenticate
         description:
           'Sets the daily allowance; it applies from the next play. What plays locked today stays ' +
           'counted. 400 invalid_amount for a bad amount; 404 game_not_found for an unknown game, ' +
-          `or an unpublished one the player is not an insider of.${consentNote}`,
+          'or an unpublished one the player is not an insider of, unless the amount lowers an ' +
+          `allowance they hold: theirs to lower or revoke at any time.${consentNote}`,
         params: GameParams,
         body: GrantBody,
         response: { 200: AllowanceSchema },
@@ -178,7 +179,10 @@ export function allowanceRoutes(app: FastifyInstance, authenticate: Authenticate
         summary: 'Revoke a game’s allowance',
         description:
           "Sets the daily allowance to 0, whatever the operator's default: the game's server " +
-          'can no longer charge the player (403 consent_required), from the next play.',
+          'can no longer charge the player (403 consent_required), from the next play. Allowed ' +
+          'for every allowance the player holds, also once its game is unpublished; 404 ' +
+          'game_not_found for an unknown game, or an unpublished one they hold none for and are ' +
+          'not an insider of.',
         params: GameParams,
         response: { 200: AllowanceSchema },
       },

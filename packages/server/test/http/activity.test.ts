@@ -194,6 +194,12 @@ describe.each(storeVariants())("a player's activity on %s", (variant) => {
     for (const [query, field] of [
       ['cursor=nope', 'cursor'],
       [`cursor=${Buffer.from(`b1.1.1.${randomUUID()}`).toString('base64url')}`, 'cursor'],
+      // Instants no row has: Postgres refused them with an error (a 500 before).
+      [
+        `cursor=${Buffer.from(`a1.${'9'.repeat(20)}.${randomUUID()}`).toString('base64url')}`,
+        'cursor',
+      ],
+      [`cursor=${Buffer.from(`a1.-5.${randomUUID()}`).toString('base64url')}`, 'cursor'],
       ['limit=0', 'limit'],
       ['limit=101', 'limit'],
       ['kind=plays', 'kind'],
@@ -245,6 +251,10 @@ describe.each(storeVariants())("a player's activity on %s", (variant) => {
       expect(noWallet.statusCode).toBe(404);
       for (const [query, field] of [
         ['cursor=nope', 'cursor'],
+        [
+          `cursor=${Buffer.from(`a1.${2n ** 63n - 1n}.${randomUUID()}`).toString('base64url')}`,
+          'cursor',
+        ],
         ['limit=101', 'limit'],
         ['kind=plays', 'kind'],
       ] as const) {

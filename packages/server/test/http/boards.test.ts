@@ -173,6 +173,13 @@ describe.each(storeVariants())('board reads on %s', (variant) => {
       'cursor',
     ],
     ['cursor=' + Buffer.from(`a1.1.${randomUUID()}`).toString('base64url'), 'cursor'],
+    // Instants no row has, which Postgres would refuse with an error (a 500 before).
+    [
+      'cursor=' +
+        Buffer.from(`b2.1.1.5.99999999999999999999.${randomUUID()}`).toString('base64url'),
+      'cursor',
+    ],
+    ['cursor=' + Buffer.from(`b2.1.1.5.-1.${randomUUID()}`).toString('base64url'), 'cursor'],
   ])('refuses %s with 400 naming %s', async (query, field) => {
     const res = await get(`${board()}?${query}`);
     expect(res.statusCode, res.body).toBe(400);

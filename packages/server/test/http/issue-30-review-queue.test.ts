@@ -7,6 +7,8 @@ import { TEST_ADMIN_TOKEN, type TestApi } from '@coinop/testkit/app';
 import { expectLedgerBalanced } from '@coinop/testkit/invariants';
 import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coinop/testkit/signin';
 
+const cursorOf = (text: string) => Buffer.from(text).toString('base64url');
+
 /**
  * Issue 30: the arcade paid whoever submitted the best number. A score that stands out against
  * its board, and a score players report, now land in a review queue that the operator and the
@@ -479,6 +481,16 @@ describe.each(storeVariants())('the review queue, on %s', (variant) => {
       ['GET', '/admin/reviews?state=closed', undefined],
       ['GET', '/admin/reviews?kind=cheat', undefined],
       ['GET', '/admin/reviews?cursor=nope', undefined],
+      [
+        'GET',
+        `/admin/reviews?cursor=${cursorOf(`q1.${'9'.repeat(20)}.${randomUUID()}`)}`,
+        undefined,
+      ],
+      [
+        'GET',
+        `/admin/reviews?cursor=${cursorOf(`q1.${2n ** 63n - 1n}.${randomUUID()}`)}`,
+        undefined,
+      ],
       ['GET', '/admin/reviews?gameId=nope', undefined],
       ['GET', '/admin/reviews/not-a-uuid', undefined],
       ['POST', `/admin/reviews/${id}/approve`, {}],

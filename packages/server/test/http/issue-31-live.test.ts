@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { LiveBalance, LiveBoard, PlayerNotification } from '@coinop/protocol';
@@ -211,12 +211,15 @@ describe.each(storeVariants())('live updates on %s', (variant) => {
       authorization: `Bearer ${alice.token}`,
     });
     expect(player.status).toBe(404);
-    const bad = await open(`${base}/player/events`, {
-      authorization: `Bearer ${alice.token}`,
-      'last-event-id': 'not-an-id',
-    });
-    expect(bad.status).toBe(400);
-    expect(JSON.parse(bad.body)).toMatchObject({ code: 'validation_failed' });
+    // Not an id, or an instant no event has (Postgres would refuse it with an error).
+    for (const lastEventId of ['not-an-id', `${'9'.repeat(19)}-${randomUUID()}`]) {
+      const bad = await open(`${base}/player/events`, {
+        authorization: `Bearer ${alice.token}`,
+        'last-event-id': lastEventId,
+      });
+      expect(bad.status, lastEventId).toBe(400);
+      expect(JSON.parse(bad.body)).toMatchObject({ code: 'validation_failed' });
+    }
     // A published game's boards stream for anyone.
     const open200 = await open(`${base}/catalog/games/${game.gameId}/events`);
     expect(open200.status).toBe(200);

@@ -18,6 +18,24 @@ const BOARD_CURSOR = new RegExp(
 const OLD_BOARD_CURSOR = new RegExp(`^b1\\.(\\d{1,19})\\.(-?\\d{1,20})\\.(${UUID})$`);
 const ACTIVITY_CURSOR = new RegExp(`^a1\\.(-?\\d{1,20})\\.(${UUID})$`);
 const MAX_BIGINT = (1n << 63n) - 1n;
+/** Year 10000 in microseconds since the epoch: a later position is no row's (nor Postgres's). */
+const MICROS_MAX = 253_402_300_800_000_000n;
+
+/**
+ * An instant in microseconds since the epoch, as a position names it; null when no row could
+ * have it (before 1970 or after year 9999), which Postgres would refuse with an error, not a 400.
+ */
+export function positionMicros(text: string): bigint | null {
+  const micros = BigInt(text);
+  return micros >= 0n && micros < MICROS_MAX ? micros : null;
+}
+
+/** The instant a cursor names, or a 400 naming `cursor`. */
+function cursorMicros(text: string): bigint {
+  const micros = positionMicros(text);
+  if (micros === null) throw notACursor();
+  return micros;
+}
 
 const encode = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
 
@@ -57,7 +75,7 @@ export function parseBoardCursor(cursor: string): ContinuedWalk {
   return {
     s0: BigInt(s0),
     startedAtMs: Number(startedAtMs),
-    position: { rankKey, achievedAtMicros: BigInt(micros), playerId },
+    position: { rankKey, achievedAtMicros: cursorMicros(micros), playerId },
   };
 }
 
@@ -74,7 +92,7 @@ export function activityCursor(position: ActivityPosition): string {
 
 export function parseActivityCursor(cursor: string): ActivityPosition {
   const [micros = '', id = ''] = decode(cursor, ACTIVITY_CURSOR);
-  return { atMicros: BigInt(micros), id };
+  return { atMicros: cursorMicros(micros), id };
 }
 
 const ROUND_CURSOR = /^r1\.(\d{1,9})$/;
@@ -98,12 +116,10 @@ export function reviewCursor(position: QueuePosition): string {
 
 export function parseReviewCursor(cursor: string): QueuePosition {
   const [micros = '', id = ''] = decode(cursor, REVIEW_CURSOR);
-  return { atMicros: BigInt(micros), id };
+  return { atMicros: cursorMicros(micros), id };
 }
 
 const TRANSFER_CURSOR = new RegExp(`^l1\\.(\\d{1,18})\\.(${UUID})$`);
-/** Year 10000 in microseconds since the epoch: a later position is no transfer's (nor Postgres's). */
-const TRANSFER_MICROS_MAX = 253_402_300_800_000_000n;
 
 /** The position after a page of the operator's ledger transfers (newest first): its last's. */
 export function transferCursor(position: TransferPosition): string {
@@ -112,7 +128,5 @@ export function transferCursor(position: TransferPosition): string {
 
 export function parseTransferCursor(cursor: string): TransferPosition {
   const [micros = '', id = ''] = decode(cursor, TRANSFER_CURSOR);
-  const atMicros = BigInt(micros);
-  if (atMicros >= TRANSFER_MICROS_MAX) throw notACursor();
-  return { atMicros, id };
+  return { atMicros: cursorMicros(micros), id };
 }

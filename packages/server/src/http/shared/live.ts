@@ -2,6 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { CoinopError } from '@coinop/core';
 import { formatHst, LiveEvents, type LiveBalance, type PlayerNotification } from '@coinop/protocol';
 import { EventStream } from '../../listener/event-stream.js';
+import { positionMicros } from './cursors.js';
 import type { ArcadeServices } from '../../services/arcade-services.js';
 import {
   LIVE_STREAMS_MAX,
@@ -26,14 +27,15 @@ const NOTIFICATION_ID =
 export function parseLastEventId(value: string | undefined): NotificationPosition | null {
   if (value === undefined || value === '') return null;
   const match = NOTIFICATION_ID.exec(value);
-  if (!match?.[1] || !match[2]) {
+  const atMicros = match?.[1] === undefined ? null : positionMicros(match[1]);
+  if (atMicros === null || !match?.[2]) {
     throw new CoinopError(
       'validation_failed',
       'Last-Event-ID must be the id of an event this stream sent (<microseconds>-<uuid>)',
       { details: { field: 'last-event-id' } },
     );
   }
-  return { atMicros: BigInt(match[1]), transferId: match[2] };
+  return { atMicros, transferId: match[2] };
 }
 
 export function notificationToWire(n: StoredNotification): PlayerNotification {

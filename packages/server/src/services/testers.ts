@@ -64,7 +64,7 @@ export class TesterService {
       const invitation = await findTester(tx, gameId, normalized, true);
       if (!invitation || !(await removeTester(tx, gameId, normalized))) return false;
       const game = await findGame(tx, gameId);
-      const dailyUnits = removedAllowance(invitation.state, game?.publishedAt != null);
+      const dailyUnits = removedAllowance(invitation.state, (game?.publishedAt ?? null) !== null);
       const player = dailyUnits === null ? null : await findPlayerByWallet(tx, normalized);
       if (player !== null && dailyUnits !== null) {
         const now = this.#clock.now();

@@ -126,8 +126,9 @@ function BalanceCard({
         </div>
       </dl>
       <p className="muted">
-        Reserved HST is held for plays still open and withdrawals not yet paid; it returns to your
-        available balance if they do not go through.
+        Reserved HST is held for plays still open and withdrawals not yet paid. An open play’s cost
+        is paid out when it ends, scored or not; a withdrawal comes back to your available balance
+        if its payment fails.
       </p>
       {children}
       {faucetHere && <FaucetOffer />}

@@ -11,10 +11,15 @@ export function playEndsText(iso: string, now: Date = new Date()): string {
   return `${at.toLocaleDateString(undefined, { weekday: 'short', day: 'numeric', month: 'short' })}, ${time}`;
 }
 
-/** Where an open play's cost goes when it ends unscored. */
+/**
+ * Where an open play's cost goes when it ends unscored: split as a scored play's, so the leaders'
+ * part of a play on a board nobody led comes back to its player, except on a tournament round,
+ * whose leaders' part always goes to the round's pool (`settlementTransfers` in the core).
+ */
 export const UNSCORED_COST_GOES =
-  'its cost is paid out to the leaders the board had when it began, the game’s developer and ' +
-  'the arcade, and nothing comes back to you.';
+  'its cost is paid out as a scored play’s is: to the leaders the board had when it began, the ' +
+  'game’s developer and the arcade. If the board had no leaders, their part comes back to you ' +
+  '(on a tournament round, it goes to the prize pool).';
 
 /** What happens to an open play's cost when it ends unscored. */
 export const UNSCORED_PLAY_SETTLES = `If it has no score by then, it ends without one: ${UNSCORED_COST_GOES}`;

@@ -177,8 +177,10 @@ describe.skipIf(!hasChromium)(
         expect(question).toBe(
           `Leave the game? Your play on Gold (5 HST) has no score yet, and the game cannot ` +
             `finish it once you leave. It ends at ${endsAt}. If it has no score by then, it ends ` +
-            'without one: its cost is paid out to the leaders the board had when it began, the ' +
-            'game’s developer and the arcade, and nothing comes back to you.',
+            'without one: its cost is paid out as a scored play’s is: to the leaders the board ' +
+            'had when it began, the game’s developer and the arcade. If the board had no ' +
+            'leaders, their part comes back to you (on a tournament round, it goes to the prize ' +
+            'pool).',
         );
         expect(new URL(page.url()).pathname).toBe(`/games/${gameId}`);
 
@@ -199,9 +201,10 @@ describe.skipIf(!hasChromium)(
           .poll(() => notice.textContent(), { timeout: 15_000 })
           .toBe(
             `You have an open play on Gold, which cost 5 HST. It ends at ${endsAt}. If it has no ` +
-              'score by then, it ends without one: its cost is paid out to the leaders the board ' +
-              'had when it began, the game’s developer and the arcade, and nothing comes back to ' +
-              'you.The arcade cannot hand a play back to a game once its page was left or ' +
+              'score by then, it ends without one: its cost is paid out as a scored play’s is: ' +
+              'to the leaders the board had when it began, the game’s developer and the arcade. ' +
+              'If the board had no leaders, their part comes back to you (on a tournament round, ' +
+              'it goes to the prize pool).The arcade cannot hand a play back to a game once its page was left or ' +
               'reloaded: unless the game itself continues it, pressing Play starts a new play, ' +
               'paid again.',
           );

@@ -341,8 +341,9 @@ describe.skipIf(!hasChromium)(
             'Leave the game? Your lock of 5 HST from your wallet is still waiting for the chain, ' +
               'and the game cannot start its play once you leave. The arcade opens the play all ' +
               'the same once the lock is confirmed; when its time runs out without a score, its ' +
-              'cost is paid out to the leaders the board had when it began, the game’s developer ' +
-              'and the arcade, and nothing comes back to you.',
+              'cost is paid out as a scored play’s is: to the leaders the board had when it ' +
+              'began, the game’s developer and the arcade. If the board had no leaders, their ' +
+              'part comes back to you (on a tournament round, it goes to the prize pool).',
           );
           expect(new URL(page.url()).pathname).toBe(`/games/${gameId}`);
           const reloadAsked = nextDialog(page, false);

@@ -142,3 +142,17 @@ export function decideResume(input: {
 }
 
 const min = (a: Units, b: Units): Units => (a < b ? a : b);
+
+/**
+ * Whether the vault's last reconciliation with the ledger (`reconciledAt`; null: never) is too
+ * old for HST to leave it. A watcher that keeps failing, or is still catching up, no longer
+ * checks that the two agree, so the senders wait as they do for a halt; they go on by themselves
+ * once it reconciles again (nothing was found to disagree, so there is nothing to resume).
+ */
+export function reconciliationStale(
+  reconciledAt: Date | null,
+  now: Date,
+  maxAgeMs: number,
+): boolean {
+  return reconciledAt === null || now.getTime() - reconciledAt.getTime() > maxAgeMs;
+}

@@ -2,6 +2,7 @@ import { formatHst } from '@coinop/core';
 import { checkpointsOfVault } from '../store/chain-checkpoints.js';
 import { HALTS_PAGE_MAX, HaltCauses, listHalts, type HaltRecord } from '../store/chain-halts.js';
 import type { Queryable } from '../store/db.js';
+import type { ChainConfig } from '../config-chain.js';
 
 /** Why the senders halt: reorg, chain_mismatch, shortfall (for the admin API's schemas). */
 export { HaltCauses };
@@ -10,6 +11,31 @@ export { HaltCauses };
  * Halts of the vault's senders as people read them (docs/concepts/chain.md#halts): why queued
  * withdrawals and plays wait, and the halt as the admin API shows it.
  */
+
+/**
+ * How old the vault's last reconciliation may be while HST leaves it: three of the watcher's
+ * reconciliations (or of its rounds, if those are rarer), and never under 30 s, so one failed or
+ * slow round does not stop the senders, and a watcher failing for minutes does.
+ */
+export function reconciliationMaxAgeMs(
+  chain: Pick<ChainConfig, 'reconcileIntervalMs' | 'pollIntervalMs'>,
+): number {
+  return Math.max(30_000, 3 * Math.max(chain.reconcileIntervalMs, chain.pollIntervalMs));
+}
+
+/** Why `what` waits while the vault's last reconciliation is too old (`reconciliationStale`). */
+export function unreconciledWaiting(reconciledAt: Date | null, what: string): string {
+  if (reconciledAt === null) {
+    return (
+      `the vault has not been reconciled with the ledger yet: ${what} wait for the watcher's ` +
+      'first reconciliation'
+    );
+  }
+  return (
+    `the vault was last reconciled with the ledger at ${reconciledAt.toISOString()}: ${what} ` +
+    'wait until the watcher reconciles it again (it is failing or catching up: see its state)'
+  );
+}
 
 /** Why `what` waits while the vault is halted, for `withdrawals.waiting` and the queue's notes. */
 export function haltWaiting(halt: HaltRecord, what: string): string {

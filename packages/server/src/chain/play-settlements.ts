@@ -31,8 +31,8 @@ import {
   type BatchRecord,
 } from '../store/chain-batches.js';
 import type { Db } from '../store/db.js';
-import { SendingHalted, type HaltRecord } from '../store/chain-halts.js';
-import { haltWaiting } from './halts.js';
+import { SendingHalted, SendingUnreconciled, type HaltRecord } from '../store/chain-halts.js';
+import { haltWaiting, reconciliationMaxAgeMs, unreconciledWaiting } from './halts.js';
 import { applyTransfers } from '../store/ledger.js';
 import { applyLockEnd, logLockEnd, type LockEndRecorded } from './lock-ends.js';
 import { batchFate, signVaultCall, vaultRevert } from './operator-tx.js';
@@ -87,18 +87,19 @@ export class PlaySettler {
   }
 
   /**
-   * Resolves the transactions sent, then sends what is due; while the vault is halted (`halt`),
-   * nothing is sent or broadcast again, and what is due waits.
+   * Resolves the transactions sent, then sends what is due. While the vault is halted (`halt`)
+   * nothing is sent or broadcast again; while it is stopped for another reason (`stopped`: its
+   * reconciliation too old) nothing new is sent. What is due waits, saying why.
    */
   async round(
     checkpoint: Checkpoint,
     operator: PrivateKeyAccount,
-    halt: HaltRecord | null = null,
+    stop: { halt: HaltRecord | null; stopped: string | null } = { halt: null, stopped: null },
   ): Promise<PlayRound> {
-    const done = await this.confirmSent(checkpoint, { rebroadcast: !halt });
-    const sent = halt
-      ? { sent: 0, waiting: haltWaiting(halt, 'plays locked on chain') }
-      : await this.sendDue(checkpoint, operator);
+    const done = await this.confirmSent(checkpoint, { rebroadcast: !stop.halt });
+    const why = stop.halt ? haltWaiting(stop.halt, 'plays locked on chain') : stop.stopped;
+    const sent =
+      why !== null ? { sent: 0, waiting: why } : await this.sendDue(checkpoint, operator);
     return { ...done, ...sent };
   }
 
@@ -296,6 +297,7 @@ export class PlaySettler {
           },
           action,
           now,
+          reconciliationMaxAgeMs(this.#deps.chain),
         );
         const playIds = plays.map((p) => p.playId);
         if (action === 'refund') await markVoidedLocksDue(tx, playIds, now);
@@ -306,6 +308,9 @@ export class PlaySettler {
     } catch (error) {
       if (error instanceof BatchRaced) return 'another process is sending';
       if (error instanceof SendingHalted) return haltWaiting(error.halt, 'plays locked on chain');
+      if (error instanceof SendingUnreconciled) {
+        return unreconciledWaiting(error.reconciledAt, 'plays locked on chain');
+      }
       throw error;
     }
     await this.#deps

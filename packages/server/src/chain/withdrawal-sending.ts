@@ -15,7 +15,7 @@ import {
 } from 'viem';
 import type { ChainConfig } from '../config.js';
 import type { Checkpoint } from '../store/chain-checkpoints.js';
-import { SendingHalted, type HaltRecord } from '../store/chain-halts.js';
+import { SendingHalted, SendingUnreconciled } from '../store/chain-halts.js';
 import {
   BatchRaced,
   lockWithdrawal,
@@ -25,7 +25,7 @@ import {
   type WithdrawalRecord,
 } from '../store/chain-withdrawals.js';
 import type { Db } from '../store/db.js';
-import { haltWaiting } from './halts.js';
+import { haltWaiting, reconciliationMaxAgeMs, unreconciledWaiting } from './halts.js';
 import { signVaultCall, vaultRevert } from './operator-tx.js';
 import { describeChainError } from './rpc.js';
 import { settleWithdrawal } from './withdrawal-confirmations.js';
@@ -172,12 +172,14 @@ export class WithdrawalQueueSender {
     ]);
   }
 
-  /** The vault is halted: the queue stays queued, each withdrawal noting why. */
-  async waitHalted(
+  /**
+   * The vault is halted or its reconciliation too old (`why`, from `haltWaiting` or
+   * `unreconciledWaiting`): the queue stays queued, each withdrawal noting why.
+   */
+  async waitStopped(
     checkpoint: Checkpoint,
-    halt: HaltRecord,
+    why: string,
   ): Promise<{ sent: number; failed: number; waiting: string }> {
-    const why = haltWaiting(halt, 'withdrawals');
     const batchMax = this.#chain.withdrawalBatchMax;
     const queue = await queuedWithdrawals(this.#db, checkpoint, batchMax * BATCHES_PER_ROUND_MAX);
     await noteQueuedError(
@@ -263,6 +265,7 @@ export class WithdrawalQueueSender {
           },
           batch.map((w) => w.id),
           this.#clock.now(),
+          reconciliationMaxAgeMs(this.#chain),
         ),
       );
     } catch (error) {
@@ -270,6 +273,9 @@ export class WithdrawalQueueSender {
       if (error instanceof BatchRaced) return { kind: 'wait', why: 'another process is sending' };
       if (error instanceof SendingHalted) {
         return { kind: 'wait', why: haltWaiting(error.halt, 'withdrawals') };
+      }
+      if (error instanceof SendingUnreconciled) {
+        return { kind: 'wait', why: unreconciledWaiting(error.reconciledAt, 'withdrawals') };
       }
       throw error;
     }

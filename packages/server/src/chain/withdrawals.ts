@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Clock, Ids } from '@coinop/core';
+import { reconciliationStale, type Clock, type Ids } from '@coinop/core';
 import type { Hex, PrivateKeyAccount, PublicClient } from 'viem';
 import type { ChainConfig } from '../config.js';
 import {
@@ -10,6 +10,7 @@ import {
   type VaultKey,
 } from '../store/chain-checkpoints.js';
 import { openHaltOf } from '../store/chain-halts.js';
+import { haltWaiting, reconciliationMaxAgeMs, unreconciledWaiting } from './halts.js';
 import type { Db } from '../store/db.js';
 import { PlaySettler, type PlayRound } from './play-settlements.js';
 import { createChainClient, describeChainError } from './rpc.js';
@@ -205,14 +206,31 @@ export class WithdrawalSender {
     if (!(await takeLease(this.#db, checkpoint, this.#leaderId, leaseMs, 'sender'))) {
       return { outcome: 'not_leader', ...idle };
     }
-    // A halt is read here to skip the work, and again where each transaction is recorded before
-    // it is broadcast, which is what guarantees nothing leaves after a halt.
+    // A halt and the last reconciliation are read here to skip the work, and again where each
+    // transaction is recorded before it is broadcast, which is what guarantees nothing leaves
+    // after a halt, or while nobody checks that the ledger and the vault agree.
     const halt = await openHaltOf(this.#db, checkpoint);
+    const unreconciled = reconciliationStale(
+      checkpoint.reconciledAt,
+      this.#clock.now(),
+      reconciliationMaxAgeMs(this.#chain),
+    );
+    const stoppedWhy = (what: string) =>
+      halt
+        ? haltWaiting(halt, what)
+        : unreconciled
+          ? unreconciledWaiting(checkpoint.reconciledAt, what)
+          : null;
     const confirmed = await this.#confirmer.confirmSent(checkpoint, { rebroadcast: !halt });
-    const sent = halt
-      ? await this.#queue.waitHalted(checkpoint, halt)
-      : await this.#queue.sendQueued(checkpoint, confirmed.unminedUnits);
-    const plays = await this.#plays.round(checkpoint, this.#operator, halt);
+    const stopped = stoppedWhy('withdrawals');
+    const sent =
+      stopped !== null
+        ? await this.#queue.waitStopped(checkpoint, stopped)
+        : await this.#queue.sendQueued(checkpoint, confirmed.unminedUnits);
+    const plays = await this.#plays.round(checkpoint, this.#operator, {
+      halt,
+      stopped: stoppedWhy('plays locked on chain'),
+    });
     this.#waiting = sent.waiting ?? plays.waiting;
     return {
       outcome: 'done',

@@ -1,5 +1,6 @@
 import { keyParams, type VaultKey } from './chain-checkpoints.js';
-import { haltBeforeSending, SendingHalted } from './chain-halts.js';
+import { reconciliationStale } from '@coinop/core';
+import { sendingGate, SendingHalted, SendingUnreconciled } from './chain-halts.js';
 import type { Queryable } from './db.js';
 
 /**
@@ -59,16 +60,21 @@ const toBatch = (row: BatchRow): BatchRecord => ({
 /**
  * Records an operator's transaction about to be broadcast, as `sent`. Every sender records here
  * before it broadcasts, so this is where a halt stops them all: throws SendingHalted, for the
- * caller to roll back, when the vault is halted (docs/concepts/chain.md#halts).
+ * caller to roll back, when the vault is halted (docs/concepts/chain.md#halts), and
+ * SendingUnreconciled when its last reconciliation is older than `reconcileMaxAgeMs`.
  */
 export async function insertOperatorBatch(
   tx: Queryable,
   batch: NewBatch,
   kind: BatchKind,
   now: Date,
+  reconcileMaxAgeMs: number,
 ): Promise<void> {
-  const halt = await haltBeforeSending(tx, batch);
-  if (halt) throw new SendingHalted(halt);
+  const gate = await sendingGate(tx, batch);
+  if (gate.halt) throw new SendingHalted(gate.halt);
+  if (reconciliationStale(gate.reconciledAt, now, reconcileMaxAgeMs)) {
+    throw new SendingUnreconciled(gate.reconciledAt);
+  }
   await tx.query(
     `INSERT INTO chain_withdrawal_batches
        (id, chain_id, vault_address, from_address, nonce, tx_hash, raw_tx, status, created_at,

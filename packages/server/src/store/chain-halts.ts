@@ -85,17 +85,26 @@ export async function openHaltOf(q: Queryable, key: VaultKey): Promise<HaltRecor
   return rows[0] ? toHalt(rows[0]) : null;
 }
 
+/** What a sender must know before HST may leave the vault: its open halt, its last reconciliation. */
+export interface SendingGate {
+  readonly halt: HaltRecord | null;
+  /** When the watcher last reconciled the vault with the ledger; null: never since its start. */
+  readonly reconciledAt: Date | null;
+}
+
 /**
- * The open halt, read with the checkpoint row locked for share until the transaction ends: what
- * a sender calls in the transaction that records a transaction for broadcast, so a halt opened
- * by any process before it commits is seen, and none can be opened until it commits.
+ * The open halt and the last reconciliation, read with the checkpoint row locked for share until
+ * the transaction ends: what a sender calls in the transaction that records a transaction for
+ * broadcast, so a halt opened by any process before it commits is seen, and none can be opened
+ * until it commits.
  */
-export async function haltBeforeSending(tx: Queryable, key: VaultKey): Promise<HaltRecord | null> {
-  await tx.query(
-    'SELECT 1 FROM chain_checkpoints WHERE chain_id = $1 AND vault_address = $2 FOR SHARE',
+export async function sendingGate(tx: Queryable, key: VaultKey): Promise<SendingGate> {
+  const rows = await tx.query<{ reconciled_at: Date | null }>(
+    `SELECT reconciled_at FROM chain_checkpoints WHERE chain_id = $1 AND vault_address = $2
+     FOR SHARE`,
     keyParams(key),
   );
-  return openHaltOf(tx, key);
+  return { halt: await openHaltOf(tx, key), reconciledAt: rows[0]?.reconciled_at ?? null };
 }
 
 /**
@@ -208,5 +217,23 @@ export class SendingHalted extends Error {
   constructor(halt: HaltRecord) {
     super(`the vault's senders are halted (${halt.cause}): ${halt.detail}`);
     this.halt = halt;
+  }
+}
+
+/**
+ * A sender's transaction was not recorded: the vault was last reconciled with the ledger too long
+ * ago (`reconciledAt`; null: never), so nobody knows that they agree. Nothing was written.
+ */
+export class SendingUnreconciled extends Error {
+  override readonly name = 'SendingUnreconciled';
+  readonly reconciledAt: Date | null;
+
+  constructor(reconciledAt: Date | null) {
+    super(
+      reconciledAt === null
+        ? 'the vault was never reconciled with the ledger'
+        : `the vault was last reconciled with the ledger at ${reconciledAt.toISOString()}`,
+    );
+    this.reconciledAt = reconciledAt;
   }
 }

@@ -238,15 +238,17 @@ export async function noteQueuedError(
 
 /**
  * Records a batch about to be broadcast and moves its withdrawals from queued to sent, in one
- * transaction. Throws BatchRaced, for the caller to roll back, if one is no longer queued.
+ * transaction. Throws BatchRaced, for the caller to roll back, if one is no longer queued, and
+ * what `insertOperatorBatch` throws.
  */
 export async function recordBatch(
   tx: Queryable,
   batch: NewBatch,
   withdrawalIds: readonly string[],
   now: Date,
+  reconcileMaxAgeMs: number,
 ): Promise<void> {
-  await insertOperatorBatch(tx, batch, 'withdraw', now);
+  await insertOperatorBatch(tx, batch, 'withdraw', now, reconcileMaxAgeMs);
   const moved = await tx.query(
     `UPDATE chain_withdrawals
      SET status = 'sent', batch_id = $2, tx_hash = $3, attempts = attempts + 1, sent_at = $4,

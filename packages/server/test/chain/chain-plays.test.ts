@@ -430,6 +430,10 @@ describe.each(storeVariants())('plays locked on chain on %s', (variant) => {
     const devBefore = await hstOf(p2);
     a.api.clock.advance((a.api.config.playTtlSeconds + 1) * 1000);
     expect(await a.api.app.arcade.settleExpiredPlays()).toBe(1);
+    // The vault was last reconciled before the play's time ran out: nothing leaves it until the
+    // watcher reconciles it again (docs/concepts/chain.md#halts).
+    expect(await settleAll(a.sender)).toMatchObject({ second: { settled: 0, sent: 0 } });
+    await a.watcher.runOnce();
     const { second } = await settleAll(a.sender);
     expect(second).toMatchObject({ settled: 1 });
     expect((await hstOf(p2)) - devBefore).toBe((COST_HST * HST * 20n) / 100n);

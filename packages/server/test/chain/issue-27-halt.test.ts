@@ -341,5 +341,55 @@ describe.each(storeVariants())(
       expect(await sender.runOnce()).toMatchObject({ plays: { sent: 0, refunded: 0 } });
       expect(await hstOf(wallet.account.address)).toBe(before + 3n * HST);
     });
+
+    it('keeps a withdrawal queued while the vault was last reconciled too long ago, and sends it once the watcher reconciles', async () => {
+      // Reconciling once a minute, as by default: the senders allow 3 minutes without one.
+      const { api, vault, watcher, sender } = await arcadeOnNewVault({
+        reconcileIntervalMs: 60_000,
+      });
+      const player = await fundedPlayer(api, 0);
+      await chain.deposit(vault, chain.players[0]!, player.accountId, 100n * HST);
+      await chain.mine(CONFIRMATIONS);
+      expect(await watcher.runOnce()).toMatchObject({ outcome: 'scanned', credited: 1 });
+      const reconciledAt = (await status()).reconciliation.at as string;
+      expect(reconciledAt).toBe(api.clock.now().toISOString());
+
+      // Three minutes and a millisecond without a reconciliation (a watcher failing all along):
+      // nobody knows the vault and the ledger agree, so nothing leaves, though nothing is halted.
+      api.clock.advance(180_001);
+      const to = freshWallet();
+      const { withdrawal } = await api.app.arcade.withdrawals.request({
+        accountId: player.accountId,
+        amount: '40',
+        to,
+        idempotencyKey: null,
+      });
+      const stale = await sender.runOnce();
+      expect(stale).toMatchObject({ outcome: 'done', sent: 0, plays: { sent: 0 } });
+      expect(stale.waiting).toBe(
+        `the vault was last reconciled with the ledger at ${reconciledAt}: withdrawals wait ` +
+          'until the watcher reconciles it again (it is failing or catching up: see its state)',
+      );
+      expect(sender.state.waiting).toBe(stale.waiting);
+      expect(await findWithdrawal(api.db, withdrawal.id)).toMatchObject({
+        status: 'queued',
+        batchId: null,
+        lastError: stale.waiting,
+      });
+      expect((await status()).halt).toBeNull();
+      await chain.mine(CONFIRMATIONS);
+      expect(await isPaid(vault, withdrawal.id)).toBe(false);
+
+      // The watcher reconciles again: the withdrawal goes by itself, no operator needed, once.
+      await watcher.runOnce();
+      expect((await status()).reconciliation.at).toBe(api.clock.now().toISOString());
+      expect(await sender.runOnce()).toMatchObject({ sent: 1, waiting: null });
+      await chain.mine(CONFIRMATIONS);
+      expect(await sender.runOnce()).toMatchObject({ posted: 1 });
+      expect(await findWithdrawal(api.db, withdrawal.id)).toMatchObject({ status: 'paid' });
+      expect(await hstOf(to)).toBe(40n * HST);
+      expect(await sender.runOnce()).toMatchObject({ sent: 0, posted: 0 });
+      expect(await hstOf(to)).toBe(40n * HST);
+    });
   },
 );

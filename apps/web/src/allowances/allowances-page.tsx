@@ -171,10 +171,10 @@ function limitText({ dailyLimit, source }: Allowance): string {
 
 function describeDefault(defaultDailyLimit: string | null): string {
   if (defaultDailyLimit === null) {
-    return 'The arcade’s default is unlimited: a game you have not chosen for may charge you without a daily limit.';
+    return 'The arcade’s default is unlimited: a game you have set no limit for may charge you without one.';
   }
   if (allowsNothing(defaultDailyLimit)) {
     return 'The arcade’s default is 0 HST: a game you have not allowed cannot charge you.';
   }
-  return `The arcade’s default is ${formatHstUnits(hstUnits(defaultDailyLimit))} a day: a game you have not chosen for may charge you up to that.`;
+  return `The arcade’s default is ${formatHstUnits(hstUnits(defaultDailyLimit))} a day: a game you have set no limit for may charge you up to that.`;
 }

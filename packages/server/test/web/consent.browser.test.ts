@@ -260,7 +260,7 @@ describe.skipIf(!hasChromium)(
         await page.reload();
         await expect
           .poll(() => panel.locator('dl').textContent(), { timeout: 15_000 })
-          .toBe('Spent today1 HSTRemaining today6.5 HST');
+          .toBe('Its server charged today1 HSTRemaining today6.5 HST');
         expect(await limitField.inputValue()).toBe('7.5');
         expect(await seriousViolations(page)).toEqual([]);
         await saveScreenshot(page, 'consent-game-allowance');
@@ -571,7 +571,7 @@ describe.skipIf(!hasChromium)(
           .poll(() => panel.getByTestId('allowance-summary').textContent(), { timeout: 15_000 })
           .toBe('This game may charge you up to 3 HST a day.');
         expect(await panel.locator('dl').textContent()).toBe(
-          'Spent today3 HSTRemaining today0 HST',
+          'Its server charged today3 HSTRemaining today0 HST',
         );
         expect(await panel.getByLabel('Daily limit (HST)').inputValue()).toBe('3');
         expect(

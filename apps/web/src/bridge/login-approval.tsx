@@ -2,6 +2,7 @@ import { useCallback, useId, useRef, useState, type ReactNode } from 'react';
 import type { Allowance } from '@coinop/protocol';
 import { requestJson } from '../api.js';
 import { allowancesApi, describeAllowance, HST_AMOUNT } from '../allowances/allowances-api.js';
+import { useArmed } from '../components/armed.js';
 import { Modal } from '../components/modal.js';
 import { useSession } from '../session/session.js';
 
@@ -123,6 +124,7 @@ function LoginDialog({
   const hintId = useId();
   const typed = dailyLimit.trim();
   const invalid = typed !== '' && !HST_AMOUNT.test(typed);
+  const armed = useArmed();
   return (
     <Modal title={`Sign in to ${prompt.gameName}?`} onCancel={() => onDecide({ approved: false })}>
       <dl className="approval-facts">
@@ -170,7 +172,7 @@ function LoginDialog({
         <button
           type="button"
           className="primary"
-          disabled={invalid}
+          disabled={invalid || !armed}
           onClick={() => onDecide({ approved: true, dailyLimit: typed === '' ? null : typed })}
         >
           Sign in

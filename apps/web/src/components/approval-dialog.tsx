@@ -2,13 +2,15 @@ import { useId, useState } from 'react';
 import { formatEth, formatHstUnits } from '../account/hst-amounts.js';
 import type { ApprovalDecision, ApprovalPrompt } from '../bridge/arcade-host.js';
 import type { WalletPlayOption } from '../bridge/wallet-play-option.js';
+import { useArmed } from './armed.js';
 import { Hst } from './hst.js';
 import { Modal } from './modal.js';
 import { Link } from '../router.js';
 
 /**
  * Asks the player to approve a play (lock a tier's cost) or a payment to the game's developer,
- * with their balance; Approve is disabled when they cannot afford it. Their wallet signs after.
+ * with their balance; Approve is disabled when they cannot afford it, and for its first moment
+ * (`useArmed`: a game must not time the dialog under a click). Their wallet signs after.
  * In chain mode a play may instead be locked from the player's wallet on chain: a radio group
  * offers it beside the arcade balance, which stays the default (docs/concepts/chain.md).
  */
@@ -24,6 +26,7 @@ export function ApprovalDialog({
   const wallet = prompt.kind === 'play' ? prompt.wallet : null;
   const fromWallet = payFrom === 'wallet' && wallet !== null;
   const affordable = fromWallet ? wallet.unavailable === null : prompt.balanceUnits >= costUnits;
+  const armed = useArmed();
   return (
     <Modal
       title={prompt.kind === 'play' ? 'Lock HST to play?' : 'Pay the developer?'}
@@ -81,7 +84,7 @@ export function ApprovalDialog({
         <button
           type="button"
           className="primary"
-          disabled={!affordable}
+          disabled={!affordable || !armed}
           onClick={() => onDecide(fromWallet ? 'wallet' : 'balance')}
         >
           Approve

@@ -180,11 +180,41 @@ describe.skipIf(!hasChromium)(
         expect(await count('FROM transfers')).toBe(transfersBefore);
 
         // A play the player approves: the wallet signs, 5 HST are locked, the round starts.
+        // Approve takes no click for its first 800 ms (a game decides when the dialog opens, and
+        // could time it under a click meant for the game): watched from inside the page.
+        await page.evaluate(() => {
+          const seen: { shownAt?: number; disabledWhenShown?: boolean; armedAt?: number } = {};
+          Object.assign(window, { approveArming: seen });
+          const check = () => {
+            const approve = [...document.querySelectorAll('dialog button')].find(
+              (b) => b.textContent === 'Approve',
+            ) as HTMLButtonElement | undefined;
+            if (!approve) return;
+            seen.shownAt ??= performance.now();
+            seen.disabledWhenShown ??= approve.disabled;
+            if (!approve.disabled) seen.armedAt ??= performance.now();
+          };
+          new MutationObserver(check).observe(document.body, {
+            subtree: true,
+            childList: true,
+            attributes: true,
+            attributeFilter: ['disabled'],
+          });
+        });
         await game.getByRole('button', { name: 'Play' }).click();
         dialog = await approvalDialog(page, 'Lock HST to play?');
+        const approve = dialog.getByRole('button', { name: 'Approve' });
+        await expect.poll(() => approve.isEnabled()).toBe(true);
+        const arming = await page.evaluate(
+          () =>
+            (window as unknown as { approveArming: Record<string, number | boolean> })
+              .approveArming,
+        );
+        expect(arming.disabledWhenShown).toBe(true);
+        expect((arming.armedAt as number) - (arming.shownAt as number)).toBeGreaterThanOrEqual(799);
         expect(await seriousViolations(page)).toEqual([]);
         await saveScreenshot(page, 'approval');
-        await dialog.getByRole('button', { name: 'Approve' }).click();
+        await approve.click();
         await expectStatus(game, 'Wait for green…');
         await expect.poll(() => balance.textContent()).toBe('95 HST');
         await expectStatus(game, 'Green! Press now.');

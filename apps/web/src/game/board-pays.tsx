@@ -112,9 +112,10 @@ function PayoutLines({
       <p className="note">
         {leadersPercent}% of every play is shared equally by the board&apos;s top{' '}
         {payout.leadersMax} when the play begins
-        {leaders === 0 ? ': no one leads yet, so that part comes back to you' : ''}. Full, the board
-        pays each leader <Hst units={BigInt(payout.fullBoardLeaderShare.units)} /> a play; what a
-        split leaves over goes to the arcade.
+        {leaders === 0 ? ': no one leads yet, so that part comes back to you' : ''}. With all{' '}
+        {payout.leadersMax} places taken, each leader gets{' '}
+        <Hst units={BigInt(payout.fullBoardLeaderShare.units)} /> a play; what a split leaves over
+        goes to the arcade.
       </p>
     </>
   );

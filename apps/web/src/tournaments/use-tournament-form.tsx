@@ -48,6 +48,17 @@ const FIELD_OF: Record<string, string> = {
   endsAt: 'durationSeconds',
 };
 
+/**
+ * The API's message for a field, shown beside it, so without the wire name the label already
+ * gives: "entryFee must have at most 8 decimals, got 2.123456789" reads "Must have at most 8
+ * decimals, got 2.123456789." under "Entry fee (HST)".
+ */
+function besideField(field: string, message: string): string {
+  if (!message.startsWith(`${field} `)) return message;
+  const rest = message.slice(field.length + 1);
+  return `${rest.charAt(0).toUpperCase()}${rest.slice(1)}${rest.endsWith('.') ? '' : '.'}`;
+}
+
 /** A game the console's picker offers. */
 export interface GameChoice {
   id: string;
@@ -123,7 +134,7 @@ export function useTournamentForm(props: TournamentFormProps) {
           guaranteedPool: `${capitalized(props.funder.balance)} (${balance ?? '?'} HST) does not cover this guaranteed pool; lower it or ${props.funder.topUp}. Nothing was created.`,
         });
       } else if (e instanceof ApiError && e.field !== null) {
-        setErrors({ [FIELD_OF[e.field] ?? e.field]: e.message });
+        setErrors({ [FIELD_OF[e.field] ?? e.field]: besideField(e.field, e.message) });
       } else {
         setFormError(`Could not create the tournament: ${errorText(e)}`);
       }

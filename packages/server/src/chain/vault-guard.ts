@@ -110,11 +110,16 @@ export class VaultGuard {
     if (!reconciliation.onChain) return;
     const { result } = reconciliation;
     const at = reconciliation.checkpoint.blockNumber ?? checkpoint.startBlock;
+    const short = formatHst(result.shortfallUnits);
+    // The findings say why; the one that only repeats the amount is left out.
+    const why = reconciliation.wire.findings.filter(
+      (finding) => finding !== `the vault holds ${short} HST less than the ledger accounts for`,
+    );
     const shortfall = {
       cause: 'shortfall' as const,
       detail:
-        `the vault holds ${formatHst(result.shortfallUnits)} HST less than the ledger owes at ` +
-        `block ${at}: ${reconciliation.wire.findings.join('; ')}`,
+        `the vault holds ${short} HST less than the ledger owes at block ${at}` +
+        (why.length > 0 ? `: ${why.join('; ')}` : ''),
       blockNumber: at,
       shortfallUnits: result.shortfallUnits,
     };

@@ -194,7 +194,8 @@ describe.each(storeVariants())(
         reconciliation: { unexplained: '-100', acceptedShortfall: '0' },
       });
       expect(short.halt.detail).toMatch(
-        /^the vault holds 100 HST less than the ledger owes at block/,
+        // The finding that would only repeat the amount is not appended.
+        /^the vault holds 100 HST less than the ledger owes at block \d+$/,
       );
       expect((await sender.runOnce()).waiting).toMatch(/^the vault is halted \(shortfall: /);
       const refused = await call('POST', '/admin/chain/resume', { by: 'ops', reason: 'try' });

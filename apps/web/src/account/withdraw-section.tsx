@@ -100,7 +100,7 @@ function WithdrawalTable({ list, caption }: { list: readonly Withdrawal[]; capti
   const captionId = useId();
   return (
     <div className="table-wrap" tabIndex={0} role="region" aria-labelledby={captionId}>
-      <table className="withdrawals">
+      <table className="withdrawals stacked-rows">
         <caption id={captionId}>{caption}</caption>
         <thead>
           <tr>
@@ -114,11 +114,13 @@ function WithdrawalTable({ list, caption }: { list: readonly Withdrawal[]; capti
         <tbody>
           {list.map((w) => (
             <tr key={w.withdrawalId} data-withdrawal={w.withdrawalId}>
-              <td>
+              <td data-label="Requested">
                 <When iso={w.requestedAt} />
               </td>
-              <td className="amount">{formatHstUnits(hstUnits(w.amount))}</td>
-              <td>
+              <td data-label="Amount" className="amount">
+                {formatHstUnits(hstUnits(w.amount))}
+              </td>
+              <td data-label="Status">
                 <span className={`badge status-${w.status}`}>{STATUS_TEXT[w.status]}</span>
                 {w.status === 'failed' && w.lastError !== null && (
                   <span className="status-note">{w.lastError}</span>
@@ -129,10 +131,12 @@ function WithdrawalTable({ list, caption }: { list: readonly Withdrawal[]; capti
                   </span>
                 )}
               </td>
-              <td>
+              <td data-label="To">
                 <Address address={w.to} short />
               </td>
-              <td>{w.txHash === null ? '—' : <TxHash hash={w.txHash} />}</td>
+              <td data-label="Transaction">
+                {w.txHash === null ? '—' : <TxHash hash={w.txHash} />}
+              </td>
             </tr>
           ))}
         </tbody>

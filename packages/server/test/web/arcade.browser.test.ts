@@ -182,13 +182,13 @@ describe.skipIf(!hasChromium)(
         // A play the player approves: the wallet signs, 5 HST are locked, the round starts.
         // Approve takes no click for its first 800 ms (a game decides when the dialog opens, and
         // could time it under a click meant for the game): watched from inside the page.
-        await page.evaluate(() => {
-          const seen: { shownAt?: number; disabledWhenShown?: boolean; armedAt?: number } = {};
-          Object.assign(window, { approveArming: seen });
+        await page.evaluate(`(() => {
+          const seen = {};
+          window.approveArming = seen;
           const check = () => {
             const approve = [...document.querySelectorAll('dialog button')].find(
               (b) => b.textContent === 'Approve',
-            ) as HTMLButtonElement | undefined;
+            );
             if (!approve) return;
             seen.shownAt ??= performance.now();
             seen.disabledWhenShown ??= approve.disabled;
@@ -200,18 +200,18 @@ describe.skipIf(!hasChromium)(
             attributes: true,
             attributeFilter: ['disabled'],
           });
-        });
+        })()`);
         await game.getByRole('button', { name: 'Play' }).click();
         dialog = await approvalDialog(page, 'Lock HST to play?');
         const approve = dialog.getByRole('button', { name: 'Approve' });
         await expect.poll(() => approve.isEnabled()).toBe(true);
-        const arming = await page.evaluate(
-          () =>
-            (window as unknown as { approveArming: Record<string, number | boolean> })
-              .approveArming,
-        );
+        const arming = (await page.evaluate('window.approveArming')) as {
+          shownAt: number;
+          disabledWhenShown: boolean;
+          armedAt: number;
+        };
         expect(arming.disabledWhenShown).toBe(true);
-        expect((arming.armedAt as number) - (arming.shownAt as number)).toBeGreaterThanOrEqual(799);
+        expect(arming.armedAt - arming.shownAt).toBeGreaterThanOrEqual(799);
         expect(await seriousViolations(page)).toEqual([]);
         await saveScreenshot(page, 'approval');
         await approve.click();

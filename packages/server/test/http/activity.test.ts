@@ -6,7 +6,13 @@ import { storeVariants } from '@coinop/testkit/db';
 import { fundedPlayer, gameWithTiers, writeToken, type GameFixture } from '@coinop/testkit/arcade';
 import { TEST_ADMIN_TOKEN, type TestApi } from '@coinop/testkit/app';
 import { expectLedgerBalanced } from '@coinop/testkit/invariants';
-import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coinop/testkit/signin';
+import {
+  buildTestSignin,
+  newWallet,
+  walletSignIn,
+  type TestSignin,
+  testApiOf,
+} from '@coinop/testkit/signin';
 
 /** Issue 17: the signed-in player's history, merged newest first, a page at a time. */
 describe.each(storeVariants())("a player's activity on %s", (variant) => {
@@ -59,7 +65,7 @@ describe.each(storeVariants())("a player's activity on %s", (variant) => {
 
   beforeAll(async () => {
     s = await buildTestSignin(variant, { faucetHst: 100 });
-    api = { app: s.api, db: s.db, clock: s.clock, config: s.config, close: () => s.close() };
+    api = testApiOf(s);
     game = await gameWithTiers(api, { costs: [10], scoreDisplay: 'NORMAL' });
     await publish(s.api.arcade, game.gameId);
     token = await writeToken(api, game);

@@ -1,12 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { PrivateKeyAccount } from 'viem/accounts';
-import { wholeHstToUnits } from '@coinop/core';
-import { mintHst } from '../../src/services/admin-hst.js';
 import { storeVariants } from '@coinop/testkit/db';
 import { gameWithTiers, writeToken, type GameFixture } from '@coinop/testkit/arcade';
 import { TEST_ADMIN_TOKEN, type TestApi } from '@coinop/testkit/app';
 import { expectLedgerBalanced } from '@coinop/testkit/invariants';
-import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coinop/testkit/signin';
+import {
+  buildTestSignin,
+  newWallet,
+  type TestSignin,
+  testApiOf,
+  walletPlayer,
+  type WalletPlayer,
+} from '@coinop/testkit/signin';
 
 /**
  * An allowance the player gave must stay within their reach while it could charge them
@@ -17,11 +21,7 @@ import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coin
  * again as soon as it was published.
  */
 
-interface Player {
-  wallet: PrivateKeyAccount;
-  token: string;
-  playerId: string;
-}
+type Player = WalletPlayer;
 
 describe.each(storeVariants())('an allowance out of the game’s reach, on %s', (variant) => {
   let s: TestSignin;
@@ -29,20 +29,14 @@ describe.each(storeVariants())('an allowance out of the game’s reach, on %s', 
 
   beforeEach(async () => {
     s = await buildTestSignin(variant, { defaultAllowanceUnits: 0n });
-    api = { app: s.api, db: s.db, clock: s.clock, config: s.config, close: () => s.close() };
+    api = testApiOf(s);
   });
   afterEach(async () => {
     await expectLedgerBalanced(s.db);
     await s.close();
   });
 
-  async function player(fundHst = 0, wallet = newWallet()): Promise<Player> {
-    const { access_token, playerId } = await walletSignIn(s.auth, wallet);
-    if (fundHst > 0) {
-      await mintHst(s.api.arcade, { id: playerId, amountUnits: wholeHstToUnits(fundHst) });
-    }
-    return { wallet, token: access_token, playerId };
-  }
+  const player = (fundHst = 0, wallet = newWallet()) => walletPlayer(s, fundHst, wallet);
 
   const as = (who: Player, method: 'GET' | 'PUT' | 'DELETE', url: string, body?: object) =>
     s.api.inject({

@@ -8,7 +8,13 @@ import {
 } from '@coinop/testkit/arcade';
 import { storeVariants } from '@coinop/testkit/db';
 import { expectLedgerBalanced } from '@coinop/testkit/invariants';
-import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coinop/testkit/signin';
+import {
+  buildTestSignin,
+  newWallet,
+  walletSignIn,
+  type TestSignin,
+  testApiOf,
+} from '@coinop/testkit/signin';
 import type { DeveloperDailyStats } from '@coinop/protocol';
 
 /**
@@ -44,7 +50,7 @@ describe.each(storeVariants())("a game's earnings with a payout hold on %s", (va
 
   beforeAll(async () => {
     s = await buildTestSignin(variant, { payoutHoldSeconds: HOLD_SECONDS });
-    api = { app: s.api, db: s.db, clock: s.clock, config: s.config, close: () => s.close() };
+    api = testApiOf(s);
     const wallet = newWallet();
     game = await gameWithTiers(api, { costs: [10], developerWallet: wallet.address });
     token = (await walletSignIn(s.auth, wallet)).access_token;

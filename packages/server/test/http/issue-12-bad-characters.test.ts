@@ -7,7 +7,13 @@ import { gameWithTiers, writeToken } from '@coinop/testkit/arcade';
 import { TEST_ADMIN_TOKEN } from '@coinop/testkit/app';
 import { storeVariants } from '@coinop/testkit/db';
 import { expectLedgerBalanced } from '@coinop/testkit/invariants';
-import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coinop/testkit/signin';
+import {
+  buildTestSignin,
+  newWallet,
+  walletSignIn,
+  type TestSignin,
+  testApiOf,
+} from '@coinop/testkit/signin';
 
 /**
  * Issue 12: a NUL character reached the database and came back as a 500 (`invalid byte sequence
@@ -48,7 +54,7 @@ describe.each(storeVariants())('no client text reaches a 500, on %s', (variant) 
 
   beforeAll(async () => {
     s = await buildTestSignin(variant);
-    const api = { app: s.api, db: s.db, clock: s.clock, config: s.config, close: () => s.close() };
+    const api = testApiOf(s);
     const game = await gameWithTiers(api, { costs: [1] });
     const { apiKey } = await createDeveloper(s.api.arcade, newWallet().address);
     const player = await walletSignIn(s.auth, newWallet());

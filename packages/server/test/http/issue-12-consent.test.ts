@@ -1,15 +1,19 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { PrivateKeyAccount } from 'viem/accounts';
-import { wholeHstToUnits } from '@coinop/core';
 import { webAppUrl } from '../../src/config.js';
-import { mintHst } from '../../src/services/admin-hst.js';
 import { findGame } from '../../src/store/games.js';
 import { storeVariants } from '@coinop/testkit/db';
 import { balanceOf, gameWithTiers, writeToken, type GameFixture } from '@coinop/testkit/arcade';
 import type { TestApi } from '@coinop/testkit/app';
 import { TEST_ADMIN_TOKEN } from '@coinop/testkit/app';
 import { expectLedgerBalanced, expectRankTreeConsistent } from '@coinop/testkit/invariants';
-import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coinop/testkit/signin';
+import {
+  buildTestSignin,
+  newWallet,
+  type TestSignin,
+  testApiOf,
+  walletPlayer,
+  type WalletPlayer,
+} from '@coinop/testkit/signin';
 
 /**
  * Issue 12: any wallet could drain any player. A new developer registered a game, gave it a tier
@@ -20,13 +24,7 @@ import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coin
 
 const HST = 100_000_000n;
 
-interface Player {
-  wallet: PrivateKeyAccount;
-  /** The web app's credential for the player's own routes (/player/*). */
-  token: string;
-  playerId: string;
-  accountId: string;
-}
+type Player = WalletPlayer;
 
 describe.each(storeVariants())('consent to charges on %s', (variant) => {
   let s: TestSignin;
@@ -35,7 +33,7 @@ describe.each(storeVariants())('consent to charges on %s', (variant) => {
   beforeEach(async () => {
     // The production default: no game server charges a player who has not allowed it.
     s = await buildTestSignin(variant, { defaultAllowanceUnits: 0n });
-    api = { app: s.api, db: s.db, clock: s.clock, config: s.config, close: () => s.close() };
+    api = testApiOf(s);
   });
   afterEach(async () => {
     await expectLedgerBalanced(s.db);
@@ -43,14 +41,7 @@ describe.each(storeVariants())('consent to charges on %s', (variant) => {
     await s.close();
   });
 
-  async function player(fundHst = 0, wallet = newWallet()): Promise<Player> {
-    const { access_token, playerId } = await walletSignIn(s.auth, wallet);
-    const { accountId } = await s.api.arcade.reads.player(playerId);
-    if (fundHst > 0) {
-      await mintHst(s.api.arcade, { id: playerId, amountUnits: wholeHstToUnits(fundHst) });
-    }
-    return { wallet, token: access_token, playerId, accountId };
-  }
+  const player = (fundHst = 0, wallet = newWallet()) => walletPlayer(s, fundHst, wallet);
 
   async function gameServer(game: GameFixture) {
     const token = await writeToken(api, game);
@@ -289,7 +280,7 @@ describe.each(storeVariants())('consent to charges on %s', (variant) => {
   it("a revoked allowance stops the game's charges, whatever the operator's default", async () => {
     await s.close();
     s = await buildTestSignin(variant, { defaultAllowanceUnits: 100n * HST });
-    api = { app: s.api, db: s.db, clock: s.clock, config: s.config, close: () => s.close() };
+    api = testApiOf(s);
     const carol = await player(50);
     const game = await gameWithTiers(api, { costs: [1] });
     const server = await gameServer(game);

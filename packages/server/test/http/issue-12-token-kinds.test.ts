@@ -17,6 +17,7 @@ import {
   startLogin,
   walletSignIn,
   type TestSignin,
+  testApiOf,
 } from '@coinop/testkit/signin';
 
 /**
@@ -68,7 +69,7 @@ describe.each(storeVariants())('each token does one job, on %s', (variant) => {
     s = await buildTestSignin(variant);
     const registry = new ArcadeMetrics();
     metrics = await startMetricsListener('127.0.0.1', 0, () => registry.render());
-    const api = { app: s.api, db: s.db, clock: s.clock, config: s.config, close: () => s.close() };
+    const api = testApiOf(s);
     const wallet = newWallet();
     game = await gameWithTiers(api, { costs: [1], developerWallet: wallet.address });
     spare = await gameWithTiers(api, { costs: [1] });
@@ -1079,7 +1080,7 @@ describe.each(storeVariants())('revoking a game client, on %s', (variant) => {
   });
 
   it('refuses its write tokens at once, in every API process', async () => {
-    const api = { app: s.api, db: s.db, clock: s.clock, config: s.config, close: () => s.close() };
+    const api = testApiOf(s);
     const wallet = newWallet();
     const game = await gameWithTiers(api, { costs: [1], developerWallet: wallet.address });
     const token = await writeToken(api, game);

@@ -4,7 +4,13 @@ import { storeVariants } from '@coinop/testkit/db';
 import { balanceOf, gameWithTiers, writeToken, type GameFixture } from '@coinop/testkit/arcade';
 import type { TestApi } from '@coinop/testkit/app';
 import { expectLedgerBalanced } from '@coinop/testkit/invariants';
-import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coinop/testkit/signin';
+import {
+  buildTestSignin,
+  newWallet,
+  walletSignIn,
+  type TestSignin,
+  testApiOf,
+} from '@coinop/testkit/signin';
 
 /**
  * Issue 27, its last gap: allowances and the CLI login's granted allowance travelled as JSON
@@ -33,7 +39,7 @@ describe.each(storeVariants())('allowance amounts exact to the unit on %s', (var
 
   beforeAll(async () => {
     s = await buildTestSignin(variant, { defaultAllowanceUnits: DEFAULT_UNITS });
-    api = { app: s.api, db: s.db, clock: s.clock, config: s.config, close: () => s.close() };
+    api = testApiOf(s);
     game = await gameWithTiers(api, { costs: [1] });
     gameToken = await writeToken(api, game);
   });

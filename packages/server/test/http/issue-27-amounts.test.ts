@@ -8,7 +8,13 @@ import { storeVariants } from '@coinop/testkit/db';
 import { balanceOf, gameWithTiers, type GameFixture } from '@coinop/testkit/arcade';
 import type { TestApi } from '@coinop/testkit/app';
 import { expectLedgerBalanced } from '@coinop/testkit/invariants';
-import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coinop/testkit/signin';
+import {
+  buildTestSignin,
+  newWallet,
+  walletSignIn,
+  type TestSignin,
+  testApiOf,
+} from '@coinop/testkit/signin';
 
 /**
  * Issue 27 finding 5: the approval text was built from a JavaScript number. For a round whose
@@ -37,7 +43,7 @@ describe.each(storeVariants())('what a player signs is what is taken, on %s', (v
 
   beforeAll(async () => {
     s = await buildTestSignin(variant, { faucetHst: 0 });
-    api = { app: s.api, db: s.db, clock: s.clock, config: s.config, close: () => s.close() };
+    api = testApiOf(s);
     game = await gameWithTiers(api, { costs: [1] });
     gameName = (await s.api.arcade.reads.gameView(game.gameId)).game.name;
     const { apiKey } = await createDeveloper(s.api.arcade, game.developerWallet);

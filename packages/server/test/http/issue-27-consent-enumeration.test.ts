@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PrivateKeyAccount } from 'viem/accounts';
 import { CHARGE_GRANTS, wholeHstToUnits, type ChargeGrant } from '@coinop/core';
 import { approvalMessage } from '@coinop/protocol';
 import { arcadeVaultAbi, uuidToBytes16 } from '@coinop/contracts';
@@ -15,7 +14,6 @@ import {
   requestChainPlay,
 } from '../fixtures/chain-plays.js';
 import { routesOf, type ListedRoute } from '../../src/listener/fastify.js';
-import { mintHst } from '../../src/services/admin-hst.js';
 import { buildWeb } from '../../src/web/app.js';
 import { storeVariants } from '@coinop/testkit/db';
 import { balanceOf, gameWithTiers, writeToken, type GameFixture } from '@coinop/testkit/arcade';
@@ -25,8 +23,10 @@ import {
   buildTestSignin,
   gameSignIn,
   newWallet,
-  walletSignIn,
   type TestSignin,
+  testApiOf,
+  walletPlayer,
+  type WalletPlayer,
 } from '@coinop/testkit/signin';
 
 /**
@@ -96,12 +96,7 @@ const STOPPED_BEFORE_HANDLER = new Set([
  */
 const UNREACHED: Readonly<Record<string, string>> = {};
 
-interface Person {
-  wallet: PrivateKeyAccount;
-  token: string;
-  playerId: string;
-  accountId: string;
-}
+type Person = WalletPlayer;
 
 /** One game the attacker aims at, with the board a play there names. */
 interface Target {
@@ -127,14 +122,7 @@ describe.each(storeVariants())('nobody consents for a player but the player, on 
 
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-  async function signedIn(fundHst = 0, wallet = newWallet()): Promise<Person> {
-    const { access_token, playerId } = await walletSignIn(s.auth, wallet);
-    const { accountId } = await s.api.arcade.reads.player(playerId);
-    if (fundHst > 0) {
-      await mintHst(s.api.arcade, { id: playerId, amountUnits: wholeHstToUnits(fundHst) });
-    }
-    return { wallet, token: access_token, playerId, accountId };
-  }
+  const signedIn = (fundHst = 0, wallet = newWallet()) => walletPlayer(s, fundHst, wallet);
 
   const as = (who: Person, method: string, url: string, payload?: object) =>
     s.api.inject({
@@ -147,7 +135,7 @@ describe.each(storeVariants())('nobody consents for a player but the player, on 
   beforeAll(async () => {
     // The production default: a published game charges nobody who has not allowed it.
     s = await buildTestSignin(variant, { defaultAllowanceUnits: 0n });
-    api = { app: s.api, db: s.db, clock: s.clock, config: s.config, close: () => s.close() };
+    api = testApiOf(s);
     web = await buildWeb(s.config, { apiUrl: null, authUrl: null, distDir: '/nonexistent' });
     await web.ready();
 

@@ -1,12 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { PrivateKeyAccount } from 'viem/accounts';
-import { wholeHstToUnits } from '@coinop/core';
-import { mintHst } from '../../src/services/admin-hst.js';
 import { storeVariants } from '@coinop/testkit/db';
 import { balanceOf, gameWithTiers, writeToken, type GameFixture } from '@coinop/testkit/arcade';
 import type { TestApi } from '@coinop/testkit/app';
 import { expectLedgerBalanced } from '@coinop/testkit/invariants';
-import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coinop/testkit/signin';
+import {
+  buildTestSignin,
+  newWallet,
+  type TestSignin,
+  testApiOf,
+  walletPlayer,
+  type WalletPlayer,
+} from '@coinop/testkit/signin';
 
 /**
  * Issue 27, finding 1: the drain came back through testers. A developer named any wallet as a
@@ -18,12 +22,7 @@ import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coin
 
 const HST = 100_000_000n;
 
-interface Player {
-  wallet: PrivateKeyAccount;
-  token: string;
-  playerId: string;
-  accountId: string;
-}
+type Player = WalletPlayer;
 
 describe.each(storeVariants())('testers are invitations the player accepts, on %s', (variant) => {
   let s: TestSignin;
@@ -31,21 +30,14 @@ describe.each(storeVariants())('testers are invitations the player accepts, on %
 
   beforeEach(async () => {
     s = await buildTestSignin(variant, { defaultAllowanceUnits: 0n });
-    api = { app: s.api, db: s.db, clock: s.clock, config: s.config, close: () => s.close() };
+    api = testApiOf(s);
   });
   afterEach(async () => {
     await expectLedgerBalanced(s.db);
     await s.close();
   });
 
-  async function player(fundHst = 0, wallet = newWallet()): Promise<Player> {
-    const { access_token, playerId } = await walletSignIn(s.auth, wallet);
-    const { accountId } = await s.api.arcade.reads.player(playerId);
-    if (fundHst > 0) {
-      await mintHst(s.api.arcade, { id: playerId, amountUnits: wholeHstToUnits(fundHst) });
-    }
-    return { wallet, token: access_token, playerId, accountId };
-  }
+  const player = (fundHst = 0, wallet = newWallet()) => walletPlayer(s, fundHst, wallet);
 
   const as = (who: Player, method: 'GET' | 'PUT' | 'DELETE' | 'POST', url: string, body?: object) =>
     s.api.inject({

@@ -5,7 +5,13 @@ import { storeVariants } from '@coinop/testkit/db';
 import { fundedPlayer, gameWithTiers, writeToken, type GameFixture } from '@coinop/testkit/arcade';
 import { TEST_ADMIN_TOKEN, type TestApi } from '@coinop/testkit/app';
 import { expectLedgerBalanced, expectRankTreeConsistent } from '@coinop/testkit/invariants';
-import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coinop/testkit/signin';
+import {
+  buildTestSignin,
+  newWallet,
+  walletSignIn,
+  type TestSignin,
+  testApiOf,
+} from '@coinop/testkit/signin';
 import { GameVerifiers } from '../../src/services/game-verifiers.js';
 import { findDeveloper } from '../../src/store/developers.js';
 
@@ -89,7 +95,7 @@ describe.each(storeVariants())('replays kept as evidence, on %s', (variant) => {
 
   beforeAll(async () => {
     s = await buildTestSignin(variant, { faucetHst: 100 });
-    api = { app: s.api, db: s.db, clock: s.clock, config: s.config, close: () => s.close() };
+    api = testApiOf(s);
     game = await gameWithTiers(api, { costs: [1, 2], developerWallet: developerWallet.address });
     token = await writeToken(api, game);
     const owner = await findDeveloper(api.db, game.developerId);

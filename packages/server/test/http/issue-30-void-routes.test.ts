@@ -3,7 +3,13 @@ import { TEST_ADMIN_TOKEN, type TestApi } from '@coinop/testkit/app';
 import { storeVariants } from '@coinop/testkit/db';
 import { fundedPlayer, gameWithTiers, writeToken, type GameFixture } from '@coinop/testkit/arcade';
 import { expectLedgerBalanced, expectRankTreeConsistent } from '@coinop/testkit/invariants';
-import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coinop/testkit/signin';
+import {
+  buildTestSignin,
+  newWallet,
+  walletSignIn,
+  type TestSignin,
+  testApiOf,
+} from '@coinop/testkit/signin';
 import { createDeveloper } from '../../src/services/admin.js';
 
 /**
@@ -22,7 +28,7 @@ describe.each(storeVariants())('payout hold and void routes on %s', (variant) =>
 
   beforeEach(async () => {
     s = await buildTestSignin(variant, { payoutHoldSeconds: 600 });
-    api = { app: s.api, db: s.db, clock: s.clock, config: s.config, close: () => s.close() };
+    api = testApiOf(s);
     const wallet = newWallet();
     game = await gameWithTiers(api, { costs: [1, 2], developerWallet: wallet.address });
     other = await gameWithTiers(api, { costs: [1] });

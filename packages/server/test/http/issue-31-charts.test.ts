@@ -10,7 +10,13 @@ import {
 } from '@coinop/testkit/arcade';
 import { storeVariants } from '@coinop/testkit/db';
 import { expectLedgerBalanced } from '@coinop/testkit/invariants';
-import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coinop/testkit/signin';
+import {
+  buildTestSignin,
+  newWallet,
+  walletSignIn,
+  type TestSignin,
+  testApiOf,
+} from '@coinop/testkit/signin';
 import type { ArcadeDailyStats, DeveloperDailyStats } from '@coinop/protocol';
 
 /**
@@ -50,7 +56,7 @@ describe.each(storeVariants())('daily stats on %s', (variant) => {
 
   beforeAll(async () => {
     s = await buildTestSignin(variant);
-    api = { app: s.api, db: s.db, clock: s.clock, config: s.config, close: () => s.close() };
+    api = testApiOf(s);
     wallet = newWallet();
     tens = await gameWithTiers(api, { costs: [10], developerWallet: wallet.address });
     ones = await gameWithTiers(api, { costs: [1], developerWallet: wallet.address });
@@ -192,7 +198,7 @@ describe.each(storeVariants())('daily stats with a payout hold on %s', (variant)
 
   beforeAll(async () => {
     s = await buildTestSignin(variant, { payoutHoldSeconds: 86_400 });
-    api = { app: s.api, db: s.db, clock: s.clock, config: s.config, close: () => s.close() };
+    api = testApiOf(s);
     wallet = newWallet();
     game = await gameWithTiers(api, { costs: [10], developerWallet: wallet.address });
     // Noon UTC, so the hold of a day ends at noon the next day.

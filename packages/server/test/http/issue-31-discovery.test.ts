@@ -5,7 +5,13 @@ import type { TestApi } from '@coinop/testkit/app';
 import { fundedPlayer, gameWithTiers, writeToken, type GameFixture } from '@coinop/testkit/arcade';
 import { storeVariants } from '@coinop/testkit/db';
 import { expectLedgerBalanced } from '@coinop/testkit/invariants';
-import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coinop/testkit/signin';
+import {
+  buildTestSignin,
+  newWallet,
+  walletSignIn,
+  type TestSignin,
+  testApiOf,
+} from '@coinop/testkit/signin';
 import { publishGame } from '../../src/store/games.js';
 import { CATALOG_ACTIVITY_TTL_MS } from '../../src/services/catalog-discovery.js';
 import { SCREENSHOTS_MAX } from '../../src/services/game-screenshots.js';
@@ -78,7 +84,7 @@ describe.each(storeVariants())('discovery on %s', (variant) => {
 
   beforeAll(async () => {
     s = await buildTestSignin(variant);
-    api = { app: s.api, db: s.db, clock: s.clock, config: s.config, close: () => s.close() };
+    api = testApiOf(s);
     wallet = newWallet();
     token = (await walletSignIn(s.auth, wallet)).access_token;
     alpha = await gameWithTiers(api, {

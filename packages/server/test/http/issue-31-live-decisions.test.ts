@@ -4,7 +4,13 @@ import { TEST_ADMIN_TOKEN, type TestApi } from '@coinop/testkit/app';
 import { storeVariants } from '@coinop/testkit/db';
 import { fundedPlayer, gameWithTiers, writeToken } from '@coinop/testkit/arcade';
 import { expectLedgerBalanced } from '@coinop/testkit/invariants';
-import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coinop/testkit/signin';
+import {
+  buildTestSignin,
+  newWallet,
+  walletSignIn,
+  type TestSignin,
+  testApiOf,
+} from '@coinop/testkit/signin';
 import { listening, SseClient, type ReadEvent } from '../fixtures/sse-client.js';
 import { mintTo, tournamentWithRound } from '../fixtures/tournaments.js';
 
@@ -32,7 +38,7 @@ describe.each(storeVariants())('refunds and publish decisions, live, on %s', (va
 
   async function setUp() {
     s = await buildTestSignin(variant, { faucetHst: 10 });
-    api = { app: s.api, db: s.db, clock: s.clock, config: s.config, close: () => s.close() };
+    api = testApiOf(s);
     return listening(s.api);
   }
 

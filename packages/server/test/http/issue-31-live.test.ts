@@ -13,7 +13,13 @@ import { createTestDatabase, storeVariants } from '@coinop/testkit/db';
 import { fundedPlayer, gameWithTiers, writeToken, type GameFixture } from '@coinop/testkit/arcade';
 import { expectLedgerBalanced } from '@coinop/testkit/invariants';
 import { testSecretBox } from '@coinop/testkit/secrets';
-import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coinop/testkit/signin';
+import {
+  buildTestSignin,
+  newWallet,
+  walletSignIn,
+  type TestSignin,
+  testApiOf,
+} from '@coinop/testkit/signin';
 import { listening, SseClient, type ReadEvent } from '../fixtures/sse-client.js';
 import { mintTo, tournamentWithRound } from '../fixtures/tournaments.js';
 
@@ -43,7 +49,7 @@ describe.each(storeVariants())('live updates on %s', (variant) => {
 
   async function setUp() {
     s = await buildTestSignin(variant, { faucetHst: 10 });
-    api = { app: s.api, db: s.db, clock: s.clock, config: s.config, close: () => s.close() };
+    api = testApiOf(s);
     game = await gameWithTiers(api, { costs: [1], leadersMax: 3 });
     const wallet = newWallet();
     const alice = await walletSignIn(s.auth, wallet);

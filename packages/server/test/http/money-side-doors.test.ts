@@ -10,7 +10,13 @@ import {
   type GameFixture,
 } from '@coinop/testkit/arcade';
 import { expectLedgerBalanced } from '@coinop/testkit/invariants';
-import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coinop/testkit/signin';
+import {
+  buildTestSignin,
+  newWallet,
+  walletSignIn,
+  type TestSignin,
+  testApiOf,
+} from '@coinop/testkit/signin';
 import { mintHst } from '../../src/services/admin-hst.js';
 import { chainConfigFor, startArcadeChain, type ArcadeChain } from '../fixtures/chain.js';
 
@@ -31,7 +37,7 @@ describe.each(storeVariants())('money side doors on %s', (variant) => {
 
   beforeEach(async () => {
     s = await buildTestSignin(variant);
-    api = { app: s.api, db: s.db, clock: s.clock, config: s.config, close: () => s.close() };
+    api = testApiOf(s);
     other = await s.anotherApi();
   });
   afterEach(async () => {
@@ -230,7 +236,7 @@ describe.each(storeVariants())('withdrawals racing for the last HST on %s', (var
   });
 
   it('reserves the last 10 HST once, for one of 10 withdrawals and 10 plays sent at once', async () => {
-    const api = { app: s.api, db: s.db, clock: s.clock, config: s.config, close: () => s.close() };
+    const api = testApiOf(s);
     const game = await gameWithTiers(api, { costs: [10] });
     const token = await writeToken(api, game);
     const session = await walletSignIn(s.auth, newWallet());

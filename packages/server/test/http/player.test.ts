@@ -4,20 +4,21 @@ import type { PrivateKeyAccount } from 'viem/accounts';
 import { approvalMessage, type ApprovalFields } from '@coinop/protocol';
 import { wholeHstToUnits } from '@coinop/core';
 import { publish } from '../../src/services/admin.js';
-import { mintHst } from '../../src/services/admin-hst.js';
 import { applyTransfers } from '../../src/store/ledger.js';
 import { storeVariants } from '@coinop/testkit/db';
 import { balanceOf, gameWithTiers, type GameFixture } from '@coinop/testkit/arcade';
 import type { TestApi } from '@coinop/testkit/app';
 import { expectLedgerBalanced, expectRankTreeConsistent } from '@coinop/testkit/invariants';
-import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coinop/testkit/signin';
+import {
+  buildTestSignin,
+  newWallet,
+  type TestSignin,
+  testApiOf,
+  walletPlayer,
+  type WalletPlayer,
+} from '@coinop/testkit/signin';
 
-interface SignedInPlayer {
-  wallet: PrivateKeyAccount;
-  token: string;
-  playerId: string;
-  accountId: string;
-}
+type SignedInPlayer = WalletPlayer;
 
 const nonce = () => randomUUID();
 
@@ -29,7 +30,7 @@ describe.each(storeVariants())('client-side play by a signed-in player on %s', (
 
   beforeAll(async () => {
     s = await buildTestSignin(variant, { faucetHst: 100 });
-    api = { app: s.api, db: s.db, clock: s.clock, config: s.config, close: () => s.close() };
+    api = testApiOf(s);
     game = await gameWithTiers(api, { costs: [2, 10], scoreDisplay: 'NORMAL' });
     await publish(s.api.arcade, game.gameId);
     gameName = (await s.api.arcade.reads.gameView(game.gameId)).game.name;
@@ -40,15 +41,7 @@ describe.each(storeVariants())('client-side play by a signed-in player on %s', (
     await expectRankTreeConsistent(s.db);
   });
 
-  async function signedInPlayer(fundHst = 0): Promise<SignedInPlayer> {
-    const wallet = newWallet();
-    const { access_token, playerId } = await walletSignIn(s.auth, wallet);
-    const player = await s.api.arcade.reads.player(playerId);
-    if (fundHst > 0) {
-      await mintHst(s.api.arcade, { id: playerId, amountUnits: wholeHstToUnits(fundHst) });
-    }
-    return { wallet, token: access_token, playerId, accountId: player.accountId };
-  }
+  const signedInPlayer = (fundHst = 0) => walletPlayer(s, fundHst);
 
   const post = (player: SignedInPlayer, url: string, payload: object) =>
     s.api.inject({

@@ -4,7 +4,13 @@ import type { LightMyRequestResponse } from 'fastify';
 import { testConfig, type RateLimits } from '../../src/config.js';
 import { buildTestApi, TEST_ADMIN_TOKEN, type TestApi } from '@coinop/testkit/app';
 import { fundedPlayer, gameWithTiers, nextWallet, type GameFixture } from '@coinop/testkit/arcade';
-import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coinop/testkit/signin';
+import {
+  buildTestSignin,
+  newWallet,
+  walletSignIn,
+  type TestSignin,
+  testApiOf,
+} from '@coinop/testkit/signin';
 
 /** The test config's limits (far above any test) with the given groups set. */
 const limits = (set: Partial<RateLimits>): RateLimits => ({ ...testConfig().rateLimits, ...set });
@@ -45,7 +51,7 @@ describe('rate limits of the API', () => {
         profile: 1,
       }),
     });
-    api = { app: s.api, db: s.db, clock: s.clock, config: s.config, close: () => s.close() };
+    api = testApiOf(s);
     unlimited = await buildTestApi('pglite', { rateLimits: limits({ token: 0 }) });
   });
   afterAll(async () => {

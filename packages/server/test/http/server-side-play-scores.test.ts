@@ -8,7 +8,13 @@ import { storeVariants } from '@coinop/testkit/db';
 import { gameWithTiers, writeToken, type GameFixture } from '@coinop/testkit/arcade';
 import type { TestApi } from '@coinop/testkit/app';
 import { expectLedgerBalanced, expectRankTreeConsistent } from '@coinop/testkit/invariants';
-import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coinop/testkit/signin';
+import {
+  buildTestSignin,
+  newWallet,
+  walletSignIn,
+  type TestSignin,
+  testApiOf,
+} from '@coinop/testkit/signin';
 
 /**
  * What broke (security review, finding 2): the player's score route
@@ -28,7 +34,7 @@ describe.each(storeVariants())('who scores a play a game server opened, on %s', 
 
   beforeAll(async () => {
     s = await buildTestSignin(variant);
-    api = { app: s.api, db: s.db, clock: s.clock, config: s.config, close: () => s.close() };
+    api = testApiOf(s);
     game = await gameWithTiers(api, { costs: [2] });
     gameName = (await s.api.arcade.reads.gameView(game.gameId)).game.name;
     token = await writeToken(api, game);

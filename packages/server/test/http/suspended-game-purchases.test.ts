@@ -7,7 +7,13 @@ import { storeVariants } from '@coinop/testkit/db';
 import { balanceOf, gameWithTiers, type GameFixture } from '@coinop/testkit/arcade';
 import { TEST_ADMIN_TOKEN, type TestApi } from '@coinop/testkit/app';
 import { expectLedgerBalanced } from '@coinop/testkit/invariants';
-import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coinop/testkit/signin';
+import {
+  buildTestSignin,
+  newWallet,
+  walletSignIn,
+  type TestSignin,
+  testApiOf,
+} from '@coinop/testkit/signin';
 
 /**
  * What broke (security review, finding 4): a game the operator suspended charges no one and
@@ -25,7 +31,7 @@ describe.each(storeVariants())('a suspended game takes no payment, on %s', (vari
 
   beforeAll(async () => {
     s = await buildTestSignin(variant);
-    api = { app: s.api, db: s.db, clock: s.clock, config: s.config, close: () => s.close() };
+    api = testApiOf(s);
     game = await gameWithTiers(api, { costs: [2] });
     gameName = (await s.api.arcade.reads.gameView(game.gameId)).game.name;
   });

@@ -7,7 +7,13 @@ import { mintHst } from '../../src/services/admin-hst.js';
 import { storeVariants } from '@coinop/testkit/db';
 import { balanceOf, gameWithTiers, type GameFixture } from '@coinop/testkit/arcade';
 import { expectLedgerBalanced } from '@coinop/testkit/invariants';
-import { buildTestSignin, newWallet, walletSignIn, type TestSignin } from '@coinop/testkit/signin';
+import {
+  buildTestSignin,
+  newWallet,
+  walletSignIn,
+  type TestSignin,
+  testApiOf,
+} from '@coinop/testkit/signin';
 
 /**
  * Issue 18: the web app's plays on a round (a signed approval naming the round's board) count as
@@ -20,7 +26,7 @@ describe.each(storeVariants())('a signed-in player on a tournament round on %s',
 
   beforeAll(async () => {
     s = await buildTestSignin(variant, { faucetHst: 0 });
-    const api = { app: s.api, db: s.db, clock: s.clock, config: s.config, close: () => s.close() };
+    const api = testApiOf(s);
     game = await gameWithTiers(api, { costs: [1] });
     const { apiKey } = await createDeveloper(s.api.arcade, game.developerWallet);
     const res = await s.api.inject({
@@ -86,7 +92,7 @@ describe.each(storeVariants())('a signed-in player on a tournament round on %s',
       details: { field: 'leaderboardId', maxAttempts: 1 },
     });
     const player = await s.api.arcade.reads.player(playerId);
-    const api = { app: s.api, db: s.db, clock: s.clock, config: s.config, close: () => s.close() };
+    const api = testApiOf(s);
     expect((await balanceOf(api, player.accountId)).available).toBe(
       wholeHstToUnits(5) - 50_000_000n,
     );

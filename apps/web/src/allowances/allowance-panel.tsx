@@ -84,7 +84,7 @@ function AllowanceFigures({ allowance }: { allowance: Allowance }) {
         {describeAllowance(allowance)}
       </p>
       <dl className="facts allowance-facts">
-        <dt>Its server charged today</dt>
+        <dt>Used today</dt>
         <dd>
           <Hst hst={allowance.spentToday} />
         </dd>
@@ -129,8 +129,8 @@ function AllowanceForm({
           onChange={(e) => setLimit(e.target.value)}
         />
         <p id={hintId} className="hint">
-          The most this game’s server may lock from you per day; plays you approve yourself in the
-          arcade are not counted. The day starts at 00:00 UTC. 0 allows only free plays.
+          The most this game may lock from you per day; the day starts at 00:00 UTC. 0 allows only
+          free plays.
         </p>
       </div>
       <div className="form-actions">

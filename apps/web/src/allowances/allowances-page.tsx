@@ -115,7 +115,7 @@ function AllowanceTable({
           <tr>
             <th scope="col">Game</th>
             <th scope="col">Daily limit</th>
-            <th scope="col">Spent today</th>
+            <th scope="col">Used today</th>
             <th scope="col">Remaining today</th>
             <th scope="col">Set by</th>
             <th scope="col">Decided</th>
@@ -131,7 +131,7 @@ function AllowanceTable({
                 <Link href={`/games/${encodeURIComponent(a.gameId)}#allowance`}>{a.gameName}</Link>
               </th>
               <td data-label="Daily limit">{limitText(a)}</td>
-              <td data-label="Spent today">
+              <td data-label="Used today">
                 <Hst hst={a.spentToday} />
               </td>
               <td data-label="Remaining today">

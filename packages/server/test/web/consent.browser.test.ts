@@ -260,7 +260,7 @@ describe.skipIf(!hasChromium)(
         await page.reload();
         await expect
           .poll(() => panel.locator('dl').textContent(), { timeout: 15_000 })
-          .toBe('Its server charged today1 HSTRemaining today6.5 HST');
+          .toBe('Used today1 HSTRemaining today6.5 HST');
         expect(await limitField.inputValue()).toBe('7.5');
         expect(await seriousViolations(page)).toEqual([]);
         await saveScreenshot(page, 'consent-game-allowance');
@@ -570,9 +570,7 @@ describe.skipIf(!hasChromium)(
         await expect
           .poll(() => panel.getByTestId('allowance-summary').textContent(), { timeout: 15_000 })
           .toBe('This game may charge you up to 3 HST a day.');
-        expect(await panel.locator('dl').textContent()).toBe(
-          'Its server charged today3 HSTRemaining today0 HST',
-        );
+        expect(await panel.locator('dl').textContent()).toBe('Used today3 HSTRemaining today0 HST');
         expect(await panel.getByLabel('Daily limit (HST)').inputValue()).toBe('3');
         expect(
           await main.getByRole('link', { name: 'What this game may charge you a day' }).count(),

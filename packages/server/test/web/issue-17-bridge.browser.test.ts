@@ -372,7 +372,7 @@ describe.skipIf(!hasChromium)(
           // And the allowance panel what the server spent of today's 20 HST.
           await expect
             .poll(() => page.locator('.allowance-facts').textContent())
-            .toBe('Its server charged today10 HSTRemaining today10 HST');
+            .toBe('Used today10 HSTRemaining today10 HST');
 
           expect(await seriousViolations(page)).toEqual([]);
           expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(

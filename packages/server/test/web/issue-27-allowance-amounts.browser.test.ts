@@ -135,7 +135,7 @@ describe.skipIf(!hasChromium)(
           .poll(() => panel.getByRole('status').textContent())
           .toBe(`Saved: Comet Dash may charge you up to ${SMALLEST.shown} a day.`);
         expect(await panel.locator('dl').textContent()).toBe(
-          `Its server charged today0 HSTRemaining today${SMALLEST.shown}`,
+          `Used today0 HSTRemaining today${SMALLEST.shown}`,
         );
         expect(await storedUnits(wallet, cometId)).toBe(1n);
 

@@ -1,5 +1,6 @@
+import { WITHDRAWAL_STATUS_TEXT } from './withdrawal-status.js';
 import { useId } from 'react';
-import type { Withdrawal, WithdrawalStatus } from '@coinop/protocol';
+import type { Withdrawal } from '@coinop/protocol';
 import { ErrorAlert, Status, When } from '../portal/parts.js';
 import { Address } from '../components/address.js';
 import { HstAmountField } from './hst-amount-field.js';
@@ -7,13 +8,6 @@ import { formatHstUnits, hstUnits } from './hst-amounts.js';
 import { TxHash } from './tx-hash.js';
 import type { WithdrawalsApi } from './withdrawals-api.js';
 import { useWithdrawForm, useWithdrawalList } from './use-withdrawals.js';
-
-const STATUS_TEXT: Record<WithdrawalStatus, string> = {
-  queued: 'Queued',
-  sent: 'Sending',
-  paid: 'Paid',
-  failed: 'Failed',
-};
 
 /**
  * Withdraw HST to a wallet, then the withdrawals with their status: the player's account page and
@@ -121,7 +115,9 @@ function WithdrawalTable({ list, caption }: { list: readonly Withdrawal[]; capti
                 {formatHstUnits(hstUnits(w.amount))}
               </td>
               <td data-label="Status">
-                <span className={`badge status-${w.status}`}>{STATUS_TEXT[w.status]}</span>
+                <span className={`badge status-${w.status}`}>
+                  {WITHDRAWAL_STATUS_TEXT[w.status]}
+                </span>
                 {w.status === 'failed' && w.lastError !== null && (
                   <span className="status-note">{w.lastError}</span>
                 )}

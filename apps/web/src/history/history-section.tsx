@@ -6,6 +6,7 @@ import { scoreText } from '../components/score.js';
 import { ErrorAlert, When, errorText } from '../portal/parts.js';
 import { Link } from '../router.js';
 import { TxHash } from '../account/tx-hash.js';
+import { WITHDRAWAL_STATUS_TEXT } from '../account/withdrawal-status.js';
 import './history.css';
 
 const PAGE_SIZE = 10;
@@ -157,7 +158,10 @@ function describeBalance(
     case 'deposit':
       return { what: `Deposit from ${WORDS[viewer].whose} wallet`, amount: `+${hst(item.amount)}` };
     case 'withdrawal':
-      return { what: `Withdrawal to a wallet (${item.status})`, amount: `−${hst(item.amount)}` };
+      return {
+        what: `Withdrawal to a wallet (${WITHDRAWAL_STATUS_TEXT[item.status].toLowerCase()})`,
+        amount: `−${hst(item.amount)}`,
+      };
     case 'grant':
       return { what: 'HST added by the arcade (faucet or grant)', amount: `+${hst(item.amount)}` };
     case 'prize':

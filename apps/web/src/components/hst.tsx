@@ -1,3 +1,4 @@
+import { Fragment, type ReactNode } from 'react';
 import './money.css';
 import { formatHst, formatHstCompact, formatHstGrouped, formatHstRounded } from '@coinop/protocol';
 import { hstUnits } from '../account/hst-amounts.js';
@@ -41,7 +42,7 @@ export function Hst({
     return (
       <span className="hst">
         <TokenMark />
-        {exact}
+        {groupBreaks(exact)}
         <span className="ticker"> HST</span>
       </span>
     );
@@ -52,7 +53,7 @@ export function Hst({
     <span className="hst" title={`${exact} HST`} data-exact={formatHst(amount)}>
       <TokenMark />
       {same && wide.exact ? (
-        exact
+        groupBreaks(exact)
       ) : (
         <>
           <span aria-hidden="true" className={same ? undefined : 'hst-wide'}>
@@ -69,6 +70,25 @@ export function Hst({
       <span className="ticker"> HST</span>
     </span>
   );
+}
+
+/**
+ * A grouped amount that may break after a thousands comma (`1,234,<wbr>567.5`): where a narrow
+ * box must wrap it, it wraps between groups rather than after the point, which would read as two
+ * numbers. The text is the same.
+ */
+function groupBreaks(grouped: string): ReactNode {
+  const groups = grouped.split(',');
+  return groups.map((group, i) => (
+    <Fragment key={i}>
+      {group}
+      {i < groups.length - 1 && (
+        <>
+          ,<wbr />
+        </>
+      )}
+    </Fragment>
+  ));
 }
 
 /**

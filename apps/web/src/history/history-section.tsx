@@ -35,7 +35,8 @@ function reviewText(review: Extract<ActivityItem, { kind: 'play' }>['review']): 
   if (review === null) return '';
   switch (review.outcome) {
     case 'voided':
-      return ` · score voided — ${review.reason}`;
+      // The play keeps its settlement: its cost paid the leaders, the developer and the arcade.
+      return ` · score voided — ${review.reason} · its cost is not returned`;
     case 'kept':
       return ' · reviewed — kept';
     case 'refused':
@@ -132,7 +133,9 @@ function describeBalance(
     case 'play': {
       const result =
         item.status === 'scored'
-          ? `scored ${scoreText(item.score ?? '', item.scoreUnit)}, ranked #${item.rank ?? ''}`
+          ? `scored ${scoreText(item.score ?? '', item.scoreUnit)}${
+              item.review?.outcome === 'voided' ? '' : `, ranked #${item.rank ?? ''}`
+            }`
           : item.status === 'open'
             ? openPlayText(item.expiresAt)
             : item.status === 'voided'

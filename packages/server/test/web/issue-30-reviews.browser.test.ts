@@ -220,6 +220,12 @@ describe.skipIf(!hasChromium)(
       try {
         const history = cheater.page.getByRole('region', { name: 'History' });
         await history.getByText('score voided — No human plays this fast.').waitFor();
+        // No rank for a voided score, and the line says the play's cost stays paid.
+        const text = (await history.textContent()) ?? '';
+        expect(text).toMatch(
+          /scored 99,999 pts · score voided — No human plays this fast\. · its cost is not returned/,
+        );
+        expect(text).not.toMatch(/ranked #\d+ · score voided/);
         await saveScreenshot(cheater.page, 'account-history-voided');
         // Off the board: Speedy's best no longer shows.
         await cheater.page.goto(`${web}/games/${game.gameId}/boards/${game.tiers[0]!.id}`);

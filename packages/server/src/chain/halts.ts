@@ -1,6 +1,13 @@
 import { formatHst } from '@coinop/core';
 import { checkpointsOfVault } from '../store/chain-checkpoints.js';
-import { HALTS_PAGE_MAX, HaltCauses, listHalts, type HaltRecord } from '../store/chain-halts.js';
+import {
+  HALTS_PAGE_MAX,
+  HaltCauses,
+  listHalts,
+  SendingHalted,
+  SendingUnreconciled,
+  type HaltRecord,
+} from '../store/chain-halts.js';
 import type { Queryable } from '../store/db.js';
 import type { ChainConfig } from '../config-chain.js';
 
@@ -35,6 +42,16 @@ export function unreconciledWaiting(reconciledAt: Date | null, what: string): st
     `the vault was last reconciled with the ledger at ${reconciledAt.toISOString()}: ${what} ` +
     'wait until the watcher reconciles it again (it is failing or catching up: see its state)'
   );
+}
+
+/**
+ * Why `what` waits when recording its transaction was refused (`insertOperatorBatch`: the vault
+ * halted, or its reconciliation too old); null for any other error, which the caller throws.
+ */
+export function refusedWaiting(error: unknown, what: string): string | null {
+  if (error instanceof SendingHalted) return haltWaiting(error.halt, what);
+  if (error instanceof SendingUnreconciled) return unreconciledWaiting(error.reconciledAt, what);
+  return null;
 }
 
 /** Why `what` waits while the vault is halted, for `withdrawals.waiting` and the queue's notes. */

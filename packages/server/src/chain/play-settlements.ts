@@ -31,8 +31,8 @@ import {
   type BatchRecord,
 } from '../store/chain-batches.js';
 import type { Db } from '../store/db.js';
-import { SendingHalted, SendingUnreconciled, type HaltRecord } from '../store/chain-halts.js';
-import { haltWaiting, reconciliationMaxAgeMs, unreconciledWaiting } from './halts.js';
+import type { HaltRecord } from '../store/chain-halts.js';
+import { haltWaiting, reconciliationMaxAgeMs, refusedWaiting } from './halts.js';
 import { applyTransfers } from '../store/ledger.js';
 import { applyLockEnd, logLockEnd, type LockEndRecorded } from './lock-ends.js';
 import { batchFate, signVaultCall, vaultRevert } from './operator-tx.js';
@@ -307,10 +307,8 @@ export class PlaySettler {
       });
     } catch (error) {
       if (error instanceof BatchRaced) return 'another process is sending';
-      if (error instanceof SendingHalted) return haltWaiting(error.halt, 'plays locked on chain');
-      if (error instanceof SendingUnreconciled) {
-        return unreconciledWaiting(error.reconciledAt, 'plays locked on chain');
-      }
+      const why = refusedWaiting(error, 'plays locked on chain');
+      if (why !== null) return why;
       throw error;
     }
     await this.#deps

@@ -15,7 +15,6 @@ import {
 } from 'viem';
 import type { ChainConfig } from '../config.js';
 import type { Checkpoint } from '../store/chain-checkpoints.js';
-import { SendingHalted, SendingUnreconciled } from '../store/chain-halts.js';
 import {
   BatchRaced,
   lockWithdrawal,
@@ -25,7 +24,7 @@ import {
   type WithdrawalRecord,
 } from '../store/chain-withdrawals.js';
 import type { Db } from '../store/db.js';
-import { haltWaiting, reconciliationMaxAgeMs, unreconciledWaiting } from './halts.js';
+import { reconciliationMaxAgeMs, refusedWaiting } from './halts.js';
 import { signVaultCall, vaultRevert } from './operator-tx.js';
 import { describeChainError } from './rpc.js';
 import { settleWithdrawal } from './withdrawal-confirmations.js';
@@ -271,12 +270,8 @@ export class WithdrawalQueueSender {
     } catch (error) {
       // Another sender took one of them (a lease lost mid-round): nothing recorded, nothing sent.
       if (error instanceof BatchRaced) return { kind: 'wait', why: 'another process is sending' };
-      if (error instanceof SendingHalted) {
-        return { kind: 'wait', why: haltWaiting(error.halt, 'withdrawals') };
-      }
-      if (error instanceof SendingUnreconciled) {
-        return { kind: 'wait', why: unreconciledWaiting(error.reconciledAt, 'withdrawals') };
-      }
+      const why = refusedWaiting(error, 'withdrawals');
+      if (why !== null) return { kind: 'wait', why };
       throw error;
     }
     // Recorded first: a failure from here on is resolved by the next round's step (1).
